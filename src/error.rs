@@ -1,0 +1,52 @@
+//! The library's error type. Every variant says what went wrong and where
+//! (path, line, column) so the CLI can print it as is and exit 2.
+
+use std::path::PathBuf;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+
+    /// A log that is not what its format says, at a line.
+    #[error("{}:{line}: {msg}", path.display())]
+    Malformed { path: PathBuf, line: u64, msg: String },
+
+    /// A file no format recognises.
+    #[error("{}: {msg}", path.display())]
+    UnknownFormat { path: PathBuf, msg: String },
+
+    /// A problem in a document, at a line and column, with the offending text.
+    #[error("{}:{line}:{col}: {msg}\n  {snippet}", path.display())]
+    Document { path: PathBuf, line: usize, col: usize, msg: String, snippet: String },
+
+    /// A problem in `reckon.toml`.
+    #[error("{}: {msg}", path.display())]
+    Config { path: PathBuf, msg: String },
+
+    #[error("database {}: {msg}", path.display())]
+    Database { path: PathBuf, msg: String },
+
+    #[error("database: {0}")]
+    Sql(#[from] rusqlite::Error),
+
+    /// Bad arguments, a bad filter expression, an unknown metric.
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io { path: path.into(), source }
+    }
+
+    pub fn malformed(path: impl Into<PathBuf>, line: u64, msg: impl Into<String>) -> Self {
+        Error::Malformed { path: path.into(), line, msg: msg.into() }
+    }
+
+    pub fn usage(msg: impl Into<String>) -> Self {
+        Error::Usage(msg.into())
+    }
+}

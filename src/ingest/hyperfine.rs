@@ -1,0 +1,1 @@
+//! hyperfine (to be written)

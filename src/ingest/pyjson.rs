@@ -1,0 +1,1 @@
+//! pyjson (to be written)

@@ -1,0 +1,1 @@
+//! sglang (to be written)

@@ -1,0 +1,1 @@
+//! stdout (to be written)

@@ -1,0 +1,1 @@
+//! vllm (to be written)

@@ -1,0 +1,5 @@
+//! The `reckon` binary: a thin layer over the library.
+
+fn main() {
+    std::process::exit(reckon::cli::main());
+}

@@ -1,0 +1,186 @@
+//! What a metric name means: its unit, whether higher or lower is better,
+//! and how much difference counts as noise. Built-in rules on names and
+//! units, overridable per metric in `reckon.toml`.
+
+use serde::{Deserialize, Serialize};
+
+/// Which way is better for a metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Higher,
+    Lower,
+    /// Neither: counts, configuration echoes, durations of a whole sweep.
+    Neutral,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Higher => "higher",
+            Direction::Lower => "lower",
+            Direction::Neutral => "neutral",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Direction> {
+        match s {
+            "higher" | "higher_is_better" | "up" => Some(Direction::Higher),
+            "lower" | "lower_is_better" | "down" => Some(Direction::Lower),
+            "neutral" | "none" => Some(Direction::Neutral),
+            _ => None,
+        }
+    }
+}
+
+/// The kind of a metric, which sets its default noise margin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Throughput,
+    /// Mean or median latency.
+    Latency,
+    /// p90/p95/p99/max/std latency.
+    TailLatency,
+    Other,
+}
+
+fn has_word(name: &str, word: &str) -> bool {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// The unit a metric name implies (`_ms` → ms, `_s` → s, throughputs → tok/s
+/// or req/s), if any.
+pub fn unit_from_name(name: &str) -> Option<&'static str> {
+    let n = name.to_ascii_lowercase();
+    if n.ends_with("_ms") || has_word(&n, "ms") {
+        Some("ms")
+    } else if n.ends_with("_us") {
+        Some("us")
+    } else if n.ends_with("_ns") {
+        Some("ns")
+    } else if n.ends_with("_s") || n.ends_with("_sec") || n.ends_with("_seconds") {
+        Some("s")
+    } else if n.contains("request_throughput") || n.contains("request_goodput") || n.contains("req_per_s") {
+        Some("req/s")
+    } else if n.contains("throughput") || n.contains("tokens_per_s") || n.contains("token_per_s") {
+        Some("tok/s")
+    } else {
+        None
+    }
+}
+
+/// Whether higher or lower is better, from the metric's name and unit.
+pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
+    let n = name.to_ascii_lowercase();
+    let higher = ["throughput", "goodput", "tok/s", "tokens_per_s", "token_per_s", "accept_length", "acceptance", "per_s", "per_sec", "speedup", "ops", "qps", "rps", "hit_rate", "accuracy", "bandwidth", "flops"];
+    let lower = ["latency", "ttft", "itl", "tpot", "e2el", "error", "errors", "failed", "duration", "time", "miss", "stddev", "std_dev", "jitter"];
+    if higher.iter().any(|w| n.contains(w) && (w.len() > 3 || has_word(&n, w))) {
+        return Direction::Higher;
+    }
+    if let Some(u) = unit {
+        let u = u.to_ascii_lowercase();
+        if u.contains("/s") || u.ends_with("ps") {
+            return Direction::Higher;
+        }
+        if matches!(u.as_str(), "s" | "ms" | "us" | "ns" | "sec" | "seconds") {
+            return Direction::Lower;
+        }
+    }
+    if n.ends_with("_ms") || n.ends_with("_s") || n.ends_with("_us") || n.ends_with("_ns") {
+        return Direction::Lower;
+    }
+    if lower.iter().any(|w| has_word(&n, w) || n.contains(&format!("{w}_")) || n.ends_with(w)) {
+        return Direction::Lower;
+    }
+    Direction::Neutral
+}
+
+/// The kind of a metric for noise margins.
+pub fn kind_of(name: &str, direction: Direction) -> Kind {
+    let n = name.to_ascii_lowercase();
+    match direction {
+        Direction::Higher => Kind::Throughput,
+        Direction::Lower => {
+            let tail = n.starts_with('p') && n[1..].starts_with(|c: char| c.is_ascii_digit())
+                || n.contains("_p9")
+                || n.starts_with("max")
+                || n.starts_with("std")
+                || n.contains("stddev");
+            if tail {
+                Kind::TailLatency
+            } else {
+                Kind::Latency
+            }
+        }
+        Direction::Neutral => Kind::Other,
+    }
+}
+
+/// The default practical margin δ for a kind: 2% throughput, 5% mean and
+/// median latency, 10% tail latency.
+pub fn default_margin(kind: Kind) -> f64 {
+    match kind {
+        Kind::Throughput => 0.02,
+        Kind::Latency => 0.05,
+        Kind::TailLatency => 0.10,
+        Kind::Other => 0.05,
+    }
+}
+
+/// Formats a number the same way everywhere, deterministically: integers
+/// without a fraction, others with up to 6 significant digits, no trailing
+/// zeros.
+pub fn format_number(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if v == v.trunc() && v.abs() < 1e15 {
+        return format!("{}", v as i64);
+    }
+    let mag = v.abs().log10().floor() as i32;
+    let decimals = (5 - mag).clamp(0, 12) as usize;
+    let s = format!("{v:.decimals$}");
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    if s == "-0" {
+        "0".into()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_follow_names_and_units() {
+        assert_eq!(direction_from_name("output_throughput", None), Direction::Higher);
+        assert_eq!(direction_from_name("accept_length", None), Direction::Higher);
+        assert_eq!(direction_from_name("mean_ttft_ms", None), Direction::Lower);
+        assert_eq!(direction_from_name("p99_itl_ms", None), Direction::Lower);
+        assert_eq!(direction_from_name("median_decode_latency", None), Direction::Lower);
+        assert_eq!(direction_from_name("mean", Some("s")), Direction::Lower);
+        assert_eq!(direction_from_name("completed", None), Direction::Neutral);
+        assert_eq!(direction_from_name("total_input_tokens", None), Direction::Neutral);
+    }
+
+    #[test]
+    fn tail_latencies_get_a_wider_margin() {
+        assert_eq!(kind_of("p99_ttft_ms", Direction::Lower), Kind::TailLatency);
+        assert_eq!(kind_of("median_ttft_ms", Direction::Lower), Kind::Latency);
+        assert_eq!(default_margin(kind_of("output_throughput", Direction::Higher)), 0.02);
+    }
+
+    #[test]
+    fn numbers_format_deterministically() {
+        assert_eq!(format_number(759.3), "759.3");
+        assert_eq!(format_number(30.0), "30");
+        assert_eq!(format_number(0.092340913), "0.0923409");
+        assert_eq!(format_number(-0.0), "0");
+        assert_eq!(format_number(f64::INFINITY), "inf");
+    }
+}

@@ -1,0 +1,511 @@
+//! The store: all SQL lives here. A SQLite database (WAL, busy timeout) whose
+//! schema is created and upgraded by the numbered migrations in
+//! `db/migrations/`, applied in one transaction when the database opens.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+
+use crate::metric::{self, Direction};
+use crate::run::{RawRun, Value};
+use crate::{Error, Result};
+
+/// The migrations, in order; `PRAGMA user_version` counts those applied.
+const MIGRATIONS: &[&str] = &[include_str!("../../db/migrations/0001_init.sql")];
+
+/// The schema version this reckon writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// A run as the store holds it, with its provenance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRecord {
+    pub id: i64,
+    pub source: String,
+    pub line: u64,
+    /// RFC 3339 UTC.
+    pub time: String,
+    /// Where the time came from: `log`, `path`, `git` or `mtime`.
+    pub time_origin: String,
+    /// The UTC date of the run time; runs of one sweep aggregate together.
+    pub sweep: String,
+    pub params: BTreeMap<String, Value>,
+}
+
+/// A metric name with its unit and built-in direction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricInfo {
+    pub name: String,
+    pub unit: Option<String>,
+    pub direction: Direction,
+}
+
+/// A source file already in the store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceRecord {
+    pub id: i64,
+    pub path: String,
+    pub hash: String,
+    pub size: u64,
+    pub format: String,
+    pub runs: u64,
+}
+
+/// Describes the file about to be ingested.
+#[derive(Debug, Clone)]
+pub struct NewSource<'a> {
+    pub path: &'a str,
+    pub hash: &'a str,
+    pub size: u64,
+    pub format: &'a str,
+    pub labels: &'a BTreeMap<String, Value>,
+}
+
+/// The batch the current command's sources are recorded under; created in
+/// the database with the first source that is new.
+#[derive(Debug, Clone)]
+pub struct Batch {
+    pub command: String,
+    pub git_commit: Option<String>,
+    pub started_at: String,
+    id: Option<i64>,
+}
+
+impl Batch {
+    pub fn new(command: String, git_commit: Option<String>) -> Self {
+        Batch { command, git_commit, started_at: now_rfc3339(), id: None }
+    }
+}
+
+/// The time every run of a source gets unless the log has its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunTime {
+    pub time: String,
+    pub origin: &'static str,
+}
+
+pub fn now_rfc3339() -> String {
+    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+fn db_err(path: &Path, msg: impl Into<String>) -> Error {
+    Error::Database { path: path.to_path_buf(), msg: msg.into() }
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` for reading and
+    /// writing, applying any pending migrations.
+    pub fn open(path: &Path) -> Result<Store> {
+        check_is_sqlite(path)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        if path.exists() {
+            let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+            if meta.permissions().readonly() {
+                return Err(db_err(path, "is read-only; reckon needs to write to it (check its permissions, or pass --db to use another file)"));
+            }
+        }
+        let conn = Connection::open(path).map_err(|e| db_err(path, format!("cannot open: {e}")))?;
+        let mut store = Store { conn, path: path.to_path_buf() };
+        store.configure()?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Opens an existing database without writing to it. A missing database
+    /// reads as empty.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        if !path.exists() {
+            return Store::open_in_memory();
+        }
+        check_is_sqlite(path)?;
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .map_err(|e| db_err(path, format!("cannot open: {e}")))?;
+        conn.busy_timeout(Duration::from_secs(30))?;
+        let store = Store { conn, path: path.to_path_buf() };
+        let version = store.user_version()?;
+        if version > SCHEMA_VERSION {
+            return Err(newer_schema(path, version));
+        }
+        if version < SCHEMA_VERSION {
+            return Err(db_err(path, format!("has schema version {version}, this reckon needs {SCHEMA_VERSION}: run `reckon ingest` once to upgrade it")));
+        }
+        Ok(store)
+    }
+
+    /// A fresh database in memory, for tests and for documents checked
+    /// before anything was ingested.
+    pub fn open_in_memory() -> Result<Store> {
+        let conn = Connection::open_in_memory()?;
+        let mut store = Store { conn, path: PathBuf::from(":memory:") };
+        store.configure()?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The connection, for read-only SQL (`reckon:sql` regions).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    fn configure(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        let c = &self.conn;
+        c.busy_timeout(Duration::from_secs(30))?;
+        c.pragma_update(None, "foreign_keys", "ON")?;
+        if path.as_os_str() != ":memory:" {
+            let mode: String = c
+                .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+                .map_err(|e| db_err(&path, friendly(&e)))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(db_err(&path, format!("could not switch to WAL journal mode (got {mode})")));
+            }
+        }
+        c.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(())
+    }
+
+    fn user_version(&self) -> Result<i64> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| db_err(&self.path, friendly(&e)))
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        let version = self.user_version()?;
+        if version > SCHEMA_VERSION {
+            return Err(newer_schema(&path, version));
+        }
+        if version == SCHEMA_VERSION {
+            return Ok(());
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        // Another process may have migrated while we waited for the lock.
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(sql).map_err(|e| db_err(&path, format!("migration {} failed: {e}", i + 1)))?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Starts ingesting one source in its own transaction. Returns `None`
+    /// when a source with the same content hash is already stored.
+    pub fn begin_source<'s>(&'s mut self, batch: &'s mut Batch, src: &NewSource) -> Result<Option<SourceWriter<'s>>> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        let exists: Option<i64> = tx
+            .query_row("SELECT id FROM source WHERE hash = ?1", [src.hash], |r| r.get(0))
+            .optional()?;
+        if exists.is_some() {
+            return Ok(None);
+        }
+        let batch_id = match batch.id {
+            Some(id) => id,
+            None => {
+                tx.execute(
+                    "INSERT INTO batch (started_at, command, git_commit) VALUES (?1, ?2, ?3)",
+                    params![batch.started_at, batch.command, batch.git_commit],
+                )?;
+                tx.last_insert_rowid()
+            }
+        };
+        tx.execute(
+            "INSERT INTO source (path, hash, size, format, batch_id, labels) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![src.path, src.hash, src.size as i64, src.format, batch_id, params_json(src.labels.iter())],
+        )?;
+        let source_id = tx.last_insert_rowid();
+        Ok(Some(SourceWriter { tx, batch, batch_id, source_id, metric_ids: HashMap::new(), runs: 0, json: String::new() }))
+    }
+
+    /// Every run, oldest first, with its params.
+    pub fn runs(&self) -> Result<Vec<RunRecord>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT run.id, source.path, run.line, run.time, run.time_origin, run.sweep, run.params
+             FROM run JOIN source ON source.id = run.source_id ORDER BY run.time, run.id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, String>(5)?, r.get::<_, String>(6)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, source, line, time, time_origin, sweep, params) = row?;
+            out.push(RunRecord { id, source, line: line as u64, time, time_origin, sweep, params: parse_params(&params) });
+        }
+        Ok(out)
+    }
+
+    /// The values of one metric, by run id. `None` is a NaN in the log.
+    pub fn metric_values(&self, metric: &str) -> Result<Vec<(i64, Option<f64>)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT m.run_id, m.value FROM measurement m JOIN metric ON metric.id = m.metric_id WHERE metric.name = ?1",
+        )?;
+        let rows = stmt.query_map([metric], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every metric with its unit and built-in direction, by name.
+    pub fn metrics(&self) -> Result<Vec<MetricInfo>> {
+        let mut stmt = self.conn.prepare_cached("SELECT name, unit, direction FROM metric ORDER BY name")?;
+        let rows = stmt.query_map([], |r| {
+            let dir: String = r.get(2)?;
+            Ok(MetricInfo { name: r.get(0)?, unit: r.get(1)?, direction: Direction::parse(&dir).unwrap_or(Direction::Neutral) })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every source with the number of runs it gave.
+    pub fn sources(&self) -> Result<Vec<SourceRecord>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT s.id, s.path, s.hash, s.size, s.format, (SELECT count(*) FROM run WHERE run.source_id = s.id)
+             FROM source s ORDER BY s.id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(SourceRecord { id: r.get(0)?, path: r.get(1)?, hash: r.get(2)?, size: r.get::<_, i64>(3)? as u64, format: r.get(4)?, runs: r.get::<_, i64>(5)? as u64 })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+/// Writes the runs of one source inside its transaction. Dropped without
+/// [`SourceWriter::commit`], it rolls everything back.
+pub struct SourceWriter<'s> {
+    tx: rusqlite::Transaction<'s>,
+    batch: &'s mut Batch,
+    batch_id: i64,
+    source_id: i64,
+    metric_ids: HashMap<String, i64>,
+    runs: u64,
+    json: String,
+}
+
+impl SourceWriter<'_> {
+    /// Adds one run. `labels` override params of the same name from the log.
+    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
+        let (time, origin) = match &run.time {
+            Some(t) => (t.as_str(), "log"),
+            None => (default_time.time.as_str(), default_time.origin),
+        };
+        let sweep = time.get(..10).unwrap_or(time);
+        let mut merged: BTreeMap<&str, &Value> = run.params.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        for (k, v) in labels {
+            merged.insert(k.as_str(), v);
+        }
+        self.json.clear();
+        write_params_json(&mut self.json, merged.into_iter());
+        self.tx
+            .prepare_cached("INSERT INTO run (source_id, line, time, time_origin, sweep, params) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+            .execute(params![self.source_id, run.line as i64, time, origin, sweep, self.json])?;
+        let run_id = self.tx.last_insert_rowid();
+        let mut insert = self.tx.prepare_cached("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")?;
+        for m in &run.metrics {
+            let metric_id = match self.metric_ids.get(&m.name) {
+                Some(id) => *id,
+                None => {
+                    let unit = m.unit.as_deref().or_else(|| metric::unit_from_name(&m.name));
+                    let direction = metric::direction_from_name(&m.name, unit);
+                    self.tx.execute(
+                        "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
+                        params![m.name, unit, direction.as_str()],
+                    )?;
+                    let id: i64 = self.tx.query_row("SELECT id FROM metric WHERE name = ?1", [&m.name], |r| r.get(0))?;
+                    self.metric_ids.insert(m.name.clone(), id);
+                    id
+                }
+            };
+            let value = if m.value.is_nan() { None } else { Some(m.value) };
+            insert.execute(params![metric_id, run_id, value]).map_err(|e| match e {
+                rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+                    Error::usage(format!("line {}: metric `{}` appears twice in one record", run.line, m.name))
+                }
+                e => e.into(),
+            })?;
+        }
+        self.runs += 1;
+        Ok(())
+    }
+
+    /// How many runs were added so far.
+    pub fn runs(&self) -> u64 {
+        self.runs
+    }
+
+    /// Makes the source and its runs permanent.
+    pub fn commit(self) -> Result<u64> {
+        self.tx.commit()?;
+        self.batch.id = Some(self.batch_id);
+        Ok(self.runs)
+    }
+}
+
+fn newer_schema(path: &Path, version: i64) -> Error {
+    db_err(
+        path,
+        format!("was written by a newer reckon (schema version {version}; this reckon knows up to {SCHEMA_VERSION}). Upgrade reckon, or point --db at another file."),
+    )
+}
+
+/// Refuses, with a clear message, a file that exists but is not SQLite.
+fn check_is_sqlite(path: &Path) -> Result<()> {
+    use std::io::Read;
+    if path.is_dir() {
+        return Err(db_err(path, "is a directory, not a database file"));
+    }
+    let Ok(mut f) = std::fs::File::open(path) else { return Ok(()) };
+    let mut head = [0u8; 16];
+    let n = f.read(&mut head).map_err(|e| Error::io(path, e))?;
+    if n == 0 {
+        return Ok(());
+    }
+    if n < 16 || &head != b"SQLite format 3\0" {
+        return Err(db_err(path, "is not a SQLite database; point --db (or `database` in reckon.toml) at a reckon database, or move the file away"));
+    }
+    Ok(())
+}
+
+fn friendly(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly => {
+            "is read-only; reckon needs to write to it (check its permissions, or pass --db to use another file)".into()
+        }
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+            "is not a SQLite database; point --db at a reckon database, or move the file away".into()
+        }
+        e => e.to_string(),
+    }
+}
+
+fn params_json<'a>(params: impl Iterator<Item = (&'a String, &'a Value)>) -> String {
+    let mut s = String::new();
+    write_params_json(&mut s, params.map(|(k, v)| (k.as_str(), v)));
+    s
+}
+
+/// Writes params as a JSON object. Non-finite numbers become the strings
+/// "inf", "-inf", "nan" (JSON has no such numbers).
+fn write_params_json<'a>(out: &mut String, params: impl Iterator<Item = (&'a str, &'a Value)>) {
+    use std::fmt::Write;
+    out.push('{');
+    for (i, (k, v)) in params.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_str(out, k);
+        out.push(':');
+        match v {
+            Value::Num(n) if n.is_finite() => {
+                let _ = write!(out, "{n}");
+            }
+            Value::Num(n) => write_json_str(out, &metric::format_number(*n)),
+            Value::Text(t) => write_json_str(out, t),
+        }
+    }
+    out.push('}');
+}
+
+fn write_json_str(out: &mut String, s: &str) {
+    // serde_json's string escaping, without building a Value.
+    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+}
+
+fn parse_params(json: &str) -> BTreeMap<String, Value> {
+    let map: BTreeMap<String, serde_json::Value> = serde_json::from_str(json).unwrap_or_default();
+    map.into_iter()
+        .map(|(k, v)| {
+            let v = match v {
+                serde_json::Value::Number(n) => Value::Num(n.as_f64().unwrap_or(f64::NAN)),
+                serde_json::Value::String(s) => Value::Text(s),
+                serde_json::Value::Null => Value::Text("null".into()),
+                other => Value::Text(other.to_string()),
+            };
+            (k, v)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(line: u64, conc: f64, tput: f64) -> RawRun {
+        let mut r = RawRun::new(line);
+        r.param("max_concurrency", Value::Num(conc));
+        r.param("backend", Value::Text("sglang".into()));
+        r.metric("output_throughput", tput);
+        r.metric("mean_ttft_ms", f64::NAN);
+        r
+    }
+
+    #[test]
+    fn a_source_goes_in_whole_and_only_once() {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("test".into(), None);
+        let labels: BTreeMap<String, Value> = [("config".to_string(), Value::Text("baseline".into()))].into();
+        let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+        let src = NewSource { path: "a.jsonl", hash: "h1", size: 10, format: "sglang-jsonl", labels: &labels };
+        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+        w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
+        w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
+        assert_eq!(w.commit().unwrap(), 2);
+        assert!(store.begin_source(&mut batch, &src).unwrap().is_none(), "same hash twice adds nothing");
+
+        // A source dropped without commit leaves nothing behind.
+        let src2 = NewSource { hash: "h2", ..src.clone() };
+        let mut w = store.begin_source(&mut batch, &src2).unwrap().unwrap();
+        w.add_run(&run(1, 4.0, 318.2), &labels, &t).unwrap();
+        drop(w);
+
+        let runs = store.runs().unwrap();
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0].params["config"], Value::Text("baseline".into()));
+        assert_eq!(runs[0].params["max_concurrency"], Value::Num(1.0));
+        assert_eq!(runs[0].sweep, "2026-11-29");
+        let values = store.metric_values("output_throughput").unwrap();
+        assert_eq!(values.len(), 2);
+        assert_eq!(store.metric_values("mean_ttft_ms").unwrap()[0].1, None, "NaN is stored as NULL");
+        assert_eq!(store.sources().unwrap().len(), 1);
+        let m = store.metrics().unwrap();
+        assert_eq!(m.iter().find(|m| m.name == "output_throughput").unwrap().direction, Direction::Higher);
+    }
+
+    #[test]
+    fn a_database_from_a_newer_reckon_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.sqlite");
+        drop(Store::open(&path).unwrap());
+        let c = Connection::open(&path).unwrap();
+        c.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        drop(c);
+        let err = Store::open(&path).err().unwrap().to_string();
+        assert!(err.contains("newer reckon"), "{err}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_sqlite_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.sqlite");
+        std::fs::write(&path, "hello, I am a text file and not a database at all").unwrap();
+        let err = Store::open(&path).err().unwrap().to_string();
+        assert!(err.contains("not a SQLite database"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello, I am a text file and not a database at all");
+    }
+}
