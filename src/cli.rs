@@ -1,5 +1,359 @@
-//! The command line: argument parsing and dispatch to the library.
+//! The command line: argument parsing and dispatch to the library. Exit
+//! codes: 0 ok, 1 a check found a problem, 2 bad input or usage.
 
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::config::Config;
+use crate::ingest::{self, FileOutcome, Format, Request};
+use crate::run::Value;
+use crate::store::{Batch, Store};
+use crate::{Error, Result};
+
+#[derive(Parser, Debug)]
+#[command(name = "reckon", version, about = "Keeps optimization plans honest: benchmark logs in, living documents and checked conclusions out.")]
+pub struct Cli {
+    /// The database to use (default: `database` in reckon.toml, else db/reckon.sqlite).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Ingest benchmark logs (files, globs or path templates like 'logs/{date}/{config}.jsonl').
+    /// With no path, the [[source]] entries of reckon.toml.
+    Ingest(IngestArgs),
+    /// List runs with their source, time and params.
+    Runs(RunsArgs),
+    /// Pivot a metric: rows × cols, one aggregated value per cell.
+    Query(QueryArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct IngestArgs {
+    /// Files, globs or path templates; quote globs and templates.
+    pub paths: Vec<String>,
+    /// Force a format instead of detecting it from content.
+    #[arg(long, value_parser = parse_format)]
+    pub format: Option<Format>,
+    /// A label the log lacks, e.g. --label config=baseline (repeatable).
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
+    pub labels: Vec<(String, String)>,
+    /// Stop at the first file that cannot be ingested.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// No progress bar and no per-file lines, only the summary and errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum OutputFormat {
+    Table,
+    Csv,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunsArgs {
+    /// Only runs matching this filter, e.g. "config = baseline and max_concurrency >= 30".
+    #[arg(long = "where", value_name = "FILTER")]
+    pub filter: Option<String>,
+    /// How many of the newest runs to show (0 = all).
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+    /// Also show nested params (server_info.*).
+    #[arg(long)]
+    pub all_params: bool,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct QueryArgs {
+    /// The metric to pivot, e.g. output_throughput.
+    #[arg(long)]
+    pub metric: String,
+    /// Param(s) for the rows, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub rows: Vec<String>,
+    /// Param(s) for the columns, comma-separated (default: the series dimension).
+    #[arg(long, value_delimiter = ',')]
+    pub cols: Vec<String>,
+    /// Only runs matching this filter.
+    #[arg(long = "where", value_name = "FILTER")]
+    pub filter: Option<String>,
+    /// Aggregation: median of the newest sweep (default), mean, median, min, max, count, latest, all.
+    #[arg(long)]
+    pub agg: Option<String>,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+}
+
+fn parse_format(s: &str) -> std::result::Result<Format, String> {
+    Format::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown format `{s}`; known formats: {}", names.join(", "))
+    })
+}
+
+fn parse_label(s: &str) -> std::result::Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{s}` is not KEY=VALUE, e.g. --label config=baseline")),
+    }
+}
+
+/// Runs the command line and returns the exit code.
 pub fn main() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return 0;
+            }
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn is_broken_pipe(e: &Error) -> bool {
+    matches!(e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// Runs a parsed command line; errors are bad input (exit 2).
+pub fn run(cli: Cli) -> Result<i32> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    let mut cfg = Config::discover(&cwd)?;
+    if let Some(db) = &cli.db {
+        cfg.database = cwd.join(db);
+    }
+    match cli.command {
+        Command::Ingest(args) => cmd_ingest(&cfg, &cwd, args),
+        Command::Runs(args) => cmd_runs(&cfg, args),
+        Command::Query(args) => cmd_query(&cfg, args),
+    }
+}
+
+fn stdout_write(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| Error::io("<stdout>", e))
+}
+
+/// The requests an ingest command stands for: its paths (relative to the
+/// current folder), or the sources of reckon.toml (relative to its folder).
+fn ingest_requests(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<(PathBuf, Vec<Request>)> {
+    let labels: BTreeMap<String, Value> = args.labels.iter().map(|(k, v)| (k.clone(), Value::from_label(v))).collect();
+    if !args.paths.is_empty() {
+        let reqs = args.paths.iter().map(|p| Request { path: p.clone(), format: args.format, labels: labels.clone() }).collect();
+        return Ok((cwd.to_path_buf(), reqs));
+    }
+    if cfg.sources.is_empty() {
+        return Err(Error::usage(match &cfg.file {
+            Some(f) => format!("nothing to ingest: give paths, or add [[source]] entries to {}", f.display()),
+            None => "nothing to ingest: give paths (e.g. reckon ingest 'logs/{date}/{config}.jsonl'), or run `reckon init` and list sources in reckon.toml".into(),
+        }));
+    }
+    sources_requests(cfg, args.format, &labels).map(|r| (cfg.root.clone(), r))
+}
+
+/// The `[[source]]` entries of reckon.toml as ingest requests.
+pub fn sources_requests(cfg: &Config, format: Option<Format>, extra: &BTreeMap<String, Value>) -> Result<Vec<Request>> {
+    let shown = cfg.file.clone().unwrap_or_else(|| PathBuf::from(crate::config::FILE_NAME));
+    cfg.sources
+        .iter()
+        .map(|s| {
+            let format = match (&s.format, format) {
+                (_, Some(f)) => Some(f),
+                (Some(name), None) => Some(parse_format(name).map_err(|msg| Error::Config { path: shown.clone(), msg: format!("source `{}`: {msg}", s.path) })?),
+                (None, None) => None,
+            };
+            let mut labels: BTreeMap<String, Value> = s
+                .labels
+                .iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        toml::Value::String(t) => Value::from_label(t),
+                        toml::Value::Integer(i) => Value::Num(*i as f64),
+                        toml::Value::Float(f) => Value::Num(*f),
+                        other => Value::Text(other.to_string()),
+                    };
+                    (k.clone(), v)
+                })
+                .collect();
+            labels.extend(extra.clone());
+            Ok(Request { path: s.path.clone(), format, labels })
+        })
+        .collect()
+}
+
+/// Ingests `requests` and prints what happened; returns the number of failed files.
+pub fn ingest_and_report(store: &mut Store, root: &Path, requests: &[Request], opts: &ingest::Options, quiet: bool) -> usize {
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut batch = Batch::new(command, ingest::git_head(root));
+    let progress = if !quiet && std::io::stderr().is_terminal() {
+        let pb = indicatif::ProgressBar::new(0);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} ingesting [{bar:30}] {pos}/{len} {wide_msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(pb)
+    } else {
+        None
+    };
+    let report = ingest::ingest(store, root, requests, opts, &mut batch, &mut |file, i, total| {
+        if let Some(pb) = &progress {
+            pb.set_length(total as u64);
+            pb.set_position(i as u64);
+            pb.set_message(file.path.display().to_string());
+        }
+        let line = match &file.outcome {
+            FileOutcome::Failed(e) => Some(format!("error: {e}")),
+            FileOutcome::Added { format, runs, skipped } if !quiet => {
+                let mut s = format!("{}: {runs} runs ({})", file.path.display(), format.name());
+                for note in skipped {
+                    s.push_str(&format!("\n  skipped: {note}"));
+                }
+                Some(s)
+            }
+            FileOutcome::Added { skipped, .. } if !skipped.is_empty() => {
+                Some(skipped.iter().map(|n| format!("{}: skipped: {n}", file.path.display())).collect::<Vec<_>>().join("\n"))
+            }
+            FileOutcome::AlreadyPresent if !quiet => Some(format!("{}: already ingested", file.path.display())),
+            _ => None,
+        };
+        if let Some(line) = line {
+            match &progress {
+                Some(pb) => pb.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+    });
+    if let Some(pb) = progress {
+        pb.finish_and_clear();
+    }
+    let failed = report.failed();
+    if !quiet || failed > 0 {
+        eprintln!(
+            "ingested {} file(s), {} run(s); {} already present; {} failed",
+            report.added_files(),
+            report.added_runs(),
+            report.already_present(),
+            failed
+        );
+    }
+    failed
+}
+
+fn cmd_ingest(cfg: &Config, cwd: &Path, args: IngestArgs) -> Result<i32> {
+    let (root, requests) = ingest_requests(cfg, cwd, &args)?;
+    let mut store = Store::open(&cfg.database)?;
+    let opts = ingest::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone() };
+    let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
+    Ok(if failed > 0 { 2 } else { 0 })
+}
+
+fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
+    let store = Store::open_read_only(&cfg.database)?;
+    let mut runs = store.runs()?;
+    if args.filter.is_some() {
+        return Err(Error::usage("--where: not yet available"));
+    }
+    if args.limit > 0 && runs.len() > args.limit {
+        runs.drain(..runs.len() - args.limit);
+    }
+    let text = runs_listing(&runs, args.all_params, args.format)?;
+    stdout_write(&text)?;
+    Ok(0)
+}
+
+fn cmd_query(cfg: &Config, args: QueryArgs) -> Result<i32> {
+    let _ = (cfg, args);
+    Err(Error::usage("query: not yet available"))
+}
+
+/// Renders runs as an aligned table, CSV or JSON. Time origins other than
+/// the log's own are shown, since they decide what "latest" means.
+pub fn runs_listing(runs: &[crate::store::RunRecord], all_params: bool, format: OutputFormat) -> Result<String> {
+    let shown = |k: &str| all_params || !k.contains('.');
+    match format {
+        OutputFormat::Json => {
+            let items: Vec<serde_json::Value> = runs
+                .iter()
+                .map(|r| {
+                    let params: serde_json::Map<String, serde_json::Value> = r
+                        .params
+                        .iter()
+                        .filter(|(k, _)| shown(k))
+                        .map(|(k, v)| {
+                            let v = match v {
+                                Value::Num(n) if n.is_finite() => serde_json::json!(n),
+                                other => serde_json::Value::String(other.to_string()),
+                            };
+                            (k.clone(), v)
+                        })
+                        .collect();
+                    serde_json::json!({
+                        "id": r.id, "time": r.time, "time_origin": r.time_origin, "sweep": r.sweep,
+                        "source": r.source, "line": r.line, "params": params,
+                    })
+                })
+                .collect();
+            let mut s = serde_json::to_string_pretty(&items).map_err(|e| Error::usage(e.to_string()))?;
+            s.push('\n');
+            Ok(s)
+        }
+        OutputFormat::Csv => {
+            let keys: std::collections::BTreeSet<&str> = runs.iter().flat_map(|r| r.params.keys().map(String::as_str)).filter(|k| shown(k)).collect();
+            let mut w = csv::Writer::from_writer(Vec::new());
+            let mut header = vec!["id", "time", "time_origin", "source", "line"];
+            header.extend(keys.iter().copied());
+            w.write_record(&header).map_err(|e| Error::usage(e.to_string()))?;
+            for r in runs {
+                let mut rec = vec![r.id.to_string(), r.time.clone(), r.time_origin.clone(), r.source.clone(), r.line.to_string()];
+                rec.extend(keys.iter().map(|k| r.params.get(*k).map(|v| v.to_string()).unwrap_or_default()));
+                w.write_record(&rec).map_err(|e| Error::usage(e.to_string()))?;
+            }
+            let bytes = w.into_inner().map_err(|e| Error::usage(e.to_string()))?;
+            Ok(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        OutputFormat::Table => {
+            let mut rows = vec![vec!["id".to_string(), "time".into(), "source:line".into(), "params".into()]];
+            for r in runs {
+                let time = if r.time_origin == "log" { r.time.clone() } else { format!("{} ({})", r.time, r.time_origin) };
+                let params: Vec<String> = r.params.iter().filter(|(k, _)| shown(k)).map(|(k, v)| format!("{k}={v}")).collect();
+                rows.push(vec![r.id.to_string(), time, format!("{}:{}", r.source, r.line), params.join(" ")]);
+            }
+            let widths: Vec<usize> = (0..3).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+            let mut s = String::new();
+            for row in &rows {
+                for (i, cell) in row.iter().enumerate() {
+                    if i < 3 {
+                        s.push_str(&format!("{cell:<w$}  ", w = widths[i]));
+                    } else {
+                        s.push_str(cell);
+                    }
+                }
+                s.push('\n');
+            }
+            if runs.is_empty() {
+                s.push_str("(no runs; ingest logs with `reckon ingest`)\n");
+            }
+            Ok(s)
+        }
+    }
 }

@@ -1,1 +1,257 @@
-//! config
+//! `reckon.toml`: where the database is, which logs to ingest, what the
+//! series dimension is, how prose names things, and per-metric overrides.
+//! Found by walking up from the current folder, as cargo finds Cargo.toml.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::metric::Direction;
+use crate::{Error, Result};
+
+pub const FILE_NAME: &str = "reckon.toml";
+
+/// The project configuration, with paths resolved against its folder.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The folder holding reckon.toml (or the current folder when there is none).
+    pub root: PathBuf,
+    /// The reckon.toml that was read, if any.
+    pub file: Option<PathBuf>,
+    pub database: PathBuf,
+    /// The param whose values name the things being compared.
+    pub series: String,
+    pub sources: Vec<SourceSpec>,
+    /// Words prose uses for a series value or a metric, by canonical name.
+    pub aliases: BTreeMap<String, Vec<String>>,
+    pub metrics: BTreeMap<String, MetricSpec>,
+    pub noise: Noise,
+    pub generic: GenericSpec,
+}
+
+/// A `[[source]]` entry: a path, glob or path template, with labels.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    pub path: String,
+    #[serde(default)]
+    pub format: Option<String>,
+    #[serde(default)]
+    pub labels: BTreeMap<String, toml::Value>,
+}
+
+/// Per-metric overrides (`[metrics.NAME]`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MetricSpec {
+    #[serde(default, deserialize_with = "de_direction")]
+    pub direction: Option<Direction>,
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// Practical margin δ as a fraction (0.02 = 2%).
+    #[serde(default)]
+    pub margin: Option<f64>,
+}
+
+/// Default margins by metric kind (`[noise]`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Noise {
+    pub throughput: f64,
+    pub latency: f64,
+    pub tail_latency: f64,
+    pub other: f64,
+}
+
+impl Default for Noise {
+    fn default() -> Self {
+        Noise { throughput: 0.02, latency: 0.05, tail_latency: 0.10, other: 0.05 }
+    }
+}
+
+/// Which columns of generic CSV / JSONL are params or metrics (`[generic]`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GenericSpec {
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(default)]
+    pub metrics: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    database: Option<PathBuf>,
+    series: Option<String>,
+    #[serde(default, rename = "source")]
+    sources: Vec<SourceSpec>,
+    #[serde(default)]
+    aliases: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    metrics: BTreeMap<String, MetricSpec>,
+    #[serde(default)]
+    noise: Noise,
+    #[serde(default)]
+    generic: GenericSpec,
+}
+
+fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Direction>, D::Error> {
+    let s: Option<String> = Option::deserialize(d)?;
+    match s {
+        None => Ok(None),
+        Some(s) => Direction::parse(&s)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("direction `{s}`: expected `higher`, `lower` or `neutral`"))),
+    }
+}
+
+impl Config {
+    /// The configuration with no reckon.toml: database under `root/db/`.
+    pub fn defaults(root: &Path) -> Config {
+        Config {
+            root: root.to_path_buf(),
+            file: None,
+            database: root.join("db").join("reckon.sqlite"),
+            series: "config".into(),
+            sources: Vec::new(),
+            aliases: BTreeMap::new(),
+            metrics: BTreeMap::new(),
+            noise: Noise::default(),
+            generic: GenericSpec::default(),
+        }
+    }
+
+    /// Finds reckon.toml in `start` or the nearest folder above it and reads
+    /// it; without one, the defaults rooted at `start`.
+    pub fn discover(start: &Path) -> Result<Config> {
+        let mut dir = Some(start);
+        while let Some(d) = dir {
+            let candidate = d.join(FILE_NAME);
+            if candidate.is_file() {
+                return Config::load(&candidate);
+            }
+            dir = d.parent();
+        }
+        Ok(Config::defaults(start))
+    }
+
+    /// Reads one reckon.toml.
+    pub fn load(file: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+        let root = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        Config::parse(&text, &root, Some(file))
+    }
+
+    /// Parses the text of a reckon.toml whose folder is `root`.
+    pub fn parse(text: &str, root: &Path, file: Option<&Path>) -> Result<Config> {
+        let shown = file.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(FILE_NAME));
+        let raw: RawConfig = toml::from_str(text).map_err(|e| {
+            let pos = e
+                .span()
+                .map(|s| {
+                    let line = text[..s.start].matches('\n').count() + 1;
+                    let col = text[..s.start].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                    format!(":{line}:{col}")
+                })
+                .unwrap_or_default();
+            Error::Config { path: PathBuf::from(format!("{}{pos}", shown.display())), msg: e.message().to_string() }
+        })?;
+        let mut cfg = Config::defaults(root);
+        cfg.file = file.map(Path::to_path_buf);
+        if let Some(db) = raw.database {
+            cfg.database = root.join(db);
+        }
+        if let Some(series) = raw.series {
+            cfg.series = series;
+        }
+        for (name, spec) in &raw.metrics {
+            if let Some(m) = spec.margin {
+                if !(0.0..1.0).contains(&m) {
+                    return Err(Error::Config { path: shown, msg: format!("metrics.{name}.margin = {m}: expected a fraction between 0 and 1 (0.02 = 2%)") });
+                }
+            }
+        }
+        cfg.sources = raw.sources;
+        cfg.aliases = raw.aliases;
+        cfg.metrics = raw.metrics;
+        cfg.noise = raw.noise;
+        cfg.generic = raw.generic;
+        Ok(cfg)
+    }
+
+    /// A path as written in the config or on the command line, relative to
+    /// the project root when it is not absolute.
+    pub fn resolve(&self, path: &str) -> PathBuf {
+        let p = Path::new(path);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.root.join(p)
+        }
+    }
+
+    /// The metric's direction: reckon.toml first, then what the store holds.
+    pub fn direction(&self, metric: &str, stored: Direction) -> Direction {
+        self.metrics.get(metric).and_then(|m| m.direction).unwrap_or(stored)
+    }
+
+    /// The practical margin δ for a metric: reckon.toml's per-metric value,
+    /// else the default for its kind.
+    pub fn margin(&self, metric: &str, direction: Direction) -> f64 {
+        if let Some(m) = self.metrics.get(metric).and_then(|m| m.margin) {
+            return m;
+        }
+        match crate::metric::kind_of(metric, direction) {
+            crate::metric::Kind::Throughput => self.noise.throughput,
+            crate::metric::Kind::Latency => self.noise.latency,
+            crate::metric::Kind::TailLatency => self.noise.tail_latency,
+            crate::metric::Kind::Other => self.noise.other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_full_config() {
+        let text = r#"
+database = "data/r.sqlite"
+series = "variant"
+
+[[source]]
+path = "logs/{date}/{config}.jsonl"
+labels = { model = "kimi-k2.5" }
+
+[aliases]
+"eagle-topk1-v2" = ["topk=1+v2"]
+
+[metrics.output_throughput]
+direction = "higher"
+margin = 0.03
+
+[noise]
+latency = 0.06
+"#;
+        let cfg = Config::parse(text, Path::new("/p"), None).unwrap();
+        assert_eq!(cfg.database, Path::new("/p/data/r.sqlite"));
+        assert_eq!(cfg.series, "variant");
+        assert_eq!(cfg.sources[0].path, "logs/{date}/{config}.jsonl");
+        assert_eq!(cfg.margin("output_throughput", Direction::Higher), 0.03);
+        assert_eq!(cfg.margin("mean_ttft_ms", Direction::Lower), 0.06);
+        assert_eq!(cfg.margin("p99_ttft_ms", Direction::Lower), 0.10);
+        assert_eq!(cfg.aliases["eagle-topk1-v2"], vec!["topk=1+v2".to_string()]);
+    }
+
+    #[test]
+    fn errors_point_at_the_line() {
+        let err = Config::parse("series = \"a\"\n[metrics.x]\ndirection = \"sideways\"\n", Path::new("/p"), None).unwrap_err().to_string();
+        assert!(err.starts_with("reckon.toml:3:"), "{err}");
+        assert!(err.contains("sideways"), "{err}");
+        let err = Config::parse("sources = 1\n", Path::new("/p"), None).unwrap_err().to_string();
+        assert!(err.contains("unknown field"), "{err}");
+    }
+}

@@ -74,8 +74,8 @@ impl Format {
 
     /// Parses a whole file, streaming: memory stays bounded by the largest
     /// record, not the file.
-    pub fn parse(self, path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let _ = (path, input, emit);
+    pub fn parse(self, path: &Path, input: &mut dyn BufRead, emit: Emit, generic: &crate::config::GenericSpec) -> Result<Outcome> {
+        let _ = (path, input, emit, generic);
         todo!("format parsers")
     }
 }

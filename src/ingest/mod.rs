@@ -1,5 +1,10 @@
 //! Ingest: turning log files into runs in the store, one transaction per
 //! file, with provenance and a run time that is the same on every clone.
+//!
+//! A file goes in whole or not at all: its runs are written inside one
+//! transaction that is rolled back on the first problem, and the problem is
+//! reported as `path:line: what is wrong`. Other files of the same command
+//! still go in (unless `fail_fast`).
 
 pub mod format;
 pub mod generic;
@@ -7,6 +12,297 @@ pub mod hyperfine;
 pub mod pyjson;
 pub mod sglang;
 pub mod stdout;
+pub mod template;
 pub mod vllm;
 
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
 pub use format::{Format, Outcome};
+pub use template::PathTemplate;
+
+use crate::run::Value;
+use crate::store::{Batch, NewSource, RunTime, Store};
+use crate::{Error, Result};
+
+/// What to ingest: a file, a glob, or a path template, with its labels.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub path: String,
+    /// Forces a format instead of detecting it from content.
+    pub format: Option<Format>,
+    pub labels: BTreeMap<String, Value>,
+}
+
+/// What happened to one file.
+#[derive(Debug)]
+pub enum FileOutcome {
+    Added { format: Format, runs: u64, skipped: Vec<String> },
+    /// Its bytes were ingested before.
+    AlreadyPresent,
+    Failed(Error),
+}
+
+/// One file's outcome, with its path as shown to the user.
+#[derive(Debug)]
+pub struct FileReport {
+    pub path: PathBuf,
+    pub outcome: FileOutcome,
+}
+
+/// The outcome of a whole ingest command.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub files: Vec<FileReport>,
+}
+
+impl Report {
+    pub fn failed(&self) -> usize {
+        self.files.iter().filter(|f| matches!(f.outcome, FileOutcome::Failed(_))).count()
+    }
+
+    pub fn added_files(&self) -> usize {
+        self.files.iter().filter(|f| matches!(f.outcome, FileOutcome::Added { .. })).count()
+    }
+
+    pub fn added_runs(&self) -> u64 {
+        self.files.iter().map(|f| if let FileOutcome::Added { runs, .. } = f.outcome { runs } else { 0 }).sum()
+    }
+
+    pub fn already_present(&self) -> usize {
+        self.files.iter().filter(|f| matches!(f.outcome, FileOutcome::AlreadyPresent)).count()
+    }
+}
+
+/// One file to ingest, after expanding globs and templates.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub path: PathBuf,
+    pub format: Option<Format>,
+    pub labels: BTreeMap<String, Value>,
+    /// The `{date}` captured from the path, as given.
+    pub date: Option<String>,
+}
+
+/// Expands requests into files. Paths are relative to `root`. A request that
+/// names a missing file, a directory, or a template matching nothing becomes
+/// an error for that request (other requests still expand).
+pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job, (PathBuf, Error)>> {
+    let mut jobs = Vec::new();
+    for req in requests {
+        if PathTemplate::is_pattern(&req.path) {
+            let files = PathTemplate::parse(&req.path).and_then(|t| Ok((t.files(root)?, t)));
+            match files {
+                Err(e) => jobs.push(Err((PathBuf::from(&req.path), e))),
+                Ok((files, template)) => {
+                    for path in files {
+                        let mut labels = req.labels.clone();
+                        let mut date = None;
+                        for (k, v) in template.captures(root, &path).unwrap_or_default() {
+                            if k == "date" {
+                                date = Some(v);
+                            } else {
+                                labels.entry(k).or_insert_with(|| Value::from_label(&v));
+                            }
+                        }
+                        jobs.push(Ok(Job { path, format: req.format, labels, date }));
+                    }
+                }
+            }
+        } else {
+            let path = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
+            jobs.push(Ok(Job { path, format: req.format, labels: req.labels.clone(), date: None }));
+        }
+    }
+    jobs
+}
+
+/// Options of an ingest command.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub fail_fast: bool,
+    pub generic: crate::config::GenericSpec,
+}
+
+/// Ingests every requested file, each in its own transaction. `on_file` is
+/// called after each file (for progress and messages).
+pub fn ingest(
+    store: &mut Store,
+    root: &Path,
+    requests: &[Request],
+    opts: &Options,
+    batch: &mut Batch,
+    on_file: &mut dyn FnMut(&FileReport, usize, usize),
+) -> Report {
+    let jobs = expand(root, requests);
+    let total = jobs.len();
+    let mut report = Report::default();
+    for (i, job) in jobs.into_iter().enumerate() {
+        let file = match job {
+            Err((path, e)) => FileReport { path, outcome: FileOutcome::Failed(e) },
+            Ok(job) => {
+                let outcome = match ingest_file(store, root, &job, opts, batch) {
+                    Ok(o) => o,
+                    Err(e) => FileOutcome::Failed(e),
+                };
+                FileReport { path: display_path(root, &job.path), outcome }
+            }
+        };
+        on_file(&file, i + 1, total);
+        let stop = opts.fail_fast && matches!(file.outcome, FileOutcome::Failed(_));
+        report.files.push(file);
+        if stop {
+            break;
+        }
+    }
+    report
+}
+
+/// The path as stored and shown: relative to the project root when inside it,
+/// so the database is the same on every clone.
+pub fn display_path(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf())
+}
+
+const HEAD_BYTES: usize = 256 * 1024;
+
+/// Ingests one file in one transaction.
+pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, batch: &mut Batch) -> Result<FileOutcome> {
+    let path = &job.path;
+    let shown = display_path(root, path);
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::io(&shown, std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)")),
+        _ => Error::io(&shown, e),
+    })?;
+    if meta.is_dir() {
+        return Err(Error::UnknownFormat {
+            path: shown.clone(),
+            msg: format!("is a directory; pass the logs in it, e.g. '{}/*.jsonl'", shown.display()),
+        });
+    }
+    let (hash, head) = hash_file(path, &shown)?;
+    let format = match job.format {
+        Some(f) => f,
+        None => Format::detect(&shown, &head)?,
+    };
+    let default_time = run_time(path, &shown, job.date.as_deref(), &meta)?;
+    let labels_json = &job.labels;
+    let shown_str = shown.to_string_lossy().into_owned();
+    let src = NewSource { path: &shown_str, hash: &hash, size: meta.len(), format: format.name(), labels: labels_json };
+    let Some(mut writer) = store.begin_source(batch, &src)? else {
+        return Ok(FileOutcome::AlreadyPresent);
+    };
+    let file = File::open(path).map_err(|e| Error::io(&shown, e))?;
+    let mut input = BufReader::with_capacity(256 * 1024, file);
+    let mut emit = |run: crate::run::RawRun| -> Result<()> {
+        writer.add_run(&run, &job.labels, &default_time).map_err(|e| match e {
+            Error::Usage(msg) => Error::malformed(&shown, run.line, msg),
+            e => e,
+        })
+    };
+    let outcome = format.parse(&shown, &mut input, &mut emit, &opts.generic)?;
+    if writer.runs() == 0 && outcome.skipped.is_empty() {
+        return Err(Error::malformed(&shown, 1, format!("read as {} but holds no benchmark records", format.name())));
+    }
+    let runs = writer.commit()?;
+    Ok(FileOutcome::Added { format, runs, skipped: outcome.skipped })
+}
+
+/// Hashes the whole file (streaming) and keeps its first bytes for format
+/// detection.
+fn hash_file(path: &Path, shown: &Path) -> Result<(String, Vec<u8>)> {
+    let mut file = File::open(path).map_err(|e| Error::io(shown, e))?;
+    let mut hasher = blake3::Hasher::new();
+    let mut head = Vec::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = file.read(&mut buf).map_err(|e| Error::io(shown, e))?;
+        if n == 0 {
+            break;
+        }
+        if head.len() < HEAD_BYTES {
+            let take = n.min(HEAD_BYTES - head.len());
+            head.extend_from_slice(&buf[..take]);
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok((hasher.finalize().to_hex().to_string(), head))
+}
+
+/// The time every run of the file gets unless the log has its own: the
+/// `{date}` from the path, else the git commit time of the file, else its
+/// modification time.
+fn run_time(path: &Path, shown: &Path, date: Option<&str>, meta: &std::fs::Metadata) -> Result<RunTime> {
+    if let Some(d) = date {
+        let time = parse_date(d).ok_or_else(|| Error::UnknownFormat {
+            path: shown.to_path_buf(),
+            msg: format!("the path gives {{date}} = `{d}`, which is not a date; use YYYY-MM-DD or YYYYMMDD in the folder or file name"),
+        })?;
+        return Ok(RunTime { time, origin: "path" });
+    }
+    if let Some(time) = git_commit_time(path) {
+        return Ok(RunTime { time, origin: "git" });
+    }
+    let mtime = meta.modified().map_err(|e| Error::io(shown, e))?;
+    let time: chrono::DateTime<chrono::Utc> = mtime.into();
+    Ok(RunTime { time: time.format("%Y-%m-%dT%H:%M:%SZ").to_string(), origin: "mtime" })
+}
+
+/// Reads a date or date-time written in a path, as RFC 3339 UTC.
+pub fn parse_date(text: &str) -> Option<String> {
+    use chrono::{NaiveDate, NaiveDateTime};
+    for f in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d_%H-%M-%S", "%Y%m%d-%H%M%S", "%Y-%m-%dT%H%M%S"] {
+        if let Ok(t) = NaiveDateTime::parse_from_str(text, f) {
+            return Some(t.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        }
+    }
+    for f in ["%Y-%m-%d", "%Y%m%d", "%Y_%m_%d"] {
+        if let Ok(d) = NaiveDate::parse_from_str(text, f) {
+            return Some(format!("{}T00:00:00Z", d.format("%Y-%m-%d")));
+        }
+    }
+    None
+}
+
+/// The commit time of the last commit that touched the file, when it is
+/// tracked by git; the same on every clone.
+fn git_commit_time(path: &Path) -> Option<String> {
+    let dir = path.parent()?;
+    let name = path.file_name()?;
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+        .args(["log", "-1", "--format=%ct", "--"])
+        .arg(name)
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let secs: i64 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+    let t = chrono::DateTime::from_timestamp(secs, 0)?;
+    Some(t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+}
+
+/// The commit the working tree is at, recorded with each batch.
+pub fn git_head(root: &Path) -> Option<String> {
+    let out = Command::new("git").arg("-C").arg(root).args(["rev-parse", "HEAD"]).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_paths() {
+        assert_eq!(parse_date("2026-11-29").unwrap(), "2026-11-29T00:00:00Z");
+        assert_eq!(parse_date("20261129").unwrap(), "2026-11-29T00:00:00Z");
+        assert_eq!(parse_date("20250630-123456").unwrap(), "2025-06-30T12:34:56Z");
+        assert!(parse_date("baseline").is_none());
+        assert!(parse_date("2026-13-01").is_none());
+    }
+}

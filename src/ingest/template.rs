@@ -1,0 +1,134 @@
+//! Path templates: `logs/{date}/{config}.jsonl` finds files like a glob and
+//! captures the parts of each path that name labels the log lacks.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+
+use crate::{Error, Result};
+
+/// A path with `{name}` captures and glob wildcards (`*`, `?`, `**`).
+#[derive(Debug, Clone)]
+pub struct PathTemplate {
+    text: String,
+    glob: String,
+    regex: Regex,
+    names: Vec<String>,
+}
+
+impl PathTemplate {
+    /// True when the text has a `{name}` capture or a glob wildcard.
+    pub fn is_pattern(text: &str) -> bool {
+        text.contains('{') || text.contains('*') || text.contains('?') || text.contains('[')
+    }
+
+    pub fn parse(text: &str) -> Result<PathTemplate> {
+        let mut glob = String::new();
+        let mut re = String::from("^");
+        let mut names = Vec::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' => {
+                    let mut name = String::new();
+                    loop {
+                        match chars.next() {
+                            Some('}') => break,
+                            Some(ch) if ch.is_alphanumeric() || ch == '_' || ch == '-' || ch == '.' => name.push(ch),
+                            _ => {
+                                return Err(Error::usage(format!(
+                                    "path template `{text}`: `{{` must be followed by a label name and `}}`, e.g. `logs/{{date}}/{{config}}.jsonl`"
+                                )))
+                            }
+                        }
+                    }
+                    if name.is_empty() || names.contains(&name) {
+                        return Err(Error::usage(format!("path template `{text}`: empty or repeated label `{{{name}}}`")));
+                    }
+                    glob.push('*');
+                    re.push_str("([^/]+?)");
+                    names.push(name);
+                }
+                '*' if chars.peek() == Some(&'*') => {
+                    chars.next();
+                    glob.push_str("**");
+                    re.push_str(".*");
+                }
+                '*' => {
+                    glob.push('*');
+                    re.push_str("[^/]*");
+                }
+                '?' => {
+                    glob.push('?');
+                    re.push_str("[^/]");
+                }
+                c => {
+                    glob.push(c);
+                    re.push_str(&regex::escape(&c.to_string()));
+                }
+            }
+        }
+        re.push('$');
+        let regex = Regex::new(&re).map_err(|e| Error::usage(format!("path template `{text}`: {e}")))?;
+        Ok(PathTemplate { text: text.to_string(), glob, regex, names })
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The label names the template captures.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The files the template matches under `root` (relative templates) in
+    /// sorted order. Matching nothing is an error that says so.
+    pub fn files(&self, root: &Path) -> Result<Vec<PathBuf>> {
+        let pattern = if Path::new(&self.glob).is_absolute() { self.glob.clone() } else { root.join(&self.glob).to_string_lossy().into_owned() };
+        let paths = glob::glob(&pattern).map_err(|e| Error::usage(format!("path template `{}`: {e}", self.text)))?;
+        let mut files: Vec<PathBuf> = paths.filter_map(|p| p.ok()).filter(|p| p.is_file()).collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(Error::usage(format!(
+                "path template `{}` matched no file (looked for {pattern}); check the path, or quote the template so the shell does not expand it",
+                self.text
+            )));
+        }
+        Ok(files)
+    }
+
+    /// The labels captured from one path (relative to `root` when the
+    /// template is relative), or `None` when the path does not fit.
+    pub fn captures(&self, root: &Path, path: &Path) -> Option<BTreeMap<String, String>> {
+        let rel = if Path::new(&self.text).is_absolute() { path } else { path.strip_prefix(root).unwrap_or(path) };
+        let s = rel.to_string_lossy().replace('\\', "/");
+        let caps = self.regex.captures(&s)?;
+        Some(self.names.iter().enumerate().map(|(i, n)| (n.clone(), caps[i + 1].to_string())).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captures_labels_from_paths() {
+        let t = PathTemplate::parse("logs/{date}/{config}.jsonl").unwrap();
+        let caps = t.captures(Path::new("/r"), Path::new("/r/logs/2026-11-29/eagle-topk1-v2.jsonl")).unwrap();
+        assert_eq!(caps["date"], "2026-11-29");
+        assert_eq!(caps["config"], "eagle-topk1-v2");
+        assert!(t.captures(Path::new("/r"), Path::new("/r/logs/2026-11-29/x.log")).is_none());
+        assert!(t.captures(Path::new("/r"), Path::new("/r/logs/a/b/c.jsonl")).is_none(), "a capture never spans folders");
+    }
+
+    #[test]
+    fn bad_templates_and_empty_matches_are_errors() {
+        assert!(PathTemplate::parse("logs/{date/x").is_err());
+        assert!(PathTemplate::parse("logs/{a}/{a}").is_err());
+        let dir = tempfile::tempdir().unwrap();
+        let err = PathTemplate::parse("logs/{config}.jsonl").unwrap().files(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("matched no file"), "{err}");
+    }
+}

@@ -1,0 +1,105 @@
+//! A throwaway project folder and the real `reckon` binary, for end-to-end
+//! tests: write files, run a command, look at status, stdout and stderr.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    fn from(out: Output) -> Ran {
+        Ran {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}\n--- stdout\n{}--- stderr\n{}", self.code, self.stdout, self.stderr)
+    }
+}
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        Sandbox { dir: tempfile::tempdir().unwrap() }
+    }
+
+    /// A sandbox holding the scenario's logs under `logs/`.
+    pub fn with_scenario() -> Sandbox {
+        let s = Sandbox::new();
+        copy_dir(&fixtures().join("scenario-logs"), &s.path().join("logs"));
+        s
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, content).unwrap();
+        p
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path().join(rel)).unwrap()
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_reckon"));
+        c.args(args).current_dir(self.path()).env("NO_COLOR", "1").env_remove("CLICOLOR_FORCE");
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Ran {
+        Ran::from(self.command(args).output().unwrap())
+    }
+
+    /// Runs and asserts the exit code, returning the output.
+    pub fn ok(&self, args: &[&str]) -> Ran {
+        let r = self.run(args);
+        assert_eq!(r.code, 0, "reckon {args:?}\n{r:?}");
+        r
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.path().join("db/reckon.sqlite")
+    }
+
+    /// (sources, runs, measurements) in the sandbox's database.
+    pub fn counts(&self) -> (i64, i64, i64) {
+        let c = rusqlite::Connection::open(self.db()).unwrap();
+        let n = |t: &str| c.query_row(&format!("SELECT count(*) FROM {t}"), [], |r| r.get(0)).unwrap();
+        (n("source"), n("run"), n("measurement"))
+    }
+}
