@@ -1,1 +1,3 @@
-//! render
+//! Rendering generated regions: tables, inline values, plots, SQL results, templates.
+
+pub mod plot;

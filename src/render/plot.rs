@@ -1,0 +1,269 @@
+//! SVG charts with plotters: a line chart of a metric against a param (one
+//! line per series, optional log axes) and a grouped bar chart. Fixed size,
+//! fixed palette, no fonts loaded: the same data give the same bytes.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::{Error, Result};
+
+/// One named line (or group member of a bar chart).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    pub name: String,
+    /// (x, y) points; for bar charts x is the category index.
+    pub points: Vec<(f64, f64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    Line,
+    Bar,
+}
+
+/// What to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    pub kind: ChartKind,
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub log_x: bool,
+    pub log_y: bool,
+    pub series: Vec<Series>,
+    /// Category names of a bar chart, indexed by x.
+    pub categories: Vec<String>,
+}
+
+pub const WIDTH: u32 = 720;
+pub const HEIGHT: u32 = 420;
+
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+fn plot_err<E: std::fmt::Debug>(e: E) -> Error {
+    Error::usage(format!("plot: {e:?}"))
+}
+
+/// Renders the chart as an SVG document.
+pub fn svg(chart: &Chart) -> Result<String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        match chart.kind {
+            ChartKind::Line => draw_line(&root, chart)?,
+            ChartKind::Bar => draw_bar(&root, chart)?,
+        }
+        root.present().map_err(plot_err)?;
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn bounds(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
+    }
+    if log {
+        (lo / 1.2, hi * 1.2)
+    } else {
+        let pad = ((hi - lo) * 0.05).max(hi.abs() * 0.01).max(1e-9);
+        (if lo >= 0.0 && lo - pad < 0.0 { 0.0 } else { lo - pad }, hi + pad)
+    }
+}
+
+fn tick(v: &f64) -> String {
+    crate::metric::format_number(*v)
+}
+
+fn draw_line(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
+    let xs = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+    let ys = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let (x0, x1) = bounds(xs, chart.log_x);
+    let (y0, y1) = bounds(ys, chart.log_y);
+    // plotters types the chart by its coordinate kinds, so each of the four
+    // axis combinations is its own monomorphised call.
+    match (chart.log_x, chart.log_y) {
+        (false, false) => line_chart(root, chart, x0..x1, y0..y1),
+        (true, false) => line_chart(root, chart, (x0..x1).log_scale(), y0..y1),
+        (false, true) => line_chart(root, chart, x0..x1, (y0..y1).log_scale()),
+        (true, true) => line_chart(root, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
+    }
+}
+
+fn line_chart<X, Y>(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart, x: X, y: Y) -> Result<()>
+where
+    X: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
+    Y: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
+    X::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
+    Y::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
+{
+    let mut ctx = ChartBuilder::on(root)
+        .caption(&chart.title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x, y)
+        .map_err(plot_err)?;
+    ctx.configure_mesh()
+        .x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(plot_err)?;
+    for (i, s) in chart.series.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .copied()
+            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!chart.log_x || *x > 0.0) && (!chart.log_y || *y > 0.0))
+            .collect();
+        ctx.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
+            .map_err(plot_err)?
+            .label(&s.name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        ctx.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled()))).map_err(plot_err)?;
+    }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .draw()
+        .map_err(plot_err)?;
+    Ok(())
+}
+
+fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
+    let n = chart.categories.len().max(1);
+    let ys = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let (y0, y1) = bounds(ys.chain(std::iter::once(0.0)), false);
+    let categories = chart.categories.clone();
+    let label = move |v: &f64| {
+        let i = v.round();
+        if (v - i).abs() < 1e-9 && i >= 0.0 {
+            categories.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let mut ctx = ChartBuilder::on(root)
+        .caption(&chart.title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
+        .map_err(plot_err)?;
+    ctx.configure_mesh()
+        .x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .x_labels(n)
+        .x_label_formatter(&label)
+        .y_label_formatter(&tick)
+        .disable_x_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(plot_err)?;
+    let k = chart.series.len().max(1) as f64;
+    let width = 0.8 / k;
+    for (i, s) in chart.series.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        let left = -0.4 + i as f64 * width;
+        ctx.draw_series(
+            s.points
+                .iter()
+                .filter(|(_, y)| y.is_finite())
+                .map(|(x, y)| Rectangle::new([(x + left, 0.0), (x + left + width * 0.9, *y)], color.filled())),
+        )
+        .map_err(plot_err)?
+        .label(&s.name)
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+    }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .draw()
+        .map_err(plot_err)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(super) fn chart(kind: ChartKind) -> Chart {
+        Chart {
+            kind,
+            title: "output_throughput by max_concurrency".into(),
+            x_label: "max_concurrency".into(),
+            y_label: "output_throughput (tok/s)".into(),
+            log_x: kind == ChartKind::Line,
+            log_y: false,
+            series: vec![
+                Series { name: "baseline".into(), points: vec![(1.0, 92.7), (30.0, 689.4), (250.0, 718.1)] },
+                Series { name: "eagle-topk1-v2".into(), points: vec![(1.0, 86.8), (30.0, 759.3), (250.0, 754.4)] },
+            ],
+            categories: vec!["1".into(), "30".into(), "250".into()],
+        }
+    }
+
+    #[test]
+    fn charts_are_svg_and_identical_across_runs() {
+        for kind in [ChartKind::Line, ChartKind::Bar] {
+            let a = svg(&chart(kind)).unwrap();
+            let b = svg(&chart(kind)).unwrap();
+            assert_eq!(a, b);
+            assert!(a.starts_with("<svg"), "{}", &a[..60]);
+            assert!(a.contains("eagle-topk1-v2"));
+            assert!(a.contains("max_concurrency"));
+        }
+    }
+
+    #[test]
+    fn a_different_value_draws_a_different_chart() {
+        let a = svg(&chart(ChartKind::Line)).unwrap();
+        let mut c = chart(ChartKind::Line);
+        c.series[0].points[1].1 = 700.0;
+        assert_ne!(a, svg(&c).unwrap());
+    }
+
+    #[test]
+    fn empty_and_non_positive_data_do_not_panic() {
+        let mut c = chart(ChartKind::Line);
+        c.series = vec![Series { name: "x".into(), points: vec![(0.0, -1.0), (f64::NAN, 1.0)] }];
+        c.log_y = true;
+        assert!(svg(&c).unwrap().starts_with("<svg"));
+        c.series.clear();
+        assert!(svg(&c).unwrap().starts_with("<svg"));
+    }
+}
+#[cfg(test)]
+mod look {
+    #[test]
+    #[ignore]
+    fn write_sample() {
+        let c = super::tests_chart();
+        std::fs::write("/tmp/sample.svg", super::svg(&c).unwrap()).unwrap();
+    }
+}
+#[cfg(test)]
+fn tests_chart() -> Chart { tests::chart(ChartKind::Line) }
