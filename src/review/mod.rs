@@ -1,1 +1,3 @@
-//! review
+//! Review: the diff a researcher reads before accepting regenerated documents.
+
+pub mod diff;
