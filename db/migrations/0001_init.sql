@@ -14,6 +14,7 @@ CREATE TABLE source (
     path      TEXT NOT NULL,
     hash      TEXT NOT NULL UNIQUE,     -- blake3 of the content, hex
     size      INTEGER NOT NULL,
+    mtime_ns  INTEGER,                  -- modification time when ingested: an unchanged file is not hashed again
     format    TEXT NOT NULL,
     batch_id  INTEGER NOT NULL REFERENCES batch(id),
     labels    TEXT NOT NULL DEFAULT '{}' -- labels given on the command line or captured from the path, JSON
@@ -47,6 +48,7 @@ CREATE TABLE measurement (
 ) WITHOUT ROWID;
 
 CREATE INDEX run_source ON run(source_id);
+CREATE INDEX source_path ON source(path);
 
 -- Convenience views for `reckon:sql` regions and ad-hoc queries.
 CREATE VIEW run_param AS

@@ -183,6 +183,13 @@ pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, ba
             msg: format!("is a directory; pass the logs in it, e.g. '{}/*.jsonl'", shown.display()),
         });
     }
+    let shown_str = shown.to_string_lossy().into_owned();
+    let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64);
+    if let Some(m) = mtime_ns {
+        if store.unchanged_source(&shown_str, meta.len(), m)? {
+            return Ok(FileOutcome::AlreadyPresent);
+        }
+    }
     let (hash, head) = hash_file(path, &shown)?;
     let format = match job.format {
         Some(f) => f,
@@ -190,8 +197,7 @@ pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, ba
     };
     let default_time = run_time(path, &shown, job.date.as_deref(), &meta)?;
     let labels_json = &job.labels;
-    let shown_str = shown.to_string_lossy().into_owned();
-    let src = NewSource { path: &shown_str, hash: &hash, size: meta.len(), format: format.name(), labels: labels_json };
+    let src = NewSource { path: &shown_str, hash: &hash, size: meta.len(), mtime_ns, format: format.name(), labels: labels_json };
     let Some(mut writer) = store.begin_source(batch, &src)? else {
         return Ok(FileOutcome::AlreadyPresent);
     };

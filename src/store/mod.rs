@@ -58,6 +58,8 @@ pub struct NewSource<'a> {
     pub path: &'a str,
     pub hash: &'a str,
     pub size: u64,
+    /// Modification time in nanoseconds since the epoch, if known.
+    pub mtime_ns: Option<i64>,
     pub format: &'a str,
     pub labels: &'a BTreeMap<String, Value>,
 }
@@ -230,11 +232,22 @@ impl Store {
             }
         };
         tx.execute(
-            "INSERT INTO source (path, hash, size, format, batch_id, labels) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![src.path, src.hash, src.size as i64, src.format, batch_id, params_json(src.labels.iter())],
+            "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![src.path, src.hash, src.size as i64, src.mtime_ns, src.format, batch_id, params_json(src.labels.iter())],
         )?;
         let source_id = tx.last_insert_rowid();
         Ok(Some(SourceWriter { tx, batch, batch_id, source_id, metric_ids: HashMap::new(), runs: 0, json: String::new() }))
+    }
+
+    /// True when a source at this path with this size and modification time
+    /// is stored: the file is unchanged and need not even be hashed again.
+    pub fn unchanged_source(&self, path: &str, size: u64, mtime_ns: i64) -> Result<bool> {
+        let found: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT 1 FROM source WHERE path = ?1 AND size = ?2 AND mtime_ns = ?3")?
+            .query_row(params![path, size as i64, mtime_ns], |r| r.get(0))
+            .optional()?;
+        Ok(found.is_some())
     }
 
     /// Every run, oldest first, with its params.
@@ -461,7 +474,7 @@ mod tests {
         let mut batch = Batch::new("test".into(), None);
         let labels: BTreeMap<String, Value> = [("config".to_string(), Value::Text("baseline".into()))].into();
         let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
-        let src = NewSource { path: "a.jsonl", hash: "h1", size: 10, format: "sglang-jsonl", labels: &labels };
+        let src = NewSource { path: "a.jsonl", hash: "h1", size: 10, mtime_ns: Some(7), format: "sglang-jsonl", labels: &labels };
         let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
         w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
         w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
@@ -483,6 +496,8 @@ mod tests {
         assert_eq!(values.len(), 2);
         assert_eq!(store.metric_values("mean_ttft_ms").unwrap()[0].1, None, "NaN is stored as NULL");
         assert_eq!(store.sources().unwrap().len(), 1);
+        assert!(store.unchanged_source("a.jsonl", 10, 7).unwrap());
+        assert!(!store.unchanged_source("a.jsonl", 10, 8).unwrap());
         let m = store.metrics().unwrap();
         assert_eq!(m.iter().find(|m| m.name == "output_throughput").unwrap().direction, Direction::Higher);
     }
