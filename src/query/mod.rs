@@ -1,1 +1,2 @@
 //! query
+pub mod filter;
