@@ -414,7 +414,9 @@ impl<'s> Dataset<'s> {
 
     fn cached_values(&self, metric: &str) -> Result<&Values> {
         self.metric_info(metric)?;
-        let Some(slot) = self.metrics.get(metric) else { return Err(Error::usage(format!("unknown metric `{metric}`"))) };
+        let Some(slot) = self.metrics.get(metric) else {
+            return Err(Error::usage(format!("unknown metric `{metric}`")));
+        };
         if let Some(v) = slot.values.get() {
             return Ok(v);
         }
@@ -436,7 +438,9 @@ impl<'s> Dataset<'s> {
         for (p, used_in) in q.rows.iter().map(|p| (p, "rows")).chain(q.cols.iter().map(|p| (p, "cols"))) {
             self.check_param(p, used_in)?;
             if !seen.insert(p.as_str()) {
-                return Err(Error::usage(format!("param `{p}` is grouped by twice (rows and cols must name different params)")));
+                return Err(Error::usage(format!(
+                    "param `{p}` is grouped by twice (rows and cols must name different params)"
+                )));
             }
         }
         self.check_filter(&q.filter)?;
@@ -444,7 +448,7 @@ impl<'s> Dataset<'s> {
 
         let group: Vec<&str> = q.rows.iter().chain(&q.cols).map(String::as_str).collect();
         let mut index: HashMap<Vec<KeyRef<'_>>, usize> = HashMap::new();
-        let mut groups: Vec<(Vec<KeyRef<'_>>, Vec<(u32, f64)>)> = Vec::new();
+        let mut groups: Vec<(Vec<KeyRef<'_>>, Values)> = Vec::new();
         let mut excluded: BTreeMap<String, usize> = BTreeMap::new();
         let mut scratch: Vec<KeyRef<'_>> = Vec::with_capacity(group.len());
         let mut matched = 0;
@@ -461,7 +465,12 @@ impl<'s> Dataset<'s> {
                     Some(f) => scratch.push(KeyRef::of(f)),
                     None => {
                         complete = false;
-                        *excluded.entry((*p).to_string()).or_default() += 1;
+                        match excluded.get_mut(*p) {
+                            Some(count) => *count += 1,
+                            None => {
+                                excluded.insert((*p).to_string(), 1);
+                            }
+                        }
                     }
                 }
             }
@@ -549,7 +558,10 @@ impl Pivot {
     /// Every cell with its keys, row by row.
     pub fn iter(&self) -> impl Iterator<Item = (&[Key], &[Key], &Cell)> {
         self.rows.iter().zip(&self.cells).flat_map(move |(r, line)| {
-            self.cols.iter().zip(line).filter_map(move |(c, cell)| cell.as_ref().map(|cell| (r.as_slice(), c.as_slice(), cell)))
+            self.cols
+                .iter()
+                .zip(line)
+                .filter_map(move |(c, cell)| cell.as_ref().map(|cell| (r.as_slice(), c.as_slice(), cell)))
         })
     }
 
@@ -578,7 +590,8 @@ impl Pivot {
             .map(|(p, n)| format!("{n} run{} without `{p}` left out", if *n == 1 { "" } else { "s" }))
             .collect();
         if self.runs_matched == 0 {
-            let cond = if self.filter.trim().is_empty() { String::new() } else { format!(" matching `{}`", self.filter) };
+            let cond =
+                if self.filter.trim().is_empty() { String::new() } else { format!(" matching `{}`", self.filter) };
             notes.push(format!("no runs with a value of `{}`{cond}", self.metric.name));
         }
         notes

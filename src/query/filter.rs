@@ -53,6 +53,15 @@ pub struct FilterError {
 }
 
 impl FilterError {
+    /// The 1-based line and column of the error within a filter text that
+    /// spans lines (a claim directive wrapped over several lines).
+    pub fn line_col(&self) -> (usize, usize) {
+        let before: Vec<char> = self.input.chars().take(self.col.saturating_sub(1)).collect();
+        let line = 1 + before.iter().filter(|c| **c == '\n').count();
+        let col = 1 + before.iter().rev().take_while(|c| **c != '\n').count();
+        (line, col)
+    }
+
     /// The filter text with a caret under the offending column, two lines.
     pub fn snippet(&self) -> String {
         // Newlines and tabs would break the caret's alignment.
@@ -598,9 +607,10 @@ impl Parser<'_> {
                 self.bump();
                 Ok(Expr::In { param, lits: self.list()?, negated: true })
             }
-            _ => Err(self.expected(&format!(
-                "expected an operator (=, !=, <, <=, >, >=, ~, in, not in) after `{param}`"
-            ))),
+            _ => {
+                Err(self
+                    .expected(&format!("expected an operator (=, !=, <, <=, >, >=, ~, in, not in) after `{param}`")))
+            }
         }
     }
 
@@ -863,6 +873,10 @@ mod tests {
         let e = err("config not baseline");
         assert_eq!(e.col, 12);
 
+        let e = err("model = x and\n  config =");
+        assert_eq!((e.col, e.line_col()), (25, (2, 11)));
+        assert_eq!(e.snippet(), "model = x and   config =\n                        ^");
+
         // Columns count characters, not bytes.
         let e = err("modèle = ");
         assert_eq!(e.col, 10);
@@ -873,7 +887,22 @@ mod tests {
 
     #[test]
     fn stack_formatting_matches_format_number() {
-        for v in [f64::MAX, 0.0, -0.0, 1.0, 30.0, 759.3, 0.092340913, -12.5, 1e20, 123456.789, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -0.0000001] {
+        for v in [
+            f64::MAX,
+            0.0,
+            -0.0,
+            1.0,
+            30.0,
+            759.3,
+            0.092340913,
+            -12.5,
+            1e20,
+            123456.789,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -0.0000001,
+        ] {
             let mut buf = NumBuf::new();
             assert_eq!(buf.format(v), crate::metric::format_number(v), "{v}");
         }

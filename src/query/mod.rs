@@ -170,6 +170,9 @@ mod tests {
         assert_eq!(p.lookup(&["1"], &["eagle-topk1-v2"]).unwrap().value, 86.8);
         assert_eq!(p.rows, vec![vec![Key::Num(1.0)], vec![Key::Num(30.0)]]);
         assert_eq!(p.runs_matched, 8);
+        let ds = Dataset::load(&s).unwrap();
+        assert_eq!(ds.values("output_throughput").unwrap().count(), 8, "9 runs, one NaN");
+        assert_eq!(ds.runs().len(), 9);
         assert_eq!(p.sweeps(), vec!["2026-11-29"]);
     }
 
@@ -283,7 +286,10 @@ mod tests {
         assert_eq!(cell["sweeps"], serde_json::json!(["2026-11-29"]));
         // Key order in the output is fixed: rows params before cols params.
         let text = p.to_json().unwrap();
-        assert!(text.contains("\"key\": {\n        \"concurrency\": 30.0,\n        \"config\": \"baseline\""), "{text}");
+        assert!(
+            text.contains("\"key\": {\n        \"concurrency\": 30.0,\n        \"config\": \"baseline\""),
+            "{text}"
+        );
     }
 
     #[test]
@@ -298,7 +304,12 @@ mod tests {
         assert_eq!(p.to_csv(&NumberFormat::default()).unwrap(), "config,30\nbaseline,705\n");
         // eagle-topk4-v1 only ran at concurrency 8: the other cells are empty.
         let mut s = s;
-        add(&mut s, "topk4", "2026-11-29T16:00:00Z", &[r(&[("config", t("eagle-topk4-v1")), ("concurrency", n(8.0))], 318.2)]);
+        add(
+            &mut s,
+            "topk4",
+            "2026-11-29T16:00:00Z",
+            &[r(&[("config", t("eagle-topk4-v1")), ("concurrency", n(8.0))], 318.2)],
+        );
         let p = eval(&s, &query(&["concurrency"], &["config"], "", Agg::Median));
         assert!(p.lookup(&["8"], &["baseline"]).is_none());
         assert_eq!(

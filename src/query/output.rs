@@ -56,13 +56,7 @@ impl Pivot {
             .map(|key| match key.len() {
                 0 => self.metric.name.clone(),
                 1 => key[0].to_string(),
-                _ => self
-                    .col_params
-                    .iter()
-                    .zip(key)
-                    .map(|(p, k)| format!("{p}={k}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                _ => self.col_params.iter().zip(key).map(|(p, k)| format!("{p}={k}")).collect::<Vec<_>>().join(", "),
             })
             .collect()
     }
