@@ -379,7 +379,7 @@ impl<'s> Dataset<'s> {
             Some(slot) => Ok(&slot.info),
             None => {
                 let known = || self.metrics.keys().map(String::as_str);
-                let hint = did_you_mean(name, known()).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+                let hint = did_you_mean(name, known()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
                 let list = if self.metrics.is_empty() {
                     "the database holds no metrics yet (run `reckon ingest`)".to_string()
                 } else {
@@ -397,7 +397,7 @@ impl<'s> Dataset<'s> {
             return Ok(());
         }
         let known = || self.params.iter().map(String::as_str).chain(super::filter::PSEUDO_PARAMS.iter().copied());
-        let hint = did_you_mean(name, known()).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+        let hint = did_you_mean(name, known()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
         Err(Error::usage(format!("unknown param `{name}` in {used_in}{hint}; known params: {}", known_list(known()))))
     }
 

@@ -248,10 +248,10 @@ mod tests {
         assert!(matches!(e, Error::Usage(_)));
         assert_eq!(
             e.to_string(),
-            "unknown metric `output_througput`; did you mean `output_throughput`?; known metrics: `output_throughput`"
+            "unknown metric `output_througput` (did you mean `output_throughput`?); known metrics: `output_throughput`"
         );
         let e = ds.evaluate(&query(&["concurency"], &["config"], "", Agg::Median)).unwrap_err().to_string();
-        assert!(e.starts_with("unknown param `concurency` in rows; did you mean `concurrency`?; known params: `concurrency`, `config`, `date`"), "{e}");
+        assert!(e.starts_with("unknown param `concurency` in rows (did you mean `concurrency`?); known params: `concurrency`, `config`, `date`"), "{e}");
         let e = ds.evaluate(&query(&["concurrency"], &["config"], "modle = x", Agg::Median)).unwrap_err().to_string();
         assert!(e.starts_with("unknown param `modle` in the filter"), "{e}");
         let e = ds.evaluate(&query(&["config"], &["config"], "", Agg::Median)).unwrap_err().to_string();
