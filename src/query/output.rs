@@ -1,0 +1,249 @@
+//! Renders a [`Pivot`]: an aligned terminal table, a markdown table (also
+//! used for document regions), CSV and JSON. Every renderer is
+//! deterministic: same pivot, same bytes.
+//!
+//! Layout: one label column per row param, then one column per column key.
+//! A column key of one param is headed by its value (`baseline`); of several
+//! by `param=value` pairs (`config=baseline, tp=8`); with no col params the
+//! single value column is headed by the metric name. A cell with no runs is
+//! `-` in tables, empty in CSV and absent in JSON.
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+use super::cells::{Agg, Cell, Key, Pivot};
+use crate::metric::format_number;
+use crate::{Error, Result};
+
+/// How numbers are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NumberFormat {
+    /// Fixed digits after the point; `None` writes up to 6 significant
+    /// digits without trailing zeros ([`format_number`]).
+    pub precision: Option<usize>,
+}
+
+impl NumberFormat {
+    /// Writes a number.
+    pub fn format(&self, v: f64) -> String {
+        match self.precision {
+            Some(p) if v.is_finite() => {
+                let s = format!("{v:.p$}");
+                // "-0.0" would read as a sign that is not there.
+                if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+                    s.trim_start_matches('-').to_string()
+                } else {
+                    s
+                }
+            }
+            _ => format_number(v),
+        }
+    }
+}
+
+/// Whether a table column is right-aligned.
+#[derive(Clone, Copy, PartialEq)]
+enum Align {
+    Left,
+    Right,
+}
+
+impl Pivot {
+    /// The heading of each value column.
+    pub fn col_headers(&self) -> Vec<String> {
+        self.cols
+            .iter()
+            .map(|key| match key.len() {
+                0 => self.metric.name.clone(),
+                1 => key[0].to_string(),
+                _ => self.col_params.iter().zip(key).map(|(p, k)| format!("{p}={k}")).collect::<Vec<_>>().join(", "),
+            })
+            .collect()
+    }
+
+    fn cell_text(&self, cell: Option<&Cell>, fmt: &NumberFormat) -> Option<String> {
+        cell.map(|c| if self.agg == Agg::Count { format_number(c.value) } else { fmt.format(c.value) })
+    }
+
+    /// The table as a grid of strings with each column's alignment; `empty`
+    /// stands for a cell with no runs.
+    fn grid(&self, fmt: &NumberFormat, empty: &str) -> (Vec<String>, Vec<Align>, Vec<Vec<String>>) {
+        let mut header: Vec<String> = self.row_params.clone();
+        header.extend(self.col_headers());
+        let mut align: Vec<Align> = (0..self.row_params.len())
+            .map(|i| if self.rows.iter().all(|r| r[i].is_num()) { Align::Right } else { Align::Left })
+            .collect();
+        align.extend(self.cols.iter().map(|_| Align::Right));
+        let body = self
+            .rows
+            .iter()
+            .zip(&self.cells)
+            .map(|(key, line)| {
+                key.iter()
+                    .map(Key::to_string)
+                    .chain(line.iter().map(|c| self.cell_text(c.as_ref(), fmt).unwrap_or_else(|| empty.to_string())))
+                    .collect()
+            })
+            .collect();
+        (header, align, body)
+    }
+
+    /// A GitHub markdown table: `| concurrency | baseline |`, then
+    /// `|---:|---:|`, numbers right-aligned.
+    pub fn to_markdown(&self, fmt: &NumberFormat) -> String {
+        let (header, align, body) = self.grid(fmt, "-");
+        let mut out = String::new();
+        let line = |out: &mut String, cells: &[String]| {
+            out.push('|');
+            for c in cells {
+                out.push(' ');
+                out.push_str(&md_escape(c));
+                out.push_str(" |");
+            }
+            out.push('\n');
+        };
+        line(&mut out, &header);
+        out.push('|');
+        for a in &align {
+            out.push_str(if *a == Align::Right { "---:|" } else { "---|" });
+        }
+        out.push('\n');
+        for row in &body {
+            line(&mut out, row);
+        }
+        out
+    }
+
+    /// A plain table for a terminal, columns padded to their widest entry.
+    pub fn to_text(&self, fmt: &NumberFormat) -> String {
+        let (header, align, body) = self.grid(fmt, "-");
+        let width = |s: &str| console::measure_text_width(s);
+        let widths: Vec<usize> = (0..header.len())
+            .map(|i| std::iter::once(&header).chain(&body).map(|r| width(&r[i])).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        for row in std::iter::once(&header).chain(&body) {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate() {
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                let pad = " ".repeat(widths[i] - width(cell));
+                if align[i] == Align::Right {
+                    line.push_str(&pad);
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.push_str(&pad);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// CSV with a header row; a cell with no runs is empty.
+    pub fn to_csv(&self, fmt: &NumberFormat) -> Result<String> {
+        let (header, _, body) = self.grid(fmt, "");
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let csv_err = |e: csv::Error| Error::usage(format!("cannot write CSV: {e}"));
+        w.write_record(&header).map_err(csv_err)?;
+        for row in &body {
+            w.write_record(row).map_err(csv_err)?;
+        }
+        let bytes = w.into_inner().map_err(|e| Error::usage(format!("cannot write CSV: {e}")))?;
+        String::from_utf8(bytes).map_err(|e| Error::usage(format!("cannot write CSV: {e}")))
+    }
+
+    /// JSON: the query, then one object per cell with its keys, value and
+    /// provenance; fields in a fixed order.
+    pub fn to_json(&self) -> Result<String> {
+        let cells: Vec<JsonCell<'_>> = self
+            .iter()
+            .map(|(r, c, cell)| JsonCell {
+                key: JsonKey { names: self.row_params.iter().chain(&self.col_params), keys: r.iter().chain(c) },
+                value: JsonNum(cell.value),
+                runs: cell.run_count(),
+                sweeps: &cell.sweeps,
+                superseded: cell.superseded,
+                values: cell.values.iter().map(|v| JsonNum(*v)).collect(),
+                run_ids: &cell.runs,
+            })
+            .collect();
+        let doc = JsonPivot {
+            metric: &self.metric.name,
+            unit: self.metric.unit.as_deref(),
+            direction: self.metric.direction.as_str(),
+            agg: self.agg.as_str(),
+            filter: &self.filter,
+            rows: &self.row_params,
+            cols: &self.col_params,
+            cells,
+            excluded: &self.excluded,
+        };
+        let mut s = serde_json::to_string_pretty(&doc).map_err(|e| Error::usage(format!("cannot write JSON: {e}")))?;
+        s.push('\n');
+        Ok(s)
+    }
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+#[derive(Serialize)]
+struct JsonPivot<'a> {
+    metric: &'a str,
+    unit: Option<&'a str>,
+    direction: &'a str,
+    agg: &'a str,
+    filter: &'a str,
+    rows: &'a [String],
+    cols: &'a [String],
+    cells: Vec<JsonCell<'a>>,
+    excluded: &'a std::collections::BTreeMap<String, usize>,
+}
+
+#[derive(Serialize)]
+struct JsonCell<'a> {
+    key: JsonKey<'a>,
+    value: JsonNum,
+    runs: usize,
+    sweeps: &'a [String],
+    superseded: usize,
+    values: Vec<JsonNum>,
+    run_ids: &'a [i64],
+}
+
+type NameIter<'a> = std::iter::Chain<std::slice::Iter<'a, String>, std::slice::Iter<'a, String>>;
+type KeyIter<'a> = std::iter::Chain<std::slice::Iter<'a, Key>, std::slice::Iter<'a, Key>>;
+
+/// The cell's params as an object, rows then cols, in query order.
+struct JsonKey<'a> {
+    names: NameIter<'a>,
+    keys: KeyIter<'a>,
+}
+
+impl Serialize for JsonKey<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (n, k) in self.names.clone().zip(self.keys.clone()) {
+            map.serialize_entry(n, k)?;
+        }
+        map.end()
+    }
+}
+
+/// A number, with non-finite values as reckon prints them (JSON has none).
+struct JsonNum(f64);
+
+impl Serialize for JsonNum {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_finite() {
+            s.serialize_f64(self.0)
+        } else {
+            s.serialize_str(&format_number(self.0))
+        }
+    }
+}
