@@ -270,8 +270,9 @@ fn cmd_ingest(cfg: &Config, cwd: &Path, args: IngestArgs) -> Result<i32> {
 fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
     let store = Store::open_read_only(&cfg.database)?;
     let mut runs = store.runs()?;
-    if args.filter.is_some() {
-        return Err(Error::usage("--where: not yet available"));
+    if let Some(text) = &args.filter {
+        let filter = crate::query::Filter::parse(text)?;
+        runs.retain(|r| filter.matches(r));
     }
     if args.limit > 0 && runs.len() > args.limit {
         runs.drain(..runs.len() - args.limit);
@@ -282,8 +283,36 @@ fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
 }
 
 fn cmd_query(cfg: &Config, args: QueryArgs) -> Result<i32> {
-    let _ = (cfg, args);
-    Err(Error::usage("query: not yet available"))
+    let store = Store::open_read_only(&cfg.database)?;
+    let dataset = crate::query::Dataset::load(&store)?;
+    let mut query = crate::query::Query::new(&args.metric);
+    query.rows = args.rows;
+    query.cols = if args.cols.is_empty() && dataset.has_param(&cfg.series) && !query.rows.contains(&cfg.series) {
+        vec![cfg.series.clone()]
+    } else {
+        args.cols
+    };
+    if let Some(f) = &args.filter {
+        query.filter = crate::query::Filter::parse(f)?;
+    }
+    if let Some(a) = &args.agg {
+        query.agg = crate::query::Agg::parse(a)?;
+    }
+    let pivot = dataset.evaluate(&query)?;
+    let fmt = crate::query::NumberFormat::default();
+    let text = match args.format {
+        OutputFormat::Table => {
+            let mut t = pivot.to_text(&fmt);
+            for note in pivot.notes() {
+                t.push_str(&format!("note: {note}\n"));
+            }
+            t
+        }
+        OutputFormat::Csv => pivot.to_csv(&fmt)?,
+        OutputFormat::Json => pivot.to_json()?,
+    };
+    stdout_write(&text)?;
+    Ok(0)
 }
 
 /// Renders runs as an aligned table, CSV or JSON. Time origins other than
