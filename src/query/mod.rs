@@ -13,7 +13,7 @@ pub mod output;
 
 pub use cells::{median, Agg, Cell, Dataset, Key, Pivot, Query};
 pub use filter::{Filter, FilterError};
-pub use output::NumberFormat;
+pub use output::{markdown_table, NumberFormat};
 
 /// How many names an "unknown …" message lists before it stops.
 const LIST_LIMIT: usize = 30;
@@ -98,7 +98,7 @@ mod tests {
     fn add(store: &mut Store, hash: &str, time: &str, runs: &[R]) {
         let mut batch = Batch::new("test".into(), None);
         let labels = BTreeMap::new();
-        let src = NewSource { path: hash, hash, size: 1, format: "jsonl", labels: &labels };
+        let src = NewSource { path: hash, hash, size: 1, mtime_ns: None, format: "jsonl", labels: &labels };
         let rt = RunTime { time: time.into(), origin: "log" };
         let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
         for (i, run) in runs.iter().enumerate() {

@@ -92,26 +92,8 @@ impl Pivot {
     /// `|---:|---:|`, numbers right-aligned.
     pub fn to_markdown(&self, fmt: &NumberFormat) -> String {
         let (header, align, body) = self.grid(fmt, "-");
-        let mut out = String::new();
-        let line = |out: &mut String, cells: &[String]| {
-            out.push('|');
-            for c in cells {
-                out.push(' ');
-                out.push_str(&md_escape(c));
-                out.push_str(" |");
-            }
-            out.push('\n');
-        };
-        line(&mut out, &header);
-        out.push('|');
-        for a in &align {
-            out.push_str(if *a == Align::Right { "---:|" } else { "---|" });
-        }
-        out.push('\n');
-        for row in &body {
-            line(&mut out, row);
-        }
-        out
+        let right: Vec<bool> = align.iter().map(|a| *a == Align::Right).collect();
+        markdown_table(&header, &right, &body)
     }
 
     /// A plain table for a terminal, columns padded to their widest entry.
@@ -186,6 +168,31 @@ impl Pivot {
         s.push('\n');
         Ok(s)
     }
+}
+
+/// A GitHub markdown table from a header, each column's alignment (true =
+/// right) and the body; `|` in cells is escaped.
+pub fn markdown_table(header: &[String], right: &[bool], body: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    let line = |out: &mut String, cells: &[String]| {
+        out.push('|');
+        for c in cells {
+            out.push(' ');
+            out.push_str(&md_escape(c));
+            out.push_str(" |");
+        }
+        out.push('\n');
+    };
+    line(&mut out, header);
+    out.push('|');
+    for r in right {
+        out.push_str(if *r { "---:|" } else { "---|" });
+    }
+    out.push('\n');
+    for row in body {
+        line(&mut out, row);
+    }
+    out
 }
 
 fn md_escape(s: &str) -> String {
