@@ -15,6 +15,9 @@ use crate::ingest::format::{Emit, Outcome};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
+/// Longest row value kept, in characters.
+const MAX_VALUE: usize = 1024;
+
 /// The title both tools centre in the block's header line.
 const TITLE: &str = "Serving Benchmark Result";
 
@@ -59,11 +62,6 @@ const NAMESPACE_PARAMS: &[&str] = &[
     "top_p",
     "top_k",
     "lora_name",
-    "gsp_num_groups",
-    "gsp_prompts_per_group",
-    "gsp_system_prompt_len",
-    "gsp_question_len",
-    "gsp_output_len",
 ];
 
 /// True when the head of a file holds a "Serving Benchmark Result" block.
@@ -116,7 +114,11 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
             continue;
         }
         if let Some(title) = section_title(line) {
-            open.section = if title.is_empty() { None } else { Some(title.to_string()) };
+            open.section = if title.is_empty() {
+                None
+            } else {
+                Some(title.to_string())
+            };
             continue;
         }
         if line.is_empty() {
@@ -142,7 +144,9 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
                     line: line_no,
                     section: open.section.clone(),
                     label: label.to_string(),
-                    value: value.to_string(),
+                    // A value is a number or a short word; keeping a bounded
+                    // prefix of anything longer bounds the block's memory.
+                    value: value.chars().take(MAX_VALUE).collect(),
                 });
             }
             None => {
@@ -202,7 +206,9 @@ impl Context {
             self.namespace = namespace_params(&parse_namespace(args));
             return;
         }
-        let Some((label, value)) = split_row(line) else { return };
+        let Some((label, value)) = split_row(line) else {
+            return;
+        };
         match normalize(label).as_str() {
             "traffic request rate" => upsert(&mut self.preamble, "request_rate", rate_value(value)),
             "maximum request concurrency" | "max request concurrency" => match number(value) {
@@ -212,7 +218,11 @@ impl Context {
             "burstiness factor" => {
                 // "1.0 (Poisson process)": the number is the first word.
                 let first = value.split_whitespace().next().unwrap_or("");
-                upsert(&mut self.preamble, "burstiness", number(first).map(Value::Num));
+                upsert(
+                    &mut self.preamble,
+                    "burstiness",
+                    number(first).map(Value::Num),
+                );
             }
             _ => {}
         }
@@ -228,7 +238,12 @@ struct Block {
 
 impl Block {
     fn new(header_line: u64, width: usize) -> Self {
-        Block { header_line, width, section: None, rows: Vec::new() }
+        Block {
+            header_line,
+            width,
+            section: None,
+            rows: Vec::new(),
+        }
     }
 
     /// SGLang's diffusion benchmark prints a block with the same title but
@@ -236,13 +251,15 @@ impl Block {
     fn is_diffusion(&self) -> bool {
         let content = self.rows.iter().any(|r| {
             let label = normalize(&r.label);
-            (label == "backend" && r.value.ends_with("-image"))
-                || (label == "backend" && r.value.ends_with("-video"))
+            (label == "backend" && (r.value.ends_with("-image") || r.value.ends_with("-video")))
                 || (label == "successful requests" && r.value.contains('/'))
                 || label.starts_with("peak memory")
                 || label.starts_with("latency mean")
         });
-        let token_rows = self.rows.iter().any(|r| normalize(&r.label).contains("token"));
+        let token_rows = self
+            .rows
+            .iter()
+            .any(|r| normalize(&r.label).contains("token"));
         content || (self.width >= 58 && !token_rows)
     }
 }
@@ -581,8 +598,9 @@ fn section_title(line: &str) -> Option<&str> {
 /// not too long.
 fn split_row(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
-    let colon = (0..bytes.len())
-        .find(|&i| bytes[i] == b':' && bytes.get(i + 1).map_or(true, |b| b.is_ascii_whitespace()))?;
+    let colon = (0..bytes.len()).find(|&i| {
+        bytes[i] == b':' && bytes.get(i + 1).map_or(true, |b| b.is_ascii_whitespace())
+    })?;
     let label = line[..colon].trim();
     let starts_with_letter = label.chars().next().is_some_and(|c| c.is_alphabetic());
     if !starts_with_letter || label.len() > 80 {
@@ -597,12 +615,16 @@ fn strip_prefix(line: &str) -> (Option<&str>, &str) {
     let mut rest = line.trim_start();
     let mut first = None;
     for _ in 0..3 {
-        let Some(inner) = rest.strip_prefix('[') else { break };
+        let Some(inner) = rest.strip_prefix('[') else {
+            break;
+        };
         let Some(close) = inner.find(']') else { break };
         if close > 64 || inner[..close].contains('[') {
             break;
         }
-        let after = inner[close + 1..].strip_prefix(':').unwrap_or(&inner[close + 1..]);
+        let after = inner[close + 1..]
+            .strip_prefix(':')
+            .unwrap_or(&inner[close + 1..]);
         if after.trim().is_empty() {
             break;
         }
@@ -618,15 +640,21 @@ fn strip_prefix(line: &str) -> (Option<&str>, &str) {
 fn parse_timestamp(text: &str) -> Option<String> {
     let text = text.trim();
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
-        return Some(t.with_timezone(&chrono::Utc).format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        return Some(
+            t.with_timezone(&chrono::Utc)
+                .format("%Y-%m-%dT%H:%M:%SZ")
+                .to_string(),
+        );
     }
     // SGLang server lines add a rank after the time: `[2026-11-20 14:02:11 TP0]`.
     let head = text.get(..19)?;
-    ["%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S"].iter().find_map(|fmt| {
-        chrono::NaiveDateTime::parse_from_str(head, fmt)
-            .ok()
-            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-    })
+    ["%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S"]
+        .iter()
+        .find_map(|fmt| {
+            chrono::NaiveDateTime::parse_from_str(head, fmt)
+                .ok()
+                .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+        })
 }
 
 fn excerpt(text: &str) -> String {
@@ -674,7 +702,11 @@ fn find_namespace(line: &str) -> Option<&str> {
 /// cannot be read and stopping at the closing parenthesis or the end of
 /// the text (a cut line still yields the keys before the cut).
 fn parse_namespace(args: &str) -> Vec<(String, PyVal)> {
-    let mut p = Parser { s: args.as_bytes(), text: args, i: 0 };
+    let mut p = Parser {
+        s: args.as_bytes(),
+        text: args,
+        i: 0,
+    };
     let mut out = Vec::new();
     loop {
         p.skip_ws();
@@ -718,6 +750,8 @@ fn namespace_params(entries: &[(String, PyVal)]) -> Vec<(String, Value)> {
         }
         let v = match value {
             PyVal::Str(s) if key == "request_rate" => rate_value(s),
+            // `dataset_path=''` says nothing.
+            PyVal::Str(s) if s.is_empty() => None,
             PyVal::Str(s) => Some(Value::Text(s.clone())),
             PyVal::Num(n) => Some(Value::Num(*n)),
             PyVal::Bool(b) => Some(Value::Text(b.to_string())),
@@ -764,7 +798,10 @@ impl<'a> Parser<'a> {
 
     fn ident(&mut self) -> &'a str {
         let start = self.i;
-        while self.peek().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        while self
+            .peek()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
             self.i += 1;
         }
         &self.text[start..self.i]
@@ -803,7 +840,10 @@ impl<'a> Parser<'a> {
     /// (`b'..'`, `r'..'`) followed by its string.
     fn word(&mut self) -> PyVal {
         let start = self.i;
-        while self.peek().is_some_and(|b| b.is_ascii_alphanumeric() || b"+-._".contains(&b)) {
+        while self
+            .peek()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b"+-._".contains(&b))
+        {
             self.i += 1;
         }
         let word = &self.text[start..self.i];
@@ -948,7 +988,13 @@ struct Segments<'a> {
 
 impl<'a> Segments<'a> {
     fn new(input: &'a mut dyn BufRead) -> Self {
-        Segments { input, line: 1, buf: Vec::new(), after_cr: false, done: false }
+        Segments {
+            input,
+            line: 1,
+            buf: Vec::new(),
+            after_cr: false,
+            done: false,
+        }
     }
 
     fn next_segment(&mut self) -> std::io::Result<Option<(u64, String)>> {
@@ -1070,7 +1116,9 @@ P99.9 TTFT (ms):                         454.70
 
     #[test]
     fn a_second_header_before_the_close_is_malformed() {
-        let text = format!("============ Serving Benchmark Result ============\nSuccessful requests: 3\n{SMALL}");
+        let text = format!(
+            "============ Serving Benchmark Result ============\nSuccessful requests: 3\n{SMALL}"
+        );
         match run_all(&text).expect_err("unclosed") {
             Error::Malformed { line, msg, .. } => {
                 assert_eq!(line, 1);
@@ -1094,7 +1142,10 @@ P99.9 TTFT (ms):                         454.70
 
     #[test]
     fn garbage_inside_a_block_is_malformed_at_that_line() {
-        let text = SMALL.replace("Successful requests:", "100%|#####| 16/16\nSuccessful requests:");
+        let text = SMALL.replace(
+            "Successful requests:",
+            "100%|#####| 16/16\nSuccessful requests:",
+        );
         match run_all(&text).expect_err("junk") {
             Error::Malformed { line, .. } => assert_eq!(line, 5),
             other => panic!("unexpected {other:?}"),
@@ -1104,7 +1155,9 @@ P99.9 TTFT (ms):                         454.70
     #[test]
     fn no_block_is_unknown_format() {
         match run_all("just a log\nNamespace(a=1)\n").expect_err("no block") {
-            Error::UnknownFormat { msg, .. } => assert!(msg.contains("no \"Serving Benchmark Result\" block found")),
+            Error::UnknownFormat { msg, .. } => {
+                assert!(msg.contains("no \"Serving Benchmark Result\" block found"))
+            }
             other => panic!("unexpected {other:?}"),
         }
     }
@@ -1138,7 +1191,12 @@ Peak Memory Max (MB):                    27905.19
                     fn=<function Foo.cmd at 0x7f>, nested={(1, 2): 0.5, 'k': [1, 2]}, \
                     lst=['CPU', 'GPU'], path=PosixPath('/x, y'), bytes=b'raw', tail='end')";
         let parsed = parse_namespace(args);
-        let get = |k: &str| parsed.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+        let get = |k: &str| {
+            parsed
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+        };
         assert_eq!(get("backend"), Some(PyVal::Str("sglang".into())));
         assert_eq!(get("base_url"), Some(PyVal::None));
         assert_eq!(get("port"), Some(PyVal::Num(30000.0)));
@@ -1153,7 +1211,10 @@ Peak Memory Max (MB):                    27905.19
         assert_eq!(get("nested"), Some(PyVal::Other));
         assert_eq!(
             get("lst"),
-            Some(PyVal::List(vec![PyVal::Str("CPU".into()), PyVal::Str("GPU".into())]))
+            Some(PyVal::List(vec![
+                PyVal::Str("CPU".into()),
+                PyVal::Str("GPU".into())
+            ]))
         );
         assert_eq!(get("path"), Some(PyVal::Other));
         assert_eq!(get("bytes"), Some(PyVal::Str("raw".into())));
@@ -1181,7 +1242,10 @@ Peak Memory Max (MB):                    27905.19
         // Rows win: Backend sglang, concurrency 8, rate inf.
         assert_eq!(param(first, "backend"), Some(&Value::Text("sglang".into())));
         assert_eq!(param(first, "max_concurrency"), Some(&Value::Num(8.0)));
-        assert_eq!(param(first, "request_rate"), Some(&Value::Num(f64::INFINITY)));
+        assert_eq!(
+            param(first, "request_rate"),
+            Some(&Value::Num(f64::INFINITY))
+        );
         assert_eq!(param(first, "num_prompts"), Some(&Value::Num(16.0)));
         assert_eq!(param(first, "tp"), Some(&Value::Text("8".into())));
         assert_eq!(param(first, "gpu"), Some(&Value::Text("H100".into())));
@@ -1206,7 +1270,10 @@ Peak Memory Max (MB):                    27905.19
 
     #[test]
     fn bracket_prefixed_block_lines_are_read() {
-        let text: String = SMALL.lines().map(|l| format!("[2026-11-21T08:00:00Z] {l}\n")).collect();
+        let text: String = SMALL
+            .lines()
+            .map(|l| format!("[2026-11-21T08:00:00Z] {l}\n"))
+            .collect();
         let (runs, _) = run_all(&text).expect("parses");
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].time.as_deref(), Some("2026-11-21T08:00:00Z"));
@@ -1236,10 +1303,16 @@ Per-position acceptance (%):
 ";
         let (runs, _) = run_all(text).expect("parses");
         let run = &runs[0];
-        assert_eq!(metric(run, "total_nonempty_serving_response_chunks"), Some(42.0));
+        assert_eq!(
+            metric(run, "total_nonempty_serving_response_chunks"),
+            Some(42.0)
+        );
         assert_eq!(metric(run, "input_request_rate_req_per_s"), Some(1.5));
         assert_eq!(metric(run, "mean_e2el_ms"), Some(10.0));
-        assert_eq!(metric(run, "queue_inclusive_end_to_end_latency_mean_e2el_ms"), Some(12.0));
+        assert_eq!(
+            metric(run, "queue_inclusive_end_to_end_latency_mean_e2el_ms"),
+            Some(12.0)
+        );
         assert_eq!(
             param(run, "queue_inclusive_end_to_end_latency_mode"),
             Some(&Value::Text("steady".into()))
@@ -1262,20 +1335,71 @@ Per-position acceptance (%):
     }
 
     #[test]
+    fn not_set_concurrency_and_trace_rate() {
+        let text = SMALL
+            .replace(
+                "Max request concurrency:                 8",
+                "Max request concurrency:                 not set",
+            )
+            .replace(
+                "Traffic request rate:                    inf",
+                "Traffic request rate:                    trace",
+            );
+        let text = format!("Namespace(max_concurrency=4, request_rate=inf)\n{text}");
+        let (runs, _) = run_all(&text).expect("parses");
+        let run = &runs[0];
+        assert_eq!(param(run, "max_concurrency"), None);
+        assert_eq!(
+            param(run, "request_rate"),
+            Some(&Value::Text("trace".into()))
+        );
+    }
+
+    #[test]
+    fn vllm_preamble_lines_feed_the_block() {
+        let text = "Traffic request rate: 4.0\nBurstiness factor: 1.0 (Poisson process)\n\
+                    Maximum request concurrency: 32\n\
+                    ============ Serving Benchmark Result ============\n\
+                    Successful requests:                     10\n\
+                    Total token throughput (tok/s):          50.00\n\
+                    ==================================================\n";
+        let (runs, _) = run_all(text).expect("parses");
+        let run = &runs[0];
+        assert_eq!(run.line, 4);
+        assert_eq!(param(run, "request_rate"), Some(&Value::Num(4.0)));
+        assert_eq!(param(run, "burstiness"), Some(&Value::Num(1.0)));
+        assert_eq!(param(run, "max_concurrency"), Some(&Value::Num(32.0)));
+        // No Backend row: vLLM's name for the total.
+        assert_eq!(metric(run, "total_token_throughput"), Some(50.0));
+        assert_eq!(metric(run, "total_throughput"), None);
+    }
+
+    #[test]
     fn sniff_finds_the_header() {
         assert!(sniff(SMALL.as_bytes()));
-        assert!(sniff(b"progress\r============ Serving Benchmark Result ============\r\n"));
+        assert!(sniff(
+            b"progress\r============ Serving Benchmark Result ============\r\n"
+        ));
         assert!(!sniff(b"{\"backend\": \"vllm\"}\n"));
         assert!(!sniff(b"Serving Benchmark Result in prose\n"));
     }
 
     #[test]
     fn snake_and_stat_names() {
-        assert_eq!(stat_name("Mean E2E Latency (ms):").as_deref(), Some("mean_e2e_latency_ms"));
-        assert_eq!(stat_name("P90 E2E Latency (ms)").as_deref(), Some("p90_e2e_latency_ms"));
+        assert_eq!(
+            stat_name("Mean E2E Latency (ms):").as_deref(),
+            Some("mean_e2e_latency_ms")
+        );
+        assert_eq!(
+            stat_name("P90 E2E Latency (ms)").as_deref(),
+            Some("p90_e2e_latency_ms")
+        );
         assert_eq!(stat_name("Max ITL (ms)").as_deref(), Some("max_itl_ms"));
         assert_eq!(stat_name("Latency Mean (s)"), None);
-        assert_eq!(snake("RTFx (Inverse Real-Time Factor):"), "rtfx_inverse_real_time_factor");
+        assert_eq!(
+            snake("RTFx (Inverse Real-Time Factor):"),
+            "rtfx_inverse_real_time_factor"
+        );
         assert_eq!(snake("Peak Memory Max (MB)"), "peak_memory_max_mb");
         assert_eq!(snake("Rate (%)"), "rate_pct");
     }
