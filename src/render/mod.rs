@@ -1,3 +1,136 @@
-//! Rendering generated regions: tables, inline values, plots, SQL results, templates.
+//! Rendering generated regions from the data: tables, inline values, plots,
+//! SQL results and templates. Each renderer takes the region's arguments and
+//! returns the region's new content (and, for plots, the files to write
+//! beside the document). Output is deterministic to the byte.
 
+pub mod args;
 pub mod plot;
+pub mod sql;
+pub mod table;
+pub mod template;
+pub mod value;
+
+use std::path::{Path, PathBuf};
+
+pub use args::{Args, RegionError};
+
+use crate::config::Config;
+use crate::query::{Dataset, NumberFormat};
+use crate::store::Store;
+
+/// What a renderer needs: the data, the project settings and where the
+/// document lives.
+pub struct Context<'a, 's> {
+    pub dataset: &'a Dataset<'s>,
+    pub store: &'s Store,
+    pub cfg: &'a Config,
+    /// The folder of the document being rendered (plots are written there).
+    pub doc_dir: &'a Path,
+}
+
+/// A region's new content and any file it refers to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rendered {
+    pub content: String,
+    /// Files to write next to the document (path, bytes), e.g. plot SVGs.
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// The region kinds that hold generated content (claims are judged, not rendered).
+pub const KINDS: [&str; 5] = ["table", "value", "plot", "sql", "template"];
+
+/// Renders one region of kind `kind` from its arguments.
+pub fn render(ctx: &Context, kind: &str, args: &Args) -> Result<Rendered, RegionError> {
+    let rendered = match kind {
+        "table" => table::render(ctx, args)?,
+        "value" => value::render(ctx, args)?,
+        "plot" => plot_region(ctx, args)?,
+        "sql" => sql::render(ctx, args)?,
+        "template" => template::render(ctx, args)?,
+        other => return Err(RegionError::new(None, format!("`{other}` regions are not rendered"))),
+    };
+    Ok(rendered)
+}
+
+/// `digits=N` as a number format (default: up to 6 significant digits).
+pub(crate) fn number_format(args: &Args) -> Result<NumberFormat, RegionError> {
+    Ok(NumberFormat { precision: args.usize("digits")? })
+}
+
+/// The filter of a region: `where=` (the query filter language).
+pub(crate) fn region_filter(ctx: &Context, args: &Args) -> Result<crate::query::Filter, RegionError> {
+    let filter = match args.get("where") {
+        Some(text) => crate::query::Filter::parse(text).map_err(|e| RegionError::new(Some("where"), format!("{e}")))?,
+        None => crate::query::Filter::all(),
+    };
+    ctx.dataset.check_filter(&filter).map_err(|e| RegionError::new(Some("where"), e.to_string()))?;
+    Ok(filter)
+}
+
+fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
+    args.allow(&["metric", "x", "series", "where", "agg", "kind", "log", "file", "title"])?;
+    let metric = args.required("metric")?;
+    let x = args.required("x")?;
+    let series = args.get("series").unwrap_or(&ctx.cfg.series).to_string();
+    let mut q = crate::query::Query::new(metric);
+    q.rows = vec![x.to_string()];
+    q.cols = if ctx.dataset.has_param(&series) { vec![series.clone()] } else { vec![] };
+    q.filter = region_filter(ctx, args)?;
+    if let Some(a) = args.get("agg") {
+        q.agg = crate::query::Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
+    }
+    let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    let kind = match args.get("kind").unwrap_or("line") {
+        "line" => plot::ChartKind::Line,
+        "bar" => plot::ChartKind::Bar,
+        other => return Err(RegionError::new(Some("kind"), format!("kind=`{other}`: expected `line` or `bar`"))),
+    };
+    let (log_x, log_y) = match args.get("log").unwrap_or("") {
+        "" | "none" => (false, false),
+        "x" => (true, false),
+        "y" => (false, true),
+        "xy" | "both" => (true, true),
+        other => return Err(RegionError::new(Some("log"), format!("log=`{other}`: expected `x`, `y` or `xy`"))),
+    };
+    let numeric_x = pivot.rows.iter().all(|r| r[0].as_f64().is_some());
+    let kind = if numeric_x { kind } else { plot::ChartKind::Bar };
+    let headers = pivot.col_headers();
+    let series_list: Vec<plot::Series> = headers
+        .iter()
+        .enumerate()
+        .map(|(ci, name)| plot::Series {
+            name: name.clone(),
+            points: pivot
+                .rows
+                .iter()
+                .enumerate()
+                .filter_map(|(ri, key)| {
+                    let cell = pivot.cells[ri][ci].as_ref()?;
+                    let xv = if kind == plot::ChartKind::Bar { ri as f64 } else { key[0].as_f64()? };
+                    Some((xv, cell.value))
+                })
+                .collect(),
+        })
+        .collect();
+    let unit = pivot.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
+    let title = args.get("title").map(str::to_string).unwrap_or_else(|| format!("{metric} by {x}"));
+    let chart = plot::Chart {
+        kind,
+        title: title.clone(),
+        x_label: x.to_string(),
+        y_label: format!("{metric}{unit}"),
+        log_x: log_x && kind == plot::ChartKind::Line,
+        log_y,
+        series: series_list,
+        categories: pivot.rows.iter().map(|r| r[0].to_string()).collect(),
+    };
+    let svg = plot::svg(&chart).map_err(|e| RegionError::new(None, e.to_string()))?;
+    let file = match args.get("file") {
+        Some(f) => f.to_string(),
+        None => format!("{metric}-by-{x}.svg"),
+    };
+    if !file.ends_with(".svg") || file.contains("..") || Path::new(&file).is_absolute() {
+        return Err(RegionError::new(Some("file"), format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder")));
+    }
+    Ok(Rendered { content: format!("![{}]({})", title.replace(']', "\\]"), file), files: vec![(ctx.doc_dir.join(&file), svg)] })
+}

@@ -1,0 +1,91 @@
+//! `template` regions: a minijinja template given a query's results. The
+//! templates in the repository's `templates/` are built in; a project's own
+//! `templates/` folder (beside reckon.toml) overrides them by name.
+
+use minijinja::{context, Environment, Value as JValue};
+
+use super::{number_format, region_filter, Args, Context, Rendered, RegionError};
+use crate::metric::Direction;
+use crate::query::{Agg, Query};
+
+/// The built-in templates, by file name.
+pub const BUILTIN: [(&str, &str); 2] =
+    [("best-per-row.md", include_str!("../../templates/best-per-row.md")), ("sweeps.md", include_str!("../../templates/sweeps.md"))];
+
+pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
+    args.allow(&["name", "metric", "rows", "cols", "where", "agg", "digits"])?;
+    let name = args.required("name")?;
+    let fmt = number_format(args)?;
+    let source = load(ctx, name)?;
+
+    let mut env = Environment::new();
+    env.set_keep_trailing_newline(false);
+    env.add_filter("num", move |v: f64, digits: Option<usize>| crate::query::NumberFormat { precision: digits.or(fmt.precision) }.format(v));
+    env.add_template(name, &source).map_err(|e| RegionError::new(Some("name"), format!("template `{name}`: {e}")))?;
+
+    let mut vars = context! { digits => fmt.precision };
+    if let Some(metric) = args.get("metric") {
+        let mut q = Query::new(metric);
+        q.rows = args.list("rows");
+        q.cols = args.list("cols");
+        if q.cols.is_empty() && ctx.dataset.has_param(&ctx.cfg.series) && !q.rows.contains(&ctx.cfg.series) {
+            q.cols = vec![ctx.cfg.series.clone()];
+        }
+        q.filter = region_filter(ctx, args)?;
+        if let Some(a) = args.get("agg") {
+            q.agg = Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
+        }
+        let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+        let direction = ctx.cfg.direction(&p.metric.name, p.metric.direction);
+        let headers = p.col_headers();
+        let table: Vec<JValue> = p
+            .rows
+            .iter()
+            .zip(&p.cells)
+            .map(|(key, line)| {
+                let values: Vec<Option<f64>> = line.iter().map(|c| c.as_ref().map(|c| c.value)).collect();
+                let best = values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| v.map(|v| (i, v)))
+                    .reduce(|a, b| match direction {
+                        Direction::Higher if b.1 > a.1 => b,
+                        Direction::Lower if b.1 < a.1 => b,
+                        _ => a,
+                    })
+                    .filter(|_| direction != Direction::Neutral && values.iter().flatten().count() > 1);
+                context! {
+                    key => key.iter().map(|k| k.to_string()).collect::<Vec<_>>(),
+                    values => values,
+                    best => best.map(|(i, _)| headers[i].clone()),
+                    best_value => best.map(|(_, v)| v),
+                }
+            })
+            .collect();
+        vars = context! {
+            digits => fmt.precision,
+            metric => context! { name => p.metric.name.clone(), unit => p.metric.unit.clone(), direction => direction.as_str() },
+            pivot => context! { row_params => p.row_params.clone(), col_params => p.col_params.clone(), headers => headers.clone(), table => table },
+            runs => p.run_count(),
+            sweeps => p.sweeps().into_iter().map(str::to_string).collect::<Vec<_>>(),
+        };
+    }
+    let tmpl = env.get_template(name).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
+    let out = tmpl.render(vars).map_err(|e| RegionError::new(Some("name"), format!("template `{name}`: {e}")))?;
+    Ok(Rendered { content: out.trim_end().to_string(), files: vec![] })
+}
+
+/// The template's source: the project's `templates/NAME`, else the built-in one.
+fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
+    if name.contains("..") || std::path::Path::new(name).is_absolute() {
+        return Err(RegionError::new(Some("name"), format!("name=`{name}`: expected a file name inside templates/")));
+    }
+    let own = ctx.cfg.root.join("templates").join(name);
+    if own.is_file() {
+        return std::fs::read_to_string(&own).map_err(|e| RegionError::new(Some("name"), format!("{}: {e}", own.display())));
+    }
+    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).ok_or_else(|| {
+        let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+        RegionError::new(Some("name"), format!("no template `{name}` in {} or built in ({})", own.parent().map(|p| p.display().to_string()).unwrap_or_default(), names.join(", ")))
+    })
+}
