@@ -308,7 +308,7 @@ fn parse_args(
                     Problem {
                         at: value_start,
                         msg: format!(
-                            "unbalanced {quote} in the value of `{key}`; close the quote before `-->`"
+                            "unbalanced `{quote}` in the value of `{key}`; close the quote before `-->`"
                         ),
                     }
                 })?;

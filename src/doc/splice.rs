@@ -80,16 +80,6 @@ fn continuation_prefix(text: &str, region: &Region) -> String {
         .collect()
 }
 
-/// Generated text (`\n` or `\r\n` endings) with the document's line ending.
-fn with_line_ending(generated: &str, eol: &str) -> String {
-    let lf = generated.replace("\r\n", "\n");
-    if eol == "\n" {
-        lf
-    } else {
-        lf.replace('\n', eol)
-    }
-}
-
 /// Block content: a line break after the opening marker, the generated
 /// lines, and the closing marker on its own line.
 fn block_content(generated: &str, eol: &str, prefix: &str) -> String {
