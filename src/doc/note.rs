@@ -1,0 +1,280 @@
+//! The status note reckon keeps inside a claim region: a GitHub alert block
+//! after the author's text, separated from it by a blank line, whose first
+//! line of text starts with `**reckon:**`:
+//!
+//! ```markdown
+//! <!-- reckon:claim id=throughput-baseline-wins
+//!      baseline beats others on output_throughput for all concurrency >= 30 -->
+//! - For **throughput-focused workloads**: baseline is strictly superior.
+//!
+//! > [!WARNING]
+//! > **reckon:** contradicted — eagle-topk1-v2 beats baseline at concurrency = 30
+//! <!-- /reckon:claim digest=0123456789ab -->
+//! ```
+//!
+//! The alert renders as a coloured box on GitHub; the `[!…]` line followed by
+//! `> **reckon:**` at the end of the region is how reckon finds it again. The
+//! author's text is never changed: it is kept as bytes, and only the note is
+//! added, replaced or removed.
+
+use std::ops::Range;
+
+/// The kind of GitHub alert a status note is shown as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alert {
+    /// `> [!NOTE]`
+    Note,
+    /// `> [!TIP]`
+    Tip,
+    /// `> [!IMPORTANT]`
+    Important,
+    /// `> [!WARNING]`
+    Warning,
+    /// `> [!CAUTION]`
+    Caution,
+}
+
+impl Alert {
+    fn tag(self) -> &'static str {
+        match self {
+            Alert::Note => "NOTE",
+            Alert::Tip => "TIP",
+            Alert::Important => "IMPORTANT",
+            Alert::Warning => "WARNING",
+            Alert::Caution => "CAUTION",
+        }
+    }
+}
+
+/// What marks the first text line of a note as reckon's.
+const NOTE_LEAD: &str = "> **reckon:**";
+
+/// A status note for a claim region, as markdown with `\n` line endings and
+/// no final line break: `body` (markdown, possibly several lines) in an
+/// alert of kind `alert`. Pass it to `Document::splice` for the claim.
+pub fn status_note(alert: Alert, body: &str) -> String {
+    let body = body.replace("\r\n", "\n");
+    let body = body.trim_matches('\n');
+    let mut out = format!("> [!{}]\n{NOTE_LEAD}", alert.tag());
+    for (i, line) in body.split('\n').enumerate() {
+        if i > 0 {
+            out.push_str("\n>");
+        }
+        if !line.is_empty() {
+            out.push(' ');
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Whether a line is an alert's first line, `> [!WORD]`.
+fn is_alert_line(line: &str) -> bool {
+    line.trim()
+        .strip_prefix("> [!")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .is_some_and(|tag| !tag.is_empty() && tag.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
+/// How a claim region's content divides into the author's text, reckon's
+/// note and the indentation before the closing marker.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Split {
+    /// The author's text is `content[..author_end]`.
+    pub author_end: usize,
+    /// The note, from the start of its `[!…]` line to the end of its last
+    /// line (without the line break).
+    pub note: Option<Range<usize>>,
+    /// `content[tail_start..]` is the whitespace before the closing marker on
+    /// its line, kept when the note changes.
+    pub tail_start: usize,
+}
+
+/// Finds reckon's note at the end of a claim region's content.
+pub(crate) fn split(content: &str) -> Split {
+    let tail_start = match content.rfind('\n') {
+        Some(i) if content[i + 1..].trim().is_empty() => i + 1,
+        _ => content.len(),
+    };
+    let body = &content[..tail_start];
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        lines.push((offset, line));
+        offset += line.len();
+    }
+    let no_note = Split {
+        author_end: tail_start,
+        note: None,
+        tail_start,
+    };
+
+    // The note is the last run of quote lines, after any blank lines.
+    let Some(last) = lines.iter().rposition(|(_, l)| !l.trim().is_empty()) else {
+        return no_note;
+    };
+    let is_quote = |l: &str| l.trim_start().starts_with('>');
+    let mut first = last + 1;
+    while first > 0 && is_quote(lines[first - 1].1) {
+        first -= 1;
+    }
+    let Some(alert) = (first..last)
+        .rev()
+        .find(|&i| is_alert_line(lines[i].1) && lines[i + 1].1.trim_start().starts_with(NOTE_LEAD))
+    else {
+        return no_note;
+    };
+    let note_start = lines[alert].0;
+    let (last_start, last_line) = lines[last];
+    let note_end = last_start + last_line.trim_end_matches(['\n', '\r']).len();
+
+    // reckon writes one blank line between the author's text and the note;
+    // it belongs to the note.
+    let before = &content[..note_start];
+    let author_end = match before.strip_suffix('\n') {
+        Some(rest) => {
+            let rest = rest.strip_suffix('\r').unwrap_or(rest);
+            if rest.is_empty() || rest.ends_with('\n') {
+                rest.len()
+            } else {
+                note_start
+            }
+        }
+        None => note_start,
+    };
+    Split {
+        author_end,
+        note: Some(note_start..note_end),
+        tail_start,
+    }
+}
+
+/// The content of a claim region with `note` (markdown with `\n` endings, a
+/// full alert block) in place of the current note, or without a note. The
+/// author's text and the indentation before the closing marker are kept as
+/// they are; `indent` prefixes each line of the note.
+pub(crate) fn claim_content(content: &str, note: Option<&str>, eol: &str, indent: &str) -> String {
+    let split = split(content);
+    let author = &content[..split.author_end];
+    let tail = &content[split.tail_start..];
+    let Some(note) = note else {
+        return format!("{author}{tail}");
+    };
+    let mut out = String::with_capacity(content.len() + note.len() + 16);
+    out.push_str(author);
+    if !author.is_empty() && !author.ends_with('\n') {
+        out.push_str(eol);
+    }
+    out.push_str(eol);
+    for line in note.split('\n') {
+        out.push_str(indent);
+        out.push_str(line);
+        out.push_str(eol);
+    }
+    out.push_str(tail);
+    out
+}
+
+/// The note a caller asked for, as a full alert block: empty text means no
+/// note, a block that already is a note is kept, anything else becomes the
+/// body of a warning.
+pub(crate) fn normalize_note(replacement: &str) -> Option<String> {
+    let text = replacement.replace("\r\n", "\n");
+    let text = text.trim_matches('\n');
+    if text.trim().is_empty() {
+        return None;
+    }
+    let as_note = split(text);
+    if as_note.note == Some(0..text.len()) {
+        Some(text.to_string())
+    } else {
+        Some(status_note(Alert::Warning, text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_note_is_an_alert() {
+        assert_eq!(
+            status_note(Alert::Warning, "contradicted: x\n\nat concurrency = 30\n"),
+            "> [!WARNING]\n> **reckon:** contradicted: x\n>\n> at concurrency = 30"
+        );
+        assert_eq!(
+            status_note(Alert::Caution, ""),
+            "> [!CAUTION]\n> **reckon:**"
+        );
+    }
+
+    #[test]
+    fn split_finds_the_note_and_keeps_the_author_text() {
+        let content =
+            "\n- baseline wins.\n> an author quote\n\n> [!WARNING]\n> **reckon:** no\n> more\n";
+        let s = split(content);
+        assert_eq!(
+            &content[..s.author_end],
+            "\n- baseline wins.\n> an author quote\n"
+        );
+        assert_eq!(
+            &content[s.note.clone().unwrap()],
+            "> [!WARNING]\n> **reckon:** no\n> more"
+        );
+        assert_eq!(s.tail_start, content.len());
+    }
+
+    #[test]
+    fn an_author_alert_is_not_a_note() {
+        let content = "\ntext\n\n> [!NOTE]\n> mine\n";
+        assert_eq!(
+            split(content),
+            Split {
+                author_end: content.len(),
+                note: None,
+                tail_start: content.len()
+            }
+        );
+    }
+
+    #[test]
+    fn add_replace_and_remove_a_note_in_an_indented_region() {
+        let original = "\n  - baseline wins.\n  ";
+        let note = status_note(Alert::Warning, "contradicted");
+        let with = claim_content(original, Some(&note), "\r\n", "  ");
+        assert_eq!(
+            with,
+            "\n  - baseline wins.\n\r\n  > [!WARNING]\r\n  > **reckon:** contradicted\r\n  "
+        );
+        assert_eq!(claim_content(&with, Some(&note), "\r\n", "  "), with);
+        assert_eq!(claim_content(&with, None, "\r\n", "  "), original);
+    }
+
+    #[test]
+    fn note_after_text_without_line_break() {
+        let note = status_note(Alert::Warning, "x");
+        let with = claim_content("text", Some(&note), "\n", "");
+        assert_eq!(with, "text\n\n> [!WARNING]\n> **reckon:** x\n");
+        assert_eq!(claim_content(&with, Some(&note), "\n", ""), with);
+        assert_eq!(claim_content(&with, None, "\n", ""), "text\n");
+        assert_eq!(
+            claim_content("", Some(&note), "\n", ""),
+            "\n> [!WARNING]\n> **reckon:** x\n"
+        );
+        assert_eq!(
+            claim_content("\n> [!WARNING]\n> **reckon:** x\n", None, "\n", ""),
+            ""
+        );
+    }
+
+    #[test]
+    fn normalize_note_wraps_plain_text() {
+        assert_eq!(normalize_note(" \n"), None);
+        assert_eq!(
+            normalize_note("contradicted"),
+            Some("> [!WARNING]\n> **reckon:** contradicted".to_string())
+        );
+        let caution = status_note(Alert::Caution, "a\nb");
+        assert_eq!(normalize_note(&format!("{caution}\n")), Some(caution));
+    }
+}
