@@ -68,7 +68,36 @@ pub fn svg(chart: &Chart) -> Result<String> {
     if !out.ends_with('\n') {
         out.push('\n');
     }
+    // The plotted numbers ride along as a comment, so a review can show how
+    // the data behind a chart changed instead of a diff of coordinates.
+    if let Some(end) = out.find('>') {
+        out.insert_str(end + 1, &format!("\n<!-- {DATA_MARK}\n{}-->", data_table(chart)));
+    }
     Ok(out)
+}
+
+const DATA_MARK: &str = "reckon:data";
+
+/// The chart's numbers as tab-separated lines: series, x, y.
+fn data_table(chart: &Chart) -> String {
+    let mut s = String::from("series\tx\ty\n");
+    for series in &chart.series {
+        for (x, y) in &series.points {
+            let x = match chart.kind {
+                ChartKind::Bar => chart.categories.get(*x as usize).cloned().unwrap_or_else(|| tick(x)),
+                ChartKind::Line => tick(x),
+            };
+            s.push_str(&format!("{}\t{x}\t{}\n", series.name, tick(y)).replace("--", "- -"));
+        }
+    }
+    s
+}
+
+/// The plotted numbers a reckon SVG carries, if it is one.
+pub fn data_of(svg: &str) -> Option<&str> {
+    let start = svg.find(DATA_MARK)? + DATA_MARK.len() + 1;
+    let len = svg[start..].find("-->")?;
+    Some(&svg[start..start + len])
 }
 
 fn bounds(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
@@ -210,7 +239,7 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
 mod tests {
     use super::*;
 
-    pub(super) fn chart(kind: ChartKind) -> Chart {
+    fn chart(kind: ChartKind) -> Chart {
         Chart {
             kind,
             title: "output_throughput by max_concurrency".into(),
@@ -235,6 +264,9 @@ mod tests {
             assert!(a.starts_with("<svg"), "{}", &a[..60]);
             assert!(a.contains("eagle-topk1-v2"));
             assert!(a.contains("max_concurrency"));
+            let data = data_of(&a).unwrap();
+            assert!(data.starts_with("series\tx\ty\nbaseline\t"), "{data}");
+            assert!(data.contains("eagle-topk1-v2\t30\t759.3\n"), "{data}");
         }
     }
 
@@ -256,14 +288,3 @@ mod tests {
         assert!(svg(&c).unwrap().starts_with("<svg"));
     }
 }
-#[cfg(test)]
-mod look {
-    #[test]
-    #[ignore]
-    fn write_sample() {
-        let c = super::tests_chart();
-        std::fs::write("/tmp/sample.svg", super::svg(&c).unwrap()).unwrap();
-    }
-}
-#[cfg(test)]
-fn tests_chart() -> Chart { tests::chart(ChartKind::Line) }

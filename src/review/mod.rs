@@ -1,3 +1,4 @@
 //! Review: the diff a researcher reads before accepting regenerated documents.
 
 pub mod diff;
+pub mod document;

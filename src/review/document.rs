@@ -1,0 +1,122 @@
+//! Reviewing one living document: regenerate every region from the data,
+//! judge every claim, and collect what changed — the new text, the plot
+//! files, the stale regions and the claim verdicts — without writing.
+
+use std::path::{Path, PathBuf};
+
+use crate::doc::{self, Kind};
+use crate::render::{self, Args, Context, RegionError};
+use crate::{Error, Result};
+
+/// A region whose content does not match the data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaleRegion {
+    pub kind: Kind,
+    pub line: usize,
+    pub col: usize,
+    /// Edited by hand since reckon wrote it.
+    pub edited_by_hand: bool,
+}
+
+/// A file a region refers to (a plot) whose bytes would change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileChange {
+    pub path: PathBuf,
+    /// What the file holds now (None: missing).
+    pub old: Option<String>,
+    pub new: String,
+    /// The line of the region that draws it.
+    pub line: usize,
+}
+
+/// Everything reckon has to say about one document.
+#[derive(Debug, Clone)]
+pub struct DocReview {
+    /// The document's path as given.
+    pub path: PathBuf,
+    /// The bytes read (writes are refused if the file no longer holds them).
+    pub original: Vec<u8>,
+    /// The text as read.
+    pub text: String,
+    /// The text with every region regenerated.
+    pub updated: String,
+    pub stale: Vec<StaleRegion>,
+    pub files: Vec<FileChange>,
+    pub claims: Vec<crate::claims::ClaimReport>,
+}
+
+impl DocReview {
+    /// True when the document and its files match the data.
+    pub fn is_current(&self) -> bool {
+        self.text == self.updated && self.files.is_empty()
+    }
+
+    /// Regions edited by hand whose new content would overwrite the edit.
+    pub fn hand_edited(&self) -> impl Iterator<Item = &StaleRegion> {
+        self.stale.iter().filter(|s| s.edited_by_hand)
+    }
+}
+
+/// Reads and parses a document; a file that is not UTF-8 text is an error.
+pub fn read(path: &Path) -> Result<(Vec<u8>, String)> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = String::from_utf8(bytes.clone()).map_err(|e| {
+        Error::io(path, std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text (byte {}); reckon reads markdown documents", e.utf8_error().valid_up_to())))
+    })?;
+    Ok((bytes, text))
+}
+
+/// Regenerates and judges one document against the data in `ctx`.
+pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
+    let (original, text) = read(path)?;
+    let parsed = doc::parse(path, &text)?;
+    let doc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let ctx = Context { doc_dir: &doc_dir, ..*ctx };
+    let mut replacements: Vec<(usize, String)> = Vec::new();
+    let mut files: Vec<FileChange> = Vec::new();
+    let mut claims = Vec::new();
+    for (i, region) in parsed.regions.iter().enumerate() {
+        if region.kind == Kind::Claim {
+            let report = crate::claims::judge_region(&ctx, &parsed, &text, region)?;
+            replacements.push((i, report.note.clone().unwrap_or_default()));
+            claims.push(report);
+            continue;
+        }
+        let args = Args::new(region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect());
+        let rendered = render::render(&ctx, region.kind.name(), &args).map_err(|e| region_error(&parsed, &text, region, e))?;
+        for (file, new) in rendered.files {
+            if files.iter().any(|f| f.path == file) {
+                return Err(parsed.error_at(&text, region.open.start, format!("a second plot writes {}; give each plot its own file=", file.display())));
+            }
+            let old = std::fs::read_to_string(&file).ok();
+            if old.as_deref() != Some(new.as_str()) {
+                files.push(FileChange { path: file, old, new, line: region.line });
+            }
+        }
+        replacements.push((i, rendered.content));
+    }
+    let updated = parsed.splice(&text, &replacements);
+    let stale = if updated == text {
+        Vec::new()
+    } else {
+        // Which regions changed: compare each region's content with what splicing writes.
+        parsed
+            .regions
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                let new = replacements.iter().find(|(j, _)| j == i).and_then(|(_, s)| parsed.content_for(&text, *i, s));
+                new.as_deref() != Some(r.content(&text)) || r.edited_by_hand()
+            })
+            .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
+            .collect()
+    };
+    Ok(DocReview { path: path.to_path_buf(), original, text, updated, stale, files, claims })
+}
+
+/// A renderer's complaint, placed at the argument it is about (or the
+/// opening marker).
+fn region_error(parsed: &doc::Document, text: &str, region: &doc::Region, e: RegionError) -> Error {
+    let at = e.arg.as_deref().and_then(|k| region.arg(k)).map(|a| a.span.start).unwrap_or(region.open.start);
+    parsed.error_at(text, at, format!("{} region: {}", region.kind.name(), e.msg))
+}
