@@ -209,7 +209,8 @@ pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, ba
             e => e,
         })
     };
-    let outcome = format.parse(&shown, &mut input, &mut emit, &opts.generic)?;
+    let generic = generic::GenericOptions { params: opts.generic.params.clone(), metrics: opts.generic.metrics.clone() };
+    let outcome = format.parse_with(&shown, &mut input, &generic, &mut emit)?;
     if writer.runs() == 0 && outcome.skipped.is_empty() {
         return Err(Error::malformed(&shown, 1, format!("read as {} but holds no benchmark records", format.name())));
     }
