@@ -65,7 +65,12 @@ fn reckon_round(dir: &Path, round: usize) -> (Duration, Vec<(i64, i64, Option<f6
     let start = Instant::now();
     let report = ingest::ingest(&mut store, dir, &[req], &ingest::Options::default(), &mut batch, &mut |_, _, _| {});
     let took = start.elapsed();
-    assert_eq!(report.failed(), 0, "{:?}", report.files.iter().find(|f| matches!(f.outcome, ingest::FileOutcome::Failed(_))));
+    assert_eq!(
+        report.failed(),
+        0,
+        "{:?}",
+        report.files.iter().find(|f| matches!(f.outcome, ingest::FileOutcome::Failed(_)))
+    );
     let rows = {
         let conn = store.connection();
         let mut stmt = conn.prepare("SELECT metric_id, run_id, value FROM measurement").unwrap();
@@ -99,7 +104,10 @@ fn bare_round(dir: &Path, round: usize, rows: &[(i64, i64, Option<f64>)]) -> Dur
 fn main() {
     // `cargo test --benches` runs bench targets with no `--bench` flag: keep that quick.
     let benching = std::env::args().any(|a| a == "--bench");
-    let records: usize = std::env::var("RECKON_BENCH_RECORDS").ok().and_then(|s| s.parse().ok()).unwrap_or(if benching { 100_000 } else { 2_000 });
+    let records: usize = std::env::var("RECKON_BENCH_RECORDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if benching { 100_000 } else { 2_000 });
     let rounds = if benching { 3 } else { 1 };
     let dir = tempfile::tempdir().unwrap();
     generate(dir.path(), records, 20);
@@ -115,8 +123,17 @@ fn main() {
     }
     let rate = |d: Duration| metric_rows as f64 / d.as_secs_f64();
     println!("ingest benchmark: {records} bench_serving records, {metric_rows} metric rows, {:.1} MB of JSONL, best of {rounds} round(s)", bytes as f64 / 1e6);
-    println!("  reckon ingest (parse + runs + params + metrics): {:>8.3} s  {:>12.0} metric rows/s  {:>10.0} records/s", best_reckon.as_secs_f64(), rate(best_reckon), records as f64 / best_reckon.as_secs_f64());
-    println!("  bare prepared INSERT of the same metric rows:    {:>8.3} s  {:>12.0} metric rows/s", best_bare.as_secs_f64(), rate(best_bare));
+    println!(
+        "  reckon ingest (parse + runs + params + metrics): {:>8.3} s  {:>12.0} metric rows/s  {:>10.0} records/s",
+        best_reckon.as_secs_f64(),
+        rate(best_reckon),
+        records as f64 / best_reckon.as_secs_f64()
+    );
+    println!(
+        "  bare prepared INSERT of the same metric rows:    {:>8.3} s  {:>12.0} metric rows/s",
+        best_bare.as_secs_f64(),
+        rate(best_bare)
+    );
     println!("  ratio reckon / bare: {:.2} (target >= 0.50)", best_bare.as_secs_f64() / best_reckon.as_secs_f64());
 }
 

@@ -14,7 +14,11 @@ use crate::store::{Batch, Store};
 use crate::{Error, Result};
 
 #[derive(Parser, Debug)]
-#[command(name = "reckon", version, about = "Keeps optimization plans honest: benchmark logs in, living documents and checked conclusions out.")]
+#[command(
+    name = "reckon",
+    version,
+    about = "Keeps optimization plans honest: benchmark logs in, living documents and checked conclusions out."
+)]
 pub struct Cli {
     /// The database to use (default: `database` in reckon.toml, else db/reckon.sqlite).
     #[arg(long, global = true, value_name = "PATH")]
@@ -159,7 +163,11 @@ fn stdout_write(text: &str) -> Result<()> {
 fn ingest_requests(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<(PathBuf, Vec<Request>)> {
     let labels: BTreeMap<String, Value> = args.labels.iter().map(|(k, v)| (k.clone(), Value::from_label(v))).collect();
     if !args.paths.is_empty() {
-        let reqs = args.paths.iter().map(|p| Request { path: p.clone(), format: args.format, labels: labels.clone() }).collect();
+        let reqs = args
+            .paths
+            .iter()
+            .map(|p| Request { path: p.clone(), format: args.format, labels: labels.clone() })
+            .collect();
         return Ok((cwd.to_path_buf(), reqs));
     }
     if cfg.sources.is_empty() {
@@ -179,7 +187,10 @@ pub fn sources_requests(cfg: &Config, format: Option<Format>, extra: &BTreeMap<S
         .map(|s| {
             let format = match (&s.format, format) {
                 (_, Some(f)) => Some(f),
-                (Some(name), None) => Some(parse_format(name).map_err(|msg| Error::Config { path: shown.clone(), msg: format!("source `{}`: {msg}", s.path) })?),
+                (Some(name), None) => Some(parse_format(name).map_err(|msg| Error::Config {
+                    path: shown.clone(),
+                    msg: format!("source `{}`: {msg}", s.path),
+                })?),
                 (None, None) => None,
             };
             let mut labels: BTreeMap<String, Value> = s
@@ -202,7 +213,13 @@ pub fn sources_requests(cfg: &Config, format: Option<Format>, extra: &BTreeMap<S
 }
 
 /// Ingests `requests` and prints what happened; returns the number of failed files.
-pub fn ingest_and_report(store: &mut Store, root: &Path, requests: &[Request], opts: &ingest::Options, quiet: bool) -> usize {
+pub fn ingest_and_report(
+    store: &mut Store,
+    root: &Path,
+    requests: &[Request],
+    opts: &ingest::Options,
+    quiet: bool,
+) -> usize {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut batch = Batch::new(command, ingest::git_head(root));
     let progress = if !quiet && std::io::stderr().is_terminal() {
@@ -230,9 +247,9 @@ pub fn ingest_and_report(store: &mut Store, root: &Path, requests: &[Request], o
                 }
                 Some(s)
             }
-            FileOutcome::Added { skipped, .. } if !skipped.is_empty() => {
-                Some(skipped.iter().map(|n| format!("{}: skipped: {n}", file.path.display())).collect::<Vec<_>>().join("\n"))
-            }
+            FileOutcome::Added { skipped, .. } if !skipped.is_empty() => Some(
+                skipped.iter().map(|n| format!("{}: skipped: {n}", file.path.display())).collect::<Vec<_>>().join("\n"),
+            ),
             FileOutcome::AlreadyPresent if !quiet => Some(format!("{}: already ingested", file.path.display())),
             _ => None,
         };
@@ -347,13 +364,15 @@ pub fn runs_listing(runs: &[crate::store::RunRecord], all_params: bool, format: 
             Ok(s)
         }
         OutputFormat::Csv => {
-            let keys: std::collections::BTreeSet<&str> = runs.iter().flat_map(|r| r.params.keys().map(String::as_str)).filter(|k| shown(k)).collect();
+            let keys: std::collections::BTreeSet<&str> =
+                runs.iter().flat_map(|r| r.params.keys().map(String::as_str)).filter(|k| shown(k)).collect();
             let mut w = csv::Writer::from_writer(Vec::new());
             let mut header = vec!["id", "time", "time_origin", "source", "line"];
             header.extend(keys.iter().copied());
             w.write_record(&header).map_err(|e| Error::usage(e.to_string()))?;
             for r in runs {
-                let mut rec = vec![r.id.to_string(), r.time.clone(), r.time_origin.clone(), r.source.clone(), r.line.to_string()];
+                let mut rec =
+                    vec![r.id.to_string(), r.time.clone(), r.time_origin.clone(), r.source.clone(), r.line.to_string()];
                 rec.extend(keys.iter().map(|k| r.params.get(*k).map(|v| v.to_string()).unwrap_or_default()));
                 w.write_record(&rec).map_err(|e| Error::usage(e.to_string()))?;
             }
@@ -363,11 +382,14 @@ pub fn runs_listing(runs: &[crate::store::RunRecord], all_params: bool, format: 
         OutputFormat::Table => {
             let mut rows = vec![vec!["id".to_string(), "time".into(), "source:line".into(), "params".into()]];
             for r in runs {
-                let time = if r.time_origin == "log" { r.time.clone() } else { format!("{} ({})", r.time, r.time_origin) };
-                let params: Vec<String> = r.params.iter().filter(|(k, _)| shown(k)).map(|(k, v)| format!("{k}={v}")).collect();
+                let time =
+                    if r.time_origin == "log" { r.time.clone() } else { format!("{} ({})", r.time, r.time_origin) };
+                let params: Vec<String> =
+                    r.params.iter().filter(|(k, _)| shown(k)).map(|(k, v)| format!("{k}={v}")).collect();
                 rows.push(vec![r.id.to_string(), time, format!("{}:{}", r.source, r.line), params.join(" ")]);
             }
-            let widths: Vec<usize> = (0..3).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+            let widths: Vec<usize> =
+                (0..3).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
             let mut s = String::new();
             for row in &rows {
                 for (i, cell) in row.iter().enumerate() {

@@ -101,9 +101,9 @@ fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<O
     let s: Option<String> = Option::deserialize(d)?;
     match s {
         None => Ok(None),
-        Some(s) => Direction::parse(&s)
-            .map(Some)
-            .ok_or_else(|| serde::de::Error::custom(format!("direction `{s}`: expected `higher`, `lower` or `neutral`"))),
+        Some(s) => Direction::parse(&s).map(Some).ok_or_else(|| {
+            serde::de::Error::custom(format!("direction `{s}`: expected `higher`, `lower` or `neutral`"))
+        }),
     }
 }
 
@@ -169,7 +169,10 @@ impl Config {
         for (name, spec) in &raw.metrics {
             if let Some(m) = spec.margin {
                 if !(0.0..1.0).contains(&m) {
-                    return Err(Error::Config { path: shown, msg: format!("metrics.{name}.margin = {m}: expected a fraction between 0 and 1 (0.02 = 2%)") });
+                    return Err(Error::Config {
+                        path: shown,
+                        msg: format!("metrics.{name}.margin = {m}: expected a fraction between 0 and 1 (0.02 = 2%)"),
+                    });
                 }
             }
         }
@@ -248,7 +251,9 @@ latency = 0.06
 
     #[test]
     fn errors_point_at_the_line() {
-        let err = Config::parse("series = \"a\"\n[metrics.x]\ndirection = \"sideways\"\n", Path::new("/p"), None).unwrap_err().to_string();
+        let err = Config::parse("series = \"a\"\n[metrics.x]\ndirection = \"sideways\"\n", Path::new("/p"), None)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("reckon.toml:3:"), "{err}");
         assert!(err.contains("sideways"), "{err}");
         let err = Config::parse("sources = 1\n", Path::new("/p"), None).unwrap_err().to_string();

@@ -45,8 +45,7 @@ pub enum Kind {
 }
 
 fn has_word(name: &str, word: &str) -> bool {
-    name.split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| w.eq_ignore_ascii_case(word))
+    name.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// The unit a metric name implies (`_ms` → ms, `_s` → s, throughputs → tok/s
@@ -73,8 +72,29 @@ pub fn unit_from_name(name: &str) -> Option<&'static str> {
 /// Whether higher or lower is better, from the metric's name and unit.
 pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     let n = name.to_ascii_lowercase();
-    let higher = ["throughput", "goodput", "tok/s", "tokens_per_s", "token_per_s", "accept_length", "acceptance", "per_s", "per_sec", "speedup", "ops", "qps", "rps", "hit_rate", "accuracy", "bandwidth", "flops"];
-    let lower = ["latency", "ttft", "itl", "tpot", "e2el", "error", "errors", "failed", "duration", "time", "miss", "stddev", "std_dev", "jitter"];
+    let higher = [
+        "throughput",
+        "goodput",
+        "tok/s",
+        "tokens_per_s",
+        "token_per_s",
+        "accept_length",
+        "acceptance",
+        "per_s",
+        "per_sec",
+        "speedup",
+        "ops",
+        "qps",
+        "rps",
+        "hit_rate",
+        "accuracy",
+        "bandwidth",
+        "flops",
+    ];
+    let lower = [
+        "latency", "ttft", "itl", "tpot", "e2el", "error", "errors", "failed", "duration", "time", "miss", "stddev",
+        "std_dev", "jitter",
+    ];
     if higher.iter().any(|w| n.contains(w) && (w.len() > 3 || has_word(&n, w))) {
         return Direction::Higher;
     }

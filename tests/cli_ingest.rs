@@ -7,7 +7,17 @@ use common::Sandbox;
 const SCENARIO: [&str; 2] = ["logs/{date}/{config}.jsonl", "logs/{date}/{config}.log"];
 
 fn query_csv(s: &Sandbox, extra: &[&str]) -> Vec<Vec<String>> {
-    let mut args = vec!["query", "--metric", "output_throughput", "--rows", "max_concurrency", "--cols", "config", "--format", "csv"];
+    let mut args = vec![
+        "query",
+        "--metric",
+        "output_throughput",
+        "--rows",
+        "max_concurrency",
+        "--cols",
+        "config",
+        "--format",
+        "csv",
+    ];
     args.extend_from_slice(extra);
     let out = s.ok(&args).stdout;
     out.lines().map(|l| l.split(',').map(str::to_string).collect()).collect()
@@ -212,6 +222,10 @@ impl Sandbox {
         let mut c = self.command(args);
         c.current_dir(self.path().join(sub));
         let out = c.output().unwrap();
-        common::Ran { code: out.status.code().unwrap_or(-1), stdout: String::from_utf8_lossy(&out.stdout).into(), stderr: String::from_utf8_lossy(&out.stderr).into() }
+        common::Ran {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into(),
+            stderr: String::from_utf8_lossy(&out.stderr).into(),
+        }
     }
 }

@@ -17,9 +17,7 @@ fn parse(text: &str) -> Document {
 }
 
 fn parse_err(text: &str) -> String {
-    doc::parse(Path::new("plan.md"), text)
-        .expect_err("the document is malformed")
-        .to_string()
+    doc::parse(Path::new("plan.md"), text).expect_err("the document is malformed").to_string()
 }
 
 /// The bytes of `text` outside every region's content and closing marker
@@ -78,10 +76,7 @@ fn directives_in_code_are_text() {
     let digest = &doc::digest("760.1")[..12];
     assert_eq!(
         out,
-        text.replace(
-            "759.3<!-- /reckon:value -->",
-            &format!("760.1<!-- /reckon:value digest={digest} -->")
-        )
+        text.replace("759.3<!-- /reckon:value -->", &format!("760.1<!-- /reckon:value digest={digest} -->"))
     );
 }
 
@@ -103,13 +98,9 @@ fn crlf_document_keeps_crlf_everywhere() {
     assert_eq!(doc.line_ending, doc::LineEnding::Crlf);
     let note = status_note(Alert::Warning, "contradicted:\neagle-topk1-v2 is faster");
     let out = doc.splice(text, &[(0, TABLE.to_string()), (1, note)]);
-    assert!(
-        !out.replace("\r\n", "").contains('\n'),
-        "a lone \\n in:\n{out:?}"
-    );
+    assert!(!out.replace("\r\n", "").contains('\n'), "a lone \\n in:\n{out:?}");
     let table_digest = &doc::digest(&format!("\n{TABLE}"))[..12];
-    let note_digest =
-        &doc::digest("> [!WARNING]\n> **reckon:** contradicted:\n> eagle-topk1-v2 is faster")[..12];
+    let note_digest = &doc::digest("> [!WARNING]\n> **reckon:** contradicted:\n> eagle-topk1-v2 is faster")[..12];
     assert_eq!(
         out,
         format!(
@@ -128,8 +119,7 @@ fn crlf_document_keeps_crlf_everywhere() {
 
 #[test]
 fn bom_and_missing_final_newline_are_kept() {
-    let text =
-        "\u{feff}<!-- reckon:value metric=output_throughput -->1<!-- /reckon:value --> tok/s";
+    let text = "\u{feff}<!-- reckon:value metric=output_throughput -->1<!-- /reckon:value --> tok/s";
     let doc = parse(text);
     assert_eq!(doc.regions.len(), 1);
     assert_eq!((doc.regions[0].line, doc.regions[0].col), (1, 1));
@@ -145,10 +135,7 @@ fn bom_and_missing_final_newline_are_kept() {
     let text = "a\n<!-- reckon:table -->\nx\n<!-- /reckon:table -->";
     let out = parse(text).splice(text, &[(0, "| b |")]);
     let digest = &doc::digest("\n| b |\n")[..12];
-    assert_eq!(
-        out,
-        format!("a\n<!-- reckon:table -->\n| b |\n<!-- /reckon:table digest={digest} -->")
-    );
+    assert_eq!(out, format!("a\n<!-- reckon:table -->\n| b |\n<!-- /reckon:table digest={digest} -->"));
 }
 
 #[test]
@@ -158,10 +145,7 @@ fn unicode_around_regions() {
     let doc = parse(text);
     assert_eq!(doc.regions.len(), 2);
     assert_eq!((doc.regions[0].line, doc.regions[0].col), (1, 10));
-    assert_eq!(
-        doc.regions[1].arg("titre").map(|a| a.value.as_str()),
-        Some("débit « max »")
-    );
+    assert_eq!(doc.regions[1].arg("titre").map(|a| a.value.as_str()), Some("débit « max »"));
     let out = doc.splice(text, &[(0, "759,3 ✓"), (1, "| é | 猫 |")]);
     let after = parse(&out);
     assert_eq!(outside(&doc, text), outside(&after, &out));
@@ -180,10 +164,7 @@ fn splicing_twice_gives_the_same_bytes() {
     for (region, (index, replacement)) in reparsed.regions.iter().zip(&replacements) {
         assert!(!region.edited_by_hand());
         assert!(region.digest.is_some());
-        assert_eq!(
-            Some(region.content(&once).to_string()),
-            reparsed.content_for(&once, *index, replacement)
-        );
+        assert_eq!(Some(region.content(&once).to_string()), reparsed.content_for(&once, *index, replacement));
     }
     let kinds: Vec<Kind> = reparsed.regions.iter().map(|r| r.kind).collect();
     assert_eq!(kinds, [Kind::Table, Kind::Value, Kind::Claim]);
@@ -213,25 +194,11 @@ fn hand_edits_are_detected() {
 
     // Editing or deleting reckon's note is.
     let note_edited = once.replacen("> **reckon:** contradicted", "> **reckon:** fine", 1);
-    assert_eq!(
-        parse(&note_edited)
-            .edited_regions()
-            .map(|(i, _)| i)
-            .collect::<Vec<_>>(),
-        [2]
-    );
+    assert_eq!(parse(&note_edited).edited_regions().map(|(i, _)| i).collect::<Vec<_>>(), [2]);
     let doc = parse(&once);
-    let note = doc.regions[2]
-        .status_note(&once)
-        .expect("the claim has a note");
+    let note = doc.regions[2].status_note(&once).expect("the claim has a note");
     let note_deleted = once.replacen(note, "", 1);
-    assert_eq!(
-        parse(&note_deleted)
-            .edited_regions()
-            .map(|(i, _)| i)
-            .collect::<Vec<_>>(),
-        [2]
-    );
+    assert_eq!(parse(&note_deleted).edited_regions().map(|(i, _)| i).collect::<Vec<_>>(), [2]);
 
     // A region the author wrote without a digest is not hand-edited.
     assert_eq!(parse(&text).edited_regions().count(), 0);
@@ -452,16 +419,10 @@ fn value_text() -> impl Strategy<Value = String> {
 }
 
 fn piece() -> impl Strategy<Value = Piece> {
-    let block_kind = prop_oneof![
-        Just(Kind::Table),
-        Just(Kind::Plot),
-        Just(Kind::Sql),
-        Just(Kind::Template)
-    ];
+    let block_kind = prop_oneof![Just(Kind::Table), Just(Kind::Plot), Just(Kind::Sql), Just(Kind::Template)];
     prop_oneof![
         prop::collection::vec(prose_line(), 0..4).prop_map(Piece::Prose),
-        (block_kind, prop::collection::vec(content_line(), 0..4))
-            .prop_map(|(k, c)| Piece::Block(k, c)),
+        (block_kind, prop::collection::vec(content_line(), 0..4)).prop_map(|(k, c)| Piece::Block(k, c)),
         (prose_line(), value_text(), prose_line()).prop_map(|(a, v, b)| Piece::Value(a, v, b)),
         prop::collection::vec(prose_line(), 0..3).prop_map(Piece::Claim),
     ]
@@ -487,9 +448,7 @@ fn build(pieces: &[Piece], eol: &str, final_newline: bool) -> (String, Vec<Strin
                     content.push_str(line);
                     content.push_str(eol);
                 }
-                text.push_str(&format!(
-                    "<!-- reckon:{kind} q=1 -->{content}<!-- /reckon:{kind} -->{eol}"
-                ));
+                text.push_str(&format!("<!-- reckon:{kind} q=1 -->{content}<!-- /reckon:{kind} -->{eol}"));
                 contents.push(content);
             }
             Piece::Value(before, value, after) => {

@@ -14,9 +14,7 @@ use reckon::run::{RawRun, Value};
 use reckon::Error;
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
 }
 
 fn head(path: &Path) -> Vec<u8> {
@@ -30,16 +28,11 @@ fn head(path: &Path) -> Vec<u8> {
 fn parse(rel: &str) -> (Format, Vec<RawRun>, Outcome) {
     let path = fixture(rel);
     let format = Format::detect(&path, &head(&path)).unwrap_or_else(|e| panic!("{rel}: {e}"));
-    let (runs, outcome) = parse_as(format, &path, &GenericOptions::default())
-        .unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let (runs, outcome) = parse_as(format, &path, &GenericOptions::default()).unwrap_or_else(|e| panic!("{rel}: {e}"));
     (format, runs, outcome)
 }
 
-fn parse_as(
-    format: Format,
-    path: &Path,
-    opts: &GenericOptions,
-) -> reckon::Result<(Vec<RawRun>, Outcome)> {
+fn parse_as(format: Format, path: &Path, opts: &GenericOptions) -> reckon::Result<(Vec<RawRun>, Outcome)> {
     let mut input = BufReader::new(std::fs::File::open(path).unwrap());
     let mut runs = Vec::new();
     let outcome = format.parse_with(path, &mut input, opts, &mut |r| {
@@ -77,10 +70,7 @@ fn metric(run: &RawRun, name: &str) -> f64 {
 }
 
 fn unit<'a>(run: &'a RawRun, name: &str) -> Option<&'a str> {
-    run.metrics
-        .iter()
-        .find(|m| m.name == name)
-        .and_then(|m| m.unit.as_deref())
+    run.metrics.iter().find(|m| m.name == name).and_then(|m| m.unit.as_deref())
 }
 
 fn param<'a>(run: &'a RawRun, name: &str) -> Option<&'a Value> {
@@ -97,10 +87,7 @@ fn has_field(run: &RawRun, name: &str) -> bool {
 
 /// Equal to the number written in the file (up to float parsing).
 fn close(actual: f64, expected: f64) {
-    assert!(
-        (actual - expected).abs() <= expected.abs() * 1e-12,
-        "{actual} != {expected}"
-    );
+    assert!((actual - expected).abs() <= expected.abs() * 1e-12, "{actual} != {expected}");
 }
 
 // ---------------------------------------------------------------- SGLang
@@ -124,8 +111,7 @@ fn sglang_oldest_schema_single_line_inf_rate() {
 
 #[test]
 fn sglang_old_schema_rate_sweeps() {
-    let (f, runs, _) =
-        parse("corpus/sglang/datacrunch-llama405b-online-rate-sweep-old-schema.jsonl");
+    let (f, runs, _) = parse("corpus/sglang/datacrunch-llama405b-online-rate-sweep-old-schema.jsonl");
     assert_eq!(f, Format::SglangJsonl);
     assert_eq!(runs.len(), 6);
     assert_eq!(param(&runs[0], "request_rate"), Some(&Value::Num(1.0)));
@@ -134,25 +120,21 @@ fn sglang_old_schema_rate_sweeps() {
     assert_eq!(param(&runs[5], "dataset_name"), Some(&text("sharegpt")));
     close(metric(&runs[5], "median_ttft_ms"), 294.7253850288689);
 
-    let (_, runs, _) =
-        parse("corpus/sglang/datacrunch-llama70b-online-rate-sweep-old-schema.jsonl");
+    let (_, runs, _) = parse("corpus/sglang/datacrunch-llama70b-online-rate-sweep-old-schema.jsonl");
     assert_eq!(runs.len(), 7);
     assert_eq!(param(&runs[4], "request_rate"), Some(&Value::Num(16.0)));
     close(metric(&runs[6], "output_throughput"), 1471.0864833760852);
 
     let (_, runs, _) = parse("corpus/sglang/datacrunch-llama70b-offline-old-schema.jsonl");
     assert_eq!(runs.len(), 7);
-    assert!(runs
-        .iter()
-        .all(|r| param(r, "request_rate") == Some(&Value::Num(f64::INFINITY))));
+    assert!(runs.iter().all(|r| param(r, "request_rate") == Some(&Value::Num(f64::INFINITY))));
     close(metric(&runs[0], "median_ttft_ms"), 91282.20983641222);
     close(metric(&runs[6], "output_throughput"), 3939.9256459856624);
 }
 
 #[test]
 fn sglang_lora_bench_lines() {
-    let (f, runs, _) =
-        parse("corpus/sglang/lorabench-dlora-successful_requests-benchmark_duration_s.jsonl");
+    let (f, runs, _) = parse("corpus/sglang/lorabench-dlora-successful_requests-benchmark_duration_s.jsonl");
     assert_eq!(f, Format::SglangJsonl);
     assert_eq!(runs.len(), 6);
     assert_eq!(metric(&runs[0], "successful_requests"), 100.0);
@@ -164,8 +146,7 @@ fn sglang_lora_bench_lines() {
 #[test]
 fn sglang_one_batch_with_section_labels_and_blank_line() {
     // Line 1 is `torch:`, lines 2-17 results, 18 blank, 19 `te:`, 20-35.
-    let (f, runs, _) =
-        parse("corpus/sglang/one-batch-hand-pasted-with-section-labels-and-blank-line.jsonl");
+    let (f, runs, _) = parse("corpus/sglang/one-batch-hand-pasted-with-section-labels-and-blank-line.jsonl");
     assert_eq!(f, Format::SglangJsonl);
     assert_eq!(runs.len(), 32);
     let first = &runs[0];
@@ -179,17 +160,8 @@ fn sglang_one_batch_with_section_labels_and_blank_line() {
     for s in ["prefill_latency", "median_decode_latency", "total_latency"] {
         assert_eq!(unit(first, s), Some("s"), "{s}");
     }
-    assert_eq!(
-        unit(first, "prefill_throughput"),
-        None,
-        "derived from the name later"
-    );
-    assert_eq!(
-        runs.iter()
-            .filter(|r| param(r, "section") == Some(&text("torch")))
-            .count(),
-        16
-    );
+    assert_eq!(unit(first, "prefill_throughput"), None, "derived from the name later");
+    assert_eq!(runs.iter().filter(|r| param(r, "section") == Some(&text("torch"))).count(), 16);
     assert_eq!(runs[16].line, 20);
     assert_eq!(param(&runs[16], "section"), Some(&text("te")));
     let last = &runs[31];
@@ -219,49 +191,22 @@ fn sglang_tag_and_server_info() {
     assert_eq!(param(r, "tag"), Some(&text("agg_n50_in128_out64_c8")));
     assert_eq!(param(r, "max_concurrency"), Some(&Value::Num(8.0)));
     assert_eq!(param(r, "server_info.tp_size"), Some(&Value::Num(1.0)));
-    assert_eq!(
-        param(r, "server_info.model_path"),
-        Some(&text("Qwen/Qwen2.5-3B-Instruct"))
-    );
-    assert_eq!(
-        param(r, "server_info.skip_tokenizer_init"),
-        Some(&text("false"))
-    );
-    assert!(r
-        .params
-        .iter()
-        .all(|(k, _)| !k.contains("internal_states") && !k.contains("cuda_graph_bs")));
-    assert!(
-        !has_field(r, "accept_length"),
-        "null accept_length is left out"
-    );
+    assert_eq!(param(r, "server_info.model_path"), Some(&text("Qwen/Qwen2.5-3B-Instruct")));
+    assert_eq!(param(r, "server_info.skip_tokenizer_init"), Some(&text("false")));
+    assert!(r.params.iter().all(|(k, _)| !k.contains("internal_states") && !k.contains("cuda_graph_bs")));
+    assert!(!has_field(r, "accept_length"), "null accept_length is left out");
     close(metric(r, "p99_itl_ms"), 24.67247089371085);
-    assert!(
-        r.metrics.iter().all(|m| !m.name.starts_with("server_info")),
-        "server config is never a metric"
-    );
+    assert!(r.metrics.iter().all(|m| !m.name.starts_with("server_info")), "server config is never a metric");
 }
 
 #[test]
 fn sglang_pd_disaggregation_lists_are_indexed() {
     let (_, runs, _) = parse("corpus/sglang/tonyli-pd-disagg-nested-serverinfo.jsonl");
     let r = &runs[0];
-    assert_eq!(
-        param(r, "tag"),
-        Some(&text("pd_1p2d_n100_in2048_out512_c128"))
-    );
-    assert_eq!(
-        param(r, "server_info.prefill.0.tp_size"),
-        Some(&Value::Num(1.0))
-    );
-    assert_eq!(
-        param(r, "server_info.prefill.0.disaggregation_mode"),
-        Some(&text("prefill"))
-    );
-    assert_eq!(
-        param(r, "server_info.decode.0.disaggregation_mode"),
-        Some(&text("decode"))
-    );
+    assert_eq!(param(r, "tag"), Some(&text("pd_1p2d_n100_in2048_out512_c128")));
+    assert_eq!(param(r, "server_info.prefill.0.tp_size"), Some(&Value::Num(1.0)));
+    assert_eq!(param(r, "server_info.prefill.0.disaggregation_mode"), Some(&text("prefill")));
+    assert_eq!(param(r, "server_info.decode.0.disaggregation_mode"), Some(&text("decode")));
     assert!(r.params.iter().all(|(k, _)| !k.contains("internal_states")));
     close(metric(r, "mean_ttft_ms"), 34647.23834743723);
 
@@ -269,14 +214,8 @@ fn sglang_pd_disaggregation_lists_are_indexed() {
     let r = &runs[0];
     assert_eq!(param(r, "tag"), None, "null tag is left out");
     assert_eq!(param(r, "dataset_name"), Some(&text("sharegpt")));
-    assert_eq!(
-        param(r, "server_info.prefill.0.port"),
-        Some(&Value::Num(30000.0))
-    );
-    assert_eq!(
-        param(r, "server_info.decode.0.port"),
-        Some(&Value::Num(30001.0))
-    );
+    assert_eq!(param(r, "server_info.prefill.0.port"), Some(&Value::Num(30000.0)));
+    assert_eq!(param(r, "server_info.decode.0.port"), Some(&Value::Num(30001.0)));
     close(metric(r, "output_throughput"), 4831.451771319632);
 }
 
@@ -286,14 +225,7 @@ fn sglang_output_details_arrays_are_skipped() {
     assert_eq!(f, Format::SglangJsonl);
     assert_eq!(runs.len(), 1);
     let r = &runs[0];
-    for a in [
-        "input_lens",
-        "output_lens",
-        "ttfts",
-        "itls",
-        "generated_texts",
-        "errors",
-    ] {
+    for a in ["input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors"] {
         assert!(!has_field(r, a), "{a}");
     }
     assert_eq!(
@@ -320,25 +252,11 @@ fn scenario_sweeps_of_2026_11_29() {
         assert!(outcome.skipped.is_empty());
         let first = &runs[0];
         assert_eq!(metric(first, "output_throughput"), tput0, "{file}");
-        assert_eq!(
-            param(first, "request_rate"),
-            Some(&Value::Num(f64::INFINITY))
-        );
+        assert_eq!(param(first, "request_rate"), Some(&Value::Num(f64::INFINITY)));
         assert_eq!(param(first, "max_concurrency"), Some(&Value::Num(1.0)));
-        assert_eq!(
-            param(first, "tag"),
-            Some(&text(&format!("kimi-k2.5-int4_{file}_c1")))
-        );
-        assert_eq!(
-            param(first, "server_info.enable_spec_v2"),
-            Some(&text(spec_v2)),
-            "{file}"
-        );
-        assert_eq!(
-            param(first, "server_info.speculative_eagle_topk"),
-            topk.map(Value::Num).as_ref(),
-            "{file}"
-        );
+        assert_eq!(param(first, "tag"), Some(&text(&format!("kimi-k2.5-int4_{file}_c1"))));
+        assert_eq!(param(first, "server_info.enable_spec_v2"), Some(&text(spec_v2)), "{file}");
+        assert_eq!(param(first, "server_info.speculative_eagle_topk"), topk.map(Value::Num).as_ref(), "{file}");
         assert_eq!(param(first, "server_info.tp_size"), Some(&Value::Num(8.0)));
         let last = &runs[32];
         assert_eq!(last.line, 33);
@@ -363,10 +281,7 @@ fn vllm_all_failed_runs_go_in_as_written() {
     assert_eq!(metric(r, "output_throughput"), 0.0);
     assert!(!has_field(r, "request_goodput"), "null goodput is left out");
     assert!(!has_field(r, "label"));
-    assert!(
-        !has_field(r, "date"),
-        "the date is the run time, not a param"
-    );
+    assert!(!has_field(r, "date"), "the date is the run time, not a param");
     assert_eq!(param(r, "request_rate"), Some(&Value::Num(f64::INFINITY)));
     assert_eq!(param(r, "model_id"), Some(&text("/workspace/glm47-fp8")));
     assert_eq!(param(r, "num_prompts"), Some(&Value::Num(100.0)));
@@ -437,56 +352,38 @@ fn vllm_append_result_lines() {
     let (f, runs, _) = parse("corpus/vllm/nerdalert-graphs-append-result-12-records.json");
     assert_eq!(f, Format::VllmJson);
     assert_eq!(runs.len(), 12);
-    assert_eq!(
-        runs.iter().map(|r| r.line).collect::<Vec<_>>(),
-        (1..=12).collect::<Vec<_>>()
-    );
+    assert_eq!(runs.iter().map(|r| r.line).collect::<Vec<_>>(), (1..=12).collect::<Vec<_>>());
     assert_eq!(runs[0].time.as_deref(), Some("2025-04-14T16:51:48Z"));
     assert_eq!(param(&runs[0], "framework"), Some(&text("vllm")));
     assert_eq!(param(&runs[0], "request_rate"), Some(&Value::Num(1.0)));
-    assert!(runs
-        .iter()
-        .all(|r| !has_field(r, "request_goodput:") && !has_field(r, "request_goodput")));
+    assert!(runs.iter().all(|r| !has_field(r, "request_goodput:") && !has_field(r, "request_goodput")));
     close(metric(&runs[0], "output_throughput"), 120.81006055190667);
-    assert_eq!(
-        param(&runs[11], "request_rate"),
-        Some(&Value::Num(f64::INFINITY))
-    );
+    assert_eq!(param(&runs[11], "request_rate"), Some(&Value::Num(f64::INFINITY)));
     close(metric(&runs[11], "output_throughput"), 2694.614157374034);
 }
 
 #[test]
 fn vllm_metadata_strings_and_goodput_colon() {
-    let (f, runs, _) =
-        parse("corpus/vllm/nerdalert-llmd-append-result-jsonl-metadata-goodput-colon.json");
+    let (f, runs, _) = parse("corpus/vllm/nerdalert-llmd-append-result-jsonl-metadata-goodput-colon.json");
     assert_eq!(f, Format::VllmJson);
     assert_eq!(runs.len(), 9);
     let r = &runs[0];
     assert_eq!(param(r, "gpu"), Some(&text("4xNVIDIA_L40S")));
     assert_eq!(param(r, "deployment"), Some(&text("no-features")));
-    assert_eq!(
-        param(r, "input_len"),
-        Some(&Value::Num(1000.0)),
-        "`\"1000\"` reads as a number"
-    );
+    assert_eq!(param(r, "input_len"), Some(&Value::Num(1000.0)), "`\"1000\"` reads as a number");
     assert_eq!(param(r, "prefill_replicas"), Some(&Value::Num(0.0)));
     assert_eq!(param(r, "decode_replicas"), Some(&Value::Num(4.0)));
-    assert_eq!(
-        param(r, "model"),
-        Some(&text("meta-llama/Llama-3.2-3B-Instruct"))
-    );
+    assert_eq!(param(r, "model"), Some(&text("meta-llama/Llama-3.2-3B-Instruct")));
     close(metric(r, "output_throughput"), 2258.212337970085);
     assert_eq!(runs[8].time.as_deref(), Some("2025-05-30T20:13:04Z"));
-    assert_eq!(
-        param(&runs[8], "request_rate"),
-        Some(&Value::Num(f64::INFINITY))
-    );
+    assert_eq!(param(&runs[8], "request_rate"), Some(&Value::Num(f64::INFINITY)));
     close(metric(&runs[8], "output_throughput"), 11011.349280220396);
 }
 
 #[test]
 fn vllm_goodput_colon_key_is_renamed_when_present() {
-    let line = br#"{"date": "20250414-165148", "backend": "vllm", "model_id": "m", "request_goodput:": 1.25, "completed": 3}"#;
+    let line =
+        br#"{"date": "20250414-165148", "backend": "vllm", "model_id": "m", "request_goodput:": 1.25, "completed": 3}"#;
     let runs = parse_bytes(Format::VllmJson, line).unwrap();
     assert_eq!(metric(&runs[0], "request_goodput"), 1.25);
 }
@@ -499,20 +396,11 @@ fn hyperfine_two_commands() {
     assert_eq!(f, Format::Hyperfine);
     assert_eq!(runs.len(), 2);
     assert_eq!((runs[0].line, runs[1].line), (3, 23));
-    assert_eq!(
-        param(&runs[0], "command"),
-        Some(&text(
-            "cargo run --release --bin 1brc measurements_1000000000.txt"
-        ))
-    );
+    assert_eq!(param(&runs[0], "command"), Some(&text("cargo run --release --bin 1brc measurements_1000000000.txt")));
     close(metric(&runs[0], "mean"), 11.61481411152);
     close(metric(&runs[0], "stddev"), 1.6447334482677183);
     assert_eq!(unit(&runs[0], "mean"), Some("s"));
-    assert_eq!(
-        runs[0].metrics.len(),
-        7,
-        "times and exit_codes are not metrics"
-    );
+    assert_eq!(runs[0].metrics.len(), 7, "times and exit_codes are not metrics");
     close(metric(&runs[1], "max"), 12.36225804252);
 }
 
@@ -521,9 +409,7 @@ fn hyperfine_old_file_without_exit_codes() {
     let (f, runs, _) = parse("corpus/hyperfine/dandavison-error-command-no-exit-codes.json");
     assert_eq!(f, Format::Hyperfine);
     assert_eq!(runs.len(), 1);
-    let Some(Value::Text(cmd)) = param(&runs[0], "command") else {
-        panic!("no command")
-    };
+    let Some(Value::Text(cmd)) = param(&runs[0], "command") else { panic!("no command") };
     assert!(cmd.ends_with("  [ERROR]"));
     close(metric(&runs[0], "mean"), 3.0220133333329403e-6);
     assert_eq!(metric(&runs[0], "median"), 0.0);
@@ -534,33 +420,18 @@ fn hyperfine_old_file_without_exit_codes() {
 #[test]
 fn criterion_files_are_refused_with_what_to_do() {
     let m = refused("corpus/criterion/fib20-fast-new-estimates.json");
-    assert!(
-        m.starts_with("looks like a criterion estimates.json"),
-        "{m}"
-    );
-    assert!(
-        m.contains("reckon does not read criterion output yet"),
-        "{m}"
-    );
+    assert!(m.starts_with("looks like a criterion estimates.json"), "{m}");
+    assert!(m.contains("reckon does not read criterion output yet"), "{m}");
     assert!(m.contains("--format jsonl"), "{m}");
     let m = refused("corpus/criterion/fib20-fast-change-estimates-mean-median-only.json");
-    assert!(
-        m.starts_with("looks like a criterion change/estimates.json"),
-        "{m}"
-    );
+    assert!(m.starts_with("looks like a criterion change/estimates.json"), "{m}");
     let m = refused("corpus/criterion/fib20-fast-new-benchmark-null-function-id.json");
-    assert!(
-        m.starts_with("looks like a criterion benchmark.json"),
-        "{m}"
-    );
+    assert!(m.starts_with("looks like a criterion benchmark.json"), "{m}");
     let m = refused("corpus/criterion/fib20-fast-new-sample.json");
     assert!(m.starts_with("looks like a criterion sample.json"), "{m}");
     let m = refused("corpus/criterion/fib20-fast-new-tukey.json");
     assert!(m.contains("criterion tukey.json"), "{m}");
-    assert!(
-        m.contains("export the numbers you need as CSV or JSON lines"),
-        "{m}"
-    );
+    assert!(m.contains("export the numbers you need as CSV or JSON lines"), "{m}");
 }
 
 #[test]
@@ -580,10 +451,7 @@ fn pytest_benchmark_is_refused() {
 #[test]
 fn llmperf_per_request_results_are_refused() {
     let m = refused("corpus/llmperf/leaderboard-lepton-7b-individual-130-of-150-errors.json");
-    assert!(
-        m.starts_with("looks like llmperf per-request results"),
-        "{m}"
-    );
+    assert!(m.starts_with("looks like llmperf per-request results"), "{m}");
     assert!(m.contains("`*_summary.json`"), "{m}");
 }
 
@@ -594,21 +462,11 @@ fn llmperf_summaries_are_one_generic_run() {
     assert_eq!(runs.len(), 1);
     let r = &runs[0];
     assert_eq!(r.line, 1);
-    assert_eq!(
-        param(r, "model"),
-        Some(&text("meta-llama/Llama-2-7b-chat-hf"))
-    );
-    assert_eq!(
-        param(r, "num_concurrent_requests"),
-        Some(&Value::Num(5.0)),
-        "a setting, by its name"
-    );
+    assert_eq!(param(r, "model"), Some(&text("meta-llama/Llama-2-7b-chat-hf")));
+    assert_eq!(param(r, "num_concurrent_requests"), Some(&Value::Num(5.0)), "a setting, by its name");
     assert_eq!(param(r, "timestamp"), Some(&Value::Num(1703135943.0)));
     // llmperf writes token-count min/max as strings: they stay text.
-    assert_eq!(
-        param(r, "results_number_input_tokens_min"),
-        Some(&text("550"))
-    );
+    assert_eq!(param(r, "results_number_input_tokens_min"), Some(&text("550")));
     close(metric(r, "results_ttft_s_mean"), 0.22518338954666584);
     assert_eq!(metric(r, "mean_input_tokens"), 550.0);
 
@@ -617,34 +475,20 @@ fn llmperf_summaries_are_one_generic_run() {
     let r = &runs[0];
     assert_eq!(metric(r, "results_number_errors"), 130.0);
     close(metric(r, "results_error_rate"), 0.8666666666666667);
-    assert_eq!(
-        param(r, "results_error_code_frequency"),
-        Some(&text("{429.0: 130}"))
-    );
+    assert_eq!(param(r, "results_error_code_frequency"), Some(&text("{429.0: 130}")));
 }
 
 /// Every JSON-family fixture has a test above; a new one must get its own.
 #[test]
 fn every_json_fixture_is_covered() {
     let covered = include_str!("formats_json.rs");
-    for dir in [
-        "sglang",
-        "vllm",
-        "hyperfine",
-        "criterion",
-        "gbench",
-        "pytest-benchmark",
-        "llmperf",
-    ] {
+    for dir in ["sglang", "vllm", "hyperfine", "criterion", "gbench", "pytest-benchmark", "llmperf"] {
         for entry in std::fs::read_dir(fixture(&format!("corpus/{dir}"))).unwrap() {
             let name = entry.unwrap().file_name().into_string().unwrap();
             if name.ends_with(".txt") || name.ends_with(".log") || name.ends_with(".md") {
                 continue;
             }
-            assert!(
-                covered.contains(&format!("corpus/{dir}/{name}\"")),
-                "no test for corpus/{dir}/{name}"
-            );
+            assert!(covered.contains(&format!("corpus/{dir}/{name}\"")), "no test for corpus/{dir}/{name}");
         }
     }
 }
@@ -658,87 +502,43 @@ fn empty_binary_and_prose_files_are_refused() {
         Err(Error::UnknownFormat { msg, .. }) => msg,
         other => panic!("expected a refusal, got {other:?}"),
     };
-    assert_eq!(
-        msg(Format::detect(p, b"")),
-        "the file is empty: there are no runs to ingest"
-    );
-    assert_eq!(
-        msg(Format::detect(p, b"\n  \n")),
-        "the file is empty: there are no runs to ingest"
-    );
+    assert_eq!(msg(Format::detect(p, b"")), "the file is empty: there are no runs to ingest");
+    assert_eq!(msg(Format::detect(p, b"\n  \n")), "the file is empty: there are no runs to ingest");
     assert!(msg(Format::detect(p, b"\x89PNG\r\n\x1a\n\0\0")).starts_with("this is a binary file"));
     assert!(msg(Format::detect(p, b"caf\xe9 au lait\n")).starts_with("this is a binary file"));
-    let m = msg(Format::detect(
-        p,
-        b"Dear diary,\ntoday the GPUs were warm.\n",
-    ));
-    assert!(
-        m.starts_with("not a benchmark log reckon knows (it starts with `Dear diary,`)"),
-        "{m}"
-    );
+    let m = msg(Format::detect(p, b"Dear diary,\ntoday the GPUs were warm.\n"));
+    assert!(m.starts_with("not a benchmark log reckon knows (it starts with `Dear diary,`)"), "{m}");
     assert!(m.contains("--format"), "{m}");
     assert!(msg(Format::detect(p, b"[]")).contains("empty JSON array"));
     let e = Format::detect(p, b"[1, 2]").unwrap_err().to_string();
-    assert!(
-        e.starts_with("x.log: the file is a JSON array of numbers"),
-        "{e}"
-    );
+    assert!(e.starts_with("x.log: the file is a JSON array of numbers"), "{e}");
 }
 
 #[test]
 fn a_head_cut_inside_a_character_is_still_text() {
-    let mut head = "{\"backend\": \"sglang\", \"completed\": 1, \"t\": \"é"
-        .as_bytes()
-        .to_vec();
+    let mut head = "{\"backend\": \"sglang\", \"completed\": 1, \"t\": \"é".as_bytes().to_vec();
     head.pop();
-    assert_eq!(
-        Format::detect(Path::new("x"), &head).unwrap(),
-        Format::SglangJsonl
-    );
+    assert_eq!(Format::detect(Path::new("x"), &head).unwrap(), Format::SglangJsonl);
 }
 
 #[test]
 fn csv_and_generic_jsonl_are_detected() {
     let p = Path::new("x");
+    assert_eq!(Format::detect(p, b"config,concurrency,output_throughput\nbaseline,8,512.5\n").unwrap(), Format::Csv);
     assert_eq!(
-        Format::detect(
-            p,
-            b"config,concurrency,output_throughput\nbaseline,8,512.5\n"
-        )
-        .unwrap(),
-        Format::Csv
-    );
-    assert_eq!(
-        Format::detect(
-            p,
-            b"{\"config\": \"a\", \"tput\": 1}\n{\"config\": \"b\", \"tput\": 2}\n"
-        )
-        .unwrap(),
+        Format::detect(p, b"{\"config\": \"a\", \"tput\": 1}\n{\"config\": \"b\", \"tput\": 2}\n").unwrap(),
         Format::Jsonl
     );
-    assert_eq!(
-        Format::detect(p, b"[{\"config\": \"a\", \"tput\": 1}]").unwrap(),
-        Format::Jsonl
-    );
+    assert_eq!(Format::detect(p, b"[{\"config\": \"a\", \"tput\": 1}]").unwrap(), Format::Jsonl);
 }
 
 // ------------------------------------------------------- JSON dialect
 
 #[test]
 fn truncated_json_line_is_malformed_at_its_line() {
-    let full = std::fs::read(fixture(
-        "corpus/sglang/datacrunch-llama405b-online-rate-sweep-old-schema.jsonl",
-    ))
-    .unwrap();
+    let full = std::fs::read(fixture("corpus/sglang/datacrunch-llama405b-online-rate-sweep-old-schema.jsonl")).unwrap();
     // Keep lines 1-2 and half of line 3.
-    let third = full
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b == b'\n')
-        .nth(1)
-        .unwrap()
-        .0
-        + 1;
+    let third = full.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(1).unwrap().0 + 1;
     let cut = &full[..third + 200];
     match parse_bytes(Format::SglangJsonl, cut) {
         Err(Error::Malformed { line, msg, .. }) => {
@@ -749,25 +549,17 @@ fn truncated_json_line_is_malformed_at_its_line() {
     }
     // The same for vLLM append-result lines and generic JSON lines.
     let vllm = b"{\"date\": \"20250414-165148\", \"completed\": 1}\n{\"date\": \"2025";
-    assert!(matches!(
-        parse_bytes(Format::VllmJson, vllm),
-        Err(Error::Malformed { line: 2, .. })
-    ));
+    assert!(matches!(parse_bytes(Format::VllmJson, vllm), Err(Error::Malformed { line: 2, .. })));
     let generic = b"{\"a\": 1}\n\n{\"a\": 2}\n{\"a\": ";
-    assert!(matches!(
-        parse_bytes(Format::Jsonl, generic),
-        Err(Error::Malformed { line: 4, .. })
-    ));
+    assert!(matches!(parse_bytes(Format::Jsonl, generic), Err(Error::Malformed { line: 4, .. })));
 }
 
 #[test]
 fn nan_inside_a_string_is_not_a_token() {
-    let line = br#"{"backend": "sglang", "completed": 2, "note": "NaN Infinity -Infinity", "generated_texts": ["NaN"]}"#;
+    let line =
+        br#"{"backend": "sglang", "completed": 2, "note": "NaN Infinity -Infinity", "generated_texts": ["NaN"]}"#;
     let runs = parse_bytes(Format::SglangJsonl, line).unwrap();
-    assert_eq!(
-        param(&runs[0], "note"),
-        Some(&text("NaN Infinity -Infinity"))
-    );
+    assert_eq!(param(&runs[0], "note"), Some(&text("NaN Infinity -Infinity")));
     assert_eq!(metric(&runs[0], "completed"), 2.0);
 }
 
@@ -788,25 +580,14 @@ fn overrides_apply_to_every_format() {
     // max_concurrent_requests is a metric by SGLang's rules; force it to a
     // param, and the tag (text) to a metric, which must fail.
     let path = fixture("corpus/sglang/benchmaq-output-details-ttfts-itls-texts.jsonl");
-    let opts = GenericOptions {
-        params: vec!["max_concurrent_requests".into()],
-        metrics: vec![],
-    };
+    let opts = GenericOptions { params: vec!["max_concurrent_requests".into()], metrics: vec![] };
     let (runs, _) = parse_as(Format::SglangJsonl, &path, &opts).unwrap();
-    assert_eq!(
-        param(&runs[0], "max_concurrent_requests"),
-        Some(&Value::Num(100.0))
+    assert_eq!(param(&runs[0], "max_concurrent_requests"), Some(&Value::Num(100.0)));
+    assert!(runs[0].metrics.iter().all(|m| m.name != "max_concurrent_requests"));
+    let opts = GenericOptions { params: vec![], metrics: vec!["dataset_name".into()] };
+    let e = parse_as(Format::SglangJsonl, &path, &opts).unwrap_err().to_string();
+    assert!(
+        e.ends_with(":1: `dataset_name` is set to be a metric in reckon.toml, but its value `random` is not a number"),
+        "{e}"
     );
-    assert!(runs[0]
-        .metrics
-        .iter()
-        .all(|m| m.name != "max_concurrent_requests"));
-    let opts = GenericOptions {
-        params: vec![],
-        metrics: vec!["dataset_name".into()],
-    };
-    let e = parse_as(Format::SglangJsonl, &path, &opts)
-        .unwrap_err()
-        .to_string();
-    assert!(e.ends_with(":1: `dataset_name` is set to be a metric in reckon.toml, but its value `random` is not a number"), "{e}");
 }

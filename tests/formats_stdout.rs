@@ -12,9 +12,7 @@ use reckon::run::{RawRun, Value};
 use reckon::Error;
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
 }
 
 fn read(rel: &str) -> Result<(Vec<RawRun>, Outcome), Error> {
@@ -85,10 +83,7 @@ fn sglang_benchmaq_namespace_and_tqdm() {
     assert_eq!(run.time, None);
     assert_eq!(param(run, "backend").cloned(), text("sglang"));
     assert_eq!(param(run, "dataset_name").cloned(), text("random"));
-    assert_eq!(
-        param(run, "model").cloned(),
-        text("/workspace/gpt-oss-120b")
-    );
+    assert_eq!(param(run, "model").cloned(), text("/workspace/gpt-oss-120b"));
     assert_eq!(param(run, "num_prompts").cloned(), num(100.0));
     assert_eq!(param(run, "random_input_len").cloned(), num(1024.0));
     assert_eq!(param(run, "random_output_len").cloned(), num(128.0));
@@ -123,10 +118,8 @@ fn sglang_benchmaq_namespace_and_tqdm() {
 #[test]
 fn sglang_stdout_names_match_the_jsonl_of_the_same_run() {
     let (runs, _) = ok("corpus/sglang/benchmaq-stdout-with-namespace-tqdm.txt");
-    let raw = std::fs::read_to_string(fixture(
-        "corpus/sglang/benchmaq-output-details-ttfts-itls-texts.jsonl",
-    ))
-    .expect("fixture");
+    let raw = std::fs::read_to_string(fixture("corpus/sglang/benchmaq-output-details-ttfts-itls-texts.jsonl"))
+        .expect("fixture");
     // The only non-finite token in the line; serde_json rejects it.
     let raw = raw.replace("\"request_rate\": Infinity", "\"request_rate\": null");
     let json: serde_json::Value = serde_json::from_str(raw.trim()).expect("json line");
@@ -136,25 +129,12 @@ fn sglang_stdout_names_match_the_jsonl_of_the_same_run() {
             // Printed in stdout only; SGLang's JSONL has no max ITL.
             continue;
         }
-        let v = json[&m.name]
-            .as_f64()
-            .unwrap_or_else(|| panic!("JSONL has no {}", m.name));
-        assert!(
-            (v - m.value).abs() <= 0.005 + 1e-9,
-            "{}: stdout {} vs jsonl {v}",
-            m.name,
-            m.value
-        );
+        let v = json[&m.name].as_f64().unwrap_or_else(|| panic!("JSONL has no {}", m.name));
+        assert!((v - m.value).abs() <= 0.005 + 1e-9, "{}: stdout {} vs jsonl {v}", m.name, m.value);
         compared += 1;
     }
     assert_eq!(compared, 27);
-    for key in [
-        "backend",
-        "dataset_name",
-        "random_input_len",
-        "random_output_len",
-        "max_concurrency",
-    ] {
+    for key in ["backend", "dataset_name", "random_input_len", "random_output_len", "max_concurrency"] {
         let p = param(&runs[0], key).expect("param");
         match (&json[key], p) {
             (serde_json::Value::String(s), Value::Text(t)) => assert_eq!(s, t),
@@ -215,21 +195,8 @@ fn sglang_lorabench_blocks_in_markdown_with_negative_zero() {
     assert!(outcome.skipped.is_empty());
     // Six blocks under `# request rate: N` markdown headings.
     assert_eq!(lines(&runs), vec![3, 35, 67, 99, 131, 163]);
-    let rates: Vec<_> = runs
-        .iter()
-        .map(|r| param(r, "request_rate").cloned())
-        .collect();
-    assert_eq!(
-        rates,
-        vec![
-            num(2.0),
-            num(4.0),
-            num(8.0),
-            num(16.0),
-            num(32.0),
-            num(64.0)
-        ]
-    );
+    let rates: Vec<_> = runs.iter().map(|r| param(r, "request_rate").cloned()).collect();
+    assert_eq!(rates, vec![num(2.0), num(4.0), num(8.0), num(16.0), num(32.0), num(64.0)]);
     let first = &runs[0];
     // lora_bench's "Total throughput (tok/s)" (line 14) is SGLang's
     // total_throughput; no Max request concurrency row → no param.
@@ -241,10 +208,7 @@ fn sglang_lorabench_blocks_in_markdown_with_negative_zero() {
     assert_eq!(metric(first, "p99_itl_ms"), 0.0); // line 29
     assert_eq!(metric(first, "p99_ttft_ms"), 15089.74); // line 21
     assert_eq!(metric(&runs[5], "output_throughput"), 832.48); // line 173
-    assert_eq!(
-        metric(&runs[5], "total_output_tokens_retokenized"),
-        104145.0
-    ); // line 170
+    assert_eq!(metric(&runs[5], "total_output_tokens_retokenized"), 104145.0); // line 170
 }
 
 // --- vLLM -------------------------------------------------------------------
@@ -282,10 +246,7 @@ fn vllm_json_files_are_not_this_format() {
         assert!(!sniffed(rel), "{rel}");
         match read(rel) {
             Err(Error::UnknownFormat { msg, .. }) => {
-                assert!(
-                    msg.contains("no \"Serving Benchmark Result\" block found"),
-                    "{msg}"
-                )
+                assert!(msg.contains("no \"Serving Benchmark Result\" block found"), "{msg}")
             }
             other => panic!("{rel}: expected UnknownFormat, got {other:?}"),
         }
@@ -323,21 +284,12 @@ fn vllm_bench_serve_stdout_with_e2el() {
 #[test]
 fn vllm_stdout_names_match_the_json_of_the_same_run() {
     let (runs, _) = ok("corpus/vllm/benchmaq-vllm-bench-serve-stdout.txt");
-    let raw = std::fs::read_to_string(fixture(
-        "corpus/vllm/benchmaq-vllm-bench-serve-e2el-percentiles.json",
-    ))
-    .expect("fixture");
+    let raw = std::fs::read_to_string(fixture("corpus/vllm/benchmaq-vllm-bench-serve-e2el-percentiles.json"))
+        .expect("fixture");
     let json: serde_json::Value = serde_json::from_str(&raw).expect("json");
     for m in &runs[0].metrics {
-        let v = json[&m.name]
-            .as_f64()
-            .unwrap_or_else(|| panic!("JSON has no {}", m.name));
-        assert!(
-            (v - m.value).abs() <= 0.005 + 1e-9,
-            "{}: stdout {} vs json {v}",
-            m.name,
-            m.value
-        );
+        let v = json[&m.name].as_f64().unwrap_or_else(|| panic!("JSON has no {}", m.name));
+        assert!((v - m.value).abs() <= 0.005 + 1e-9, "{}: stdout {} vs json {v}", m.name, m.value);
     }
     assert_eq!(runs[0].metrics.len(), 22);
 }
@@ -350,10 +302,7 @@ fn vllm_k8s_job_log_reads_the_blocks_not_the_json() {
     // Three jobs (10, 30, inf QPS), each a block followed by its JSON
     // between <<<RESULT_START>>> markers: the blocks are the runs.
     assert_eq!(lines(&runs), vec![47, 109, 171]);
-    let rates: Vec<_> = runs
-        .iter()
-        .map(|r| param(r, "request_rate").cloned())
-        .collect();
+    let rates: Vec<_> = runs.iter().map(|r| param(r, "request_rate").cloned()).collect();
     assert_eq!(rates, vec![num(10.0), num(30.0), num(f64::INFINITY)]);
     let first = &runs[0];
     // Old benchmark_serving.py: "Total Token throughput" (capital T).
@@ -381,10 +330,7 @@ fn vllm_newer_with_failed_line_and_p95() {
     assert_eq!(lines(&runs), vec![28]);
     let run = &runs[0];
     assert_eq!(param(run, "backend").cloned(), text("openai-chat"));
-    assert_eq!(
-        param(run, "served_model_name").cloned(),
-        text("minimax-m2.5")
-    );
+    assert_eq!(param(run, "served_model_name").cloned(), text("minimax-m2.5"));
     assert_eq!(param(run, "max_concurrency").cloned(), num(128.0));
     assert_eq!(param(run, "random_input_len").cloned(), num(10240.0));
     assert_eq!(param(run, "temperature").cloned(), num(0.7));
@@ -406,10 +352,7 @@ fn vllm_older_rocm_log_without_failed_row() {
     let run = &runs[0];
     assert!(!has_metric(run, "failed"));
     assert_eq!(param(run, "max_concurrency").cloned(), num(1.0));
-    assert_eq!(
-        param(run, "model").cloned(),
-        text("/data/models/MiniMax-M2.5-bf16")
-    );
+    assert_eq!(param(run, "model").cloned(), text("/data/models/MiniMax-M2.5-bf16"));
     assert_eq!(metric(run, "duration"), 13148.00);
     assert_eq!(metric(run, "total_token_throughput"), 255.32); // capital-T row
     assert_eq!(metric(run, "p99_itl_ms"), 191.32);
@@ -417,9 +360,7 @@ fn vllm_older_rocm_log_without_failed_row() {
 
 // --- the scenario's old sweep ------------------------------------------------
 
-const CONCURRENCY: [f64; 11] = [
-    1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 50.0, 100.0, 150.0, 200.0, 250.0,
-];
+const CONCURRENCY: [f64; 11] = [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 50.0, 100.0, 150.0, 200.0, 250.0];
 
 fn column(runs: &[RawRun], name: &str) -> Vec<f64> {
     runs.iter().map(|r| metric(r, name)).collect()
@@ -440,15 +381,8 @@ fn check_sweep(runs: &[RawRun]) {
     }
     // Each block's Namespace has its own num_prompts (4 × concurrency
     // from 8 up).
-    let prompts: Vec<_> = runs
-        .iter()
-        .map(|r| param(r, "num_prompts").and_then(Value::as_f64))
-        .collect();
-    let want: Vec<_> = [
-        16.0, 16.0, 16.0, 32.0, 64.0, 120.0, 200.0, 400.0, 600.0, 800.0, 1000.0,
-    ]
-    .map(Some)
-    .to_vec();
+    let prompts: Vec<_> = runs.iter().map(|r| param(r, "num_prompts").and_then(Value::as_f64)).collect();
+    let want: Vec<_> = [16.0, 16.0, 16.0, 32.0, 64.0, 120.0, 200.0, 400.0, 600.0, 800.0, 1000.0].map(Some).to_vec();
     assert_eq!(prompts, want);
 }
 
@@ -458,10 +392,7 @@ fn scenario_baseline_sweep() {
     assert!(sniffed(rel));
     let (runs, outcome) = ok(rel);
     assert!(outcome.skipped.is_empty());
-    assert_eq!(
-        lines(&runs),
-        vec![9, 44, 79, 114, 149, 184, 219, 254, 289, 324, 359]
-    );
+    assert_eq!(lines(&runs), vec![9, 44, 79, 114, 149, 184, 219, 254, 289, 324, 359]);
     check_sweep(&runs);
     // `Output token throughput`, `Mean TTFT`, `P99 ITL` rows of each block.
     assert_eq!(
@@ -470,10 +401,7 @@ fn scenario_baseline_sweep() {
     );
     assert_eq!(
         column(&runs, "mean_ttft_ms"),
-        vec![
-            189.46, 199.40, 217.56, 254.61, 331.84, 462.92, 663.15, 1136.52, 1615.25, 2092.40,
-            2553.85
-        ]
+        vec![189.46, 199.40, 217.56, 254.61, 331.84, 462.92, 663.15, 1136.52, 1615.25, 2092.40, 2553.85]
     );
     assert_eq!(
         column(&runs, "p99_itl_ms"),
@@ -493,10 +421,7 @@ fn scenario_eagle_topk4_v1_sweep() {
     assert!(sniffed(rel));
     let (runs, outcome) = ok(rel);
     assert!(outcome.skipped.is_empty());
-    assert_eq!(
-        lines(&runs),
-        vec![9, 45, 81, 117, 153, 189, 225, 261, 297, 333, 369]
-    );
+    assert_eq!(lines(&runs), vec![9, 45, 81, 117, 153, 189, 225, 261, 297, 333, 369]);
     check_sweep(&runs);
     assert_eq!(
         column(&runs, "output_throughput"),
@@ -504,17 +429,11 @@ fn scenario_eagle_topk4_v1_sweep() {
     );
     assert_eq!(
         column(&runs, "mean_ttft_ms"),
-        vec![
-            189.23, 198.43, 217.52, 254.71, 334.13, 460.22, 669.01, 1147.50, 1590.91, 2107.01,
-            2523.72
-        ]
+        vec![189.23, 198.43, 217.52, 254.71, 334.13, 460.22, 669.01, 1147.50, 1590.91, 2107.01, 2523.72]
     );
     assert_eq!(
         column(&runs, "p99_itl_ms"),
-        vec![
-            85.50, 109.15, 149.37, 229.19, 413.50, 747.31, 1225.44, 2444.31, 3663.20, 4897.37,
-            6162.16
-        ]
+        vec![85.50, 109.15, 149.37, 229.19, 413.50, 747.31, 1225.44, 2444.31, 3663.20, 4897.37, 6162.16]
     );
     assert_eq!(column(&runs, "accept_length"), vec![3.04; 11]);
 }
@@ -534,8 +453,7 @@ fn parse_bytes(bytes: &[u8]) -> Result<Vec<RawRun>, Error> {
 
 #[test]
 fn a_sweep_cut_inside_its_last_block_is_malformed_at_that_header() {
-    let full =
-        std::fs::read_to_string(fixture("scenario-logs/2026-11-20/baseline.log")).expect("fixture");
+    let full = std::fs::read_to_string(fixture("scenario-logs/2026-11-20/baseline.log")).expect("fixture");
     // Keep lines 1..=370: the last block (header at line 359) loses its
     // latency sections and closing rule.
     let cut: String = full.split_inclusive('\n').take(370).collect();
@@ -550,12 +468,8 @@ fn a_sweep_cut_inside_its_last_block_is_malformed_at_that_header() {
 
 #[test]
 fn crlf_and_progress_bar_carriage_returns_change_nothing() {
-    let full =
-        std::fs::read_to_string(fixture("scenario-logs/2026-11-20/baseline.log")).expect("fixture");
-    let crlf = full.replace('\n', "\r\n").replace(
-        "100%|",
-        " 10%|#         | 1/16\r 50%|#####     | 8/16\r100%|",
-    );
+    let full = std::fs::read_to_string(fixture("scenario-logs/2026-11-20/baseline.log")).expect("fixture");
+    let crlf = full.replace('\n', "\r\n").replace("100%|", " 10%|#         | 1/16\r 50%|#####     | 8/16\r100%|");
     let runs = parse_bytes(crlf.as_bytes()).expect("parses");
     let (plain, _) = ok("scenario-logs/2026-11-20/baseline.log");
     assert_eq!(runs, plain);
@@ -563,10 +477,8 @@ fn crlf_and_progress_bar_carriage_returns_change_nothing() {
 
 #[test]
 fn fenced_markdown_copy_with_stripped_padding_reads_the_same() {
-    let full = std::fs::read_to_string(fixture(
-        "corpus/sglang/lorabench-dlora-stdout-in-md-negative-zero-tpot.md",
-    ))
-    .expect("fixture");
+    let full = std::fs::read_to_string(fixture("corpus/sglang/lorabench-dlora-stdout-in-md-negative-zero-tpot.md"))
+        .expect("fixture");
     // Put each block in a ``` fence (one line before its header, one after
     // its closing rule) and strip the `{:<10}` padding, as docs do.
     let mut doc = String::new();

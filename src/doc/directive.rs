@@ -31,10 +31,7 @@ pub(crate) struct Problem {
 }
 
 fn problem<T>(at: usize, msg: impl Into<String>) -> Result<T, Problem> {
-    Err(Problem {
-        at,
-        msg: msg.into(),
-    })
+    Err(Problem { at, msg: msg.into() })
 }
 
 /// An HTML comment: `span` from `<!--` to `-->` inclusive, `body` between.
@@ -73,10 +70,7 @@ fn html_ranges(text: &str) -> Vec<Range<usize>> {
         .filter(|(event, _)| {
             // The block's own range is taken rather than its lines' so a
             // comment spanning several lines of a list item is one range.
-            matches!(
-                event,
-                Event::Start(Tag::HtmlBlock) | Event::Html(_) | Event::InlineHtml(_)
-            )
+            matches!(event, Event::Start(Tag::HtmlBlock) | Event::Html(_) | Event::InlineHtml(_))
         })
         .map(|(_, range)| range)
         .collect();
@@ -117,17 +111,11 @@ pub(crate) fn find_comments(text: &str) -> Result<Vec<Comment>, Problem> {
                 (len, body_start + len + 3)
             } else {
                 if is_directive(rest) {
-                    return problem(
-                        start,
-                        "this directive is never ended; end the comment with `-->`",
-                    );
+                    return problem(start, "this directive is never ended; end the comment with `-->`");
                 }
                 break;
             };
-            comments.push(Comment {
-                span: start..end,
-                body: body_start..body_start + body_len,
-            });
+            comments.push(Comment { span: start..end, body: body_start..body_start + body_len });
             pos = end;
         }
     }
@@ -148,22 +136,14 @@ pub(crate) fn parse(text: &str, comment: &Comment) -> Result<Option<Directive>, 
         return Ok(None);
     };
     let end = comment.body.end;
-    let name_len = text[after_prefix..end]
-        .find(char::is_whitespace)
-        .unwrap_or(end - after_prefix);
+    let name_len = text[after_prefix..end].find(char::is_whitespace).unwrap_or(end - after_prefix);
     let name = &text[after_prefix..after_prefix + name_len];
     let Some(kind) = Kind::from_name(name) else {
         let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
         let msg = if name.is_empty() {
-            format!(
-                "directive without a kind after `reckon:`; the kinds are {}",
-                kinds.join(", ")
-            )
+            format!("directive without a kind after `reckon:`; the kinds are {}", kinds.join(", "))
         } else {
-            format!(
-                "unknown directive `reckon:{name}`; the kinds are {}",
-                kinds.join(", ")
-            )
+            format!("unknown directive `reckon:{name}`; the kinds are {}", kinds.join(", "))
         };
         return problem(after_prefix, msg);
     };
@@ -183,8 +163,7 @@ pub(crate) fn parse(text: &str, comment: &Comment) -> Result<Option<Directive>, 
                     ),
                 );
             }
-            let valid = (8..=64).contains(&arg.value.len())
-                && arg.value.bytes().all(|b| b.is_ascii_hexdigit());
+            let valid = (8..=64).contains(&arg.value.len()) && arg.value.bytes().all(|b| b.is_ascii_hexdigit());
             if !valid {
                 return problem(
                     arg.value_span.start,
@@ -205,22 +184,11 @@ pub(crate) fn parse(text: &str, comment: &Comment) -> Result<Option<Directive>, 
         let stmt_text = raw.trim();
         let lead = raw.len() - raw.trim_start().len();
         let span = stmt_start + lead..stmt_start + lead + stmt_text.len();
-        let statement = Some(Statement {
-            text: stmt_text.to_string(),
-            span,
-        });
-        return Ok(Some(Directive::Open(Open {
-            kind,
-            args,
-            statement,
-        })));
+        let statement = Some(Statement { text: stmt_text.to_string(), span });
+        return Ok(Some(Directive::Open(Open { kind, args, statement })));
     }
     let (args, _) = parse_args(text, args_start, end, false)?;
-    Ok(Some(Directive::Open(Open {
-        kind,
-        args,
-        statement: None,
-    })))
+    Ok(Some(Directive::Open(Open { kind, args, statement: None })))
 }
 
 fn is_key_start(c: char) -> bool {
@@ -250,12 +218,7 @@ fn skip_whitespace(text: &str, pos: usize, end: usize) -> usize {
 /// Parses `key=value` arguments in `text[pos..end]`. With `leading_only`,
 /// stops at the first word that is not `name=…` and returns where it starts;
 /// otherwise every word must be an argument.
-fn parse_args(
-    text: &str,
-    mut pos: usize,
-    end: usize,
-    leading_only: bool,
-) -> Result<(Vec<Arg>, usize), Problem> {
+fn parse_args(text: &str, mut pos: usize, end: usize, leading_only: bool) -> Result<(Vec<Arg>, usize), Problem> {
     let mut args: Vec<Arg> = Vec::new();
     loop {
         pos = skip_whitespace(text, pos, end);
@@ -266,25 +229,16 @@ fn parse_args(
         if leading_only && !starts_with_arg(rest) {
             return Ok((args, pos));
         }
-        let key_len = rest
-            .find(|c: char| c.is_whitespace() || matches!(c, '=' | '"' | '\''))
-            .unwrap_or(rest.len());
+        let key_len = rest.find(|c: char| c.is_whitespace() || matches!(c, '=' | '"' | '\'')).unwrap_or(rest.len());
         let key = &rest[..key_len];
         if key.is_empty() {
             return if rest.starts_with('=') {
-                problem(
-                    pos,
-                    "argument without a name before `=`; write `name=value`",
-                )
+                problem(pos, "argument without a name before `=`; write `name=value`")
             } else {
-                problem(
-                    pos,
-                    "quoted text without an argument name; write `name=\"…\"`",
-                )
+                problem(pos, "quoted text without an argument name; write `name=\"…\"`")
             };
         }
-        let valid_key =
-            key.chars().next().is_some_and(is_key_start) && key.chars().all(is_key_char);
+        let valid_key = key.chars().next().is_some_and(is_key_start) && key.chars().all(is_key_char);
         if !valid_key {
             return problem(
                 pos,
@@ -296,32 +250,18 @@ fn parse_args(
         }
         let eq = pos + key_len;
         if !text[eq..end].starts_with('=') {
-            return problem(
-                pos,
-                format!("argument `{key}` has no value; write `{key}=VALUE`"),
-            );
+            return problem(pos, format!("argument `{key}` has no value; write `{key}=VALUE`"));
         }
         let value_start = eq + 1;
         let (value, value_span, next) = match text[value_start..end].chars().next() {
             Some(quote @ ('"' | '\'')) => {
-                let (value, close) = unquote(text, value_start + 1, end, quote).ok_or_else(|| {
-                    Problem {
-                        at: value_start,
-                        msg: format!(
-                            "unbalanced `{quote}` in the value of `{key}`; close the quote before `-->`"
-                        ),
-                    }
+                let (value, close) = unquote(text, value_start + 1, end, quote).ok_or_else(|| Problem {
+                    at: value_start,
+                    msg: format!("unbalanced `{quote}` in the value of `{key}`; close the quote before `-->`"),
                 })?;
                 let after = close + 1;
-                if text[after..end]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| !c.is_whitespace())
-                {
-                    return problem(
-                        after,
-                        format!("expected a space after the quoted value of `{key}`"),
-                    );
+                if text[after..end].chars().next().is_some_and(|c| !c.is_whitespace()) {
+                    return problem(after, format!("expected a space after the quoted value of `{key}`"));
                 }
                 (value, value_start + 1..close, after)
             }
@@ -337,17 +277,10 @@ fn parse_args(
                         ),
                     );
                 }
-                (
-                    rest[..len].to_string(),
-                    value_start..value_start + len,
-                    value_start + len,
-                )
+                (rest[..len].to_string(), value_start..value_start + len, value_start + len)
             }
             _ => {
-                return problem(
-                    value_start,
-                    format!("argument `{key}` has an empty value; write `{key}=VALUE`"),
-                );
+                return problem(value_start, format!("argument `{key}` has an empty value; write `{key}=VALUE`"));
             }
         };
         if let Some(first) = args.iter().find(|a| a.key == key) {
@@ -360,12 +293,7 @@ fn parse_args(
                 ),
             );
         }
-        args.push(Arg {
-            key: key.to_string(),
-            value,
-            span: pos..next,
-            value_span,
-        });
+        args.push(Arg { key: key.to_string(), value, span: pos..next, value_span });
         pos = next;
     }
 }
@@ -400,17 +328,12 @@ mod tests {
     use super::*;
 
     fn comments(text: &str) -> Vec<&str> {
-        find_comments(text)
-            .expect("comments are well formed")
-            .into_iter()
-            .map(|c| &text[c.span])
-            .collect()
+        find_comments(text).expect("comments are well formed").into_iter().map(|c| &text[c.span]).collect()
     }
 
     #[test]
     fn comments_in_code_are_not_found() {
-        let text =
-            "<!-- a -->\n\n```\n<!-- b -->\n```\n\n~~~md\n<!-- c -->\n~~~\n\n    <!-- d -->\n\n\
+        let text = "<!-- a -->\n\n```\n<!-- b -->\n```\n\n~~~md\n<!-- c -->\n~~~\n\n    <!-- d -->\n\n\
                     text `<!-- e -->` and <!-- f --> end\n";
         assert_eq!(comments(text), ["<!-- a -->", "<!-- f -->"]);
     }
@@ -418,31 +341,18 @@ mod tests {
     #[test]
     fn several_comments_in_one_html_block_line() {
         let text = "<!-- a --> <!-- reckon:value -->1<!-- /reckon:value --> x\n";
-        assert_eq!(
-            comments(text),
-            [
-                "<!-- a -->",
-                "<!-- reckon:value -->",
-                "<!-- /reckon:value -->"
-            ]
-        );
+        assert_eq!(comments(text), ["<!-- a -->", "<!-- reckon:value -->", "<!-- /reckon:value -->"]);
     }
 
     #[test]
     fn empty_html_comments() {
-        assert_eq!(
-            comments("a <!--> b <!---> c <!-- d -->\n"),
-            ["<!-->", "<!--->", "<!-- d -->"]
-        );
+        assert_eq!(comments("a <!--> b <!---> c <!-- d -->\n"), ["<!-->", "<!--->", "<!-- d -->"]);
     }
 
     #[test]
     fn multi_line_comment_in_list_item_is_one_comment() {
         let text = "- item\n  <!-- reckon:table a=1\n  b=2 -->\n  x\n  <!-- /reckon:table -->\n";
-        assert_eq!(
-            comments(text),
-            ["<!-- reckon:table a=1\n  b=2 -->", "<!-- /reckon:table -->"]
-        );
+        assert_eq!(comments(text), ["<!-- reckon:table a=1\n  b=2 -->", "<!-- /reckon:table -->"]);
     }
 
     fn args(src: &str) -> Result<Vec<(String, String)>, String> {
@@ -463,22 +373,10 @@ mod tests {
                 ("d".to_string(), "q \" \\ \\n".to_string()),
             ]
         );
-        assert_eq!(
-            args("a=").unwrap_err(),
-            "2: argument `a` has an empty value; write `a=VALUE`"
-        );
-        assert_eq!(
-            args("a").unwrap_err(),
-            "0: argument `a` has no value; write `a=VALUE`"
-        );
-        assert_eq!(
-            args("=b").unwrap_err(),
-            "0: argument without a name before `=`; write `name=value`"
-        );
-        assert_eq!(
-            args("a=x\"y").unwrap_err(),
-            "3: quote inside the value of `a`; quote the whole value: `a=\"…\"`"
-        );
+        assert_eq!(args("a=").unwrap_err(), "2: argument `a` has an empty value; write `a=VALUE`");
+        assert_eq!(args("a").unwrap_err(), "0: argument `a` has no value; write `a=VALUE`");
+        assert_eq!(args("=b").unwrap_err(), "0: argument without a name before `=`; write `name=value`");
+        assert_eq!(args("a=x\"y").unwrap_err(), "3: quote inside the value of `a`; quote the whole value: `a=\"…\"`");
         assert_eq!(
             args("1a=2").unwrap_err(),
             "0: `1a` is not an argument name; names are letters, digits, `_`, `-` and `.`, \

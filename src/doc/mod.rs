@@ -74,14 +74,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order the documentation lists them.
-    pub const ALL: [Kind; 6] = [
-        Kind::Table,
-        Kind::Value,
-        Kind::Plot,
-        Kind::Sql,
-        Kind::Template,
-        Kind::Claim,
-    ];
+    pub const ALL: [Kind; 6] = [Kind::Table, Kind::Value, Kind::Plot, Kind::Sql, Kind::Template, Kind::Claim];
 
     /// The name written in directives (`table`, `value`, …).
     pub fn name(self) -> &'static str {
@@ -248,10 +241,7 @@ impl Document {
 
     /// The regions whose generated part was edited by hand, with their index.
     pub fn edited_regions(&self) -> impl Iterator<Item = (usize, &Region)> {
-        self.regions
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.edited_by_hand())
+        self.regions.iter().enumerate().filter(|(_, r)| r.edited_by_hand())
     }
 }
 
@@ -303,8 +293,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                     return Err(error_at(path, text, comment.span.start, msg));
                 }
                 let content = open_span.end..comment.span.start;
-                let edited_by_hand =
-                    splice::edited_by_hand(o.kind, &text[content.clone()], c.digest.as_deref());
+                let edited_by_hand = splice::edited_by_hand(o.kind, &text[content.clone()], c.digest.as_deref());
                 let (line, col) = location(text, open_span.start);
                 regions.push(Region {
                     kind: o.kind,
@@ -322,19 +311,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
         }
     }
     if let Some((o, open_span)) = open {
-        let msg = format!(
-            "the `reckon:{0}` region is never closed; add `<!-- /reckon:{0} -->` after its content",
-            o.kind
-        );
+        let msg =
+            format!("the `reckon:{0}` region is never closed; add `<!-- /reckon:{0} -->` after its content", o.kind);
         return Err(error_at(path, text, open_span.start, msg));
     }
     check_claim_ids(path, text, &regions)?;
 
-    Ok(Document {
-        path: path.to_path_buf(),
-        line_ending: LineEnding::detect(text),
-        regions,
-    })
+    Ok(Document { path: path.to_path_buf(), line_ending: LineEnding::detect(text), regions })
 }
 
 /// Claims are tracked over time by id, so every claim needs one and no two
@@ -366,9 +349,7 @@ pub fn location(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let prefix = before[line_start..]
-        .strip_prefix('\u{feff}')
-        .unwrap_or(&before[line_start..]);
+    let prefix = before[line_start..].strip_prefix('\u{feff}').unwrap_or(&before[line_start..]);
     (line, prefix.chars().count() + 1)
 }
 
@@ -382,11 +363,7 @@ pub fn error_at(path: &Path, text: &str, offset: usize, msg: impl Into<String>) 
     let source_line = text[line_start..line_end].trim_end_matches('\r');
     let source_line = source_line.strip_prefix('\u{feff}').unwrap_or(source_line);
     // Tabs stay tabs in the pointer line so the `^` lines up in a terminal.
-    let pad: String = source_line
-        .chars()
-        .take(col - 1)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
+    let pad: String = source_line.chars().take(col - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
     Error::Document {
         path: path.to_path_buf(),
         line,
@@ -412,9 +389,7 @@ mod tests {
     }
 
     fn err(text: &str) -> String {
-        parse(Path::new("plan.md"), text)
-            .expect_err("document is malformed")
-            .to_string()
+        parse(Path::new("plan.md"), text).expect_err("document is malformed").to_string()
     }
 
     #[test]
@@ -435,51 +410,27 @@ mod tests {
         let table = &d.regions[0];
         assert_eq!((table.line, table.col), (2, 1));
         assert_eq!(table.content(text), "\n| a |\n|---|\n");
-        let keys: Vec<(&str, &str)> = table
-            .args
-            .iter()
-            .map(|a| (a.key.as_str(), a.value.as_str()))
-            .collect();
-        assert_eq!(
-            keys,
-            [
-                ("metric", "output_throughput"),
-                ("rows", "concurrency"),
-                ("cols", "config")
-            ]
-        );
-        assert_eq!(
-            &text[table.arg("rows").map(|a| a.span.clone()).unwrap()],
-            "rows=concurrency"
-        );
+        let keys: Vec<(&str, &str)> = table.args.iter().map(|a| (a.key.as_str(), a.value.as_str())).collect();
+        assert_eq!(keys, [("metric", "output_throughput"), ("rows", "concurrency"), ("cols", "config")]);
+        assert_eq!(&text[table.arg("rows").map(|a| a.span.clone()).unwrap()], "rows=concurrency");
 
         let value = &d.regions[1];
         assert_eq!(value.content(text), "759.3");
         assert_eq!((value.line, value.col), (6, 9));
-        assert_eq!(
-            value.arg("concurrency").map(|a| a.value.as_str()),
-            Some("30")
-        );
+        assert_eq!(value.arg("concurrency").map(|a| a.value.as_str()), Some("30"));
 
         let claim = &d.regions[2];
         let statement = claim.statement.as_ref().unwrap();
-        assert_eq!(
-            statement.text,
-            "baseline beats eagle-topk4-v1 on output_throughput"
-        );
+        assert_eq!(statement.text, "baseline beats eagle-topk4-v1 on output_throughput");
         assert_eq!(&text[statement.span.clone()], statement.text);
         assert_eq!(location(text, statement.span.start), (9, 6));
-        assert_eq!(
-            claim.author_text(text),
-            "\n- baseline is strictly superior.\n"
-        );
+        assert_eq!(claim.author_text(text), "\n- baseline is strictly superior.\n");
         assert!(d.regions.iter().all(|r| !r.edited_by_hand()));
     }
 
     #[test]
     fn quoted_values_keep_the_other_quote() {
-        let text =
-            "<!-- reckon:table where=\"model = 'kimi-k2.5'\" title='a \"b\"' -->\nx\n<!-- /reckon:table -->\n";
+        let text = "<!-- reckon:table where=\"model = 'kimi-k2.5'\" title='a \"b\"' -->\nx\n<!-- /reckon:table -->\n";
         let d = doc(text);
         let args = &d.regions[0].args;
         assert_eq!(args[0].value, "model = 'kimi-k2.5'");

@@ -103,11 +103,7 @@ pub(crate) fn split(content: &str) -> Split {
         lines.push((offset, line));
         offset += line.len();
     }
-    let no_note = Split {
-        author_end: tail_start,
-        note: None,
-        tail_start,
-    };
+    let no_note = Split { author_end: tail_start, note: None, tail_start };
 
     // The note is the last run of quote lines, after any blank lines.
     let Some(last) = lines.iter().rposition(|(_, l)| !l.trim().is_empty()) else {
@@ -118,9 +114,8 @@ pub(crate) fn split(content: &str) -> Split {
     while first > 0 && is_quote(lines[first - 1].1) {
         first -= 1;
     }
-    let Some(alert) = (first..last)
-        .rev()
-        .find(|&i| is_alert_line(lines[i].1) && lines[i + 1].1.trim_start().starts_with(NOTE_LEAD))
+    let Some(alert) =
+        (first..last).rev().find(|&i| is_alert_line(lines[i].1) && lines[i + 1].1.trim_start().starts_with(NOTE_LEAD))
     else {
         return no_note;
     };
@@ -142,11 +137,7 @@ pub(crate) fn split(content: &str) -> Split {
         }
         None => note_start,
     };
-    Split {
-        author_end,
-        note: Some(note_start..note_end),
-        tail_start,
-    }
+    Split { author_end, note: Some(note_start..note_end), tail_start }
 }
 
 /// The content of a claim region with `note` (markdown with `\n` endings, a
@@ -202,39 +193,22 @@ mod tests {
             status_note(Alert::Warning, "contradicted: x\n\nat concurrency = 30\n"),
             "> [!WARNING]\n> **reckon:** contradicted: x\n>\n> at concurrency = 30"
         );
-        assert_eq!(
-            status_note(Alert::Caution, ""),
-            "> [!CAUTION]\n> **reckon:**"
-        );
+        assert_eq!(status_note(Alert::Caution, ""), "> [!CAUTION]\n> **reckon:**");
     }
 
     #[test]
     fn split_finds_the_note_and_keeps_the_author_text() {
-        let content =
-            "\n- baseline wins.\n> an author quote\n\n> [!WARNING]\n> **reckon:** no\n> more\n";
+        let content = "\n- baseline wins.\n> an author quote\n\n> [!WARNING]\n> **reckon:** no\n> more\n";
         let s = split(content);
-        assert_eq!(
-            &content[..s.author_end],
-            "\n- baseline wins.\n> an author quote\n"
-        );
-        assert_eq!(
-            &content[s.note.clone().unwrap()],
-            "> [!WARNING]\n> **reckon:** no\n> more"
-        );
+        assert_eq!(&content[..s.author_end], "\n- baseline wins.\n> an author quote\n");
+        assert_eq!(&content[s.note.clone().unwrap()], "> [!WARNING]\n> **reckon:** no\n> more");
         assert_eq!(s.tail_start, content.len());
     }
 
     #[test]
     fn an_author_alert_is_not_a_note() {
         let content = "\ntext\n\n> [!NOTE]\n> mine\n";
-        assert_eq!(
-            split(content),
-            Split {
-                author_end: content.len(),
-                note: None,
-                tail_start: content.len()
-            }
-        );
+        assert_eq!(split(content), Split { author_end: content.len(), note: None, tail_start: content.len() });
     }
 
     #[test]
@@ -242,10 +216,7 @@ mod tests {
         let original = "\n  - baseline wins.\n  ";
         let note = status_note(Alert::Warning, "contradicted");
         let with = claim_content(original, Some(&note), "\r\n", "  ");
-        assert_eq!(
-            with,
-            "\n  - baseline wins.\n\r\n  > [!WARNING]\r\n  > **reckon:** contradicted\r\n  "
-        );
+        assert_eq!(with, "\n  - baseline wins.\n\r\n  > [!WARNING]\r\n  > **reckon:** contradicted\r\n  ");
         assert_eq!(claim_content(&with, Some(&note), "\r\n", "  "), with);
         assert_eq!(claim_content(&with, None, "\r\n", "  "), original);
     }
@@ -257,23 +228,14 @@ mod tests {
         assert_eq!(with, "text\n\n> [!WARNING]\n> **reckon:** x\n");
         assert_eq!(claim_content(&with, Some(&note), "\n", ""), with);
         assert_eq!(claim_content(&with, None, "\n", ""), "text\n");
-        assert_eq!(
-            claim_content("", Some(&note), "\n", ""),
-            "\n> [!WARNING]\n> **reckon:** x\n"
-        );
-        assert_eq!(
-            claim_content("\n> [!WARNING]\n> **reckon:** x\n", None, "\n", ""),
-            ""
-        );
+        assert_eq!(claim_content("", Some(&note), "\n", ""), "\n> [!WARNING]\n> **reckon:** x\n");
+        assert_eq!(claim_content("\n> [!WARNING]\n> **reckon:** x\n", None, "\n", ""), "");
     }
 
     #[test]
     fn normalize_note_wraps_plain_text() {
         assert_eq!(normalize_note(" \n"), None);
-        assert_eq!(
-            normalize_note("contradicted"),
-            Some("> [!WARNING]\n> **reckon:** contradicted".to_string())
-        );
+        assert_eq!(normalize_note("contradicted"), Some("> [!WARNING]\n> **reckon:** contradicted".to_string()));
         let caution = status_note(Alert::Caution, "a\nb");
         assert_eq!(normalize_note(&format!("{caution}\n")), Some(caution));
     }

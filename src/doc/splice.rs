@@ -46,10 +46,7 @@ fn closing_marker(kind: Kind, content: &str) -> String {
     match generated_part(kind, content) {
         Some(part) => {
             let d = digest(part);
-            format!(
-                "<!-- /reckon:{kind} digest={} -->",
-                &d[..WRITTEN_DIGEST_LEN]
-            )
+            format!("<!-- /reckon:{kind} digest={} -->", &d[..WRITTEN_DIGEST_LEN])
         }
         None => format!("<!-- /reckon:{kind} -->"),
     }
@@ -63,21 +60,11 @@ fn continuation_prefix(text: &str, region: &Region) -> String {
     let line_start = text[..region.open.start].rfind('\n').map_or(0, |i| i + 1);
     let before = &text[line_start..region.open.start];
     let before = before.strip_prefix('\u{feff}').unwrap_or(before);
-    let structural =
-        |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit();
+    let structural = |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit();
     if !before.chars().all(structural) {
         return String::new();
     }
-    before
-        .chars()
-        .map(|c| {
-            if matches!(c, ' ' | '\t' | '>') {
-                c
-            } else {
-                ' '
-            }
-        })
-        .collect()
+    before.chars().map(|c| if matches!(c, ' ' | '\t' | '>') { c } else { ' ' }).collect()
 }
 
 /// Block content: a line break after the opening marker, the generated
@@ -130,10 +117,8 @@ impl Document {
             }
             Kind::Claim => {
                 let note = note::normalize_note(replacement);
-                let indent: String = continuation_prefix(text, region)
-                    .chars()
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
+                let indent: String =
+                    continuation_prefix(text, region).chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                 note::claim_content(region.content(text), note.as_deref(), eol, &indent)
             }
             Kind::Table | Kind::Plot | Kind::Sql | Kind::Template => {
@@ -208,25 +193,18 @@ mod tests {
         let text = "<!-- reckon:table m=x -->\nold\n<!-- /reckon:table -->\nafter\n";
         let out = splice_one(text, 0, "| a |\n|---|\n");
         let d = &digest("\n| a |\n|---|\n")[..12];
-        assert_eq!(
-            out,
-            format!("<!-- reckon:table m=x -->\n| a |\n|---|\n<!-- /reckon:table digest={d} -->\nafter\n")
-        );
+        assert_eq!(out, format!("<!-- reckon:table m=x -->\n| a |\n|---|\n<!-- /reckon:table digest={d} -->\nafter\n"));
     }
 
     #[test]
     fn block_region_in_a_list_item_and_a_quote_stays_inside() {
         let text = "- item\n  <!-- reckon:table -->\n  <!-- /reckon:table -->\n";
         let out = splice_one(text, 0, "| a |\n");
-        assert!(out
-            .starts_with("- item\n  <!-- reckon:table -->\n  | a |\n  <!-- /reckon:table digest="));
+        assert!(out.starts_with("- item\n  <!-- reckon:table -->\n  | a |\n  <!-- /reckon:table digest="));
 
         let text = "> <!-- reckon:sql q=1 -->\n> <!-- /reckon:sql -->\n";
         let out = splice_one(text, 0, "a\n\nb");
-        assert!(
-            out.starts_with("> <!-- reckon:sql q=1 -->\n> a\n>\n> b\n> <!-- /reckon:sql digest="),
-            "{out}"
-        );
+        assert!(out.starts_with("> <!-- reckon:sql q=1 -->\n> a\n>\n> b\n> <!-- /reckon:sql digest="), "{out}");
     }
 
     #[test]
@@ -234,12 +212,7 @@ mod tests {
         let text = "reaches <!-- reckon:value m=x -->1<!-- /reckon:value --> tok/s\n";
         let out = splice_one(text, 0, "759.3\n");
         let d = &digest("759.3")[..12];
-        assert_eq!(
-            out,
-            format!(
-                "reaches <!-- reckon:value m=x -->759.3<!-- /reckon:value digest={d} --> tok/s\n"
-            )
-        );
+        assert_eq!(out, format!("reaches <!-- reckon:value m=x -->759.3<!-- /reckon:value digest={d} --> tok/s\n"));
         assert_eq!(
             splice_one(text, 0, "a\nb").lines().next(),
             Some(
@@ -277,9 +250,6 @@ mod tests {
         let doc = parse(Path::new("t.md"), text).unwrap();
         assert_eq!(doc.splice::<&str>(text, &[]), text);
         let out = doc.splice(text, &[(0, "2"), (0, "3")]);
-        assert!(
-            out.starts_with("<!-- reckon:value -->3<!-- /reckon:value digest="),
-            "{out}"
-        );
+        assert!(out.starts_with("<!-- reckon:value -->3<!-- /reckon:value digest="), "{out}");
     }
 }

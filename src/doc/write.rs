@@ -23,20 +23,12 @@ pub fn write_atomic(path: &Path, original: &[u8], new_text: &str) -> Result<()> 
     if new_text.as_bytes() == original {
         return Ok(());
     }
-    let permissions = fs::metadata(&target)
-        .map_err(|e| Error::io(path, e))?
-        .permissions();
-    let dir = target.parent().ok_or_else(|| {
-        Error::io(
-            path,
-            io::Error::new(io::ErrorKind::InvalidInput, "not a file in a directory"),
-        )
-    })?;
+    let permissions = fs::metadata(&target).map_err(|e| Error::io(path, e))?.permissions();
+    let dir = target
+        .parent()
+        .ok_or_else(|| Error::io(path, io::Error::new(io::ErrorKind::InvalidInput, "not a file in a directory")))?;
     let (tmp_path, mut file) = create_temp(dir, &target).map_err(|e| Error::io(dir, e))?;
-    let tmp = TempFile {
-        path: tmp_path,
-        keep: false,
-    };
+    let tmp = TempFile { path: tmp_path, keep: false };
 
     let written = file
         .write_all(new_text.as_bytes())
@@ -71,9 +63,7 @@ fn ensure_unchanged(path: &Path, target: &Path, original: &[u8]) -> Result<()> {
 /// A new file beside `target`, named after it so a stray one is recognisable.
 fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = target
-        .file_name()
-        .map_or_else(|| "document".into(), |n| n.to_string_lossy());
+    let name = target.file_name().map_or_else(|| "document".into(), |n| n.to_string_lossy());
     loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = dir.join(format!(".{name}.reckon-{}-{n}.tmp", std::process::id()));
@@ -121,10 +111,8 @@ mod tests {
     use super::*;
 
     fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         names
     }
@@ -183,10 +171,7 @@ mod tests {
         fs::write(&real, "old").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
         write_atomic(&link, b"old", "new").unwrap();
-        assert!(fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
     }
 

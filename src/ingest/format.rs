@@ -41,14 +41,8 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 6] = [
-        Format::SglangJsonl,
-        Format::VllmJson,
-        Format::ServingStdout,
-        Format::Hyperfine,
-        Format::Csv,
-        Format::Jsonl,
-    ];
+    pub const ALL: [Format; 6] =
+        [Format::SglangJsonl, Format::VllmJson, Format::ServingStdout, Format::Hyperfine, Format::Csv, Format::Jsonl];
 
     /// The name used by `--format` and stored with each source.
     pub fn name(self) -> &'static str {
@@ -84,12 +78,7 @@ impl Format {
     /// refused with what to do instead, as are empty, binary and other text
     /// files.
     pub fn detect(path: &Path, head: &[u8]) -> Result<Format> {
-        let refuse = |msg: String| {
-            Err(Error::UnknownFormat {
-                path: path.to_path_buf(),
-                msg,
-            })
-        };
+        let refuse = |msg: String| Err(Error::UnknownFormat { path: path.to_path_buf(), msg });
         if head.iter().all(u8::is_ascii_whitespace) {
             return refuse("the file is empty: there are no runs to ingest".into());
         }
@@ -122,8 +111,7 @@ impl Format {
         if super::generic::sniff_csv(text).is_some() {
             return Ok(Format::Csv);
         }
-        let first =
-            String::from_utf8_lossy(content.split(|&b| b == b'\n').next().unwrap_or_default());
+        let first = String::from_utf8_lossy(content.split(|&b| b == b'\n').next().unwrap_or_default());
         let first: String = first.trim().chars().take(60).collect();
         refuse(format!(
             "not a benchmark log reckon knows (it starts with `{first}`); reckon reads SGLang/vLLM result JSON(L), \
@@ -182,17 +170,14 @@ fn binary_message() -> String {
 fn skip_labels(text: &[u8]) -> &[u8] {
     let mut rest = text;
     loop {
-        let end = rest
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(rest.len(), |i| i + 1);
+        let end = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |i| i + 1);
         let line = super::pyjson::trim(&rest[..end]);
         let label = !line.is_empty()
             && line.len() <= 65
             && line.ends_with(b":")
-            && line[..line.len() - 1].iter().all(|&b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'+' | b'/')
-            });
+            && line[..line.len() - 1]
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'+' | b'/'));
         if (line.is_empty() || label) && end < rest.len() {
             rest = &rest[end..];
         } else {
@@ -203,10 +188,7 @@ fn skip_labels(text: &[u8]) -> &[u8] {
 
 fn is_sglang(s: &Shape) -> bool {
     (s.has("backend")
-        && (s.has("completed")
-            || s.has("output_throughput")
-            || s.has("duration")
-            || s.has("successful_requests")))
+        && (s.has("completed") || s.has("output_throughput") || s.has("duration") || s.has("successful_requests")))
         || (s.has("run_name") && s.has("batch_size"))
 }
 
@@ -214,15 +196,7 @@ fn is_vllm(s: &Shape) -> bool {
     s.has("endpoint_type")
         || s.has("request_goodput:")
         || (s.has("date")
-            && [
-                "model_id",
-                "tokenizer_id",
-                "burstiness",
-                "request_goodput",
-                "completed",
-            ]
-            .iter()
-            .any(|k| s.has(k)))
+            && ["model_id", "tokenizer_id", "burstiness", "request_goodput", "completed"].iter().any(|k| s.has(k)))
         || (s.has("burstiness") && s.has("completed"))
 }
 

@@ -68,16 +68,7 @@ impl GenericOptions {
 /// and `timestamp`. Case and `-`/space versus `_` do not matter.
 pub fn is_identity_name(name: &str) -> bool {
     let leaf = name.rsplit('.').next().unwrap_or(name);
-    let n: String = leaf
-        .chars()
-        .map(|c| {
-            if c == '-' || c == ' ' {
-                '_'
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect();
+    let n: String = leaf.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect();
     const EXACT: &[&str] = &[
         "batch_size",
         "bs",
@@ -132,7 +123,9 @@ pub fn apply_overrides(run: &mut RawRun, opts: &GenericOptions) -> std::result::
                 Value::Text(t) if t.eq_ignore_ascii_case("nan") => Some(f64::NAN),
                 _ => None,
             }) else {
-                return Err(format!("`{name}` is set to be a metric in reckon.toml, but its value `{value}` is not a number"));
+                return Err(format!(
+                    "`{name}` is set to be a metric in reckon.toml, but its value `{value}` is not a number"
+                ));
             };
             run.metric(name, v);
         } else {
@@ -177,33 +170,22 @@ pub fn sniff_csv(head: &[u8]) -> Option<u8> {
         Some(i) => &text[..i],
         None => text,
     };
-    let lines: Vec<&str> = complete
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(50)
-        .collect();
+    let lines: Vec<&str> = complete.lines().filter(|l| !l.trim().is_empty()).take(50).collect();
     if lines.len() < 2 {
         return None;
     }
     let mut best: Option<(u8, usize)> = None;
     for d in [b',', b'\t', b';', b'|'] {
-        let counts: Vec<usize> = lines
-            .iter()
-            .map(|l| count_outside_quotes(l.as_bytes(), d))
-            .collect();
+        let counts: Vec<usize> = lines.iter().map(|l| count_outside_quotes(l.as_bytes(), d)).collect();
         let n = counts[0];
         if n >= 1 && counts.iter().all(|&c| c == n) && best.map_or(true, |(_, b)| n > b) {
             best = Some((d, n));
         }
     }
     let (d, _) = best?;
-    let header_ok = lines[0]
-        .split(d as char)
-        .map(|c| c.trim().trim_matches('"'))
-        .all(|c| c.is_empty() || number(c).is_none())
-        && lines[0]
-            .split(d as char)
-            .any(|c| !c.trim().trim_matches('"').is_empty());
+    let header_ok =
+        lines[0].split(d as char).map(|c| c.trim().trim_matches('"')).all(|c| c.is_empty() || number(c).is_none())
+            && lines[0].split(d as char).any(|c| !c.trim().trim_matches('"').is_empty());
     header_ok.then_some(d)
 }
 
@@ -222,16 +204,9 @@ fn count_outside_quotes(line: &[u8], d: u8) -> usize {
 
 /// Parses a CSV with a header row. The whole table is read before the first
 /// run goes out, because a column's role depends on every row of it.
-pub fn parse_csv(
-    path: &Path,
-    input: &mut dyn BufRead,
-    opts: &GenericOptions,
-    emit: Emit,
-) -> Result<Outcome> {
+pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
     let mut first = Vec::new();
-    input
-        .read_until(b'\n', &mut first)
-        .map_err(|e| Error::io(path, e))?;
+    input.read_until(b'\n', &mut first).map_err(|e| Error::io(path, e))?;
     if first.starts_with(b"\xEF\xBB\xBF") {
         first.drain(..3);
     }
@@ -241,11 +216,8 @@ pub fn parse_csv(
         .filter(|&d| count_outside_quotes(&first, d) > 0)
         .unwrap_or(b',');
     let reader = std::io::Cursor::new(first).chain(input);
-    let mut csv = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(true)
-        .trim(csv::Trim::All)
-        .from_reader(reader);
+    let mut csv =
+        csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).trim(csv::Trim::All).from_reader(reader);
     let headers = csv.headers().map_err(|e| csv_error(path, e))?.clone();
     if headers.is_empty() {
         return Err(Error::UnknownFormat {
@@ -291,18 +263,10 @@ pub fn parse_csv(
             if let Some(r) = opts.forced(name) {
                 return Some(r);
             }
-            let mut cells = rows
-                .iter()
-                .filter_map(|(_, r)| r.get(i))
-                .filter(|c| !c.is_empty())
-                .peekable();
+            let mut cells = rows.iter().filter_map(|(_, r)| r.get(i)).filter(|c| !c.is_empty()).peekable();
             cells.peek()?;
             let numeric = cells.all(|c| number(c).is_some());
-            Some(if numeric && !is_identity_name(name) {
-                Role::Metric
-            } else {
-                Role::Param
-            })
+            Some(if numeric && !is_identity_name(name) { Role::Metric } else { Role::Param })
         })
         .collect();
 
@@ -338,9 +302,11 @@ fn csv_error(path: &Path, e: csv::Error) -> Error {
     let line = e.position().map_or(0, |p| p.line());
     match e.kind() {
         csv::ErrorKind::Io(_) => Error::io(path, std::io::Error::other(e.to_string())),
-        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
-            Error::malformed(path, line, format!("this row has {len} fields but the header has {expected_len}; every row needs one cell per column"))
-        }
+        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => Error::malformed(
+            path,
+            line,
+            format!("this row has {len} fields but the header has {expected_len}; every row needs one cell per column"),
+        ),
         csv::ErrorKind::Utf8 { .. } => Error::malformed(path, line, "this row is not valid UTF-8 text"),
         _ => Error::malformed(path, line, e.to_string()),
     }
@@ -355,22 +321,13 @@ pub fn add_object(
     opts: &GenericOptions,
 ) -> std::result::Result<(), String> {
     for (k, v) in obj {
-        let name = if prefix.is_empty() {
-            k.clone()
-        } else {
-            format!("{prefix}.{k}")
-        };
+        let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
         add_field(run, name, v, opts)?;
     }
     Ok(())
 }
 
-fn add_field(
-    run: &mut RawRun,
-    name: String,
-    v: &Json,
-    opts: &GenericOptions,
-) -> std::result::Result<(), String> {
+fn add_field(run: &mut RawRun, name: String, v: &Json, opts: &GenericOptions) -> std::result::Result<(), String> {
     match v {
         Json::Null | Json::Array(_) => {}
         Json::Object(o) => add_object(run, &name, o, opts)?,
@@ -385,7 +342,11 @@ fn add_field(
                 (Role::Metric, Some(x), _) => run.metric(name, x),
                 (Role::Metric, None, Json::String(s)) => match number(s) {
                     Some(x) => run.metric(name, x),
-                    None => return Err(format!("`{name}` is set to be a metric in reckon.toml, but its value `{s}` is not a number")),
+                    None => {
+                        return Err(format!(
+                            "`{name}` is set to be a metric in reckon.toml, but its value `{s}` is not a number"
+                        ))
+                    }
                 },
                 (_, Some(x), _) => run.param(name, Value::Num(x)),
                 (_, None, Json::String(s)) => run.param(name, Value::Text(s.clone())),
@@ -398,21 +359,13 @@ fn add_field(
 
 /// Parses JSON lines of objects (one run per line), or one JSON document
 /// holding an object (one run) or an array of objects (one run each).
-pub fn parse_jsonl(
-    path: &Path,
-    input: &mut dyn BufRead,
-    opts: &GenericOptions,
-    emit: Emit,
-) -> Result<Outcome> {
+pub fn parse_jsonl(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
     pyjson::read_records(path, input, &mut |line, value| {
         let Json::Object(obj) = value else {
             return Err(Error::malformed(
                 path,
                 line,
-                format!(
-                    "expected a JSON object (one run), found {}",
-                    kind_of(&value)
-                ),
+                format!("expected a JSON object (one run), found {}", kind_of(&value)),
             ));
         };
         let mut run = RawRun::new(line);
@@ -451,8 +404,7 @@ mod tests {
 
     #[test]
     fn csv_columns_take_roles_from_all_rows() {
-        let text =
-            "config,concurrency,tput,note\nbase,8,100.5,ok\nbase,16,180,\n\"eagle, v2\",32,nan,7\n";
+        let text = "config,concurrency,tput,note\nbase,8,100.5,ok\nbase,16,180,\n\"eagle, v2\",32,nan,7\n";
         let runs = csv_runs(text, &GenericOptions::default()).unwrap();
         assert_eq!(runs.len(), 3);
         assert_eq!(runs[0].line, 2);
@@ -476,22 +428,14 @@ mod tests {
 
     #[test]
     fn csv_overrides_and_errors() {
-        let opts = GenericOptions {
-            params: vec!["tput".into()],
-            metrics: vec!["concurrency".into()],
-        };
+        let opts = GenericOptions { params: vec!["tput".into()], metrics: vec!["concurrency".into()] };
         let runs = csv_runs("concurrency;tput\n8;1\n", &opts).unwrap();
         assert_eq!(runs[0].params, vec![("tput".into(), Value::Num(1.0))]);
         assert_eq!(runs[0].metrics[0].name, "concurrency");
-        let opts = GenericOptions {
-            params: vec![],
-            metrics: vec!["name".into()],
-        };
+        let opts = GenericOptions { params: vec![], metrics: vec!["name".into()] };
         let e = csv_runs("name,x\nabc,1\n", &opts).unwrap_err().to_string();
         assert_eq!(e, "t.csv:2: column `name` is set to be a metric in reckon.toml, but this row has `abc`, which is not a number");
-        let e = csv_runs("a,b\n1,2\n3\n", &GenericOptions::default())
-            .unwrap_err()
-            .to_string();
+        let e = csv_runs("a,b\n1,2\n3\n", &GenericOptions::default()).unwrap_err().to_string();
         assert_eq!(e, "t.csv:3: this row has 1 fields but the header has 2; every row needs one cell per column");
     }
 
@@ -518,13 +462,7 @@ mod tests {
         ] {
             assert!(is_identity_name(n), "{n}");
         }
-        for n in [
-            "output_throughput",
-            "mean_ttft_ms",
-            "completed",
-            "max_concurrent_requests",
-            "duration",
-        ] {
+        for n in ["output_throughput", "mean_ttft_ms", "completed", "max_concurrent_requests", "duration"] {
             assert!(!is_identity_name(n), "{n}");
         }
     }
@@ -534,15 +472,10 @@ mod tests {
         let text = "{\"a\": {\"b\": 1, \"c\": \"x\"}, \"l\": [1, 2], \"n\": null, \"t\": true, \"batch_size\": 4, \"r\": NaN}\n";
         let mut runs = Vec::new();
         let mut input = text.as_bytes();
-        parse_jsonl(
-            Path::new("t.jsonl"),
-            &mut input,
-            &GenericOptions::default(),
-            &mut |r| {
-                runs.push(r);
-                Ok(())
-            },
-        )
+        parse_jsonl(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
+            runs.push(r);
+            Ok(())
+        })
         .unwrap();
         let r = &runs[0];
         assert_eq!(

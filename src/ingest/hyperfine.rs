@@ -23,9 +23,7 @@ const SECONDS: &[&str] = &["mean", "stddev", "median", "user", "system", "min", 
 /// Parses a hyperfine JSON export. The file is one document, read whole.
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     let mut doc = Vec::new();
-    input
-        .read_to_end(&mut doc)
-        .map_err(|e| Error::io(path, e))?;
+    input.read_to_end(&mut doc).map_err(|e| Error::io(path, e))?;
     let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
     let Some(results) = value.get("results").and_then(Json::as_array) else {
         return Err(Error::malformed(
@@ -38,22 +36,12 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
     for (i, result) in results.iter().enumerate() {
         let line = offsets.get(i).map_or(1, |&o| pyjson::line_of(&doc, o));
         let Json::Object(obj) = result else {
-            return Err(Error::malformed(
-                path,
-                line,
-                "expected an object for each hyperfine result",
-            ));
+            return Err(Error::malformed(path, line, "expected an object for each hyperfine result"));
         };
         let mut run = RawRun::new(line);
         match obj.get("command") {
             Some(Json::String(c)) => run.param("command", Value::Text(c.clone())),
-            _ => {
-                return Err(Error::malformed(
-                    path,
-                    line,
-                    "this hyperfine result has no `command`",
-                ))
-            }
+            _ => return Err(Error::malformed(path, line, "this hyperfine result has no `command`")),
         }
         if let Some(Json::Object(params)) = obj.get("parameters") {
             for (k, v) in params {
@@ -101,11 +89,7 @@ mod tests {
         assert_eq!(r.params[1], ("mode".into(), Value::Text("fast".into())));
         assert_eq!(r.params[2], ("t".into(), Value::Num(0.1)));
         assert!(r.metrics.iter().all(|m| m.name != "stddev"));
-        let mem = r
-            .metrics
-            .iter()
-            .find(|m| m.name == "max_memory_usage_byte")
-            .unwrap();
+        let mem = r.metrics.iter().find(|m| m.name == "max_memory_usage_byte").unwrap();
         assert_eq!((mem.value, mem.unit.as_deref()), (300.0, Some("B")));
     }
 }

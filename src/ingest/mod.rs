@@ -40,7 +40,11 @@ pub struct Request {
 /// What happened to one file.
 #[derive(Debug)]
 pub enum FileOutcome {
-    Added { format: Format, runs: u64, skipped: Vec<String> },
+    Added {
+        format: Format,
+        runs: u64,
+        skipped: Vec<String>,
+    },
     /// Its bytes were ingested before.
     AlreadyPresent,
     Failed(Error),
@@ -170,11 +174,20 @@ pub fn display_path(root: &Path, path: &Path) -> PathBuf {
 const HEAD_BYTES: usize = 256 * 1024;
 
 /// Ingests one file in one transaction.
-pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, batch: &mut Batch) -> Result<FileOutcome> {
+pub fn ingest_file(
+    store: &mut Store,
+    root: &Path,
+    job: &Job,
+    opts: &Options,
+    batch: &mut Batch,
+) -> Result<FileOutcome> {
     let path = &job.path;
     let shown = display_path(root, path);
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Error::io(&shown, std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)")),
+        std::io::ErrorKind::NotFound => Error::io(
+            &shown,
+            std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)"),
+        ),
         _ => Error::io(&shown, e),
     })?;
     if meta.is_dir() {
@@ -184,7 +197,8 @@ pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, ba
         });
     }
     let shown_str = shown.to_string_lossy().into_owned();
-    let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64);
+    let mtime_ns =
+        meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64);
     if let Some(m) = mtime_ns {
         if store.unchanged_source(&shown_str, meta.len(), m)? {
             return Ok(FileOutcome::AlreadyPresent);
@@ -197,7 +211,14 @@ pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, ba
     };
     let default_time = run_time(path, &shown, job.date.as_deref(), &meta)?;
     let labels_json = &job.labels;
-    let src = NewSource { path: &shown_str, hash: &hash, size: meta.len(), mtime_ns, format: format.name(), labels: labels_json };
+    let src = NewSource {
+        path: &shown_str,
+        hash: &hash,
+        size: meta.len(),
+        mtime_ns,
+        format: format.name(),
+        labels: labels_json,
+    };
     let Some(mut writer) = store.begin_source(batch, &src)? else {
         return Ok(FileOutcome::AlreadyPresent);
     };
@@ -209,7 +230,8 @@ pub fn ingest_file(store: &mut Store, root: &Path, job: &Job, opts: &Options, ba
             e => e,
         })
     };
-    let generic = generic::GenericOptions { params: opts.generic.params.clone(), metrics: opts.generic.metrics.clone() };
+    let generic =
+        generic::GenericOptions { params: opts.generic.params.clone(), metrics: opts.generic.metrics.clone() };
     let outcome = format.parse_with(&shown, &mut input, &generic, &mut emit)?;
     if writer.runs() == 0 && outcome.skipped.is_empty() {
         return Err(Error::malformed(&shown, 1, format!("read as {} but holds no benchmark records", format.name())));

@@ -128,15 +128,7 @@ pub fn parse(text: &[u8]) -> Result<Value, ParseError> {
     serde_json::from_slice::<Value>(&rewritten).map_err(|e| {
         let msg = describe(&e);
         // Columns shift when tokens were rewritten; the line still holds.
-        ParseError {
-            msg,
-            line: Some(e.line() as u64),
-            col: if was_rewritten {
-                None
-            } else {
-                Some(e.column() as u64)
-            },
-        }
+        ParseError { msg, line: Some(e.line() as u64), col: if was_rewritten { None } else { Some(e.column() as u64) } }
     })
 }
 
@@ -189,21 +181,13 @@ pub struct LineReader<'a> {
 
 impl<'a> LineReader<'a> {
     pub fn new(path: &'a Path, input: &'a mut dyn BufRead) -> Self {
-        LineReader {
-            input,
-            path,
-            buf: Vec::new(),
-            line: 0,
-        }
+        LineReader { input, path, buf: Vec::new(), line: 0 }
     }
 
     /// The next line and its 1-based number, or `None` at the end.
     pub fn next_line(&mut self) -> Result<Option<(u64, &[u8])>> {
         self.buf.clear();
-        let n = self
-            .input
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| Error::io(self.path, e))?;
+        let n = self.input.read_until(b'\n', &mut self.buf).map_err(|e| Error::io(self.path, e))?;
         if n == 0 {
             return Ok(None);
         }
@@ -215,11 +199,7 @@ impl<'a> LineReader<'a> {
         if end > 0 && self.buf[end - 1] == b'\r' {
             end -= 1;
         }
-        let start = if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
+        let start = if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
         Ok(Some((self.line, &self.buf[start.min(end)..end])))
     }
 
@@ -227,9 +207,7 @@ impl<'a> LineReader<'a> {
     /// to be one JSON document rather than JSON lines).
     pub fn read_rest(&mut self, out: &mut Vec<u8>) -> Result<()> {
         let mut rest = Vec::new();
-        self.input
-            .read_to_end(&mut rest)
-            .map_err(|e| Error::io(self.path, e))?;
+        self.input.read_to_end(&mut rest).map_err(|e| Error::io(self.path, e))?;
         out.extend_from_slice(&rest);
         Ok(())
     }
@@ -292,9 +270,7 @@ fn read_document(
         Value::Array(items) => {
             let offsets = array_element_offsets(doc, 0);
             for (i, item) in items.into_iter().enumerate() {
-                let line = offsets
-                    .get(i)
-                    .map_or(first_line, |&o| first_line + line_of(doc, o) - 1);
+                let line = offsets.get(i).map_or(first_line, |&o| first_line + line_of(doc, o) - 1);
                 on_record(line, item)?;
             }
             Ok(())
@@ -310,14 +286,8 @@ pub fn is_blank(line: &[u8]) -> bool {
 
 /// Trims ASCII whitespace at both ends.
 pub fn trim(line: &[u8]) -> &[u8] {
-    let start = line
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(line.len());
-    let end = line
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(start, |i| i + 1);
+    let start = line.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(line.len());
+    let end = line.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |i| i + 1);
     &line[start..end.max(start)]
 }
 
@@ -355,18 +325,12 @@ impl Shape {
 /// written; the keys that matter for detection have none.
 pub fn shape(text: &[u8], limit: usize) -> Shape {
     let mut shape = Shape::default();
-    let mut i = text
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(text.len());
+    let mut i = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
     shape.first = text.get(i).copied();
     let base = match shape.first {
         Some(b'{') => 1,
         Some(b'[') => {
-            shape.first_element = text[i + 1..]
-                .iter()
-                .copied()
-                .find(|b| !b.is_ascii_whitespace());
+            shape.first_element = text[i + 1..].iter().copied().find(|b| !b.is_ascii_whitespace());
             2
         }
         _ => return shape,
@@ -488,10 +452,7 @@ pub fn array_element_offsets(text: &[u8], depth: usize) -> Vec<usize> {
 
 /// The 1-based line of byte `offset` in `text`.
 pub fn line_of(text: &[u8], offset: usize) -> u64 {
-    1 + text[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u64
+    1 + text[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() as u64
 }
 
 #[cfg(test)]
@@ -530,27 +491,15 @@ mod tests {
         let mut input: &[u8] = data;
         let path = Path::new("x");
         let mut r = LineReader::new(path, &mut input);
-        assert_eq!(
-            r.next_line().unwrap().map(|(n, l)| (n, l.to_vec())),
-            Some((1, b"a".to_vec()))
-        );
-        assert_eq!(
-            r.next_line().unwrap().map(|(n, l)| (n, l.to_vec())),
-            Some((2, b"".to_vec()))
-        );
-        assert_eq!(
-            r.next_line().unwrap().map(|(n, l)| (n, l.to_vec())),
-            Some((3, b"b".to_vec()))
-        );
+        assert_eq!(r.next_line().unwrap().map(|(n, l)| (n, l.to_vec())), Some((1, b"a".to_vec())));
+        assert_eq!(r.next_line().unwrap().map(|(n, l)| (n, l.to_vec())), Some((2, b"".to_vec())));
+        assert_eq!(r.next_line().unwrap().map(|(n, l)| (n, l.to_vec())), Some((3, b"b".to_vec())));
         assert!(r.next_line().unwrap().is_none());
     }
 
     #[test]
     fn shape_reads_keys_of_a_cut_head() {
-        let s = shape(
-            br#"{"results": [{"command": "x", "mean": 1.0, "times": [1, 2"#,
-            100,
-        );
+        let s = shape(br#"{"results": [{"command": "x", "mean": 1.0, "times": [1, 2"#, 100);
         assert_eq!(s.top_keys, vec!["results"]);
         assert!(s.has_deep("command"));
         let s = shape(br#"[{"a": 1, "b": {"c": 2}}, {"d": 3}]"#, 100);
@@ -565,15 +514,9 @@ mod tests {
     fn array_elements_have_offsets() {
         let text = b"[\n  {\"a\": [1, 2]},\n  {\"b\": \"],\"}\n]";
         let offs = array_element_offsets(text, 0);
-        assert_eq!(
-            offs.iter().map(|&o| line_of(text, o)).collect::<Vec<_>>(),
-            vec![2, 3]
-        );
+        assert_eq!(offs.iter().map(|&o| line_of(text, o)).collect::<Vec<_>>(), vec![2, 3]);
         let text = b"{\"results\": [\n {\"x\": 1},\n {\"x\": 2}\n]}";
         let offs = array_element_offsets(text, 1);
-        assert_eq!(
-            offs.iter().map(|&o| line_of(text, o)).collect::<Vec<_>>(),
-            vec![2, 3]
-        );
+        assert_eq!(offs.iter().map(|&o| line_of(text, o)).collect::<Vec<_>>(), vec![2, 3]);
     }
 }

@@ -68,13 +68,7 @@ pub const PARAM_KEYS: &[&str] = &[
 ];
 
 /// Metrics in seconds whose names do not say so.
-const SECONDS: &[&str] = &[
-    "duration",
-    "latency",
-    "prefill_latency",
-    "median_decode_latency",
-    "total_latency",
-];
+const SECONDS: &[&str] = &["duration", "latency", "prefill_latency", "median_decode_latency", "total_latency"];
 
 /// Nested keys never stored: per-rank runtime state, repeating the args.
 const SKIP_NESTED: &[&str] = &["internal_states"];
@@ -85,9 +79,7 @@ fn section_label(line: &[u8]) -> Option<&str> {
     let ok = !word.is_empty()
         && word.len() <= 64
         && word[0].is_ascii_alphanumeric()
-        && word
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'+' | b'/'));
+        && word.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'+' | b'/'));
     if ok {
         std::str::from_utf8(word).ok()
     } else {
@@ -119,11 +111,7 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         }
         let value = pyjson::parse(text).map_err(|e| e.into_error(path, n))?;
         let Json::Object(obj) = value else {
-            return Err(Error::malformed(
-                path,
-                n,
-                "expected a JSON object (one run per line)",
-            ));
+            return Err(Error::malformed(path, n, "expected a JSON object (one run per line)"));
         };
         let mut run = RawRun::new(n);
         for (key, v) in &obj {
@@ -137,10 +125,9 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
     let mut outcome = Outcome::default();
     if !arrays.is_empty() {
         let names: Vec<&str> = arrays.iter().map(String::as_str).collect();
-        outcome.skipped.push(format!(
-            "per-request arrays ({}) are not stored; reckon keeps the summary fields",
-            names.join(", ")
-        ));
+        outcome
+            .skipped
+            .push(format!("per-request arrays ({}) are not stored; reckon keeps the summary fields", names.join(", ")));
     }
     Ok(outcome)
 }
@@ -245,42 +232,23 @@ mod tests {
         assert_eq!(param(&rs[0], "section"), Some(&Value::Text("torch".into())));
         assert_eq!(param(&rs[0], "batch_size"), Some(&Value::Num(1.0)));
         assert_eq!(param(&rs[0], "server_info.x.y"), Some(&Value::Num(2.0)));
-        assert_eq!(
-            param(&rs[0], "server_info.prefill.0.tp_size"),
-            Some(&Value::Num(4.0))
-        );
-        assert!(rs[0]
-            .params
-            .iter()
-            .all(|(k, _)| !k.contains("internal_states") && !k.contains("cuda_graph_bs")));
+        assert_eq!(param(&rs[0], "server_info.prefill.0.tp_size"), Some(&Value::Num(4.0)));
+        assert!(rs[0].params.iter().all(|(k, _)| !k.contains("internal_states") && !k.contains("cuda_graph_bs")));
         assert_eq!(rs[0].metrics[0].unit.as_deref(), Some("s"));
         assert_eq!(rs[1].line, 5);
         assert_eq!(param(&rs[1], "section"), Some(&Value::Text("te".into())));
-        assert_eq!(
-            param(&rs[1], "request_rate"),
-            Some(&Value::Num(f64::INFINITY))
-        );
+        assert_eq!(param(&rs[1], "request_rate"), Some(&Value::Num(f64::INFINITY)));
         assert_eq!(
             outcome.skipped,
-            vec![
-                "per-request arrays (ttfts) are not stored; reckon keeps the summary fields"
-                    .to_string()
-            ]
+            vec!["per-request arrays (ttfts) are not stored; reckon keeps the summary fields".to_string()]
         );
     }
 
     #[test]
     fn prose_and_truncation_are_refused_at_their_line() {
-        let e = runs("{\"backend\": \"sglang\"}\nsome words here\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.starts_with("r.jsonl:2: `some words here` is not a JSON object"),
-            "{e}"
-        );
-        let e = runs("{\"backend\": \"sglang\"}\n{\"backend\": \"sgl")
-            .unwrap_err()
-            .to_string();
+        let e = runs("{\"backend\": \"sglang\"}\nsome words here\n").unwrap_err().to_string();
+        assert!(e.starts_with("r.jsonl:2: `some words here` is not a JSON object"), "{e}");
+        let e = runs("{\"backend\": \"sglang\"}\n{\"backend\": \"sgl").unwrap_err().to_string();
         assert!(e.starts_with("r.jsonl:2: column"), "{e}");
         assert!(e.contains("cut short"), "{e}");
     }

@@ -114,11 +114,7 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
             continue;
         }
         if let Some(title) = section_title(line) {
-            open.section = if title.is_empty() {
-                None
-            } else {
-                Some(title.to_string())
-            };
+            open.section = if title.is_empty() { None } else { Some(title.to_string()) };
             continue;
         }
         if line.is_empty() {
@@ -218,11 +214,7 @@ impl Context {
             "burstiness factor" => {
                 // "1.0 (Poisson process)": the number is the first word.
                 let first = value.split_whitespace().next().unwrap_or("");
-                upsert(
-                    &mut self.preamble,
-                    "burstiness",
-                    number(first).map(Value::Num),
-                );
+                upsert(&mut self.preamble, "burstiness", number(first).map(Value::Num));
             }
             _ => {}
         }
@@ -238,12 +230,7 @@ struct Block {
 
 impl Block {
     fn new(header_line: u64, width: usize) -> Self {
-        Block {
-            header_line,
-            width,
-            section: None,
-            rows: Vec::new(),
-        }
+        Block { header_line, width, section: None, rows: Vec::new() }
     }
 
     /// SGLang's diffusion benchmark prints a block with the same title but
@@ -256,10 +243,7 @@ impl Block {
                 || label.starts_with("peak memory")
                 || label.starts_with("latency mean")
         });
-        let token_rows = self
-            .rows
-            .iter()
-            .any(|r| normalize(&r.label).contains("token"));
+        let token_rows = self.rows.iter().any(|r| normalize(&r.label).contains("token"));
         content || (self.width >= 58 && !token_rows)
     }
 }
@@ -279,13 +263,7 @@ enum Target {
     MaxConcurrency,
 }
 
-fn finish_block(
-    path: &Path,
-    block: Block,
-    context: &mut Context,
-    outcome: &mut Outcome,
-    emit: Emit,
-) -> Result<()> {
+fn finish_block(path: &Path, block: Block, context: &mut Context, outcome: &mut Outcome, emit: Emit) -> Result<()> {
     let namespace = std::mem::take(&mut context.namespace);
     let preamble = std::mem::take(&mut context.preamble);
     if block.is_diffusion() {
@@ -397,11 +375,7 @@ fn known_label(row: &Row, sglang: bool) -> Option<Target> {
 /// `mean_ttft_ms`), as the JSON keys are.
 fn section_known(section: Option<&str>) -> bool {
     let Some(section) = section else { return true };
-    let key: String = section
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let key: String = section.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
     matches!(
         key.as_str(),
         "endtoendlatency"
@@ -492,10 +466,7 @@ fn unique_name(run: &RawRun, name: String, row: &Row) -> String {
             return prefixed;
         }
     }
-    (2..)
-        .map(|i| format!("{name}_{i}"))
-        .find(|n| !taken(n))
-        .unwrap_or(name)
+    (2..).map(|i| format!("{name}_{i}")).find(|n| !taken(n)).unwrap_or(name)
 }
 
 fn required_number(path: &Path, row: &Row) -> Result<f64> {
@@ -558,13 +529,7 @@ fn upsert(params: &mut Vec<(String, Value)>, key: &str, value: Option<Value>) {
 
 /// Lowercase, single-spaced, without the trailing colon.
 fn normalize(label: &str) -> String {
-    label
-        .trim()
-        .trim_end_matches(':')
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_ascii_lowercase()
+    label.trim().trim_end_matches(':').split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
 }
 
 /// The header's width if `line` is a block header (`===== Serving
@@ -598,9 +563,8 @@ fn section_title(line: &str) -> Option<&str> {
 /// not too long.
 fn split_row(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
-    let colon = (0..bytes.len()).find(|&i| {
-        bytes[i] == b':' && bytes.get(i + 1).map_or(true, |b| b.is_ascii_whitespace())
-    })?;
+    let colon =
+        (0..bytes.len()).find(|&i| bytes[i] == b':' && bytes.get(i + 1).map_or(true, |b| b.is_ascii_whitespace()))?;
     let label = line[..colon].trim();
     let starts_with_letter = label.chars().next().is_some_and(|c| c.is_alphabetic());
     if !starts_with_letter || label.len() > 80 {
@@ -622,9 +586,7 @@ fn strip_prefix(line: &str) -> (Option<&str>, &str) {
         if close > 64 || inner[..close].contains('[') {
             break;
         }
-        let after = inner[close + 1..]
-            .strip_prefix(':')
-            .unwrap_or(&inner[close + 1..]);
+        let after = inner[close + 1..].strip_prefix(':').unwrap_or(&inner[close + 1..]);
         if after.trim().is_empty() {
             break;
         }
@@ -640,21 +602,13 @@ fn strip_prefix(line: &str) -> (Option<&str>, &str) {
 fn parse_timestamp(text: &str) -> Option<String> {
     let text = text.trim();
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
-        return Some(
-            t.with_timezone(&chrono::Utc)
-                .format("%Y-%m-%dT%H:%M:%SZ")
-                .to_string(),
-        );
+        return Some(t.with_timezone(&chrono::Utc).format("%Y-%m-%dT%H:%M:%SZ").to_string());
     }
     // SGLang server lines add a rank after the time: `[2026-11-20 14:02:11 TP0]`.
     let head = text.get(..19)?;
-    ["%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S"]
-        .iter()
-        .find_map(|fmt| {
-            chrono::NaiveDateTime::parse_from_str(head, fmt)
-                .ok()
-                .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-        })
+    ["%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S"].iter().find_map(|fmt| {
+        chrono::NaiveDateTime::parse_from_str(head, fmt).ok().map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+    })
 }
 
 fn excerpt(text: &str) -> String {
@@ -702,11 +656,7 @@ fn find_namespace(line: &str) -> Option<&str> {
 /// cannot be read and stopping at the closing parenthesis or the end of
 /// the text (a cut line still yields the keys before the cut).
 fn parse_namespace(args: &str) -> Vec<(String, PyVal)> {
-    let mut p = Parser {
-        s: args.as_bytes(),
-        text: args,
-        i: 0,
-    };
+    let mut p = Parser { s: args.as_bytes(), text: args, i: 0 };
     let mut out = Vec::new();
     loop {
         p.skip_ws();
@@ -798,10 +748,7 @@ impl<'a> Parser<'a> {
 
     fn ident(&mut self) -> &'a str {
         let start = self.i;
-        while self
-            .peek()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-        {
+        while self.peek().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
             self.i += 1;
         }
         &self.text[start..self.i]
@@ -840,10 +787,7 @@ impl<'a> Parser<'a> {
     /// (`b'..'`, `r'..'`) followed by its string.
     fn word(&mut self) -> PyVal {
         let start = self.i;
-        while self
-            .peek()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || b"+-._".contains(&b))
-        {
+        while self.peek().is_some_and(|b| b.is_ascii_alphanumeric() || b"+-._".contains(&b)) {
             self.i += 1;
         }
         let word = &self.text[start..self.i];
@@ -988,13 +932,7 @@ struct Segments<'a> {
 
 impl<'a> Segments<'a> {
     fn new(input: &'a mut dyn BufRead) -> Self {
-        Segments {
-            input,
-            line: 1,
-            buf: Vec::new(),
-            after_cr: false,
-            done: false,
-        }
+        Segments { input, line: 1, buf: Vec::new(), after_cr: false, done: false }
     }
 
     fn next_segment(&mut self) -> std::io::Result<Option<(u64, String)>> {
@@ -1103,7 +1041,8 @@ P99.9 TTFT (ms):                         454.70
 
     #[test]
     fn truncated_block_is_malformed_at_its_header() {
-        let cut = "noise\n============ Serving Benchmark Result ============\nBackend: sglang\nSuccessful requests: 3\n";
+        let cut =
+            "noise\n============ Serving Benchmark Result ============\nBackend: sglang\nSuccessful requests: 3\n";
         let err = run_all(cut).expect_err("cut block");
         match err {
             Error::Malformed { line, msg, .. } => {
@@ -1116,9 +1055,7 @@ P99.9 TTFT (ms):                         454.70
 
     #[test]
     fn a_second_header_before_the_close_is_malformed() {
-        let text = format!(
-            "============ Serving Benchmark Result ============\nSuccessful requests: 3\n{SMALL}"
-        );
+        let text = format!("============ Serving Benchmark Result ============\nSuccessful requests: 3\n{SMALL}");
         match run_all(&text).expect_err("unclosed") {
             Error::Malformed { line, msg, .. } => {
                 assert_eq!(line, 1);
@@ -1142,10 +1079,7 @@ P99.9 TTFT (ms):                         454.70
 
     #[test]
     fn garbage_inside_a_block_is_malformed_at_that_line() {
-        let text = SMALL.replace(
-            "Successful requests:",
-            "100%|#####| 16/16\nSuccessful requests:",
-        );
+        let text = SMALL.replace("Successful requests:", "100%|#####| 16/16\nSuccessful requests:");
         match run_all(&text).expect_err("junk") {
             Error::Malformed { line, .. } => assert_eq!(line, 5),
             other => panic!("unexpected {other:?}"),
@@ -1180,7 +1114,8 @@ Peak Memory Max (MB):                    27905.19
         assert!(runs.is_empty());
         assert_eq!(
             outcome.skipped,
-            vec!["line 2: SGLang diffusion (image) benchmark block skipped: reckon reads LLM serving results only".to_string()]
+            vec!["line 2: SGLang diffusion (image) benchmark block skipped: reckon reads LLM serving results only"
+                .to_string()]
         );
     }
 
@@ -1191,12 +1126,7 @@ Peak Memory Max (MB):                    27905.19
                     fn=<function Foo.cmd at 0x7f>, nested={(1, 2): 0.5, 'k': [1, 2]}, \
                     lst=['CPU', 'GPU'], path=PosixPath('/x, y'), bytes=b'raw', tail='end')";
         let parsed = parse_namespace(args);
-        let get = |k: &str| {
-            parsed
-                .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        };
+        let get = |k: &str| parsed.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
         assert_eq!(get("backend"), Some(PyVal::Str("sglang".into())));
         assert_eq!(get("base_url"), Some(PyVal::None));
         assert_eq!(get("port"), Some(PyVal::Num(30000.0)));
@@ -1209,13 +1139,7 @@ Peak Memory Max (MB):                    27905.19
         assert_eq!(get("dq"), Some(PyVal::Str("a,b".into())));
         assert_eq!(get("fn"), Some(PyVal::Other));
         assert_eq!(get("nested"), Some(PyVal::Other));
-        assert_eq!(
-            get("lst"),
-            Some(PyVal::List(vec![
-                PyVal::Str("CPU".into()),
-                PyVal::Str("GPU".into())
-            ]))
-        );
+        assert_eq!(get("lst"), Some(PyVal::List(vec![PyVal::Str("CPU".into()), PyVal::Str("GPU".into())])));
         assert_eq!(get("path"), Some(PyVal::Other));
         assert_eq!(get("bytes"), Some(PyVal::Str("raw".into())));
         assert_eq!(get("tail"), Some(PyVal::Str("end".into())));
@@ -1242,10 +1166,7 @@ Peak Memory Max (MB):                    27905.19
         // Rows win: Backend sglang, concurrency 8, rate inf.
         assert_eq!(param(first, "backend"), Some(&Value::Text("sglang".into())));
         assert_eq!(param(first, "max_concurrency"), Some(&Value::Num(8.0)));
-        assert_eq!(
-            param(first, "request_rate"),
-            Some(&Value::Num(f64::INFINITY))
-        );
+        assert_eq!(param(first, "request_rate"), Some(&Value::Num(f64::INFINITY)));
         assert_eq!(param(first, "num_prompts"), Some(&Value::Num(16.0)));
         assert_eq!(param(first, "tp"), Some(&Value::Text("8".into())));
         assert_eq!(param(first, "gpu"), Some(&Value::Text("H100".into())));
@@ -1258,8 +1179,7 @@ Peak Memory Max (MB):                    27905.19
 
     #[test]
     fn crlf_carriage_returns_and_timestamps() {
-        let text = "[2026-11-20 14:02:11] start\r\n 50%|##  | 8/16\r100%|####| 16/16\r\n"
-            .to_string()
+        let text = "[2026-11-20 14:02:11] start\r\n 50%|##  | 8/16\r100%|####| 16/16\r\n".to_string()
             + &SMALL.replace('\n', "\r\n");
         let (runs, _) = run_all(&text).expect("parses");
         assert_eq!(runs.len(), 1);
@@ -1270,10 +1190,7 @@ Peak Memory Max (MB):                    27905.19
 
     #[test]
     fn bracket_prefixed_block_lines_are_read() {
-        let text: String = SMALL
-            .lines()
-            .map(|l| format!("[2026-11-21T08:00:00Z] {l}\n"))
-            .collect();
+        let text: String = SMALL.lines().map(|l| format!("[2026-11-21T08:00:00Z] {l}\n")).collect();
         let (runs, _) = run_all(&text).expect("parses");
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].time.as_deref(), Some("2026-11-21T08:00:00Z"));
@@ -1303,20 +1220,11 @@ Per-position acceptance (%):
 ";
         let (runs, _) = run_all(text).expect("parses");
         let run = &runs[0];
-        assert_eq!(
-            metric(run, "total_nonempty_serving_response_chunks"),
-            Some(42.0)
-        );
+        assert_eq!(metric(run, "total_nonempty_serving_response_chunks"), Some(42.0));
         assert_eq!(metric(run, "input_request_rate_req_per_s"), Some(1.5));
         assert_eq!(metric(run, "mean_e2el_ms"), Some(10.0));
-        assert_eq!(
-            metric(run, "queue_inclusive_end_to_end_latency_mean_e2el_ms"),
-            Some(12.0)
-        );
-        assert_eq!(
-            param(run, "queue_inclusive_end_to_end_latency_mode"),
-            Some(&Value::Text("steady".into()))
-        );
+        assert_eq!(metric(run, "queue_inclusive_end_to_end_latency_mean_e2el_ms"), Some(12.0));
+        assert_eq!(param(run, "queue_inclusive_end_to_end_latency_mode"), Some(&Value::Text("steady".into())));
         assert_eq!(metric(run, "spec_decode_acceptance_rate"), Some(61.25));
         assert_eq!(metric(run, "spec_decode_acceptance_length"), Some(2.84));
         assert_eq!(metric(run, "spec_decode_num_drafts"), Some(100.0));
@@ -1337,22 +1245,13 @@ Per-position acceptance (%):
     #[test]
     fn not_set_concurrency_and_trace_rate() {
         let text = SMALL
-            .replace(
-                "Max request concurrency:                 8",
-                "Max request concurrency:                 not set",
-            )
-            .replace(
-                "Traffic request rate:                    inf",
-                "Traffic request rate:                    trace",
-            );
+            .replace("Max request concurrency:                 8", "Max request concurrency:                 not set")
+            .replace("Traffic request rate:                    inf", "Traffic request rate:                    trace");
         let text = format!("Namespace(max_concurrency=4, request_rate=inf)\n{text}");
         let (runs, _) = run_all(&text).expect("parses");
         let run = &runs[0];
         assert_eq!(param(run, "max_concurrency"), None);
-        assert_eq!(
-            param(run, "request_rate"),
-            Some(&Value::Text("trace".into()))
-        );
+        assert_eq!(param(run, "request_rate"), Some(&Value::Text("trace".into())));
     }
 
     #[test]
@@ -1377,29 +1276,18 @@ Per-position acceptance (%):
     #[test]
     fn sniff_finds_the_header() {
         assert!(sniff(SMALL.as_bytes()));
-        assert!(sniff(
-            b"progress\r============ Serving Benchmark Result ============\r\n"
-        ));
+        assert!(sniff(b"progress\r============ Serving Benchmark Result ============\r\n"));
         assert!(!sniff(b"{\"backend\": \"vllm\"}\n"));
         assert!(!sniff(b"Serving Benchmark Result in prose\n"));
     }
 
     #[test]
     fn snake_and_stat_names() {
-        assert_eq!(
-            stat_name("Mean E2E Latency (ms):").as_deref(),
-            Some("mean_e2e_latency_ms")
-        );
-        assert_eq!(
-            stat_name("P90 E2E Latency (ms)").as_deref(),
-            Some("p90_e2e_latency_ms")
-        );
+        assert_eq!(stat_name("Mean E2E Latency (ms):").as_deref(), Some("mean_e2e_latency_ms"));
+        assert_eq!(stat_name("P90 E2E Latency (ms)").as_deref(), Some("p90_e2e_latency_ms"));
         assert_eq!(stat_name("Max ITL (ms)").as_deref(), Some("max_itl_ms"));
         assert_eq!(stat_name("Latency Mean (s)"), None);
-        assert_eq!(
-            snake("RTFx (Inverse Real-Time Factor):"),
-            "rtfx_inverse_real_time_factor"
-        );
+        assert_eq!(snake("RTFx (Inverse Real-Time Factor):"), "rtfx_inverse_real_time_factor");
         assert_eq!(snake("Peak Memory Max (MB)"), "peak_memory_max_mb");
         assert_eq!(snake("Rate (%)"), "rate_pct");
     }

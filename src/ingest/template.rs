@@ -44,7 +44,9 @@ impl PathTemplate {
                         }
                     }
                     if name.is_empty() || names.contains(&name) {
-                        return Err(Error::usage(format!("path template `{text}`: empty or repeated label `{{{name}}}`")));
+                        return Err(Error::usage(format!(
+                            "path template `{text}`: empty or repeated label `{{{name}}}`"
+                        )));
                     }
                     glob.push('*');
                     re.push_str("([^/]+?)");
@@ -86,7 +88,11 @@ impl PathTemplate {
     /// The files the template matches under `root` (relative templates) in
     /// sorted order. Matching nothing is an error that says so.
     pub fn files(&self, root: &Path) -> Result<Vec<PathBuf>> {
-        let pattern = if Path::new(&self.glob).is_absolute() { self.glob.clone() } else { root.join(&self.glob).to_string_lossy().into_owned() };
+        let pattern = if Path::new(&self.glob).is_absolute() {
+            self.glob.clone()
+        } else {
+            root.join(&self.glob).to_string_lossy().into_owned()
+        };
         let paths = glob::glob(&pattern).map_err(|e| Error::usage(format!("path template `{}`: {e}", self.text)))?;
         let mut files: Vec<PathBuf> = paths.filter_map(|p| p.ok()).filter(|p| p.is_file()).collect();
         files.sort();
@@ -120,7 +126,10 @@ mod tests {
         assert_eq!(caps["date"], "2026-11-29");
         assert_eq!(caps["config"], "eagle-topk1-v2");
         assert!(t.captures(Path::new("/r"), Path::new("/r/logs/2026-11-29/x.log")).is_none());
-        assert!(t.captures(Path::new("/r"), Path::new("/r/logs/a/b/c.jsonl")).is_none(), "a capture never spans folders");
+        assert!(
+            t.captures(Path::new("/r"), Path::new("/r/logs/a/b/c.jsonl")).is_none(),
+            "a capture never spans folders"
+        );
     }
 
     #[test]

@@ -34,14 +34,7 @@ use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
 /// String keys vLLM itself writes; other string keys are `--metadata`.
-const TEXT_KEYS: &[&str] = &[
-    "endpoint_type",
-    "backend",
-    "label",
-    "model_id",
-    "tokenizer_id",
-    "ramp_up_strategy",
-];
+const TEXT_KEYS: &[&str] = &["endpoint_type", "backend", "label", "model_id", "tokenizer_id", "ramp_up_strategy"];
 
 /// Numeric keys that are settings of the run.
 const PARAM_KEYS: &[&str] = &[
@@ -63,10 +56,7 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
             return Err(Error::malformed(
                 path,
                 line,
-                format!(
-                    "expected a vLLM result object, found {}",
-                    super::generic::kind_of(&value)
-                ),
+                format!("expected a vLLM result object, found {}", super::generic::kind_of(&value)),
             ));
         };
         let run = to_run(path, line, &obj, &mut arrays)?;
@@ -75,10 +65,9 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
     let mut outcome = Outcome::default();
     if !arrays.is_empty() {
         let names: Vec<&str> = arrays.iter().map(String::as_str).collect();
-        outcome.skipped.push(format!(
-            "per-request arrays ({}) are not stored; reckon keeps the summary fields",
-            names.join(", ")
-        ));
+        outcome
+            .skipped
+            .push(format!("per-request arrays ({}) are not stored; reckon keeps the summary fields", names.join(", ")));
     }
     Ok(outcome)
 }
@@ -92,11 +81,7 @@ fn to_run(
     let mut run = RawRun::new(line);
     for (raw_key, v) in obj {
         // Old benchmark_serving.py wrote this key with a trailing colon.
-        let key = if raw_key == "request_goodput:" {
-            "request_goodput"
-        } else {
-            raw_key.as_str()
-        };
+        let key = if raw_key == "request_goodput:" { "request_goodput" } else { raw_key.as_str() };
         match v {
             Json::Null => {}
             Json::Array(_) => {
@@ -112,11 +97,7 @@ fn to_run(
             Json::Bool(b) => run.param(key, Value::Text(b.to_string())),
             Json::String(s) if key == "date" => {
                 let time = date_to_rfc3339(s).ok_or_else(|| {
-                    Error::malformed(
-                        path,
-                        line,
-                        format!("`date` is `{s}`, expected YYYYMMDD-HHMMSS as vLLM writes it"),
-                    )
+                    Error::malformed(path, line, format!("`date` is `{s}`, expected YYYYMMDD-HHMMSS as vLLM writes it"))
                 })?;
                 run.time = Some(time);
             }
@@ -164,10 +145,7 @@ mod tests {
 
     #[test]
     fn dates_read_as_utc() {
-        assert_eq!(
-            date_to_rfc3339("20250630-123456").as_deref(),
-            Some("2025-06-30T12:34:56Z")
-        );
+        assert_eq!(date_to_rfc3339("20250630-123456").as_deref(), Some("2025-06-30T12:34:56Z"));
         assert_eq!(date_to_rfc3339("20251340-000000"), None);
     }
 
@@ -183,12 +161,7 @@ mod tests {
         .unwrap();
         let r = &runs[0];
         assert_eq!(r.time.as_deref(), Some("2025-05-30T19:47:38Z"));
-        let p = |k: &str| {
-            r.params
-                .iter()
-                .find(|(n, _)| n == k)
-                .map(|(_, v)| v.clone())
-        };
+        let p = |k: &str| r.params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         assert_eq!(p("tp"), Some(Value::Num(8.0)));
         assert_eq!(p("gpu"), Some(Value::Text("L40S".into())));
         assert_eq!(p("request_rate"), Some(Value::Num(f64::INFINITY)));

@@ -50,12 +50,17 @@ impl Args {
 
     /// A comma-separated list (`rows=a,b`), empty when absent.
     pub fn list(&self, key: &str) -> Vec<String> {
-        self.get(key).map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()).unwrap_or_default()
+        self.get(key)
+            .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+            .unwrap_or_default()
     }
 
     pub fn usize(&self, key: &str) -> Result<Option<usize>, RegionError> {
         self.get(key)
-            .map(|v| v.parse::<usize>().map_err(|_| RegionError::new(Some(key), format!("{key}=`{v}`: expected a whole number"))))
+            .map(|v| {
+                v.parse::<usize>()
+                    .map_err(|_| RegionError::new(Some(key), format!("{key}=`{v}`: expected a whole number")))
+            })
             .transpose()
     }
 
@@ -71,8 +76,13 @@ impl Args {
     pub fn allow(&self, known: &[&str]) -> Result<(), RegionError> {
         for (k, _) in &self.pairs {
             if !known.contains(&k.as_str()) {
-                let hint = crate::query::did_you_mean(k, known.iter().copied()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-                return Err(RegionError::new(Some(k), format!("unknown argument `{k}`{hint}; this region takes: {}", known.join(", "))));
+                let hint = crate::query::did_you_mean(k, known.iter().copied())
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                return Err(RegionError::new(
+                    Some(k),
+                    format!("unknown argument `{k}`{hint}; this region takes: {}", known.join(", ")),
+                ));
             }
         }
         self.used.borrow_mut().extend(known.iter().map(|s| s.to_string()));

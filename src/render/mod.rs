@@ -130,7 +130,13 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         None => format!("{metric}-by-{x}.svg"),
     };
     if !file.ends_with(".svg") || file.contains("..") || Path::new(&file).is_absolute() {
-        return Err(RegionError::new(Some("file"), format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder")));
+        return Err(RegionError::new(
+            Some("file"),
+            format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder"),
+        ));
     }
-    Ok(Rendered { content: format!("![{}]({})", title.replace(']', "\\]"), file), files: vec![(ctx.doc_dir.join(&file), svg)] })
+    Ok(Rendered {
+        content: format!("![{}]({})", title.replace(']', "\\]"), file),
+        files: vec![(ctx.doc_dir.join(&file), svg)],
+    })
 }

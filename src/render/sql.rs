@@ -2,7 +2,7 @@
 //! markdown table (the escape hatch). Tables: `run`, `source`, `batch`,
 //! `metric`, `measurement`; views `run_param` and `run_metric`.
 
-use super::{number_format, Args, Context, Rendered, RegionError};
+use super::{number_format, Args, Context, RegionError, Rendered};
 use crate::query::markdown_table;
 
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
@@ -13,7 +13,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let err = |e: rusqlite::Error| RegionError::new(Some("query"), format!("SQL: {e}"));
     let mut stmt = conn.prepare(sql).map_err(err)?;
     if !stmt.readonly() {
-        return Err(RegionError::new(Some("query"), "SQL regions may only read (SELECT); this statement would change the database"));
+        return Err(RegionError::new(
+            Some("query"),
+            "SQL regions may only read (SELECT); this statement would change the database",
+        ));
     }
     let header: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
     let n = header.len();
@@ -41,7 +44,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         }
         body.push(line);
         if body.len() > 10_000 {
-            return Err(RegionError::new(Some("query"), "the query returns more than 10,000 rows; add a LIMIT or aggregate"));
+            return Err(RegionError::new(
+                Some("query"),
+                "the query returns more than 10,000 rows; add a LIMIT or aggregate",
+            ));
         }
     }
     Ok(Rendered { content: markdown_table(&header, &numeric, &body).trim_end().to_string(), files: vec![] })

@@ -2,11 +2,12 @@
 //! of one series (rows × metrics), with number format, row order, best-in-row
 //! highlight, ratio columns and an optional provenance caption.
 
-use super::{number_format, region_filter, Args, Context, Rendered, RegionError};
+use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::metric::Direction;
 use crate::query::{markdown_table, Agg, Key, Pivot, Query};
 
-const ARGS: [&str; 12] = ["metric", "metrics", "series", "rows", "cols", "where", "agg", "digits", "sort", "highlight", "ratio", "caption"];
+const ARGS: [&str; 12] =
+    ["metric", "metrics", "series", "rows", "cols", "where", "agg", "digits", "sort", "highlight", "ratio", "caption"];
 
 /// One table column: its heading, per-row values, and the direction that
 /// makes a value "best" (None: not compared).
@@ -21,7 +22,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let fmt = number_format(args)?;
     let rows = args.list("rows");
     if rows.is_empty() {
-        return Err(RegionError::new(None, "missing argument `rows=` (the param each table row stands for, e.g. rows=concurrency)"));
+        return Err(RegionError::new(
+            None,
+            "missing argument `rows=` (the param each table row stands for, e.g. rows=concurrency)",
+        ));
     }
     let filter = region_filter(ctx, args)?;
     let agg = match args.get("agg") {
@@ -87,12 +91,18 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
 
     for spec in args.list("ratio") {
         let Some((a, b)) = spec.split_once('/') else {
-            return Err(RegionError::new(Some("ratio"), format!("ratio=`{spec}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1")));
+            return Err(RegionError::new(
+                Some("ratio"),
+                format!("ratio=`{spec}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1"),
+            ));
         };
         let find = |name: &str| {
             columns.iter().position(|c| c.header == name.trim()).ok_or_else(|| {
                 let known: Vec<&str> = columns.iter().map(|c| c.header.as_str()).collect();
-                RegionError::new(Some("ratio"), format!("ratio=`{spec}`: no column `{}`; columns are: {}", name.trim(), known.join(", ")))
+                RegionError::new(
+                    Some("ratio"),
+                    format!("ratio=`{spec}`: no column `{}`; columns are: {}", name.trim(), known.join(", ")),
+                )
             })
         };
         let (ia, ib) = (find(a)?, find(b)?);
@@ -108,7 +118,9 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let highlight = match args.get("highlight") {
         None | Some("none") => false,
         Some("best") => true,
-        Some(v) => return Err(RegionError::new(Some("highlight"), format!("highlight=`{v}`: expected `best` or `none`"))),
+        Some(v) => {
+            return Err(RegionError::new(Some("highlight"), format!("highlight=`{v}`: expected `best` or `none`")))
+        }
     };
 
     let mut order: Vec<usize> = (0..row_keys.len()).collect();
@@ -121,7 +133,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 None => (col, false),
             };
             let Some(ci) = columns.iter().position(|c| c.header == name) else {
-                return Err(RegionError::new(Some("sort"), format!("sort=`{col}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)")));
+                return Err(RegionError::new(
+                    Some("sort"),
+                    format!("sort=`{col}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)"),
+                ));
             };
             let v = &columns[ci].values;
             order.sort_by(|&x, &y| {
@@ -149,7 +164,9 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             for (ci, col) in columns.iter().enumerate() {
                 let text = match col.values[r] {
                     None => "-".to_string(),
-                    Some(v) if col.header.contains(" / ") && ci >= compared => format!("{}x", crate::query::NumberFormat { precision: Some(2) }.format(v)),
+                    Some(v) if col.header.contains(" / ") && ci >= compared => {
+                        format!("{}x", crate::query::NumberFormat { precision: Some(2) }.format(v))
+                    }
                     Some(v) if agg == Agg::Count => crate::metric::format_number(v),
                     Some(v) => fmt.format(v),
                 };

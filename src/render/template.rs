@@ -4,13 +4,15 @@
 
 use minijinja::{context, Environment, Value as JValue};
 
-use super::{number_format, region_filter, Args, Context, Rendered, RegionError};
+use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::metric::Direction;
 use crate::query::{Agg, Query};
 
 /// The built-in templates, by file name.
-pub const BUILTIN: [(&str, &str); 2] =
-    [("best-per-row.md", include_str!("../../templates/best-per-row.md")), ("sweeps.md", include_str!("../../templates/sweeps.md"))];
+pub const BUILTIN: [(&str, &str); 2] = [
+    ("best-per-row.md", include_str!("../../templates/best-per-row.md")),
+    ("sweeps.md", include_str!("../../templates/sweeps.md")),
+];
 
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     args.allow(&["name", "metric", "rows", "cols", "where", "agg", "digits"])?;
@@ -20,7 +22,9 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
 
     let mut env = Environment::new();
     env.set_keep_trailing_newline(false);
-    env.add_filter("num", move |v: f64, digits: Option<usize>| crate::query::NumberFormat { precision: digits.or(fmt.precision) }.format(v));
+    env.add_filter("num", move |v: f64, digits: Option<usize>| {
+        crate::query::NumberFormat { precision: digits.or(fmt.precision) }.format(v)
+    });
     env.add_template(name, &source).map_err(|e| RegionError::new(Some("name"), format!("template `{name}`: {e}")))?;
 
     let mut vars = context! { digits => fmt.precision };
@@ -82,10 +86,18 @@ fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
     }
     let own = ctx.cfg.root.join("templates").join(name);
     if own.is_file() {
-        return std::fs::read_to_string(&own).map_err(|e| RegionError::new(Some("name"), format!("{}: {e}", own.display())));
+        return std::fs::read_to_string(&own)
+            .map_err(|e| RegionError::new(Some("name"), format!("{}: {e}", own.display())));
     }
     BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).ok_or_else(|| {
         let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        RegionError::new(Some("name"), format!("no template `{name}` in {} or built in ({})", own.parent().map(|p| p.display().to_string()).unwrap_or_default(), names.join(", ")))
+        RegionError::new(
+            Some("name"),
+            format!(
+                "no template `{name}` in {} or built in ({})",
+                own.parent().map(|p| p.display().to_string()).unwrap_or_default(),
+                names.join(", ")
+            ),
+        )
     })
 }

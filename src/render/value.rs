@@ -2,7 +2,7 @@
 //! (`config=baseline max_concurrency=30`) select the runs; `max_over=` /
 //! `min_over=` take the best or worst cell over a param instead.
 
-use super::{number_format, region_filter, Args, Context, Rendered, RegionError};
+use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::query::{Agg, Filter, Query};
 
 const KNOWN: [&str; 6] = ["metric", "where", "agg", "digits", "max_over", "min_over"];
@@ -14,10 +14,13 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     // Every other argument is a param that must equal its value.
     for (k, v) in args.pairs().iter().filter(|(k, _)| !KNOWN.contains(&k.as_str())) {
         if !ctx.dataset.has_param(k) && !crate::query::filter::is_pseudo_param(k) {
-            let hint = crate::query::did_you_mean(k, ctx.dataset.params().chain(KNOWN)).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+            let hint = crate::query::did_you_mean(k, ctx.dataset.params().chain(KNOWN))
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
             return Err(RegionError::new(Some(k), format!("unknown param or argument `{k}`{hint}")));
         }
-        let eq = Filter::parse(&format!("{k} = '{}'", v.replace('\\', "\\\\").replace('\'', "\\'"))).map_err(|e| RegionError::new(Some(k), e.to_string()))?;
+        let eq = Filter::parse(&format!("{k} = '{}'", v.replace('\\', "\\\\").replace('\'', "\\'")))
+            .map_err(|e| RegionError::new(Some(k), e.to_string()))?;
         filter = filter.and(eq);
     }
     let mut q = Query::new(metric);
@@ -26,7 +29,9 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         q.agg = Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
     }
     let over = match (args.get("max_over"), args.get("min_over")) {
-        (Some(_), Some(_)) => return Err(RegionError::new(Some("min_over"), "give `max_over=` or `min_over=`, not both")),
+        (Some(_), Some(_)) => {
+            return Err(RegionError::new(Some("min_over"), "give `max_over=` or `min_over=`, not both"))
+        }
         (Some(p), None) => Some((p, true)),
         (None, Some(p)) => Some((p, false)),
         (None, None) => None,
@@ -42,7 +47,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         None => values.first().copied(),
     };
     let Some(value) = value else {
-        return Err(RegionError::new(Some("metric"), format!("no run matches this value ({metric} where {})", describe(&q.filter))));
+        return Err(RegionError::new(
+            Some("metric"),
+            format!("no run matches this value ({metric} where {})", describe(&q.filter)),
+        ));
     };
     let text = if q.agg == Agg::Count { crate::metric::format_number(value) } else { fmt.format(value) };
     Ok(Rendered { content: text, files: vec![] })

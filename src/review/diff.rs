@@ -9,7 +9,10 @@ pub fn unified(path: &str, old: &str, new: &str, color: bool) -> String {
     if old == new {
         return String::new();
     }
-    let diff = TextDiff::configure().algorithm(similar::Algorithm::Patience).timeout(std::time::Duration::from_secs(2)).diff_lines(old, new);
+    let diff = TextDiff::configure()
+        .algorithm(similar::Algorithm::Patience)
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(old, new);
     let mut out = String::new();
     let paint = |s: &str, style: console::Style| if color { style.apply_to(s).to_string() } else { s.to_string() };
     out.push_str(&paint(&format!("--- a/{path}\n+++ b/{path}\n"), console::Style::new().force_styling(true).bold()));

@@ -61,7 +61,13 @@ impl DocReview {
 pub fn read(path: &Path) -> Result<(Vec<u8>, String)> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let text = String::from_utf8(bytes.clone()).map_err(|e| {
-        Error::io(path, std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text (byte {}); reckon reads markdown documents", e.utf8_error().valid_up_to())))
+        Error::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8 text (byte {}); reckon reads markdown documents", e.utf8_error().valid_up_to()),
+            ),
+        )
     })?;
     Ok((bytes, text))
 }
@@ -83,10 +89,15 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
             continue;
         }
         let args = Args::new(region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect());
-        let rendered = render::render(&ctx, region.kind.name(), &args).map_err(|e| region_error(&parsed, &text, region, e))?;
+        let rendered =
+            render::render(&ctx, region.kind.name(), &args).map_err(|e| region_error(&parsed, &text, region, e))?;
         for (file, new) in rendered.files {
             if files.iter().any(|f| f.path == file) {
-                return Err(parsed.error_at(&text, region.open.start, format!("a second plot writes {}; give each plot its own file=", file.display())));
+                return Err(parsed.error_at(
+                    &text,
+                    region.open.start,
+                    format!("a second plot writes {}; give each plot its own file=", file.display()),
+                ));
             }
             let old = std::fs::read_to_string(&file).ok();
             if old.as_deref() != Some(new.as_str()) {

@@ -128,8 +128,9 @@ impl Store {
             return Store::open_in_memory();
         }
         check_is_sqlite(path)?;
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-            .map_err(|e| db_err(path, format!("cannot open: {e}")))?;
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .map_err(|e| db_err(path, format!("cannot open: {e}")))?;
         conn.busy_timeout(Duration::from_secs(30))?;
         let store = Store { conn, path: path.to_path_buf() };
         let version = store.user_version()?;
@@ -167,9 +168,8 @@ impl Store {
         c.busy_timeout(Duration::from_secs(30))?;
         c.pragma_update(None, "foreign_keys", "ON")?;
         if path.as_os_str() != ":memory:" {
-            let mode: String = c
-                .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-                .map_err(|e| db_err(&path, friendly(&e)))?;
+            let mode: String =
+                c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(|e| db_err(&path, friendly(&e)))?;
             if !mode.eq_ignore_ascii_case("wal") {
                 return Err(db_err(&path, format!("could not switch to WAL journal mode (got {mode})")));
             }
@@ -179,9 +179,7 @@ impl Store {
     }
 
     fn user_version(&self) -> Result<i64> {
-        self.conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|e| db_err(&self.path, friendly(&e)))
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_err(&self.path, friendly(&e)))
     }
 
     fn migrate(&mut self) -> Result<()> {
@@ -215,9 +213,8 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| db_err(&path, friendly(&e)))?;
-        let exists: Option<i64> = tx
-            .query_row("SELECT id FROM source WHERE hash = ?1", [src.hash], |r| r.get(0))
-            .optional()?;
+        let exists: Option<i64> =
+            tx.query_row("SELECT id FROM source WHERE hash = ?1", [src.hash], |r| r.get(0)).optional()?;
         if exists.is_some() {
             return Ok(None);
         }
@@ -236,7 +233,15 @@ impl Store {
             params![src.path, src.hash, src.size as i64, src.mtime_ns, src.format, batch_id, params_json(src.labels.iter())],
         )?;
         let source_id = tx.last_insert_rowid();
-        Ok(Some(SourceWriter { tx, batch, batch_id, source_id, metric_ids: HashMap::new(), runs: 0, json: String::new() }))
+        Ok(Some(SourceWriter {
+            tx,
+            batch,
+            batch_id,
+            source_id,
+            metric_ids: HashMap::new(),
+            runs: 0,
+            json: String::new(),
+        }))
     }
 
     /// True when a source at this path with this size and modification time
@@ -257,12 +262,28 @@ impl Store {
              FROM run JOIN source ON source.id = run.source_id ORDER BY run.time, run.id",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, String>(5)?, r.get::<_, String>(6)?))
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+            ))
         })?;
         let mut out = Vec::new();
         for row in rows {
             let (id, source, line, time, time_origin, sweep, params) = row?;
-            out.push(RunRecord { id, source, line: line as u64, time, time_origin, sweep, params: parse_params(&params) });
+            out.push(RunRecord {
+                id,
+                source,
+                line: line as u64,
+                time,
+                time_origin,
+                sweep,
+                params: parse_params(&params),
+            });
         }
         Ok(out)
     }
@@ -281,7 +302,11 @@ impl Store {
         let mut stmt = self.conn.prepare_cached("SELECT name, unit, direction FROM metric ORDER BY name")?;
         let rows = stmt.query_map([], |r| {
             let dir: String = r.get(2)?;
-            Ok(MetricInfo { name: r.get(0)?, unit: r.get(1)?, direction: Direction::parse(&dir).unwrap_or(Direction::Neutral) })
+            Ok(MetricInfo {
+                name: r.get(0)?,
+                unit: r.get(1)?,
+                direction: Direction::parse(&dir).unwrap_or(Direction::Neutral),
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -293,7 +318,14 @@ impl Store {
              FROM source s ORDER BY s.id",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok(SourceRecord { id: r.get(0)?, path: r.get(1)?, hash: r.get(2)?, size: r.get::<_, i64>(3)? as u64, format: r.get(4)?, runs: r.get::<_, i64>(5)? as u64 })
+            Ok(SourceRecord {
+                id: r.get(0)?,
+                path: r.get(1)?,
+                hash: r.get(2)?,
+                size: r.get::<_, i64>(3)? as u64,
+                format: r.get(4)?,
+                runs: r.get::<_, i64>(5)? as u64,
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -326,10 +358,13 @@ impl SourceWriter<'_> {
         self.json.clear();
         write_params_json(&mut self.json, merged.into_iter());
         self.tx
-            .prepare_cached("INSERT INTO run (source_id, line, time, time_origin, sweep, params) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+            .prepare_cached(
+                "INSERT INTO run (source_id, line, time, time_origin, sweep, params) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
             .execute(params![self.source_id, run.line as i64, time, origin, sweep, self.json])?;
         let run_id = self.tx.last_insert_rowid();
-        let mut insert = self.tx.prepare_cached("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")?;
+        let mut insert =
+            self.tx.prepare_cached("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")?;
         for m in &run.metrics {
             let metric_id = match self.metric_ids.get(&m.name) {
                 Some(id) => *id,
@@ -340,7 +375,8 @@ impl SourceWriter<'_> {
                         "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
                         params![m.name, unit, direction.as_str()],
                     )?;
-                    let id: i64 = self.tx.query_row("SELECT id FROM metric WHERE name = ?1", [&m.name], |r| r.get(0))?;
+                    let id: i64 =
+                        self.tx.query_row("SELECT id FROM metric WHERE name = ?1", [&m.name], |r| r.get(0))?;
                     self.metric_ids.insert(m.name.clone(), id);
                     id
                 }
@@ -474,7 +510,14 @@ mod tests {
         let mut batch = Batch::new("test".into(), None);
         let labels: BTreeMap<String, Value> = [("config".to_string(), Value::Text("baseline".into()))].into();
         let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
-        let src = NewSource { path: "a.jsonl", hash: "h1", size: 10, mtime_ns: Some(7), format: "sglang-jsonl", labels: &labels };
+        let src = NewSource {
+            path: "a.jsonl",
+            hash: "h1",
+            size: 10,
+            mtime_ns: Some(7),
+            format: "sglang-jsonl",
+            labels: &labels,
+        };
         let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
         w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
         w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
