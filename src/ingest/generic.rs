@@ -178,7 +178,7 @@ pub fn sniff_csv(head: &[u8]) -> Option<u8> {
     for d in [b',', b'\t', b';', b'|'] {
         let counts: Vec<usize> = lines.iter().map(|l| count_outside_quotes(l.as_bytes(), d)).collect();
         let n = counts[0];
-        if n >= 1 && counts.iter().all(|&c| c == n) && best.map_or(true, |(_, b)| n > b) {
+        if n >= 1 && counts.iter().all(|&c| c == n) && best.is_none_or(|(_, b)| n > b) {
             best = Some((d, n));
         }
     }

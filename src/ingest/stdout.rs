@@ -564,7 +564,7 @@ fn section_title(line: &str) -> Option<&str> {
 fn split_row(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
     let colon =
-        (0..bytes.len()).find(|&i| bytes[i] == b':' && bytes.get(i + 1).map_or(true, |b| b.is_ascii_whitespace()))?;
+        (0..bytes.len()).find(|&i| bytes[i] == b':' && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()))?;
     let label = line[..colon].trim();
     let starts_with_letter = label.chars().next().is_some_and(|c| c.is_alphabetic());
     if !starts_with_letter || label.len() > 80 {
@@ -644,7 +644,7 @@ fn find_namespace(line: &str) -> Option<&str> {
     while let Some(at) = line[from..].find("Namespace(") {
         let start = from + at;
         let before = line[..start].chars().next_back();
-        if before.map_or(true, |c| !(c.is_alphanumeric() || c == '_')) {
+        if before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) {
             return Some(&line[start + "Namespace(".len()..]);
         }
         from = start + 1;

@@ -45,7 +45,7 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
     let mut containing: Option<&'a str> = None;
     for k in known {
         let d = edit_distance(&lower, &k.to_lowercase());
-        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
         if containing.is_none() && !lower.is_empty() && k.to_lowercase().contains(&lower) {
