@@ -658,3 +658,254 @@ pub fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate, Optio
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Output throughput runs of the 2026-11-29 sweep, copied from
+    // tests/fixtures/scenario-logs/2026-11-29/{eagle-topk1-v2,baseline}.jsonl
+    // (the `output_throughput` of the three lines with max_concurrency 30).
+    const TOPK1_C30: [f64; 3] = [753.5356, 759.3, 765.5786];
+    const BASE_C30: [f64; 3] = [685.2673, 689.4, 692.6957];
+    const TOPK1_C2: [f64; 3] = [174.6301, 176.1, 177.2536];
+    const BASE_C2: [f64; 3] = [173.7167, 175.0, 176.2774];
+    const TOPK1_C150: [f64; 3] = [765.032, 771.0, 777.555];
+    const BASE_C150: [f64; 3] = [761.6323, 765.2, 768.6732];
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn t_quantiles_match_tables() {
+        // scipy.stats.t.ppf(0.975, 4) = 2.7764451051977934,
+        // t.ppf(0.95, 4) = 2.1318467863266495, t.ppf(0.975, 10) =
+        // 2.228138851986274, norm.ppf(0.975) = 1.959963984540054.
+        assert!(close(t_quantile(0.95, 4.0), 2.7764451051977934, 1e-9));
+        assert!(close(t_quantile(0.90, 4.0), 2.1318467863266495, 1e-9));
+        assert!(close(t_quantile(0.95, 10.0), 2.228138851986274, 1e-9));
+        assert!(close(t_quantile(0.95, f64::INFINITY), 1.959963984540054, 1e-9));
+        // scipy.stats.t.cdf(1.5, 3) = 0.8847080673775886.
+        assert!(close(t_cdf(1.5, 3.0), 0.8847080673775886, 1e-9));
+    }
+
+    #[test]
+    fn welch_on_logs_matches_scipy() {
+        // scipy: ttest_ind(log(TOPK1_C30), log(BASE_C30), equal_var=False)
+        //   statistic 17.544372378377606, df 3.527661799788676,
+        //   confidence_interval(0.95) = (0.08096597033634978, 0.11342314602752623),
+        //   confidence_interval(0.90) = (0.08491494516951346, 0.10947417119436255);
+        //   mean log difference 0.097194558181938.
+        let c = compare(&TOPK1_C30, &BASE_C30, Direction::Higher, 0.02, None).unwrap();
+        assert!(close(c.d, 0.097194558181938, 1e-12));
+        assert!(close(c.df, 3.527661799788676, 1e-9));
+        assert!(close(c.d / c.se, 17.544372378377606, 1e-6));
+        assert!(close(c.ci95.lo, 0.08096597033634978, 1e-9));
+        assert!(close(c.ci95.hi, 0.11342314602752623, 1e-9));
+        assert!(close(c.ci90.lo, 0.08491494516951346, 1e-9));
+        assert!(close(c.ci90.hi, 0.10947417119436255, 1e-9));
+        assert_eq!(c.outcome, Outcome::Better);
+        assert!(!c.single_run);
+        assert_eq!((c.n_a, c.n_b), (3, 3));
+        // The medians readers see, and 759.3 / 689.4 − 1 = 0.10139…
+        assert_eq!((c.a_value, c.b_value), (759.3, 689.4));
+        assert!(close(c.rel_diff, 759.3 / 689.4 - 1.0, 1e-12));
+        assert!(close(c.rel_diff, 0.1014, 1e-4));
+        assert_eq!(c.runs_needed, None);
+    }
+
+    #[test]
+    fn direction_flips_the_sign() {
+        // The same numbers read as latencies: A being larger is worse.
+        let c = compare(&TOPK1_C30, &BASE_C30, Direction::Lower, 0.02, None).unwrap();
+        assert!(close(c.d, -0.097194558181938, 1e-12));
+        assert_eq!(c.outcome, Outcome::Worse);
+        assert!(c.contradicts(Test::Beats));
+        // The literal relative difference does not flip.
+        assert!(c.rel_diff > 0.0);
+    }
+
+    #[test]
+    fn tost_equivalence_at_c2() {
+        // scipy: ttest_ind(log(a)+ln1.02, log(b), equal_var=False,
+        // alternative='greater').pvalue = 0.006748974339421548 and
+        // ttest_ind(log(a)-ln1.02, log(b), alternative='less').pvalue =
+        // 0.03974799771292715; 90% interval (-0.007198167512491348,
+        // 0.01855339262495158), inside ±ln(1.02) = ±0.0198026.
+        let c = compare(&TOPK1_C2, &BASE_C2, Direction::Higher, 0.02, None).unwrap();
+        assert!(close(c.ci90.lo, -0.007198167512491348, 1e-9));
+        assert!(close(c.ci90.hi, 0.01855339262495158, 1e-9));
+        assert!(close(c.p_equivalent(), 0.03974799771292715, 1e-9));
+        assert!(close(c.p_not_worse(), 0.006748974339421548, 1e-9));
+        assert_eq!(c.outcome, Outcome::Equivalent);
+        assert!(c.holds(Test::Matches));
+        assert!(c.holds(Test::MatchesOrBeats));
+        assert!(!c.holds(Test::Beats));
+        assert!(!c.contradicts(Test::Beats), "a match only fails to confirm `beats`");
+    }
+
+    #[test]
+    fn tost_fails_just_outside_at_c150() {
+        // scipy: the upper one-sided TOST p-value at C=150 is
+        // 0.054124564741015554 > 0.05: the 90% interval pokes past
+        // ln(1.02), so the point is inconclusive for `matches`, yet clearly
+        // not worse (p 0.006293926924504878).
+        let c = compare(&TOPK1_C150, &BASE_C150, Direction::Higher, 0.02, None).unwrap();
+        assert!(close(c.p_equivalent(), 0.054124564741015554, 1e-9));
+        assert!(close(c.p_not_worse(), 0.006293926924504878, 1e-9));
+        assert_eq!(c.outcome, Outcome::Inconclusive);
+        assert!(c.holds(Test::MatchesOrBeats));
+        // Pooled per-run log sd over both sides, distance to the
+        // equivalence edge ln(1.02) − d; n = 2·(1.645+0.842)²·s²/Δ² is a
+        // handful of runs, minus the 3 already there.
+        let n = c.runs_needed.unwrap();
+        assert!((1..=10).contains(&n), "runs needed {n}");
+    }
+
+    #[test]
+    fn runs_needed_follows_the_power_formula() {
+        // By hand: s = 0.01, d = 0.03, ln(1.02) = 0.0198026, Δ = 0.0101974;
+        // n = 2·(1.959964 + 0.841621)²·0.0001 / 0.0101974² = 15.09 → 16,
+        // minus 3 runs already there = 13.
+        assert_eq!(runs_needed(0.03, 0.01, 1.02f64.ln(), 3), Some(13));
+        // Exactly on the threshold: nothing decides it.
+        assert_eq!(runs_needed(1.02f64.ln(), 0.01, 1.02f64.ln(), 3), None);
+        // Far beyond 1000 runs: no estimate.
+        assert_eq!(runs_needed(0.0199, 0.05, 1.02f64.ln(), 3), None);
+    }
+
+    #[test]
+    fn single_runs_decide_on_d_alone_without_a_pooled_sd() {
+        // 2026-11-20 sweep, one run each (tests/fixtures/scenario-logs/
+        // 2026-11-20/*.log): C=30 baseline 641.8 vs eagle-topk4-v1 329.5.
+        let c = compare(&[641.8], &[329.5], Direction::Higher, 0.02, None).unwrap();
+        assert!(c.single_run);
+        assert_eq!(c.se, 0.0);
+        assert!(close(c.d, (641.8f64 / 329.5).ln(), 1e-12));
+        assert_eq!(c.outcome, Outcome::Better);
+        assert_eq!(c.p_better(), 0.0);
+        // C=1: 96.0 vs 93.1 is 3.1% > 2%: beats on single runs …
+        let c1 = compare(&[96.0], &[93.1], Direction::Higher, 0.02, None).unwrap();
+        assert_eq!(c1.outcome, Outcome::Better);
+        assert_eq!(c1.runs_needed, None);
+    }
+
+    #[test]
+    fn a_pooled_sd_widens_single_run_decisions() {
+        // … but with a per-run log sd of 0.005 known from repeats, the
+        // normal interval is d ± 1.96·0.005·√2 = d ± 0.01386, and
+        // d = ln(96/93.1) = 0.030675 gives lo = 0.01682 < ln(1.02): not
+        // beyond the margin any more, and not worse either.
+        let c = compare(&[96.0], &[93.1], Direction::Higher, 0.02, Some(0.005)).unwrap();
+        assert!(c.df.is_infinite());
+        assert!(close(c.se, 0.005 * 2f64.sqrt(), 1e-12));
+        assert!(close(c.ci95.lo, (96.0f64 / 93.1).ln() - 1.959963984540054 * 0.005 * 2f64.sqrt(), 1e-9));
+        assert_eq!(c.outcome, Outcome::Inconclusive);
+        assert!(c.single_run);
+        assert!(c.runs_needed.is_some());
+    }
+
+    #[test]
+    fn one_side_single_borrows_the_pooled_sd() {
+        // A has three runs (df 2), B one run with known sd: Satterthwaite
+        // df = (va + vb)² / (va²/2) where vb contributes no denominator term.
+        let c = compare(&TOPK1_C30, &[689.4], Direction::Higher, 0.02, Some(0.005)).unwrap();
+        let logs: Vec<f64> = TOPK1_C30.iter().map(|x| x.ln()).collect();
+        let mean = logs.iter().sum::<f64>() / 3.0;
+        let va = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / 2.0 / 3.0;
+        let vb = 0.005f64.powi(2);
+        assert!(close(c.df, (va + vb).powi(2) / (va * va / 2.0), 1e-9));
+        assert!(c.single_run);
+        assert_eq!(c.outcome, Outcome::Better);
+    }
+
+    #[test]
+    fn bad_samples_are_errors() {
+        assert_eq!(compare(&[], &[1.0], Direction::Higher, 0.02, None), Err(StatsError::Empty));
+        assert_eq!(compare(&[0.0], &[1.0], Direction::Higher, 0.02, None), Err(StatsError::NotPositive(0.0)));
+        assert!(matches!(compare(&[f64::NAN], &[1.0], Direction::Higher, 0.02, None), Err(StatsError::NotPositive(_))));
+        assert_eq!(estimate_difference(&[1.0], &[f64::INFINITY], None), Err(StatsError::NotFinite(f64::INFINITY)));
+    }
+
+    #[test]
+    fn holm_on_a_known_vector() {
+        // By hand, α = 0.05, m = 4: sorted 0.005 ≤ 0.05/4 ✓, 0.01 ≤ 0.05/3 ✓,
+        // 0.03 > 0.05/2 ✗ → stop; 0.04 is not rejected although 0.04 ≤ 0.05.
+        assert_eq!(holm(&[0.01, 0.04, 0.03, 0.005], 0.05), vec![true, false, false, true]);
+        // All small enough at every step.
+        assert_eq!(holm(&[0.01, 0.02, 0.04], 0.05), vec![true, true, true]);
+        // The first step already fails (0.03 > 0.05/2): nothing rejected,
+        // although each p alone is below 0.05.
+        assert_eq!(holm(&[0.04, 0.03], 0.05), vec![false, false]);
+        assert_eq!(holm(&[f64::NAN, 0.001], 0.05), vec![false, true]);
+        assert!(holm(&[], 0.05).is_empty());
+    }
+
+    #[test]
+    fn level_estimate_of_a_cell() {
+        // eagle-topk1-v2 at C=1, 2026-11-29: runs 86.3536, 86.8, 87.1442.
+        // scipy: sd of the logs 0.004569977519752417; t.ppf(0.975, 2) ·
+        // sd / √3 = 0.011352453498668216, placed around the median 86.8.
+        let e = estimate_level(&[86.3536, 86.8, 87.1442], None).unwrap();
+        assert_eq!(e.value, 86.8);
+        assert!(close(e.ci95.lo, 86.8 * (-0.011352453498668216f64).exp(), 1e-9));
+        assert!(close(e.ci95.hi, 86.8 * 0.011352453498668216f64.exp(), 1e-9));
+        // ≈ 86.8 within 2%: the interval [85.82, 87.79] is inside
+        // [85.064, 88.536].
+        assert_eq!(check_value(&e, NumOp::Approx, 86.8, 0.02), PointOutcome::Holds);
+        // ≈ 92.7 within 2%: wholly outside [90.846, 94.554].
+        assert_eq!(check_value(&e, NumOp::Approx, 92.7, 0.02), PointOutcome::Contradicted);
+        // ≈ 88.5 within 1%: band [87.615, 89.385] overlaps the interval's
+        // top (87.79) only partly: straddles the edge.
+        assert_eq!(check_value(&e, NumOp::Approx, 88.5, 0.01), PointOutcome::Inconclusive);
+        assert_eq!(check_value(&e, NumOp::Gt, 80.0, 0.0), PointOutcome::Holds);
+        assert_eq!(check_value(&e, NumOp::Gt, 90.0, 0.0), PointOutcome::Contradicted);
+        assert_eq!(check_value(&e, NumOp::Lt, 87.0, 0.0), PointOutcome::Inconclusive);
+        assert_eq!(check_value(&e, NumOp::Le, 90.0, 0.0), PointOutcome::Holds);
+        assert_eq!(check_value(&e, NumOp::Ge, 90.0, 0.0), PointOutcome::Contradicted);
+    }
+
+    #[test]
+    fn ratio_and_difference_estimates() {
+        // C=8, 2026-11-29: baseline 462.5 / eagle-topk4-v1 287.9 = 1.6065 (the
+        // plan's "1.6x ahead"); ≈ 1.6 within 5% holds.
+        let base = [459.9127, 462.5, 465.5624];
+        let topk4 = [285.7511, 287.9, 289.4366];
+        let r = estimate_ratio(&base, &topk4, None).unwrap();
+        assert!(close(r.value, 462.5 / 287.9, 1e-12));
+        assert!(r.ci95.lo < r.value && r.value < r.ci95.hi);
+        assert_eq!(check_value(&r, NumOp::Approx, 1.6, 0.05), PointOutcome::Holds);
+        assert_eq!(r.runs, 3);
+        let d = estimate_difference(&base, &topk4, None).unwrap();
+        assert!(close(d.value, 462.5 - 287.9, 1e-9));
+        assert_eq!(check_value(&d, NumOp::Gt, 100.0, 0.0), PointOutcome::Holds);
+        // Single runs (2026-11-20, C=150): 773.0 / 336.1 = 2.2999 ≈ 2.3.
+        let old = estimate_ratio(&[773.0], &[336.1], None).unwrap();
+        assert!(close(old.value, 2.2999, 1e-4));
+        assert!(old.single_run);
+        assert_eq!(check_value(&old, NumOp::Approx, 2.3, 0.03), PointOutcome::Holds);
+    }
+
+    #[test]
+    fn aggregates_pick_the_extreme_point() {
+        let e = |v: f64| Estimate { value: v, ci95: Interval::around(v, 1.0), runs: 3, single_run: false };
+        // eagle-topk4-v1 medians at C = 50..250 on 2026-11-29.
+        let pts = [e(349.8), e(353.2), e(352.6), e(351.9), e(350.4)];
+        let (max, at) = aggregate(&pts, Aggregate::Max).unwrap();
+        assert_eq!((max.value, at), (353.2, Some(1)));
+        let (min, at) = aggregate(&pts, Aggregate::Min).unwrap();
+        assert_eq!((min.value, at), (349.8, Some(0)));
+        let (med, at) = aggregate(&pts, Aggregate::Median).unwrap();
+        assert_eq!((med.value, at), (351.9, Some(3)));
+        let (mean, _) = aggregate(&pts, Aggregate::Mean).unwrap();
+        assert!(close(mean.value, (349.8 + 353.2 + 352.6 + 351.9 + 350.4) / 5.0, 1e-9));
+        assert!(close(mean.ci95.hi - mean.value, 1.0, 1e-9));
+        // "plateaus at about 336": the new plateau is outside 336 ± 3%.
+        assert_eq!(check_value(&max, NumOp::Approx, 336.0, 0.03), PointOutcome::Contradicted);
+        assert!(aggregate(&[], Aggregate::Max).is_none());
+        let (even, at) = aggregate(&pts[..4], Aggregate::Median).unwrap();
+        assert!(close(even.value, (351.9 + 352.6) / 2.0, 1e-9));
+        assert_eq!(at, None);
+    }
+}
