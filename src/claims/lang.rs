@@ -45,8 +45,8 @@
 //! judged like `≈`.
 
 use super::stats::{Aggregate, NumOp, Test};
-use crate::metric::Direction;
 use crate::metric::format_number;
+use crate::metric::Direction;
 use crate::run::Value;
 use serde::Serialize;
 use std::fmt;
@@ -62,7 +62,10 @@ pub struct ClaimParseError {
 
 impl ClaimParseError {
     fn new(offset: usize, msg: impl Into<String>) -> Self {
-        ClaimParseError { offset, msg: msg.into() }
+        ClaimParseError {
+            offset,
+            msg: msg.into(),
+        }
     }
 
     /// The 0-based line and 0-based column (in characters) of the error
@@ -79,7 +82,12 @@ impl ClaimParseError {
     /// document position to give.
     pub fn into_error(self, what: &str, statement: &str) -> crate::Error {
         let (line, col) = self.line_col(statement);
-        crate::Error::usage(format!("claim {what}: line {} column {}: {}", line + 1, col + 1, self.msg))
+        crate::Error::usage(format!(
+            "claim {what}: line {} column {}: {}",
+            line + 1,
+            col + 1,
+            self.msg
+        ))
     }
 }
 
@@ -104,7 +112,10 @@ pub struct Name {
 impl Name {
     /// A name not taken from a statement (offset 0).
     pub fn new(text: impl Into<String>) -> Name {
-        Name { text: text.into(), offset: 0 }
+        Name {
+            text: text.into(),
+            offset: 0,
+        }
     }
 }
 
@@ -309,10 +320,14 @@ impl PointSet {
         match self {
             PointSet::Every => true,
             PointSet::Cmp(op, lit) => lit.compare(v).is_some_and(|o| op.accepts(o)),
-            PointSet::In(lits) => lits.iter().any(|l| l.compare(v) == Some(std::cmp::Ordering::Equal)),
+            PointSet::In(lits) => lits
+                .iter()
+                .any(|l| l.compare(v) == Some(std::cmp::Ordering::Equal)),
             PointSet::Range(lo, hi) => {
                 lo.compare(v).is_some_and(|o| o != std::cmp::Ordering::Less)
-                    && hi.compare(v).is_some_and(|o| o != std::cmp::Ordering::Greater)
+                    && hi
+                        .compare(v)
+                        .is_some_and(|o| o != std::cmp::Ordering::Greater)
             }
         }
     }
@@ -385,7 +400,10 @@ impl Literal {
 /// Parses a claim statement (the text after `id=…` in a claim directive,
 /// possibly spanning lines).
 pub fn parse(statement: &str) -> Result<Claim, ClaimParseError> {
-    let mut p = Parser { src: statement, pos: 0 };
+    let mut p = Parser {
+        src: statement,
+        pos: 0,
+    };
     let claim = p.claim()?;
     p.skip_ws();
     if p.pos < p.src.len() {
@@ -403,8 +421,23 @@ impl std::str::FromStr for Claim {
 
 /// Words that cannot be bare series names (they are quoted when printed).
 const RESERVED: &[&str] = &[
-    "and", "beats", "matches", "or", "on", "others", "where", "within", "at", "for", "over", "in",
-    "crossover", "max", "min", "mean", "median",
+    "and",
+    "beats",
+    "matches",
+    "or",
+    "on",
+    "others",
+    "where",
+    "within",
+    "at",
+    "for",
+    "over",
+    "in",
+    "crossover",
+    "max",
+    "min",
+    "mean",
+    "median",
 ];
 
 fn is_series_start(c: char) -> bool {
@@ -442,7 +475,13 @@ impl<'a> Parser<'a> {
         let found = match self.rest().trim_start().chars().next() {
             None => " (found the end of the statement)".to_string(),
             Some(_) => {
-                let word: String = self.rest().trim_start().chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+                let word: String = self
+                    .rest()
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .take(20)
+                    .collect();
                 format!(" (found `{word}`)")
             }
         };
@@ -510,7 +549,10 @@ impl<'a> Parser<'a> {
                 if text.is_empty() {
                     return Err(ClaimParseError::new(start, "empty quoted name"));
                 }
-                Ok(Some(Name { text, offset: start }))
+                Ok(Some(Name {
+                    text,
+                    offset: start,
+                }))
             }
             None => Err(ClaimParseError::new(start, format!("unclosed quote {q}"))),
         }
@@ -526,7 +568,10 @@ impl<'a> Parser<'a> {
         if !self.peek().is_some_and(is_series_start) {
             return Err(self.err(format!("expected {what}")));
         }
-        let len = self.rest().find(|c| !is_series_char(c)).unwrap_or(self.rest().len());
+        let len = self
+            .rest()
+            .find(|c| !is_series_char(c))
+            .unwrap_or(self.rest().len());
         let text = &self.rest()[..len];
         if RESERVED.contains(&text) {
             return Err(ClaimParseError::new(
@@ -535,7 +580,10 @@ impl<'a> Parser<'a> {
             ));
         }
         self.pos += len;
-        Ok(Name { text: text.to_string(), offset: start })
+        Ok(Name {
+            text: text.to_string(),
+            offset: start,
+        })
     }
 
     /// A metric or param identifier.
@@ -548,10 +596,16 @@ impl<'a> Parser<'a> {
         if !self.peek().is_some_and(|c| c.is_alphabetic() || c == '_') {
             return Err(self.err(format!("expected {what}")));
         }
-        let len = self.rest().find(|c| !is_ident_char(c)).unwrap_or(self.rest().len());
+        let len = self
+            .rest()
+            .find(|c| !is_ident_char(c))
+            .unwrap_or(self.rest().len());
         let text = &self.rest()[..len];
         self.pos += len;
-        Ok(Name { text: text.to_string(), offset: start })
+        Ok(Name {
+            text: text.to_string(),
+            offset: start,
+        })
     }
 
     /// A number: optional sign, digits, optional fraction (a `.` followed
@@ -599,7 +653,8 @@ impl<'a> Parser<'a> {
     }
 
     fn expect_number(&mut self, what: &str) -> Result<f64, ClaimParseError> {
-        self.number().ok_or_else(|| self.err(format!("expected {what}")))
+        self.number()
+            .ok_or_else(|| self.err(format!("expected {what}")))
     }
 
     /// A param value: number, quoted string or bare word.
@@ -612,7 +667,10 @@ impl<'a> Parser<'a> {
         }
         self.skip_ws();
         if self.peek().is_some_and(is_series_start) {
-            let len = self.rest().find(|c| !is_series_char(c)).unwrap_or(self.rest().len());
+            let len = self
+                .rest()
+                .find(|c| !is_series_char(c))
+                .unwrap_or(self.rest().len());
             let text = self.rest()[..len].to_string();
             self.pos += len;
             return Ok(Literal::Text(text));
@@ -649,6 +707,7 @@ impl<'a> Parser<'a> {
                 }
                 within = Some(self.percent()?);
             } else if self.peek_kw("at") || self.peek_kw("for") {
+                self.skip_ws();
                 let at = self.pos;
                 let q = self.quantifier()?;
                 if let Body::Value(v) = &body {
@@ -665,15 +724,27 @@ impl<'a> Parser<'a> {
                     }
                 };
                 if slot.is_some() {
-                    return Err(ClaimParseError::new(at, "a clause takes one quantifier (`at …`, `for all …` or `for any …`)"));
+                    return Err(ClaimParseError::new(
+                        at,
+                        "a clause takes one quantifier (`at …`, `for all …` or `for any …`)",
+                    ));
                 }
                 *slot = Some(q);
             } else {
                 break;
             }
         }
-        let filter = if self.eat_kw("where") { Some(self.filter()?) } else { None };
-        Ok(Clause { body, within, filter, offset })
+        let filter = if self.eat_kw("where") {
+            Some(self.filter()?)
+        } else {
+            None
+        };
+        Ok(Clause {
+            body,
+            within,
+            filter,
+            offset,
+        })
     }
 
     /// `NAME(` ahead, for the call-like forms.
@@ -684,10 +755,15 @@ impl<'a> Parser<'a> {
     }
 
     fn aggregate_call(&mut self) -> Option<Aggregate> {
-        [("max", Aggregate::Max), ("min", Aggregate::Min), ("mean", Aggregate::Mean), ("median", Aggregate::Median)]
-            .into_iter()
-            .find(|(name, _)| self.peek_call(name))
-            .map(|(_, a)| a)
+        [
+            ("max", Aggregate::Max),
+            ("min", Aggregate::Min),
+            ("mean", Aggregate::Mean),
+            ("median", Aggregate::Median),
+        ]
+        .into_iter()
+        .find(|(name, _)| self.peek_call(name))
+        .map(|(_, a)| a)
     }
 
     fn percent(&mut self) -> Result<f64, ClaimParseError> {
@@ -714,7 +790,13 @@ impl<'a> Parser<'a> {
             };
             self.expect_kw("on", "`on METRIC` after the series names")?;
             let metric = self.ident("a metric name after `on`")?;
-            return Ok(Body::Pairwise(Pairwise { a, relation, b, metric, quantifier: None }));
+            return Ok(Body::Pairwise(Pairwise {
+                a,
+                relation,
+                b,
+                metric,
+                quantifier: None,
+            }));
         }
         let term = self.term_rest(a)?;
         self.expect_kw(
@@ -727,7 +809,14 @@ impl<'a> Parser<'a> {
             quantifier = Some(self.quantifier()?);
         }
         let (op, target) = self.numeric_comparison()?;
-        Ok(Body::Value(ValueClaim { aggregate: None, term, metric, quantifier, op, target }))
+        Ok(Body::Value(ValueClaim {
+            aggregate: None,
+            term,
+            metric,
+            quantifier,
+            op,
+            target,
+        }))
     }
 
     /// After the first series of a term: `/ B`, ` - B`, or nothing.
@@ -759,7 +848,14 @@ impl<'a> Parser<'a> {
             self.pos = save;
             return Some(Relation::Matches);
         }
-        for (s, r) in [(">=", Relation::Ge), ("≥", Relation::Ge), ("<=", Relation::Le), ("≤", Relation::Le), (">", Relation::Gt), ("<", Relation::Lt)] {
+        for (s, r) in [
+            (">=", Relation::Ge),
+            ("≥", Relation::Ge),
+            ("<=", Relation::Le),
+            ("≤", Relation::Le),
+            (">", Relation::Gt),
+            ("<", Relation::Lt),
+        ] {
             if self.eat(s) {
                 return Some(r);
             }
@@ -788,9 +884,9 @@ impl<'a> Parser<'a> {
     }
 
     fn numeric_comparison(&mut self) -> Result<(NumOp, f64), ClaimParseError> {
-        let op = self
-            .num_op()
-            .ok_or_else(|| self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, …) after the metric"))?;
+        let op = self.num_op().ok_or_else(|| {
+            self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, …) after the metric")
+        })?;
         let target = self.expect_number("a number after the comparison")?;
         Ok((op, target))
     }
@@ -805,6 +901,7 @@ impl<'a> Parser<'a> {
         let metric = self.ident("a metric name after `on`")?;
         let mut quantifier = None;
         if self.peek_kw("at") || self.peek_kw("for") {
+            self.skip_ws();
             let at = self.pos;
             let q = self.quantifier()?;
             check_aggregate_quantifier(Some(aggregate), &q, at)?;
@@ -812,6 +909,7 @@ impl<'a> Parser<'a> {
         }
         self.expect(")", "`)` to close the aggregate")?;
         if self.peek_kw("at") || self.peek_kw("for") {
+            self.skip_ws();
             let at = self.pos;
             if quantifier.is_some() {
                 return Err(ClaimParseError::new(at, "a clause takes one quantifier"));
@@ -821,7 +919,14 @@ impl<'a> Parser<'a> {
             quantifier = Some(q);
         }
         let (op, target) = self.numeric_comparison()?;
-        Ok(ValueClaim { aggregate: Some(aggregate), term, metric, quantifier, op, target })
+        Ok(ValueClaim {
+            aggregate: Some(aggregate),
+            term,
+            metric,
+            quantifier,
+            op,
+            target,
+        })
     }
 
     fn crossover(&mut self) -> Result<Crossover, ClaimParseError> {
@@ -840,7 +945,15 @@ impl<'a> Parser<'a> {
             .num_op()
             .ok_or_else(|| self.err("expected a comparison after the crossover (`= 4`)"))?;
         let target = self.literal("a param value after the comparison")?;
-        Ok(Crossover { a, b, metric, param, points, op, target })
+        Ok(Crossover {
+            a,
+            b,
+            metric,
+            param,
+            points,
+            op,
+            target,
+        })
     }
 
     fn quantifier(&mut self) -> Result<Quantifier, ClaimParseError> {
@@ -848,7 +961,11 @@ impl<'a> Parser<'a> {
             let param = self.ident("a param name after `at`")?;
             self.expect("=", "`=` after the param (`at concurrency = 1`)")?;
             let v = self.literal("a value after `=`")?;
-            return Ok(Quantifier { kind: QuantKind::At, param, points: PointSet::Cmp(CmpOp::Eq, v) });
+            return Ok(Quantifier {
+                kind: QuantKind::At,
+                param,
+                points: PointSet::Cmp(CmpOp::Eq, v),
+            });
         }
         self.expect_kw("for", "`at` or `for`")?;
         let kind = if self.eat_kw("all") || self.eat_kw("every") || self.eat_kw("each") {
@@ -860,7 +977,11 @@ impl<'a> Parser<'a> {
         };
         let param = self.ident("a param name after `for all`/`for any`")?;
         let points = self.point_set()?;
-        Ok(Quantifier { kind, param, points })
+        Ok(Quantifier {
+            kind,
+            param,
+            points,
+        })
     }
 
     fn point_set(&mut self) -> Result<PointSet, ClaimParseError> {
@@ -878,7 +999,15 @@ impl<'a> Parser<'a> {
             let hi = self.literal("the end of the range after `..`")?;
             return Ok(PointSet::Range(lo, hi));
         }
-        for (s, op) in [(">=", CmpOp::Ge), ("≥", CmpOp::Ge), ("<=", CmpOp::Le), ("≤", CmpOp::Le), ("=", CmpOp::Eq), (">", CmpOp::Gt), ("<", CmpOp::Lt)] {
+        for (s, op) in [
+            (">=", CmpOp::Ge),
+            ("≥", CmpOp::Ge),
+            ("<=", CmpOp::Le),
+            ("≤", CmpOp::Le),
+            ("=", CmpOp::Eq),
+            (">", CmpOp::Gt),
+            ("<", CmpOp::Lt),
+        ] {
             if self.eat(s) {
                 let v = self.literal(&format!("a value after `{s}`"))?;
                 return Ok(PointSet::Cmp(op, v));
@@ -894,7 +1023,10 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let mut end = self.src.len();
         for cut in self.and_candidates(start) {
-            let mut probe = Parser { src: self.src, pos: cut + "and".len() };
+            let mut probe = Parser {
+                src: self.src,
+                pos: cut + "and".len(),
+            };
             if probe.claim().is_ok() && {
                 probe.skip_ws();
                 probe.pos == probe.src.len()
@@ -905,10 +1037,16 @@ impl<'a> Parser<'a> {
         }
         let source = self.src[start..end].trim_end().to_string();
         if source.is_empty() {
-            return Err(ClaimParseError::new(start, "expected a filter after `where` (`where model = 'kimi-k2.5'`)"));
+            return Err(ClaimParseError::new(
+                start,
+                "expected a filter after `where` (`where model = 'kimi-k2.5'`)",
+            ));
         }
         self.pos = end;
-        Ok(WhereClause { source, offset: start })
+        Ok(WhereClause {
+            source,
+            offset: start,
+        })
     }
 
     /// Byte offsets of each `and` word outside quotes and brackets, from
@@ -943,7 +1081,11 @@ impl<'a> Parser<'a> {
     }
 }
 
-fn check_aggregate_quantifier(agg: Option<Aggregate>, q: &Quantifier, at: usize) -> Result<(), ClaimParseError> {
+fn check_aggregate_quantifier(
+    agg: Option<Aggregate>,
+    q: &Quantifier,
+    at: usize,
+) -> Result<(), ClaimParseError> {
     if agg.is_some() && q.kind != QuantKind::ForAll {
         return Err(ClaimParseError::new(
             at,
@@ -1068,7 +1210,9 @@ impl fmt::Display for Term {
         match self {
             Term::Level(a) => write!(f, "{}", SeriesName(&a.text)),
             Term::Ratio(a, b) => write!(f, "{} / {}", SeriesName(&a.text), SeriesName(&b.text)),
-            Term::Difference(a, b) => write!(f, "{} - {}", SeriesName(&a.text), SeriesName(&b.text)),
+            Term::Difference(a, b) => {
+                write!(f, "{} - {}", SeriesName(&a.text), SeriesName(&b.text))
+            }
         }
     }
 }
@@ -1082,7 +1226,11 @@ impl fmt::Display for Quantifier {
                 other => write!(f, "for all {} {other}", Ident(&self.param.text)),
             },
             QuantKind::ForAll | QuantKind::ForAny => {
-                let word = if self.kind == QuantKind::ForAll { "all" } else { "any" };
+                let word = if self.kind == QuantKind::ForAll {
+                    "all"
+                } else {
+                    "any"
+                };
                 write!(f, "for {word} {}", Ident(&self.param.text))?;
                 if self.points != PointSet::Every {
                     write!(f, " {}", self.points)?;
@@ -1146,7 +1294,9 @@ struct SeriesName<'a>(&'a str);
 impl fmt::Display for SeriesName<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = self.0;
-        let bare = t.starts_with(is_series_start) && t.chars().all(is_series_char) && !RESERVED.contains(&t);
+        let bare = t.starts_with(is_series_start)
+            && t.chars().all(is_series_char)
+            && !RESERVED.contains(&t);
         if bare {
             f.write_str(t)
         } else {
@@ -1161,7 +1311,8 @@ struct Ident<'a>(&'a str);
 impl fmt::Display for Ident<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = self.0;
-        let bare = t.starts_with(|c: char| c.is_alphabetic() || c == '_') && t.chars().all(is_ident_char);
+        let bare =
+            t.starts_with(|c: char| c.is_alphabetic() || c == '_') && t.chars().all(is_ident_char);
         if bare {
             f.write_str(t)
         } else {

@@ -109,14 +109,26 @@ impl Point {
         };
         Point {
             label: label.into(),
-            a: Side { name: a.into(), value: c.a_value, runs: c.n_a },
-            b: Side { name: b.into(), value: c.b_value, runs: c.n_b },
+            a: Side {
+                name: a.into(),
+                value: c.a_value,
+                runs: c.n_a,
+            },
+            b: Side {
+                name: b.into(),
+                value: c.b_value,
+                runs: c.n_b,
+            },
             d: c.d,
             outcome,
             p_holds: c.p_holds(test),
             p_contradicts: c.p_contradicts(test),
             single_run: c.single_run,
-            runs_needed: if outcome == PointOutcome::Inconclusive { c.runs_needed } else { None },
+            runs_needed: if outcome == PointOutcome::Inconclusive {
+                c.runs_needed
+            } else {
+                None
+            },
             dates,
         }
     }
@@ -132,13 +144,28 @@ impl Point {
         single_run: bool,
         dates: Vec<String>,
     ) -> Point {
-        let d = if a.value > 0.0 && b.value > 0.0 { (a.value / b.value).ln() } else { 0.0 };
+        let d = if a.value > 0.0 && b.value > 0.0 {
+            (a.value / b.value).ln()
+        } else {
+            0.0
+        };
         let (p_holds, p_contradicts) = match outcome {
             PointOutcome::Holds => (0.0, 1.0),
             PointOutcome::Contradicted => (1.0, 0.0),
             PointOutcome::Inconclusive => (1.0, 1.0),
         };
-        Point { label: label.into(), a, b, d, outcome, p_holds, p_contradicts, single_run, runs_needed: None, dates }
+        Point {
+            label: label.into(),
+            a,
+            b,
+            d,
+            outcome,
+            p_holds,
+            p_contradicts,
+            single_run,
+            runs_needed: None,
+            dates,
+        }
     }
 }
 
@@ -204,13 +231,19 @@ impl Evidence {
         let mut s = verdict.as_str().to_string();
         if self.points > 1 {
             let counted = match verdict {
-                Verdict::Contradicted => format!(" at {} of {} points", self.contradicted, self.points),
+                Verdict::Contradicted => {
+                    format!(" at {} of {} points", self.contradicted, self.points)
+                }
                 _ => format!(" ({} of {} points hold)", self.held, self.points),
             };
             s.push_str(&counted);
         }
         if let Some(ex) = &self.example {
-            let at = if ex.point.is_empty() { String::new() } else { format!(" at {}", ex.point) };
+            let at = if ex.point.is_empty() {
+                String::new()
+            } else {
+                format!(" at {}", ex.point)
+            };
             let lead = match verdict {
                 Verdict::Contradicted if self.points > 1 => format!("; worst{at}"),
                 Verdict::Contradicted => at.clone(),
@@ -237,7 +270,11 @@ impl Evidence {
             }
         }
         if !self.dates.is_empty() {
-            let word = if self.dates.len() == 1 { "sweep" } else { "sweeps" };
+            let word = if self.dates.len() == 1 {
+                "sweep"
+            } else {
+                "sweeps"
+            };
             s.push_str(&format!(", {word} {}", self.dates.join(", ")));
         }
         if self.single_runs {
@@ -245,7 +282,10 @@ impl Evidence {
         }
         if verdict == Verdict::Inconclusive {
             if let Some(n) = self.runs_needed {
-                s.push_str(&format!("; about {n} more run{} per side would decide", if n == 1 { "" } else { "s" }));
+                s.push_str(&format!(
+                    "; about {n} more run{} per side would decide",
+                    if n == 1 { "" } else { "s" }
+                ));
             }
         }
         s
@@ -269,8 +309,18 @@ fn percent(frac: f64) -> String {
 }
 
 fn oriented(p: &Point) -> Example {
-    let (first, second) = if p.d < 0.0 { (p.b.clone(), p.a.clone()) } else { (p.a.clone(), p.b.clone()) };
-    Example { point: p.label.clone(), rel_diff: first.value / second.value - 1.0, first, second, outcome: p.outcome }
+    let (first, second) = if p.d < 0.0 {
+        (p.b.clone(), p.a.clone())
+    } else {
+        (p.a.clone(), p.b.clone())
+    };
+    Example {
+        point: p.label.clone(),
+        rel_diff: first.value / second.value - 1.0,
+        first,
+        second,
+        outcome: p.outcome,
+    }
 }
 
 /// Builds the evidence given each point's final outcome.
@@ -284,10 +334,16 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
             PointOutcome::Inconclusive => ev.inconclusive += 1,
         }
     }
-    let runs = points.iter().flat_map(|p| [p.a.runs, p.b.runs]).filter(|&r| r > 0);
+    let runs = points
+        .iter()
+        .flat_map(|p| [p.a.runs, p.b.runs])
+        .filter(|&r| r > 0);
     ev.min_runs = runs.clone().min().unwrap_or(0);
     ev.max_runs = runs.max().unwrap_or(0);
-    let mut dates: Vec<String> = points.iter().flat_map(|p| p.dates.iter().cloned()).collect();
+    let mut dates: Vec<String> = points
+        .iter()
+        .flat_map(|p| p.dates.iter().cloned())
+        .collect();
     dates.sort();
     dates.dedup();
     ev.dates = dates;

@@ -74,12 +74,18 @@ pub struct Interval {
 impl Interval {
     /// An interval `centre ± half`.
     pub fn around(centre: f64, half: f64) -> Interval {
-        Interval { lo: centre - half, hi: centre + half }
+        Interval {
+            lo: centre - half,
+            hi: centre + half,
+        }
     }
 
     /// The interval mapped through `exp` (log scale → ratio scale).
     pub fn exp(self) -> Interval {
-        Interval { lo: self.lo.exp(), hi: self.hi.exp() }
+        Interval {
+            lo: self.lo.exp(),
+            hi: self.hi.exp(),
+        }
     }
 }
 
@@ -165,7 +171,8 @@ fn log_sample(xs: &[f64]) -> Result<LogSample, StatsError> {
     }
     let n = logs.len();
     let mean = logs.iter().sum::<f64>() / n as f64;
-    let var = (n >= 2).then(|| logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64);
+    let var =
+        (n >= 2).then(|| logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64);
     Ok(LogSample { n, mean, var })
 }
 
@@ -253,7 +260,11 @@ pub fn compare(
 ) -> Result<Comparison, StatsError> {
     let sa = log_sample(a)?;
     let sb = log_sample(b)?;
-    let sign = if direction == Direction::Lower { -1.0 } else { 1.0 };
+    let sign = if direction == Direction::Lower {
+        -1.0
+    } else {
+        1.0
+    };
     let d = sign * (sa.mean - sb.mean);
     let pooled = pooled_log_sd.filter(|s| s.is_finite() && *s > 0.0);
 
@@ -271,7 +282,10 @@ pub fn compare(
     let se = var_d.sqrt();
     let df = welch_df(&terms);
     let (ci95, ci90) = if se > 0.0 {
-        (Interval::around(d, t_quantile(0.95, df) * se), Interval::around(d, t_quantile(0.90, df) * se))
+        (
+            Interval::around(d, t_quantile(0.95, df) * se),
+            Interval::around(d, t_quantile(0.90, df) * se),
+        )
     } else {
         (Interval::around(d, 0.0), Interval::around(d, 0.0))
     };
@@ -289,8 +303,15 @@ pub fn compare(
     // The per-run log sd behind the power estimate: pooled over both sides'
     // own repeats where they exist, else the sd known from elsewhere.
     let per_run_sd = {
-        let dof: usize = [&sa, &sb].iter().filter(|s| s.var.is_some()).map(|s| s.n - 1).sum();
-        let ss: f64 = [&sa, &sb].iter().filter_map(|s| s.var.map(|v| v * (s.n - 1) as f64)).sum();
+        let dof: usize = [&sa, &sb]
+            .iter()
+            .filter(|s| s.var.is_some())
+            .map(|s| s.n - 1)
+            .sum();
+        let ss: f64 = [&sa, &sb]
+            .iter()
+            .filter_map(|s| s.var.map(|v| v * (s.n - 1) as f64))
+            .sum();
         if dof > 0 {
             Some((ss / dof as f64).sqrt())
         } else {
@@ -484,10 +505,17 @@ pub fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate
         (None, None) => (0.0, f64::INFINITY),
     };
     let value = median(xs);
-    let half = if sd > 0.0 { t_quantile(0.95, df) * sd / (s.n as f64).sqrt() } else { 0.0 };
+    let half = if sd > 0.0 {
+        t_quantile(0.95, df) * sd / (s.n as f64).sqrt()
+    } else {
+        0.0
+    };
     Ok(Estimate {
         value,
-        ci95: Interval { lo: value * (-half).exp(), hi: value * half.exp() },
+        ci95: Interval {
+            lo: value * (-half).exp(),
+            hi: value * half.exp(),
+        },
         runs: s.n,
         single_run: s.n < 2,
     })
@@ -496,13 +524,20 @@ pub fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate
 /// The estimate of A/B (literal, whatever the metric's direction): the ratio
 /// of medians, with the Welch 95% interval of ln(A/B) mapped back, placed
 /// around the ratio of medians.
-pub fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
+pub fn estimate_ratio(
+    a: &[f64],
+    b: &[f64],
+    pooled_log_sd: Option<f64>,
+) -> Result<Estimate, StatsError> {
     let c = compare(a, b, Direction::Higher, 0.0, pooled_log_sd)?;
     let value = c.a_value / c.b_value;
     let half = c.ci95.hi - c.d;
     Ok(Estimate {
         value,
-        ci95: Interval { lo: value * (-half).exp(), hi: value * half.exp() },
+        ci95: Interval {
+            lo: value * (-half).exp(),
+            hi: value * half.exp(),
+        },
         runs: c.n_a.min(c.n_b),
         single_run: c.single_run,
     })
@@ -511,7 +546,11 @@ pub fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Resul
 /// The estimate of A − B: the difference of medians, with a Welch 95%
 /// interval on the raw values. A single-run side borrows its sd from
 /// `pooled_log_sd` scaled to the side's value (a log sd is a relative sd).
-pub fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
+pub fn estimate_difference(
+    a: &[f64],
+    b: &[f64],
+    pooled_log_sd: Option<f64>,
+) -> Result<Estimate, StatsError> {
     for &x in a.iter().chain(b) {
         if !x.is_finite() {
             return Err(StatsError::NotFinite(x));
@@ -534,7 +573,11 @@ pub fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> 
     let terms: Vec<(f64, Option<usize>)> = [term(a), term(b)].into_iter().flatten().collect();
     let se = terms.iter().map(|t| t.0).sum::<f64>().sqrt();
     let value = median(a) - median(b);
-    let half = if se > 0.0 { t_quantile(0.95, welch_df(&terms)) * se } else { 0.0 };
+    let half = if se > 0.0 {
+        t_quantile(0.95, welch_df(&terms)) * se
+    } else {
+        0.0
+    };
     Ok(Estimate {
         value,
         ci95: Interval::around(value, half),
@@ -653,7 +696,10 @@ pub fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate, Optio
             if n % 2 == 1 {
                 (points[order[n / 2]], Some(order[n / 2]))
             } else {
-                (average(&[&points[order[n / 2 - 1]], &points[order[n / 2]]]), None)
+                (
+                    average(&[&points[order[n / 2 - 1]], &points[order[n / 2]]]),
+                    None,
+                )
             }
         }
     })
@@ -685,7 +731,11 @@ mod tests {
         assert!(close(t_quantile(0.95, 4.0), 2.7764451051977934, 1e-9));
         assert!(close(t_quantile(0.90, 4.0), 2.1318467863266495, 1e-9));
         assert!(close(t_quantile(0.95, 10.0), 2.228138851986274, 1e-9));
-        assert!(close(t_quantile(0.95, f64::INFINITY), 1.959963984540054, 1e-9));
+        assert!(close(
+            t_quantile(0.95, f64::INFINITY),
+            1.959963984540054,
+            1e-9
+        ));
         // scipy.stats.t.cdf(1.5, 3) = 0.8847080673775886.
         assert!(close(t_cdf(1.5, 3.0), 0.8847080673775886, 1e-9));
     }
@@ -742,7 +792,10 @@ mod tests {
         assert!(c.holds(Test::Matches));
         assert!(c.holds(Test::MatchesOrBeats));
         assert!(!c.holds(Test::Beats));
-        assert!(!c.contradicts(Test::Beats), "a match only fails to confirm `beats`");
+        assert!(
+            !c.contradicts(Test::Beats),
+            "a match only fails to confirm `beats`"
+        );
     }
 
     #[test]
@@ -800,7 +853,11 @@ mod tests {
         let c = compare(&[96.0], &[93.1], Direction::Higher, 0.02, Some(0.005)).unwrap();
         assert!(c.df.is_infinite());
         assert!(close(c.se, 0.005 * 2f64.sqrt(), 1e-12));
-        assert!(close(c.ci95.lo, (96.0f64 / 93.1).ln() - 1.959963984540054 * 0.005 * 2f64.sqrt(), 1e-9));
+        assert!(close(
+            c.ci95.lo,
+            (96.0f64 / 93.1).ln() - 1.959963984540054 * 0.005 * 2f64.sqrt(),
+            1e-9
+        ));
         assert_eq!(c.outcome, Outcome::Inconclusive);
         assert!(c.single_run);
         assert!(c.runs_needed.is_some());
@@ -822,17 +879,32 @@ mod tests {
 
     #[test]
     fn bad_samples_are_errors() {
-        assert_eq!(compare(&[], &[1.0], Direction::Higher, 0.02, None), Err(StatsError::Empty));
-        assert_eq!(compare(&[0.0], &[1.0], Direction::Higher, 0.02, None), Err(StatsError::NotPositive(0.0)));
-        assert!(matches!(compare(&[f64::NAN], &[1.0], Direction::Higher, 0.02, None), Err(StatsError::NotPositive(_))));
-        assert_eq!(estimate_difference(&[1.0], &[f64::INFINITY], None), Err(StatsError::NotFinite(f64::INFINITY)));
+        assert_eq!(
+            compare(&[], &[1.0], Direction::Higher, 0.02, None),
+            Err(StatsError::Empty)
+        );
+        assert_eq!(
+            compare(&[0.0], &[1.0], Direction::Higher, 0.02, None),
+            Err(StatsError::NotPositive(0.0))
+        );
+        assert!(matches!(
+            compare(&[f64::NAN], &[1.0], Direction::Higher, 0.02, None),
+            Err(StatsError::NotPositive(_))
+        ));
+        assert_eq!(
+            estimate_difference(&[1.0], &[f64::INFINITY], None),
+            Err(StatsError::NotFinite(f64::INFINITY))
+        );
     }
 
     #[test]
     fn holm_on_a_known_vector() {
         // By hand, α = 0.05, m = 4: sorted 0.005 ≤ 0.05/4 ✓, 0.01 ≤ 0.05/3 ✓,
         // 0.03 > 0.05/2 ✗ → stop; 0.04 is not rejected although 0.04 ≤ 0.05.
-        assert_eq!(holm(&[0.01, 0.04, 0.03, 0.005], 0.05), vec![true, false, false, true]);
+        assert_eq!(
+            holm(&[0.01, 0.04, 0.03, 0.005], 0.05),
+            vec![true, false, false, true]
+        );
         // All small enough at every step.
         assert_eq!(holm(&[0.01, 0.02, 0.04], 0.05), vec![true, true, true]);
         // The first step already fails (0.03 > 0.05/2): nothing rejected,
@@ -849,21 +921,43 @@ mod tests {
         // sd / √3 = 0.011352453498668216, placed around the median 86.8.
         let e = estimate_level(&[86.3536, 86.8, 87.1442], None).unwrap();
         assert_eq!(e.value, 86.8);
-        assert!(close(e.ci95.lo, 86.8 * (-0.011352453498668216f64).exp(), 1e-9));
+        assert!(close(
+            e.ci95.lo,
+            86.8 * (-0.011352453498668216f64).exp(),
+            1e-9
+        ));
         assert!(close(e.ci95.hi, 86.8 * 0.011352453498668216f64.exp(), 1e-9));
         // ≈ 86.8 within 2%: the interval [85.82, 87.79] is inside
         // [85.064, 88.536].
-        assert_eq!(check_value(&e, NumOp::Approx, 86.8, 0.02), PointOutcome::Holds);
+        assert_eq!(
+            check_value(&e, NumOp::Approx, 86.8, 0.02),
+            PointOutcome::Holds
+        );
         // ≈ 92.7 within 2%: wholly outside [90.846, 94.554].
-        assert_eq!(check_value(&e, NumOp::Approx, 92.7, 0.02), PointOutcome::Contradicted);
+        assert_eq!(
+            check_value(&e, NumOp::Approx, 92.7, 0.02),
+            PointOutcome::Contradicted
+        );
         // ≈ 88.5 within 1%: band [87.615, 89.385] overlaps the interval's
         // top (87.79) only partly: straddles the edge.
-        assert_eq!(check_value(&e, NumOp::Approx, 88.5, 0.01), PointOutcome::Inconclusive);
+        assert_eq!(
+            check_value(&e, NumOp::Approx, 88.5, 0.01),
+            PointOutcome::Inconclusive
+        );
         assert_eq!(check_value(&e, NumOp::Gt, 80.0, 0.0), PointOutcome::Holds);
-        assert_eq!(check_value(&e, NumOp::Gt, 90.0, 0.0), PointOutcome::Contradicted);
-        assert_eq!(check_value(&e, NumOp::Lt, 87.0, 0.0), PointOutcome::Inconclusive);
+        assert_eq!(
+            check_value(&e, NumOp::Gt, 90.0, 0.0),
+            PointOutcome::Contradicted
+        );
+        assert_eq!(
+            check_value(&e, NumOp::Lt, 87.0, 0.0),
+            PointOutcome::Inconclusive
+        );
         assert_eq!(check_value(&e, NumOp::Le, 90.0, 0.0), PointOutcome::Holds);
-        assert_eq!(check_value(&e, NumOp::Ge, 90.0, 0.0), PointOutcome::Contradicted);
+        assert_eq!(
+            check_value(&e, NumOp::Ge, 90.0, 0.0),
+            PointOutcome::Contradicted
+        );
     }
 
     #[test]
@@ -875,7 +969,10 @@ mod tests {
         let r = estimate_ratio(&base, &topk4, None).unwrap();
         assert!(close(r.value, 462.5 / 287.9, 1e-12));
         assert!(r.ci95.lo < r.value && r.value < r.ci95.hi);
-        assert_eq!(check_value(&r, NumOp::Approx, 1.6, 0.05), PointOutcome::Holds);
+        assert_eq!(
+            check_value(&r, NumOp::Approx, 1.6, 0.05),
+            PointOutcome::Holds
+        );
         assert_eq!(r.runs, 3);
         let d = estimate_difference(&base, &topk4, None).unwrap();
         assert!(close(d.value, 462.5 - 287.9, 1e-9));
@@ -884,12 +981,20 @@ mod tests {
         let old = estimate_ratio(&[773.0], &[336.1], None).unwrap();
         assert!(close(old.value, 2.2999, 1e-4));
         assert!(old.single_run);
-        assert_eq!(check_value(&old, NumOp::Approx, 2.3, 0.03), PointOutcome::Holds);
+        assert_eq!(
+            check_value(&old, NumOp::Approx, 2.3, 0.03),
+            PointOutcome::Holds
+        );
     }
 
     #[test]
     fn aggregates_pick_the_extreme_point() {
-        let e = |v: f64| Estimate { value: v, ci95: Interval::around(v, 1.0), runs: 3, single_run: false };
+        let e = |v: f64| Estimate {
+            value: v,
+            ci95: Interval::around(v, 1.0),
+            runs: 3,
+            single_run: false,
+        };
         // eagle-topk4-v1 medians at C = 50..250 on 2026-11-29.
         let pts = [e(349.8), e(353.2), e(352.6), e(351.9), e(350.4)];
         let (max, at) = aggregate(&pts, Aggregate::Max).unwrap();
@@ -899,10 +1004,17 @@ mod tests {
         let (med, at) = aggregate(&pts, Aggregate::Median).unwrap();
         assert_eq!((med.value, at), (351.9, Some(3)));
         let (mean, _) = aggregate(&pts, Aggregate::Mean).unwrap();
-        assert!(close(mean.value, (349.8 + 353.2 + 352.6 + 351.9 + 350.4) / 5.0, 1e-9));
+        assert!(close(
+            mean.value,
+            (349.8 + 353.2 + 352.6 + 351.9 + 350.4) / 5.0,
+            1e-9
+        ));
         assert!(close(mean.ci95.hi - mean.value, 1.0, 1e-9));
         // "plateaus at about 336": the new plateau is outside 336 ± 3%.
-        assert_eq!(check_value(&max, NumOp::Approx, 336.0, 0.03), PointOutcome::Contradicted);
+        assert_eq!(
+            check_value(&max, NumOp::Approx, 336.0, 0.03),
+            PointOutcome::Contradicted
+        );
         assert!(aggregate(&[], Aggregate::Max).is_none());
         let (even, at) = aggregate(&pts[..4], Aggregate::Median).unwrap();
         assert!(close(even.value, (351.9 + 352.6) / 2.0, 1e-9));

@@ -82,11 +82,19 @@ const NEW: &str = "2026-11-29";
 const OLD: &str = "2026-11-20";
 
 fn cells(series: &[(f64, [f64; 3]); 11], keep: impl Fn(f64) -> bool) -> Vec<(f64, Vec<f64>)> {
-    series.iter().filter(|(c, _)| keep(*c)).map(|(c, runs)| (*c, runs.to_vec())).collect()
+    series
+        .iter()
+        .filter(|(c, _)| keep(*c))
+        .map(|(c, runs)| (*c, runs.to_vec()))
+        .collect()
 }
 
 fn old_cells(series: &[(f64, f64); 11], keep: impl Fn(f64) -> bool) -> Vec<(f64, Vec<f64>)> {
-    series.iter().filter(|(c, _)| keep(*c)).map(|(c, v)| (*c, vec![*v])).collect()
+    series
+        .iter()
+        .filter(|(c, _)| keep(*c))
+        .map(|(c, v)| (*c, vec![*v]))
+        .collect()
 }
 
 /// Judges "A <test> B on output_throughput" at every common concurrency,
@@ -102,7 +110,14 @@ fn points(
         .map(|((c, ra), (cb, rb))| {
             assert_eq!(c, cb);
             let cmp = compare(ra, rb, Direction::Higher, 0.02, None).unwrap();
-            Point::from_comparison(format!("concurrency={c}"), a.0, b.0, &cmp, test, vec![date.to_string()])
+            Point::from_comparison(
+                format!("concurrency={c}"),
+                a.0,
+                b.0,
+                &cmp,
+                test,
+                vec![date.to_string()],
+            )
         })
         .collect()
 }
@@ -113,17 +128,31 @@ fn baseline_strictly_superior_is_contradicted_by_the_new_sweep() {
     // concurrency >= 30"
     let base = cells(&BASELINE, |c| c >= 30.0);
     let topk1 = cells(&EAGLE_TOPK1_V2, |c| c >= 30.0);
-    let pts = points(("baseline", &base), ("eagle-topk1-v2", &topk1), Test::Beats, NEW);
+    let pts = points(
+        ("baseline", &base),
+        ("eagle-topk1-v2", &topk1),
+        Test::Beats,
+        NEW,
+    );
     let (v, ev) = combine_all(&pts);
     assert_eq!(v, Verdict::Contradicted);
     // eagle-topk1-v2 beats baseline beyond noise at C = 30, 50, 250 (the
     // 95% intervals lie below −ln 1.02 there; at 200 the interval is too
     // wide with three runs, at 100 and 150 they match).
-    assert_eq!((ev.contradicted, ev.held, ev.inconclusive, ev.points), (3, 0, 3, 6));
+    assert_eq!(
+        (ev.contradicted, ev.held, ev.inconclusive, ev.points),
+        (3, 0, 3, 6)
+    );
     let ex = ev.example.clone().unwrap();
     assert_eq!(ex.point, "concurrency=30");
-    assert_eq!((ex.first.name.as_str(), ex.first.value), ("eagle-topk1-v2", 759.3));
-    assert_eq!((ex.second.name.as_str(), ex.second.value), ("baseline", 689.4));
+    assert_eq!(
+        (ex.first.name.as_str(), ex.first.value),
+        ("eagle-topk1-v2", 759.3)
+    );
+    assert_eq!(
+        (ex.second.name.as_str(), ex.second.value),
+        ("baseline", 689.4)
+    );
     assert_eq!(
         ev.summary(v),
         "contradicted at 3 of 6 points; worst at concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 \
@@ -139,7 +168,12 @@ fn baseline_beats_topk4_held_on_the_old_sweep_and_still_does() {
     // concurrency >= 30", as of 2026-11-20 (single runs) …
     let base = old_cells(&OLD_BASELINE, |c| c >= 30.0);
     let topk4 = old_cells(&OLD_TOPK4, |c| c >= 30.0);
-    let pts = points(("baseline", &base), ("eagle-topk4-v1", &topk4), Test::Beats, OLD);
+    let pts = points(
+        ("baseline", &base),
+        ("eagle-topk4-v1", &topk4),
+        Test::Beats,
+        OLD,
+    );
     let (v, ev) = combine_all(&pts);
     assert_eq!(v, Verdict::Holds);
     assert_eq!((ev.held, ev.points), (6, 6));
@@ -153,7 +187,12 @@ fn baseline_beats_topk4_held_on_the_old_sweep_and_still_does() {
     // … and on 2026-11-29.
     let base = cells(&BASELINE, |c| c >= 30.0);
     let topk4 = cells(&EAGLE_TOPK4_V1, |c| c >= 30.0);
-    let (v, _) = combine_all(&points(("baseline", &base), ("eagle-topk4-v1", &topk4), Test::Beats, NEW));
+    let (v, _) = combine_all(&points(
+        ("baseline", &base),
+        ("eagle-topk4-v1", &topk4),
+        Test::Beats,
+        NEW,
+    ));
     assert_eq!(v, Verdict::Holds);
 }
 
@@ -164,19 +203,32 @@ fn topk1_matches_or_beats_baseline_from_2_to_250() {
     // and Holm's correction over the ten points keeps them all.
     let topk1 = cells(&EAGLE_TOPK1_V2, |c| (2.0..=250.0).contains(&c));
     let base = cells(&BASELINE, |c| (2.0..=250.0).contains(&c));
-    let pts = points(("eagle-topk1-v2", &topk1), ("baseline", &base), Test::MatchesOrBeats, NEW);
+    let pts = points(
+        ("eagle-topk1-v2", &topk1),
+        ("baseline", &base),
+        Test::MatchesOrBeats,
+        NEW,
+    );
     let (v, ev) = combine_all(&pts);
     assert_eq!(v, Verdict::Holds);
     assert_eq!((ev.held, ev.points), (10, 10));
     // Including C=1 it is contradicted: 86.8 vs 92.7.
     let topk1 = cells(&EAGLE_TOPK1_V2, |_| true);
     let base = cells(&BASELINE, |_| true);
-    let pts = points(("eagle-topk1-v2", &topk1), ("baseline", &base), Test::MatchesOrBeats, NEW);
+    let pts = points(
+        ("eagle-topk1-v2", &topk1),
+        ("baseline", &base),
+        Test::MatchesOrBeats,
+        NEW,
+    );
     let (v, ev) = combine_all(&pts);
     assert_eq!(v, Verdict::Contradicted);
     let ex = ev.example.unwrap();
     assert_eq!(ex.point, "concurrency=1");
-    assert_eq!((ex.first.name.as_str(), ex.first.value, ex.second.value), ("baseline", 92.7, 86.8));
+    assert_eq!(
+        (ex.first.name.as_str(), ex.first.value, ex.second.value),
+        ("baseline", 92.7, 86.8)
+    );
 }
 
 #[test]
@@ -230,8 +282,22 @@ fn crossover_is_4() {
 fn single_point_claims() {
     // "eagle-topk4-v1 beats baseline on output_throughput at concurrency = 1"
     // (the plan's "96 vs 93"): 96.4 vs 92.7 on 2026-11-29.
-    let c = compare(&EAGLE_TOPK4_V1[0].1, &BASELINE[0].1, Direction::Higher, 0.02, None).unwrap();
-    let p = Point::from_comparison("concurrency=1", "eagle-topk4-v1", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let c = compare(
+        &EAGLE_TOPK4_V1[0].1,
+        &BASELINE[0].1,
+        Direction::Higher,
+        0.02,
+        None,
+    )
+    .unwrap();
+    let p = Point::from_comparison(
+        "concurrency=1",
+        "eagle-topk4-v1",
+        "baseline",
+        &c,
+        Test::Beats,
+        vec![NEW.into()],
+    );
     let (v, ev) = combine_all(&[p]);
     assert_eq!(v, Verdict::Holds);
     assert_eq!(
@@ -244,14 +310,33 @@ fn single_point_claims() {
 fn inconclusive_says_how_many_runs_would_decide() {
     // "eagle-topk1-v2 beats baseline at concurrency = 200": ahead by 2.9%,
     // but three runs leave the 95% interval below ln(1.02).
-    let c = compare(&EAGLE_TOPK1_V2[9].1, &BASELINE[9].1, Direction::Higher, 0.02, None).unwrap();
-    let p = Point::from_comparison("concurrency=200", "eagle-topk1-v2", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let c = compare(
+        &EAGLE_TOPK1_V2[9].1,
+        &BASELINE[9].1,
+        Direction::Higher,
+        0.02,
+        None,
+    )
+    .unwrap();
+    let p = Point::from_comparison(
+        "concurrency=200",
+        "eagle-topk1-v2",
+        "baseline",
+        &c,
+        Test::Beats,
+        vec![NEW.into()],
+    );
     let (v, ev) = combine_all(&[p]);
     assert_eq!(v, Verdict::Inconclusive);
     let n = ev.runs_needed.unwrap();
     assert!(n >= 1);
-    assert!(ev.summary(v).ends_with(&format!("about {n} more run{} per side would decide", if n == 1 { "" } else { "s" })));
-    assert!(ev.summary(v).starts_with("inconclusive; weakest at concurrency=200: eagle-topk1-v2 762.8 vs baseline 741 (+2.9%)"));
+    assert!(ev.summary(v).ends_with(&format!(
+        "about {n} more run{} per side would decide",
+        if n == 1 { "" } else { "s" }
+    )));
+    assert!(ev.summary(v).starts_with(
+        "inconclusive; weakest at concurrency=200: eagle-topk1-v2 762.8 vs baseline 741 (+2.9%)"
+    ));
 }
 
 #[test]
@@ -259,7 +344,12 @@ fn for_any_and_no_data() {
     // "eagle-topk1-v2 beats baseline for any concurrency": yes, e.g. C=30.
     let topk1 = cells(&EAGLE_TOPK1_V2, |_| true);
     let base = cells(&BASELINE, |_| true);
-    let pts = points(("eagle-topk1-v2", &topk1), ("baseline", &base), Test::Beats, NEW);
+    let pts = points(
+        ("eagle-topk1-v2", &topk1),
+        ("baseline", &base),
+        Test::Beats,
+        NEW,
+    );
     let (v, ev) = combine_any(&pts);
     assert_eq!(v, Verdict::Holds);
     assert_eq!(ev.example.unwrap().point, "concurrency=30");
@@ -267,7 +357,12 @@ fn for_any_and_no_data() {
     // everywhere, beyond noise.
     let topk4 = cells(&EAGLE_TOPK4_V1, |c| c >= 30.0);
     let base = cells(&BASELINE, |c| c >= 30.0);
-    let (v, _) = combine_any(&points(("eagle-topk4-v1", &topk4), ("baseline", &base), Test::Beats, NEW));
+    let (v, _) = combine_any(&points(
+        ("eagle-topk4-v1", &topk4),
+        ("baseline", &base),
+        Test::Beats,
+        NEW,
+    ));
     assert_eq!(v, Verdict::Contradicted);
     assert_eq!(combine_all(&[]).0, Verdict::NoData);
     assert_eq!(combine_any(&[]).0, Verdict::NoData);
@@ -278,7 +373,10 @@ fn for_any_and_no_data() {
 fn and_folds_clauses() {
     use Verdict::*;
     assert_eq!(combine_and(&[Holds, Holds]), Holds);
-    assert_eq!(combine_and(&[Holds, Contradicted, Inconclusive]), Contradicted);
+    assert_eq!(
+        combine_and(&[Holds, Contradicted, Inconclusive]),
+        Contradicted
+    );
     assert_eq!(combine_and(&[Holds, Inconclusive, NoData]), Inconclusive);
     assert_eq!(combine_and(&[Holds, NoData]), NoData);
     assert_eq!(combine_and(&[]), NoData);
@@ -290,8 +388,16 @@ fn value_points_from_checks() {
     // ≈ 336 within 3%" on 2026-11-29: the max is 353.2 (C=100).
     let p = Point::from_check(
         "concurrency=100",
-        Side { name: "max(eagle-topk4-v1)".into(), value: 353.2, runs: 3 },
-        Side { name: "stated".into(), value: 336.0, runs: 0 },
+        Side {
+            name: "max(eagle-topk4-v1)".into(),
+            value: 353.2,
+            runs: 3,
+        },
+        Side {
+            name: "stated".into(),
+            value: 336.0,
+            runs: 0,
+        },
         PointOutcome::Contradicted,
         false,
         vec![NEW.into()],
@@ -306,11 +412,28 @@ fn value_points_from_checks() {
 
 #[test]
 fn verdicts_serialize_for_json_output() {
-    let c = compare(&EAGLE_TOPK1_V2[5].1, &BASELINE[5].1, Direction::Higher, 0.02, None).unwrap();
-    let p = Point::from_comparison("concurrency=30", "eagle-topk1-v2", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let c = compare(
+        &EAGLE_TOPK1_V2[5].1,
+        &BASELINE[5].1,
+        Direction::Higher,
+        0.02,
+        None,
+    )
+    .unwrap();
+    let p = Point::from_comparison(
+        "concurrency=30",
+        "eagle-topk1-v2",
+        "baseline",
+        &c,
+        Test::Beats,
+        vec![NEW.into()],
+    );
     let (v, ev) = combine_all(&[p]);
     assert_eq!(serde_json::to_string(&v).unwrap(), "\"holds\"");
-    assert_eq!(serde_json::to_string(&Verdict::NoData).unwrap(), "\"no_data\"");
+    assert_eq!(
+        serde_json::to_string(&Verdict::NoData).unwrap(),
+        "\"no_data\""
+    );
     let json = serde_json::to_value(&ev).unwrap();
     assert_eq!(json["held"], 1);
     assert_eq!(json["example"]["first"]["name"], "eagle-topk1-v2");
