@@ -5,17 +5,18 @@
 //! claim      := clause ("and" clause)*
 //! clause     := (pairwise | value | crossover) modifier* ["where" FILTER]
 //! pairwise   := SERIES relation opponents "on" METRIC [quantifier]
-//! relation   := "beats" | "matches" | "matches or beats" | ">" | ">=" | "<" | "<="
+//! relation   := "beats" | "matches" | "matches or beats" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
 //! opponents  := "others" | SERIES ("," SERIES)*
-//! value      := AGG "(" term "on" METRIC [quantifier] ")" [quantifier] numop NUMBER
-//!             | term "on" METRIC [quantifier] numop NUMBER
+//! value      := AGG "(" term "on" METRIC [quantifier] ")" [quantifier] numop TARGET
+//!             | term "on" METRIC [quantifier] numop TARGET
+//! TARGET     := NUMBER ["x"]           (`≈ 2.3x` reads as 2.3)
 //! AGG        := "max" | "min" | "mean" | "median"
 //! term       := SERIES | SERIES "/" SERIES | SERIES " - " SERIES
 //! crossover  := "crossover" "(" SERIES "," SERIES "on" METRIC "over" PARAM [points] ")" numop LITERAL
 //! numop      := "≈" | "~=" | "=" | "==" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
-//! modifier   := "within" NUMBER "%" | quantifier
+//! modifier   := "within" NUMBER "%" | quantifier     (any order, each once)
 //! quantifier := "at" PARAM "=" LITERAL
-//!             | "for" ("all" | "any") PARAM [points]
+//!             | "for" ("all" | "every" | "each" | "any" | "some") PARAM [points]
 //! points     := ("=" | ">" | ">=" | "<" | "<=") LITERAL
 //!             | "in" "(" LITERAL ("," LITERAL)* ")" | "in" LITERAL ".." LITERAL
 //! ```
@@ -157,6 +158,42 @@ pub enum Body {
     Value(ValueClaim),
     /// `crossover(A, B on M over P) = 4`
     Crossover(Crossover),
+}
+
+impl Body {
+    /// The metric the clause is about.
+    pub fn metric(&self) -> &Name {
+        match self {
+            Body::Pairwise(p) => &p.metric,
+            Body::Value(v) => &v.metric,
+            Body::Crossover(c) => &c.metric,
+        }
+    }
+
+    /// The series the clause names (not the ones `others` stands for).
+    pub fn series(&self) -> Vec<&Name> {
+        match self {
+            Body::Pairwise(p) => {
+                let mut v = vec![&p.a];
+                if let Opponents::Series(bs) = &p.b {
+                    v.extend(bs);
+                }
+                v
+            }
+            Body::Value(v) => v.term.series(),
+            Body::Crossover(c) => vec![&c.a, &c.b],
+        }
+    }
+
+    /// The quantifier, if the clause has one (a crossover's `over` is not
+    /// one: see [`Crossover::points`]).
+    pub fn quantifier(&self) -> Option<&Quantifier> {
+        match self {
+            Body::Pairwise(p) => p.quantifier.as_ref(),
+            Body::Value(v) => v.quantifier.as_ref(),
+            Body::Crossover(_) => None,
+        }
+    }
 }
 
 /// A comparison of one series with others, point by point.
@@ -611,6 +648,12 @@ impl<'a> Parser<'a> {
     /// A number: optional sign, digits, optional fraction (a `.` followed
     /// by a digit, so `2..250` reads 2), optional exponent.
     fn number(&mut self) -> Option<f64> {
+        self.number_ext(false)
+    }
+
+    /// A number, optionally followed by a glued `x` when `allow_x` (a
+    /// ratio written as people write it: `≈ 2.3x`).
+    fn number_ext(&mut self, allow_x: bool) -> Option<f64> {
         self.skip_ws();
         let r = self.rest();
         let b = r.as_bytes();
@@ -643,11 +686,15 @@ impl<'a> Parser<'a> {
                 i = j;
             }
         }
+        let digits_end = i;
+        if allow_x && r[i..].starts_with('x') && !r[i + 1..].starts_with(is_series_char) {
+            i += 1;
+        }
         // A number glued to letters is a word (`4k`, `v2`), not a number.
         if r[i..].starts_with(|c: char| c.is_alphabetic() || c == '_') {
             return None;
         }
-        let v = r[..i].parse::<f64>().ok()?;
+        let v = r[..digits_end].parse::<f64>().ok()?;
         self.pos += i;
         Some(v)
     }
@@ -701,9 +748,11 @@ impl<'a> Parser<'a> {
         };
         let mut within = None;
         loop {
+            self.skip_ws();
+            let kw_at = self.pos;
             if self.eat_kw("within") {
                 if within.is_some() {
-                    return Err(self.err("`within` given twice"));
+                    return Err(ClaimParseError::new(kw_at, "`within` given twice"));
                 }
                 within = Some(self.percent()?);
             } else if self.peek_kw("at") || self.peek_kw("for") {
@@ -887,7 +936,9 @@ impl<'a> Parser<'a> {
         let op = self.num_op().ok_or_else(|| {
             self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, …) after the metric")
         })?;
-        let target = self.expect_number("a number after the comparison")?;
+        let target = self
+            .number_ext(true)
+            .ok_or_else(|| self.err("expected a number after the comparison"))?;
         Ok((op, target))
     }
 

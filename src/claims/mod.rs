@@ -182,6 +182,20 @@ pub struct Example {
     pub outcome: PointOutcome,
 }
 
+/// A verdict with the evidence it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judgement {
+    pub verdict: Verdict,
+    pub evidence: Evidence,
+}
+
+impl Judgement {
+    /// One line for humans (see [`Evidence::summary`]).
+    pub fn summary(&self) -> String {
+        self.evidence.summary(self.verdict)
+    }
+}
+
 /// What a verdict rests on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Evidence {
@@ -196,6 +210,10 @@ pub struct Evidence {
     /// Fewest and most runs behind any side of any point.
     pub min_runs: usize,
     pub max_runs: usize,
+    /// Fewest runs behind A, and behind B, at any point (0 for a stated
+    /// number).
+    pub runs_a: usize,
+    pub runs_b: usize,
     /// Run times the data came from, sorted, without duplicates.
     pub dates: Vec<String>,
     /// Some point rests on single runs.
@@ -215,6 +233,8 @@ impl Evidence {
             example: None,
             min_runs: 0,
             max_runs: 0,
+            runs_a: 0,
+            runs_b: 0,
             dates: Vec::new(),
             single_runs: false,
             runs_needed: None,
@@ -340,6 +360,8 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         .filter(|&r| r > 0);
     ev.min_runs = runs.clone().min().unwrap_or(0);
     ev.max_runs = runs.max().unwrap_or(0);
+    ev.runs_a = points.iter().map(|p| p.a.runs).min().unwrap_or(0);
+    ev.runs_b = points.iter().map(|p| p.b.runs).min().unwrap_or(0);
     let mut dates: Vec<String> = points
         .iter()
         .flat_map(|p| p.dates.iter().cloned())
@@ -389,9 +411,12 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
 /// rejects at least one "is not contradicted" hypothesis (so a claim over
 /// many points is not called contradicted by one lucky outlier); otherwise
 /// inconclusive; no points → no data. Both at α = [`ALPHA`].
-pub fn combine_all(points: &[Point]) -> (Verdict, Evidence) {
+pub fn combine_all(points: &[Point]) -> Judgement {
     if points.is_empty() {
-        return (Verdict::NoData, Evidence::empty());
+        return Judgement {
+            verdict: Verdict::NoData,
+            evidence: Evidence::empty(),
+        };
     }
     let (holds, contra) = corrected(points);
     let finals = finals(&holds, &contra);
@@ -402,16 +427,22 @@ pub fn combine_all(points: &[Point]) -> (Verdict, Evidence) {
     } else {
         Verdict::Inconclusive
     };
-    (verdict, evidence(points, &finals, verdict))
+    Judgement {
+        verdict,
+        evidence: evidence(points, &finals, verdict),
+    }
 }
 
 /// Folds the points of a `for any` clause: holds when Holm's procedure over
 /// `p_holds` rejects at least one "does not hold" hypothesis; contradicted
 /// when it rejects every "is not contradicted" hypothesis over
 /// `p_contradicts`; otherwise inconclusive; no points → no data.
-pub fn combine_any(points: &[Point]) -> (Verdict, Evidence) {
+pub fn combine_any(points: &[Point]) -> Judgement {
     if points.is_empty() {
-        return (Verdict::NoData, Evidence::empty());
+        return Judgement {
+            verdict: Verdict::NoData,
+            evidence: Evidence::empty(),
+        };
     }
     let (holds, contra) = corrected(points);
     let finals = finals(&holds, &contra);
@@ -434,7 +465,10 @@ pub fn combine_any(points: &[Point]) -> (Verdict, Evidence) {
             ex
         });
     }
-    (verdict, ev)
+    Judgement {
+        verdict,
+        evidence: ev,
+    }
 }
 
 /// Holm-corrected hold and contradiction decisions per point.

@@ -134,7 +134,10 @@ fn baseline_strictly_superior_is_contradicted_by_the_new_sweep() {
         Test::Beats,
         NEW,
     );
-    let (v, ev) = combine_all(&pts);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&pts);
     assert_eq!(v, Verdict::Contradicted);
     // eagle-topk1-v2 beats baseline beyond noise at C = 30, 50, 250 (the
     // 95% intervals lie below −ln 1.02 there; at 200 the interval is too
@@ -159,7 +162,10 @@ fn baseline_strictly_superior_is_contradicted_by_the_new_sweep() {
          (+10.1%), 3 runs each, sweep 2026-11-29"
     );
     assert!(!ev.single_runs);
-    assert_eq!((ev.min_runs, ev.max_runs), (3, 3));
+    assert_eq!(
+        (ev.min_runs, ev.max_runs, ev.runs_a, ev.runs_b),
+        (3, 3, 3, 3)
+    );
 }
 
 #[test]
@@ -174,7 +180,10 @@ fn baseline_beats_topk4_held_on_the_old_sweep_and_still_does() {
         Test::Beats,
         OLD,
     );
-    let (v, ev) = combine_all(&pts);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&pts);
     assert_eq!(v, Verdict::Holds);
     assert_eq!((ev.held, ev.points), (6, 6));
     assert!(ev.single_runs);
@@ -187,12 +196,13 @@ fn baseline_beats_topk4_held_on_the_old_sweep_and_still_does() {
     // … and on 2026-11-29.
     let base = cells(&BASELINE, |c| c >= 30.0);
     let topk4 = cells(&EAGLE_TOPK4_V1, |c| c >= 30.0);
-    let (v, _) = combine_all(&points(
+    let v = combine_all(&points(
         ("baseline", &base),
         ("eagle-topk4-v1", &topk4),
         Test::Beats,
         NEW,
-    ));
+    ))
+    .verdict;
     assert_eq!(v, Verdict::Holds);
 }
 
@@ -209,7 +219,10 @@ fn topk1_matches_or_beats_baseline_from_2_to_250() {
         Test::MatchesOrBeats,
         NEW,
     );
-    let (v, ev) = combine_all(&pts);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&pts);
     assert_eq!(v, Verdict::Holds);
     assert_eq!((ev.held, ev.points), (10, 10));
     // Including C=1 it is contradicted: 86.8 vs 92.7.
@@ -221,7 +234,10 @@ fn topk1_matches_or_beats_baseline_from_2_to_250() {
         Test::MatchesOrBeats,
         NEW,
     );
-    let (v, ev) = combine_all(&pts);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&pts);
     assert_eq!(v, Verdict::Contradicted);
     let ex = ev.example.unwrap();
     assert_eq!(ex.point, "concurrency=1");
@@ -298,7 +314,10 @@ fn single_point_claims() {
         Test::Beats,
         vec![NEW.into()],
     );
-    let (v, ev) = combine_all(&[p]);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&[p]);
     assert_eq!(v, Verdict::Holds);
     assert_eq!(
         ev.summary(v),
@@ -326,7 +345,10 @@ fn inconclusive_says_how_many_runs_would_decide() {
         Test::Beats,
         vec![NEW.into()],
     );
-    let (v, ev) = combine_all(&[p]);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&[p]);
     assert_eq!(v, Verdict::Inconclusive);
     let n = ev.runs_needed.unwrap();
     assert!(n >= 1);
@@ -350,23 +372,27 @@ fn for_any_and_no_data() {
         Test::Beats,
         NEW,
     );
-    let (v, ev) = combine_any(&pts);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_any(&pts);
     assert_eq!(v, Verdict::Holds);
     assert_eq!(ev.example.unwrap().point, "concurrency=30");
     // "eagle-topk4-v1 beats baseline for any concurrency >= 30": it loses
     // everywhere, beyond noise.
     let topk4 = cells(&EAGLE_TOPK4_V1, |c| c >= 30.0);
     let base = cells(&BASELINE, |c| c >= 30.0);
-    let (v, _) = combine_any(&points(
+    let v = combine_any(&points(
         ("eagle-topk4-v1", &topk4),
         ("baseline", &base),
         Test::Beats,
         NEW,
-    ));
+    ))
+    .verdict;
     assert_eq!(v, Verdict::Contradicted);
-    assert_eq!(combine_all(&[]).0, Verdict::NoData);
-    assert_eq!(combine_any(&[]).0, Verdict::NoData);
-    assert_eq!(combine_all(&[]).1.summary(Verdict::NoData), "no data");
+    assert_eq!(combine_all(&[]).verdict, Verdict::NoData);
+    assert_eq!(combine_any(&[]).verdict, Verdict::NoData);
+    assert_eq!(combine_all(&[]).summary(), "no data");
 }
 
 #[test]
@@ -402,7 +428,10 @@ fn value_points_from_checks() {
         false,
         vec![NEW.into()],
     );
-    let (v, ev) = combine_all(&[p]);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&[p]);
     assert_eq!(v, Verdict::Contradicted);
     assert_eq!(
         ev.summary(v),
@@ -428,7 +457,10 @@ fn verdicts_serialize_for_json_output() {
         Test::Beats,
         vec![NEW.into()],
     );
-    let (v, ev) = combine_all(&[p]);
+    let Judgement {
+        verdict: v,
+        evidence: ev,
+    } = combine_all(&[p]);
     assert_eq!(serde_json::to_string(&v).unwrap(), "\"holds\"");
     assert_eq!(
         serde_json::to_string(&Verdict::NoData).unwrap(),

@@ -283,6 +283,12 @@ fn ratios_and_differences() {
     }
     // Tolerance is optional: the metric's noise margin then.
     assert_eq!(one("a / b on m at c = 8 ≈ 1.6").within, None);
+    // A ratio written with its `x`.
+    assert_eq!(value("max(a / b on m) ≈ 2.3x within 3%").target, 2.3);
+    assert_eq!(canonical("max(a / b on m) ≈ 2.3x"), "max(a / b on m) ≈ 2.3");
+    assert!(err("a / b on m ≈ 2.3xy")
+        .msg
+        .starts_with("expected a number"));
     // Negative targets.
     assert_eq!(value("a - b on m at c = 1 > -5").target, -5.0);
 }
@@ -387,6 +393,14 @@ fn and_joins_clauses_and_where_binds_to_its_clause() {
     assert_eq!(c.clauses[1].filter.as_ref().unwrap().source, "model = 'j'");
     assert!(matches!(&c.clauses[1].body, Body::Pairwise(p) if p.a.text == "c"));
     assert_eq!(c.to_string(), s);
+    // What an evaluator asks of each clause.
+    let b = &c.clauses[0].body;
+    assert_eq!(b.metric().text, "m");
+    assert_eq!(
+        names(&b.series().into_iter().cloned().collect::<Vec<_>>()),
+        ["a", "b"]
+    );
+    assert_eq!(c.clauses[1].body.quantifier().unwrap().param.text, "x");
     // Three clauses, mixed kinds.
     let c = ok("a beats b on m and max(a on m) ≈ 3 and crossover(a, b on m over c) = 4");
     assert_eq!(c.clauses.len(), 3);
@@ -588,7 +602,7 @@ fn errors_say_what_was_expected_and_where() {
     assert!(e.msg.contains("keyword `others`"), "{}", e.msg);
 
     let e = err("a beats b on m within 5% within 3%");
-    assert!(e.msg.contains("`within` given twice"), "{}", e.msg);
+    assert_eq!((e.offset, e.msg.as_str()), (25, "`within` given twice"));
 
     let e = err("crossover(a, b on m) = 4");
     assert!(e.msg.starts_with("expected `over PARAM`"), "{}", e.msg);
