@@ -1,5 +1,478 @@
-//! Claims: written conclusions judged against the data.
+//! Claims: the conclusions an author wrote, stated in a small language
+//! ([`lang`]), judged by the statistics in [`stats`], and folded here into a
+//! [`Verdict`] with its [`Evidence`].
+//!
+//! How an evaluator uses this module, per clause of a parsed [`lang::Claim`]:
+//! 1. resolve the metric (direction, margin δ: the clause's `within`, else
+//!    the metric's default), the series A and B (`others` = every other value
+//!    of the series dimension present at judging time), and the points of
+//!    the clause's [`lang::Quantifier`] that the data hold;
+//! 2. per point (and per B), call [`stats::compare`] (pairwise clauses) or
+//!    the `estimate_*` functions and [`stats::check_value`] (value clauses)
+//!    with the runs of each cell, and wrap the result in a [`Point`];
+//! 3. fold the points with [`combine_all`] / [`combine_any`], and the
+//!    clauses of an `and` with [`combine_and`].
 
 pub mod judge;
+pub mod lang;
+pub mod stats;
 
 pub use judge::{judge_region, ClaimReport};
+
+use crate::metric::format_number;
+use serde::Serialize;
+use stats::{Comparison, PointOutcome, Test, ALPHA};
+
+/// What the data say about a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Holds,
+    /// The data show the opposite beyond noise.
+    Contradicted,
+    /// The data cannot decide: within noise, or too few runs.
+    Inconclusive,
+    /// No data for the claim's series, metric or points.
+    NoData,
+}
+
+impl Verdict {
+    /// The word used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Contradicted => "contradicted",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::NoData => "no data",
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One side of a point: a series (or a target number) with its value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Side {
+    /// Series name, or a description such as `target` for a number the
+    /// claim states.
+    pub name: String,
+    /// The cell value (median of its runs) or the stated number.
+    pub value: f64,
+    /// Runs behind the value (0 for a stated number).
+    pub runs: usize,
+}
+
+/// One judged point of a claim clause, ready to be folded into a verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Point {
+    /// Where the point is, e.g. `concurrency=30` (empty for a claim about
+    /// the whole data, such as an aggregate).
+    pub label: String,
+    /// The claim's A (or the derived value for value clauses).
+    pub a: Side,
+    /// The claim's B (or the stated number for value clauses).
+    pub b: Side,
+    /// Log ratio signed so that positive favours A for the metric's
+    /// direction; decides which side a counterexample names first and how
+    /// bad it is. 0 when not meaningful.
+    pub d: f64,
+    /// The point's outcome on its own (before Holm's correction).
+    pub outcome: PointOutcome,
+    /// Scaled p-value for the claimed relation (≤ α means the point holds
+    /// on its own); 0 or 1 for decisions not made by a test.
+    pub p_holds: f64,
+    /// Scaled p-value for the opposite relation.
+    pub p_contradicts: f64,
+    pub single_run: bool,
+    pub runs_needed: Option<u32>,
+    /// Run times (e.g. sweep dates) of the runs behind the point.
+    pub dates: Vec<String>,
+}
+
+impl Point {
+    /// A pairwise point from a [`Comparison`] of A with B under `test`.
+    pub fn from_comparison(
+        label: impl Into<String>,
+        a: impl Into<String>,
+        b: impl Into<String>,
+        c: &Comparison,
+        test: Test,
+        dates: Vec<String>,
+    ) -> Point {
+        let outcome = if c.holds(test) {
+            PointOutcome::Holds
+        } else if c.contradicts(test) {
+            PointOutcome::Contradicted
+        } else {
+            PointOutcome::Inconclusive
+        };
+        Point {
+            label: label.into(),
+            a: Side { name: a.into(), value: c.a_value, runs: c.n_a },
+            b: Side { name: b.into(), value: c.b_value, runs: c.n_b },
+            d: c.d,
+            outcome,
+            p_holds: c.p_holds(test),
+            p_contradicts: c.p_contradicts(test),
+            single_run: c.single_run,
+            runs_needed: if outcome == PointOutcome::Inconclusive { c.runs_needed } else { None },
+            dates,
+        }
+    }
+
+    /// A value point: a derived number (`a`) checked against a stated one
+    /// (`b`, runs 0) by [`stats::check_value`], whose outcome is final (no
+    /// p-values: it is not corrected across points).
+    pub fn from_check(
+        label: impl Into<String>,
+        a: Side,
+        b: Side,
+        outcome: PointOutcome,
+        single_run: bool,
+        dates: Vec<String>,
+    ) -> Point {
+        let d = if a.value > 0.0 && b.value > 0.0 { (a.value / b.value).ln() } else { 0.0 };
+        let (p_holds, p_contradicts) = match outcome {
+            PointOutcome::Holds => (0.0, 1.0),
+            PointOutcome::Contradicted => (1.0, 0.0),
+            PointOutcome::Inconclusive => (1.0, 1.0),
+        };
+        Point { label: label.into(), a, b, d, outcome, p_holds, p_contradicts, single_run, runs_needed: None, dates }
+    }
+}
+
+/// The point shown to a reader: the worst counterexample of a contradicted
+/// claim, the weakest point of one that is inconclusive or holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Example {
+    pub point: String,
+    /// The side the data favour at this point, named first.
+    pub first: Side,
+    pub second: Side,
+    /// first/second − 1, literal (+0.101 is the first 10.1% above).
+    pub rel_diff: f64,
+    pub outcome: PointOutcome,
+}
+
+/// A verdict with the evidence it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judgement {
+    pub verdict: Verdict,
+    pub evidence: Evidence,
+}
+
+impl Judgement {
+    /// One line for humans (see [`Evidence::summary`]).
+    pub fn summary(&self) -> String {
+        self.evidence.summary(self.verdict)
+    }
+}
+
+/// What a verdict rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evidence {
+    /// Points that held / contradicted / stayed inconclusive after Holm's
+    /// correction, out of `points`.
+    pub held: usize,
+    pub contradicted: usize,
+    pub inconclusive: usize,
+    pub points: usize,
+    /// The worst counterexample (contradicted) or the weakest point.
+    pub example: Option<Example>,
+    /// Fewest and most runs behind any side of any point.
+    pub min_runs: usize,
+    pub max_runs: usize,
+    /// Fewest runs behind A, and behind B, at any point (0 for a stated
+    /// number).
+    pub runs_a: usize,
+    pub runs_b: usize,
+    /// Run times the data came from, sorted, without duplicates.
+    pub dates: Vec<String>,
+    /// Some point rests on single runs.
+    pub single_runs: bool,
+    /// Roughly how many more runs per side would decide the inconclusive
+    /// points (the most any of them needs).
+    pub runs_needed: Option<u32>,
+}
+
+impl Evidence {
+    fn empty() -> Evidence {
+        Evidence {
+            held: 0,
+            contradicted: 0,
+            inconclusive: 0,
+            points: 0,
+            example: None,
+            min_runs: 0,
+            max_runs: 0,
+            runs_a: 0,
+            runs_b: 0,
+            dates: Vec::new(),
+            single_runs: false,
+            runs_needed: None,
+        }
+    }
+
+    /// One line for humans, e.g. `contradicted at concurrency=30:
+    /// eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%), 3 runs each, sweep
+    /// 2026-11-29`.
+    pub fn summary(&self, verdict: Verdict) -> String {
+        if verdict == Verdict::NoData {
+            return "no data".to_string();
+        }
+        let mut s = verdict.as_str().to_string();
+        if self.points > 1 {
+            let counted = match verdict {
+                Verdict::Contradicted => {
+                    format!(" at {} of {} points", self.contradicted, self.points)
+                }
+                _ => format!(" ({} of {} points hold)", self.held, self.points),
+            };
+            s.push_str(&counted);
+        }
+        if let Some(ex) = &self.example {
+            let at = if ex.point.is_empty() { String::new() } else { format!(" at {}", ex.point) };
+            let lead = match verdict {
+                Verdict::Contradicted if self.points > 1 => format!("; worst{at}"),
+                Verdict::Contradicted => at.clone(),
+                Verdict::Holds => format!("; closest{at}"),
+                _ => format!("; weakest{at}"),
+            };
+            s.push_str(&lead);
+            s.push_str(&format!(
+                ": {} {} vs {} {} ({})",
+                ex.first.name,
+                format_number(round_to(ex.first.value, 1)),
+                ex.second.name,
+                format_number(round_to(ex.second.value, 1)),
+                percent(ex.rel_diff)
+            ));
+            let runs = match (ex.first.runs, ex.second.runs) {
+                (0, 0) => None,
+                (n, 0) | (0, n) => Some(runs_word(n)),
+                (x, y) if x == y => Some(format!("{} each", runs_word(x))),
+                (x, y) => Some(format!("{} vs {}", runs_word(x), runs_word(y))),
+            };
+            if let Some(r) = runs {
+                s.push_str(&format!(", {r}"));
+            }
+        }
+        if !self.dates.is_empty() {
+            let word = if self.dates.len() == 1 { "sweep" } else { "sweeps" };
+            s.push_str(&format!(", {word} {}", self.dates.join(", ")));
+        }
+        if self.single_runs {
+            s.push_str("; rests on single runs");
+        }
+        if verdict == Verdict::Inconclusive {
+            if let Some(n) = self.runs_needed {
+                s.push_str(&format!("; about {n} more run{} per side would decide", if n == 1 { "" } else { "s" }));
+            }
+        }
+        s
+    }
+}
+
+fn runs_word(n: usize) -> String {
+    format!("{n} run{}", if n == 1 { "" } else { "s" })
+}
+
+fn round_to(v: f64, decimals: i32) -> f64 {
+    let f = 10f64.powi(decimals);
+    (v * f).round() / f
+}
+
+/// `+10.1%`, `-3%`.
+fn percent(frac: f64) -> String {
+    let p = round_to(frac * 100.0, 1);
+    let sign = if p > 0.0 { "+" } else { "" };
+    format!("{sign}{}%", format_number(p))
+}
+
+fn oriented(p: &Point) -> Example {
+    let (first, second) = if p.d < 0.0 { (p.b.clone(), p.a.clone()) } else { (p.a.clone(), p.b.clone()) };
+    Example { point: p.label.clone(), rel_diff: first.value / second.value - 1.0, first, second, outcome: p.outcome }
+}
+
+/// Builds the evidence given each point's final outcome.
+fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evidence {
+    let mut ev = Evidence::empty();
+    ev.points = points.len();
+    for o in finals {
+        match o {
+            PointOutcome::Holds => ev.held += 1,
+            PointOutcome::Contradicted => ev.contradicted += 1,
+            PointOutcome::Inconclusive => ev.inconclusive += 1,
+        }
+    }
+    let runs = points.iter().flat_map(|p| [p.a.runs, p.b.runs]).filter(|&r| r > 0);
+    ev.min_runs = runs.clone().min().unwrap_or(0);
+    ev.max_runs = runs.max().unwrap_or(0);
+    ev.runs_a = points.iter().map(|p| p.a.runs).min().unwrap_or(0);
+    ev.runs_b = points.iter().map(|p| p.b.runs).min().unwrap_or(0);
+    let mut dates: Vec<String> = points.iter().flat_map(|p| p.dates.iter().cloned()).collect();
+    dates.sort();
+    dates.dedup();
+    ev.dates = dates;
+    ev.single_runs = points.iter().any(|p| p.single_run);
+    ev.runs_needed = points
+        .iter()
+        .zip(finals)
+        .filter(|(_, o)| **o == PointOutcome::Inconclusive)
+        .filter_map(|(p, _)| p.runs_needed)
+        .max();
+    // The example: for a contradiction the contradicting point with the
+    // largest |d| (the largest gap); otherwise the point whose support is
+    // weakest (largest p for the claimed relation), ties to the first.
+    let pick = |want: PointOutcome, by: &dyn Fn(&Point) -> f64| -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, p) in points.iter().enumerate() {
+            if finals[i] != want && want != PointOutcome::Inconclusive {
+                continue;
+            }
+            if best.map_or(true, |b| by(p) > by(&points[b])) {
+                best = Some(i);
+            }
+        }
+        best
+    };
+    let idx = match verdict {
+        Verdict::Contradicted => pick(PointOutcome::Contradicted, &|p| p.d.abs()),
+        Verdict::NoData => None,
+        // `Inconclusive` as the wanted outcome means "any point".
+        _ => pick(PointOutcome::Inconclusive, &|p| p.p_holds),
+    };
+    ev.example = idx.map(|i| {
+        let mut ex = oriented(&points[i]);
+        ex.outcome = finals[i];
+        ex
+    });
+    ev
+}
+
+/// Folds the points of a `for all` (or `at`, with one point) clause: holds
+/// when Holm's procedure over the points' `p_holds` rejects every "does not
+/// hold" hypothesis; contradicted when Holm's procedure over `p_contradicts`
+/// rejects at least one "is not contradicted" hypothesis (so a claim over
+/// many points is not called contradicted by one lucky outlier); otherwise
+/// inconclusive; no points → no data. Both at α = [`ALPHA`].
+pub fn combine_all(points: &[Point]) -> Judgement {
+    if points.is_empty() {
+        return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
+    }
+    let (holds, contra) = corrected(points);
+    let finals = finals(&holds, &contra);
+    let verdict = if contra.iter().any(|&c| c) {
+        Verdict::Contradicted
+    } else if holds.iter().all(|&h| h) {
+        Verdict::Holds
+    } else {
+        Verdict::Inconclusive
+    };
+    Judgement { verdict, evidence: evidence(points, &finals, verdict) }
+}
+
+/// Folds the points of a `for any` clause: holds when Holm's procedure over
+/// `p_holds` rejects at least one "does not hold" hypothesis; contradicted
+/// when it rejects every "is not contradicted" hypothesis over
+/// `p_contradicts`; otherwise inconclusive; no points → no data.
+pub fn combine_any(points: &[Point]) -> Judgement {
+    if points.is_empty() {
+        return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
+    }
+    let (holds, contra) = corrected(points);
+    let finals = finals(&holds, &contra);
+    let verdict = if holds.iter().any(|&h| h) {
+        Verdict::Holds
+    } else if contra.iter().all(|&c| c) {
+        Verdict::Contradicted
+    } else {
+        Verdict::Inconclusive
+    };
+    let mut ev = evidence(points, &finals, verdict);
+    if verdict == Verdict::Holds {
+        // Show the point that makes it hold: the strongest one.
+        let best =
+            (0..points.len()).filter(|&i| holds[i]).min_by(|&i, &j| points[i].p_holds.total_cmp(&points[j].p_holds));
+        ev.example = best.map(|i| {
+            let mut ex = oriented(&points[i]);
+            ex.outcome = finals[i];
+            ex
+        });
+    }
+    Judgement { verdict, evidence: ev }
+}
+
+/// Holm-corrected hold and contradiction decisions per point.
+fn corrected(points: &[Point]) -> (Vec<bool>, Vec<bool>) {
+    let ph: Vec<f64> = points.iter().map(|p| p.p_holds).collect();
+    let pc: Vec<f64> = points.iter().map(|p| p.p_contradicts).collect();
+    (stats::holm(&ph, ALPHA), stats::holm(&pc, ALPHA))
+}
+
+fn finals(holds: &[bool], contra: &[bool]) -> Vec<PointOutcome> {
+    holds
+        .iter()
+        .zip(contra)
+        .map(|(&h, &c)| {
+            if h {
+                PointOutcome::Holds
+            } else if c {
+                PointOutcome::Contradicted
+            } else {
+                PointOutcome::Inconclusive
+            }
+        })
+        .collect()
+}
+
+/// Folds the clauses of an `and`: any contradicted → contradicted; else any
+/// inconclusive → inconclusive; else any without data → no data; else
+/// holds. No clauses → no data.
+pub fn combine_and(verdicts: &[Verdict]) -> Verdict {
+    if verdicts.is_empty() {
+        Verdict::NoData
+    } else if verdicts.contains(&Verdict::Contradicted) {
+        Verdict::Contradicted
+    } else if verdicts.contains(&Verdict::Inconclusive) {
+        Verdict::Inconclusive
+    } else if verdicts.contains(&Verdict::NoData) {
+        Verdict::NoData
+    } else {
+        Verdict::Holds
+    }
+}
+
+/// The smallest param value from which A beats B for good: the smallest x
+/// such that A beats B at x and A is not worse than B at every larger
+/// point (a point where they match, or where A is ahead but not yet beyond
+/// noise, does not undo a crossover; one where B beats A does). `points`
+/// are (param value, comparison of A with B), in any order. `None` when A
+/// beats B at no such point.
+///
+/// With the scenario's 2026-11-29 sweep this is 4 for eagle-topk1-v2 over
+/// baseline: it loses at 1, matches at 2, beats at 4 and is never worse
+/// after.
+pub fn crossover(points: &[(f64, Comparison)]) -> Option<f64> {
+    let mut sorted: Vec<&(f64, Comparison)> = points.iter().collect();
+    sorted.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut answer = None;
+    // Walk from the largest point down while A stays not worse; remember the
+    // last (smallest) point where it beats.
+    for (x, c) in sorted.iter().rev() {
+        if !c.holds(Test::MatchesOrBeats) {
+            break;
+        }
+        if c.holds(Test::Beats) {
+            answer = Some(*x);
+        }
+    }
+    answer
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1257 @@
+//! The claim language: the statement inside `<!-- reckon:claim id=… … -->`
+//! parsed into a [`Claim`], and printed back in canonical form.
+//!
+//! ```text
+//! claim      := clause ("and" clause)*
+//! clause     := (pairwise | value | crossover) modifier* ["where" FILTER]
+//! pairwise   := SERIES relation opponents "on" METRIC [quantifier]
+//! relation   := "beats" | "matches" | "matches or beats" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
+//! opponents  := "others" | SERIES ("," SERIES)*
+//! value      := AGG "(" term "on" METRIC [quantifier] ")" [quantifier] numop TARGET
+//!             | term "on" METRIC [quantifier] numop TARGET
+//! TARGET     := NUMBER ["x"]           (`≈ 2.3x` reads as 2.3)
+//! AGG        := "max" | "min" | "mean" | "median"
+//! term       := SERIES | SERIES "/" SERIES | SERIES " - " SERIES
+//! crossover  := "crossover" "(" SERIES "," SERIES "on" METRIC "over" PARAM [points] ")" numop LITERAL
+//! numop      := "≈" | "~=" | "=" | "==" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
+//! modifier   := "within" NUMBER "%" | quantifier     (any order, each once)
+//! quantifier := "at" PARAM "=" LITERAL
+//!             | "for" ("all" | "every" | "each" | "any" | "some") PARAM [points]
+//! points     := ("=" | ">" | ">=" | "<" | "<=") LITERAL
+//!             | "in" "(" LITERAL ("," LITERAL)* ")" | "in" LITERAL ".." LITERAL
+//! ```
+//!
+//! Names: a bare SERIES starts with a letter, digit or `_` and goes on with
+//! those and `- = + . : @ #` (`eagle-topk1-v2`, `topk=1+v2`); anything else,
+//! or a reserved word, is quoted: `'EAGLE topk=1'` or `"…"`. Because `-` may
+//! be part of a name, a difference needs spaces around its `-`. METRIC and
+//! PARAM are identifiers (letters, digits, `_ . -`). A LITERAL is a number, a
+//! quoted string or a bare word.
+//!
+//! Binding: `and` separates clauses and binds loosest; `where` ends the
+//! clause it belongs to and applies to that clause only. Its text runs to the
+//! end of the statement, or to the first `and` (outside quotes and brackets)
+//! after which the rest parses as clauses — so `where model = 'k' and tp = 8`
+//! keeps both conditions, while `… where model = 'k' and baseline beats x on
+//! m` starts a second clause. The filter is kept as raw text with its byte
+//! offset; the query module parses it.
+//!
+//! Meanings the evaluator gives these (documented here because the syntax
+//! promises them): `beats`/`matches` follow the metric's direction while
+//! `>`/`<` between series are literal ([`Relation::resolve`]); `others` is
+//! every other value of the series dimension present at judging time; a
+//! quantifier-less pairwise or value clause ranges over every point the data
+//! hold; `within` sets the margin δ of a pairwise clause or the tolerance of
+//! a `≈`/`=` (default: the metric's noise margin); `=` on a measured value is
+//! judged like `≈`.
+
+use super::stats::{Aggregate, NumOp, Test};
+use crate::metric::format_number;
+use crate::metric::Direction;
+use crate::run::Value;
+use serde::Serialize;
+use std::fmt;
+
+/// A parse error at a byte offset within the statement.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at byte {offset}: {msg}")]
+pub struct ClaimParseError {
+    /// 0-based byte offset within the statement text.
+    pub offset: usize,
+    pub msg: String,
+}
+
+impl ClaimParseError {
+    fn new(offset: usize, msg: impl Into<String>) -> Self {
+        ClaimParseError { offset, msg: msg.into() }
+    }
+
+    /// The 0-based line and 0-based column (in characters) of the error
+    /// within `statement`, for a statement that spans several lines: add
+    /// the statement's own position in the document to report file:line:col.
+    pub fn line_col(&self, statement: &str) -> (usize, usize) {
+        let upto = &statement[..floor_char_boundary(statement, self.offset)];
+        let line = upto.matches('\n').count();
+        let line_start = upto.rfind('\n').map_or(0, |i| i + 1);
+        (line, upto[line_start..].chars().count())
+    }
+
+    /// As a usage error naming the claim (e.g. its id), for callers with no
+    /// document position to give.
+    pub fn into_error(self, what: &str, statement: &str) -> crate::Error {
+        let (line, col) = self.line_col(statement);
+        crate::Error::usage(format!("claim {what}: line {} column {}: {}", line + 1, col + 1, self.msg))
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A name written in the statement (series, metric, param), with the byte
+/// offset where it starts, so an evaluator can point at an unknown name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Name {
+    pub text: String,
+    pub offset: usize,
+}
+
+impl Name {
+    /// A name not taken from a statement (offset 0).
+    pub fn new(text: impl Into<String>) -> Name {
+        Name { text: text.into(), offset: 0 }
+    }
+}
+
+/// A parsed claim statement: clauses joined by `and`, all of which must
+/// hold.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Claim {
+    pub clauses: Vec<Clause>,
+}
+
+/// One checkable statement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Clause {
+    pub body: Body,
+    /// `within P%` as a fraction (0.05): the margin δ of a pairwise clause,
+    /// the tolerance of `≈`/`=`. `None`: the metric's noise margin.
+    pub within: Option<f64>,
+    /// The `where` filter, applying to this clause only.
+    pub filter: Option<WhereClause>,
+    /// Byte offset where the clause starts.
+    pub offset: usize,
+}
+
+/// A `where` filter as written: the query module's filter language parses
+/// it; `offset` is where `source` starts within the statement, for errors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WhereClause {
+    pub source: String,
+    pub offset: usize,
+}
+
+/// What a clause says.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Body {
+    /// `A beats B, C on M …`
+    Pairwise(Pairwise),
+    /// `max(A / B on M) ≈ 2.3`, `A on M at P = v ≈ 86.8`
+    Value(ValueClaim),
+    /// `crossover(A, B on M over P) = 4`
+    Crossover(Crossover),
+}
+
+impl Body {
+    /// The metric the clause is about.
+    pub fn metric(&self) -> &Name {
+        match self {
+            Body::Pairwise(p) => &p.metric,
+            Body::Value(v) => &v.metric,
+            Body::Crossover(c) => &c.metric,
+        }
+    }
+
+    /// The series the clause names (not the ones `others` stands for).
+    pub fn series(&self) -> Vec<&Name> {
+        match self {
+            Body::Pairwise(p) => {
+                let mut v = vec![&p.a];
+                if let Opponents::Series(bs) = &p.b {
+                    v.extend(bs);
+                }
+                v
+            }
+            Body::Value(v) => v.term.series(),
+            Body::Crossover(c) => vec![&c.a, &c.b],
+        }
+    }
+
+    /// The quantifier, if the clause has one (a crossover's `over` is not
+    /// one: see [`Crossover::points`]).
+    pub fn quantifier(&self) -> Option<&Quantifier> {
+        match self {
+            Body::Pairwise(p) => p.quantifier.as_ref(),
+            Body::Value(v) => v.quantifier.as_ref(),
+            Body::Crossover(_) => None,
+        }
+    }
+}
+
+/// A comparison of one series with others, point by point.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pairwise {
+    pub a: Name,
+    pub relation: Relation,
+    pub b: Opponents,
+    pub metric: Name,
+    /// `None`: every point the data hold.
+    pub quantifier: Option<Quantifier>,
+}
+
+/// Who A is compared with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opponents {
+    /// Named series.
+    Series(Vec<Name>),
+    /// Every other value of the series dimension the data hold when judged.
+    Others,
+}
+
+/// The relation a pairwise clause asserts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Relation {
+    /// Better beyond the margin, in the metric's direction.
+    Beats,
+    /// Equal within the margin.
+    Matches,
+    /// Not worse beyond the margin, in the metric's direction.
+    MatchesOrBeats,
+    /// Literal: A greater than B beyond the margin, whatever the direction.
+    Gt,
+    /// Literal: A not smaller than B beyond the margin.
+    Ge,
+    /// Literal: A smaller than B beyond the margin.
+    Lt,
+    /// Literal: A not greater than B beyond the margin.
+    Le,
+}
+
+impl Relation {
+    /// The statistical test and the direction to compare in, for a metric
+    /// whose better direction is `direction`: `beats`/`matches` follow it,
+    /// the literal operators fix it (`>` is "beats" where higher is better).
+    pub fn resolve(self, direction: Direction) -> (Test, Direction) {
+        match self {
+            Relation::Beats => (Test::Beats, direction),
+            Relation::Matches => (Test::Matches, direction),
+            Relation::MatchesOrBeats => (Test::MatchesOrBeats, direction),
+            Relation::Gt => (Test::Beats, Direction::Higher),
+            Relation::Ge => (Test::MatchesOrBeats, Direction::Higher),
+            Relation::Lt => (Test::Beats, Direction::Lower),
+            Relation::Le => (Test::MatchesOrBeats, Direction::Lower),
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Relation::Beats => "beats",
+            Relation::Matches => "matches",
+            Relation::MatchesOrBeats => "matches or beats",
+            Relation::Gt => ">",
+            Relation::Ge => ">=",
+            Relation::Lt => "<",
+            Relation::Le => "<=",
+        }
+    }
+}
+
+/// A number derived from the data compared with a stated number.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueClaim {
+    /// Folds the points of the range into one number; `None`: the term is
+    /// judged at each point of the quantifier.
+    pub aggregate: Option<Aggregate>,
+    pub term: Term,
+    pub metric: Name,
+    pub quantifier: Option<Quantifier>,
+    pub op: NumOp,
+    pub target: f64,
+}
+
+/// The number a value clause is about, per point.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Term {
+    /// One series' value.
+    Level(Name),
+    /// A / B, literal.
+    Ratio(Name, Name),
+    /// A − B, literal.
+    Difference(Name, Name),
+}
+
+impl Term {
+    /// The series the term reads.
+    pub fn series(&self) -> Vec<&Name> {
+        match self {
+            Term::Level(a) => vec![a],
+            Term::Ratio(a, b) | Term::Difference(a, b) => vec![a, b],
+        }
+    }
+}
+
+/// The smallest point of `param` from which A beats B for good, compared
+/// with a stated value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Crossover {
+    pub a: Name,
+    pub b: Name,
+    pub metric: Name,
+    pub param: Name,
+    /// Restricts the points considered (`over concurrency >= 2`).
+    pub points: PointSet,
+    pub op: NumOp,
+    pub target: Literal,
+}
+
+/// Which points of a param a clause speaks about, and how.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Quantifier {
+    pub kind: QuantKind,
+    pub param: Name,
+    pub points: PointSet,
+}
+
+/// How the points of a quantifier combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuantKind {
+    /// `at P = v`: one point (`points` is `= v`).
+    At,
+    /// `for all P …`: every point the data hold in the set.
+    ForAll,
+    /// `for any P …`: at least one of them.
+    ForAny,
+}
+
+/// A set of param values.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PointSet {
+    /// Every value the data hold.
+    Every,
+    /// `= v`, `> v`, `>= v`, `< v`, `<= v`.
+    Cmp(CmpOp, Literal),
+    /// `in (v1, v2, …)`.
+    In(Vec<Literal>),
+    /// `in lo..hi`, inclusive.
+    Range(Literal, Literal),
+}
+
+impl PointSet {
+    /// Whether a param value belongs to the set. Numbers compare
+    /// numerically (a text value that reads as a number counts as one);
+    /// text compares as text.
+    pub fn contains(&self, v: &Value) -> bool {
+        match self {
+            PointSet::Every => true,
+            PointSet::Cmp(op, lit) => lit.compare(v).is_some_and(|o| op.accepts(o)),
+            PointSet::In(lits) => lits.iter().any(|l| l.compare(v) == Some(std::cmp::Ordering::Equal)),
+            PointSet::Range(lo, hi) => {
+                lo.compare(v).is_some_and(|o| o != std::cmp::Ordering::Less)
+                    && hi.compare(v).is_some_and(|o| o != std::cmp::Ordering::Greater)
+            }
+        }
+    }
+}
+
+/// A comparison operator on param values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum CmpOp {
+    Eq,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+}
+
+impl CmpOp {
+    /// Whether `value ∘ literal` given `value.cmp(literal)`.
+    fn accepts(self, o: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            CmpOp::Eq => o == Equal,
+            CmpOp::Gt => o == Greater,
+            CmpOp::Ge => o != Less,
+            CmpOp::Lt => o == Less,
+            CmpOp::Le => o != Greater,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+        }
+    }
+}
+
+/// A param value written in a statement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Literal {
+    Num(f64),
+    Text(String),
+}
+
+impl Literal {
+    /// `v` compared with this literal (`v.cmp(self)`), `None` when one is a
+    /// number and the other text that is not.
+    pub fn compare(&self, v: &Value) -> Option<std::cmp::Ordering> {
+        match self {
+            Literal::Num(n) => v.as_f64().and_then(|x| x.partial_cmp(n)),
+            Literal::Text(t) => match v {
+                Value::Text(s) => Some(s.as_str().cmp(t.as_str())),
+                Value::Num(_) => None,
+            },
+        }
+    }
+
+    /// The literal as a param value.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Literal::Num(n) => Value::Num(*n),
+            Literal::Text(t) => Value::Text(t.clone()),
+        }
+    }
+}
+
+/// Parses a claim statement (the text after `id=…` in a claim directive,
+/// possibly spanning lines).
+pub fn parse(statement: &str) -> Result<Claim, ClaimParseError> {
+    let mut p = Parser { src: statement, pos: 0 };
+    let claim = p.claim()?;
+    p.skip_ws();
+    if p.pos < p.src.len() {
+        return Err(p.err("expected `and` and another claim, or the end of the statement"));
+    }
+    Ok(claim)
+}
+
+impl std::str::FromStr for Claim {
+    type Err = ClaimParseError;
+    fn from_str(s: &str) -> Result<Claim, ClaimParseError> {
+        parse(s)
+    }
+}
+
+/// Words that cannot be bare series names (they are quoted when printed).
+const RESERVED: &[&str] = &[
+    "and",
+    "beats",
+    "matches",
+    "or",
+    "on",
+    "others",
+    "where",
+    "within",
+    "at",
+    "for",
+    "over",
+    "in",
+    "crossover",
+    "max",
+    "min",
+    "mean",
+    "median",
+];
+
+fn is_series_start(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+fn is_series_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '=' | '+' | '.' | ':' | '@' | '#')
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn rest(&self) -> &'a str {
+        &self.src[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn skip_ws(&mut self) {
+        let trimmed = self.rest().trim_start();
+        self.pos = self.src.len() - trimmed.len();
+    }
+
+    fn err(&self, msg: impl Into<String>) -> ClaimParseError {
+        let found = match self.rest().trim_start().chars().next() {
+            None => " (found the end of the statement)".to_string(),
+            Some(_) => {
+                let word: String =
+                    self.rest().trim_start().chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+                format!(" (found `{word}`)")
+            }
+        };
+        let offset = self.src.len() - self.rest().trim_start().len();
+        ClaimParseError::new(offset, format!("{}{found}", msg.into()))
+    }
+
+    /// Consumes `kw` when it is the next word (followed by something that
+    /// cannot continue a name).
+    fn eat_kw(&mut self, kw: &str) -> bool {
+        self.skip_ws();
+        let r = self.rest();
+        if r.starts_with(kw) && !r[kw.len()..].starts_with(is_series_char) {
+            self.pos += kw.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn peek_kw(&mut self, kw: &str) -> bool {
+        let save = self.pos;
+        let found = self.eat_kw(kw);
+        self.pos = save;
+        found
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        self.skip_ws();
+        if self.rest().starts_with(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, s: &str, what: &str) -> Result<(), ClaimParseError> {
+        if self.eat(s) {
+            Ok(())
+        } else {
+            Err(self.err(format!("expected {what}")))
+        }
+    }
+
+    fn expect_kw(&mut self, kw: &str, what: &str) -> Result<(), ClaimParseError> {
+        if self.eat_kw(kw) {
+            Ok(())
+        } else {
+            Err(self.err(format!("expected {what}")))
+        }
+    }
+
+    fn quoted(&mut self) -> Result<Option<Name>, ClaimParseError> {
+        self.skip_ws();
+        let start = self.pos;
+        let Some(q) = self.peek().filter(|c| *c == '\'' || *c == '"') else {
+            return Ok(None);
+        };
+        let body = &self.rest()[1..];
+        match body.find(q) {
+            Some(end) => {
+                let text = body[..end].to_string();
+                self.pos += 1 + end + 1;
+                if text.is_empty() {
+                    return Err(ClaimParseError::new(start, "empty quoted name"));
+                }
+                Ok(Some(Name { text, offset: start }))
+            }
+            None => Err(ClaimParseError::new(start, format!("unclosed quote {q}"))),
+        }
+    }
+
+    /// A series name: quoted, or a bare word that is not reserved.
+    fn series(&mut self, what: &str) -> Result<Name, ClaimParseError> {
+        if let Some(n) = self.quoted()? {
+            return Ok(n);
+        }
+        self.skip_ws();
+        let start = self.pos;
+        if !self.peek().is_some_and(is_series_start) {
+            return Err(self.err(format!("expected {what}")));
+        }
+        let len = self.rest().find(|c| !is_series_char(c)).unwrap_or(self.rest().len());
+        let text = &self.rest()[..len];
+        if RESERVED.contains(&text) {
+            return Err(ClaimParseError::new(
+                start,
+                format!("expected {what}, found the keyword `{text}` (quote a series with that name: '{text}')"),
+            ));
+        }
+        self.pos += len;
+        Ok(Name { text: text.to_string(), offset: start })
+    }
+
+    /// A metric or param identifier.
+    fn ident(&mut self, what: &str) -> Result<Name, ClaimParseError> {
+        if let Some(n) = self.quoted()? {
+            return Ok(n);
+        }
+        self.skip_ws();
+        let start = self.pos;
+        if !self.peek().is_some_and(|c| c.is_alphabetic() || c == '_') {
+            return Err(self.err(format!("expected {what}")));
+        }
+        let len = self.rest().find(|c| !is_ident_char(c)).unwrap_or(self.rest().len());
+        let text = &self.rest()[..len];
+        self.pos += len;
+        Ok(Name { text: text.to_string(), offset: start })
+    }
+
+    /// A number: optional sign, digits, optional fraction (a `.` followed
+    /// by a digit, so `2..250` reads 2), optional exponent.
+    fn number(&mut self) -> Option<f64> {
+        self.number_ext(false)
+    }
+
+    /// A number, optionally followed by a glued `x` when `allow_x` (a
+    /// ratio written as people write it: `≈ 2.3x`).
+    fn number_ext(&mut self, allow_x: bool) -> Option<f64> {
+        self.skip_ws();
+        let r = self.rest();
+        let b = r.as_bytes();
+        let mut i = 0;
+        if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+            i += 1;
+        }
+        let digits_start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == digits_start {
+            return None;
+        }
+        if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            let mut j = i + 1;
+            if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
+                j += 1;
+            }
+            if j < b.len() && b[j].is_ascii_digit() {
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                i = j;
+            }
+        }
+        let digits_end = i;
+        if allow_x && r[i..].starts_with('x') && !r[i + 1..].starts_with(is_series_char) {
+            i += 1;
+        }
+        // A number glued to letters is a word (`4k`, `v2`), not a number.
+        if r[i..].starts_with(|c: char| c.is_alphabetic() || c == '_') {
+            return None;
+        }
+        let v = r[..digits_end].parse::<f64>().ok()?;
+        self.pos += i;
+        Some(v)
+    }
+
+    fn expect_number(&mut self, what: &str) -> Result<f64, ClaimParseError> {
+        self.number().ok_or_else(|| self.err(format!("expected {what}")))
+    }
+
+    /// A param value: number, quoted string or bare word.
+    fn literal(&mut self, what: &str) -> Result<Literal, ClaimParseError> {
+        if let Some(n) = self.number() {
+            return Ok(Literal::Num(n));
+        }
+        if let Some(q) = self.quoted()? {
+            return Ok(Literal::Text(q.text));
+        }
+        self.skip_ws();
+        if self.peek().is_some_and(is_series_start) {
+            let len = self.rest().find(|c| !is_series_char(c)).unwrap_or(self.rest().len());
+            let text = self.rest()[..len].to_string();
+            self.pos += len;
+            return Ok(Literal::Text(text));
+        }
+        Err(self.err(format!("expected {what}")))
+    }
+
+    fn claim(&mut self) -> Result<Claim, ClaimParseError> {
+        let mut clauses = vec![self.clause()?];
+        while self.eat_kw("and") {
+            clauses.push(self.clause()?);
+        }
+        Ok(Claim { clauses })
+    }
+
+    fn clause(&mut self) -> Result<Clause, ClaimParseError> {
+        self.skip_ws();
+        let offset = self.pos;
+        if self.pos >= self.src.len() {
+            return Err(self.err("expected a claim such as `A beats B on METRIC at PARAM = VALUE`"));
+        }
+        let mut body = if self.peek_call("crossover") {
+            Body::Crossover(self.crossover()?)
+        } else if let Some(agg) = self.aggregate_call() {
+            Body::Value(self.aggregate_value(agg)?)
+        } else {
+            self.series_first()?
+        };
+        let mut within = None;
+        loop {
+            self.skip_ws();
+            let kw_at = self.pos;
+            if self.eat_kw("within") {
+                if within.is_some() {
+                    return Err(ClaimParseError::new(kw_at, "`within` given twice"));
+                }
+                within = Some(self.percent()?);
+            } else if self.peek_kw("at") || self.peek_kw("for") {
+                self.skip_ws();
+                let at = self.pos;
+                let q = self.quantifier()?;
+                if let Body::Value(v) = &body {
+                    check_aggregate_quantifier(v.aggregate, &q, at)?;
+                }
+                let slot = match &mut body {
+                    Body::Pairwise(p) => &mut p.quantifier,
+                    Body::Value(v) => &mut v.quantifier,
+                    Body::Crossover(_) => {
+                        return Err(ClaimParseError::new(
+                            at,
+                            "a crossover ranges over its `over PARAM`; restrict it there (`over concurrency >= 2`)",
+                        ))
+                    }
+                };
+                if slot.is_some() {
+                    return Err(ClaimParseError::new(
+                        at,
+                        "a clause takes one quantifier (`at …`, `for all …` or `for any …`)",
+                    ));
+                }
+                *slot = Some(q);
+            } else {
+                break;
+            }
+        }
+        let filter = if self.eat_kw("where") { Some(self.filter()?) } else { None };
+        Ok(Clause { body, within, filter, offset })
+    }
+
+    /// `NAME(` ahead, for the call-like forms.
+    fn peek_call(&mut self, name: &str) -> bool {
+        self.skip_ws();
+        let r = self.rest();
+        r.starts_with(name) && r[name.len()..].trim_start().starts_with('(')
+    }
+
+    fn aggregate_call(&mut self) -> Option<Aggregate> {
+        [("max", Aggregate::Max), ("min", Aggregate::Min), ("mean", Aggregate::Mean), ("median", Aggregate::Median)]
+            .into_iter()
+            .find(|(name, _)| self.peek_call(name))
+            .map(|(_, a)| a)
+    }
+
+    fn percent(&mut self) -> Result<f64, ClaimParseError> {
+        let v = self.expect_number("a percentage after `within` (`within 5%`)")?;
+        if v < 0.0 {
+            return Err(self.err("a tolerance cannot be negative"));
+        }
+        self.expect("%", "`%` after the tolerance (`within 5%`)")?;
+        Ok(v / 100.0)
+    }
+
+    /// Clauses that start with a series: pairwise, or a value term.
+    fn series_first(&mut self) -> Result<Body, ClaimParseError> {
+        let a = self.series("a series name")?;
+        if let Some(relation) = self.relation() {
+            let b = if self.eat_kw("others") {
+                Opponents::Others
+            } else {
+                let mut list = vec![self.series("a series name or `others` after the relation")?];
+                while self.eat(",") {
+                    list.push(self.series("a series name after `,`")?);
+                }
+                Opponents::Series(list)
+            };
+            self.expect_kw("on", "`on METRIC` after the series names")?;
+            let metric = self.ident("a metric name after `on`")?;
+            return Ok(Body::Pairwise(Pairwise { a, relation, b, metric, quantifier: None }));
+        }
+        let term = self.term_rest(a)?;
+        self.expect_kw("on", "`beats`, `matches`, a comparison (`>`, `<`, …) or `on METRIC` after the series name")?;
+        let metric = self.ident("a metric name after `on`")?;
+        let mut quantifier = None;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            quantifier = Some(self.quantifier()?);
+        }
+        let (op, target) = self.numeric_comparison()?;
+        Ok(Body::Value(ValueClaim { aggregate: None, term, metric, quantifier, op, target }))
+    }
+
+    /// After the first series of a term: `/ B`, ` - B`, or nothing.
+    fn term_rest(&mut self, a: Name) -> Result<Term, ClaimParseError> {
+        if self.eat("/") {
+            let b = self.series("a series name after `/`")?;
+            return Ok(Term::Ratio(a, b));
+        }
+        self.skip_ws();
+        // A difference: a lone `-` (a `-` glued to a word would have been
+        // read as part of the name).
+        if self.rest().starts_with('-') && self.rest()[1..].starts_with(char::is_whitespace) {
+            self.pos += 1;
+            let b = self.series("a series name after `-`")?;
+            return Ok(Term::Difference(a, b));
+        }
+        Ok(Term::Level(a))
+    }
+
+    fn relation(&mut self) -> Option<Relation> {
+        if self.eat_kw("beats") {
+            return Some(Relation::Beats);
+        }
+        if self.eat_kw("matches") {
+            let save = self.pos;
+            if self.eat_kw("or") && self.eat_kw("beats") {
+                return Some(Relation::MatchesOrBeats);
+            }
+            self.pos = save;
+            return Some(Relation::Matches);
+        }
+        for (s, r) in [
+            (">=", Relation::Ge),
+            ("≥", Relation::Ge),
+            ("<=", Relation::Le),
+            ("≤", Relation::Le),
+            (">", Relation::Gt),
+            ("<", Relation::Lt),
+        ] {
+            if self.eat(s) {
+                return Some(r);
+            }
+        }
+        None
+    }
+
+    fn num_op(&mut self) -> Option<NumOp> {
+        for (s, op) in [
+            ("≈", NumOp::Approx),
+            ("~=", NumOp::Approx),
+            ("==", NumOp::Eq),
+            (">=", NumOp::Ge),
+            ("≥", NumOp::Ge),
+            ("<=", NumOp::Le),
+            ("≤", NumOp::Le),
+            ("=", NumOp::Eq),
+            (">", NumOp::Gt),
+            ("<", NumOp::Lt),
+        ] {
+            if self.eat(s) {
+                return Some(op);
+            }
+        }
+        None
+    }
+
+    fn numeric_comparison(&mut self) -> Result<(NumOp, f64), ClaimParseError> {
+        let op = self
+            .num_op()
+            .ok_or_else(|| self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, …) after the metric"))?;
+        let target = self.number_ext(true).ok_or_else(|| self.err("expected a number after the comparison"))?;
+        Ok((op, target))
+    }
+
+    fn aggregate_value(&mut self, aggregate: Aggregate) -> Result<ValueClaim, ClaimParseError> {
+        // The name and `(` were seen by `aggregate_call`.
+        let len = self.rest().find('(').unwrap_or(0);
+        self.pos += len + 1;
+        let a = self.series("a series name inside the aggregate")?;
+        let term = self.term_rest(a)?;
+        self.expect_kw("on", "`on METRIC` after the series name")?;
+        let metric = self.ident("a metric name after `on`")?;
+        let mut quantifier = None;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            self.skip_ws();
+            let at = self.pos;
+            let q = self.quantifier()?;
+            check_aggregate_quantifier(Some(aggregate), &q, at)?;
+            quantifier = Some(q);
+        }
+        self.expect(")", "`)` to close the aggregate")?;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            self.skip_ws();
+            let at = self.pos;
+            if quantifier.is_some() {
+                return Err(ClaimParseError::new(at, "a clause takes one quantifier"));
+            }
+            let q = self.quantifier()?;
+            check_aggregate_quantifier(Some(aggregate), &q, at)?;
+            quantifier = Some(q);
+        }
+        let (op, target) = self.numeric_comparison()?;
+        Ok(ValueClaim { aggregate: Some(aggregate), term, metric, quantifier, op, target })
+    }
+
+    fn crossover(&mut self) -> Result<Crossover, ClaimParseError> {
+        self.eat_kw("crossover");
+        self.expect("(", "`(` after `crossover`")?;
+        let a = self.series("the first series of the crossover")?;
+        self.expect(",", "`,` between the two series of the crossover")?;
+        let b = self.series("the second series of the crossover")?;
+        self.expect_kw("on", "`on METRIC` after the series names")?;
+        let metric = self.ident("a metric name after `on`")?;
+        self.expect_kw("over", "`over PARAM` after the metric (`over concurrency`)")?;
+        let param = self.ident("a param name after `over`")?;
+        let points = self.point_set()?;
+        self.expect(")", "`)` to close the crossover")?;
+        let op = self.num_op().ok_or_else(|| self.err("expected a comparison after the crossover (`= 4`)"))?;
+        let target = self.literal("a param value after the comparison")?;
+        Ok(Crossover { a, b, metric, param, points, op, target })
+    }
+
+    fn quantifier(&mut self) -> Result<Quantifier, ClaimParseError> {
+        if self.eat_kw("at") {
+            let param = self.ident("a param name after `at`")?;
+            self.expect("=", "`=` after the param (`at concurrency = 1`)")?;
+            let v = self.literal("a value after `=`")?;
+            return Ok(Quantifier { kind: QuantKind::At, param, points: PointSet::Cmp(CmpOp::Eq, v) });
+        }
+        self.expect_kw("for", "`at` or `for`")?;
+        let kind = if self.eat_kw("all") || self.eat_kw("every") || self.eat_kw("each") {
+            QuantKind::ForAll
+        } else if self.eat_kw("any") || self.eat_kw("some") {
+            QuantKind::ForAny
+        } else {
+            return Err(self.err("expected `all` or `any` after `for`"));
+        };
+        let param = self.ident("a param name after `for all`/`for any`")?;
+        let points = self.point_set()?;
+        Ok(Quantifier { kind, param, points })
+    }
+
+    fn point_set(&mut self) -> Result<PointSet, ClaimParseError> {
+        if self.eat_kw("in") {
+            if self.eat("(") {
+                let mut lits = vec![self.literal("a value inside `in (…)`")?];
+                while self.eat(",") {
+                    lits.push(self.literal("a value after `,`")?);
+                }
+                self.expect(")", "`)` or `,` in the value list")?;
+                return Ok(PointSet::In(lits));
+            }
+            let lo = self.literal("`(v1, v2, …)` or a range `lo..hi` after `in`")?;
+            self.expect("..", "`..` in the range (`in 2..250`)")?;
+            let hi = self.literal("the end of the range after `..`")?;
+            return Ok(PointSet::Range(lo, hi));
+        }
+        for (s, op) in [
+            (">=", CmpOp::Ge),
+            ("≥", CmpOp::Ge),
+            ("<=", CmpOp::Le),
+            ("≤", CmpOp::Le),
+            ("=", CmpOp::Eq),
+            (">", CmpOp::Gt),
+            ("<", CmpOp::Lt),
+        ] {
+            if self.eat(s) {
+                let v = self.literal(&format!("a value after `{s}`"))?;
+                return Ok(PointSet::Cmp(op, v));
+            }
+        }
+        Ok(PointSet::Every)
+    }
+
+    /// The `where` text: to the end, or to the first top-level `and` after
+    /// which the rest parses as clauses.
+    fn filter(&mut self) -> Result<WhereClause, ClaimParseError> {
+        self.skip_ws();
+        let start = self.pos;
+        let mut end = self.src.len();
+        for cut in self.and_candidates(start) {
+            let mut probe = Parser { src: self.src, pos: cut + "and".len() };
+            if probe.claim().is_ok() && {
+                probe.skip_ws();
+                probe.pos == probe.src.len()
+            } {
+                end = cut;
+                break;
+            }
+        }
+        let source = self.src[start..end].trim_end().to_string();
+        if source.is_empty() {
+            return Err(ClaimParseError::new(start, "expected a filter after `where` (`where model = 'kimi-k2.5'`)"));
+        }
+        self.pos = end;
+        Ok(WhereClause { source, offset: start })
+    }
+
+    /// Byte offsets of each `and` word outside quotes and brackets, from
+    /// `start`.
+    fn and_candidates(&self, start: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut quote: Option<char> = None;
+        let mut depth = 0i32;
+        let mut prev: Option<char> = None;
+        for (i, c) in self.src[start..].char_indices() {
+            let at = start + i;
+            match quote {
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None => match c {
+                    '\'' | '"' => quote = Some(c),
+                    '(' | '[' => depth += 1,
+                    ')' | ']' => depth -= 1,
+                    'a' if depth == 0
+                        && prev.map_or(true, char::is_whitespace)
+                        && self.src[at..].starts_with("and")
+                        && self.src[at + 3..].starts_with(char::is_whitespace) =>
+                    {
+                        out.push(at)
+                    }
+                    _ => {}
+                },
+            }
+            prev = Some(c);
+        }
+        out
+    }
+}
+
+fn check_aggregate_quantifier(agg: Option<Aggregate>, q: &Quantifier, at: usize) -> Result<(), ClaimParseError> {
+    if agg.is_some() && q.kind != QuantKind::ForAll {
+        return Err(ClaimParseError::new(
+            at,
+            "an aggregate runs over a range of points: use `for all PARAM …` (e.g. `for all concurrency >= 50`)",
+        ));
+    }
+    Ok(())
+}
+
+// ---- canonical printing ----
+
+impl fmt::Display for Claim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.clauses.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" and ")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Clause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.body)?;
+        if let Some(w) = self.within {
+            write!(f, " within {}%", format_number(round12(w * 100.0)))?;
+        }
+        if let Some(w) = &self.filter {
+            write!(f, " where {}", w.source)?;
+        }
+        Ok(())
+    }
+}
+
+/// Drops the float noise of `0.05 * 100`.
+fn round12(v: f64) -> f64 {
+    (v * 1e9).round() / 1e9
+}
+
+impl fmt::Display for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Body::Pairwise(p) => {
+                write!(f, "{} {} ", SeriesName(&p.a.text), p.relation.as_str())?;
+                match &p.b {
+                    Opponents::Others => f.write_str("others")?,
+                    Opponents::Series(list) => {
+                        for (i, b) in list.iter().enumerate() {
+                            if i > 0 {
+                                f.write_str(", ")?;
+                            }
+                            write!(f, "{}", SeriesName(&b.text))?;
+                        }
+                    }
+                }
+                write!(f, " on {}", Ident(&p.metric.text))?;
+                if let Some(q) = &p.quantifier {
+                    write!(f, " {q}")?;
+                }
+                Ok(())
+            }
+            Body::Value(v) => {
+                let inner = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
+                    write!(f, "{} on {}", v.term, Ident(&v.metric.text))?;
+                    if let Some(q) = &v.quantifier {
+                        write!(f, " {q}")?;
+                    }
+                    Ok(())
+                };
+                match v.aggregate {
+                    Some(a) => {
+                        write!(f, "{}(", aggregate_name(a))?;
+                        inner(f)?;
+                        f.write_str(")")?;
+                    }
+                    None => inner(f)?,
+                }
+                write!(f, " {} {}", num_op_str(v.op), format_number(v.target))
+            }
+            Body::Crossover(c) => {
+                write!(
+                    f,
+                    "crossover({}, {} on {} over {}",
+                    SeriesName(&c.a.text),
+                    SeriesName(&c.b.text),
+                    Ident(&c.metric.text),
+                    Ident(&c.param.text)
+                )?;
+                if c.points != PointSet::Every {
+                    write!(f, " {}", c.points)?;
+                }
+                write!(f, ") {} {}", num_op_str(c.op), c.target)
+            }
+        }
+    }
+}
+
+fn aggregate_name(a: Aggregate) -> &'static str {
+    match a {
+        Aggregate::Max => "max",
+        Aggregate::Min => "min",
+        Aggregate::Mean => "mean",
+        Aggregate::Median => "median",
+    }
+}
+
+fn num_op_str(op: NumOp) -> &'static str {
+    match op {
+        NumOp::Approx => "≈",
+        NumOp::Eq => "=",
+        NumOp::Gt => ">",
+        NumOp::Ge => ">=",
+        NumOp::Lt => "<",
+        NumOp::Le => "<=",
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Term::Level(a) => write!(f, "{}", SeriesName(&a.text)),
+            Term::Ratio(a, b) => write!(f, "{} / {}", SeriesName(&a.text), SeriesName(&b.text)),
+            Term::Difference(a, b) => {
+                write!(f, "{} - {}", SeriesName(&a.text), SeriesName(&b.text))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Quantifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            QuantKind::At => match &self.points {
+                PointSet::Cmp(CmpOp::Eq, v) => write!(f, "at {} = {v}", Ident(&self.param.text)),
+                // Only built by hand: print as the for-all it means.
+                other => write!(f, "for all {} {other}", Ident(&self.param.text)),
+            },
+            QuantKind::ForAll | QuantKind::ForAny => {
+                let word = if self.kind == QuantKind::ForAll { "all" } else { "any" };
+                write!(f, "for {word} {}", Ident(&self.param.text))?;
+                if self.points != PointSet::Every {
+                    write!(f, " {}", self.points)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for PointSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PointSet::Every => Ok(()),
+            PointSet::Cmp(op, v) => write!(f, "{} {v}", op.as_str()),
+            PointSet::In(vs) => {
+                f.write_str("in (")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
+            PointSet::Range(lo, hi) => write!(f, "in {lo}..{hi}"),
+        }
+    }
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Literal::Num(n) => f.write_str(&format_number(*n)),
+            Literal::Text(t) => {
+                let bare = t.starts_with(is_series_start)
+                    && t.chars().all(is_series_char)
+                    && !RESERVED.contains(&t.as_str())
+                    && t.parse::<f64>().is_err();
+                if bare {
+                    f.write_str(t)
+                } else {
+                    write!(f, "{}", quote(t))
+                }
+            }
+        }
+    }
+}
+
+fn quote(t: &str) -> String {
+    if t.contains('\'') {
+        format!("\"{t}\"")
+    } else {
+        format!("'{t}'")
+    }
+}
+
+/// Prints a series bare when it reads back as the same bare name.
+struct SeriesName<'a>(&'a str);
+
+impl fmt::Display for SeriesName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.0;
+        let bare = t.starts_with(is_series_start) && t.chars().all(is_series_char) && !RESERVED.contains(&t);
+        if bare {
+            f.write_str(t)
+        } else {
+            f.write_str(&quote(t))
+        }
+    }
+}
+
+/// Prints a metric or param bare when it is an identifier.
+struct Ident<'a>(&'a str);
+
+impl fmt::Display for Ident<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.0;
+        let bare = t.starts_with(|c: char| c.is_alphabetic() || c == '_') && t.chars().all(is_ident_char);
+        if bare {
+            f.write_str(t)
+        } else {
+            f.write_str(&quote(t))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
