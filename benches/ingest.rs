@@ -60,7 +60,7 @@ fn generate(dir: &Path, records: usize, files: usize) {
 fn reckon_round(dir: &Path, round: usize) -> (Duration, Vec<(i64, i64, Option<f64>)>) {
     let db = dir.join(format!("reckon-{round}.sqlite"));
     let mut store = Store::open(&db).unwrap();
-    let req = Request { path: "logs/{date}/{config}.jsonl".into(), format: None, labels: BTreeMap::new() };
+    let req = Request { path: "logs/{date}/{config}.jsonl".into(), format: None, labels: BTreeMap::new(), optional: false };
     let mut batch = Batch::new("bench".into(), None);
     let start = Instant::now();
     let report = ingest::ingest(&mut store, dir, &[req], &ingest::Options::default(), &mut batch, &mut |_, _, _| {});

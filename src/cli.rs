@@ -36,6 +36,94 @@ pub enum Command {
     Runs(RunsArgs),
     /// Pivot a metric: rows × cols, one aggregated value per cell.
     Query(QueryArgs),
+    /// Ingest the configured sources, regenerate the documents' regions, judge their
+    /// claims, and print the diff; --write applies it.
+    Update(UpdateArgs),
+    /// Like update, without writing: exit 1 if a region is stale or a claim is
+    /// contradicted. For pre-commit hooks and CI.
+    Check(CheckArgs),
+    /// Every claim of the documents with its verdict and evidence.
+    Claims(ClaimsArgs),
+    /// Mark an overturned claim superseded: its words stay, marked with the date
+    /// and the evidence, with room for the new conclusion next to it.
+    Supersede(SupersedeArgs),
+    /// Create reckon.toml, notebooks/, db/ and templates/ in the current folder.
+    Init,
+    /// Git hooks.
+    #[command(subcommand)]
+    Hook(HookCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum HookCommand {
+    /// Install a plain git pre-commit hook that runs `reckon check` on the staged markdown files.
+    Install {
+        /// Replace an existing pre-commit hook.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct UpdateArgs {
+    /// Markdown documents (none: nothing to do).
+    pub docs: Vec<PathBuf>,
+    /// Write the regenerated documents and plots.
+    #[arg(long)]
+    pub write: bool,
+    /// Overwrite regions that were edited by hand.
+    #[arg(long)]
+    pub force: bool,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum CheckFormat {
+    Human,
+    Json,
+    Github,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Markdown documents (none: nothing to check, exit 0).
+    pub docs: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+    /// Also fail on claims that are inconclusive or have no data.
+    #[arg(long)]
+    pub strict: bool,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ClaimsArgs {
+    /// Markdown documents.
+    #[arg(required = true)]
+    pub docs: Vec<PathBuf>,
+    /// The verdict of each claim as of every sweep, and the sweep that changed it.
+    #[arg(long)]
+    pub history: bool,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SupersedeArgs {
+    /// The document holding the claim.
+    pub doc: PathBuf,
+    /// The claim's id.
+    pub id: String,
+    /// Write the change (otherwise print the diff).
+    #[arg(long)]
+    pub write: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -150,10 +238,16 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Ingest(args) => cmd_ingest(&cfg, &cwd, args),
         Command::Runs(args) => cmd_runs(&cfg, args),
         Command::Query(args) => cmd_query(&cfg, args),
+        Command::Update(args) => crate::cli_docs::update(&cfg, &cwd, args),
+        Command::Check(args) => crate::cli_docs::check(&cfg, &cwd, args),
+        Command::Claims(args) => crate::cli_docs::claims(&cfg, &cwd, args),
+        Command::Supersede(args) => crate::cli_docs::supersede(&cfg, &cwd, args),
+        Command::Init => crate::cli_docs::init(&cwd),
+        Command::Hook(HookCommand::Install { force }) => crate::cli_docs::hook_install(&cwd, force),
     }
 }
 
-fn stdout_write(text: &str) -> Result<()> {
+pub(crate) fn stdout_write(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| Error::io("<stdout>", e))
 }
@@ -166,7 +260,7 @@ fn ingest_requests(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<(PathB
         let reqs = args
             .paths
             .iter()
-            .map(|p| Request { path: p.clone(), format: args.format, labels: labels.clone() })
+            .map(|p| Request { path: p.clone(), format: args.format, labels: labels.clone(), optional: false })
             .collect();
         return Ok((cwd.to_path_buf(), reqs));
     }
@@ -207,7 +301,7 @@ pub fn sources_requests(cfg: &Config, format: Option<Format>, extra: &BTreeMap<S
                 })
                 .collect();
             labels.extend(extra.clone());
-            Ok(Request { path: s.path.clone(), format, labels })
+            Ok(Request { path: s.path.clone(), format, labels, optional: true })
         })
         .collect()
 }

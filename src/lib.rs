@@ -8,6 +8,7 @@
 
 pub mod claims;
 pub mod cli;
+mod cli_docs;
 pub mod config;
 pub mod doc;
 pub mod error;

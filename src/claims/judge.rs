@@ -1,19 +1,527 @@
-//! Judging claim regions against the data (placeholder until the claim
-//! language lands).
+//! Judging claims against the data: each clause of a parsed claim is turned
+//! into cells (the runs of each series at each point of the clause's param,
+//! from each cell's newest sweep), compared with the statistics of
+//! [`super::stats`], and folded into a verdict with its evidence. A claim
+//! can be judged as of any sweep date, which is how `reckon claims
+//! --history` finds the sweep that overturned it.
 
-use crate::doc::{Document, Region};
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::lang::{self, Body, Claim, Clause, Opponents, QuantKind, Term};
+use super::stats::{self, NumOp, PointOutcome, Test};
+use super::{combine_all, combine_and, combine_any, Judgement, Point, Side, Verdict};
+use crate::config::Config;
+use crate::doc::{self, Alert, Document, Kind, Region};
+use crate::metric::{format_number, Direction};
+use crate::query::{Dataset, Filter, Key, Pivot, Query};
 use crate::render::Context;
-use crate::Result;
+use crate::run::Value;
+use crate::{Error, Result};
 
-/// A claim with its verdict and the status note reckon keeps in its region.
-#[derive(Debug, Clone, PartialEq)]
+/// The arguments a claim directive takes besides its statement.
+const CLAIM_ARGS: [&str; 2] = ["id", "superseded"];
+
+/// One clause of a claim with its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClauseReport {
+    /// The clause in canonical form.
+    pub statement: String,
+    pub verdict: Verdict,
+    /// One line: the verdict with its evidence.
+    pub summary: String,
+    pub judgement: Judgement,
+    /// Point-by-point findings a reader may want (e.g. where a crossover
+    /// happens and where A loses).
+    pub details: Vec<String>,
+}
+
+/// A claim region with its verdict, ready to report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClaimReport {
     pub id: String,
     pub line: usize,
-    /// The status note to keep in the region (None: no note).
+    /// The statement in canonical form.
+    pub statement: String,
+    pub verdict: Verdict,
+    pub summary: String,
+    pub clauses: Vec<ClauseReport>,
+    /// The sweep date the author marked the claim superseded on, if any.
+    pub superseded: Option<String>,
+    /// The status note reckon keeps in the region (None: no note).
+    #[serde(skip)]
     pub note: Option<String>,
+    /// The newest sweep date the verdict rests on.
+    pub data_date: Option<String>,
 }
 
-pub fn judge_region(_ctx: &Context, _doc: &Document, _text: &str, region: &Region) -> Result<ClaimReport> {
-    Ok(ClaimReport { id: region.arg("id").map(|a| a.value.clone()).unwrap_or_default(), line: region.line, note: None })
+impl ClaimReport {
+    /// Whether `reckon check` fails on this claim.
+    pub fn fails(&self, strict: bool) -> bool {
+        if self.superseded.is_some() {
+            return false;
+        }
+        match self.verdict {
+            Verdict::Contradicted => true,
+            Verdict::Inconclusive | Verdict::NoData => strict,
+            Verdict::Holds => false,
+        }
+    }
+}
+
+/// A problem with a claim statement, at a byte offset within it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimError {
+    pub offset: usize,
+    pub msg: String,
+}
+
+/// Judges claims over one dataset, optionally as of a sweep date.
+pub struct Judge<'a, 's> {
+    pub dataset: &'a Dataset<'s>,
+    pub cfg: &'a Config,
+    /// Only data from sweeps on or before this date (`YYYY-MM-DD`).
+    pub as_of: Option<String>,
+}
+
+/// The runs of one cell: their values and sweep dates.
+struct CellRuns<'p> {
+    values: &'p [f64],
+    sweeps: &'p [String],
+}
+
+impl<'a, 's> Judge<'a, 's> {
+    pub fn new(dataset: &'a Dataset<'s>, cfg: &'a Config) -> Self {
+        Judge { dataset, cfg, as_of: None }
+    }
+
+    /// Judges every clause of a claim; the claim's verdict folds them.
+    pub fn claim(&self, claim: &Claim) -> std::result::Result<(Verdict, Vec<ClauseReport>), ClaimError> {
+        let mut reports = Vec::new();
+        for clause in &claim.clauses {
+            reports.push(self.clause(clause)?);
+        }
+        let verdict = combine_and(&reports.iter().map(|r| r.verdict).collect::<Vec<_>>());
+        Ok((verdict, reports))
+    }
+
+    /// The canonical name of a series as written (aliases from reckon.toml).
+    fn series_name(&self, name: &lang::Name) -> String {
+        for (canonical, words) in &self.cfg.aliases {
+            if words.iter().any(|w| w.eq_ignore_ascii_case(&name.text)) {
+                return canonical.clone();
+            }
+        }
+        name.text.clone()
+    }
+
+    /// The canonical name of a metric as written.
+    fn metric_name(&self, name: &lang::Name) -> String {
+        if self.dataset.metric_info(&name.text).is_ok() {
+            return name.text.clone();
+        }
+        for (canonical, words) in &self.cfg.aliases {
+            if words.iter().any(|w| w.eq_ignore_ascii_case(&name.text)) && self.dataset.metric_info(canonical).is_ok() {
+                return canonical.clone();
+            }
+        }
+        name.text.clone()
+    }
+
+    /// The clause's filter: its `where`, and the as-of date.
+    fn filter(&self, clause: &Clause) -> std::result::Result<Filter, ClaimError> {
+        let mut filter = match &clause.filter {
+            Some(w) => Filter::parse(&w.source).map_err(|e| {
+                let byte = w.source.char_indices().nth(e.col.saturating_sub(1)).map_or(w.source.len(), |(i, _)| i);
+                ClaimError { offset: w.offset + byte, msg: format!("in `where`: {}", e.msg) }
+            })?,
+            None => Filter::all(),
+        };
+        if let Some(date) = &self.as_of {
+            let as_of = Filter::parse(&format!("date <= '{date}'"))
+                .map_err(|e| ClaimError { offset: clause.offset, msg: e.msg })?;
+            filter = filter.and(as_of);
+        }
+        Ok(filter)
+    }
+
+    /// The pivot a clause reads: its metric by the quantifier's param (rows)
+    /// and the series dimension (cols). `None` when the metric or the param
+    /// has no runs (the clause has no data).
+    fn pivot(&self, clause: &Clause, metric: &str, param: Option<&str>) -> std::result::Result<Option<Pivot>, ClaimError> {
+        if self.dataset.metric_info(metric).is_err() {
+            return Ok(None);
+        }
+        if let Some(p) = param {
+            if !self.dataset.has_param(p) && !crate::query::filter::is_pseudo_param(p) {
+                return Ok(None);
+            }
+        }
+        if !self.dataset.has_param(&self.cfg.series) {
+            return Ok(None);
+        }
+        let mut q = Query::new(metric);
+        q.rows = param.map(|p| vec![p.to_string()]).unwrap_or_default();
+        q.cols = vec![self.cfg.series.clone()];
+        q.filter = self.filter(clause)?;
+        if let Err(e) = self.dataset.check_filter(&q.filter) {
+            let offset = clause.filter.as_ref().map_or(clause.offset, |w| w.offset);
+            return Err(ClaimError { offset, msg: e.to_string() });
+        }
+        self.dataset.evaluate(&q).map(Some).map_err(|e| ClaimError { offset: clause.body.metric().offset, msg: e.to_string() })
+    }
+
+    fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
+        let metric = self.metric_name(clause.body.metric());
+        let direction = self
+            .dataset
+            .metric_info(&metric)
+            .map(|m| self.cfg.direction(&metric, m.direction))
+            .unwrap_or(Direction::Higher);
+        let margin = clause.within.unwrap_or_else(|| self.cfg.margin(&metric, direction));
+        let mut details = Vec::new();
+        let judgement = match &clause.body {
+            Body::Pairwise(p) => self.pairwise(clause, p, &metric, direction, margin)?,
+            Body::Value(v) => self.value(clause, v, &metric, margin)?,
+            Body::Crossover(c) => self.crossover(clause, c, &metric, direction, margin, &mut details)?,
+        };
+        let single = Claim { clauses: vec![clause.clone()] };
+        Ok(ClauseReport {
+            statement: single.to_string(),
+            verdict: judgement.verdict,
+            summary: judgement.summary(),
+            judgement,
+            details,
+        })
+    }
+
+    /// The rows of a pivot a quantifier speaks about.
+    fn points<'p>(pivot: &'p Pivot, set: Option<&lang::PointSet>) -> Vec<(usize, &'p Key)> {
+        pivot
+            .rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, key)| {
+                let k = key.first()?;
+                let v = match k {
+                    Key::Num(n) => Value::Num(*n),
+                    Key::Text(t) => Value::Text(t.clone()),
+                };
+                set.is_none_or(|s| s.contains(&v)).then_some((i, k))
+            })
+            .collect()
+    }
+
+    fn cell<'p>(pivot: &'p Pivot, row: usize, series: &str) -> Option<CellRuns<'p>> {
+        let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series))?;
+        let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
+        (!cell.values.is_empty()).then_some(CellRuns { values: &cell.values, sweeps: &cell.sweeps })
+    }
+
+    /// The per-run log sd of the metric seen in the pivot's repeated runs
+    /// (pooled over every cell with two or more runs), if any.
+    fn pooled_log_sd(pivot: &Pivot) -> Option<f64> {
+        let (mut ss, mut dof) = (0.0, 0usize);
+        for (_, _, cell) in pivot.iter() {
+            let logs: Vec<f64> = cell.values.iter().filter(|v| **v > 0.0).map(|v| v.ln()).collect();
+            if logs.len() >= 2 {
+                let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+                ss += logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>();
+                dof += logs.len() - 1;
+            }
+        }
+        (dof > 0).then(|| (ss / dof as f64).sqrt())
+    }
+
+    fn label(pivot: &Pivot, key: Option<&Key>) -> String {
+        match (pivot.row_params.first(), key) {
+            (Some(p), Some(k)) => format!("{p}={k}"),
+            _ => String::new(),
+        }
+    }
+
+    fn dates(cells: &[&CellRuns]) -> Vec<String> {
+        let set: BTreeSet<&String> = cells.iter().flat_map(|c| c.sweeps.iter()).collect();
+        set.into_iter().cloned().collect()
+    }
+
+    fn pairwise(
+        &self,
+        clause: &Clause,
+        p: &lang::Pairwise,
+        metric: &str,
+        direction: Direction,
+        margin: f64,
+    ) -> std::result::Result<Judgement, ClaimError> {
+        let q = p.quantifier.as_ref();
+        let Some(pivot) = self.pivot(clause, metric, q.map(|q| q.param.text.as_str()))? else {
+            return Ok(combine_all(&[]));
+        };
+        let (test, dir) = p.relation.resolve(direction);
+        let a = self.series_name(&p.a);
+        let opponents: Vec<String> = match &p.b {
+            Opponents::Series(names) => names.iter().map(|n| self.series_name(n)).collect(),
+            Opponents::Others => pivot.cols.iter().filter_map(|c| c.first()).map(|k| k.to_string()).filter(|s| *s != a).collect(),
+        };
+        let pooled = Self::pooled_log_sd(&pivot);
+        let mut points = Vec::new();
+        let rows: Vec<(usize, Option<&Key>)> = if q.is_some() {
+            Self::points(&pivot, q.map(|q| &q.points)).into_iter().map(|(i, k)| (i, Some(k))).collect()
+        } else {
+            (0..pivot.rows.len()).map(|i| (i, None)).collect()
+        };
+        for (row, key) in rows {
+            let Some(ca) = Self::cell(&pivot, row, &a) else { continue };
+            for b in &opponents {
+                let Some(cb) = Self::cell(&pivot, row, b) else { continue };
+                let Ok(c) = stats::compare(ca.values, cb.values, dir, margin, pooled) else { continue };
+                points.push(Point::from_comparison(Self::label(&pivot, key), &a, b, &c, test, Self::dates(&[&ca, &cb])));
+            }
+        }
+        Ok(match q.map(|q| q.kind) {
+            Some(QuantKind::ForAny) => combine_any(&points),
+            _ => combine_all(&points),
+        })
+    }
+
+    fn value(
+        &self,
+        clause: &Clause,
+        v: &lang::ValueClaim,
+        metric: &str,
+        margin: f64,
+    ) -> std::result::Result<Judgement, ClaimError> {
+        let q = v.quantifier.as_ref();
+        let Some(pivot) = self.pivot(clause, metric, q.map(|q| q.param.text.as_str()))? else {
+            return Ok(combine_all(&[]));
+        };
+        let pooled = Self::pooled_log_sd(&pivot);
+        let series: Vec<String> = v.term.series().iter().map(|n| self.series_name(n)).collect();
+        let name = match &v.term {
+            Term::Level(_) => series[0].clone(),
+            Term::Ratio(..) => format!("{} / {}", series[0], series[1]),
+            Term::Difference(..) => format!("{} - {}", series[0], series[1]),
+        };
+        let rows: Vec<(usize, Option<&Key>)> = if q.is_some() {
+            Self::points(&pivot, q.map(|q| &q.points)).into_iter().map(|(i, k)| (i, Some(k))).collect()
+        } else {
+            (0..pivot.rows.len()).map(|i| (i, None)).collect()
+        };
+        let mut estimates = Vec::new();
+        for (row, key) in rows {
+            let cells: Option<Vec<CellRuns>> = series.iter().map(|s| Self::cell(&pivot, row, s)).collect();
+            let Some(cells) = cells else { continue };
+            let est = match &v.term {
+                Term::Level(_) => stats::estimate_level(cells[0].values, pooled),
+                Term::Ratio(..) => stats::estimate_ratio(cells[0].values, cells[1].values, pooled),
+                Term::Difference(..) => stats::estimate_difference(cells[0].values, cells[1].values, pooled),
+            };
+            let Ok(est) = est else { continue };
+            let refs: Vec<&CellRuns> = cells.iter().collect();
+            estimates.push((est, Self::label(&pivot, key), Self::dates(&refs)));
+        }
+        let target = Side { name: "stated".into(), value: v.target, runs: 0 };
+        let point = |est: &stats::Estimate, label: String, dates: Vec<String>| {
+            let outcome = stats::check_value(est, v.op, v.target, margin);
+            Point::from_check(label, Side { name: name.clone(), value: est.value, runs: est.runs }, target.clone(), outcome, est.single_run, dates)
+        };
+        if let Some(agg) = v.aggregate {
+            let folded: Vec<stats::Estimate> = estimates.iter().map(|e| e.0).collect();
+            let Some((est, at)) = stats::aggregate(&folded, agg) else {
+                return Ok(combine_all(&[]));
+            };
+            let label = at.map(|i| estimates[i].1.clone()).unwrap_or_default();
+            let mut dates: Vec<String> = estimates.iter().flat_map(|e| e.2.iter().cloned()).collect();
+            dates.sort();
+            dates.dedup();
+            return Ok(combine_all(&[point(&est, label, dates)]));
+        }
+        let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
+        Ok(match q.map(|q| q.kind) {
+            Some(QuantKind::ForAny) => combine_any(&points),
+            _ => combine_all(&points),
+        })
+    }
+
+    fn crossover(
+        &self,
+        clause: &Clause,
+        c: &lang::Crossover,
+        metric: &str,
+        direction: Direction,
+        margin: f64,
+        details: &mut Vec<String>,
+    ) -> std::result::Result<Judgement, ClaimError> {
+        let Some(pivot) = self.pivot(clause, metric, Some(&c.param.text))? else {
+            return Ok(combine_all(&[]));
+        };
+        let (a, b) = (self.series_name(&c.a), self.series_name(&c.b));
+        let pooled = Self::pooled_log_sd(&pivot);
+        let mut compared = Vec::new();
+        let mut dates = Vec::new();
+        for (row, key) in Self::points(&pivot, Some(&c.points)) {
+            let (Some(x), Some(ca), Some(cb)) = (key.as_f64(), Self::cell(&pivot, row, &a), Self::cell(&pivot, row, &b))
+            else {
+                continue;
+            };
+            let Ok(cmp) = stats::compare(ca.values, cb.values, direction, margin, pooled) else { continue };
+            dates.extend(Self::dates(&[&ca, &cb]));
+            compared.push((x, cmp));
+        }
+        if compared.is_empty() {
+            return Ok(combine_all(&[]));
+        }
+        dates.sort();
+        dates.dedup();
+        compared.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let describe = |test: fn(&stats::Comparison) -> bool| {
+            compared.iter().filter(|(_, c)| test(c)).map(|(x, _)| format_number(*x)).collect::<Vec<_>>().join(", ")
+        };
+        let param = &c.param.text;
+        for (word, list) in [
+            ("beats", describe(|c| c.holds(Test::Beats))),
+            ("matches", describe(|c| c.holds(Test::Matches) && !c.holds(Test::Beats))),
+            ("loses", describe(|c| c.contradicts(Test::MatchesOrBeats))),
+            ("cannot tell", describe(|c| !c.holds(Test::MatchesOrBeats) && !c.contradicts(Test::MatchesOrBeats))),
+        ] {
+            if !list.is_empty() {
+                details.push(format!("{a} {word} {b} at {param} = {list}"));
+            }
+        }
+        let found = super::crossover(&compared);
+        let target = match &c.target {
+            lang::Literal::Num(n) => *n,
+            lang::Literal::Text(t) => {
+                return Err(ClaimError { offset: clause.offset, msg: format!("a crossover is a number of `{param}`, not `{t}`") })
+            }
+        };
+        let outcome = match found {
+            None => PointOutcome::Contradicted,
+            Some(x) => {
+                let holds = match c.op {
+                    NumOp::Approx | NumOp::Eq => x == target,
+                    NumOp::Gt => x > target,
+                    NumOp::Ge => x >= target,
+                    NumOp::Lt => x < target,
+                    NumOp::Le => x <= target,
+                };
+                if holds {
+                    PointOutcome::Holds
+                } else {
+                    PointOutcome::Contradicted
+                }
+            }
+        };
+        details.insert(
+            0,
+            match found {
+                Some(x) => format!("crossover at {param} = {}: {a} beats {b} there and is not worse at any larger point", format_number(x)),
+                None => format!("no crossover: {a} never beats {b} for good over {param}"),
+            },
+        );
+        let single = compared.iter().any(|(_, c)| c.single_run);
+        let runs = compared.iter().map(|(_, c)| c.n_a.min(c.n_b)).min().unwrap_or(0);
+        let point = Point::from_check(
+            format!("crossover over {param}"),
+            Side { name: format!("crossover({a}, {b})"), value: found.unwrap_or(f64::NAN), runs },
+            Side { name: "stated".into(), value: target, runs: 0 },
+            outcome,
+            single,
+            dates,
+        );
+        Ok(combine_all(&[point]))
+    }
+}
+
+/// The status note for a claim: a warning naming the counterexample and the
+/// date of the data when contradicted, a note with the evidence when the
+/// author marked it superseded, nothing otherwise.
+fn status_note(report: &ClaimReport) -> Option<String> {
+    let date = report.data_date.as_deref().unwrap_or("the latest");
+    let worst = report.clauses.iter().find(|c| c.verdict == Verdict::Contradicted).map(|c| c.summary.as_str());
+    if let Some(on) = &report.superseded {
+        let evidence = worst.map(|w| format!(" The data then: {w}.")).unwrap_or_default();
+        return Some(doc::status_note(Alert::Note, &format!("superseded on {on}: this conclusion no longer holds and is kept as history.{evidence}")));
+    }
+    match report.verdict {
+        Verdict::Contradicted => Some(doc::status_note(
+            Alert::Warning,
+            &format!("the data of {date} contradict this conclusion: {}.", worst.unwrap_or(&report.summary)),
+        )),
+        _ => None,
+    }
+}
+
+/// Parses a claim region's statement, pointing parse errors at the
+/// document.
+pub fn parse_region(document: &Document, text: &str, region: &Region) -> Result<(String, Option<String>, Claim)> {
+    for arg in &region.args {
+        if !CLAIM_ARGS.contains(&arg.key.as_str()) {
+            return Err(document.error_at(text, arg.span.start, format!("unknown claim argument `{}`; a claim takes: {}", arg.key, CLAIM_ARGS.join(", "))));
+        }
+    }
+    let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
+    let superseded = region.arg("superseded").map(|a| a.value.clone());
+    let Some(statement) = &region.statement else {
+        return Err(document.error_at(text, region.open.start, format!("claim `{id}` has no statement; write it after the id, e.g. `baseline beats others on output_throughput`")));
+    };
+    let claim = lang::parse(&statement.text)
+        .map_err(|e| document.error_at(text, statement.span.start + e.offset.min(statement.text.len()), format!("claim `{id}`: {}", e.msg)))?;
+    Ok((id, superseded, claim))
+}
+
+/// Judges one claim region of a document with the data of `ctx` (as of
+/// `as_of` when given).
+pub fn judge_claim(
+    dataset: &Dataset,
+    cfg: &Config,
+    as_of: Option<&str>,
+    document: &Document,
+    text: &str,
+    region: &Region,
+) -> Result<ClaimReport> {
+    debug_assert_eq!(region.kind, Kind::Claim);
+    let (id, superseded, claim) = parse_region(document, text, region)?;
+    let statement_start = region.statement.as_ref().map_or(region.open.start, |s| s.span.start);
+    let judge = Judge { dataset, cfg, as_of: as_of.map(str::to_string) };
+    let (verdict, clauses) = judge
+        .claim(&claim)
+        .map_err(|e| document.error_at(text, statement_start + e.offset, format!("claim `{id}`: {}", e.msg)))?;
+    let data_date = clauses.iter().flat_map(|c| c.judgement.evidence.dates.iter()).max().cloned();
+    let summary = match clauses.as_slice() {
+        [one] => one.summary.clone(),
+        _ => format!("{verdict}: {}", clauses.iter().map(|c| format!("[{}] {}", c.statement, c.summary)).collect::<Vec<_>>().join("; ")),
+    };
+    let mut report = ClaimReport { id, line: region.line, statement: claim.to_string(), verdict, summary, clauses, superseded, note: None, data_date };
+    report.note = status_note(&report);
+    Ok(report)
+}
+
+/// Judges a claim region for `update`/`check`.
+pub fn judge_region(ctx: &Context, document: &Document, text: &str, region: &Region) -> Result<ClaimReport> {
+    judge_claim(ctx.dataset, ctx.cfg, None, document, text, region)
+}
+
+/// The verdict of one claim as of each sweep in the data, oldest first.
+pub fn history(dataset: &Dataset, cfg: &Config, document: &Document, text: &str, region: &Region) -> Result<Vec<(String, ClaimReport)>> {
+    let sweeps: BTreeSet<&str> = dataset.runs().iter().map(|r| r.sweep.as_str()).collect();
+    sweeps
+        .into_iter()
+        .map(|s| Ok((s.to_string(), judge_claim(dataset, cfg, Some(s), document, text, region)?)))
+        .collect()
+}
+
+/// Checks, without data, that every claim of a document parses.
+pub fn validate(document: &Document, text: &str) -> Result<()> {
+    for region in document.regions.iter().filter(|r| r.kind == Kind::Claim) {
+        parse_region(document, text, region)?;
+    }
+    Ok(())
+}
+
+impl From<ClaimError> for Error {
+    fn from(e: ClaimError) -> Error {
+        Error::usage(format!("claim: at byte {}: {}", e.offset, e.msg))
+    }
 }

@@ -17,7 +17,6 @@ pub mod judge;
 pub mod lang;
 pub mod stats;
 
-pub use judge::{judge_region, ClaimReport};
 
 use crate::metric::format_number;
 use serde::Serialize;

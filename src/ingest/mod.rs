@@ -35,6 +35,9 @@ pub struct Request {
     /// Forces a format instead of detecting it from content.
     pub format: Option<Format>,
     pub labels: BTreeMap<String, Value>,
+    /// A source named in reckon.toml: a template that matches no file yet is
+    /// not an error (the logs may not have been produced yet).
+    pub optional: bool,
 }
 
 /// What happened to one file.
@@ -101,6 +104,11 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
             let files = PathTemplate::parse(&req.path).and_then(|t| Ok((t.files(root)?, t)));
             match files {
                 Err(e) => jobs.push(Err((PathBuf::from(&req.path), e))),
+                Ok((files, template)) if files.is_empty() => {
+                    if !req.optional {
+                        jobs.push(Err((PathBuf::from(&req.path), template.no_match(root))));
+                    }
+                }
                 Ok((files, template)) => {
                     for path in files {
                         let mut labels = req.labels.clone();

@@ -86,7 +86,7 @@ impl PathTemplate {
     }
 
     /// The files the template matches under `root` (relative templates) in
-    /// sorted order. Matching nothing is an error that says so.
+    /// sorted order; possibly none.
     pub fn files(&self, root: &Path) -> Result<Vec<PathBuf>> {
         let pattern = if Path::new(&self.glob).is_absolute() {
             self.glob.clone()
@@ -96,13 +96,16 @@ impl PathTemplate {
         let paths = glob::glob(&pattern).map_err(|e| Error::usage(format!("path template `{}`: {e}", self.text)))?;
         let mut files: Vec<PathBuf> = paths.filter_map(|p| p.ok()).filter(|p| p.is_file()).collect();
         files.sort();
-        if files.is_empty() {
-            return Err(Error::usage(format!(
-                "path template `{}` matched no file (looked for {pattern}); check the path, or quote the template so the shell does not expand it",
-                self.text
-            )));
-        }
         Ok(files)
+    }
+
+    /// The error for a template that matched no file.
+    pub fn no_match(&self, root: &Path) -> Error {
+        Error::usage(format!(
+            "path template `{}` matched no file (looked under {}); check the path, or quote the template so the shell does not expand it",
+            self.text,
+            root.display()
+        ))
     }
 
     /// The labels captured from one path (relative to `root` when the
@@ -137,7 +140,8 @@ mod tests {
         assert!(PathTemplate::parse("logs/{date/x").is_err());
         assert!(PathTemplate::parse("logs/{a}/{a}").is_err());
         let dir = tempfile::tempdir().unwrap();
-        let err = PathTemplate::parse("logs/{config}.jsonl").unwrap().files(dir.path()).unwrap_err().to_string();
-        assert!(err.contains("matched no file"), "{err}");
+        let t = PathTemplate::parse("logs/{config}.jsonl").unwrap();
+        assert!(t.files(dir.path()).unwrap().is_empty());
+        assert!(t.no_match(dir.path()).to_string().contains("matched no file"));
     }
 }

@@ -42,7 +42,7 @@ pub struct DocReview {
     pub updated: String,
     pub stale: Vec<StaleRegion>,
     pub files: Vec<FileChange>,
-    pub claims: Vec<crate::claims::ClaimReport>,
+    pub claims: Vec<crate::claims::judge::ClaimReport>,
 }
 
 impl DocReview {
@@ -83,7 +83,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let mut claims = Vec::new();
     for (i, region) in parsed.regions.iter().enumerate() {
         if region.kind == Kind::Claim {
-            let report = crate::claims::judge_region(&ctx, &parsed, &text, region)?;
+            let report = crate::claims::judge::judge_region(&ctx, &parsed, &text, region)?;
             replacements.push((i, report.note.clone().unwrap_or_default()));
             claims.push(report);
             continue;

@@ -1,0 +1,460 @@
+//! The document commands: `update`, `check`, `claims`, `supersede`, and the
+//! project set-up commands `init` and `hook install`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::claims::judge::{self, ClaimReport};
+use crate::claims::Verdict;
+use crate::cli::{ingest_and_report, sources_requests, stdout_write, CheckArgs, CheckFormat, ClaimsArgs, SupersedeArgs, UpdateArgs};
+use crate::config::Config;
+use crate::doc::{self, Kind};
+use crate::query::Dataset;
+use crate::render::{plot, Context};
+use crate::review::diff::{unified, use_color};
+use crate::review::document::{self, DocReview};
+use crate::store::Store;
+use crate::{ingest, Error, Result};
+
+/// Opens the store, first ingesting the sources reckon.toml names (unless
+/// told not to). Returns the store and whether an ingest failed.
+fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
+    if no_ingest || cfg.sources.is_empty() {
+        return Ok((Store::open_read_only(&cfg.database)?, false));
+    }
+    let requests = sources_requests(cfg, None, &Default::default())?;
+    let mut store = Store::open(&cfg.database)?;
+    let opts = ingest::Options { fail_fast: false, generic: cfg.generic.clone() };
+    let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, true);
+    Ok((store, failed > 0))
+}
+
+/// The documents as given on the command line, relative to the current folder.
+fn doc_paths(cwd: &Path, docs: &[PathBuf]) -> Vec<PathBuf> {
+    docs.iter().map(|d| if d.is_absolute() { d.clone() } else { cwd.join(d) }).collect()
+}
+
+/// How a path is shown: as the user gave it.
+fn shown(cwd: &Path, path: &Path) -> String {
+    path.strip_prefix(cwd).unwrap_or(path).display().to_string()
+}
+
+/// Reviews each document; errors are printed and counted.
+fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<DocReview>, usize) {
+    let mut reviews = Vec::new();
+    let mut errors = 0;
+    for path in doc_paths(cwd, docs) {
+        let rel = PathBuf::from(shown(cwd, &path));
+        match document::review(ctx, &path) {
+            Ok(mut r) => {
+                r.path = rel;
+                reviews.push(r)
+            }
+            Err(e) => {
+                eprintln!("error: {}", relative_error(e, cwd));
+                errors += 1;
+            }
+        }
+    }
+    (reviews, errors)
+}
+
+/// Errors name documents by absolute path internally; show them as given.
+fn relative_error(e: Error, cwd: &Path) -> Error {
+    match e {
+        Error::Document { path, line, col, msg, snippet } => {
+            Error::Document { path: PathBuf::from(shown(cwd, &path)), line, col, msg, snippet }
+        }
+        Error::Io { path, source } => Error::Io { path: PathBuf::from(shown(cwd, &path)), source },
+        e => e,
+    }
+}
+
+/// The review diff of one document: its text, then the data behind each
+/// plot that changed.
+fn review_diff(r: &DocReview, cwd: &Path, color: bool) -> String {
+    let mut out = unified(&r.path.display().to_string(), &r.text, &r.updated, color);
+    for f in &r.files {
+        let name = format!("{} (plotted data)", shown(cwd, &f.path));
+        let old = f.old.as_deref().and_then(plot::data_of).unwrap_or("");
+        let new = plot::data_of(&f.new).unwrap_or("");
+        if f.old.is_none() {
+            out.push_str(&format!("new plot {} ({} points)\n", shown(cwd, &f.path), new.lines().count().saturating_sub(1)));
+        } else if old != new {
+            out.push_str(&unified(&name, old, new, color));
+        } else {
+            out.push_str(&format!("plot {} is redrawn (same data)\n", shown(cwd, &f.path)));
+        }
+    }
+    out
+}
+
+fn claim_line(path: &Path, c: &ClaimReport) -> String {
+    let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
+    format!("{}:{}: claim `{}`{tag} {}: {}", path.display(), c.line, c.id, c.verdict, c.summary)
+}
+
+pub fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
+    if args.docs.is_empty() {
+        return Ok(0);
+    }
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = Dataset::load(&store)?;
+    let ctx = Context { dataset: &dataset, store: &store, cfg, doc_dir: cwd };
+    let (reviews, mut errors) = review_all(&ctx, cwd, &args.docs);
+    let color = use_color(std::io::stdout().is_terminal());
+    let mut out = String::new();
+    for r in &reviews {
+        out.push_str(&review_diff(r, cwd, color));
+        for c in r.claims.iter().filter(|c| c.verdict != Verdict::Holds) {
+            eprintln!("{}", claim_line(&r.path, c));
+        }
+    }
+    stdout_write(&out)?;
+    if args.write {
+        for r in &reviews {
+            let edited: Vec<_> = r.hand_edited().collect();
+            if !edited.is_empty() && !args.force {
+                for e in &edited {
+                    eprintln!(
+                        "error: {}:{}:{}: this {} region was edited by hand since reckon wrote it; not overwritten. Move the edit outside the region, or run `reckon update --write --force` to replace it",
+                        r.path.display(),
+                        e.line,
+                        e.col,
+                        e.kind.name()
+                    );
+                }
+                errors += 1;
+                continue;
+            }
+            if let Err(e) = write_review(r, cwd) {
+                eprintln!("error: {e}");
+                errors += 1;
+            }
+        }
+    }
+    Ok(if errors > 0 || ingest_failed { 2 } else { 0 })
+}
+
+/// Writes a reviewed document and its plots.
+fn write_review(r: &DocReview, cwd: &Path) -> Result<()> {
+    for f in &r.files {
+        write_file(&f.path, &f.new)?;
+    }
+    if r.text != r.updated {
+        doc::write_atomic(&cwd.join(&r.path), &r.original, &r.updated)?;
+    }
+    Ok(())
+}
+
+/// Writes a generated file (a plot) atomically: a temporary file beside
+/// it, renamed over it.
+fn write_file(path: &Path, content: &str) -> Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.reckon-{}.tmp", std::process::id()));
+    std::fs::write(&tmp, content).map_err(|e| Error::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// One problem `check` reports.
+struct Problem {
+    path: String,
+    line: usize,
+    /// error | warning
+    level: &'static str,
+    msg: String,
+}
+
+pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
+    if args.docs.is_empty() {
+        if args.format == CheckFormat::Json {
+            stdout_write("{\"ok\": true, \"documents\": []}\n")?;
+        }
+        return Ok(0);
+    }
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = Dataset::load(&store)?;
+    let ctx = Context { dataset: &dataset, store: &store, cfg, doc_dir: cwd };
+    let (reviews, errors) = review_all(&ctx, cwd, &args.docs);
+
+    let mut problems = Vec::new();
+    for r in &reviews {
+        let path = r.path.display().to_string();
+        for s in &r.stale {
+            if s.kind == Kind::Claim && !s.edited_by_hand {
+                continue; // a claim's note follows its verdict, reported below
+            }
+            let how = if s.edited_by_hand { "was edited by hand and does not match the data" } else { "is stale" };
+            problems.push(Problem { path: path.clone(), line: s.line, level: "error", msg: format!("{} region {how}", s.kind.name()) });
+        }
+        for f in &r.files {
+            problems.push(Problem { path: path.clone(), line: f.line, level: "error", msg: format!("plot {} is stale", shown(cwd, &f.path)) });
+        }
+        for c in &r.claims {
+            let level = if c.fails(args.strict) {
+                "error"
+            } else if c.verdict == Verdict::Holds || c.superseded.is_some() {
+                continue;
+            } else {
+                "warning"
+            };
+            let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
+            problems.push(Problem { path: path.clone(), line: c.line, level, msg: format!("claim `{}`{tag} {}: {}", c.id, c.verdict, c.summary) });
+        }
+    }
+    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    let failing = problems.iter().filter(|p| p.level == "error").count();
+    let ok = failing == 0 && errors == 0 && !ingest_failed;
+    let text = match args.format {
+        CheckFormat::Human => {
+            let color = use_color(std::io::stdout().is_terminal());
+            let mut out = String::new();
+            for p in &problems {
+                out.push_str(&format!("{}:{}: {}: {}\n", p.path, p.line, p.level, p.msg));
+            }
+            for r in reviews.iter().filter(|r| !r.is_current()) {
+                out.push_str(&review_diff(r, cwd, color));
+            }
+            let stale_docs: Vec<String> = reviews.iter().filter(|r| !r.is_current()).map(|r| r.path.display().to_string()).collect();
+            if failing > 0 {
+                out.push_str(&format!("reckon check: {failing} problem(s) in {} document(s)", reviews.len()));
+                if !stale_docs.is_empty() {
+                    out.push_str(&format!("; regenerate with `reckon update --write {}`", stale_docs.join(" ")));
+                }
+                out.push('\n');
+            }
+            out
+        }
+        CheckFormat::Json => {
+            let docs: Vec<serde_json::Value> = reviews
+                .iter()
+                .map(|r| {
+                    json!({
+                        "path": r.path.display().to_string(),
+                        "current": r.is_current(),
+                        "stale_regions": r.stale.iter().filter(|s| s.kind != Kind::Claim || s.edited_by_hand).map(|s| json!({"line": s.line, "col": s.col, "kind": s.kind.name(), "edited_by_hand": s.edited_by_hand})).collect::<Vec<_>>(),
+                        "stale_files": r.files.iter().map(|f| json!({"path": shown(cwd, &f.path), "line": f.line})).collect::<Vec<_>>(),
+                        "claims": r.claims.iter().map(|c| json!({"claim": c, "fails": c.fails(args.strict)})).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let mut s = serde_json::to_string_pretty(&json!({"ok": ok, "errors": errors, "documents": docs})).map_err(|e| Error::usage(e.to_string()))?;
+            s.push('\n');
+            s
+        }
+        CheckFormat::Github => {
+            let mut out = String::new();
+            for p in &problems {
+                out.push_str(&format!("::{} file={},line={},title=reckon::{}\n", p.level, p.path, p.line, gh_escape(&p.msg)));
+            }
+            out
+        }
+    };
+    stdout_write(&text)?;
+    Ok(if errors > 0 || ingest_failed {
+        2
+    } else if failing > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+/// Escapes a workflow command's message (GitHub Actions: %, CR, LF).
+fn gh_escape(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = Dataset::load(&store)?;
+    let mut out = String::new();
+    let mut items = Vec::new();
+    let mut errors = 0;
+    for path in doc_paths(cwd, &args.docs) {
+        let rel = shown(cwd, &path);
+        let result = (|| -> Result<()> {
+            let (_, text) = document::read(&path)?;
+            let parsed = doc::parse(Path::new(&rel), &text)?;
+            for region in parsed.regions.iter().filter(|r| r.kind == Kind::Claim) {
+                if args.history {
+                    let hist = judge::history(&dataset, cfg, &parsed, &text, region)?;
+                    let Some((_, last)) = hist.last() else {
+                        out.push_str(&format!("{rel}:{}: no sweeps in the data\n", region.line));
+                        continue;
+                    };
+                    out.push_str(&format!("{rel}:{}: claim `{}`: {}\n", region.line, last.id, last.statement));
+                    let mut prev: Option<Verdict> = None;
+                    let mut timeline = Vec::new();
+                    for (sweep, report) in &hist {
+                        let changed = prev.is_some_and(|p| p != report.verdict);
+                        let mark = if changed { format!("  <- changed: the {sweep} sweep turned it from {}", prev.map(|p| p.as_str()).unwrap_or("")) } else { String::new() };
+                        out.push_str(&format!("  as of {sweep}: {:<12} {}{mark}\n", report.verdict.as_str(), report.summary));
+                        timeline.push(json!({"as_of": sweep, "verdict": report.verdict, "summary": report.summary, "changed": changed}));
+                        prev = Some(report.verdict);
+                    }
+                    items.push(json!({"path": rel, "line": region.line, "id": last.id, "statement": last.statement, "history": timeline}));
+                } else {
+                    let report = judge::judge_claim(&dataset, cfg, None, &parsed, &text, region)?;
+                    out.push_str(&format!("{}\n  {}\n", claim_line(Path::new(&rel), &report), report.statement));
+                    for clause in report.clauses.iter().filter(|_| report.clauses.len() > 1) {
+                        out.push_str(&format!("  - {}: {}\n", clause.statement, clause.summary));
+                    }
+                    for d in report.clauses.iter().flat_map(|c| &c.details) {
+                        out.push_str(&format!("  - {d}\n"));
+                    }
+                    items.push(json!({"path": rel, "claim": report}));
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            eprintln!("error: {e}");
+            errors += 1;
+        }
+    }
+    let text = match args.format {
+        CheckFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&items).map_err(|e| Error::usage(e.to_string()))?;
+            s.push('\n');
+            s
+        }
+        _ => out,
+    };
+    stdout_write(&text)?;
+    Ok(if errors > 0 || ingest_failed { 2 } else { 0 })
+}
+
+pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
+    let (store, ingest_failed) = prepare(cfg, false)?;
+    if ingest_failed {
+        return Ok(2);
+    }
+    let dataset = Dataset::load(&store)?;
+    let path = doc_paths(cwd, std::slice::from_ref(&args.doc)).remove(0);
+    let rel = shown(cwd, &path);
+    let (original, text) = document::read(&path)?;
+    let parsed = doc::parse(Path::new(&rel), &text)?;
+    let find = |d: &doc::Document| d.regions.iter().position(|r| r.kind == Kind::Claim && r.arg("id").is_some_and(|a| a.value == args.id));
+    let Some(index) = find(&parsed) else {
+        return Err(Error::usage(format!("{rel}: no claim with id `{}`", args.id)));
+    };
+    let region = &parsed.regions[index];
+    if let Some(s) = region.arg("superseded") {
+        return Err(Error::usage(format!("{rel}:{}: claim `{}` is already superseded (on {})", region.line, args.id, s.value)));
+    }
+    let report = judge::judge_claim(&dataset, cfg, None, &parsed, &text, region)?;
+    if report.verdict != Verdict::Contradicted {
+        return Err(Error::usage(format!(
+            "{rel}:{}: claim `{}` is {} ({}); only a conclusion the data contradict is superseded",
+            region.line, args.id, report.verdict, report.summary
+        )));
+    }
+    let date = report.data_date.clone().unwrap_or_else(|| chrono::Utc::now().format("%Y-%m-%d").to_string());
+    let id_end = region.arg("id").map_or(region.open.start, |a| a.span.end);
+    let eol = parsed.line_ending.as_str();
+    let room = format!(
+        "{eol}{eol}<!-- The conclusion above was superseded on {date}. Write the new one here, stated in a claim region so reckon keeps checking it. -->"
+    );
+    let mut marked = String::with_capacity(text.len() + 200);
+    marked.push_str(&text[..id_end]);
+    marked.push_str(&format!(" superseded={date}"));
+    marked.push_str(&text[id_end..region.close.end]);
+    marked.push_str(&room);
+    marked.push_str(&text[region.close.end..]);
+    // Judge again to write the superseded note with its evidence.
+    let reparsed = doc::parse(Path::new(&rel), &marked)?;
+    let index = find(&reparsed).ok_or_else(|| Error::usage("the claim disappeared while marking it"))?;
+    let report = judge::judge_claim(&dataset, cfg, None, &reparsed, &marked, &reparsed.regions[index])?;
+    let updated = reparsed.splice(&marked, &[(index, report.note.clone().unwrap_or_default())]);
+    let color = use_color(std::io::stdout().is_terminal());
+    stdout_write(&unified(&rel, &text, &updated, color))?;
+    if args.write {
+        doc::write_atomic(&path, &original, &updated)?;
+        eprintln!("{rel}: claim `{}` marked superseded on {date}; write the new conclusion where the comment says", args.id);
+    }
+    Ok(0)
+}
+
+const INIT_TOML: &str = r#"# reckon's configuration: https://github.com/ (see README.md of reckon)
+
+database = "db/reckon.sqlite"
+# The param whose values name the things being compared.
+series = "config"
+
+# Logs to ingest; {name} captures a label from the path, {date} the run time.
+# [[source]]
+# path = "logs/{date}/{config}.jsonl"
+# labels = { model = "my-model" }
+
+# How prose names series and metrics.
+# [aliases]
+# "baseline" = ["no speculation"]
+# output_throughput = ["tok/s", "throughput"]
+"#;
+
+pub fn init(cwd: &Path) -> Result<i32> {
+    let mut created = Vec::new();
+    let toml = cwd.join(crate::config::FILE_NAME);
+    if !toml.exists() {
+        std::fs::write(&toml, INIT_TOML).map_err(|e| Error::io(&toml, e))?;
+        created.push("reckon.toml".to_string());
+    }
+    for dir in ["notebooks", "db", "templates"] {
+        let p = cwd.join(dir);
+        if !p.exists() {
+            std::fs::create_dir_all(&p).map_err(|e| Error::io(&p, e))?;
+            created.push(format!("{dir}/"));
+        }
+    }
+    let ignore = cwd.join("db/.gitignore");
+    if !ignore.exists() {
+        std::fs::write(&ignore, "# the database is a cache rebuilt from the logs\n*.sqlite\n*.sqlite-*\n").map_err(|e| Error::io(&ignore, e))?;
+        created.push("db/.gitignore".to_string());
+    }
+    if created.is_empty() {
+        eprintln!("reckon init: everything is already there");
+    } else {
+        eprintln!("reckon init: created {}", created.join(", "));
+    }
+    Ok(0)
+}
+
+const HOOK: &str = r#"#!/bin/sh
+# Installed by `reckon hook install`: refuse a commit whose living documents
+# are stale or whose written conclusions the data contradict.
+git diff --cached --name-only -z --diff-filter=ACMR -- '*.md' | xargs -0 reckon check
+"#;
+
+pub fn hook_install(cwd: &Path, force: bool) -> Result<i32> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(cwd)
+        .args(["rev-parse", "--git-path", "hooks"])
+        .output()
+        .map_err(|e| Error::io("git", e))?;
+    if !out.status.success() {
+        return Err(Error::usage("not inside a git repository; run `reckon hook install` in the repository to protect"));
+    }
+    let hooks = cwd.join(String::from_utf8_lossy(&out.stdout).trim());
+    std::fs::create_dir_all(&hooks).map_err(|e| Error::io(&hooks, e))?;
+    let hook = hooks.join("pre-commit");
+    if hook.exists() && !force {
+        return Err(Error::usage(format!("{} already exists; add `reckon check` to it, or pass --force to replace it", hook.display())));
+    }
+    std::fs::write(&hook, HOOK).map_err(|e| Error::io(&hook, e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).map_err(|e| Error::io(&hook, e))?;
+    }
+    eprintln!("installed {}", hook.display());
+    Ok(0)
+}
