@@ -93,7 +93,7 @@ fn review_diff(r: &DocReview, cwd: &Path, color: bool) -> String {
 
 fn claim_line(path: &Path, c: &ClaimReport) -> String {
     let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
-    format!("{}:{}: claim `{}`{tag} {}: {}", path.display(), c.line, c.id, c.verdict, c.summary)
+    format!("{}:{}: claim `{}`{tag} {}", path.display(), c.line, c.id, c.summary)
 }
 
 pub fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
@@ -206,7 +206,7 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                 "warning"
             };
             let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
-            problems.push(Problem { path: path.clone(), line: c.line, level, msg: format!("claim `{}`{tag} {}: {}", c.id, c.verdict, c.summary) });
+            problems.push(Problem { path: path.clone(), line: c.line, level, msg: format!("claim `{}`{tag} {}", c.id, c.summary) });
         }
     }
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));

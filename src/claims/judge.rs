@@ -293,6 +293,16 @@ impl<'a, 's> Judge<'a, 's> {
         margin: f64,
     ) -> std::result::Result<Judgement, ClaimError> {
         let q = v.quantifier.as_ref();
+        if let (Some(agg), None) = (v.aggregate, q) {
+            return Err(ClaimError {
+                offset: clause.offset,
+                msg: format!(
+                    "`{}(…)` needs the points it ranges over: add `for all PARAM` inside it, e.g. `{}(A on {metric} for all concurrency)`",
+                    agg.as_str(),
+                    agg.as_str()
+                ),
+            });
+        }
         let Some(pivot) = self.pivot(clause, metric, q.map(|q| q.param.text.as_str()))? else {
             return Ok(combine_all(&[]));
         };
@@ -382,7 +392,7 @@ impl<'a, 's> Judge<'a, 's> {
         for (word, list) in [
             ("beats", describe(|c| c.holds(Test::Beats))),
             ("matches", describe(|c| c.holds(Test::Matches) && !c.holds(Test::Beats))),
-            ("loses", describe(|c| c.contradicts(Test::MatchesOrBeats))),
+            ("loses to", describe(|c| c.contradicts(Test::MatchesOrBeats))),
             ("cannot tell", describe(|c| !c.holds(Test::MatchesOrBeats) && !c.contradicts(Test::MatchesOrBeats))),
         ] {
             if !list.is_empty() {

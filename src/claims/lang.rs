@@ -1098,7 +1098,7 @@ impl fmt::Display for Body {
                 };
                 match v.aggregate {
                     Some(a) => {
-                        write!(f, "{}(", aggregate_name(a))?;
+                        write!(f, "{}(", a.as_str())?;
                         inner(f)?;
                         f.write_str(")")?;
                     }
@@ -1121,15 +1121,6 @@ impl fmt::Display for Body {
                 write!(f, ") {} {}", num_op_str(c.op), c.target)
             }
         }
-    }
-}
-
-fn aggregate_name(a: Aggregate) -> &'static str {
-    match a {
-        Aggregate::Max => "max",
-        Aggregate::Min => "min",
-        Aggregate::Mean => "mean",
-        Aggregate::Median => "median",
     }
 }
 

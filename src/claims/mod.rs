@@ -134,7 +134,9 @@ impl Point {
         single_run: bool,
         dates: Vec<String>,
     ) -> Point {
-        let d = if a.value > 0.0 && b.value > 0.0 { (a.value / b.value).ln() } else { 0.0 };
+        // Never negative: a value point names the derived number first and
+        // the stated one second, whichever is larger.
+        let d = if a.value > 0.0 && b.value > 0.0 { (a.value / b.value).ln().abs() } else { 0.0 };
         let (p_holds, p_contradicts) = match outcome {
             PointOutcome::Holds => (0.0, 1.0),
             PointOutcome::Contradicted => (1.0, 0.0),
@@ -245,9 +247,9 @@ impl Evidence {
             s.push_str(&format!(
                 ": {} {} vs {} {} ({})",
                 ex.first.name,
-                format_number(round_to(ex.first.value, 1)),
+                shown(ex.first.value),
                 ex.second.name,
-                format_number(round_to(ex.second.value, 1)),
+                shown(ex.second.value),
                 percent(ex.rel_diff)
             ));
             let runs = match (ex.first.runs, ex.second.runs) {
@@ -278,6 +280,19 @@ impl Evidence {
 
 fn runs_word(n: usize) -> String {
     format!("{n} run{}", if n == 1 { "" } else { "s" })
+}
+
+/// A value as evidence shows it: one decimal from 10 up (759.3, 86.8),
+/// three significant digits below (2.19, 1.61).
+fn shown(v: f64) -> String {
+    if !v.is_finite() || v == 0.0 {
+        return format_number(v);
+    }
+    if v.abs() >= 10.0 {
+        return format_number(round_to(v, 1));
+    }
+    let decimals = 2 - v.abs().log10().floor() as i32;
+    format_number(round_to(v, decimals.max(0)))
 }
 
 fn round_to(v: f64, decimals: i32) -> f64 {

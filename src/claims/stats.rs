@@ -601,6 +601,18 @@ pub enum Aggregate {
     Median,
 }
 
+impl Aggregate {
+    /// The name written in a claim.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aggregate::Max => "max",
+            Aggregate::Min => "min",
+            Aggregate::Mean => "mean",
+            Aggregate::Median => "median",
+        }
+    }
+}
+
 /// Folds the per-point estimates of a range into one, keeping the index of
 /// the point it came from for `max`/`min` (the point named in evidence).
 /// `max`/`min` take the point with the extreme value and its interval;
