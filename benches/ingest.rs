@@ -80,6 +80,27 @@ fn reckon_round(dir: &Path, round: usize) -> (Duration, Vec<(i64, i64, Option<f6
     (took, rows)
 }
 
+/// Reading and parsing alone (hash, detect, parse; no database), to show
+/// where reckon's time goes.
+fn parse_round(dir: &Path) -> (Duration, usize) {
+    let start = Instant::now();
+    let mut runs = 0usize;
+    let template = reckon::ingest::PathTemplate::parse("logs/{date}/{config}.jsonl").unwrap();
+    for file in template.files(dir).unwrap() {
+        let bytes = std::fs::read(&file).unwrap();
+        let _hash = blake3::hash(&bytes);
+        let format = reckon::ingest::Format::detect(&file, &bytes[..bytes.len().min(256 * 1024)]).unwrap();
+        let mut input = &bytes[..];
+        format
+            .parse(&file, &mut input, &mut |_run| {
+                runs += 1;
+                Ok(())
+            })
+            .unwrap();
+    }
+    (start.elapsed(), runs)
+}
+
 fn bare_round(dir: &Path, round: usize, rows: &[(i64, i64, Option<f64>)]) -> Duration {
     let path = dir.join(format!("bare-{round}.sqlite"));
     let mut conn = rusqlite::Connection::open(&path).unwrap();
@@ -115,7 +136,11 @@ fn main() {
     let mut best_reckon = Duration::MAX;
     let mut best_bare = Duration::MAX;
     let mut metric_rows = 0;
+    let mut best_parse = Duration::MAX;
     for round in 0..rounds {
+        let (took, runs) = parse_round(dir.path());
+        assert_eq!(runs, records);
+        best_parse = best_parse.min(took);
         let (took, rows) = reckon_round(dir.path(), round);
         metric_rows = rows.len();
         best_reckon = best_reckon.min(took);

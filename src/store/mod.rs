@@ -241,6 +241,8 @@ impl Store {
             metric_ids: HashMap::new(),
             runs: 0,
             json: String::new(),
+            pending: Vec::new(),
+            ids: Vec::new(),
         }))
     }
 
@@ -341,7 +343,16 @@ pub struct SourceWriter<'s> {
     metric_ids: HashMap<String, i64>,
     runs: u64,
     json: String,
+    /// Measurements not yet inserted, flushed sorted by (metric, run): the
+    /// table is keyed that way, so sorted batches append to each metric's
+    /// range instead of landing at scattered places in the B-tree.
+    pending: Vec<(i64, i64, Option<f64>)>,
+    /// Scratch for spotting a metric named twice in one record.
+    ids: Vec<i64>,
 }
+
+/// How many measurements a writer holds before inserting them (about 24 MB).
+const FLUSH_ROWS: usize = 1 << 20;
 
 impl SourceWriter<'_> {
     /// Adds one run. `labels` override params of the same name from the log.
@@ -363,8 +374,7 @@ impl SourceWriter<'_> {
             )?
             .execute(params![self.source_id, run.line as i64, time, origin, sweep, self.json])?;
         let run_id = self.tx.last_insert_rowid();
-        let mut insert =
-            self.tx.prepare_cached("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")?;
+        self.ids.clear();
         for m in &run.metrics {
             let metric_id = match self.metric_ids.get(&m.name) {
                 Some(id) => *id,
@@ -382,14 +392,29 @@ impl SourceWriter<'_> {
                 }
             };
             let value = if m.value.is_nan() { None } else { Some(m.value) };
-            insert.execute(params![metric_id, run_id, value]).map_err(|e| match e {
-                rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-                    Error::usage(format!("line {}: metric `{}` appears twice in one record", run.line, m.name))
-                }
-                e => e.into(),
-            })?;
+            self.ids.push(metric_id);
+            self.pending.push((metric_id, run_id, value));
+        }
+        self.ids.sort_unstable();
+        if let Some(w) = self.ids.windows(2).find(|w| w[0] == w[1]) {
+            let name = run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&w[0])).map_or("?", |m| &m.name);
+            return Err(Error::usage(format!("metric `{name}` appears twice in one record")));
         }
         self.runs += 1;
+        if self.pending.len() >= FLUSH_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Inserts the pending measurements, sorted by the table's key.
+    fn flush(&mut self) -> Result<()> {
+        self.pending.sort_unstable_by_key(|&(m, r, _)| (m, r));
+        let mut insert =
+            self.tx.prepare_cached("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")?;
+        for (m, r, v) in self.pending.drain(..) {
+            insert.execute(params![m, r, v])?;
+        }
         Ok(())
     }
 
@@ -399,7 +424,8 @@ impl SourceWriter<'_> {
     }
 
     /// Makes the source and its runs permanent.
-    pub fn commit(self) -> Result<u64> {
+    pub fn commit(mut self) -> Result<u64> {
+        self.flush()?;
         self.tx.commit()?;
         self.batch.id = Some(self.batch_id);
         Ok(self.runs)
