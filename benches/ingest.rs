@@ -60,7 +60,8 @@ fn generate(dir: &Path, records: usize, files: usize) {
 fn reckon_round(dir: &Path, round: usize) -> (Duration, Vec<(i64, i64, Option<f64>)>) {
     let db = dir.join(format!("reckon-{round}.sqlite"));
     let mut store = Store::open(&db).unwrap();
-    let req = Request { path: "logs/{date}/{config}.jsonl".into(), format: None, labels: BTreeMap::new(), optional: false };
+    let req =
+        Request { path: "logs/{date}/{config}.jsonl".into(), format: None, labels: BTreeMap::new(), optional: false };
     let mut batch = Batch::new("bench".into(), None);
     let start = Instant::now();
     let report = ingest::ingest(&mut store, dir, &[req], &ingest::Options::default(), &mut batch, &mut |_, _, _| {});
@@ -154,6 +155,7 @@ fn main() {
         rate(best_reckon),
         records as f64 / best_reckon.as_secs_f64()
     );
+    println!("    of which reading, hashing and parsing:        {:>8.3} s", best_parse.as_secs_f64());
     println!(
         "  bare prepared INSERT of the same metric rows:    {:>8.3} s  {:>12.0} metric rows/s",
         best_bare.as_secs_f64(),

@@ -8,7 +8,9 @@ use serde_json::json;
 
 use crate::claims::judge::{self, ClaimReport};
 use crate::claims::Verdict;
-use crate::cli::{ingest_and_report, sources_requests, stdout_write, CheckArgs, CheckFormat, ClaimsArgs, SupersedeArgs, UpdateArgs};
+use crate::cli::{
+    ingest_and_report, sources_requests, stdout_write, CheckArgs, CheckFormat, ClaimsArgs, SupersedeArgs, UpdateArgs,
+};
 use crate::config::Config;
 use crate::doc::{self, Kind};
 use crate::query::Dataset;
@@ -81,7 +83,11 @@ fn review_diff(r: &DocReview, cwd: &Path, color: bool) -> String {
         let old = f.old.as_deref().and_then(plot::data_of).unwrap_or("");
         let new = plot::data_of(&f.new).unwrap_or("");
         if f.old.is_none() {
-            out.push_str(&format!("new plot {} ({} points)\n", shown(cwd, &f.path), new.lines().count().saturating_sub(1)));
+            out.push_str(&format!(
+                "new plot {} ({} points)\n",
+                shown(cwd, &f.path),
+                new.lines().count().saturating_sub(1)
+            ));
         } else if old != new {
             out.push_str(&unified(&name, old, new, color));
         } else {
@@ -192,10 +198,20 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                 continue; // a claim's note follows its verdict, reported below
             }
             let how = if s.edited_by_hand { "was edited by hand and does not match the data" } else { "is stale" };
-            problems.push(Problem { path: path.clone(), line: s.line, level: "error", msg: format!("{} region {how}", s.kind.name()) });
+            problems.push(Problem {
+                path: path.clone(),
+                line: s.line,
+                level: "error",
+                msg: format!("{} region {how}", s.kind.name()),
+            });
         }
         for f in &r.files {
-            problems.push(Problem { path: path.clone(), line: f.line, level: "error", msg: format!("plot {} is stale", shown(cwd, &f.path)) });
+            problems.push(Problem {
+                path: path.clone(),
+                line: f.line,
+                level: "error",
+                msg: format!("plot {} is stale", shown(cwd, &f.path)),
+            });
         }
         for c in &r.claims {
             let level = if c.fails(args.strict) {
@@ -206,7 +222,12 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                 "warning"
             };
             let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
-            problems.push(Problem { path: path.clone(), line: c.line, level, msg: format!("claim `{}`{tag} {}", c.id, c.summary) });
+            problems.push(Problem {
+                path: path.clone(),
+                line: c.line,
+                level,
+                msg: format!("claim `{}`{tag} {}", c.id, c.summary),
+            });
         }
     }
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
@@ -222,7 +243,8 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
             for r in reviews.iter().filter(|r| !r.is_current()) {
                 out.push_str(&review_diff(r, cwd, color));
             }
-            let stale_docs: Vec<String> = reviews.iter().filter(|r| !r.is_current()).map(|r| r.path.display().to_string()).collect();
+            let stale_docs: Vec<String> =
+                reviews.iter().filter(|r| !r.is_current()).map(|r| r.path.display().to_string()).collect();
             if failing > 0 {
                 out.push_str(&format!("reckon check: {failing} problem(s) in {} document(s)", reviews.len()));
                 if !stale_docs.is_empty() {
@@ -245,14 +267,21 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                     })
                 })
                 .collect();
-            let mut s = serde_json::to_string_pretty(&json!({"ok": ok, "errors": errors, "documents": docs})).map_err(|e| Error::usage(e.to_string()))?;
+            let mut s = serde_json::to_string_pretty(&json!({"ok": ok, "errors": errors, "documents": docs}))
+                .map_err(|e| Error::usage(e.to_string()))?;
             s.push('\n');
             s
         }
         CheckFormat::Github => {
             let mut out = String::new();
             for p in &problems {
-                out.push_str(&format!("::{} file={},line={},title=reckon::{}\n", p.level, p.path, p.line, gh_escape(&p.msg)));
+                out.push_str(&format!(
+                    "::{} file={},line={},title=reckon::{}\n",
+                    p.level,
+                    p.path,
+                    p.line,
+                    gh_escape(&p.msg)
+                ));
             }
             out
         }
@@ -295,8 +324,19 @@ pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
                     let mut timeline = Vec::new();
                     for (sweep, report) in &hist {
                         let changed = prev.is_some_and(|p| p != report.verdict);
-                        let mark = if changed { format!("  <- changed: the {sweep} sweep turned it from {}", prev.map(|p| p.as_str()).unwrap_or("")) } else { String::new() };
-                        out.push_str(&format!("  as of {sweep}: {:<12} {}{mark}\n", report.verdict.as_str(), report.summary));
+                        let mark = if changed {
+                            format!(
+                                "  <- changed: the {sweep} sweep turned it from {}",
+                                prev.map(|p| p.as_str()).unwrap_or("")
+                            )
+                        } else {
+                            String::new()
+                        };
+                        out.push_str(&format!(
+                            "  as of {sweep}: {:<12} {}{mark}\n",
+                            report.verdict.as_str(),
+                            report.summary
+                        ));
                         timeline.push(json!({"as_of": sweep, "verdict": report.verdict, "summary": report.summary, "changed": changed}));
                         prev = Some(report.verdict);
                     }
@@ -342,13 +382,18 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     let rel = shown(cwd, &path);
     let (original, text) = document::read(&path)?;
     let parsed = doc::parse(Path::new(&rel), &text)?;
-    let find = |d: &doc::Document| d.regions.iter().position(|r| r.kind == Kind::Claim && r.arg("id").is_some_and(|a| a.value == args.id));
+    let find = |d: &doc::Document| {
+        d.regions.iter().position(|r| r.kind == Kind::Claim && r.arg("id").is_some_and(|a| a.value == args.id))
+    };
     let Some(index) = find(&parsed) else {
         return Err(Error::usage(format!("{rel}: no claim with id `{}`", args.id)));
     };
     let region = &parsed.regions[index];
     if let Some(s) = region.arg("superseded") {
-        return Err(Error::usage(format!("{rel}:{}: claim `{}` is already superseded (on {})", region.line, args.id, s.value)));
+        return Err(Error::usage(format!(
+            "{rel}:{}: claim `{}` is already superseded (on {})",
+            region.line, args.id, s.value
+        )));
     }
     let report = judge::judge_claim(&dataset, cfg, None, &parsed, &text, region)?;
     if report.verdict != Verdict::Contradicted {
@@ -378,7 +423,10 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     stdout_write(&unified(&rel, &text, &updated, color))?;
     if args.write {
         doc::write_atomic(&path, &original, &updated)?;
-        eprintln!("{rel}: claim `{}` marked superseded on {date}; write the new conclusion where the comment says", args.id);
+        eprintln!(
+            "{rel}: claim `{}` marked superseded on {date}; write the new conclusion where the comment says",
+            args.id
+        );
     }
     Ok(0)
 }
@@ -416,7 +464,8 @@ pub fn init(cwd: &Path) -> Result<i32> {
     }
     let ignore = cwd.join("db/.gitignore");
     if !ignore.exists() {
-        std::fs::write(&ignore, "# the database is a cache rebuilt from the logs\n*.sqlite\n*.sqlite-*\n").map_err(|e| Error::io(&ignore, e))?;
+        std::fs::write(&ignore, "# the database is a cache rebuilt from the logs\n*.sqlite\n*.sqlite-*\n")
+            .map_err(|e| Error::io(&ignore, e))?;
         created.push("db/.gitignore".to_string());
     }
     if created.is_empty() {
@@ -441,13 +490,18 @@ pub fn hook_install(cwd: &Path, force: bool) -> Result<i32> {
         .output()
         .map_err(|e| Error::io("git", e))?;
     if !out.status.success() {
-        return Err(Error::usage("not inside a git repository; run `reckon hook install` in the repository to protect"));
+        return Err(Error::usage(
+            "not inside a git repository; run `reckon hook install` in the repository to protect",
+        ));
     }
     let hooks = cwd.join(String::from_utf8_lossy(&out.stdout).trim());
     std::fs::create_dir_all(&hooks).map_err(|e| Error::io(&hooks, e))?;
     let hook = hooks.join("pre-commit");
     if hook.exists() && !force {
-        return Err(Error::usage(format!("{} already exists; add `reckon check` to it, or pass --force to replace it", hook.display())));
+        return Err(Error::usage(format!(
+            "{} already exists; add `reckon check` to it, or pass --force to replace it",
+            hook.display()
+        )));
     }
     std::fs::write(&hook, HOOK).map_err(|e| Error::io(&hook, e))?;
     #[cfg(unix)]

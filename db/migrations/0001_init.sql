@@ -20,6 +20,13 @@ CREATE TABLE source (
     labels    TEXT NOT NULL DEFAULT '{}' -- labels given on the command line or captured from the path, JSON
 );
 
+-- The distinct param sets: repeats and sweeps share one row, so a run costs
+-- a few bytes of params instead of a copy of its whole configuration.
+CREATE TABLE param_set (
+    id      INTEGER PRIMARY KEY,
+    params  TEXT NOT NULL UNIQUE        -- JSON object, keys sorted
+);
+
 -- One measurement record.
 CREATE TABLE run (
     id           INTEGER PRIMARY KEY,
@@ -28,7 +35,7 @@ CREATE TABLE run (
     time         TEXT NOT NULL,         -- RFC 3339 UTC
     time_origin  TEXT NOT NULL,         -- log | path | git | mtime
     sweep        TEXT NOT NULL,         -- the UTC date of `time`: runs of one sweep aggregate together
-    params       TEXT NOT NULL          -- JSON object, keys sorted
+    param_set_id INTEGER NOT NULL REFERENCES param_set(id)
 );
 
 -- Metric names with their unit and built-in direction.
@@ -53,7 +60,7 @@ CREATE INDEX source_path ON source(path);
 -- Convenience views for `reckon:sql` regions and ad-hoc queries.
 CREATE VIEW run_param AS
     SELECT run.id AS run_id, j.key AS key, j.value AS value
-    FROM run, json_each(run.params) AS j;
+    FROM run JOIN param_set ON param_set.id = run.param_set_id, json_each(param_set.params) AS j;
 
 CREATE VIEW run_metric AS
     SELECT measurement.run_id AS run_id, metric.name AS metric, measurement.value AS value,

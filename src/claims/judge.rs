@@ -149,7 +149,12 @@ impl<'a, 's> Judge<'a, 's> {
     /// The pivot a clause reads: its metric by the quantifier's param (rows)
     /// and the series dimension (cols). `None` when the metric or the param
     /// has no runs (the clause has no data).
-    fn pivot(&self, clause: &Clause, metric: &str, param: Option<&str>) -> std::result::Result<Option<Pivot>, ClaimError> {
+    fn pivot(
+        &self,
+        clause: &Clause,
+        metric: &str,
+        param: Option<&str>,
+    ) -> std::result::Result<Option<Pivot>, ClaimError> {
         if self.dataset.metric_info(metric).is_err() {
             return Ok(None);
         }
@@ -169,7 +174,10 @@ impl<'a, 's> Judge<'a, 's> {
             let offset = clause.filter.as_ref().map_or(clause.offset, |w| w.offset);
             return Err(ClaimError { offset, msg: e.to_string() });
         }
-        self.dataset.evaluate(&q).map(Some).map_err(|e| ClaimError { offset: clause.body.metric().offset, msg: e.to_string() })
+        self.dataset
+            .evaluate(&q)
+            .map(Some)
+            .map_err(|e| ClaimError { offset: clause.body.metric().offset, msg: e.to_string() })
     }
 
     fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
@@ -262,7 +270,9 @@ impl<'a, 's> Judge<'a, 's> {
         let a = self.series_name(&p.a);
         let opponents: Vec<String> = match &p.b {
             Opponents::Series(names) => names.iter().map(|n| self.series_name(n)).collect(),
-            Opponents::Others => pivot.cols.iter().filter_map(|c| c.first()).map(|k| k.to_string()).filter(|s| *s != a).collect(),
+            Opponents::Others => {
+                pivot.cols.iter().filter_map(|c| c.first()).map(|k| k.to_string()).filter(|s| *s != a).collect()
+            }
         };
         let pooled = Self::pooled_log_sd(&pivot);
         let mut points = Vec::new();
@@ -276,7 +286,14 @@ impl<'a, 's> Judge<'a, 's> {
             for b in &opponents {
                 let Some(cb) = Self::cell(&pivot, row, b) else { continue };
                 let Ok(c) = stats::compare(ca.values, cb.values, dir, margin, pooled) else { continue };
-                points.push(Point::from_comparison(Self::label(&pivot, key), &a, b, &c, test, Self::dates(&[&ca, &cb])));
+                points.push(Point::from_comparison(
+                    Self::label(&pivot, key),
+                    &a,
+                    b,
+                    &c,
+                    test,
+                    Self::dates(&[&ca, &cb]),
+                ));
             }
         }
         Ok(match q.map(|q| q.kind) {
@@ -334,7 +351,14 @@ impl<'a, 's> Judge<'a, 's> {
         let target = Side { name: "stated".into(), value: v.target, runs: 0 };
         let point = |est: &stats::Estimate, label: String, dates: Vec<String>| {
             let outcome = stats::check_value(est, v.op, v.target, margin);
-            Point::from_check(label, Side { name: name.clone(), value: est.value, runs: est.runs }, target.clone(), outcome, est.single_run, dates)
+            Point::from_check(
+                label,
+                Side { name: name.clone(), value: est.value, runs: est.runs },
+                target.clone(),
+                outcome,
+                est.single_run,
+                dates,
+            )
         };
         if let Some(agg) = v.aggregate {
             let folded: Vec<stats::Estimate> = estimates.iter().map(|e| e.0).collect();
@@ -371,7 +395,8 @@ impl<'a, 's> Judge<'a, 's> {
         let mut compared = Vec::new();
         let mut dates = Vec::new();
         for (row, key) in Self::points(&pivot, Some(&c.points)) {
-            let (Some(x), Some(ca), Some(cb)) = (key.as_f64(), Self::cell(&pivot, row, &a), Self::cell(&pivot, row, &b))
+            let (Some(x), Some(ca), Some(cb)) =
+                (key.as_f64(), Self::cell(&pivot, row, &a), Self::cell(&pivot, row, &b))
             else {
                 continue;
             };
@@ -403,7 +428,10 @@ impl<'a, 's> Judge<'a, 's> {
         let target = match &c.target {
             lang::Literal::Num(n) => *n,
             lang::Literal::Text(t) => {
-                return Err(ClaimError { offset: clause.offset, msg: format!("a crossover is a number of `{param}`, not `{t}`") })
+                return Err(ClaimError {
+                    offset: clause.offset,
+                    msg: format!("a crossover is a number of `{param}`, not `{t}`"),
+                })
             }
         };
         let outcome = match found {
@@ -426,7 +454,10 @@ impl<'a, 's> Judge<'a, 's> {
         details.insert(
             0,
             match found {
-                Some(x) => format!("crossover at {param} = {}: {a} beats {b} there and is not worse at any larger point", format_number(x)),
+                Some(x) => format!(
+                    "crossover at {param} = {}: {a} beats {b} there and is not worse at any larger point",
+                    format_number(x)
+                ),
                 None => format!("no crossover: {a} never beats {b} for good over {param}"),
             },
         );
@@ -452,7 +483,10 @@ fn status_note(report: &ClaimReport) -> Option<String> {
     let worst = report.clauses.iter().find(|c| c.verdict == Verdict::Contradicted).map(|c| c.summary.as_str());
     if let Some(on) = &report.superseded {
         let evidence = worst.map(|w| format!(" The data then: {w}.")).unwrap_or_default();
-        return Some(doc::status_note(Alert::Note, &format!("superseded on {on}: this conclusion no longer holds and is kept as history.{evidence}")));
+        return Some(doc::status_note(
+            Alert::Note,
+            &format!("superseded on {on}: this conclusion no longer holds and is kept as history.{evidence}"),
+        ));
     }
     match report.verdict {
         Verdict::Contradicted => Some(doc::status_note(
@@ -468,7 +502,11 @@ fn status_note(report: &ClaimReport) -> Option<String> {
 pub fn parse_region(document: &Document, text: &str, region: &Region) -> Result<(String, Option<String>, Claim)> {
     for arg in &region.args {
         if !CLAIM_ARGS.contains(&arg.key.as_str()) {
-            return Err(document.error_at(text, arg.span.start, format!("unknown claim argument `{}`; a claim takes: {}", arg.key, CLAIM_ARGS.join(", "))));
+            return Err(document.error_at(
+                text,
+                arg.span.start,
+                format!("unknown claim argument `{}`; a claim takes: {}", arg.key, CLAIM_ARGS.join(", ")),
+            ));
         }
     }
     let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
@@ -476,8 +514,13 @@ pub fn parse_region(document: &Document, text: &str, region: &Region) -> Result<
     let Some(statement) = &region.statement else {
         return Err(document.error_at(text, region.open.start, format!("claim `{id}` has no statement; write it after the id, e.g. `baseline beats others on output_throughput`")));
     };
-    let claim = lang::parse(&statement.text)
-        .map_err(|e| document.error_at(text, statement.span.start + e.offset.min(statement.text.len()), format!("claim `{id}`: {}", e.msg)))?;
+    let claim = lang::parse(&statement.text).map_err(|e| {
+        document.error_at(
+            text,
+            statement.span.start + e.offset.min(statement.text.len()),
+            format!("claim `{id}`: {}", e.msg),
+        )
+    })?;
     Ok((id, superseded, claim))
 }
 
@@ -501,9 +544,22 @@ pub fn judge_claim(
     let data_date = clauses.iter().flat_map(|c| c.judgement.evidence.dates.iter()).max().cloned();
     let summary = match clauses.as_slice() {
         [one] => one.summary.clone(),
-        _ => format!("{verdict}: {}", clauses.iter().map(|c| format!("[{}] {}", c.statement, c.summary)).collect::<Vec<_>>().join("; ")),
+        _ => format!(
+            "{verdict}: {}",
+            clauses.iter().map(|c| format!("[{}] {}", c.statement, c.summary)).collect::<Vec<_>>().join("; ")
+        ),
     };
-    let mut report = ClaimReport { id, line: region.line, statement: claim.to_string(), verdict, summary, clauses, superseded, note: None, data_date };
+    let mut report = ClaimReport {
+        id,
+        line: region.line,
+        statement: claim.to_string(),
+        verdict,
+        summary,
+        clauses,
+        superseded,
+        note: None,
+        data_date,
+    };
     report.note = status_note(&report);
     Ok(report)
 }
@@ -514,7 +570,13 @@ pub fn judge_region(ctx: &Context, document: &Document, text: &str, region: &Reg
 }
 
 /// The verdict of one claim as of each sweep in the data, oldest first.
-pub fn history(dataset: &Dataset, cfg: &Config, document: &Document, text: &str, region: &Region) -> Result<Vec<(String, ClaimReport)>> {
+pub fn history(
+    dataset: &Dataset,
+    cfg: &Config,
+    document: &Document,
+    text: &str,
+    region: &Region,
+) -> Result<Vec<(String, ClaimReport)>> {
     let sweeps: BTreeSet<&str> = dataset.runs().iter().map(|r| r.sweep.as_str()).collect();
     sweeps
         .into_iter()

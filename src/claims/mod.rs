@@ -17,7 +17,6 @@ pub mod judge;
 pub mod lang;
 pub mod stats;
 
-
 use crate::metric::format_number;
 use serde::Serialize;
 use stats::{Comparison, PointOutcome, Test, ALPHA};

@@ -78,44 +78,55 @@ pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
         return Cow::Borrowed(text);
     }
     let mut out = Vec::with_capacity(text.len() + 64);
-    let mut in_string = false;
-    let mut escaped = false;
     let mut i = 0;
+    // Copies whole runs of ordinary bytes at once: outside strings only `"`,
+    // `I`, `N` (and the `-` of `-Infinity`, which precedes an `I`) matter;
+    // inside strings only `"` and `\\`.
     while i < text.len() {
-        let b = text[i];
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+        let Some(at) = text[i..].iter().position(|&b| b == b'"' || b == b'I' || b == b'N') else {
+            out.extend_from_slice(&text[i..]);
+            break;
+        };
+        let j = i + at;
+        if text[j] == b'"' {
+            // Copy through the end of the string, honouring escapes.
+            let mut k = j + 1;
+            while k < text.len() {
+                match text[k..].iter().position(|&b| b == b'"' || b == b'\\') {
+                    None => k = text.len(),
+                    Some(p) if text[k + p] == b'\\' => k += p + 2,
+                    Some(p) => {
+                        k += p + 1;
+                        break;
+                    }
+                }
             }
-            out.push(b);
-            i += 1;
+            let k = k.min(text.len());
+            out.extend_from_slice(&text[i..k]);
+            i = k;
             continue;
         }
-        let rest = &text[i..];
-        let (sentinel, len) = if rest.starts_with(b"Infinity") {
-            (SENTINEL_INF, 8)
-        } else if rest.starts_with(b"-Infinity") {
-            (SENTINEL_NEG_INF, 9)
-        } else if rest.starts_with(b"NaN") {
-            (SENTINEL_NAN, 3)
-        } else {
-            if b == b'"' {
-                in_string = true;
+        let rest = &text[j..];
+        let (sentinel, start, len) = if rest.starts_with(b"Infinity") {
+            if j > 0 && text[j - 1] == b'-' {
+                (SENTINEL_NEG_INF, j - 1, 9)
+            } else {
+                (SENTINEL_INF, j, 8)
             }
-            out.push(b);
-            i += 1;
+        } else if rest.starts_with(b"NaN") {
+            (SENTINEL_NAN, j, 3)
+        } else {
+            out.extend_from_slice(&text[i..=j]);
+            i = j + 1;
             continue;
         };
+        out.extend_from_slice(&text[i..start]);
         out.push(b'"');
         // The NUL must be escaped to be valid inside a JSON string.
         out.extend_from_slice(b"\\u0000");
         out.extend_from_slice(&sentinel.as_bytes()[1..]);
         out.push(b'"');
-        i += len;
+        i = start + len;
     }
     Cow::Owned(out)
 }

@@ -166,7 +166,9 @@ impl Store {
         let path = self.path.clone();
         let c = &self.conn;
         c.busy_timeout(Duration::from_secs(30))?;
-        c.pragma_update(None, "foreign_keys", "ON")?;
+        // Foreign keys stay declared but unenforced: ingest only inserts ids it has
+        // just created, and enforcing them costs two B-tree lookups per measurement.
+        c.pragma_update(None, "foreign_keys", "OFF")?;
         if path.as_os_str() != ":memory:" {
             let mode: String =
                 c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(|e| db_err(&path, friendly(&e)))?;
@@ -243,6 +245,7 @@ impl Store {
             json: String::new(),
             pending: Vec::new(),
             ids: Vec::new(),
+            param_sets: HashMap::new(),
         }))
     }
 
@@ -260,31 +263,37 @@ impl Store {
     /// Every run, oldest first, with its params.
     pub fn runs(&self) -> Result<Vec<RunRecord>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT run.id, source.path, run.line, run.time, run.time_origin, run.sweep, run.params
-             FROM run JOIN source ON source.id = run.source_id ORDER BY run.time, run.id",
+            "SELECT run.id, source.path, run.line, run.time, run.time_origin, run.sweep, run.param_set_id, param_set.params
+             FROM run JOIN source ON source.id = run.source_id JOIN param_set ON param_set.id = run.param_set_id
+             ORDER BY run.time, run.id",
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, String>(4)?,
-                r.get::<_, String>(5)?,
-                r.get::<_, String>(6)?,
-            ))
-        })?;
+        let mut rows = stmt.query([])?;
         let mut out = Vec::new();
-        for row in rows {
-            let (id, source, line, time, time_origin, sweep, params) = row?;
+        // Param sets and source paths repeat across runs: parse each once.
+        let mut sets: HashMap<i64, BTreeMap<String, Value>> = HashMap::new();
+        let mut last_source = String::new();
+        while let Some(r) = rows.next()? {
+            let set_id: i64 = r.get(6)?;
+            let params = match sets.get(&set_id) {
+                Some(p) => p.clone(),
+                None => {
+                    let p = parse_params(r.get_ref(7)?.as_str().unwrap_or("{}"));
+                    sets.insert(set_id, p.clone());
+                    p
+                }
+            };
+            let source = r.get_ref(1)?.as_str().unwrap_or_default();
+            if source != last_source {
+                last_source = source.to_string();
+            }
             out.push(RunRecord {
-                id,
-                source,
-                line: line as u64,
-                time,
-                time_origin,
-                sweep,
-                params: parse_params(&params),
+                id: r.get(0)?,
+                source: last_source.clone(),
+                line: r.get::<_, i64>(2)? as u64,
+                time: r.get(3)?,
+                time_origin: r.get(4)?,
+                sweep: r.get(5)?,
+                params,
             });
         }
         Ok(out)
@@ -349,6 +358,8 @@ pub struct SourceWriter<'s> {
     pending: Vec<(i64, i64, Option<f64>)>,
     /// Scratch for spotting a metric named twice in one record.
     ids: Vec<i64>,
+    /// Param set ids by their JSON text.
+    param_sets: HashMap<String, i64>,
 }
 
 /// How many measurements a writer holds before inserting them (about 24 MB).
@@ -368,11 +379,24 @@ impl SourceWriter<'_> {
         }
         self.json.clear();
         write_params_json(&mut self.json, merged.into_iter());
+        let set_id = match self.param_sets.get(&self.json) {
+            Some(id) => *id,
+            None => {
+                self.tx.execute(
+                    "INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING",
+                    [&self.json],
+                )?;
+                let id: i64 =
+                    self.tx.query_row("SELECT id FROM param_set WHERE params = ?1", [&self.json], |r| r.get(0))?;
+                self.param_sets.insert(self.json.clone(), id);
+                id
+            }
+        };
         self.tx
             .prepare_cached(
-                "INSERT INTO run (source_id, line, time, time_origin, sweep, params) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO run (source_id, line, time, time_origin, sweep, param_set_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![self.source_id, run.line as i64, time, origin, sweep, self.json])?;
+            .execute(params![self.source_id, run.line as i64, time, origin, sweep, set_id])?;
         let run_id = self.tx.last_insert_rowid();
         self.ids.clear();
         for m in &run.metrics {
@@ -397,7 +421,8 @@ impl SourceWriter<'_> {
         }
         self.ids.sort_unstable();
         if let Some(w) = self.ids.windows(2).find(|w| w[0] == w[1]) {
-            let name = run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&w[0])).map_or("?", |m| &m.name);
+            let name =
+                run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&w[0])).map_or("?", |m| &m.name);
             return Err(Error::usage(format!("metric `{name}` appears twice in one record")));
         }
         self.runs += 1;
