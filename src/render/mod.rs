@@ -67,8 +67,21 @@ pub(crate) fn region_filter(ctx: &Context, args: &Args) -> Result<crate::query::
     Ok(filter)
 }
 
+/// Checks the params the arguments `keys` name (comma-separated lists) before
+/// a query runs, so an unknown one is reported at its own argument: the
+/// query would report it too, but the renderer could only point at `metric=`.
+pub(crate) fn check_params(ctx: &Context, args: &Args, keys: &[&str]) -> Result<(), RegionError> {
+    for key in keys {
+        for param in args.list(key) {
+            ctx.dataset.check_param(&param, key).map_err(|e| RegionError::new(Some(key), e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
 fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     args.allow(&["metric", "x", "series", "where", "agg", "kind", "log", "file", "title"])?;
+    check_params(ctx, args, &["x", "series"])?;
     let metric = args.required("metric")?;
     let x = args.required("x")?;
     let series = args.get("series").unwrap_or(&ctx.cfg.series).to_string();
