@@ -87,7 +87,8 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let series = args.get("series").unwrap_or(&ctx.cfg.series).to_string();
     let mut q = crate::query::Query::new(metric);
     q.rows = vec![x.to_string()];
-    q.cols = if ctx.dataset.has_param(&series) { vec![series.clone()] } else { vec![] };
+    // Plotting against the series param itself (a bar per config) needs no columns.
+    q.cols = if ctx.dataset.has_param(&series) && series != x { vec![series.clone()] } else { vec![] };
     q.filter = region_filter(ctx, args)?;
     if let Some(a) = args.get("agg") {
         q.agg = crate::query::Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
