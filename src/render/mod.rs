@@ -67,14 +67,28 @@ pub(crate) fn region_filter(ctx: &Context, args: &Args) -> Result<crate::query::
     Ok(filter)
 }
 
+/// Checks the params the arguments `keys` name (comma-separated lists) before
+/// a query runs, so an unknown one is reported at its own argument: the
+/// query would report it too, but the renderer could only point at `metric=`.
+pub(crate) fn check_params(ctx: &Context, args: &Args, keys: &[&str]) -> Result<(), RegionError> {
+    for key in keys {
+        for param in args.list(key) {
+            ctx.dataset.check_param(&param, key).map_err(|e| RegionError::new(Some(key), e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
 fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     args.allow(&["metric", "x", "series", "where", "agg", "kind", "log", "file", "title"])?;
+    check_params(ctx, args, &["x", "series"])?;
     let metric = args.required("metric")?;
     let x = args.required("x")?;
     let series = args.get("series").unwrap_or(&ctx.cfg.series).to_string();
     let mut q = crate::query::Query::new(metric);
     q.rows = vec![x.to_string()];
-    q.cols = if ctx.dataset.has_param(&series) { vec![series.clone()] } else { vec![] };
+    // Plotting against the series param itself (a bar per config) needs no columns.
+    q.cols = if ctx.dataset.has_param(&series) && series != x { vec![series.clone()] } else { vec![] };
     q.filter = region_filter(ctx, args)?;
     if let Some(a) = args.get("agg") {
         q.agg = crate::query::Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;

@@ -27,6 +27,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             "missing argument `rows=` (the param each table row stands for, e.g. rows=concurrency)",
         ));
     }
+    super::check_params(ctx, args, &["rows", "cols"])?;
     let filter = region_filter(ctx, args)?;
     let agg = match args.get("agg") {
         Some(a) => Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?,

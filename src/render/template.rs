@@ -29,6 +29,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
 
     let mut vars = context! { digits => fmt.precision };
     if let Some(metric) = args.get("metric") {
+        super::check_params(ctx, args, &["rows", "cols"])?;
         let mut q = Query::new(metric);
         q.rows = args.list("rows");
         q.cols = args.list("cols");

@@ -36,6 +36,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         (None, Some(p)) => Some((p, false)),
         (None, None) => None,
     };
+    super::check_params(ctx, args, &["max_over", "min_over"])?;
     if let Some((param, _)) = over {
         q.rows = vec![param.to_string()];
     }

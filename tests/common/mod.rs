@@ -103,3 +103,31 @@ impl Sandbox {
         (n("source"), n("run"), n("measurement"))
     }
 }
+
+/// The repository's root (where reckon.toml and notebooks/ of the bundled
+/// example live).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// An in-memory store holding the scenario's logs: `sweeps` names the log
+/// extensions to ingest — `log` is the 2026-11-20 sweep (stdout summaries),
+/// `jsonl` the 2026-11-29 one (SGLang JSONL) — with `{date}` and `{config}`
+/// captured from the path as reckon.toml's sources do.
+pub fn scenario_store(sweeps: &[&str]) -> reckon::store::Store {
+    let mut store = reckon::store::Store::open_in_memory().unwrap();
+    let requests: Vec<reckon::ingest::Request> = sweeps
+        .iter()
+        .map(|ext| reckon::ingest::Request {
+            path: format!("scenario-logs/{{date}}/{{config}}.{ext}"),
+            format: None,
+            labels: Default::default(),
+            optional: false,
+        })
+        .collect();
+    let opts = reckon::ingest::Options { fail_fast: true, generic: Default::default() };
+    let mut batch = reckon::store::Batch::new("test".into(), None);
+    let report = reckon::ingest::ingest(&mut store, &fixtures(), &requests, &opts, &mut batch, &mut |_, _, _| {});
+    assert_eq!(report.failed(), 0, "the scenario logs ingest");
+    store
+}
