@@ -1009,7 +1009,7 @@ impl<'a> Parser<'a> {
                     '(' | '[' => depth += 1,
                     ')' | ']' => depth -= 1,
                     'a' if depth == 0
-                        && prev.map_or(true, char::is_whitespace)
+                        && prev.is_none_or(char::is_whitespace)
                         && self.src[at..].starts_with("and")
                         && self.src[at + 3..].starts_with(char::is_whitespace) =>
                     {

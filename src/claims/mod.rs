@@ -347,7 +347,7 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
             if finals[i] != want && want != PointOutcome::Inconclusive {
                 continue;
             }
-            if best.map_or(true, |b| by(p) > by(&points[b])) {
+            if best.is_none_or(|b| by(p) > by(&points[b])) {
                 best = Some(i);
             }
         }
