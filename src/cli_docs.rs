@@ -301,6 +301,11 @@ fn gh_escape(s: &str) -> String {
     s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
+/// Escapes a workflow command's property value (also `:` and `,`).
+fn gh_property(s: &str) -> String {
+    gh_escape(s).replace(':', "%3A").replace(',', "%2C")
+}
+
 pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = Dataset::load(&store)?;
