@@ -278,7 +278,7 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                 out.push_str(&format!(
                     "::{} file={},line={},title=reckon::{}\n",
                     p.level,
-                    p.path,
+                    gh_property(&p.path),
                     p.line,
                     gh_escape(&p.msg)
                 ));
