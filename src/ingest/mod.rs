@@ -232,15 +232,37 @@ pub fn ingest_file(
     };
     let file = File::open(path).map_err(|e| Error::io(&shown, e))?;
     let mut input = BufReader::with_capacity(256 * 1024, file);
-    let mut emit = |run: crate::run::RawRun| -> Result<()> {
-        writer.add_run(&run, &job.labels, &default_time).map_err(|e| match e {
-            Error::Usage(msg) => Error::malformed(&shown, run.line, msg),
-            e => e,
-        })
-    };
     let generic =
         generic::GenericOptions { params: opts.generic.params.clone(), metrics: opts.generic.metrics.clone() };
-    let outcome = format.parse_with(&shown, &mut input, &generic, &mut emit)?;
+    // Parsing and inserting overlap: a second thread reads and parses the
+    // file while this one writes runs, handed over through a bounded queue
+    // (memory stays bounded whatever the file's size).
+    let (send, receive) = std::sync::mpsc::sync_channel::<crate::run::RawRun>(1024);
+    let outcome = std::thread::scope(|scope| -> Result<Outcome> {
+        let parser = scope.spawn(|| {
+            let mut emit = move |run: crate::run::RawRun| -> Result<()> {
+                // The receiver is gone only when inserting failed; that error is the one reported.
+                send.send(run).map_err(|_| Error::usage("ingest stopped"))
+            };
+            format.parse_with(&shown, &mut input, &generic, &mut emit)
+        });
+        let mut failed = None;
+        for run in receive.iter() {
+            if let Err(e) = writer.add_run(&run, &job.labels, &default_time) {
+                failed = Some(match e {
+                    Error::Usage(msg) => Error::malformed(&shown, run.line, msg),
+                    e => e,
+                });
+                break;
+            }
+        }
+        drop(receive);
+        let parsed = parser.join().map_err(|_| Error::malformed(&shown, 1, "the parser stopped unexpectedly"))?;
+        match failed {
+            Some(e) => Err(e),
+            None => parsed,
+        }
+    })?;
     if writer.runs() == 0 && outcome.skipped.is_empty() {
         return Err(Error::malformed(&shown, 1, format!("read as {} but holds no benchmark records", format.name())));
     }
