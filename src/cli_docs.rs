@@ -194,10 +194,18 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
     for r in &reviews {
         let path = r.path.display().to_string();
         for s in &r.stale {
-            if s.kind == Kind::Claim && !s.edited_by_hand {
-                continue; // a claim's note follows its verdict, reported below
+            if reported_by_verdict(r, s, args.strict) {
+                continue; // the failing verdict below already says it
             }
-            let how = if s.edited_by_hand { "was edited by hand and does not match the data" } else { "is stale" };
+            let how = if s.edited_by_hand {
+                "was edited by hand and does not match the data"
+            } else if s.kind == Kind::Claim {
+                // e.g. a warning left on a claim that holds again: readers
+                // would still be told the data contradict it.
+                "has a status note that no longer matches its verdict"
+            } else {
+                "is stale"
+            };
             problems.push(Problem {
                 path: path.clone(),
                 line: s.line,
@@ -261,7 +269,7 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                     json!({
                         "path": r.path.display().to_string(),
                         "current": r.is_current(),
-                        "stale_regions": r.stale.iter().filter(|s| s.kind != Kind::Claim || s.edited_by_hand).map(|s| json!({"line": s.line, "col": s.col, "kind": s.kind.name(), "edited_by_hand": s.edited_by_hand})).collect::<Vec<_>>(),
+                        "stale_regions": r.stale.iter().filter(|s| !reported_by_verdict(r, s, args.strict)).map(|s| json!({"line": s.line, "col": s.col, "kind": s.kind.name(), "edited_by_hand": s.edited_by_hand})).collect::<Vec<_>>(),
                         "stale_files": r.files.iter().map(|f| json!({"path": shown(cwd, &f.path), "line": f.line})).collect::<Vec<_>>(),
                         "claims": r.claims.iter().map(|c| json!({"claim": c, "fails": c.fails(args.strict)})).collect::<Vec<_>>(),
                     })
@@ -294,6 +302,12 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
     } else {
         0
     })
+}
+
+/// A claim region is stale whenever its status note changes; when the claim
+/// fails, its verdict is the problem reported, not the note as well.
+fn reported_by_verdict(r: &DocReview, s: &document::StaleRegion, strict: bool) -> bool {
+    s.kind == Kind::Claim && !s.edited_by_hand && r.claims.iter().any(|c| c.line == s.line && c.fails(strict))
 }
 
 /// Escapes a workflow command's message (GitHub Actions: %, CR, LF).

@@ -417,6 +417,13 @@ impl<'a, 's> Judge<'a, 's> {
         for (word, list) in [
             ("beats", describe(|c| c.holds(Test::Beats))),
             ("matches", describe(|c| c.holds(Test::Matches) && !c.holds(Test::Beats))),
+            // Ahead, but neither beyond the margin nor provably level: "not
+            // worse" is all the data say. Without this list such a point
+            // fell through every other one and vanished from the details.
+            (
+                "is not worse than",
+                describe(|c| c.holds(Test::MatchesOrBeats) && !c.holds(Test::Beats) && !c.holds(Test::Matches)),
+            ),
             ("loses to", describe(|c| c.contradicts(Test::MatchesOrBeats))),
             ("cannot tell", describe(|c| !c.holds(Test::MatchesOrBeats) && !c.contradicts(Test::MatchesOrBeats))),
         ] {
