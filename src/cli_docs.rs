@@ -417,8 +417,8 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     let report = judge::judge_claim(&dataset, cfg, None, &parsed, &text, region)?;
     if report.verdict != Verdict::Contradicted {
         return Err(Error::usage(format!(
-            "{rel}:{}: claim `{}` is {} ({}); only a conclusion the data contradict is superseded",
-            region.line, args.id, report.verdict, report.summary
+            "{rel}:{}: claim `{}` is not contradicted ({}); only a conclusion the data contradict is superseded",
+            region.line, args.id, report.summary
         )));
     }
     let date = report.data_date.clone().unwrap_or_else(|| chrono::Utc::now().format("%Y-%m-%d").to_string());

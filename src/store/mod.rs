@@ -170,8 +170,7 @@ impl Store {
         // just created, and enforcing them costs two B-tree lookups per measurement.
         c.pragma_update(None, "foreign_keys", "OFF")?;
         if path.as_os_str() != ":memory:" {
-            let mode: String =
-                c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(|e| db_err(&path, friendly(&e)))?;
+            let mode = switch_to_wal(c).map_err(|e| db_err(&path, friendly(&e)))?;
             if !mode.eq_ignore_ascii_case("wal") {
                 return Err(db_err(&path, format!("could not switch to WAL journal mode (got {mode})")));
             }
@@ -454,6 +453,29 @@ impl SourceWriter<'_> {
         self.tx.commit()?;
         self.batch.id = Some(self.batch_id);
         Ok(self.runs)
+    }
+}
+
+/// Puts the database in WAL mode. Switching needs an exclusive lock and
+/// SQLite does not wait for it with the busy handler, so when another
+/// process holds the database (two ingests starting on a new database) the
+/// switch is retried for as long as the busy timeout would wait.
+fn switch_to_wal(c: &Connection) -> rusqlite::Result<String> {
+    let mode: String = c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+    if mode.eq_ignore_ascii_case("wal") {
+        return Ok(mode);
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+            Err(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => return other,
+        }
     }
 }
 
