@@ -181,6 +181,9 @@ pub fn display_path(root: &Path, path: &Path) -> PathBuf {
 
 const HEAD_BYTES: usize = 256 * 1024;
 
+/// Runs handed from the parsing thread to the inserting one at a time.
+const BATCH_RUNS: usize = 256;
+
 /// Ingests one file in one transaction.
 pub fn ingest_file(
     store: &mut Store,
@@ -237,23 +240,39 @@ pub fn ingest_file(
     // Parsing and inserting overlap: a second thread reads and parses the
     // file while this one writes runs, handed over through a bounded queue
     // (memory stays bounded whatever the file's size).
-    let (send, receive) = std::sync::mpsc::sync_channel::<crate::run::RawRun>(1024);
+    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<crate::run::RawRun>>(16);
     let outcome = std::thread::scope(|scope| -> Result<Outcome> {
         let parser = scope.spawn(|| {
-            let mut emit = move |run: crate::run::RawRun| -> Result<()> {
-                // The receiver is gone only when inserting failed; that error is the one reported.
-                send.send(run).map_err(|_| Error::usage("ingest stopped"))
+            // Owned by this thread, so the queue closes when parsing ends.
+            let send = send;
+            // Runs travel in batches: one hand-over per run would cost a
+            // thread wake-up each.
+            let mut batch = Vec::with_capacity(BATCH_RUNS);
+            let mut emit = |run: crate::run::RawRun| -> Result<()> {
+                batch.push(run);
+                if batch.len() == BATCH_RUNS {
+                    // The receiver is gone only when inserting failed; that error is the one reported.
+                    send.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH_RUNS)))
+                        .map_err(|_| Error::usage("ingest stopped"))?;
+                }
+                Ok(())
             };
-            format.parse_with(&shown, &mut input, &generic, &mut emit)
+            let parsed = format.parse_with(&shown, &mut input, &generic, &mut emit);
+            if parsed.is_ok() && !batch.is_empty() {
+                send.send(batch).map_err(|_| Error::usage("ingest stopped"))?;
+            }
+            parsed
         });
         let mut failed = None;
-        for run in receive.iter() {
-            if let Err(e) = writer.add_run(&run, &job.labels, &default_time) {
-                failed = Some(match e {
-                    Error::Usage(msg) => Error::malformed(&shown, run.line, msg),
-                    e => e,
-                });
-                break;
+        'runs: for batch in receive.iter() {
+            for run in batch {
+                if let Err(e) = writer.add_run(&run, &job.labels, &default_time) {
+                    failed = Some(match e {
+                        Error::Usage(msg) => Error::malformed(&shown, run.line, msg),
+                        e => e,
+                    });
+                    break 'runs;
+                }
             }
         }
         drop(receive);

@@ -353,7 +353,7 @@ pub struct SourceWriter<'s> {
     json: String,
     /// Measurements not yet inserted, flushed sorted by (metric, run): the
     /// table is keyed that way, so sorted batches append to each metric's
-    /// range instead of landing at scattered places in the B-tree.
+    /// range instead of alternating between metrics row by row.
     pending: Vec<(i64, i64, Option<f64>)>,
     /// Scratch for spotting a metric named twice in one record.
     ids: Vec<i64>,
@@ -361,8 +361,10 @@ pub struct SourceWriter<'s> {
     param_sets: HashMap<String, i64>,
 }
 
-/// How many measurements a writer holds before inserting them (about 24 MB).
-const FLUSH_ROWS: usize = 1 << 20;
+/// How many measurements a writer holds before inserting them. Run ids only
+/// grow, so each sorted batch appends to the end of every metric's range
+/// whatever its size; small batches keep inserting in step with parsing.
+const FLUSH_ROWS: usize = 1 << 14;
 
 impl SourceWriter<'_> {
     /// Adds one run. `labels` override params of the same name from the log.
