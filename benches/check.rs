@@ -20,8 +20,9 @@
 //! It prints the figures next to the targets; nothing is asserted about
 //! time. Ingest time is not measured here (see `benches/ingest.rs`).
 //!
-//! Run: `cargo bench --bench check` (about a minute on 2 cores). Without
-//! `--bench` (`cargo test --benches`) every size is tiny.
+//! Run: `cargo bench --bench check` (about two minutes on 2 cores). Without
+//! `--bench` (`cargo test --benches`) every size is tiny. Set
+//! RECKON_BENCH_KEEP=1 to keep the generated projects for profiling.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -636,6 +637,9 @@ fn main() {
             verdict,
             r.note
         );
+    }
+    if std::env::var_os("RECKON_BENCH_KEEP").is_some() {
+        println!("kept the projects: {} and {}", example.keep().display(), large.keep().display());
     }
     if !benching {
         println!("(test mode: tiny sizes; run `cargo bench --bench check` for the real figures)");

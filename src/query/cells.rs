@@ -18,11 +18,12 @@
 //! - `all` supersedes nothing: the median over every run of the cell, of
 //!   every sweep.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 use super::filter::{is_pseudo_param, Field, Fields, Filter};
 use super::{did_you_mean, known_list};
@@ -316,6 +317,53 @@ struct MetricSlot {
     values: OnceCell<Values>,
 }
 
+/// A run's field held apart from the run: a param's value, or the text of a
+/// pseudo-param (which never reads as a number).
+enum Slot {
+    Param(Value),
+    Pseudo(String),
+}
+
+impl Slot {
+    fn of(field: Field<'_>) -> Slot {
+        match field {
+            Field::Value(v) => Slot::Param(v.clone()),
+            Field::Text(t) => Slot::Pseudo(t.to_string()),
+        }
+    }
+
+    fn field(&self) -> Field<'_> {
+        match self {
+            Slot::Param(v) => Field::Value(v),
+            Slot::Pseudo(t) => Field::Text(t),
+        }
+    }
+}
+
+/// One field of every run, indexed like [`Dataset::runs`] (None: the run
+/// lacks it). Queries read fields by index from here: looking each run's
+/// field up by name in its param map, once per query, dominated a whole
+/// document's `check` (runs carry dozens of params with long shared
+/// prefixes such as `server_info.`).
+type Column = Vec<Option<Slot>>;
+
+/// A run as a filter sees it during [`Dataset::evaluate`]: the fields the
+/// filter names come from their columns.
+struct ColumnFields<'c> {
+    run: &'c RunRecord,
+    at: usize,
+    columns: &'c [(&'c str, Rc<Column>)],
+}
+
+impl Fields for ColumnFields<'_> {
+    fn field(&self, name: &str) -> Option<Field<'_>> {
+        match self.columns.iter().find(|(n, _)| *n == name) {
+            Some((_, column)) => column[self.at].as_ref().map(Slot::field),
+            None => self.run.field(name),
+        }
+    }
+}
+
 /// The runs, loaded once, and each metric's values loaded on first use, so
 /// that many queries (a `reckon check` of a whole document) share one read.
 pub struct Dataset<'s> {
@@ -324,6 +372,8 @@ pub struct Dataset<'s> {
     by_id: HashMap<i64, u32>,
     params: BTreeSet<String>,
     metrics: BTreeMap<String, MetricSlot>,
+    /// The fields queries used so far, built on first use.
+    columns: RefCell<HashMap<String, Rc<Column>>>,
 }
 
 impl<'s> Dataset<'s> {
@@ -344,7 +394,7 @@ impl<'s> Dataset<'s> {
             .into_iter()
             .map(|info| (info.name.clone(), MetricSlot { info, values: OnceCell::new() }))
             .collect();
-        Ok(Dataset { store, runs, by_id, params, metrics })
+        Ok(Dataset { store, runs, by_id, params, metrics, columns: RefCell::new(HashMap::new()) })
     }
 
     /// Every run, oldest first.
@@ -431,6 +481,16 @@ impl<'s> Dataset<'s> {
         Ok(slot.values.get_or_init(|| loaded))
     }
 
+    /// A field of every run, built on first use.
+    fn column(&self, name: &str) -> Rc<Column> {
+        if let Some(column) = self.columns.borrow().get(name) {
+            return Rc::clone(column);
+        }
+        let column: Rc<Column> = Rc::new(self.runs.iter().map(|r| r.field(name).map(Slot::of)).collect());
+        self.columns.borrow_mut().insert(name.to_string(), Rc::clone(&column));
+        column
+    }
+
     /// Groups the metric's values into cells and aggregates each.
     pub fn evaluate(&self, q: &Query) -> Result<Pivot> {
         let info = self.metric_info(&q.metric)?.clone();
@@ -447,22 +507,25 @@ impl<'s> Dataset<'s> {
         let values = self.cached_values(&q.metric)?;
 
         let group: Vec<&str> = q.rows.iter().chain(&q.cols).map(String::as_str).collect();
+        let group_columns: Vec<Rc<Column>> = group.iter().map(|p| self.column(p)).collect();
+        let filter_columns: Vec<(&str, Rc<Column>)> =
+            q.filter.params().into_iter().map(|p| (p, self.column(p))).collect();
         let mut index: HashMap<Vec<KeyRef<'_>>, usize> = HashMap::new();
         let mut groups: Vec<(Vec<KeyRef<'_>>, Values)> = Vec::new();
         let mut excluded: BTreeMap<String, usize> = BTreeMap::new();
         let mut scratch: Vec<KeyRef<'_>> = Vec::with_capacity(group.len());
         let mut matched = 0;
         for &(i, v) in values {
-            let run = &self.runs[i as usize];
-            if !q.filter.matches(run) {
+            let (run, at) = (&self.runs[i as usize], i as usize);
+            if !q.filter.matches_fields(&ColumnFields { run, at, columns: &filter_columns }) {
                 continue;
             }
             matched += 1;
             scratch.clear();
             let mut complete = true;
-            for p in &group {
-                match run.field(p) {
-                    Some(f) => scratch.push(KeyRef::of(f)),
+            for (p, column) in group.iter().zip(&group_columns) {
+                match &column[at] {
+                    Some(slot) => scratch.push(KeyRef::of(slot.field())),
                     None => {
                         complete = false;
                         match excluded.get_mut(*p) {
