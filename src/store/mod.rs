@@ -261,41 +261,46 @@ impl Store {
 
     /// Every run, oldest first, with its params.
     pub fn runs(&self) -> Result<Vec<RunRecord>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT run.id, source.path, run.line, run.time, run.time_origin, run.sweep, run.param_set_id, param_set.params
-             FROM run JOIN source ON source.id = run.source_id JOIN param_set ON param_set.id = run.param_set_id
-             ORDER BY run.time, run.id",
-        )?;
-        let mut rows = stmt.query([])?;
         let mut out = Vec::new();
-        // Param sets and source paths repeat across runs: parse each once.
-        let mut sets: HashMap<i64, BTreeMap<String, Value>> = HashMap::new();
-        let mut last_source = String::new();
-        while let Some(r) = rows.next()? {
-            let set_id: i64 = r.get(6)?;
-            let params = match sets.get(&set_id) {
-                Some(p) => p.clone(),
-                None => {
-                    let p = parse_params(r.get_ref(7)?.as_str().unwrap_or("{}"));
-                    sets.insert(set_id, p.clone());
-                    p
-                }
-            };
-            let source = r.get_ref(1)?.as_str().unwrap_or_default();
-            if source != last_source {
-                last_source = source.to_string();
-            }
-            out.push(RunRecord {
-                id: r.get(0)?,
-                source: last_source.clone(),
-                line: r.get::<_, i64>(2)? as u64,
-                time: r.get(3)?,
-                time_origin: r.get(4)?,
-                sweep: r.get(5)?,
-                params,
-            });
-        }
+        self.for_each_run(|run| out.push(run))?;
         Ok(out)
+    }
+
+    /// Every run, oldest first, handed over one at a time as its params are
+    /// read, so a caller can index a run while it is still in cache.
+    pub fn for_each_run(&self, mut each: impl FnMut(RunRecord)) -> Result<()> {
+        // Sorted here, not by SQL: with the params in every row, SQLite's
+        // sorter spills tens of thousands of runs to a temporary file.
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT run.id, source.path, run.line, run.time, run.time_origin, run.sweep, run.param_set_id
+             FROM run JOIN source ON source.id = run.source_id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, i64>(6)?,
+            ))
+        })?;
+        let mut rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        // The order `ORDER BY run.time, run.id` gives: text compares bytewise.
+        rows.sort_unstable_by(|a, b| a.3.cmp(&b.3).then(a.0.cmp(&b.0)));
+        // Runs of one configuration share a param set: each is parsed once.
+        let mut sets: HashMap<i64, BTreeMap<String, Value>> = HashMap::new();
+        let mut read = self.conn.prepare_cached("SELECT id, params FROM param_set")?;
+        let mut set_rows = read.query([])?;
+        while let Some(r) = set_rows.next()? {
+            sets.insert(r.get(0)?, parse_params(r.get_ref(1)?.as_str().unwrap_or("{}")));
+        }
+        for (id, source, line, time, time_origin, sweep, set_id) in rows {
+            let params = sets.get(&set_id).cloned().unwrap_or_default();
+            each(RunRecord { id, source, line: line as u64, time, time_origin, sweep, params });
+        }
+        Ok(())
     }
 
     /// The values of one metric, by run id. `None` is a NaN in the log.
@@ -551,24 +556,118 @@ fn write_json_str(out: &mut String, s: &str) {
     out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
 }
 
+/// Reads a run's params JSON (an object of numbers and strings, keys
+/// sorted, as [`write_params_json`] writes it); anything unreadable is no
+/// params.
 fn parse_params(json: &str) -> BTreeMap<String, Value> {
-    let map: BTreeMap<String, serde_json::Value> = serde_json::from_str(json).unwrap_or_default();
-    map.into_iter()
-        .map(|(k, v)| {
-            let v = match v {
-                serde_json::Value::Number(n) => Value::Num(n.as_f64().unwrap_or(f64::NAN)),
-                serde_json::Value::String(s) => Value::Text(s),
-                serde_json::Value::Null => Value::Text("null".into()),
-                other => Value::Text(other.to_string()),
-            };
-            (k, v)
-        })
-        .collect()
+    serde_json::from_str::<Params>(json).map(|p| p.0).unwrap_or_default()
+}
+
+/// Params deserialized straight into [`Value`]s: loading every run for a
+/// query reads tens of thousands of these, and going through
+/// `serde_json::Value` built every map twice.
+struct Params(BTreeMap<String, Value>);
+
+/// One param value: numbers as numbers, strings as text, anything else
+/// (null, booleans, arrays, objects) as its JSON text.
+struct ParamValue(Value);
+
+impl<'de> serde::Deserialize<'de> for Params {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Params, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Params;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object of params")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Params, A::Error> {
+                let mut pairs: Vec<(String, Value)> = Vec::with_capacity(map.size_hint().unwrap_or(16));
+                while let Some((k, ParamValue(v))) = map.next_entry::<String, ParamValue>()? {
+                    pairs.push((k, v));
+                }
+                // Keys come sorted, so the map is built in bulk; a repeated
+                // key keeps its last value, as inserting one by one would.
+                Ok(Params(pairs.into_iter().collect()))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ParamValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<ParamValue, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = ParamValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a param value")
+            }
+            fn visit_f64<E>(self, v: f64) -> std::result::Result<ParamValue, E> {
+                Ok(ParamValue(Value::Num(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> std::result::Result<ParamValue, E> {
+                Ok(ParamValue(Value::Num(v as f64)))
+            }
+            fn visit_u64<E>(self, v: u64) -> std::result::Result<ParamValue, E> {
+                Ok(ParamValue(Value::Num(v as f64)))
+            }
+            fn visit_str<E>(self, v: &str) -> std::result::Result<ParamValue, E> {
+                Ok(ParamValue(Value::Text(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> std::result::Result<ParamValue, E> {
+                Ok(ParamValue(Value::Text(v)))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<ParamValue, E> {
+                Ok(ParamValue(Value::Text("null".into())))
+            }
+            fn visit_bool<E>(self, v: bool) -> std::result::Result<ParamValue, E> {
+                Ok(ParamValue(Value::Text(v.to_string())))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> std::result::Result<ParamValue, A::Error> {
+                let v: serde_json::Value =
+                    serde::Deserialize::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(ParamValue(Value::Text(v.to_string())))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> std::result::Result<ParamValue, A::Error> {
+                let v: serde_json::Value =
+                    serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(ParamValue(Value::Text(v.to_string())))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn params_read_back_as_written_and_odd_json_reads_as_its_text() {
+        let p = parse_params(
+            r#"{"a":1,"b":"x","c":null,"d":true,"e":[1,"y"],"f":{"g":2},"h":-2.5e3,"i":18446744073709551615}"#,
+        );
+        assert_eq!(p["a"], Value::Num(1.0));
+        assert_eq!(p["b"], Value::Text("x".into()));
+        assert_eq!(p["c"], Value::Text("null".into()));
+        assert_eq!(p["d"], Value::Text("true".into()));
+        assert_eq!(p["e"], Value::Text(r#"[1,"y"]"#.into()));
+        assert_eq!(p["f"], Value::Text(r#"{"g":2}"#.into()));
+        assert_eq!(p["h"], Value::Num(-2500.0));
+        assert_eq!(p["i"], Value::Num(u64::MAX as f64));
+        assert_eq!(p.len(), 8);
+        // A repeated key keeps its last value; unreadable JSON is no params.
+        assert_eq!(parse_params(r#"{"k":1,"k":2}"#)["k"], Value::Num(2.0));
+        assert!(parse_params("not json").is_empty());
+        assert!(parse_params("[1]").is_empty());
+        // What the store writes reads back.
+        let labels: BTreeMap<String, Value> =
+            [("config".to_string(), Value::Text("a\"b".into())), ("rate".to_string(), Value::Num(f64::INFINITY))]
+                .into();
+        let back = parse_params(&params_json(labels.iter()));
+        assert_eq!(back["config"], Value::Text("a\"b".into()));
+        assert_eq!(back["rate"], Value::Text("inf".into()));
+    }
 
     fn run(line: u64, conc: f64, tput: f64) -> RawRun {
         let mut r = RawRun::new(line);
@@ -618,6 +717,27 @@ mod tests {
         assert!(!store.unchanged_source("a.jsonl", 10, 8).unwrap());
         let m = store.metrics().unwrap();
         assert_eq!(m.iter().find(|m| m.name == "output_throughput").unwrap().direction, Direction::Higher);
+    }
+
+    #[test]
+    fn runs_come_oldest_first_then_by_id() {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("test".into(), None);
+        let labels = BTreeMap::new();
+        // Ingested newest first: ids run against time.
+        for (hash, time) in
+            [("h1", "2026-11-29T10:00:00Z"), ("h2", "2026-11-20T10:00:00Z"), ("h3", "2026-11-29T09:00:00Z")]
+        {
+            let src = NewSource { path: hash, hash, size: 1, mtime_ns: None, format: "jsonl", labels: &labels };
+            let t = RunTime { time: time.into(), origin: "log" };
+            let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+            w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+            w.add_run(&run(2, 2.0, 2.0), &labels, &t).unwrap();
+            w.commit().unwrap();
+        }
+        let order: Vec<(String, u64)> = store.runs().unwrap().into_iter().map(|r| (r.source, r.line)).collect();
+        let expect = [("h2", 1), ("h2", 2), ("h3", 1), ("h3", 2), ("h1", 1), ("h1", 2)];
+        assert_eq!(order, expect.map(|(s, l)| (s.to_string(), l)));
     }
 
     #[test]

@@ -1,0 +1,661 @@
+//! How long `reckon check` takes, the pre-commit command that must feel
+//! instant.
+//!
+//! Spawns the real binary (the one cargo built beside this bench) in a
+//! temporary project and times whole invocations — process start, config,
+//! re-statting the sources, loading the data, regenerating and judging —
+//! over several runs, reporting the fastest and the median:
+//!
+//! 1. the bundled example (`notebooks/eagle-fast-verify.md` with its logs
+//!    and reckon.toml): with a warm database, after `update --write` (the
+//!    steady state), and cold (no database yet: the first check ingests);
+//! 2. a generated project of 33,792 bench_serving runs × ~30 metrics (over
+//!    1,000,000 metric values, 512 log files named by reckon.toml) and a
+//!    generated document of 100 regions (tables, inline values, plots, SQL,
+//!    templates), made current with one `update --write`;
+//! 3. a generated document of 100 claims (beats/others, matches or beats,
+//!    ratios, plateaus, crossovers, latency) over the same data, timed with
+//!    `check` and with `claims`.
+//!
+//! It prints the figures next to the targets; nothing is asserted about
+//! time. Ingest time is not measured here (see `benches/ingest.rs`).
+//!
+//! Run: `cargo bench --bench check` (about two minutes on 2 cores). Without
+//! `--bench` (`cargo test --benches`) every size is tiny. Set
+//! RECKON_BENCH_KEEP=1 to keep the generated projects for profiling.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The sizes of one benchmark session.
+struct Sizes {
+    /// Sweep dates of the large project.
+    dates: usize,
+    /// Models (a `{model}` folder each).
+    models: usize,
+    /// Configurations (the series), at most [`CONFIGS`].
+    configs: usize,
+    /// `random_input_len` values, at most [`INPUT_LENS`].
+    input_lens: usize,
+    /// Repeats of every point within a sweep.
+    repeats: usize,
+    /// Regions of the generated document.
+    regions: usize,
+    /// Claims of the generated claims document.
+    claims: usize,
+    /// Timed runs of each example case.
+    example_runs: usize,
+    /// Timed cold runs of the example.
+    cold_runs: usize,
+    /// Timed runs of each large case.
+    large_runs: usize,
+}
+
+const CONFIGS: [&str; 8] = [
+    "baseline",
+    "eagle-topk4-v1",
+    "eagle-topk1-v2",
+    "eagle-topk2-v2",
+    "eagle-topk4-v2",
+    "eagle-topk1-v1",
+    "ngram-v1",
+    "mtp-v2",
+];
+const CONCURRENCIES: [u32; 11] = [1, 2, 4, 8, 16, 30, 50, 100, 150, 200, 250];
+const INPUT_LENS: [u32; 3] = [1000, 4000, 16000];
+const MODELS: [&str; 2] = ["kimi-k2.5", "qwen3-235b"];
+
+/// The binary cargo built for this bench: `CARGO_BIN_EXE_reckon` when
+/// cargo set it, else `reckon` in the folder above this bench executable
+/// (`target/<profile>/deps/check-…` → `target/<profile>/reckon`).
+fn reckon_binary() -> PathBuf {
+    let exe = if cfg!(windows) { "reckon.exe" } else { "reckon" };
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(p) = option_env!("CARGO_BIN_EXE_reckon") {
+        candidates.push(PathBuf::from(p));
+    }
+    if let Ok(me) = std::env::current_exe() {
+        if let Some(deps) = me.parent() {
+            candidates.push(deps.join(exe));
+            if let Some(profile) = deps.parent() {
+                candidates.push(profile.join(exe));
+            }
+        }
+    }
+    candidates.iter().find(|p| p.is_file()).cloned().unwrap_or_else(|| {
+        panic!("the reckon binary was not found (looked at {candidates:?}); build it with `cargo build --release` or run through `cargo bench`")
+    })
+}
+
+/// A deterministic pseudo-random number in [0, 1) from a seed (splitmix64).
+fn unit(seed: u64) -> f64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Single-request speed and the concurrency scale where a configuration
+/// levels off: throughput(c) = s1 · c / (1 + (c − 1) / knee).
+fn shape(config: &str) -> (f64, f64) {
+    match config {
+        "baseline" => (93.0, 8.5),
+        "eagle-topk4-v1" => (96.0, 3.5),
+        "eagle-topk1-v2" => (110.0, 7.5),
+        "eagle-topk2-v2" => (104.0, 5.5),
+        "eagle-topk4-v2" => (100.0, 4.5),
+        "eagle-topk1-v1" => (101.0, 6.0),
+        "ngram-v1" => (88.0, 7.0),
+        _ => (106.0, 6.5),
+    }
+}
+
+/// Output throughput (tok/s) of one run.
+fn throughput(config: &str, c: u32, input_len: u32, model: usize, date: usize, noise: f64) -> f64 {
+    let (s1, knee) = shape(config);
+    let c = c as f64;
+    let len = match input_len {
+        1000 => 1.0,
+        4000 => 0.85,
+        _ => 0.6,
+    };
+    let model = if model == 0 { 1.0 } else { 0.7 };
+    s1 * c / (1.0 + (c - 1.0) / knee) * len * model * (1.0 + 0.002 * date as f64) * (1.0 + 0.04 * (noise - 0.5))
+}
+
+fn sweep_date(d: usize) -> String {
+    // Every third day from 2026-09-01; the calendar does not matter, only order.
+    let day = d * 3;
+    format!("2026-{:02}-{:02}", 9 + day / 28, 1 + day % 28)
+}
+
+/// Writes the large project's logs: `logs/{date}/{model}/{config}.jsonl`,
+/// one bench_serving record per line. Returns the number of runs written.
+fn generate_logs(dir: &Path, s: &Sizes) -> usize {
+    let mut runs = 0usize;
+    for d in 0..s.dates {
+        let date = sweep_date(d);
+        for (m, model) in MODELS.iter().enumerate().take(s.models) {
+            let folder = dir.join(format!("logs/{date}/{model}"));
+            std::fs::create_dir_all(&folder).unwrap();
+            for config in CONFIGS.iter().take(s.configs) {
+                let file = std::fs::File::create(folder.join(format!("{config}.jsonl"))).unwrap();
+                let mut out = std::io::BufWriter::new(file);
+                for &len in INPUT_LENS.iter().take(s.input_lens) {
+                    for rep in 0..s.repeats {
+                        for &c in &CONCURRENCIES {
+                            runs += 1;
+                            writeln!(out, "{}", record(config, c, len, m, model, d, rep, runs as u64)).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    runs
+}
+
+/// One bench_serving JSONL record, shaped like SGLang writes it.
+#[allow(clippy::too_many_arguments)]
+fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: usize, seed: u64) -> String {
+    let noise = |k: u64| unit(seed * 64 + k);
+    let tput = throughput(config, c, len, m, d, noise(0));
+    let per_req = tput / c as f64; // tok/s each request sees
+    let tpot = 1000.0 / per_req;
+    let ttft = (60.0 + len as f64 * 0.12) * (1.0 + c as f64 / 40.0) * (0.9 + 0.2 * noise(1));
+    let e2e = ttft + tpot * 999.0;
+    let prompts = (c * 4).max(16);
+    let duration = prompts as f64 * 1000.0 / tput;
+    let spec = config != "baseline";
+    let topk = config.split("topk").nth(1).and_then(|t| t[..1].parse::<u32>().ok());
+    let spec_v2 = config.ends_with("-v2");
+    let accept = if spec { format!("{:.4}", 2.2 + noise(2)) } else { "null".into() };
+    let mut s = String::with_capacity(1800);
+    write!(
+        s,
+        concat!(
+            r#"{{"tag": "{model}_{config}_c{c}_in{len}_r{rep}", "backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "#,
+            r#""max_concurrency": {c}, "sharegpt_output_len": null, "random_input_len": {len}, "random_output_len": 1000, "random_range_ratio": 1.0, "#,
+            r#""server_info": {{"model_path": "org/{model}", "tp_size": 8, "quantization": "int4", "cuda_graph_max_bs": 64, "attention_backend": "flashinfer", "#,
+            r#""speculative_algorithm": {algo}, "speculative_eagle_topk": {topk}, "speculative_num_steps": {steps}, "enable_spec_v2": {v2}}}, "#,
+            r#""duration": {duration:.4}, "completed": {prompts}, "total_input_tokens": {tin}, "total_output_tokens": {tout}, "total_output_tokens_retokenized": {tret}, "#,
+            r#""request_throughput": {rt:.6}, "input_throughput": {it:.4}, "output_throughput": {tput:.4}, "total_throughput": {tt:.4}, "#,
+            r#""max_output_tokens_per_s": {peak:.2}, "max_concurrent_requests": {c}, "#,
+            r#""mean_e2e_latency_ms": {e2e:.4}, "median_e2e_latency_ms": {e2e_med:.4}, "std_e2e_latency_ms": {e2e_sd:.4}, "p99_e2e_latency_ms": {e2e_p99:.4}, "#,
+            r#""mean_ttft_ms": {ttft:.4}, "median_ttft_ms": {ttft_med:.4}, "std_ttft_ms": {ttft_sd:.4}, "p99_ttft_ms": {ttft_p99:.4}, "#,
+            r#""mean_tpot_ms": {tpot:.4}, "median_tpot_ms": {tpot_med:.4}, "std_tpot_ms": {tpot_sd:.4}, "p99_tpot_ms": {tpot_p99:.4}, "#,
+            r#""mean_itl_ms": {itl:.4}, "median_itl_ms": {itl_med:.4}, "std_itl_ms": {itl_sd:.4}, "p95_itl_ms": {itl_p95:.4}, "p99_itl_ms": {itl_p99:.4}, "#,
+            r#""concurrency": {conc:.4}, "accept_length": {accept}}}"#
+        ),
+        model = model,
+        config = config,
+        c = c,
+        len = len,
+        rep = rep,
+        algo = if spec { "\"EAGLE3\"" } else { "null" },
+        topk = topk.map_or("null".to_string(), |t| t.to_string()),
+        steps = if spec { "3" } else { "null" },
+        v2 = spec_v2,
+        duration = duration,
+        prompts = prompts,
+        tin = prompts * len,
+        tout = prompts * 1000 - (noise(3) * 30.0) as u32,
+        tret = prompts * 1000 - (noise(4) * 40.0) as u32,
+        rt = tput / 1000.0,
+        it = tput * len as f64 / 1000.0,
+        tput = tput,
+        tt = tput * (1.0 + len as f64 / 1000.0),
+        peak = tput * (1.2 + 0.1 * noise(5)),
+        e2e = e2e,
+        e2e_med = e2e * (0.98 + 0.02 * noise(6)),
+        e2e_sd = e2e * 0.04,
+        e2e_p99 = e2e * (1.1 + 0.05 * noise(7)),
+        ttft = ttft,
+        ttft_med = ttft * (0.92 + 0.04 * noise(8)),
+        ttft_sd = ttft * 0.3,
+        ttft_p99 = ttft * (2.2 + 0.4 * noise(9)),
+        tpot = tpot,
+        tpot_med = tpot * (0.98 + 0.02 * noise(10)),
+        tpot_sd = tpot * 0.05,
+        tpot_p99 = tpot * (1.15 + 0.1 * noise(11)),
+        itl = tpot * 1.05,
+        itl_med = tpot * (0.97 + 0.03 * noise(12)),
+        itl_sd = tpot * 0.4,
+        itl_p95 = tpot * (1.9 + 0.2 * noise(13)),
+        itl_p99 = tpot * (2.6 + 0.4 * noise(14)),
+        conc = c as f64 * (0.95 + 0.04 * noise(15)),
+        accept = accept,
+    )
+    .unwrap();
+    s
+}
+
+const LARGE_TOML: &str = r#"# The generated project of benches/check.rs.
+database = "db/reckon.sqlite"
+series = "config"
+
+[[source]]
+path = "logs/{date}/{model}/{config}.jsonl"
+labels = { cluster = "rtx-pro-6000" }
+
+[aliases]
+"baseline" = ["no speculation"]
+"eagle-topk4-v1" = ["EAGLE topk=4, v1", "topk=4+v1"]
+"eagle-topk1-v2" = ["EAGLE topk=1 on the spec_v2 overlap path", "topk=1+v2"]
+output_throughput = ["tok/s", "throughput"]
+
+[noise]
+throughput = 0.02
+latency = 0.05
+tail_latency = 0.10
+"#;
+
+const TABLE_METRICS: [&str; 8] = [
+    "output_throughput",
+    "mean_ttft_ms",
+    "p99_ttft_ms",
+    "median_tpot_ms",
+    "mean_e2e_latency_ms",
+    "p99_itl_ms",
+    "request_throughput",
+    "total_throughput",
+];
+
+/// `where=` filters the generated regions cycle through (some regions have none).
+fn region_filter(i: usize, s: &Sizes) -> Option<String> {
+    let last = sweep_date(s.dates - 1);
+    let model = MODELS[i % s.models];
+    let len = INPUT_LENS[i % s.input_lens];
+    match i % 6 {
+        0 => Some(format!("model = '{model}' and random_input_len = {len}")),
+        1 => Some(format!("random_input_len = {len}")),
+        2 => Some(format!("config in ({}, {}) and model = '{model}'", CONFIGS[0], CONFIGS[1 % s.configs])),
+        3 => Some(format!("date = {last}")),
+        4 => Some(format!("max_concurrency >= 30 and model = '{model}'")),
+        _ => None,
+    }
+}
+
+/// A document of `s.regions` regions: ~40% tables, ~45% inline values, and
+/// plots, SQL and templates 5% each, in sections of prose.
+fn regions_document(s: &Sizes) -> String {
+    let mut doc =
+        String::from("# Speculative decoding across models and prompt lengths\n\n_Generated by benches/check.rs._\n\n");
+    let n = s.regions;
+    let (plots, sqls, templates) = ((n / 20).max(1), (n / 20).max(1), (n / 20).max(1));
+    let tables = n * 2 / 5;
+    let values = n.saturating_sub(plots + sqls + templates + tables);
+    let sql_queries = [
+        "SELECT json_extract(p.params, '$.config') AS config, count(*) AS runs, max(sweep) AS latest FROM run JOIN param_set p ON p.id = run.param_set_id GROUP BY 1 ORDER BY 1",
+        "SELECT name, unit, direction FROM metric ORDER BY name",
+        "SELECT sweep, count(*) AS runs FROM run GROUP BY sweep ORDER BY sweep DESC LIMIT 5",
+        "SELECT format, count(*) AS files, sum(size) AS bytes FROM source GROUP BY format",
+        "SELECT json_extract(p.params, '$.config') AS config, avg(m.value) AS mean_tput FROM run r JOIN param_set p ON p.id = r.param_set_id JOIN measurement m ON m.run_id = r.id JOIN metric ON metric.id = m.metric_id WHERE metric.name = 'output_throughput' GROUP BY 1 ORDER BY 1",
+    ];
+    let aggs = ["median", "median", "mean", "max", "all", "median", "min"];
+    let mut i = 0;
+    for t in 0..tables {
+        i += 1;
+        writeln!(doc, "## Table {t}\n").unwrap();
+        let filter = region_filter(t, s).map(|f| format!(" where=\"{f}\"")).unwrap_or_default();
+        if t % 8 == 7 {
+            let config = CONFIGS[t % s.configs];
+            writeln!(doc, "<!-- reckon:table metrics=output_throughput,mean_ttft_ms,p99_tpot_ms series={config} rows=max_concurrency digits=2{filter} -->\n<!-- /reckon:table -->\n").unwrap();
+        } else {
+            let metric = TABLE_METRICS[t % TABLE_METRICS.len()];
+            let extra = if t % 3 == 0 { " highlight=best caption=true" } else { "" };
+            let agg = aggs[t % aggs.len()];
+            writeln!(doc, "<!-- reckon:table metric={metric} rows=max_concurrency agg={agg} digits=1{extra}{filter} -->\n<!-- /reckon:table -->\n").unwrap();
+        }
+    }
+    writeln!(doc, "## Inline numbers\n").unwrap();
+    for v in 0..values {
+        i += 1;
+        let config = CONFIGS[v % s.configs];
+        let model = MODELS[v % s.models];
+        let len = INPUT_LENS[(v / 2) % s.input_lens];
+        let metric = ["output_throughput", "mean_ttft_ms", "p99_itl_ms"][v % 3];
+        let what = if v % 4 == 0 {
+            "max_over=max_concurrency".to_string()
+        } else {
+            format!("max_concurrency={}", CONCURRENCIES[v % CONCURRENCIES.len()])
+        };
+        writeln!(
+            doc,
+            "With {model} and {len}-token prompts, {config} reaches <!-- reckon:value metric={metric} config={config} model={model} random_input_len={len} {what} digits=1 --><!-- /reckon:value --> ({metric})."
+        )
+        .unwrap();
+    }
+    writeln!(doc, "\n## Plots\n").unwrap();
+    for p in 0..plots {
+        i += 1;
+        let model = MODELS[p % s.models];
+        let metric = ["output_throughput", "p99_ttft_ms"][p % 2];
+        writeln!(doc, "<!-- reckon:plot metric={metric} x=max_concurrency log=x file=plot-{p}.svg where=\"model = '{model}' and random_input_len = 1000\" -->\n<!-- /reckon:plot -->\n").unwrap();
+    }
+    writeln!(doc, "## Provenance\n").unwrap();
+    for q in 0..sqls {
+        i += 1;
+        writeln!(
+            doc,
+            "<!-- reckon:sql query=\"{}\" digits=1 -->\n<!-- /reckon:sql -->\n",
+            sql_queries[q % sql_queries.len()]
+        )
+        .unwrap();
+    }
+    writeln!(doc, "## Summaries\n").unwrap();
+    for t in 0..templates {
+        i += 1;
+        let model = MODELS[t % s.models];
+        let (name, metric) =
+            if t % 2 == 0 { ("best-per-row.md", "output_throughput") } else { ("sweeps.md", "p99_ttft_ms") };
+        writeln!(doc, "<!-- reckon:template name={name} metric={metric} rows=max_concurrency digits=1 where=\"model = '{model}'\" -->\n<!-- /reckon:template -->\n").unwrap();
+    }
+    assert_eq!(i, n);
+    doc
+}
+
+/// A document of `s.claims` claims, cycling through the shapes of claims
+/// researchers write, each with its prose.
+fn claims_document(s: &Sizes) -> String {
+    let mut doc =
+        String::from("# Conclusions across models and prompt lengths\n\n_Generated by benches/check.rs._\n\n");
+    let last = s.dates - 1;
+    for k in 0..s.claims {
+        let m = k % s.models;
+        let model = MODELS[m];
+        let len = INPUT_LENS[(k / 3) % s.input_lens];
+        // What the generator makes of a configuration, noise aside.
+        let expect = |config: &str, c: u32| throughput(config, c, len, m, last, 0.5);
+        let ia = (k / 10) % s.configs;
+        let (mut a, mut b) = (CONFIGS[ia], CONFIGS[(ia + 1 + (k % 3) % (s.configs - 1)) % s.configs]);
+        // Half the claims put the stronger configuration first, so that
+        // some conclusions hold, some are contradicted, some undecided.
+        if k % 2 == 0 && expect(a, 250) < expect(b, 250) {
+            std::mem::swap(&mut a, &mut b);
+        }
+        // A third of the stated numbers are off by 30%.
+        let off = if k % 3 == 0 { 1.3 } else { 1.0 };
+        let pinned = format!("model = '{model}' and random_input_len = {len}");
+        let max_ratio = CONCURRENCIES.iter().map(|&c| expect(a, c) / expect(b, c)).fold(f64::MIN, f64::max);
+        let plateau = CONCURRENCIES.iter().filter(|&&c| c >= 50).map(|&c| expect(a, c)).fold(f64::MIN, f64::max);
+        let statement = match k % 10 {
+            0 => format!("{a} beats others on output_throughput for all max_concurrency >= 30 where {pinned}"),
+            1 => format!("{a} matches or beats {b} on output_throughput for all max_concurrency where {pinned}"),
+            2 => format!("{a} beats {b} on output_throughput at max_concurrency = 1 where {pinned}"),
+            3 => format!("max({a} / {b} on output_throughput for all max_concurrency) ≈ {:.2} within 5% where {pinned}", max_ratio * off),
+            4 => format!("{a} / {b} on output_throughput at max_concurrency = 8 ≈ {:.2} within 5% where {pinned}", expect(a, 8) / expect(b, 8) * off),
+            5 => format!("max({a} on output_throughput for all max_concurrency >= 50) ≈ {:.0} within 3% where {pinned}", plateau * off),
+            6 => format!("crossover({a}, {b} on output_throughput over max_concurrency) = {} where {pinned}", CONCURRENCIES[k % 5]),
+            7 => format!("{a} beats {b} on p99_ttft_ms for all max_concurrency >= 100 where {pinned}"),
+            8 => format!("{a} matches {b} on mean_tpot_ms for all max_concurrency in (1, 2, 4) and {a} beats {b} on output_throughput for any max_concurrency where {pinned}"),
+            _ => format!("{a} matches or beats others on median_e2e_latency_ms for all max_concurrency <= 16 where model = '{model}' and date >= '{}'", sweep_date(s.dates / 2)),
+        };
+        writeln!(doc, "<!-- reckon:claim id=c{k}\n     {statement} -->\nConclusion {k}: {a} against {b} on {model} with {len}-token prompts.\n<!-- /reckon:claim -->\n").unwrap();
+    }
+    doc
+}
+
+/// Runs reckon in `dir`, returning its output (a usage or input error,
+/// exit 2, stops the benchmark: the figures would mean nothing).
+fn reckon(bin: &Path, dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new(bin).args(args).current_dir(dir).env("NO_COLOR", "1").output().unwrap();
+    let code = out.status.code();
+    assert!(
+        code == Some(0) || code == Some(1),
+        "reckon {} in {} exited {:?}:\n{}{}",
+        args.join(" "),
+        dir.display(),
+        code,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Times `runs` invocations; `before` runs untimed before each one.
+fn time_runs(bin: &Path, dir: &Path, args: &[&str], runs: usize, mut before: impl FnMut()) -> (Vec<Duration>, Output) {
+    let mut times = Vec::with_capacity(runs);
+    let mut last = None;
+    for _ in 0..runs {
+        before();
+        let start = Instant::now();
+        let out = reckon(bin, dir, args);
+        times.push(start.elapsed());
+        last = Some(out);
+    }
+    times.sort();
+    (times, last.unwrap())
+}
+
+/// Copies a folder recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Makes `dir` a git repository with one commit, as a pre-commit hook sees
+/// it (reckon asks git for HEAD when it ingests). Skipped without git.
+fn git_init(dir: &Path) -> bool {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    git(&["init", "-q"]) && git(&["add", "reckon.toml"]) && git(&["commit", "-q", "-m", "bench"])
+}
+
+/// The example project in a fresh temporary folder.
+fn example_project(repo: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo.join("notebooks"), &dir.path().join("notebooks"));
+    std::fs::copy(repo.join("reckon.toml"), dir.path().join("reckon.toml")).unwrap();
+    git_init(dir.path());
+    dir
+}
+
+fn remove_database(dir: &Path) {
+    for name in ["reckon.sqlite", "reckon.sqlite-wal", "reckon.sqlite-shm"] {
+        let _ = std::fs::remove_file(dir.join("db").join(name));
+    }
+}
+
+/// Runs and metric values in a project's database.
+fn database_size(dir: &Path) -> (i64, i64) {
+    let conn =
+        rusqlite::Connection::open_with_flags(dir.join("db/reckon.sqlite"), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let runs = conn.query_row("SELECT count(*) FROM run", [], |r| r.get(0)).unwrap();
+    let values = conn.query_row("SELECT count(*) FROM measurement", [], |r| r.get(0)).unwrap();
+    (runs, values)
+}
+
+/// The verdicts of `reckon claims --format json`, counted.
+fn verdicts(out: &Output) -> String {
+    let items: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut counts = std::collections::BTreeMap::new();
+    for item in items.as_array().unwrap() {
+        *counts.entry(item["claim"]["verdict"].as_str().unwrap_or("?").to_string()).or_insert(0usize) += 1;
+    }
+    counts.iter().map(|(v, n)| format!("{n} {v}")).collect::<Vec<_>>().join(", ")
+}
+
+/// One line of the results table.
+struct Row {
+    case: String,
+    data: String,
+    times: Vec<Duration>,
+    target_ms: f64,
+    note: String,
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    // `cargo test --benches` runs bench targets with no `--bench` flag: keep that quick.
+    let benching = std::env::args().any(|a| a == "--bench");
+    let s = if benching {
+        Sizes {
+            dates: 32,
+            models: 2,
+            configs: 8,
+            input_lens: 3,
+            repeats: 2,
+            regions: 100,
+            claims: 100,
+            example_runs: 20,
+            cold_runs: 5,
+            large_runs: 7,
+        }
+    } else {
+        Sizes {
+            dates: 2,
+            models: 1,
+            configs: 3,
+            input_lens: 1,
+            repeats: 1,
+            regions: 20,
+            claims: 10,
+            example_runs: 1,
+            cold_runs: 1,
+            large_runs: 1,
+        }
+    };
+    let bin = reckon_binary();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut rows = Vec::new();
+
+    // 1. The bundled example.
+    let example = example_project(repo);
+    let ex = example.path();
+    let doc = "notebooks/eagle-fast-verify.md";
+    let check = ["check", doc];
+    reckon(&bin, ex, &["ingest"]);
+    let (ex_runs, ex_values) = database_size(ex);
+    let ex_data = format!("{ex_runs} runs / {ex_values} values");
+    let (times, out) = time_runs(&bin, ex, &check, s.example_runs, || {});
+    rows.push(Row {
+        case: "example: check, warm database".into(),
+        data: ex_data.clone(),
+        times,
+        target_ms: 50.0,
+        note: format!("exit {} (stale, claims flagged)", out.status.code().unwrap_or(-1)),
+    });
+    let (times, out) = time_runs(&bin, ex, &check, s.cold_runs, || remove_database(ex));
+    rows.push(Row {
+        case: "example: check, cold (ingests first)".into(),
+        data: ex_data.clone(),
+        times,
+        target_ms: 50.0,
+        note: format!("exit {}", out.status.code().unwrap_or(-1)),
+    });
+    reckon(&bin, ex, &["update", "--write", doc]);
+    let (times, out) = time_runs(&bin, ex, &check, s.example_runs, || {});
+    rows.push(Row {
+        case: "example: check after update --write".into(),
+        data: ex_data,
+        times,
+        target_ms: 50.0,
+        note: format!("exit {} (current; contradicted claims remain)", out.status.code().unwrap_or(-1)),
+    });
+
+    // 2. and 3. The large project.
+    let large = tempfile::tempdir().unwrap();
+    let lg = large.path();
+    std::fs::write(lg.join("reckon.toml"), LARGE_TOML).unwrap();
+    git_init(lg);
+    let generated = Instant::now();
+    let written = generate_logs(lg, &s);
+    let gen_time = generated.elapsed();
+    let ingested = Instant::now();
+    reckon(&bin, lg, &["ingest"]);
+    let ingest_time = ingested.elapsed();
+    let (lg_runs, lg_values) = database_size(lg);
+    assert_eq!(lg_runs as usize, written);
+    if benching {
+        assert!(lg_values >= 1_000_000, "the large case needs at least 1,000,000 metric values, got {lg_values}");
+    }
+    let files = s.dates * s.models * s.configs;
+    let lg_data = format!("{lg_runs} runs / {lg_values} values / {files} files");
+    eprintln!(
+        "large project: {lg_data}: generated in {:.1} s, ingested in {:.1} s (not measured)",
+        gen_time.as_secs_f64(),
+        ingest_time.as_secs_f64()
+    );
+
+    std::fs::write(lg.join("regions.md"), regions_document(&s)).unwrap();
+    reckon(&bin, lg, &["update", "--write", "regions.md"]);
+    let (times, out) = time_runs(&bin, lg, &["check", "regions.md"], s.large_runs, || {});
+    rows.push(Row {
+        case: format!("large: check, {} regions", s.regions),
+        data: lg_data.clone(),
+        times,
+        target_ms: 500.0,
+        note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
+    });
+
+    std::fs::write(lg.join("claims.md"), claims_document(&s)).unwrap();
+    reckon(&bin, lg, &["update", "--write", "claims.md"]);
+    let (times, _) = time_runs(&bin, lg, &["check", "claims.md"], s.large_runs, || {});
+    let judged = verdicts(&reckon(&bin, lg, &["claims", "--format", "json", "claims.md"]));
+    rows.push(Row {
+        case: format!("large: check, {} claims", s.claims),
+        data: lg_data.clone(),
+        times,
+        target_ms: 500.0,
+        note: judged,
+    });
+    let (times, _) = time_runs(&bin, lg, &["claims", "claims.md"], s.large_runs, || {});
+    rows.push(Row {
+        case: format!("large: claims, {} claims", s.claims),
+        data: lg_data,
+        times,
+        target_ms: 500.0,
+        note: String::new(),
+    });
+
+    println!("reckon check benchmark: {} (whole process, wall clock)", bin.display());
+    println!(
+        "{:<40} {:<45} {:>4} {:>9} {:>9} {:>8}  {:<6} note",
+        "case", "data", "runs", "min ms", "median ms", "target", "median"
+    );
+    for r in &rows {
+        let min = ms(r.times[0]);
+        let median = ms(r.times[r.times.len() / 2]);
+        let verdict = if median < r.target_ms { "ok" } else { "MISSES" };
+        println!(
+            "{:<40} {:<45} {:>4} {:>9.1} {:>9.1} {:>8}  {:<6} {}",
+            r.case,
+            r.data,
+            r.times.len(),
+            min,
+            median,
+            format!("< {}", r.target_ms),
+            verdict,
+            r.note
+        );
+    }
+    if std::env::var_os("RECKON_BENCH_KEEP").is_some() {
+        println!("kept the projects: {} and {}", example.keep().display(), large.keep().display());
+    }
+    if !benching {
+        println!("(test mode: tiny sizes; run `cargo bench --bench check` for the real figures)");
+    }
+}
