@@ -379,10 +379,13 @@ impl SourceWriter<'_> {
             None => (default_time.time.as_str(), default_time.origin),
         };
         let sweep = time.get(..10).unwrap_or(time);
-        let mut merged: BTreeMap<&str, &Value> = run.params.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        for (k, v) in labels {
-            merged.insert(k.as_str(), v);
-        }
+        // Labels first so that, after a stable sort by name, a label comes
+        // before the log's param of the same name and wins the dedup.
+        let mut merged: Vec<(&str, &Value)> = Vec::with_capacity(labels.len() + run.params.len());
+        merged.extend(labels.iter().map(|(k, v)| (k.as_str(), v)));
+        merged.extend(run.params.iter().map(|(k, v)| (k.as_str(), v)));
+        merged.sort_by(|a, b| a.0.cmp(b.0));
+        merged.dedup_by(|later, first| later.0 == first.0);
         self.json.clear();
         write_params_json(&mut self.json, merged.into_iter());
         let set_id = match self.param_sets.get(&self.json) {
@@ -552,8 +555,30 @@ fn write_params_json<'a>(out: &mut String, params: impl Iterator<Item = (&'a str
 }
 
 fn write_json_str(out: &mut String, s: &str) {
-    // serde_json's string escaping, without building a Value.
-    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+    // JSON string escaping (RFC 8259 §7); plain text, the common case, is
+    // copied in one piece.
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            out.push_str(&format!("\\u{b:04x}"));
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
 }
 
 /// Reads a run's params JSON (an object of numbers and strings, keys
@@ -643,6 +668,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn params_json_escapes_like_serde_json() {
+        for text in ["plain", "quote \" and \\ backslash", "tab\tnew\nline\r", "nul \u{0} bell \u{7}", "ünïcödé ✓"]
+        {
+            let mut out = String::new();
+            write_json_str(&mut out, text);
+            assert_eq!(out, serde_json::to_string(text).unwrap());
+        }
+    }
+
+    #[test]
     fn params_read_back_as_written_and_odd_json_reads_as_its_text() {
         let p = parse_params(
             r#"{"a":1,"b":"x","c":null,"d":true,"e":[1,"y"],"f":{"g":2},"h":-2.5e3,"i":18446744073709551615}"#,
@@ -682,7 +717,12 @@ mod tests {
     fn a_source_goes_in_whole_and_only_once() {
         let mut store = Store::open_in_memory().unwrap();
         let mut batch = Batch::new("test".into(), None);
-        let labels: BTreeMap<String, Value> = [("config".to_string(), Value::Text("baseline".into()))].into();
+        let labels: BTreeMap<String, Value> = [
+            ("config".to_string(), Value::Text("baseline".into())),
+            // A label overrides the log's param of the same name.
+            ("backend".to_string(), Value::Text("sglang-patched".into())),
+        ]
+        .into();
         let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
         let src = NewSource {
             path: "a.jsonl",
@@ -708,6 +748,7 @@ mod tests {
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[0].params["config"], Value::Text("baseline".into()));
         assert_eq!(runs[0].params["max_concurrency"], Value::Num(1.0));
+        assert_eq!(runs[0].params["backend"], Value::Text("sglang-patched".into()));
         assert_eq!(runs[0].sweep, "2026-11-29");
         let values = store.metric_values("output_throughput").unwrap();
         assert_eq!(values.len(), 2);
