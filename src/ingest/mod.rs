@@ -240,7 +240,7 @@ pub fn ingest_file(
     // Parsing and inserting overlap: a second thread reads and parses the
     // file while this one writes runs, handed over through a bounded queue
     // (memory stays bounded whatever the file's size).
-    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<crate::run::RawRun>>(16);
+    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<(crate::run::RawRun, String)>>(16);
     let outcome = std::thread::scope(|scope| -> Result<Outcome> {
         let parser = scope.spawn(|| {
             // Owned by this thread, so the queue closes when parsing ends.
@@ -248,8 +248,13 @@ pub fn ingest_file(
             // Runs travel in batches: one hand-over per run would cost a
             // thread wake-up each.
             let mut batch = Vec::with_capacity(BATCH_RUNS);
-            let mut emit = |run: crate::run::RawRun| -> Result<()> {
-                batch.push(run);
+            let mut emit = |mut run: crate::run::RawRun| -> Result<()> {
+                // The params are encoded here, off the inserting thread, and
+                // freed on the thread that allocated them.
+                let mut json = String::new();
+                crate::store::encode_params(&run, &job.labels, &mut json);
+                run.params = Vec::new();
+                batch.push((run, json));
                 if batch.len() == BATCH_RUNS {
                     // The receiver is gone only when inserting failed; that error is the one reported.
                     send.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH_RUNS)))
@@ -265,8 +270,8 @@ pub fn ingest_file(
         });
         let mut failed = None;
         'runs: for batch in receive.iter() {
-            for run in batch {
-                if let Err(e) = writer.add_run(&run, &job.labels, &default_time) {
+            for (run, json) in batch {
+                if let Err(e) = writer.add_encoded(&run, &json, &default_time) {
                     failed = Some(match e {
                         Error::Usage(msg) => Error::malformed(&shown, run.line, msg),
                         e => e,

@@ -374,30 +374,31 @@ const FLUSH_ROWS: usize = 1 << 14;
 impl SourceWriter<'_> {
     /// Adds one run. `labels` override params of the same name from the log.
     pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
+        let mut json = std::mem::take(&mut self.json);
+        encode_params(run, labels, &mut json);
+        let added = self.add_encoded(run, &json, default_time);
+        self.json = json;
+        added
+    }
+
+    /// Adds one run whose params (merged with the labels) were already
+    /// encoded by [`encode_params`] — ingest encodes on its parsing thread.
+    pub fn add_encoded(&mut self, run: &RawRun, params_json: &str, default_time: &RunTime) -> Result<()> {
         let (time, origin) = match &run.time {
             Some(t) => (t.as_str(), "log"),
             None => (default_time.time.as_str(), default_time.origin),
         };
         let sweep = time.get(..10).unwrap_or(time);
-        // Labels first so that, after a stable sort by name, a label comes
-        // before the log's param of the same name and wins the dedup.
-        let mut merged: Vec<(&str, &Value)> = Vec::with_capacity(labels.len() + run.params.len());
-        merged.extend(labels.iter().map(|(k, v)| (k.as_str(), v)));
-        merged.extend(run.params.iter().map(|(k, v)| (k.as_str(), v)));
-        merged.sort_by(|a, b| a.0.cmp(b.0));
-        merged.dedup_by(|later, first| later.0 == first.0);
-        self.json.clear();
-        write_params_json(&mut self.json, merged.into_iter());
-        let set_id = match self.param_sets.get(&self.json) {
+        let set_id = match self.param_sets.get(params_json) {
             Some(id) => *id,
             None => {
                 self.tx.execute(
                     "INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING",
-                    [&self.json],
+                    [params_json],
                 )?;
                 let id: i64 =
-                    self.tx.query_row("SELECT id FROM param_set WHERE params = ?1", [&self.json], |r| r.get(0))?;
-                self.param_sets.insert(self.json.clone(), id);
+                    self.tx.query_row("SELECT id FROM param_set WHERE params = ?1", [params_json], |r| r.get(0))?;
+                self.param_sets.insert(params_json.to_string(), id);
                 id
             }
         };
@@ -524,6 +525,21 @@ fn friendly(e: &rusqlite::Error) -> String {
         }
         e => e.to_string(),
     }
+}
+
+/// A run's params merged with the labels (a label wins over the log's
+/// param of the same name), as the JSON object the store keeps: keys
+/// sorted, written into `out` (cleared first).
+pub fn encode_params(run: &RawRun, labels: &BTreeMap<String, Value>, out: &mut String) {
+    // Labels first so that, after a stable sort by name, a label comes
+    // before the log's param of the same name and wins the dedup.
+    let mut merged: Vec<(&str, &Value)> = Vec::with_capacity(labels.len() + run.params.len());
+    merged.extend(labels.iter().map(|(k, v)| (k.as_str(), v)));
+    merged.extend(run.params.iter().map(|(k, v)| (k.as_str(), v)));
+    merged.sort_by(|a, b| a.0.cmp(b.0));
+    merged.dedup_by(|later, first| later.0 == first.0);
+    out.clear();
+    write_params_json(out, merged.into_iter());
 }
 
 fn params_json<'a>(params: impl Iterator<Item = (&'a String, &'a Value)>) -> String {
