@@ -395,7 +395,8 @@ fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
 
 fn cmd_query(cfg: &Config, args: QueryArgs) -> Result<i32> {
     let store = Store::open_read_only(&cfg.database)?;
-    let dataset = crate::query::Dataset::load(&store)?;
+    let mut dataset = crate::query::Dataset::load(&store)?;
+    dataset.apply_config(cfg);
     let mut query = crate::query::Query::new(&args.metric);
     query.rows = args.rows;
     query.cols = if args.cols.is_empty() && dataset.has_param(&cfg.series) && !query.rows.contains(&cfg.series) {

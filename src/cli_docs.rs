@@ -37,8 +37,10 @@ fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
 /// exits right after the command, and freeing tens of thousands of runs'
 /// param maps one by one took ~80 ms of a 0.5 s `reckon check` over 33,792
 /// runs (`cargo bench --bench check`).
-fn load_for_command(store: &Store) -> Result<&Dataset<'_>> {
-    Ok(Box::leak(Box::new(Dataset::load(store)?)))
+fn load_for_command<'s>(store: &'s Store, cfg: &Config) -> Result<&'s Dataset<'s>> {
+    let mut dataset = Dataset::load(store)?;
+    dataset.apply_config(cfg);
+    Ok(Box::leak(Box::new(dataset)))
 }
 
 /// The documents as given on the command line, relative to the current folder.
@@ -115,7 +117,7 @@ pub fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
         return Ok(0);
     }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
-    let dataset = load_for_command(&store)?;
+    let dataset = load_for_command(&store, cfg)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
     let (reviews, mut errors) = review_all(&ctx, cwd, &args.docs);
     let color = use_color(std::io::stdout().is_terminal());
@@ -194,7 +196,7 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
         return Ok(0);
     }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
-    let dataset = load_for_command(&store)?;
+    let dataset = load_for_command(&store, cfg)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
     let (reviews, errors) = review_all(&ctx, cwd, &args.docs);
 
@@ -330,7 +332,7 @@ fn gh_property(s: &str) -> String {
 
 pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
-    let dataset = load_for_command(&store)?;
+    let dataset = load_for_command(&store, cfg)?;
     let mut out = String::new();
     let mut items = Vec::new();
     let mut errors = 0;
@@ -404,7 +406,8 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     if ingest_failed {
         return Ok(2);
     }
-    let dataset = Dataset::load(&store)?;
+    let mut dataset = Dataset::load(&store)?;
+    dataset.apply_config(cfg);
     let path = doc_paths(cwd, std::slice::from_ref(&args.doc)).remove(0);
     let rel = shown(cwd, &path);
     let (original, text) = document::read(&path)?;

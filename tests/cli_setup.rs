@@ -68,3 +68,28 @@ fn the_git_hook_refuses_a_commit_with_a_stale_document() {
     let (ok, out) = git(&["commit", "-q", "-m", "current plan"]);
     assert!(ok, "a current document commits:\n{out}");
 }
+
+#[test]
+fn reckon_toml_overrides_metric_units_and_directions() {
+    let s = Sandbox::with_scenario();
+    s.write(
+        "plan.md",
+        "<!-- reckon:claim id=c\n     baseline beats eagle-topk4-v1 on output_throughput at max_concurrency = 30 -->\nBaseline wins.\n<!-- /reckon:claim -->\n",
+    );
+    s.write("reckon.toml", "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n");
+    let r = s.ok(&["claims", "plan.md"]);
+    assert!(r.stdout.contains("claim `c` holds"), "{r:?}");
+    let q = s.ok(&["query", "--metric", "output_throughput", "--rows", "max_concurrency", "--format", "json"]);
+    assert!(q.stdout.contains("\"unit\": \"tok/s\""), "{q:?}");
+
+    // The project says otherwise: the claim flips and the unit follows.
+    s.write(
+        "reckon.toml",
+        "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n\n[metrics.output_throughput]\ndirection = \"lower\"\nunit = \"tokens per second\"\n",
+    );
+    let r = s.ok(&["claims", "plan.md"]);
+    assert!(r.stdout.contains("claim `c` contradicted"), "{r:?}");
+    let q = s.ok(&["query", "--metric", "output_throughput", "--rows", "max_concurrency", "--format", "json"]);
+    assert!(q.stdout.contains("\"unit\": \"tokens per second\""), "{q:?}");
+    assert!(q.stdout.contains("\"direction\": \"lower\""), "{q:?}");
+}

@@ -638,6 +638,21 @@ impl<'s> Dataset<'s> {
 
     /// A metric's unit and direction, or a usage error naming the known
     /// metrics and the likely one meant.
+    /// Applies reckon.toml's per-metric unit and direction over what the
+    /// store derived from the names, so every reader sees the project's word.
+    pub fn apply_config(&mut self, cfg: &crate::config::Config) {
+        for (name, spec) in &cfg.metrics {
+            if let Some(slot) = self.metrics.get_mut(name) {
+                if let Some(d) = spec.direction {
+                    slot.info.direction = d;
+                }
+                if let Some(u) = &spec.unit {
+                    slot.info.unit = Some(u.clone());
+                }
+            }
+        }
+    }
+
     pub fn metric_info(&self, name: &str) -> Result<&MetricInfo> {
         match self.metrics.get(name) {
             Some(slot) => Ok(&slot.info),
