@@ -221,6 +221,24 @@ impl<'a, 's> Judge<'a, 's> {
             .collect()
     }
 
+    /// The pivot rows a clause judges, with their key: the quantifier's
+    /// points, or the single pooled row of a clause without one.
+    fn rows<'p>(pivot: &'p Pivot, q: Option<&lang::Quantifier>) -> Vec<(usize, Option<&'p Key>)> {
+        match q {
+            Some(q) => Self::points(pivot, Some(&q.points)).into_iter().map(|(i, k)| (i, Some(k))).collect(),
+            None => (0..pivot.rows.len()).map(|i| (i, None)).collect(),
+        }
+    }
+
+    /// Folds a clause's points as its quantifier says: `for any` needs one,
+    /// `at` and `for all` need every one.
+    fn fold(points: &[Point], q: Option<&lang::Quantifier>) -> Judgement {
+        match q.map(|q| q.kind) {
+            Some(QuantKind::ForAny) => combine_any(points),
+            _ => combine_all(points),
+        }
+    }
+
     fn cell<'p>(pivot: &'p Pivot, row: usize, series: &str) -> Option<CellRuns<'p>> {
         let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series))?;
         let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
@@ -276,11 +294,7 @@ impl<'a, 's> Judge<'a, 's> {
         };
         let pooled = Self::pooled_log_sd(&pivot);
         let mut points = Vec::new();
-        let rows: Vec<(usize, Option<&Key>)> = if q.is_some() {
-            Self::points(&pivot, q.map(|q| &q.points)).into_iter().map(|(i, k)| (i, Some(k))).collect()
-        } else {
-            (0..pivot.rows.len()).map(|i| (i, None)).collect()
-        };
+        let rows = Self::rows(&pivot, q);
         for (row, key) in rows {
             let Some(ca) = Self::cell(&pivot, row, &a) else { continue };
             for b in &opponents {
@@ -296,10 +310,7 @@ impl<'a, 's> Judge<'a, 's> {
                 ));
             }
         }
-        Ok(match q.map(|q| q.kind) {
-            Some(QuantKind::ForAny) => combine_any(&points),
-            _ => combine_all(&points),
-        })
+        Ok(Self::fold(&points, q))
     }
 
     fn value(
@@ -330,11 +341,7 @@ impl<'a, 's> Judge<'a, 's> {
             Term::Ratio(..) => format!("{} / {}", series[0], series[1]),
             Term::Difference(..) => format!("{} - {}", series[0], series[1]),
         };
-        let rows: Vec<(usize, Option<&Key>)> = if q.is_some() {
-            Self::points(&pivot, q.map(|q| &q.points)).into_iter().map(|(i, k)| (i, Some(k))).collect()
-        } else {
-            (0..pivot.rows.len()).map(|i| (i, None)).collect()
-        };
+        let rows = Self::rows(&pivot, q);
         let mut estimates = Vec::new();
         for (row, key) in rows {
             let cells: Option<Vec<CellRuns>> = series.iter().map(|s| Self::cell(&pivot, row, s)).collect();
@@ -372,10 +379,7 @@ impl<'a, 's> Judge<'a, 's> {
             return Ok(combine_all(&[point(&est, label, dates)]));
         }
         let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
-        Ok(match q.map(|q| q.kind) {
-            Some(QuantKind::ForAny) => combine_any(&points),
-            _ => combine_all(&points),
-        })
+        Ok(Self::fold(&points, q))
     }
 
     fn crossover(

@@ -20,6 +20,22 @@ pub struct Outcome {
     pub skipped: Vec<String>,
 }
 
+impl Outcome {
+    /// The outcome of a JSON format that met per-request detail arrays
+    /// (`ttfts`, `itls`, …): named once, as skipped on purpose.
+    pub fn arrays_skipped(arrays: &std::collections::BTreeSet<String>) -> Outcome {
+        let mut outcome = Outcome::default();
+        if !arrays.is_empty() {
+            let names: Vec<&str> = arrays.iter().map(String::as_str).collect();
+            outcome.skipped.push(format!(
+                "per-request arrays ({}) are not stored; reckon keeps the summary fields",
+                names.join(", ")
+            ));
+        }
+        outcome
+    }
+}
+
 /// A log format reckon can ingest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {

@@ -122,14 +122,7 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         }
         emit(run)?;
     }
-    let mut outcome = Outcome::default();
-    if !arrays.is_empty() {
-        let names: Vec<&str> = arrays.iter().map(String::as_str).collect();
-        outcome
-            .skipped
-            .push(format!("per-request arrays ({}) are not stored; reckon keeps the summary fields", names.join(", ")));
-    }
-    Ok(outcome)
+    Ok(Outcome::arrays_skipped(&arrays))
 }
 
 fn add_top(run: &mut RawRun, key: &str, v: &Json, arrays: &mut BTreeSet<String>) {

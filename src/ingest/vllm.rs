@@ -62,14 +62,7 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         let run = to_run(path, line, &obj, &mut arrays)?;
         emit(run)
     })?;
-    let mut outcome = Outcome::default();
-    if !arrays.is_empty() {
-        let names: Vec<&str> = arrays.iter().map(String::as_str).collect();
-        outcome
-            .skipped
-            .push(format!("per-request arrays ({}) are not stored; reckon keeps the summary fields", names.join(", ")));
-    }
-    Ok(outcome)
+    Ok(Outcome::arrays_skipped(&arrays))
 }
 
 fn to_run(
