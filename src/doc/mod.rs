@@ -201,7 +201,7 @@ impl Region {
     pub fn author_text<'t>(&self, text: &'t str) -> &'t str {
         let content = self.content(text);
         if self.kind == Kind::Claim {
-            &content[..note::split(content).author_end]
+            &content[..note::split(content, &splice::continuation_prefix(text, self.open.start)).author_end]
         } else {
             content
         }
@@ -215,7 +215,7 @@ impl Region {
             return None;
         }
         let content = self.content(text);
-        note::split(content).note.map(|r| &content[r])
+        note::split(content, &splice::continuation_prefix(text, self.open.start)).note.map(|r| &content[r])
     }
 }
 
@@ -293,7 +293,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                     return Err(error_at(path, text, comment.span.start, msg));
                 }
                 let content = open_span.end..comment.span.start;
-                let edited_by_hand = splice::edited_by_hand(o.kind, &text[content.clone()], c.digest.as_deref());
+                let prefix = splice::continuation_prefix(text, open_span.start);
+                let edited_by_hand =
+                    splice::edited_by_hand(o.kind, &text[content.clone()], &prefix, c.digest.as_deref());
                 let (line, col) = location(text, open_span.start);
                 regions.push(Region {
                     kind: o.kind,

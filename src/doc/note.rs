@@ -91,9 +91,13 @@ pub(crate) struct Split {
 }
 
 /// Finds reckon's note at the end of a claim region's content.
-pub(crate) fn split(content: &str) -> Split {
+pub(crate) fn split(content: &str, prefix: &str) -> Split {
+    // Inside a quote or list item every line starts with the region's
+    // continuation prefix (`> `, spaces); judge lines without it.
+    let lead = prefix.trim_end();
+    let inner = |l: &'_ str| -> String { l.strip_prefix(lead).unwrap_or(l).to_string() };
     let tail_start = match content.rfind('\n') {
-        Some(i) if content[i + 1..].trim().is_empty() => i + 1,
+        Some(i) if inner(&content[i + 1..]).trim().is_empty() => i + 1,
         _ => content.len(),
     };
     let body = &content[..tail_start];
@@ -106,16 +110,17 @@ pub(crate) fn split(content: &str) -> Split {
     let no_note = Split { author_end: tail_start, note: None, tail_start };
 
     // The note is the last run of quote lines, after any blank lines.
-    let Some(last) = lines.iter().rposition(|(_, l)| !l.trim().is_empty()) else {
+    let Some(last) = lines.iter().rposition(|(_, l)| !inner(l).trim().is_empty()) else {
         return no_note;
     };
-    let is_quote = |l: &str| l.trim_start().starts_with('>');
+    let is_quote = |l: &str| inner(l).trim_start().starts_with('>');
     let mut first = last + 1;
     while first > 0 && is_quote(lines[first - 1].1) {
         first -= 1;
     }
-    let Some(alert) =
-        (first..last).rev().find(|&i| is_alert_line(lines[i].1) && lines[i + 1].1.trim_start().starts_with(NOTE_LEAD))
+    let Some(alert) = (first..last)
+        .rev()
+        .find(|&i| is_alert_line(&inner(lines[i].1)) && inner(lines[i + 1].1).trim_start().starts_with(NOTE_LEAD))
     else {
         return no_note;
     };
@@ -123,19 +128,14 @@ pub(crate) fn split(content: &str) -> Split {
     let (last_start, last_line) = lines[last];
     let note_end = last_start + last_line.trim_end_matches(['\n', '\r']).len();
 
-    // reckon writes one blank line between the author's text and the note;
-    // it belongs to the note.
-    let before = &content[..note_start];
-    let author_end = match before.strip_suffix('\n') {
-        Some(rest) => {
-            let rest = rest.strip_suffix('\r').unwrap_or(rest);
-            if rest.is_empty() || rest.ends_with('\n') {
-                rest.len()
-            } else {
-                note_start
-            }
+    // reckon writes one blank line (carrying the prefix) between the
+    // author's text and the note; it belongs to the note.
+    let author_end = match alert.checked_sub(1).map(|i| lines[i]) {
+        Some((start, line)) if inner(line).trim().is_empty() && (start == 0 || content[..start].ends_with('\n')) => {
+            // Keep the author's own line break before the blank line.
+            start
         }
-        None => note_start,
+        _ => note_start,
     };
     Split { author_end, note: Some(note_start..note_end), tail_start }
 }
@@ -145,7 +145,7 @@ pub(crate) fn split(content: &str) -> Split {
 /// author's text and the indentation before the closing marker are kept as
 /// they are; `indent` prefixes each line of the note.
 pub(crate) fn claim_content(content: &str, note: Option<&str>, eol: &str, indent: &str) -> String {
-    let split = split(content);
+    let split = split(content, indent);
     let author = &content[..split.author_end];
     let tail = &content[split.tail_start..];
     let Some(note) = note else {
@@ -156,6 +156,8 @@ pub(crate) fn claim_content(content: &str, note: Option<&str>, eol: &str, indent
     if !author.is_empty() && !author.ends_with('\n') {
         out.push_str(eol);
     }
+    // The blank line before the note still carries a quote's `>`.
+    out.push_str(indent.trim_end());
     out.push_str(eol);
     for line in note.split('\n') {
         out.push_str(indent);
@@ -175,7 +177,7 @@ pub(crate) fn normalize_note(replacement: &str) -> Option<String> {
     if text.trim().is_empty() {
         return None;
     }
-    let as_note = split(text);
+    let as_note = split(text, "");
     if as_note.note == Some(0..text.len()) {
         Some(text.to_string())
     } else {
@@ -199,7 +201,7 @@ mod tests {
     #[test]
     fn split_finds_the_note_and_keeps_the_author_text() {
         let content = "\n- baseline wins.\n> an author quote\n\n> [!WARNING]\n> **reckon:** no\n> more\n";
-        let s = split(content);
+        let s = split(content, "");
         assert_eq!(&content[..s.author_end], "\n- baseline wins.\n> an author quote\n");
         assert_eq!(&content[s.note.clone().unwrap()], "> [!WARNING]\n> **reckon:** no\n> more");
         assert_eq!(s.tail_start, content.len());
@@ -208,7 +210,7 @@ mod tests {
     #[test]
     fn an_author_alert_is_not_a_note() {
         let content = "\ntext\n\n> [!NOTE]\n> mine\n";
-        assert_eq!(split(content), Split { author_end: content.len(), note: None, tail_start: content.len() });
+        assert_eq!(split(content, ""), Split { author_end: content.len(), note: None, tail_start: content.len() });
     }
 
     #[test]

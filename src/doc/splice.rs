@@ -3,7 +3,7 @@
 //! wrote so a later hand edit can be told apart.
 
 use super::note;
-use super::{Document, Kind, Region};
+use super::{Document, Kind};
 
 /// How many hex digits of the digest reckon writes in closing markers; any
 /// prefix of 8 to 64 digits is accepted when reading.
@@ -20,9 +20,9 @@ pub fn digest(content: &str) -> String {
 /// The part of a region's content that reckon generated and the digest
 /// covers: all of it, except for claims, where only the status note is
 /// reckon's (`None` when there is no note).
-fn generated_part(kind: Kind, content: &str) -> Option<&str> {
+fn generated_part<'c>(kind: Kind, content: &'c str, prefix: &str) -> Option<&'c str> {
     if kind == Kind::Claim {
-        note::split(content).note.map(|r| &content[r])
+        note::split(content, prefix).note.map(|r| &content[r])
     } else {
         Some(content)
     }
@@ -30,11 +30,11 @@ fn generated_part(kind: Kind, content: &str) -> Option<&str> {
 
 /// Whether the generated part of a region no longer matches the digest its
 /// closing marker recorded.
-pub(crate) fn edited_by_hand(kind: Kind, content: &str, recorded: Option<&str>) -> bool {
+pub(crate) fn edited_by_hand(kind: Kind, content: &str, prefix: &str, recorded: Option<&str>) -> bool {
     let Some(recorded) = recorded else {
         return false;
     };
-    match generated_part(kind, content) {
+    match generated_part(kind, content, prefix) {
         Some(part) => !digest(part).starts_with(recorded),
         // The note reckon wrote was deleted.
         None => true,
@@ -42,8 +42,8 @@ pub(crate) fn edited_by_hand(kind: Kind, content: &str, recorded: Option<&str>) 
 }
 
 /// The closing marker for a region whose content is `content`.
-fn closing_marker(kind: Kind, content: &str) -> String {
-    match generated_part(kind, content) {
+fn closing_marker(kind: Kind, content: &str, prefix: &str) -> String {
+    match generated_part(kind, content, prefix) {
         Some(part) => {
             let d = digest(part);
             format!("<!-- /reckon:{kind} digest={} -->", &d[..WRITTEN_DIGEST_LEN])
@@ -56,9 +56,9 @@ fn closing_marker(kind: Kind, content: &str) -> String {
 /// opening marker on its line when it is indentation, blockquote `>` or a
 /// list marker (replaced by spaces), so the content stays inside the list
 /// item or quote the marker is in. Anything else gives no prefix.
-fn continuation_prefix(text: &str, region: &Region) -> String {
-    let line_start = text[..region.open.start].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..region.open.start];
+pub(crate) fn continuation_prefix(text: &str, open_start: usize) -> String {
+    let line_start = text[..open_start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..open_start];
     let before = before.strip_prefix('\u{feff}').unwrap_or(before);
     let structural = |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit();
     if !before.chars().all(structural) {
@@ -117,12 +117,13 @@ impl Document {
             }
             Kind::Claim => {
                 let note = note::normalize_note(replacement);
-                let indent: String =
-                    continuation_prefix(text, region).chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                // The note lines continue whatever the claim sits in: a list
+                // item's indent, or a quote's `>`.
+                let indent = continuation_prefix(text, region.open.start);
                 note::claim_content(region.content(text), note.as_deref(), eol, &indent)
             }
             Kind::Table | Kind::Plot | Kind::Sql | Kind::Template => {
-                block_content(replacement, eol, &continuation_prefix(text, region))
+                block_content(replacement, eol, &continuation_prefix(text, region.open.start))
             }
         };
         Some(content)
@@ -158,7 +159,7 @@ impl Document {
                 continue;
             };
             out.push_str(&text[pos..region.content.start]);
-            out.push_str(&closing_marker_after(region.kind, &content));
+            out.push_str(&closing_marker_after(region.kind, &content, &continuation_prefix(text, region.open.start)));
             pos = region.close.end;
         }
         out.push_str(&text[pos..]);
@@ -167,8 +168,8 @@ impl Document {
 }
 
 /// The new content followed by its closing marker.
-fn closing_marker_after(kind: Kind, content: &str) -> String {
-    format!("{content}{}", closing_marker(kind, content))
+fn closing_marker_after(kind: Kind, content: &str, prefix: &str) -> String {
+    format!("{content}{}", closing_marker(kind, content, prefix))
 }
 
 #[cfg(test)]
@@ -180,6 +181,18 @@ mod tests {
     fn splice_one(text: &str, index: usize, content: &str) -> String {
         let doc = parse(Path::new("t.md"), text).expect("parses");
         doc.splice(text, &[(index, content)])
+    }
+
+    #[test]
+    fn a_claim_in_a_quote_keeps_its_note_inside_the_quote() {
+        let text = "> <!-- reckon:claim id=q a beats b on m -->\n> Baseline wins.\n> <!-- /reckon:claim -->\n";
+        let note = status_note(Alert::Warning, "contradicted");
+        let out = splice_one(text, 0, &note);
+        let expected_start = "> <!-- reckon:claim id=q a beats b on m -->\n> Baseline wins.\n>\n> > [!WARNING]\n> > **reckon:** contradicted\n> <!-- /reckon:claim digest=";
+        assert!(out.starts_with(expected_start), "{out}");
+        // Every line stays in the quote, and removing the note restores the text.
+        assert!(out.lines().all(|l| l.starts_with('>')), "{out}");
+        assert_eq!(splice_one(&out, 0, ""), text);
     }
 
     #[test]
