@@ -831,3 +831,25 @@ fn malformed_claims_are_usage_errors_at_their_line_and_column() {
         assert_eq!(s.read(&doc), m.doc);
     }
 }
+
+/// A claim that names no point, over runs at many concurrencies, would pool
+/// them into one meaningless cell: it is refused with what to write instead.
+#[test]
+fn a_claim_without_a_point_over_many_points_is_refused() {
+    let s = Sandbox::with_scenario();
+    s.write("reckon.toml", "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n");
+    s.write(
+        "plan.md",
+        "# Plan\n\n<!-- reckon:claim id=pooled\n     eagle-topk1-v2 beats baseline on output_throughput -->\nEAGLE wins.\n<!-- /reckon:claim -->\n",
+    );
+    let r = s.run(&["check", "plan.md"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("plan.md:4:6: claim `pooled`: `eagle-topk1-v2` has runs at several `max_concurrency` values (1, 2, 4, 8, 16, 30, …); say which with `at max_concurrency = …` or `for all max_concurrency`"), "{r:?}");
+    // Naming the point makes it a claim reckon can judge.
+    s.write(
+        "plan.md",
+        "# Plan\n\n<!-- reckon:claim id=pooled\n     eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = 30 -->\nEAGLE wins.\n<!-- /reckon:claim -->\n",
+    );
+    let r = s.ok(&["claims", "plan.md"]);
+    assert!(r.stdout.contains("claim `pooled` holds"), "{r:?}");
+}

@@ -530,3 +530,22 @@ fn check_exit_codes_and_formats() {
     let r = code(&s, &["check", "doc.md"], 2);
     assert!(r.stderr.contains("reckon.toml"), "{r:?}");
 }
+
+/// A value region whose runs span several concurrencies would print the
+/// median of unlike things: it is refused with the ways to pick one.
+#[test]
+fn a_value_over_several_points_is_refused() {
+    let s = Sandbox::with_scenario();
+    s.write("reckon.toml", "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n");
+    s.write("v.md", "Baseline: <!-- reckon:value metric=output_throughput config=baseline --><!-- /reckon:value -->\n");
+    let r = s.run(&["update", "--write", "v.md"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("v.md:1:29: value region: the runs this value reads differ in `max_concurrency` (1, 2, 4, 8, 16, 30, …); pick one with `max_concurrency=…`, or take the best or worst with `max_over=max_concurrency` / `min_over=max_concurrency`"), "{r:?}");
+    assert_eq!(
+        s.read("v.md"),
+        "Baseline: <!-- reckon:value metric=output_throughput config=baseline --><!-- /reckon:value -->\n"
+    );
+    s.write("v.md", "Baseline: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 --><!-- /reckon:value -->\n");
+    s.ok(&["update", "--write", "v.md"]);
+    assert!(s.read("v.md").contains("-->689.4<!--"), "{}", s.read("v.md"));
+}

@@ -188,6 +188,9 @@ impl<'a, 's> Judge<'a, 's> {
             .map(|m| self.cfg.direction(&metric, m.direction))
             .unwrap_or(Direction::Higher);
         let margin = clause.within.unwrap_or_else(|| self.cfg.margin(&metric, direction));
+        if clause.body.quantifier().is_none() && !matches!(clause.body, Body::Crossover(_)) {
+            self.single_point(clause, &metric)?;
+        }
         let mut details = Vec::new();
         let judgement = match &clause.body {
             Body::Pairwise(p) => self.pairwise(clause, p, &metric, direction, margin)?,
@@ -219,6 +222,40 @@ impl<'a, 's> Judge<'a, 's> {
                 set.is_none_or(|s| s.contains(&v)).then_some((i, k))
             })
             .collect()
+    }
+
+    /// A clause without `at`/`for all` compares one cell per series; it is
+    /// refused when a series' runs lie at several points of some param, since
+    /// pooling them would compare, say, every concurrency at once.
+    fn single_point(&self, clause: &Clause, metric: &str) -> std::result::Result<(), ClaimError> {
+        if self.dataset.metric_info(metric).is_err() {
+            return Ok(());
+        }
+        let base = self.filter(clause)?;
+        for name in clause.body.series() {
+            let series = self.series_name(name);
+            let Ok(own) = Filter::parse(&format!(
+                "{} = '{}'",
+                self.cfg.series,
+                series.replace('\\', "\\\\").replace('\'', "\\'")
+            )) else {
+                continue;
+            };
+            let varying = self
+                .dataset
+                .varying_params(metric, &base.clone().and(own))
+                .map_err(|e| ClaimError { offset: clause.offset, msg: e.to_string() })?;
+            if let Some((param, values)) = varying.first() {
+                return Err(ClaimError {
+                    offset: clause.offset,
+                    msg: format!(
+                        "`{series}` has runs at several `{param}` values ({}); say which with `at {param} = …` or `for all {param}`",
+                        values.join(", ")
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The pivot rows a clause judges, with their key: the quantifier's

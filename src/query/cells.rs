@@ -691,6 +691,40 @@ impl<'s> Dataset<'s> {
         Ok(self.cached_values(metric)?.iter().map(|(i, v)| (&self.runs[*i as usize], *v)))
     }
 
+    /// The numeric params whose values differ among the runs of `metric`
+    /// that `filter` keeps, each with its distinct values (sorted, at most
+    /// six shown). A one-number reading of such runs would mix points —
+    /// concurrencies, batch sizes — so callers ask the author to pick.
+    pub fn varying_params(&self, metric: &str, filter: &Filter) -> Result<Vec<(String, Vec<String>)>> {
+        let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
+        for (run, _) in self.values(metric)? {
+            if !filter.matches(run) {
+                continue;
+            }
+            for (name, value) in &run.params {
+                if let Value::Num(n) = value {
+                    if n.is_finite() {
+                        let set = seen.entry(name.as_str()).or_default();
+                        if set.len() < 7 {
+                            set.insert(Key::Num(*n));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(seen
+            .into_iter()
+            .filter(|(_, values)| values.len() > 1)
+            .map(|(name, values)| {
+                let mut shown: Vec<String> = values.iter().take(6).map(Key::to_string).collect();
+                if values.len() > 6 {
+                    shown.push("…".into());
+                }
+                (name.to_string(), shown)
+            })
+            .collect())
+    }
+
     fn cached_values(&self, metric: &str) -> Result<&Values> {
         self.metric_info(metric)?;
         let Some(slot) = self.metrics.get(metric) else {

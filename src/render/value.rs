@@ -37,8 +37,25 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         (None, None) => None,
     };
     super::check_params(ctx, args, &["max_over", "min_over"])?;
-    if let Some((param, _)) = over {
-        q.rows = vec![param.to_string()];
+    match over {
+        Some((param, _)) => q.rows = vec![param.to_string()],
+        None => {
+            // One number from runs at several points (concurrencies, batch
+            // sizes) would be a median of unlike things: ask which point.
+            let varying = ctx
+                .dataset
+                .varying_params(metric, &q.filter)
+                .map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+            if let Some((param, values)) = varying.first() {
+                return Err(RegionError::new(
+                    Some("metric"),
+                    format!(
+                        "the runs this value reads differ in `{param}` ({}); pick one with `{param}=…`, or take the best or worst with `max_over={param}` / `min_over={param}`",
+                        values.join(", ")
+                    ),
+                ));
+            }
+        }
     }
     let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
     let values: Vec<f64> = pivot.iter().map(|(_, _, c)| c.value).collect();
