@@ -457,20 +457,26 @@ fn claims_without_data_say_so_and_fail_only_strict_checks() {
     let doc = "notebooks/claims-no-data.md";
     s.write(doc, NO_DATA);
     let reports = claims(&s, doc);
-    for id in ["no-metric", "no-series", "no-point"] {
+    // The summary names what is missing, with the likely typo fixed.
+    let summaries = [
+        ("no-metric", "no data: no runs of metric `goodput`"),
+        ("no-series", "no data: no runs of `eagle-topk2-v3` (a value of `config`) (did you mean `eagle-topk1-v2`?)"),
+        ("no-point", "no data"),
+    ];
+    for (id, summary) in summaries {
         assert_eq!(verdict(&reports, id), "no_data", "{id}");
-        assert_eq!(find(&reports, id)["summary"], "no data");
+        assert_eq!(find(&reports, id)["summary"], summary, "{id}");
     }
     let human = s.ok(&["claims", doc]).stdout;
-    assert!(human.contains(&format!("{doc}:3: claim `no-metric` no data\n")), "{human}");
+    assert!(human.contains(&format!("{doc}:3: claim `no-metric` no data: no runs of metric `goodput`\n")), "{human}");
 
     let r = expect(&s, 0, &["check", doc]);
-    for (line, id) in [(3, "no-metric"), (8, "no-series"), (13, "no-point")] {
-        assert!(r.stdout.contains(&format!("{doc}:{line}: warning: claim `{id}` no data\n")), "{r:?}");
+    for ((id, summary), line) in summaries.iter().zip([3, 8, 13]) {
+        assert!(r.stdout.contains(&format!("{doc}:{line}: warning: claim `{id}` {summary}\n")), "{r:?}");
     }
     let r = expect(&s, 1, &["check", "--strict", doc]);
-    for (line, id) in [(3, "no-metric"), (8, "no-series"), (13, "no-point")] {
-        assert!(r.stdout.contains(&format!("{doc}:{line}: error: claim `{id}` no data\n")), "{r:?}");
+    for ((id, summary), line) in summaries.iter().zip([3, 8, 13]) {
+        assert!(r.stdout.contains(&format!("{doc}:{line}: error: claim `{id}` {summary}\n")), "{r:?}");
     }
     let v = json(&expect(&s, 1, &["check", "--strict", doc, "--format", "json"]));
     assert_eq!(v["ok"], false);

@@ -182,6 +182,16 @@ impl<'a, 's> Judge<'a, 's> {
 
     fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
         let metric = self.metric_name(clause.body.metric());
+        if let Some(reason) = self.missing(clause, &metric) {
+            let judgement = combine_all(&[]);
+            return Ok(ClauseReport {
+                statement: Claim { clauses: vec![clause.clone()] }.to_string(),
+                verdict: judgement.verdict,
+                summary: format!("no data: {reason}"),
+                judgement,
+                details: Vec::new(),
+            });
+        }
         let direction = self
             .dataset
             .metric_info(&metric)
@@ -222,6 +232,35 @@ impl<'a, 's> Judge<'a, 's> {
                 set.is_none_or(|s| s.contains(&v)).then_some((i, k))
             })
             .collect()
+    }
+
+    /// Why a clause can have no data at all, naming the likely typo: a
+    /// metric, param or series the data do not hold.
+    fn missing(&self, clause: &Clause, metric: &str) -> Option<String> {
+        let hint = |name: &str, known: Vec<&str>| {
+            crate::query::did_you_mean(name, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
+        };
+        if self.dataset.metric_info(metric).is_err() {
+            let known: Vec<&str> = self.dataset.metrics().map(|m| m.name.as_str()).collect();
+            return Some(format!("no runs of metric `{metric}`{}", hint(metric, known)));
+        }
+        let param = match &clause.body {
+            Body::Crossover(c) => Some(&c.param.text),
+            body => body.quantifier().map(|q| &q.param.text),
+        };
+        if let Some(p) = param.filter(|p| !self.dataset.has_param(p) && !crate::query::filter::is_pseudo_param(p)) {
+            return Some(format!("no runs have the param `{p}`{}", hint(p, self.dataset.params().collect())));
+        }
+        let series: BTreeSet<String> =
+            self.dataset.runs().iter().filter_map(|r| r.params.get(&self.cfg.series).map(|v| v.to_string())).collect();
+        for name in clause.body.series() {
+            let s = self.series_name(name);
+            if !series.contains(&s) {
+                let known: Vec<&str> = series.iter().map(String::as_str).collect();
+                return Some(format!("no runs of `{s}` (a value of `{}`){}", self.cfg.series, hint(&s, known)));
+            }
+        }
+        None
     }
 
     /// A clause without `at`/`for all` compares one cell per series; it is
