@@ -62,6 +62,22 @@ fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<DocReview>, u
         match document::review(ctx, &path) {
             Ok(mut r) => {
                 r.path = rel;
+                // Two documents drawing the same file would overwrite each
+                // other on every update.
+                if let Some((other, file)) = r
+                    .drawn
+                    .iter()
+                    .find_map(|f| reviews.iter().find(|o: &&DocReview| o.drawn.contains(f)).map(|o| (o, f)))
+                {
+                    eprintln!(
+                        "error: {}: a plot writes {}, which {} also draws; give one of them its own file=",
+                        r.path.display(),
+                        shown(cwd, file),
+                        other.path.display()
+                    );
+                    errors += 1;
+                    continue;
+                }
                 reviews.push(r)
             }
             Err(e) => {
@@ -154,29 +170,21 @@ pub fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
     Ok(if errors > 0 || ingest_failed { 2 } else { 0 })
 }
 
-/// Writes a reviewed document and its plots.
+/// Writes a reviewed document, then its plots: if the document changed
+/// since it was read, nothing is written at all.
 fn write_review(r: &DocReview, cwd: &Path) -> Result<()> {
-    for f in &r.files {
-        write_file(&f.path, &f.new)?;
-    }
     if r.text != r.updated {
         doc::write_atomic(&cwd.join(&r.path), &r.original, &r.updated)?;
+    } else if std::fs::read(cwd.join(&r.path)).map_err(|e| Error::io(&r.path, e))? != r.original {
+        return Err(Error::io(
+            &r.path,
+            std::io::Error::other("the file changed since reckon read it; nothing was written — run the command again"),
+        ));
+    }
+    for f in &r.files {
+        doc::write::write_generated(&f.path, &f.new)?;
     }
     Ok(())
-}
-
-/// Writes a generated file (a plot) atomically: a temporary file beside
-/// it, renamed over it.
-fn write_file(path: &Path, content: &str) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.reckon-{}.tmp", std::process::id()));
-    std::fs::write(&tmp, content).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
 }
 
 /// One problem `check` reports.

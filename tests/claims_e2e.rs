@@ -859,3 +859,30 @@ fn a_claim_without_a_point_over_many_points_is_refused() {
     let r = s.ok(&["claims", "plan.md"]);
     assert!(r.stdout.contains("claim `pooled` holds"), "{r:?}");
 }
+
+/// A superseded claim's note is history: data arriving (or going) later do
+/// not rewrite what it recorded.
+#[test]
+fn a_superseded_note_is_not_rewritten_by_later_data() {
+    let s = Sandbox::with_scenario();
+    s.write(
+        "reckon.toml",
+        "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n\n[[source]]\npath = \"logs/{date}/{config}.log\"\n",
+    );
+    s.write(
+        "plan.md",
+        "# Plan\n\n<!-- reckon:claim id=old\n     baseline beats others on output_throughput for all max_concurrency >= 30 -->\nBaseline is strictly superior.\n<!-- /reckon:claim -->\n",
+    );
+    s.ok(&["supersede", "plan.md", "old", "--write"]);
+    let superseded = s.read("plan.md");
+    assert!(superseded.contains("> [!NOTE]\n> **reckon:** superseded on 2026-11-29"), "{superseded}");
+    assert!(superseded.contains("759.3 vs baseline 689.4"), "{superseded}");
+
+    // Without the sweep that overturned it, the claim would hold again; the
+    // record of why it was superseded stays as written.
+    std::fs::remove_dir_all(s.path().join("logs/2026-11-29")).unwrap();
+    std::fs::remove_dir_all(s.path().join("db")).unwrap();
+    s.ok(&["update", "--write", "plan.md"]);
+    assert_eq!(s.read("plan.md"), superseded);
+    s.ok(&["check", "plan.md"]);
+}

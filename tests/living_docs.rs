@@ -549,3 +549,31 @@ fn a_value_over_several_points_is_refused() {
     s.ok(&["update", "--write", "v.md"]);
     assert!(s.read("v.md").contains("-->689.4<!--"), "{}", s.read("v.md"));
 }
+
+/// Plots are named after their document by default, and two documents
+/// drawing the same file are stopped instead of overwriting each other.
+#[test]
+fn plots_of_two_documents_do_not_overwrite_each_other() {
+    let s = Sandbox::with_scenario();
+    s.write("reckon.toml", "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n");
+    let plot = "<!-- reckon:plot metric=output_throughput x=max_concurrency -->\n<!-- /reckon:plot -->\n";
+    s.write("a.md", plot);
+    s.write("b.md", plot);
+    s.ok(&["update", "--write", "a.md", "b.md"]);
+    assert!(s.path().join("a-output_throughput-by-max_concurrency.svg").is_file());
+    assert!(s.path().join("b-output_throughput-by-max_concurrency.svg").is_file());
+    s.ok(&["check", "a.md", "b.md"]);
+
+    let shared =
+        "<!-- reckon:plot metric=output_throughput x=max_concurrency file=shared.svg -->\n<!-- /reckon:plot -->\n";
+    s.write("a.md", shared);
+    s.write("b.md", shared);
+    let r = s.run(&["update", "--write", "a.md", "b.md"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("error: b.md: a plot writes shared.svg, which a.md also draws; give one of them its own file="),
+        "{r:?}"
+    );
+    assert_eq!(s.read("b.md"), shared, "the second document is not written");
+}

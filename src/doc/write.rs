@@ -46,6 +46,30 @@ pub fn write_atomic(path: &Path, original: &[u8], new_text: &str) -> Result<()> 
     Ok(())
 }
 
+/// Writes a file reckon generates (a plot) whole or not at all: a temporary
+/// file beside it, flushed, renamed over it. An existing file keeps its
+/// permissions; the folder is created if needed.
+pub fn write_generated(path: &Path, text: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let (tmp_path, mut file) = create_temp(dir, path).map_err(|e| Error::io(dir, e))?;
+    let tmp = TempFile { path: tmp_path, keep: false };
+    let permissions = fs::metadata(path).ok().map(|m| m.permissions());
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| permissions.map_or(Ok(()), |p| file.set_permissions(p)))
+        .and_then(|()| file.sync_all());
+    drop(file);
+    written.map_err(|e| Error::io(&tmp.path, e))?;
+    fs::rename(&tmp.path, path).map_err(|e| Error::io(path, e))?;
+    tmp.keep();
+    sync_dir(dir);
+    Ok(())
+}
+
 fn ensure_unchanged(path: &Path, target: &Path, original: &[u8]) -> Result<()> {
     let current = fs::read(target).map_err(|e| Error::io(path, e))?;
     if current != original {

@@ -42,6 +42,8 @@ pub struct DocReview {
     pub updated: String,
     pub stale: Vec<StaleRegion>,
     pub files: Vec<FileChange>,
+    /// Every file the document's regions draw, changed or not.
+    pub drawn: Vec<PathBuf>,
     pub claims: Vec<crate::claims::judge::ClaimReport>,
 }
 
@@ -80,25 +82,42 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let ctx = Context { doc_dir: &doc_dir, ..*ctx };
     let mut replacements: Vec<(usize, String)> = Vec::new();
     let mut files: Vec<FileChange> = Vec::new();
+    let mut drawn: Vec<PathBuf> = Vec::new();
     let mut claims = Vec::new();
     for (i, region) in parsed.regions.iter().enumerate() {
         if region.kind == Kind::Claim {
             let report = crate::claims::judge::judge_region(&ctx, &parsed, &text, region)?;
-            replacements.push((i, report.note.clone().unwrap_or_default()));
+            // A superseded claim's note is history, written when it was
+            // superseded: later data must not rewrite what it said then.
+            let note = match (&report.superseded, region.status_note(&text)) {
+                (Some(_), Some(kept)) => kept.to_string(),
+                _ => report.note.clone().unwrap_or_default(),
+            };
+            replacements.push((i, note));
             claims.push(report);
             continue;
         }
-        let args = Args::new(region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect());
+        let mut pairs: Vec<(String, String)> = region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect();
+        if region.kind == Kind::Plot && region.arg("file").is_none() {
+            // Named after the document too, so two documents in one folder
+            // plotting the same metric do not share (and fight over) a file.
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let metric = region.arg("metric").map_or("plot", |a| a.value.as_str());
+            let x = region.arg("x").map_or("x", |a| a.value.as_str());
+            pairs.push(("file".into(), format!("{stem}-{metric}-by-{x}.svg")));
+        }
+        let args = Args::new(pairs);
         let rendered =
             render::render(&ctx, region.kind.name(), &args).map_err(|e| region_error(&parsed, &text, region, e))?;
         for (file, new) in rendered.files {
-            if files.iter().any(|f| f.path == file) {
+            if drawn.contains(&file) {
                 return Err(parsed.error_at(
                     &text,
                     region.open.start,
                     format!("a second plot writes {}; give each plot its own file=", file.display()),
                 ));
             }
+            drawn.push(file.clone());
             let old = std::fs::read_to_string(&file).ok();
             if old.as_deref() != Some(new.as_str()) {
                 files.push(FileChange { path: file, old, new, line: region.line });
@@ -122,7 +141,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
             .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
             .collect()
     };
-    Ok(DocReview { path: path.to_path_buf(), original, text, updated, stale, files, claims })
+    Ok(DocReview { path: path.to_path_buf(), original, text, updated, stale, files, drawn, claims })
 }
 
 /// A renderer's complaint, placed at the argument it is about (or the
