@@ -335,7 +335,8 @@ pub fn ingest_and_report(
         let line = match &file.outcome {
             FileOutcome::Failed(e) => Some(format!("error: {e}")),
             FileOutcome::Added { format, runs, skipped } if !quiet => {
-                let mut s = format!("{}: {runs} runs ({})", file.path.display(), format.name());
+                let word = if *runs == 1 { "run" } else { "runs" };
+                let mut s = format!("{}: {runs} {word} ({})", file.path.display(), format.name());
                 for note in skipped {
                     s.push_str(&format!("\n  skipped: {note}"));
                 }

@@ -274,7 +274,9 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
             if failing > 0 {
                 out.push_str(&format!("reckon check: {failing} problem(s) in {} document(s)", reviews.len()));
                 if !stale_docs.is_empty() {
-                    out.push_str(&format!("; regenerate with `reckon update --write {}`", stale_docs.join(" ")));
+                    // Hand-edited regions are only replaced when asked to.
+                    let force = if reviews.iter().any(|r| r.hand_edited().next().is_some()) { " --force" } else { "" };
+                    out.push_str(&format!("; regenerate with `reckon update --write{force} {}`", stale_docs.join(" ")));
                 }
                 out.push('\n');
             }
@@ -443,8 +445,11 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     let date = report.data_date.clone().unwrap_or_else(|| chrono::Utc::now().format("%Y-%m-%d").to_string());
     let id_end = region.arg("id").map_or(region.open.start, |a| a.span.end);
     let eol = parsed.line_ending.as_str();
+    // In a list item or quote the comment continues it, so the list is not cut.
+    let prefix = region.continuation_prefix(&text);
     let room = format!(
-        "{eol}{eol}<!-- The conclusion above was superseded on {date}. Write the new one here, stated in a claim region so reckon keeps checking it. -->"
+        "{eol}{}{eol}{prefix}<!-- The conclusion above was superseded on {date}. Write the new one here, stated in a claim region so reckon keeps checking it. -->",
+        prefix.trim_end()
     );
     let mut marked = String::with_capacity(text.len() + 200);
     marked.push_str(&text[..id_end]);

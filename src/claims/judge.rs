@@ -208,13 +208,14 @@ impl<'a, 's> Judge<'a, 's> {
             Body::Crossover(c) => self.crossover(clause, c, &metric, direction, margin, &mut details)?,
         };
         let single = Claim { clauses: vec![clause.clone()] };
-        Ok(ClauseReport {
-            statement: single.to_string(),
-            verdict: judgement.verdict,
-            summary: judgement.summary(),
-            judgement,
-            details,
-        })
+        let summary = match (&clause.body, details.first()) {
+            // Say it in words: there is no crossover value to compare.
+            (Body::Crossover(_), Some(first)) if first.starts_with("no crossover") => {
+                format!("{}: {first}", judgement.verdict)
+            }
+            _ => judgement.summary(),
+        };
+        Ok(ClauseReport { statement: single.to_string(), verdict: judgement.verdict, summary, judgement, details })
     }
 
     /// The rows of a pivot a quantifier speaks about.
@@ -669,14 +670,6 @@ pub fn history(
         .into_iter()
         .map(|s| Ok((s.to_string(), judge_claim(dataset, cfg, Some(s), document, text, region)?)))
         .collect()
-}
-
-/// Checks, without data, that every claim of a document parses.
-pub fn validate(document: &Document, text: &str) -> Result<()> {
-    for region in document.regions.iter().filter(|r| r.kind == Kind::Claim) {
-        parse_region(document, text, region)?;
-    }
-    Ok(())
 }
 
 impl From<ClaimError> for Error {

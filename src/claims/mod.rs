@@ -243,13 +243,14 @@ impl Evidence {
                 _ => format!("; weakest{at}"),
             };
             s.push_str(&lead);
+            // A relative difference means nothing against a stated 0.
+            let diff = if ex.rel_diff.is_finite() { format!(" ({})", percent(ex.rel_diff)) } else { String::new() };
             s.push_str(&format!(
-                ": {} {} vs {} {} ({})",
+                ": {} {} vs {} {}{diff}",
                 ex.first.name,
                 shown(ex.first.value),
                 ex.second.name,
                 shown(ex.second.value),
-                percent(ex.rel_diff)
             ));
             let runs = match (ex.first.runs, ex.second.runs) {
                 (0, 0) => None,

@@ -196,6 +196,12 @@ impl Region {
         &text[self.content.clone()]
     }
 
+    /// What a line continuing this region starts with: the indentation of a
+    /// list item, or a quote's `>` markers (empty at the top level).
+    pub fn continuation_prefix(&self, text: &str) -> String {
+        splice::continuation_prefix(text, self.open.start)
+    }
+
     /// For claims: the author's text, without reckon's status note. For other
     /// kinds: the whole content.
     pub fn author_text<'t>(&self, text: &'t str) -> &'t str {

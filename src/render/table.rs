@@ -217,5 +217,6 @@ fn caption(pivots: &[Pivot], agg: Agg) -> String {
         Agg::All => "median over every sweep",
     };
     let s = if sweeps.len() == 1 { "sweep" } else { "sweeps" };
-    format!("_{runs} runs; {s} {}; {how}._", sweeps.join(", "))
+    let r = if runs == 1 { "run" } else { "runs" };
+    format!("_{runs} {r}; {s} {}; {how}._", sweeps.join(", "))
 }
