@@ -565,7 +565,7 @@ impl Parser<'_> {
             let open = self.bump();
             let inner = self.or()?;
             if self.peek().tok != Tok::RParen {
-                return Err(self.expected(&format!("expected ')' to close the '(' at column {}", open.col)));
+                return Err(self.expected(&format!("expected ')' to close the '(' opened at column {},", open.col)));
             }
             self.bump();
             return Ok(inner);
@@ -841,7 +841,7 @@ mod tests {
 
         let e = err("(model = a");
         assert_eq!(e.col, 11);
-        assert_eq!(e.msg, "expected ')' to close the '(' at column 1");
+        assert_eq!(e.msg, "expected ')' to close the '(' opened at column 1,");
 
         let e = err("model = a)");
         assert_eq!((e.col, e.msg.as_str()), (10, "unmatched ')'"));
