@@ -345,7 +345,12 @@ pub fn ingest_and_report(
             FileOutcome::Added { skipped, .. } if !skipped.is_empty() => Some(
                 skipped.iter().map(|n| format!("{}: skipped: {n}", file.path.display())).collect::<Vec<_>>().join("\n"),
             ),
-            FileOutcome::AlreadyPresent if !quiet => Some(format!("{}: already ingested", file.path.display())),
+            FileOutcome::AlreadyPresent { relabel: Some(why) } => {
+                Some(format!("{}: already ingested; {why}", file.path.display()))
+            }
+            FileOutcome::AlreadyPresent { relabel: None } if !quiet => {
+                Some(format!("{}: already ingested", file.path.display()))
+            }
             _ => None,
         };
         if let Some(line) = line {

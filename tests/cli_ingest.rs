@@ -229,3 +229,19 @@ impl Sandbox {
         }
     }
 }
+
+#[test]
+fn re_ingesting_with_other_labels_says_the_labels_are_not_applied() {
+    let s = Sandbox::with_scenario();
+    s.ok(&["ingest", "logs/2026-11-29/baseline.jsonl"]);
+    let before = s.counts();
+    let r = s.ok(&["ingest", "--label", "config=baseline", "logs/2026-11-29/baseline.jsonl"]);
+    assert!(
+        r.stderr.contains("logs/2026-11-29/baseline.jsonl: already ingested; these bytes were ingested with labels {}; the labels given now are not applied. To relabel, remove the database"),
+        "{r:?}"
+    );
+    assert_eq!(s.counts(), before);
+    // The same labels again: nothing to say beyond "already ingested".
+    let r = s.ok(&["ingest", "-q", "logs/2026-11-29/baseline.jsonl"]);
+    assert_eq!(r.stderr, "", "{r:?}");
+}

@@ -48,8 +48,11 @@ pub enum FileOutcome {
         runs: u64,
         skipped: Vec<String>,
     },
-    /// Its bytes were ingested before.
-    AlreadyPresent,
+    /// Its bytes were ingested before. `relabel` says so when they were
+    /// ingested with other labels than the ones given now.
+    AlreadyPresent {
+        relabel: Option<String>,
+    },
     Failed(Error),
 }
 
@@ -80,7 +83,7 @@ impl Report {
     }
 
     pub fn already_present(&self) -> usize {
-        self.files.iter().filter(|f| matches!(f.outcome, FileOutcome::AlreadyPresent)).count()
+        self.files.iter().filter(|f| matches!(f.outcome, FileOutcome::AlreadyPresent { .. })).count()
     }
 }
 
@@ -211,8 +214,8 @@ pub fn ingest_file(
     let mtime_ns =
         meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64);
     if let Some(m) = mtime_ns {
-        if store.unchanged_source(&shown_str, meta.len(), m)? {
-            return Ok(FileOutcome::AlreadyPresent);
+        if store.unchanged_source(&shown_str, meta.len(), m, &job.labels)? {
+            return Ok(FileOutcome::AlreadyPresent { relabel: None });
         }
     }
     let (hash, head) = hash_file(path, &shown)?;
@@ -231,7 +234,14 @@ pub fn ingest_file(
         labels: labels_json,
     };
     let Some(mut writer) = store.begin_source(batch, &src)? else {
-        return Ok(FileOutcome::AlreadyPresent);
+        // The same bytes count once, whatever labels come with them now.
+        let relabel = store.other_labels(&hash, &job.labels)?.map(|stored| {
+            format!(
+                "these bytes were ingested with labels {stored}; the labels given now are not applied. To relabel, remove the database ({}) and ingest again",
+                store.path().display()
+            )
+        });
+        return Ok(FileOutcome::AlreadyPresent { relabel });
     };
     let file = File::open(path).map_err(|e| Error::io(&shown, e))?;
     let mut input = BufReader::with_capacity(256 * 1024, file);

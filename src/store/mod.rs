@@ -248,15 +248,33 @@ impl Store {
         }))
     }
 
-    /// True when a source at this path with this size and modification time
-    /// is stored: the file is unchanged and need not even be hashed again.
-    pub fn unchanged_source(&self, path: &str, size: u64, mtime_ns: i64) -> Result<bool> {
+    /// True when a source at this path with this size, modification time
+    /// and labels is stored: the file is unchanged and need not even be
+    /// hashed again.
+    pub fn unchanged_source(
+        &self,
+        path: &str,
+        size: u64,
+        mtime_ns: i64,
+        labels: &BTreeMap<String, Value>,
+    ) -> Result<bool> {
         let found: Option<i64> = self
             .conn
-            .prepare_cached("SELECT 1 FROM source WHERE path = ?1 AND size = ?2 AND mtime_ns = ?3")?
-            .query_row(params![path, size as i64, mtime_ns], |r| r.get(0))
+            .prepare_cached("SELECT 1 FROM source WHERE path = ?1 AND size = ?2 AND mtime_ns = ?3 AND labels = ?4")?
+            .query_row(params![path, size as i64, mtime_ns, params_json(labels.iter())], |r| r.get(0))
             .optional()?;
         Ok(found.is_some())
+    }
+
+    /// The labels a stored source (by content hash) was ingested with, as
+    /// JSON, when they differ from `labels`.
+    pub fn other_labels(&self, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
+        let stored: Option<String> = self
+            .conn
+            .prepare_cached("SELECT labels FROM source WHERE hash = ?1")?
+            .query_row([hash], |r| r.get(0))
+            .optional()?;
+        Ok(stored.filter(|s| *s != params_json(labels.iter())))
     }
 
     /// Every run, oldest first, with its params.
@@ -770,8 +788,11 @@ mod tests {
         assert_eq!(values.len(), 2);
         assert_eq!(store.metric_values("mean_ttft_ms").unwrap()[0].1, None, "NaN is stored as NULL");
         assert_eq!(store.sources().unwrap().len(), 1);
-        assert!(store.unchanged_source("a.jsonl", 10, 7).unwrap());
-        assert!(!store.unchanged_source("a.jsonl", 10, 8).unwrap());
+        assert!(store.unchanged_source("a.jsonl", 10, 7, &labels).unwrap());
+        assert!(!store.unchanged_source("a.jsonl", 10, 8, &labels).unwrap());
+        assert!(!store.unchanged_source("a.jsonl", 10, 7, &BTreeMap::new()).unwrap());
+        assert_eq!(store.other_labels("h1", &labels).unwrap(), None);
+        assert!(store.other_labels("h1", &BTreeMap::new()).unwrap().unwrap().contains("baseline"));
         let m = store.metrics().unwrap();
         assert_eq!(m.iter().find(|m| m.name == "output_throughput").unwrap().direction, Direction::Higher);
     }
