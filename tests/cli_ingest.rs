@@ -245,3 +245,16 @@ fn re_ingesting_with_other_labels_says_the_labels_are_not_applied() {
     let r = s.ok(&["ingest", "-q", "logs/2026-11-29/baseline.jsonl"]);
     assert_eq!(r.stderr, "", "{r:?}");
 }
+
+#[test]
+fn a_csv_with_a_short_row_is_refused_at_that_row() {
+    let s = Sandbox::new();
+    s.write(
+        "sweep.csv",
+        "config,concurrency,tput\nbaseline,1,92.7\nbaseline,2,175.0\nbaseline,4\nbaseline,8,462.5\nbaseline,16,598.3\n",
+    );
+    let r = s.run(&["ingest", "sweep.csv"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("error: sweep.csv:4: this row has 2 fields but the header has 3"), "{r:?}");
+    assert_eq!(s.counts().1, 0);
+}

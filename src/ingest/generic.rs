@@ -178,7 +178,10 @@ pub fn sniff_csv(head: &[u8]) -> Option<u8> {
     for d in [b',', b'\t', b';', b'|'] {
         let counts: Vec<usize> = lines.iter().map(|l| count_outside_quotes(l.as_bytes(), d)).collect();
         let n = counts[0];
-        if n >= 1 && counts.iter().all(|&c| c == n) && best.is_none_or(|(_, b)| n > b) {
+        // Most rows agreeing with the header is enough to call it CSV: the
+        // parser then names the row that does not, at its line.
+        let agreeing = counts.iter().filter(|&&c| c == n).count();
+        if n >= 1 && agreeing * 5 >= lines.len() * 4 && best.is_none_or(|(_, b)| n > b) {
             best = Some((d, n));
         }
     }
