@@ -19,6 +19,15 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let name = args.required("name")?;
     let fmt = number_format(args)?;
     let source = load(ctx, name)?;
+    if args.get("metric").is_none()
+        && BUILTIN.iter().any(|(n, _)| *n == name)
+        && !ctx.cfg.root.join("templates").join(name).is_file()
+    {
+        return Err(RegionError::new(
+            Some("name"),
+            format!("the built-in template `{name}` shows a query's results: give it `metric=` (and `rows=`)"),
+        ));
+    }
 
     let mut env = Environment::new();
     env.set_keep_trailing_newline(false);
