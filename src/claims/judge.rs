@@ -83,6 +83,8 @@ pub struct Judge<'a, 's> {
     pub cfg: &'a Config,
     /// Only data from sweeps on or before this date (`YYYY-MM-DD`).
     pub as_of: Option<String>,
+    /// The values of the series dimension the data hold, read once.
+    series_values: std::cell::OnceCell<BTreeSet<String>>,
 }
 
 /// The runs of one cell: their values and sweep dates.
@@ -93,7 +95,7 @@ struct CellRuns<'p> {
 
 impl<'a, 's> Judge<'a, 's> {
     pub fn new(dataset: &'a Dataset<'s>, cfg: &'a Config) -> Self {
-        Judge { dataset, cfg, as_of: None }
+        Judge { dataset, cfg, as_of: None, series_values: std::cell::OnceCell::new() }
     }
 
     /// Judges every clause of a claim; the claim's verdict folds them.
@@ -198,9 +200,6 @@ impl<'a, 's> Judge<'a, 's> {
             .map(|m| self.cfg.direction(&metric, m.direction))
             .unwrap_or(Direction::Higher);
         let margin = clause.within.unwrap_or_else(|| self.cfg.margin(&metric, direction));
-        if clause.body.quantifier().is_none() && !matches!(clause.body, Body::Crossover(_)) {
-            self.single_point(clause, &metric)?;
-        }
         let mut details = Vec::new();
         let judgement = match &clause.body {
             Body::Pairwise(p) => self.pairwise(clause, p, &metric, direction, margin)?,
@@ -252,8 +251,8 @@ impl<'a, 's> Judge<'a, 's> {
         if let Some(p) = param.filter(|p| !self.dataset.has_param(p) && !crate::query::filter::is_pseudo_param(p)) {
             return Some(format!("no runs have the param `{p}`{}", hint(p, self.dataset.params().collect())));
         }
-        let series: BTreeSet<String> =
-            self.dataset.runs().iter().filter_map(|r| r.params.get(&self.cfg.series).map(|v| v.to_string())).collect();
+        let series =
+            self.series_values.get_or_init(|| self.dataset.param_values(&self.cfg.series).into_iter().collect());
         for name in clause.body.series() {
             let s = self.series_name(name);
             if !series.contains(&s) {
@@ -265,31 +264,19 @@ impl<'a, 's> Judge<'a, 's> {
     }
 
     /// A clause without `at`/`for all` compares one cell per series; it is
-    /// refused when a series' runs lie at several points of some param, since
-    /// pooling them would compare, say, every concurrency at once.
-    fn single_point(&self, clause: &Clause, metric: &str) -> std::result::Result<(), ClaimError> {
-        if self.dataset.metric_info(metric).is_err() {
-            return Ok(());
-        }
-        let base = self.filter(clause)?;
-        for name in clause.body.series() {
-            let series = self.series_name(name);
-            let Ok(own) = Filter::parse(&format!(
-                "{} = '{}'",
-                self.cfg.series,
-                series.replace('\\', "\\\\").replace('\'', "\\'")
-            )) else {
+    /// refused when a series' cell holds runs at several points of some
+    /// param, since pooling them would compare, say, every concurrency at once.
+    fn single_point(&self, clause: &Clause, pivot: &Pivot, series: &[String]) -> std::result::Result<(), ClaimError> {
+        for name in series {
+            let Some(col) = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == *name)) else {
                 continue;
             };
-            let varying = self
-                .dataset
-                .varying_params(metric, &base.clone().and(own))
-                .map_err(|e| ClaimError { offset: clause.offset, msg: e.to_string() })?;
-            if let Some((param, values)) = varying.first() {
+            let Some(cell) = pivot.cells.first().and_then(|row| row[col].as_ref()) else { continue };
+            if let Some((param, values)) = self.dataset.varying_params(&cell.runs).first() {
                 return Err(ClaimError {
                     offset: clause.offset,
                     msg: format!(
-                        "`{series}` has runs at several `{param}` values ({}); say which with `at {param} = …` or `for all {param}`",
+                        "`{name}` has runs at several `{param}` values ({}); say which with `at {param} = …` or `for all {param}`",
                         values.join(", ")
                     ),
                 });
@@ -369,6 +356,11 @@ impl<'a, 's> Judge<'a, 's> {
                 pivot.cols.iter().filter_map(|c| c.first()).map(|k| k.to_string()).filter(|s| *s != a).collect()
             }
         };
+        if q.is_none() {
+            let mut named = vec![a.clone()];
+            named.extend(opponents.iter().cloned());
+            self.single_point(clause, &pivot, &named)?;
+        }
         let pooled = Self::pooled_log_sd(&pivot);
         let mut points = Vec::new();
         let rows = Self::rows(&pivot, q);
@@ -413,6 +405,9 @@ impl<'a, 's> Judge<'a, 's> {
         };
         let pooled = Self::pooled_log_sd(&pivot);
         let series: Vec<String> = v.term.series().iter().map(|n| self.series_name(n)).collect();
+        if q.is_none() {
+            self.single_point(clause, &pivot, &series)?;
+        }
         let name = match &v.term {
             Term::Level(_) => series[0].clone(),
             Term::Ratio(..) => format!("{} / {}", series[0], series[1]),
@@ -625,7 +620,8 @@ pub fn judge_claim(
     debug_assert_eq!(region.kind, Kind::Claim);
     let (id, superseded, claim) = parse_region(document, text, region)?;
     let statement_start = region.statement.as_ref().map_or(region.open.start, |s| s.span.start);
-    let judge = Judge { dataset, cfg, as_of: as_of.map(str::to_string) };
+    let mut judge = Judge::new(dataset, cfg);
+    judge.as_of = as_of.map(str::to_string);
     let (verdict, clauses) = judge
         .claim(&claim)
         .map_err(|e| document.error_at(text, statement_start + e.offset, format!("claim `{id}`: {}", e.msg)))?;

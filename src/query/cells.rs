@@ -691,16 +691,26 @@ impl<'s> Dataset<'s> {
         Ok(self.cached_values(metric)?.iter().map(|(i, v)| (&self.runs[*i as usize], *v)))
     }
 
-    /// The numeric params whose values differ among the runs of `metric`
-    /// that `filter` keeps, each with its distinct values (sorted, at most
-    /// six shown). A one-number reading of such runs would mix points —
-    /// concurrencies, batch sizes — so callers ask the author to pick.
-    pub fn varying_params(&self, metric: &str, filter: &Filter) -> Result<Vec<(String, Vec<String>)>> {
+    /// The distinct values a param takes across every run, as text (read
+    /// from the param's column: no pass over the runs).
+    pub fn param_values(&self, name: &str) -> Vec<String> {
+        self.column(name)
+            .slots
+            .iter()
+            .map(|slot| match slot {
+                Slot::Param(v) => v.to_string(),
+                Slot::Pseudo(t) => t.clone(),
+            })
+            .collect()
+    }
+
+    /// The numeric params whose values differ among the given runs (a
+    /// cell's), each with its distinct values (sorted, at most six shown).
+    /// A one-number reading of such runs mixes points — concurrencies,
+    /// batch sizes — so callers ask the author to pick one.
+    pub fn varying_params(&self, run_ids: &[i64]) -> Vec<(String, Vec<String>)> {
         let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
-        for (run, _) in self.values(metric)? {
-            if !filter.matches(run) {
-                continue;
-            }
+        for run in run_ids.iter().filter_map(|id| self.run(*id)) {
             for (name, value) in &run.params {
                 if let Value::Num(n) = value {
                     if n.is_finite() {
@@ -712,8 +722,7 @@ impl<'s> Dataset<'s> {
                 }
             }
         }
-        Ok(seen
-            .into_iter()
+        seen.into_iter()
             .filter(|(_, values)| values.len() > 1)
             .map(|(name, values)| {
                 let mut shown: Vec<String> = values.iter().take(6).map(Key::to_string).collect();
@@ -722,7 +731,7 @@ impl<'s> Dataset<'s> {
                 }
                 (name.to_string(), shown)
             })
-            .collect())
+            .collect()
     }
 
     fn cached_values(&self, metric: &str) -> Result<&Values> {

@@ -37,16 +37,15 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         (None, None) => None,
     };
     super::check_params(ctx, args, &["max_over", "min_over"])?;
-    match over {
-        Some((param, _)) => q.rows = vec![param.to_string()],
-        None => {
-            // One number from runs at several points (concurrencies, batch
-            // sizes) would be a median of unlike things: ask which point.
-            let varying = ctx
-                .dataset
-                .varying_params(metric, &q.filter)
-                .map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-            if let Some((param, values)) = varying.first() {
+    if let Some((param, _)) = over {
+        q.rows = vec![param.to_string()];
+    }
+    let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    if over.is_none() {
+        // One number from runs at several points (concurrencies, batch
+        // sizes) would be a median of unlike things: ask which point.
+        if let Some((_, _, cell)) = pivot.iter().next() {
+            if let Some((param, values)) = ctx.dataset.varying_params(&cell.runs).first() {
                 return Err(RegionError::new(
                     Some("metric"),
                     format!(
@@ -57,7 +56,6 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             }
         }
     }
-    let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
     let values: Vec<f64> = pivot.iter().map(|(_, _, c)| c.value).collect();
     let value = match over {
         Some((_, true)) => values.iter().copied().reduce(f64::max),
