@@ -124,6 +124,9 @@ pub struct SupersedeArgs {
     /// Write the change (otherwise print the diff).
     #[arg(long)]
     pub write: bool,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
 }
 
 #[derive(clap::Args, Debug)]

@@ -412,7 +412,7 @@ pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
 }
 
 pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
-    let (store, ingest_failed) = prepare(cfg, false)?;
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     if ingest_failed {
         return Ok(2);
     }

@@ -164,6 +164,14 @@ impl<'a, 's> Judge<'a, 's> {
             if !self.dataset.has_param(p) && !crate::query::filter::is_pseudo_param(p) {
                 return Ok(None);
             }
+            if p == self.cfg.series {
+                return Err(ClaimError {
+                    offset: clause.offset,
+                    msg: format!(
+                        "`{p}` names the series being compared; range over another param, e.g. `for all concurrency`"
+                    ),
+                });
+            }
         }
         if !self.dataset.has_param(&self.cfg.series) {
             return Ok(None);
