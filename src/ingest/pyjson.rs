@@ -42,54 +42,24 @@ impl ParseError {
     }
 }
 
-/// Whether `text` holds a bare `Infinity`, `-Infinity` or `NaN` token outside
-/// strings. A quick byte check first: JSON text with neither `I` nor `N`
-/// cannot hold one.
-fn has_bare_tokens(text: &[u8]) -> bool {
-    if !text.iter().any(|&b| b == b'I' || b == b'N') {
-        return false;
-    }
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in text {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if b == b'I' || b == b'N' {
-            // JSON allows no capital letters outside strings, so this can
-            // only be a Python token (or garbage serde_json will reject).
-            return true;
-        }
-    }
-    false
-}
-
 /// Rewrites the bare tokens into sentinel strings. Borrows the input when it
 /// holds none, which is the common case.
 pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
-    if !has_bare_tokens(text) {
+    // JSON text with neither `I` nor `N` cannot hold a token.
+    if !text.iter().any(|&b| b == b'I' || b == b'N') {
         return Cow::Borrowed(text);
     }
-    let mut out = Vec::with_capacity(text.len() + 64);
+    // One pass: the copy is only made at the first token, and whole runs of
+    // ordinary bytes are copied at once. Outside strings only `"`, `I`, `N`
+    // (and the `-` of `-Infinity`, just before an `I`) matter; inside
+    // strings only `"` and `\\`.
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0;
     let mut i = 0;
-    // Copies whole runs of ordinary bytes at once: outside strings only `"`,
-    // `I`, `N` (and the `-` of `-Infinity`, which precedes an `I`) matter;
-    // inside strings only `"` and `\\`.
-    while i < text.len() {
-        let Some(at) = text[i..].iter().position(|&b| b == b'"' || b == b'I' || b == b'N') else {
-            out.extend_from_slice(&text[i..]);
-            break;
-        };
+    while let Some(at) = text[i..].iter().position(|&b| b == b'"' || b == b'I' || b == b'N') {
         let j = i + at;
         if text[j] == b'"' {
-            // Copy through the end of the string, honouring escapes.
+            // Skip to the end of the string, honouring escapes.
             let mut k = j + 1;
             while k < text.len() {
                 match text[k..].iter().position(|&b| b == b'"' || b == b'\\') {
@@ -101,9 +71,7 @@ pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
                     }
                 }
             }
-            let k = k.min(text.len());
-            out.extend_from_slice(&text[i..k]);
-            i = k;
+            i = k.min(text.len());
             continue;
         }
         let rest = &text[j..];
@@ -116,19 +84,26 @@ pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
         } else if rest.starts_with(b"NaN") {
             (SENTINEL_NAN, j, 3)
         } else {
-            out.extend_from_slice(&text[i..=j]);
             i = j + 1;
             continue;
         };
-        out.extend_from_slice(&text[i..start]);
+        let out = out.get_or_insert_with(|| Vec::with_capacity(text.len() + 64));
+        out.extend_from_slice(&text[copied..start]);
         out.push(b'"');
         // The NUL must be escaped to be valid inside a JSON string.
         out.extend_from_slice(b"\\u0000");
         out.extend_from_slice(&sentinel.as_bytes()[1..]);
         out.push(b'"');
-        i = start + len;
+        copied = start + len;
+        i = copied;
     }
-    Cow::Owned(out)
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut out) => {
+            out.extend_from_slice(&text[copied..]);
+            Cow::Owned(out)
+        }
+    }
 }
 
 /// Parses one JSON text in Python's dialect into a [`Value`]. Non-finite
