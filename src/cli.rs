@@ -52,6 +52,20 @@ pub enum Command {
     /// Git hooks.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Print a shell completion script, e.g.
+    /// `reckon completions bash > ~/.local/share/bash-completion/completions/reckon`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or with --dir write one page per command there, e.g.
+    /// `reckon man --dir ~/.local/share/man/man1`.
+    Man {
+        /// Write reckon.1 and reckon-COMMAND.1 into this folder instead of printing reckon.1.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -232,6 +246,12 @@ fn is_broken_pipe(e: &Error) -> bool {
 
 /// Runs a parsed command line; errors are bad input (exit 2).
 pub fn run(cli: Cli) -> Result<i32> {
+    // Generated from the clap definitions alone: no project or database needed.
+    match &cli.command {
+        Command::Completions { shell } => return completions(*shell),
+        Command::Man { dir } => return man(dir.as_deref()),
+        _ => {}
+    }
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let mut cfg = Config::discover(&cwd)?;
     if let Some(db) = &cli.db {
@@ -247,7 +267,45 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Supersede(args) => crate::cli_docs::supersede(&cfg, &cwd, args),
         Command::Init => crate::cli_docs::init(&cwd),
         Command::Hook(HookCommand::Install { force }) => crate::cli_docs::hook_install(&cwd, force),
+        Command::Completions { .. } | Command::Man { .. } => Ok(0),
     }
+}
+
+/// Prints the completion script for `shell`.
+fn completions(shell: clap_complete::Shell) -> Result<i32> {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "reckon", &mut buf);
+    stdout_write(&String::from_utf8_lossy(&buf))?;
+    Ok(0)
+}
+
+/// Prints reckon(1), or writes it and one page per subcommand
+/// (reckon-update(1), …) into `dir`.
+fn man(dir: Option<&Path>) -> Result<i32> {
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let render = |cmd: clap::Command| -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        clap_mangen::Man::new(cmd).render(&mut buf).map_err(|e| Error::io("<man page>", e))?;
+        Ok(buf)
+    };
+    let Some(dir) = dir else {
+        stdout_write(&String::from_utf8_lossy(&render(cmd)?))?;
+        return Ok(0);
+    };
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut pages = vec![("reckon.1".to_string(), render(cmd.clone())?)];
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("reckon-{}", sub.get_name());
+        let page = sub.clone().display_name(name.clone()).bin_name(format!("reckon {}", sub.get_name())).version(env!("CARGO_PKG_VERSION"));
+        pages.push((format!("{name}.1"), render(page)?));
+    }
+    for (file, bytes) in &pages {
+        let path = dir.join(file);
+        std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
+    }
+    eprintln!("wrote {} man pages to {}", pages.len(), dir.display());
+    Ok(0)
 }
 
 pub(crate) fn stdout_write(text: &str) -> Result<()> {
