@@ -297,7 +297,11 @@ fn man(dir: Option<&Path>) -> Result<i32> {
     let mut pages = vec![("reckon.1".to_string(), render(cmd.clone())?)];
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("reckon-{}", sub.get_name());
-        let page = sub.clone().display_name(name.clone()).bin_name(format!("reckon {}", sub.get_name())).version(env!("CARGO_PKG_VERSION"));
+        let page = sub
+            .clone()
+            .display_name(name.clone())
+            .bin_name(format!("reckon {}", sub.get_name()))
+            .version(env!("CARGO_PKG_VERSION"));
         pages.push((format!("{name}.1"), render(page)?));
     }
     for (file, bytes) in &pages {
