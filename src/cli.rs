@@ -47,6 +47,9 @@ pub enum Command {
     /// Mark an overturned claim superseded: its words stay, marked with the date
     /// and the evidence, with room for the new conclusion next to it.
     Supersede(SupersedeArgs),
+    /// What moved between two sweeps (default: the two newest), cell by cell,
+    /// beyond noise or not, then the claims of DOCs whose verdict changed.
+    Diff(DiffArgs),
     /// Create reckon.toml, notebooks/, db/ and templates/ in the current folder.
     Init,
     /// Git hooks.
@@ -138,6 +141,45 @@ pub struct SupersedeArgs {
     /// Write the change (otherwise print the diff).
     #[arg(long)]
     pub write: bool,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum DiffFormat {
+    Table,
+    Markdown,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// Documents whose claims are judged as of both sweeps (optional).
+    pub docs: Vec<PathBuf>,
+    /// The older sweep, e.g. 2026-11-20 (default: the second newest).
+    #[arg(long, value_name = "SWEEP")]
+    pub from: Option<String>,
+    /// The newer sweep (default: the newest).
+    #[arg(long, value_name = "SWEEP")]
+    pub to: Option<String>,
+    /// Only these metrics (comma-separated; default: every metric with a better direction).
+    #[arg(long, value_delimiter = ',')]
+    pub metric: Vec<String>,
+    /// Only runs matching this filter.
+    #[arg(long = "where", value_name = "FILTER")]
+    pub filter: Option<String>,
+    /// The params that make a cell (comma-separated; default: those every run has and that vary).
+    #[arg(long, value_delimiter = ',')]
+    pub by: Vec<String>,
+    /// List only the cells that moved beyond noise.
+    #[arg(long)]
+    pub only_moved: bool,
+    /// Digits after the decimal point (default: up to 6 significant digits).
+    #[arg(long)]
+    pub digits: Option<usize>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+    pub format: DiffFormat,
     /// Do not ingest the sources of reckon.toml first.
     #[arg(long)]
     pub no_ingest: bool,
@@ -265,6 +307,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Check(args) => crate::cli_docs::check(&cfg, &cwd, args),
         Command::Claims(args) => crate::cli_docs::claims(&cfg, &cwd, args),
         Command::Supersede(args) => crate::cli_docs::supersede(&cfg, &cwd, args),
+        Command::Diff(args) => crate::cli_docs::diff(&cfg, &cwd, args),
         Command::Init => crate::cli_docs::init(&cwd),
         Command::Hook(HookCommand::Install { force }) => crate::cli_docs::hook_install(&cwd, force),
         Command::Completions { .. } | Command::Man { .. } => Ok(0),

@@ -474,6 +474,57 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     Ok(0)
 }
 
+pub fn diff(cfg: &Config, cwd: &Path, args: crate::cli::DiffArgs) -> Result<i32> {
+    use crate::sweep_diff::{self, ClaimMove, Listing};
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = load_for_command(&store, cfg)?;
+    let filter = args.filter.as_deref().map(crate::query::Filter::parse).transpose()?;
+    if let Some(f) = &filter {
+        dataset.check_filter(f)?;
+    }
+    let opts = sweep_diff::Options { from: args.from, to: args.to, metrics: args.metric, filter, by: args.by };
+    let mut result = sweep_diff::compute(dataset, cfg, &opts)?;
+    let mut errors = 0;
+    for path in doc_paths(cwd, &args.docs) {
+        let rel = shown(cwd, &path);
+        let judged = (|| -> Result<Vec<ClaimMove>> {
+            let (_, text) = document::read(&path)?;
+            let parsed = doc::parse(Path::new(&rel), &text)?;
+            let mut moves = Vec::new();
+            for region in parsed.regions.iter().filter(|r| r.kind == Kind::Claim) {
+                let before = judge::judge_claim(dataset, cfg, Some(&result.from), &parsed, &text, region)?;
+                let after = judge::judge_claim(dataset, cfg, Some(&result.to), &parsed, &text, region)?;
+                if before.verdict != after.verdict {
+                    moves.push(ClaimMove {
+                        path: rel.clone(),
+                        line: region.line,
+                        id: after.id,
+                        from: before.verdict,
+                        to: after.verdict,
+                        summary: after.summary,
+                    });
+                }
+            }
+            Ok(moves)
+        })();
+        match judged {
+            Ok(moves) => result.claims.extend(moves),
+            Err(e) => {
+                eprintln!("error: {}", relative_error(e, cwd));
+                errors += 1;
+            }
+        }
+    }
+    let listing = if args.only_moved { Listing::BeyondNoise } else { Listing::Changed };
+    let text = match args.format {
+        crate::cli::DiffFormat::Table => result.to_text(listing, args.digits),
+        crate::cli::DiffFormat::Markdown => result.to_markdown(listing, args.digits),
+        crate::cli::DiffFormat::Json => result.to_json()?,
+    };
+    stdout_write(&text)?;
+    Ok(if errors > 0 || ingest_failed { 2 } else { 0 })
+}
+
 const INIT_TOML: &str = r#"# reckon's configuration: https://github.com/ (see README.md of reckon)
 
 database = "db/reckon.sqlite"

@@ -19,5 +19,6 @@ pub mod render;
 pub mod review;
 pub mod run;
 pub mod store;
+pub mod sweep_diff;
 
 pub use error::{Error, Result};

@@ -70,11 +70,14 @@ pub enum Kind {
     Template,
     /// A conclusion written by the author, with a checkable statement.
     Claim,
+    /// What moved between two sweeps, beyond noise or not.
+    Diff,
 }
 
 impl Kind {
     /// Every kind, in the order the documentation lists them.
-    pub const ALL: [Kind; 6] = [Kind::Table, Kind::Value, Kind::Plot, Kind::Sql, Kind::Template, Kind::Claim];
+    pub const ALL: [Kind; 7] =
+        [Kind::Table, Kind::Value, Kind::Plot, Kind::Sql, Kind::Template, Kind::Claim, Kind::Diff];
 
     /// The name written in directives (`table`, `value`, …).
     pub fn name(self) -> &'static str {
@@ -85,6 +88,7 @@ impl Kind {
             Kind::Sql => "sql",
             Kind::Template => "template",
             Kind::Claim => "claim",
+            Kind::Diff => "diff",
         }
     }
 

@@ -122,7 +122,7 @@ impl Document {
                 let indent = continuation_prefix(text, region.open.start);
                 note::claim_content(region.content(text), note.as_deref(), eol, &indent)
             }
-            Kind::Table | Kind::Plot | Kind::Sql | Kind::Template => {
+            Kind::Table | Kind::Plot | Kind::Sql | Kind::Template | Kind::Diff => {
                 block_content(replacement, eol, &continuation_prefix(text, region.open.start))
             }
         };

@@ -37,7 +37,7 @@ pub struct Rendered {
 }
 
 /// The region kinds that hold generated content (claims are judged, not rendered).
-pub const KINDS: [&str; 5] = ["table", "value", "plot", "sql", "template"];
+pub const KINDS: [&str; 6] = ["table", "value", "plot", "sql", "template", "diff"];
 
 /// Renders one region of kind `kind` from its arguments.
 pub fn render(ctx: &Context, kind: &str, args: &Args) -> Result<Rendered, RegionError> {
@@ -47,6 +47,7 @@ pub fn render(ctx: &Context, kind: &str, args: &Args) -> Result<Rendered, Region
         "plot" => plot_region(ctx, args)?,
         "sql" => sql::render(ctx, args)?,
         "template" => template::render(ctx, args)?,
+        "diff" => diff_region(ctx, args)?,
         other => return Err(RegionError::new(None, format!("`{other}` regions are not rendered"))),
     };
     Ok(rendered)
@@ -153,4 +154,32 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         content: format!("![{}]({})", title.replace(']', "\\]"), file),
         files: vec![(ctx.doc_dir.join(&file), svg)],
     })
+}
+
+/// `diff` regions: what moved between two sweeps (`reckon diff` as a living
+/// section), as markdown.
+fn diff_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
+    args.allow(&["metric", "from", "to", "where", "by", "only", "digits"])?;
+    check_params(ctx, args, &["by"])?;
+    for m in args.list("metric") {
+        ctx.dataset.metric_info(&m).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    }
+    let filter = region_filter(ctx, args)?;
+    let listing = match args.get("only") {
+        None => crate::sweep_diff::Listing::Changed,
+        Some("moved") => crate::sweep_diff::Listing::BeyondNoise,
+        Some(v) => return Err(RegionError::new(Some("only"), format!("only=`{v}`: expected `moved`"))),
+    };
+    let opts = crate::sweep_diff::Options {
+        from: args.get("from").map(str::to_string),
+        to: args.get("to").map(str::to_string),
+        metrics: args.list("metric"),
+        filter: (!filter.is_all()).then_some(filter),
+        by: args.list("by"),
+    };
+    let which = if args.get("from").is_some() { "from" } else { "to" };
+    let diff = crate::sweep_diff::compute(ctx.dataset, ctx.cfg, &opts)
+        .map_err(|e| RegionError::new(Some(which), e.to_string()))?;
+    let content = diff.to_markdown(listing, args.usize("digits")?);
+    Ok(Rendered { content: content.trim_end_matches('\n').to_string(), files: vec![] })
 }
