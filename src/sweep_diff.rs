@@ -283,11 +283,8 @@ pub fn compute(dataset: &Dataset, cfg: &Config, opts: &Options) -> Result<SweepD
             };
             // The comparison's interval is of d signed by direction; the
             // ratio to/from is stated literally.
-            let literal = if direction == Direction::Lower {
-                Interval { lo: -c.ci95.hi, hi: -c.ci95.lo }
-            } else {
-                c.ci95
-            };
+            let literal =
+                if direction == Direction::Lower { Interval { lo: -c.ci95.hi, hi: -c.ci95.lo } } else { c.ci95 };
             cells.push(CellMove {
                 metric: metric.clone(),
                 unit: unit.clone(),

@@ -108,9 +108,7 @@ fn three_runs_a_side_use_welch_as_scipy_does() {
     let out = s.ok(&["diff", "--metric", "throughput", "--format", "json"]).stdout;
     let json: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["by"], serde_json::json!(["series"]), "size is the same everywhere, date tells sweeps apart");
-    let find = |name: &str| {
-        json["cells"].as_array().unwrap().iter().find(|m| m["cell"][0][1] == name).unwrap().clone()
-    };
+    let find = |name: &str| json["cells"].as_array().unwrap().iter().find(|m| m["cell"][0][1] == name).unwrap().clone();
     // python3 tests/fixtures/reference/sweep_diff.py:
     // synthetic fast: df 2.7924 ratio 95% [1.05474, 1.14745]
     // synthetic slow: df 2.9857 ratio 95% [0.96079, 1.04379]

@@ -456,7 +456,7 @@ mod tests {
         assert_eq!(
             err(text),
             "plan.md:1:21: unknown directive `reckon:tabel`; the kinds are table, value, plot, \
-             sql, template, claim\n  héllo 猫 <!-- reckon:tabel -->\n                      ^"
+             sql, template, claim, diff\n  héllo 猫 <!-- reckon:tabel -->\n                      ^"
         );
     }
 
