@@ -259,7 +259,7 @@ fn unknown_kind() {
     assert_eq!(
         parse_err("# Plan\n\nSee <!-- reckon:tabel metric=x -->1<!-- /reckon:tabel -->.\n"),
         "plan.md:3:17: unknown directive `reckon:tabel`; the kinds are table, value, plot, sql, \
-         template, claim\n  See <!-- reckon:tabel metric=x -->1<!-- /reckon:tabel -->.\n                  ^"
+         template, claim, diff\n  See <!-- reckon:tabel metric=x -->1<!-- /reckon:tabel -->.\n                  ^"
     );
 }
 
@@ -268,7 +268,7 @@ fn missing_kind() {
     assert_eq!(
         parse_err("<!-- reckon: metric=x -->\n"),
         "plan.md:1:13: directive without a kind after `reckon:`; the kinds are table, value, \
-         plot, sql, template, claim\n  <!-- reckon: metric=x -->\n              ^"
+         plot, sql, template, claim, diff\n  <!-- reckon: metric=x -->\n              ^"
     );
 }
 
