@@ -96,6 +96,7 @@ fn relative_error(e: Error, cwd: &Path) -> Error {
             Error::Document { path: PathBuf::from(shown(cwd, &path)), line, col, msg, snippet }
         }
         Error::Io { path, source } => Error::Io { path: PathBuf::from(shown(cwd, &path)), source },
+        Error::Several(all) => Error::Several(all.into_iter().map(|e| relative_error(e, cwd)).collect()),
         e => e,
     }
 }
@@ -351,45 +352,55 @@ pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
         let result = (|| -> Result<()> {
             let (_, text) = document::read(&path)?;
             let parsed = doc::parse(Path::new(&rel), &text)?;
+            // Every claim is judged: one that does not parse (or cannot be
+            // judged) is reported with its position and the rest go on; the
+            // command exits 2 at the end.
             for region in parsed.regions.iter().filter(|r| r.kind == Kind::Claim) {
-                if args.history {
-                    let hist = judge::history(dataset, cfg, &parsed, &text, region)?;
-                    let Some((_, last)) = hist.last() else {
-                        out.push_str(&format!("{rel}:{}: no sweeps in the data\n", region.line));
-                        continue;
-                    };
-                    out.push_str(&format!("{rel}:{}: claim `{}`: {}\n", region.line, last.id, last.statement));
-                    let mut prev: Option<Verdict> = None;
-                    let mut timeline = Vec::new();
-                    for (sweep, report) in &hist {
-                        let changed = prev.is_some_and(|p| p != report.verdict);
-                        let mark = if changed {
-                            format!(
-                                "  <- changed: the {sweep} sweep turned it from {}",
-                                prev.map(|p| p.as_str()).unwrap_or("")
-                            )
-                        } else {
-                            String::new()
+                let judged = (|| -> Result<()> {
+                    if args.history {
+                        let hist = judge::history(dataset, cfg, &parsed, &text, region)?;
+                        let Some((_, last)) = hist.last() else {
+                            out.push_str(&format!("{rel}:{}: no sweeps in the data\n", region.line));
+                            return Ok(());
                         };
-                        out.push_str(&format!(
-                            "  as of {sweep}: {:<12} {}{mark}\n",
-                            report.verdict.as_str(),
-                            report.summary
-                        ));
-                        timeline.push(json!({"as_of": sweep, "verdict": report.verdict, "summary": report.summary, "changed": changed}));
-                        prev = Some(report.verdict);
+                        out.push_str(&format!("{rel}:{}: claim `{}`: {}\n", region.line, last.id, last.statement));
+                        let mut prev: Option<Verdict> = None;
+                        let mut timeline = Vec::new();
+                        for (sweep, report) in &hist {
+                            let changed = prev.is_some_and(|p| p != report.verdict);
+                            let mark = if changed {
+                                format!(
+                                    "  <- changed: the {sweep} sweep turned it from {}",
+                                    prev.map(|p| p.as_str()).unwrap_or("")
+                                )
+                            } else {
+                                String::new()
+                            };
+                            out.push_str(&format!(
+                                "  as of {sweep}: {:<12} {}{mark}\n",
+                                report.verdict.as_str(),
+                                report.summary
+                            ));
+                            timeline.push(json!({"as_of": sweep, "verdict": report.verdict, "summary": report.summary, "changed": changed}));
+                            prev = Some(report.verdict);
+                        }
+                        items.push(json!({"path": rel, "line": region.line, "id": last.id, "statement": last.statement, "history": timeline}));
+                    } else {
+                        let report = judge::judge_claim(dataset, cfg, None, &parsed, &text, region)?;
+                        out.push_str(&format!("{}\n  {}\n", claim_line(Path::new(&rel), &report), report.statement));
+                        for clause in report.clauses.iter().filter(|_| report.clauses.len() > 1) {
+                            out.push_str(&format!("  - {}: {}\n", clause.statement, clause.summary));
+                        }
+                        for d in report.clauses.iter().flat_map(|c| &c.details) {
+                            out.push_str(&format!("  - {d}\n"));
+                        }
+                        items.push(json!({"path": rel, "claim": report}));
                     }
-                    items.push(json!({"path": rel, "line": region.line, "id": last.id, "statement": last.statement, "history": timeline}));
-                } else {
-                    let report = judge::judge_claim(dataset, cfg, None, &parsed, &text, region)?;
-                    out.push_str(&format!("{}\n  {}\n", claim_line(Path::new(&rel), &report), report.statement));
-                    for clause in report.clauses.iter().filter(|_| report.clauses.len() > 1) {
-                        out.push_str(&format!("  - {}: {}\n", clause.statement, clause.summary));
-                    }
-                    for d in report.clauses.iter().flat_map(|c| &c.details) {
-                        out.push_str(&format!("  - {d}\n"));
-                    }
-                    items.push(json!({"path": rel, "claim": report}));
+                    Ok(())
+                })();
+                if let Err(e) = judged {
+                    eprintln!("error: {e}");
+                    errors += 1;
                 }
             }
             Ok(())

@@ -35,6 +35,11 @@ pub enum Error {
     /// Bad arguments, a bad filter expression, an unknown metric.
     #[error("{0}")]
     Usage(String),
+
+    /// Several problems found in one pass (every claim of a document is
+    /// judged before reporting), one per line.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
+    Several(Vec<Error>),
 }
 
 impl Error {

@@ -461,7 +461,8 @@ fn claims_without_data_say_so_and_fail_only_strict_checks() {
     let summaries = [
         ("no-metric", "no data: no runs of metric `goodput`"),
         ("no-series", "no data: no runs of `eagle-topk2-v3` (a value of `config`) (did you mean `eagle-topk1-v2`?)"),
-        ("no-point", "no data"),
+        // Issue 9: "no data" names what is missing.
+        ("no-point", "no data: no runs at max_concurrency = 64"),
     ];
     for (id, summary) in summaries {
         assert_eq!(verdict(&reports, id), "no_data", "{id}");
@@ -885,4 +886,26 @@ fn a_superseded_note_is_not_rewritten_by_later_data() {
     s.ok(&["update", "--write", "plan.md"]);
     assert_eq!(s.read("plan.md"), superseded);
     s.ok(&["check", "plan.md"]);
+}
+
+/// Issue 9: one bad claim does not hide the rest. Every claim is judged,
+/// every error is reported with its position, and the command exits 2 at
+/// the end.
+#[test]
+fn every_claim_is_judged_and_every_error_reported() {
+    let s = example(&[FIRST, SECOND]);
+    let doc = "notebooks/mixed.md";
+    s.write(
+        doc,
+        "# Mixed\n\n<!-- reckon:claim id=bad-one\n     baseline beats on output_throughput -->\nA.\n<!-- /reckon:claim -->\n\n<!-- reckon:claim id=good\n     eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = 30 -->\nB.\n<!-- /reckon:claim -->\n\n<!-- reckon:claim id=bad-two\n     baseline beats eagle-topk4-v1 on output_throughput at max_concurrency = 8 within 5 -->\nC.\n<!-- /reckon:claim -->\n",
+    );
+    let r = expect(&s, 2, &["claims", doc]);
+    assert!(r.stdout.contains("claim `good` holds"), "{r:?}");
+    assert!(r.stderr.contains(&format!("error: {doc}:4:21: claim `bad-one`")), "{r:?}");
+    assert!(r.stderr.contains(&format!("error: {doc}:14:88: claim `bad-two`")), "{r:?}");
+    for cmd in ["check", "update"] {
+        let r = expect(&s, 2, &[cmd, doc]);
+        assert!(r.stderr.contains(&format!("{doc}:4:21: claim `bad-one`")), "{cmd}: {r:?}");
+        assert!(r.stderr.contains(&format!("{doc}:14:88: claim `bad-two`")), "{cmd}: {r:?}");
+    }
 }

@@ -233,11 +233,7 @@ impl<'a, 's> Judge<'a, 's> {
             .enumerate()
             .filter_map(|(i, key)| {
                 let k = key.first()?;
-                let v = match k {
-                    Key::Num(n) => Value::Num(*n),
-                    Key::Text(t) => Value::Text(t.clone()),
-                };
-                set.is_none_or(|s| s.contains(&v)).then_some((i, k))
+                set.is_none_or(|s| s.contains(&key_value(k))).then_some((i, k))
             })
             .collect()
     }
@@ -300,6 +296,50 @@ impl<'a, 's> Judge<'a, 's> {
             Some(q) => Self::points(pivot, Some(&q.points)).into_iter().map(|(i, k)| (i, Some(k))).collect(),
             None => (0..pivot.rows.len()).map(|i| (i, None)).collect(),
         }
+    }
+
+    /// The points a quantifier names one by one (`at P = v`, `in (a, b)`)
+    /// that no row of the pivot holds: each is reported, never dropped.
+    fn named_missing(pivot: &Pivot, q: Option<&lang::Quantifier>) -> Vec<String> {
+        let Some(q) = q else { return Vec::new() };
+        let named: Vec<&lang::Literal> = match &q.points {
+            lang::PointSet::Cmp(lang::CmpOp::Eq, v) => vec![v],
+            lang::PointSet::In(vs) => vs.iter().collect(),
+            _ => return Vec::new(),
+        };
+        named
+            .into_iter()
+            .filter(|lit| {
+                !pivot
+                    .rows
+                    .iter()
+                    .filter_map(|r| r.first())
+                    .any(|k| lit.compare(&key_value(k)) == Some(std::cmp::Ordering::Equal))
+            })
+            .map(|lit| format!("no runs at {} = {lit}", q.param.text))
+            .collect()
+    }
+
+    /// Whether the quantifier names its points one by one.
+    fn names_points(q: Option<&lang::Quantifier>) -> bool {
+        q.is_some_and(|q| matches!(q.points, lang::PointSet::Cmp(lang::CmpOp::Eq, _) | lang::PointSet::In(_)))
+    }
+
+    /// Why a clause found nothing to judge, when nothing it names is missing.
+    fn empty_reason(&self, clause: &Clause, pivot: &Pivot, q: Option<&lang::Quantifier>, series: &[String]) -> String {
+        let filter = clause.filter.as_ref().map(|w| format!(" where {}", w.source)).unwrap_or_default();
+        if pivot.runs_matched == 0 {
+            return match &self.as_of {
+                Some(d) => format!("no runs of `{}`{filter} on or before {d}", pivot.metric.name),
+                None => format!("no runs of `{}`{filter}", pivot.metric.name),
+            };
+        }
+        if let Some(q) = q {
+            if Self::points(pivot, Some(&q.points)).is_empty() {
+                return format!("no runs at {} {}{filter}", q.param.text, q.points);
+            }
+        }
+        format!("{} have no point in common{filter}", series.join(" and "))
     }
 
     /// Folds a clause's points as its quantifier says: `for any` needs one,
@@ -371,11 +411,25 @@ impl<'a, 's> Judge<'a, 's> {
         }
         let pooled = Self::pooled_log_sd(&pivot);
         let mut points = Vec::new();
+        let mut missing = Self::named_missing(&pivot, q);
+        let mut gaps = Vec::new();
         let rows = Self::rows(&pivot, q);
         for (row, key) in rows {
-            let Some(ca) = Self::cell(&pivot, row, &a) else { continue };
+            let label = Self::label(&pivot, key);
+            let mut lacking = |s: &str| {
+                let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+                let list = if Self::names_points(q) { &mut missing } else { &mut gaps };
+                list.push(format!("no runs of {s}{at}"));
+            };
+            let Some(ca) = Self::cell(&pivot, row, &a) else {
+                lacking(&a);
+                continue;
+            };
             for b in &opponents {
-                let Some(cb) = Self::cell(&pivot, row, b) else { continue };
+                let Some(cb) = Self::cell(&pivot, row, b) else {
+                    lacking(b);
+                    continue;
+                };
                 let Ok(c) = stats::compare(ca.values, cb.values, dir, margin, pooled) else { continue };
                 points.push(Point::from_comparison(
                     Self::label(&pivot, key),
@@ -387,7 +441,30 @@ impl<'a, 's> Judge<'a, 's> {
                 ));
             }
         }
-        Ok(Self::fold(&points, q))
+        let mut named = vec![a.clone()];
+        named.extend(opponents.iter().cloned());
+        let j = Self::fold(&points, q);
+        Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
+    }
+
+    /// [`super::settle`] with the reasons this clause has.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        &self,
+        j: Judgement,
+        clause: &Clause,
+        pivot: &Pivot,
+        q: Option<&lang::Quantifier>,
+        missing: Vec<String>,
+        gaps: Vec<String>,
+        series: &[String],
+    ) -> Judgement {
+        let any = q.is_some_and(|q| q.kind == QuantKind::ForAny);
+        let mut j = super::settle(j, any, missing, || self.empty_reason(clause, pivot, q, series));
+        if j.verdict != Verdict::NoData {
+            j.evidence.missing.extend(gaps);
+        }
+        j
     }
 
     fn value(
@@ -423,9 +500,19 @@ impl<'a, 's> Judge<'a, 's> {
         };
         let rows = Self::rows(&pivot, q);
         let mut estimates = Vec::new();
+        let mut missing = Self::named_missing(&pivot, q);
+        let mut gaps = Vec::new();
         for (row, key) in rows {
             let cells: Option<Vec<CellRuns>> = series.iter().map(|s| Self::cell(&pivot, row, s)).collect();
-            let Some(cells) = cells else { continue };
+            let Some(cells) = cells else {
+                let label = Self::label(&pivot, key);
+                let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+                let lacking: Vec<&str> =
+                    series.iter().filter(|s| Self::cell(&pivot, row, s).is_none()).map(String::as_str).collect();
+                let list = if Self::names_points(q) { &mut missing } else { &mut gaps };
+                list.push(format!("no runs of {}{at}", lacking.join(" or ")));
+                continue;
+            };
             let est = match &v.term {
                 Term::Level(_) => stats::estimate_level(cells[0].values, pooled),
                 Term::Ratio(..) => stats::estimate_ratio(cells[0].values, cells[1].values, pooled),
@@ -450,16 +537,18 @@ impl<'a, 's> Judge<'a, 's> {
         if let Some(agg) = v.aggregate {
             let folded: Vec<stats::Estimate> = estimates.iter().map(|e| e.0).collect();
             let Some((est, at)) = stats::aggregate(&folded, agg) else {
-                return Ok(combine_all(&[]));
+                return Ok(self.settle(combine_all(&[]), clause, &pivot, q, missing, gaps, &series));
             };
             let label = at.map(|i| estimates[i].1.clone()).unwrap_or_default();
             let mut dates: Vec<String> = estimates.iter().flat_map(|e| e.2.iter().cloned()).collect();
             dates.sort();
             dates.dedup();
-            return Ok(combine_all(&[point(&est, label, dates)]));
+            let j = combine_all(&[point(&est, label, dates)]);
+            return Ok(self.settle(j, clause, &pivot, q, missing, gaps, &series));
         }
         let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
-        Ok(Self::fold(&points, q))
+        let j = Self::fold(&points, q);
+        Ok(self.settle(j, clause, &pivot, q, missing, gaps, &series))
     }
 
     fn crossover(
@@ -489,7 +578,11 @@ impl<'a, 's> Judge<'a, 's> {
             compared.push((x, cmp));
         }
         if compared.is_empty() {
-            return Ok(combine_all(&[]));
+            let filter = clause.filter.as_ref().map(|w| format!(" where {}", w.source)).unwrap_or_default();
+            return Ok(super::no_data(format!(
+                "{a} and {b} have no numeric point of `{}` in common{filter}",
+                c.param.text
+            )));
         }
         dates.sort();
         dates.dedup();
@@ -563,6 +656,14 @@ impl<'a, 's> Judge<'a, 's> {
             dates,
         );
         Ok(combine_all(&[point]))
+    }
+}
+
+/// A pivot key as the param value it stands for.
+fn key_value(k: &Key) -> Value {
+    match k {
+        Key::Num(n) => Value::Num(*n),
+        Key::Text(t) => Value::Text(t.clone()),
     }
 }
 

@@ -398,14 +398,20 @@ pub enum Literal {
 }
 
 impl Literal {
-    /// `v` compared with this literal (`v.cmp(self)`), `None` when one is a
-    /// number and the other text that is not.
+    /// `v` compared with this literal (`v.cmp(self)`) as `--where` compares
+    /// them: as numbers when both read as numbers (a quoted `'8'`, a text
+    /// param `"inf"`: [`Value::as_f64`] is the one number reader), else as
+    /// text; `None` when one is a number and the other text that is not.
     pub fn compare(&self, v: &Value) -> Option<std::cmp::Ordering> {
-        match self {
-            Literal::Num(n) => v.as_f64().and_then(|x| x.partial_cmp(n)),
-            Literal::Text(t) => match v {
-                Value::Text(s) => Some(s.as_str().cmp(t.as_str())),
-                Value::Num(_) => None,
+        let mine = match self {
+            Literal::Num(n) => Some(*n),
+            Literal::Text(t) => Value::Text(t.clone()).as_f64(),
+        };
+        match (mine, v.as_f64()) {
+            (Some(a), Some(x)) => x.partial_cmp(&a),
+            _ => match (self, v) {
+                (Literal::Text(t), Value::Text(s)) => Some(s.as_str().cmp(t.as_str())),
+                _ => None,
             },
         }
     }
@@ -678,7 +684,20 @@ impl<'a> Parser<'a> {
             let len = self.rest().find(|c| !is_series_char(c)).unwrap_or(self.rest().len());
             let text = self.rest()[..len].to_string();
             self.pos += len;
-            return Ok(Literal::Text(text));
+            // A bare word that reads as a number (`inf`, `Infinity`) is one,
+            // as in `--where`.
+            return Ok(match Value::Text(text.clone()).as_f64() {
+                Some(n) => Literal::Num(n),
+                None => Literal::Text(text),
+            });
+        }
+        // `-inf`: a sign glued to a word the number reader missed.
+        if self.rest().starts_with(['-', '+']) {
+            let len = 1 + self.rest()[1..].find(|c| !is_series_char(c)).unwrap_or(self.rest().len() - 1);
+            if let Some(n) = Value::Text(self.rest()[..len].to_string()).as_f64() {
+                self.pos += len;
+                return Ok(Literal::Num(n));
+            }
         }
         Err(self.err(format!("expected {what}")))
     }

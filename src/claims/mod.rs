@@ -197,6 +197,9 @@ pub struct Evidence {
     /// Roughly how many more runs per side would decide the inconclusive
     /// points (the most any of them needs).
     pub runs_needed: Option<u32>,
+    /// What the claim names but the data do not hold (`no runs at
+    /// request_rate = inf`), or for a claim with no data at all, why.
+    pub missing: Vec<String>,
 }
 
 impl Evidence {
@@ -214,6 +217,7 @@ impl Evidence {
             dates: Vec::new(),
             single_runs: false,
             runs_needed: None,
+            missing: Vec::new(),
         }
     }
 
@@ -222,7 +226,10 @@ impl Evidence {
     /// 2026-11-29`.
     pub fn summary(&self, verdict: Verdict) -> String {
         if verdict == Verdict::NoData {
-            return "no data".to_string();
+            return match self.missing.as_slice() {
+                [] => "no data".to_string(),
+                why => format!("no data: {}", why.join("; ")),
+            };
         }
         let mut s = verdict.as_str().to_string();
         if self.points > 1 {
@@ -268,6 +275,9 @@ impl Evidence {
         }
         if self.single_runs {
             s.push_str("; rests on single runs");
+        }
+        if !self.missing.is_empty() {
+            s.push_str(&format!("; {}", self.missing.join("; ")));
         }
         if verdict == Verdict::Inconclusive {
             if let Some(n) = self.runs_needed {
@@ -442,6 +452,32 @@ fn finals(holds: &[bool], contra: &[bool]) -> Vec<PointOutcome> {
             }
         })
         .collect()
+}
+
+/// A clause without data, saying why.
+pub fn no_data(reason: impl Into<String>) -> Judgement {
+    let mut evidence = Evidence::empty();
+    evidence.missing.push(reason.into());
+    Judgement { verdict: Verdict::NoData, evidence }
+}
+
+/// Adds what a clause names but the data lack to its judgement. A `for
+/// all` (or `at`) missing a point it names cannot hold, a `for any` missing
+/// one cannot be contradicted: the verdict becomes inconclusive and says
+/// which point is missing. Without any judged point it is no data, naming
+/// what is missing (`empty` when nothing named is missing).
+pub fn settle(mut j: Judgement, any: bool, named_missing: Vec<String>, empty: impl FnOnce() -> String) -> Judgement {
+    if j.evidence.points == 0 {
+        return no_data(if named_missing.is_empty() { empty() } else { named_missing.join("; ") });
+    }
+    if !named_missing.is_empty() {
+        let weakened = if any { Verdict::Contradicted } else { Verdict::Holds };
+        if j.verdict == weakened {
+            j.verdict = Verdict::Inconclusive;
+        }
+        j.evidence.missing = named_missing;
+    }
+    j
 }
 
 /// Folds the clauses of an `and`: any contradicted → contradicted; else any

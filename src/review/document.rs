@@ -84,9 +84,18 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let mut files: Vec<FileChange> = Vec::new();
     let mut drawn: Vec<PathBuf> = Vec::new();
     let mut claims = Vec::new();
+    // Every claim is judged before any error is returned, so one bad claim
+    // does not hide the problems (or verdicts) of the others.
+    let mut claim_errors: Vec<Error> = Vec::new();
     for (i, region) in parsed.regions.iter().enumerate() {
         if region.kind == Kind::Claim {
-            let report = crate::claims::judge::judge_region(&ctx, &parsed, &text, region)?;
+            let report = match crate::claims::judge::judge_region(&ctx, &parsed, &text, region) {
+                Ok(r) => r,
+                Err(e) => {
+                    claim_errors.push(e);
+                    continue;
+                }
+            };
             // A superseded claim's note is history, written when it was
             // superseded: later data must not rewrite what it said then.
             let note = match (&report.superseded, region.status_note(&text)) {
@@ -124,6 +133,11 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
             }
         }
         replacements.push((i, rendered.content));
+    }
+    match claim_errors.len() {
+        0 => {}
+        1 => return Err(claim_errors.remove(0)),
+        _ => return Err(Error::Several(claim_errors)),
     }
     let updated = parsed.splice(&text, &replacements);
     let stale = if updated == text {

@@ -459,3 +459,38 @@ fn claims_serialize_for_json_output() {
     let c: Claim = "a / b on m at c = 8 ≈ 1.6".parse().unwrap();
     assert_eq!(c.to_string(), "a / b on m at c = 8 ≈ 1.6");
 }
+
+/// Issue 9: a claim reads every param value `--where` reads, with the same
+/// meaning: `inf`/`Infinity` are numbers, a quoted `'8'` compares as the
+/// number 8, an `"inf"` text param is infinity.
+#[test]
+fn param_values_mean_what_they_mean_in_where() {
+    use crate::run::Value;
+    let q = |s: &str| pairwise(&format!("a beats b on m {s}")).quantifier.unwrap();
+    for inf in ["inf", "Infinity", "+inf"] {
+        assert_eq!(
+            q(&format!("at request_rate = {inf}")).points,
+            PointSet::Cmp(CmpOp::Eq, Literal::Num(f64::INFINITY))
+        );
+    }
+    assert_eq!(q("at x = -inf").points, PointSet::Cmp(CmpOp::Eq, Literal::Num(f64::NEG_INFINITY)));
+    let both = q("for all request_rate in (16, inf)").points;
+    assert!(both.contains(&Value::Text("inf".into())), "the vLLM `\"inf\"` string is infinity");
+    assert!(both.contains(&Value::Num(f64::INFINITY)));
+    assert!(both.contains(&Value::Num(16.0)));
+    assert!(!both.contains(&Value::Num(32.0)));
+    // A quoted number is the number, as in `--where "tp = '8'"`.
+    let quoted = q("at tp = '8'").points;
+    assert!(quoted.contains(&Value::Num(8.0)) && quoted.contains(&Value::Text("8".into())));
+    assert!(q("at rate = 'inf'").points.contains(&Value::Num(f64::INFINITY)));
+    assert!(q("for all rate > 100").points.contains(&Value::Text("Infinity".into())));
+    // Text still compares as text.
+    assert!(q("at dataset = random").points.contains(&Value::Text("random".into())));
+    assert!(!q("at dataset = random").points.contains(&Value::Num(1.0)));
+    // Printed back so that it reads the same.
+    assert_eq!(
+        canonical("a beats b on m for all request_rate in (16, Infinity)"),
+        "a beats b on m for all request_rate in (16, inf)"
+    );
+    assert_eq!(canonical("a beats b on m at tp = '8'"), "a beats b on m at tp = '8'");
+}
