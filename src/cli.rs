@@ -576,12 +576,18 @@ pub fn runs_listing(runs: &[crate::store::RunRecord], all_params: bool, format: 
             let keys: std::collections::BTreeSet<&str> =
                 runs.iter().flat_map(|r| r.params.keys().map(String::as_str)).filter(|k| shown(k)).collect();
             let mut w = csv::Writer::from_writer(Vec::new());
-            let mut header = vec!["id", "time", "time_origin", "source", "line"];
+            let mut header = vec!["id", "time", "time_origin", "sweep", "source", "line"];
             header.extend(keys.iter().copied());
             w.write_record(&header).map_err(|e| Error::usage(e.to_string()))?;
             for r in runs {
-                let mut rec =
-                    vec![r.id.to_string(), r.time.clone(), r.time_origin.clone(), r.source.clone(), r.line.to_string()];
+                let mut rec = vec![
+                    r.id.to_string(),
+                    r.time.clone(),
+                    r.time_origin.clone(),
+                    r.sweep.clone(),
+                    r.source.clone(),
+                    r.line.to_string(),
+                ];
                 rec.extend(keys.iter().map(|k| r.params.get(*k).map(|v| v.to_string()).unwrap_or_default()));
                 w.write_record(&rec).map_err(|e| Error::usage(e.to_string()))?;
             }
@@ -591,8 +597,19 @@ pub fn runs_listing(runs: &[crate::store::RunRecord], all_params: bool, format: 
         OutputFormat::Table => {
             let mut rows = vec![vec!["id".to_string(), "time".into(), "source:line".into(), "params".into()]];
             for r in runs {
-                let time =
-                    if r.time_origin == "log" { r.time.clone() } else { format!("{} ({})", r.time, r.time_origin) };
+                // The sweep is shown where it is not the time's date (named by
+                // a label, or a month).
+                let sweep = if r.time.starts_with(&r.sweep) && r.sweep.len() == 10 {
+                    String::new()
+                } else {
+                    format!("sweep {}", r.sweep)
+                };
+                let time = match (r.time_origin.as_str(), sweep.is_empty()) {
+                    ("log", true) => r.time.clone(),
+                    ("log", false) => format!("{} ({sweep})", r.time),
+                    (origin, true) => format!("{} ({origin})", r.time),
+                    (origin, false) => format!("{} ({origin}, {sweep})", r.time),
+                };
                 let params: Vec<String> =
                     r.params.iter().filter(|(k, _)| shown(k)).map(|(k, v)| format!("{k}={v}")).collect();
                 rows.push(vec![r.id.to_string(), time, format!("{}:{}", r.source, r.line), params.join(" ")]);

@@ -85,3 +85,30 @@ impl RawRun {
         self.metrics.push(Metric { name: name.into(), value, unit: Some(unit.to_string()) });
     }
 }
+
+/// Whether a param with this name tells repeats of one configuration apart
+/// (`repeat`, `rep`, `run`, `run_number`, `run_index`, `seed`, `iteration`,
+/// `iter`, `trial`, `repetition`; case, `-` and spaces do not matter, and a
+/// dotted name is judged by its last part). Such a param is kept, so a run
+/// can be found again, but it never makes runs different points: a cell's
+/// runs that differ only in it are repeats to aggregate, not configurations
+/// to tell apart.
+pub fn is_repeat_marker(name: &str) -> bool {
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    let n: String = leaf.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect();
+    matches!(
+        n.as_str(),
+        "repeat"
+            | "rep"
+            | "run"
+            | "run_number"
+            | "run_index"
+            | "run_idx"
+            | "seed"
+            | "iteration"
+            | "iter"
+            | "trial"
+            | "repetition"
+            | "repetition_index"
+    )
+}

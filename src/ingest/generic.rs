@@ -1,18 +1,27 @@
-//! Generic CSV and JSON lines: any table of results a script wrote. Numeric
-//! fields become metrics and the rest params, except that numbers whose name
-//! says they are a setting of the run (concurrency, batch size, lengths,
-//! counts of things, rates, repeats) are params; `reckon.toml` overrides the
-//! choice per name ([`GenericOptions`]).
+//! Generic CSV and JSON lines: any table of results a script wrote.
 //!
-//! Rules, in order, for a field `name`:
-//! 1. named in `GenericOptions::params` → param; in `GenericOptions::metrics`
-//!    → metric (its values must read as numbers);
-//! 2. JSON: `null` and empty CSV cells are left out; nested objects are
-//!    flattened with dots (`a.b.c`); arrays are skipped (per-item detail);
-//!    booleans and strings are params;
-//! 3. numbers are metrics unless [`is_identity_name`] says the name is a
-//!    setting, then params. A CSV column is numeric when every non-empty cell
-//!    of it reads as a number; a column with text in any row is a param.
+//! Every field (a CSV column, a JSON key, nested keys flattened with dots as
+//! `a.b.c`) is typed by one rule, the same for every field and both formats,
+//! looking at all of the file's values of that field ([`role_of`]):
+//!
+//! 1. named in `[generic] params` / `metrics` of reckon.toml → that;
+//! 2. a repeat marker (`repeat`, `run`, `seed`, `iteration`, `trial`, …, see
+//!    [`crate::run::is_repeat_marker`]) → a param that never splits a cell:
+//!    runs differing only in it are repeats;
+//! 3. any value that is not a number (text, booleans) → param;
+//! 4. a name that says the field is a setting of the run
+//!    ([`is_identity_name`]: `*concurrency*`, `*_size`, `*_len`, `num_*`,
+//!    `request_rate`, `threads`, …) → param;
+//! 5. a name that says it is a measurement ([`is_measurement_name`]: a unit
+//!    suffix such as `_ms`, `_us`, `_s`, a word such as `throughput`,
+//!    `latency`, `time`, `flops`, `bandwidth`, `errors`, or a count of
+//!    results such as `tokens`, `requests`, `completed`, `bytes`) → metric;
+//! 6. otherwise, whole numbers (every value written without a decimal point
+//!    or exponent: `4096`, not `4096.0`) → param, the coordinates of a grid
+//!    such as `M`, `N`, `K`, `batch`, `heads`; anything else → metric.
+//!
+//! `null` and empty CSV cells are left out, arrays are skipped (per-item
+//! detail). A field with no value at all in the file is not stored.
 
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -62,15 +71,16 @@ impl GenericOptions {
 
 /// Whether a numeric field with this name is a setting of the run (an
 /// independent variable or an identity) rather than a measurement:
-/// `*concurrency*`, `batch_size`, `*_size`, `*_len`, `*_length`, `num_*`,
-/// `n_*`, `max_num_*`, `request_rate`, `rate`, `qps`, `threads`, `size`,
-/// `n`, `seed`, `tp`/`dp`/`pp`/`ep`, `iteration`/`run`/`repeat`/`trial`
-/// and `timestamp`. Case and `-`/space versus `_` do not matter.
+/// `*concurrency*`, `batch_size`, `batch`, `*_size`, `*_len`, `*_length`,
+/// `num_*`, `n_*`, `max_num_*`, `request_rate`, `rate`, `qps`, `threads`,
+/// `size`, `tp`/`dp`/`pp`/`ep`, `timestamp`, and the repeat markers of
+/// [`crate::run::is_repeat_marker`]. Case and `-`/space versus `_` do not
+/// matter; a dotted name is judged by its last part.
 pub fn is_identity_name(name: &str) -> bool {
-    let leaf = name.rsplit('.').next().unwrap_or(name);
-    let n: String = leaf.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect();
+    let n = leaf_name(name);
     const EXACT: &[&str] = &[
         "batch_size",
+        "batch",
         "bs",
         "request_rate",
         "rate",
@@ -79,26 +89,18 @@ pub fn is_identity_name(name: &str) -> bool {
         "threads",
         "num_threads",
         "size",
-        "n",
-        "seed",
         "tp",
         "dp",
         "pp",
         "ep",
-        "iteration",
-        "iter",
-        "run",
-        "repeat",
-        "rep",
-        "trial",
         "timestamp",
         "workers",
-        "run_number",
         "burstiness",
         "input_len",
         "output_len",
     ];
     EXACT.contains(&n.as_str())
+        || crate::run::is_repeat_marker(&n)
         || n.contains("concurrency")
         || n.ends_with("_len")
         || n.ends_with("_length")
@@ -106,6 +108,84 @@ pub fn is_identity_name(name: &str) -> bool {
         || n.starts_with("num_")
         || n.starts_with("n_")
         || n.starts_with("max_num_")
+}
+
+/// The last dotted part of a name, lower-case, with `-` and spaces as `_`.
+fn leaf_name(name: &str) -> String {
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    leaf.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect()
+}
+
+/// Words that make a field a measurement even without a unit: counts of
+/// what a run produced and summary statistics.
+const MEASUREMENT_WORDS: &[&str] = &[
+    "tokens",
+    "token",
+    "requests",
+    "completed",
+    "successful",
+    "count",
+    "total",
+    "bytes",
+    "cycles",
+    "instructions",
+    "hits",
+    "misses",
+    "mean",
+    "median",
+    "avg",
+    "average",
+    "std",
+    "p50",
+    "p90",
+    "p95",
+    "p99",
+    "score",
+    "loss",
+    "memory",
+];
+
+/// Whether a field's name says it is a measurement: a unit the name implies
+/// (`_ms`, `_us`, `_ns`, `_s`, throughputs), a better direction it implies
+/// (`latency`, `time`, `throughput`, `flops`, `bandwidth`, `errors`, …, see
+/// [`crate::metric::direction_from_name`]), or one of the words of counts
+/// and statistics (`tokens`, `requests`, `completed`, `count`, `total`,
+/// `bytes`, `cycles`, `mean`, `median`, `p99`, …).
+pub fn is_measurement_name(name: &str) -> bool {
+    let n = leaf_name(name);
+    crate::metric::unit_from_name(&n).is_some()
+        || crate::metric::direction_from_name(&n, None) != crate::metric::Direction::Neutral
+        || n.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| MEASUREMENT_WORDS.contains(&w))
+}
+
+/// What the file's values of one field look like.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// Some value is not a number (text, a boolean).
+    pub text: bool,
+    /// Some numeric value is written with a decimal point or exponent, or
+    /// is not finite.
+    pub fraction: bool,
+}
+
+/// The role of a field by the module's rule (steps 2 to 6; the overrides of
+/// step 1 are the caller's).
+pub fn role_of(name: &str, seen: Seen) -> Role {
+    if crate::run::is_repeat_marker(name) || seen.text || is_identity_name(name) {
+        Role::Param
+    } else if is_measurement_name(name) || seen.fraction {
+        Role::Metric
+    } else {
+        Role::Param
+    }
+}
+
+/// Whether number text is written as a whole number: digits with an
+/// optional sign, no point, no exponent.
+fn written_whole(text: &str) -> bool {
+    let t = text.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Moves fields between params and metrics as `opts` forces, for formats
@@ -254,7 +334,7 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
         }
     }
 
-    // A column is a metric when all its non-empty cells are numbers.
+    // Each column's role by the module's rule, from all its non-empty cells.
     let roles: Vec<Option<Role>> = headers
         .iter()
         .enumerate()
@@ -268,8 +348,15 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
             }
             let mut cells = rows.iter().filter_map(|(_, r)| r.get(i)).filter(|c| !c.is_empty()).peekable();
             cells.peek()?;
-            let numeric = cells.all(|c| number(c).is_some());
-            Some(if numeric && !is_identity_name(name) { Role::Metric } else { Role::Param })
+            let mut seen = Seen::default();
+            for c in cells {
+                if number(c).is_none() {
+                    seen.text = true;
+                } else if !written_whole(c) {
+                    seen.fraction = true;
+                }
+            }
+            Some(role_of(name, seen))
         })
         .collect();
 
@@ -315,54 +402,93 @@ fn csv_error(path: &Path, e: csv::Error) -> Error {
     }
 }
 
-/// Adds the fields of a JSON object to a run under the generic rules,
-/// flattening nested objects with dots and skipping arrays.
+/// One field of a JSON record, flattened, before its role is known.
+#[derive(Debug, Clone)]
+enum JsonField {
+    /// A number and whether it was written as a whole number.
+    Num(f64, bool),
+    Text(String),
+}
+
+/// Flattens a JSON object's fields with dotted names, skipping `null` and
+/// arrays; strings holding `Infinity`/`NaN` read as numbers.
+fn flatten(prefix: &str, obj: &serde_json::Map<String, Json>, out: &mut Vec<(String, JsonField)>) {
+    for (k, v) in obj {
+        let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        match v {
+            Json::Null | Json::Array(_) => {}
+            Json::Object(o) => flatten(&name, o, out),
+            Json::Bool(b) => out.push((name, JsonField::Text(b.to_string()))),
+            Json::Number(n) => {
+                if let Some(x) = n.as_f64() {
+                    out.push((name, JsonField::Num(x, !n.is_f64())));
+                }
+            }
+            Json::String(s) => match pyjson::sentinel_f64(s) {
+                Some(x) => out.push((name, JsonField::Num(x, false))),
+                None => out.push((name, JsonField::Text(s.clone()))),
+            },
+        }
+    }
+}
+
+/// Adds flattened fields to a run, each in the role `role` gives its name.
+fn add_fields(
+    run: &mut RawRun,
+    fields: Vec<(String, JsonField)>,
+    role: &dyn Fn(&str) -> Role,
+) -> std::result::Result<(), String> {
+    for (name, field) in fields {
+        match (role(&name), field) {
+            (Role::Metric, JsonField::Num(x, _)) => run.metric(name, x),
+            (Role::Metric, JsonField::Text(s)) => match number(&s) {
+                Some(x) => run.metric(name, x),
+                None => {
+                    return Err(format!(
+                        "`{name}` is set to be a metric in reckon.toml, but its value `{s}` is not a number"
+                    ))
+                }
+            },
+            (Role::Param, JsonField::Num(x, _)) => run.param(name, Value::Num(x)),
+            (Role::Param, JsonField::Text(s)) => run.param(name, Value::Text(s)),
+        }
+    }
+    Ok(())
+}
+
+/// Adds the fields of one JSON object to a run by the module's rule, judging
+/// each field by this object's value alone (for formats that read one
+/// object at a time).
 pub fn add_object(
     run: &mut RawRun,
     prefix: &str,
     obj: &serde_json::Map<String, Json>,
     opts: &GenericOptions,
 ) -> std::result::Result<(), String> {
-    for (k, v) in obj {
-        let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-        add_field(run, name, v, opts)?;
-    }
-    Ok(())
-}
-
-fn add_field(run: &mut RawRun, name: String, v: &Json, opts: &GenericOptions) -> std::result::Result<(), String> {
-    match v {
-        Json::Null | Json::Array(_) => {}
-        Json::Object(o) => add_object(run, &name, o, opts)?,
-        Json::Bool(b) => run.param(name, Value::Text(b.to_string())),
-        _ => {
-            let num = pyjson::as_f64(v);
-            let role = opts.forced(&name).unwrap_or(match num {
-                Some(_) if !is_identity_name(&name) => Role::Metric,
-                _ => Role::Param,
-            });
-            match (role, num, v) {
-                (Role::Metric, Some(x), _) => run.metric(name, x),
-                (Role::Metric, None, Json::String(s)) => match number(s) {
-                    Some(x) => run.metric(name, x),
-                    None => {
-                        return Err(format!(
-                            "`{name}` is set to be a metric in reckon.toml, but its value `{s}` is not a number"
-                        ))
-                    }
-                },
-                (_, Some(x), _) => run.param(name, Value::Num(x)),
-                (_, None, Json::String(s)) => run.param(name, Value::Text(s.clone())),
-                (_, None, other) => run.param(name, Value::Text(other.to_string())),
-            }
-        }
-    }
-    Ok(())
+    let mut fields = Vec::new();
+    flatten(prefix, obj, &mut fields);
+    let seen: std::collections::HashMap<String, Seen> = fields
+        .iter()
+        .map(|(name, f)| {
+            let seen = match f {
+                JsonField::Num(_, whole) => Seen { text: false, fraction: !whole },
+                JsonField::Text(_) => Seen { text: true, fraction: false },
+            };
+            (name.clone(), seen)
+        })
+        .collect();
+    add_fields(run, fields, &|name| {
+        opts.forced(name).unwrap_or_else(|| role_of(name, seen.get(name).copied().unwrap_or_default()))
+    })
 }
 
 /// Parses JSON lines of objects (one run per line), or one JSON document
-/// holding an object (one run) or an array of objects (one run each).
+/// holding an object (one run) or an array of objects (one run each). Every
+/// record is read before the first run goes out, because a field's role
+/// depends on all its values in the file.
 pub fn parse_jsonl(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
+    let mut records: Vec<(u64, Vec<(String, JsonField)>)> = Vec::new();
+    let mut seen: std::collections::HashMap<String, Seen> = std::collections::HashMap::new();
     pyjson::read_records(path, input, &mut |line, value| {
         let Json::Object(obj) = value else {
             return Err(Error::malformed(
@@ -371,10 +497,31 @@ pub fn parse_jsonl(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, 
                 format!("expected a JSON object (one run), found {}", kind_of(&value)),
             ));
         };
-        let mut run = RawRun::new(line);
-        add_object(&mut run, "", &obj, opts).map_err(|m| Error::malformed(path, line, m))?;
-        emit(run)
+        let mut fields = Vec::new();
+        flatten("", &obj, &mut fields);
+        for (name, f) in &fields {
+            let s = seen.entry(name.clone()).or_default();
+            match f {
+                JsonField::Num(_, whole) => s.fraction |= !whole,
+                JsonField::Text(_) => s.text = true,
+            }
+        }
+        records.push((line, fields));
+        Ok(())
     })?;
+    let roles: std::collections::HashMap<String, Role> = seen
+        .into_iter()
+        .map(|(name, s)| {
+            let role = opts.forced(&name).unwrap_or_else(|| role_of(&name, s));
+            (name, role)
+        })
+        .collect();
+    for (line, fields) in records {
+        let mut run = RawRun::new(line);
+        add_fields(&mut run, fields, &|name| roles.get(name).copied().unwrap_or(Role::Param))
+            .map_err(|m| Error::malformed(path, line, m))?;
+        emit(run)?;
+    }
     Ok(Outcome::default())
 }
 
@@ -472,7 +619,7 @@ mod tests {
 
     #[test]
     fn jsonl_flattens_objects_and_skips_arrays() {
-        let text = "{\"a\": {\"b\": 1, \"c\": \"x\"}, \"l\": [1, 2], \"n\": null, \"t\": true, \"batch_size\": 4, \"r\": NaN}\n";
+        let text = "{\"a\": {\"b\": 1.5, \"c\": \"x\"}, \"l\": [1, 2], \"n\": null, \"t\": true, \"batch_size\": 4, \"r\": NaN}\n";
         let mut runs = Vec::new();
         let mut input = text.as_bytes();
         parse_jsonl(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
@@ -492,5 +639,59 @@ mod tests {
         assert_eq!(r.metrics.len(), 2);
         assert_eq!(r.metrics[0].name, "a.b");
         assert!(r.metrics[1].value.is_nan());
+    }
+
+    #[test]
+    fn one_rule_types_every_column_of_a_kernel_grid() {
+        // M, N, K are the grid; `repeat` marks repeats; the latency in µs
+        // is a metric by its unit even where a row writes it whole.
+        let text = "kernel,M,N,K,repeat,latency_us,tflops,note\n\
+                    tiled,1024,1024,1024,1,12.5,171.2,ok\n\
+                    tiled,1024,1024,1024,2,13,165.1,ok\n\
+                    tiled,4096,4096,4096,1,640.25,214.7,retry\n";
+        let runs = csv_runs(text, &GenericOptions::default()).unwrap();
+        let names = |r: &RawRun| r.params.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&runs[0]), ["kernel", "M", "N", "K", "repeat", "note"]);
+        let metrics: Vec<&str> = runs[1].metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(metrics, ["latency_us", "tflops"]);
+        assert_eq!(runs[1].metrics[0].value, 13.0);
+        // A whole-number column with a fraction in any row is a metric.
+        let runs = csv_runs("config,speed\na,3\nb,3.5\n", &GenericOptions::default()).unwrap();
+        assert_eq!(runs[0].metrics[0].name, "speed");
+        // `[generic]` still decides first.
+        let opts = GenericOptions { params: vec![], metrics: vec!["M".into()] };
+        let runs = csv_runs(text, &opts).unwrap();
+        assert_eq!(runs[0].metrics[0].name, "M");
+    }
+
+    #[test]
+    fn jsonl_fields_take_roles_from_every_record() {
+        // `score` is whole in the first record and fractional in the
+        // second: a metric in both. `M` is whole throughout: a param.
+        let text = "{\"M\": 512, \"score\": 3, \"seed\": 7}\n{\"M\": 1024, \"score\": 3.5, \"seed\": 8}\n";
+        let mut runs = Vec::new();
+        let mut input = text.as_bytes();
+        parse_jsonl(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
+            runs.push(r);
+            Ok(())
+        })
+        .unwrap();
+        for r in &runs {
+            assert_eq!(r.params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["M", "seed"]);
+            assert_eq!(r.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["score"]);
+        }
+        assert_eq!(runs[0].metrics[0].value, 3.0);
+    }
+
+    #[test]
+    fn names_that_say_measurement() {
+        for n in
+            ["latency_us", "mean_ttft_ms", "tflops", "output_throughput", "total_output_tokens", "completed", "errors"]
+        {
+            assert!(is_measurement_name(n), "{n}");
+        }
+        for n in ["M", "K", "kernel", "heads", "stages"] {
+            assert!(!is_measurement_name(n), "{n}");
+        }
     }
 }

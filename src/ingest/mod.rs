@@ -92,9 +92,49 @@ impl Report {
 pub struct Job {
     pub path: PathBuf,
     pub format: Option<Format>,
+    /// The labels that become params (a `sweep` label is not one of them).
     pub labels: BTreeMap<String, Value>,
     /// The `{date}` captured from the path, as given.
     pub date: Option<String>,
+    /// The sweep a `sweep` label (or a `{sweep}` in the path) names, as
+    /// `YYYY-MM-DD` or `YYYY-MM`.
+    pub sweep: Option<String>,
+}
+
+/// The names every run has built in, what they hold and what to do
+/// instead; a label of that name would hide them.
+const BUILT_IN: &[(&str, &str, &str)] = &[
+    ("date", "each run's sweep", "to set the sweep, label it `sweep` instead (e.g. --label sweep=2026-09), or"),
+    ("time", "each run's time, from the log, the path's `{date}` or a `sweep` label", ""),
+    ("source", "the path of the log each run came from", ""),
+];
+
+/// Refuses labels named like a built-in (`date`, `time`, `source`).
+fn check_label_names<'a>(names: impl Iterator<Item = &'a String>) -> Result<()> {
+    for name in names {
+        if let Some((_, what, instead)) = BUILT_IN.iter().find(|(b, _, _)| b == name) {
+            let sep = if instead.is_empty() { "" } else { " " };
+            return Err(Error::usage(format!(
+                "the label `{name}` would hide reckon's built-in `{name}` ({what}); {instead}{sep}give the label another name"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Takes the `sweep` label out of `labels` and reads it as a sweep name.
+fn take_sweep(labels: &mut BTreeMap<String, Value>) -> Result<Option<String>> {
+    let Some(value) = labels.remove("sweep") else { return Ok(None) };
+    let text = match value {
+        // `--label sweep=20260901` reads as a number; its digits are the date.
+        Value::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => format!("{n:.0}"),
+        other => other.to_string(),
+    };
+    parse_sweep(&text).map(Some).ok_or_else(|| {
+        Error::usage(format!(
+            "the label `sweep` is `{text}`, which is not a date: a sweep is named by when it ran, as YYYY-MM-DD or YYYY-MM, and the newest one supersedes the others; for another kind of name use another label, e.g. `campaign={text}`"
+        ))
+    })
 }
 
 /// Expands requests into files. Paths are relative to `root`. A request that
@@ -103,6 +143,15 @@ pub struct Job {
 pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job, (PathBuf, Error)>> {
     let mut jobs = Vec::new();
     for req in requests {
+        let mut req_labels = req.labels.clone();
+        let named = check_label_names(req_labels.keys()).and_then(|_| take_sweep(&mut req_labels));
+        let named = match named {
+            Ok(s) => s,
+            Err(e) => {
+                jobs.push(Err((PathBuf::from(&req.path), e)));
+                continue;
+            }
+        };
         if PathTemplate::is_pattern(&req.path) {
             let files = PathTemplate::parse(&req.path).and_then(|t| Ok((t.files(root)?, t)));
             match files {
@@ -112,24 +161,42 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
                         jobs.push(Err((PathBuf::from(&req.path), template.no_match(root))));
                     }
                 }
+                Ok((_, template))
+                    if template.names().iter().any(|n| n != "date" && BUILT_IN.iter().any(|(b, _, _)| b == n)) =>
+                {
+                    let e = check_label_names(template.names().iter().filter(|n| *n != "date"))
+                        .err()
+                        .unwrap_or_else(|| Error::usage("a path capture names a built-in"));
+                    jobs.push(Err((PathBuf::from(&req.path), e)));
+                }
                 Ok((files, template)) => {
                     for path in files {
-                        let mut labels = req.labels.clone();
+                        let mut labels = req_labels.clone();
                         let mut date = None;
+                        let mut captured = BTreeMap::new();
                         for (k, v) in template.captures(root, &path).unwrap_or_default() {
                             if k == "date" {
                                 date = Some(v);
-                            } else {
-                                labels.entry(k).or_insert_with(|| Value::from_label(&v));
+                            } else if !(labels.contains_key(&k) || k == "sweep" && named.is_some()) {
+                                captured.insert(k, Value::from_label(&v));
                             }
                         }
-                        jobs.push(Ok(Job { path, format: req.format, labels, date }));
+                        // A `{sweep}` in the path names the sweep like a label.
+                        let sweep = match take_sweep(&mut captured) {
+                            Ok(s) => s.or_else(|| named.clone()),
+                            Err(e) => {
+                                jobs.push(Err((display_path(root, &path), e)));
+                                continue;
+                            }
+                        };
+                        labels.extend(captured);
+                        jobs.push(Ok(Job { path, format: req.format, labels, date, sweep }));
                     }
                 }
             }
         } else {
             let path = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
-            jobs.push(Ok(Job { path, format: req.format, labels: req.labels.clone(), date: None }));
+            jobs.push(Ok(Job { path, format: req.format, labels: req_labels, date: None, sweep: named }));
         }
     }
     jobs
@@ -211,10 +278,16 @@ pub fn ingest_file(
         });
     }
     let shown_str = shown.to_string_lossy().into_owned();
+    // The source's record keeps the sweep label with the others, so the same
+    // bytes given another sweep are reported as relabelled.
+    let mut source_labels = job.labels.clone();
+    if let Some(s) = &job.sweep {
+        source_labels.insert("sweep".into(), Value::Text(s.clone()));
+    }
     let mtime_ns =
         meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64);
     if let Some(m) = mtime_ns {
-        if store.unchanged_source(&shown_str, meta.len(), m, &job.labels)? {
+        if store.unchanged_source(&shown_str, meta.len(), m, &source_labels)? {
             return Ok(FileOutcome::AlreadyPresent { relabel: None });
         }
     }
@@ -223,8 +296,8 @@ pub fn ingest_file(
         Some(f) => f,
         None => Format::detect(&shown, &head)?,
     };
-    let default_time = run_time(path, &shown, job.date.as_deref(), &meta)?;
-    let labels_json = &job.labels;
+    let (default_time, default_sweep) = run_time(path, &shown, job.date.as_deref(), job.sweep.as_deref(), &meta)?;
+    let labels_json = &source_labels;
     let src = NewSource {
         path: &shown_str,
         hash: &hash,
@@ -235,7 +308,7 @@ pub fn ingest_file(
     };
     let Some(mut writer) = store.begin_source(batch, &src)? else {
         // The same bytes count once, whatever labels come with them now.
-        let relabel = store.other_labels(&hash, &job.labels)?.map(|stored| {
+        let relabel = store.other_labels(&hash, &source_labels)?.map(|stored| {
             format!(
                 "these bytes were ingested with labels {stored}; the labels given now are not applied. To relabel, remove the database ({}) and ingest again",
                 store.path().display()
@@ -243,6 +316,7 @@ pub fn ingest_file(
         });
         return Ok(FileOutcome::AlreadyPresent { relabel });
     };
+    writer.set_sweeps(default_sweep, job.sweep.clone());
     let file = File::open(path).map_err(|e| Error::io(&shown, e))?;
     let mut input = BufReader::with_capacity(256 * 1024, file);
     let generic =
@@ -326,25 +400,38 @@ fn hash_file(path: &Path, shown: &Path) -> Result<(String, Vec<u8>)> {
 }
 
 /// The time every run of the file gets unless the log has its own: the
-/// `{date}` from the path, else the git commit time of the file, else its
-/// modification time.
-fn run_time(path: &Path, shown: &Path, date: Option<&str>, meta: &std::fs::Metadata) -> Result<RunTime> {
+/// `{date}` from the path, else the start of the sweep a `sweep` label
+/// names, else the git commit time of the file, else its modification time.
+/// With it, the sweep of those runs when it is not the time's date (a
+/// `{date}` of year and month names the month).
+fn run_time(
+    path: &Path,
+    shown: &Path,
+    date: Option<&str>,
+    sweep: Option<&str>,
+    meta: &std::fs::Metadata,
+) -> Result<(RunTime, Option<String>)> {
     if let Some(d) = date {
         let time = parse_date(d).ok_or_else(|| Error::UnknownFormat {
             path: shown.to_path_buf(),
-            msg: format!("the path gives {{date}} = `{d}`, which is not a date; use YYYY-MM-DD or YYYYMMDD in the folder or file name"),
+            msg: format!("the path gives {{date}} = `{d}`, which is not a date; use YYYY-MM-DD, YYYYMMDD or YYYY-MM in the folder or file name"),
         })?;
-        return Ok(RunTime { time, origin: "path" });
+        let month = parse_sweep(d).filter(|s| s.len() == 7);
+        return Ok((RunTime { time, origin: "path" }, month));
+    }
+    if let Some(s) = sweep.and_then(parse_date) {
+        return Ok((RunTime { time: s, origin: "label" }, None));
     }
     if let Some(time) = git_commit_time(path) {
-        return Ok(RunTime { time, origin: "git" });
+        return Ok((RunTime { time, origin: "git" }, None));
     }
     let mtime = meta.modified().map_err(|e| Error::io(shown, e))?;
     let time: chrono::DateTime<chrono::Utc> = mtime.into();
-    Ok(RunTime { time: time.format("%Y-%m-%dT%H:%M:%SZ").to_string(), origin: "mtime" })
+    Ok((RunTime { time: time.format("%Y-%m-%dT%H:%M:%SZ").to_string(), origin: "mtime" }, None))
 }
 
-/// Reads a date or date-time written in a path, as RFC 3339 UTC.
+/// Reads a date or date-time written in a path, as RFC 3339 UTC. A year and
+/// month (`2026-09`) is the first instant of the month.
 pub fn parse_date(text: &str) -> Option<String> {
     use chrono::{NaiveDate, NaiveDateTime};
     for f in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d_%H-%M-%S", "%Y%m%d-%H%M%S", "%Y-%m-%dT%H%M%S"] {
@@ -357,7 +444,29 @@ pub fn parse_date(text: &str) -> Option<String> {
             return Some(format!("{}T00:00:00Z", d.format("%Y-%m-%d")));
         }
     }
-    None
+    year_month(text).map(|m| format!("{m}-01T00:00:00Z"))
+}
+
+/// A year and month, `2026-09` or `2026_09`, as `2026-09`.
+fn year_month(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let shaped = b.len() == 7
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && (b[4] == b'-' || b[4] == b'_')
+        && b[5..].iter().all(u8::is_ascii_digit);
+    if !shaped {
+        return None;
+    }
+    let month = format!("{}-{}", &text[..4], &text[5..]);
+    chrono::NaiveDate::parse_from_str(&format!("{month}-01"), "%Y-%m-%d").ok().map(|_| month)
+}
+
+/// Reads a sweep name: a date (any form [`parse_date`] reads) as
+/// `YYYY-MM-DD`, or a year and month as `YYYY-MM`. Sweeps order as text,
+/// which is chronological, a month before the days within it.
+pub fn parse_sweep(text: &str) -> Option<String> {
+    let text = text.trim();
+    year_month(text).or_else(|| parse_date(text).map(|t| t[..10].to_string()))
 }
 
 /// The commit time of the last commit that touched the file, when it is
@@ -389,6 +498,38 @@ pub fn git_head(root: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sweep_names() {
+        assert_eq!(parse_sweep("2026-09").unwrap(), "2026-09");
+        assert_eq!(parse_sweep("2026_09").unwrap(), "2026-09");
+        assert_eq!(parse_sweep("20260915").unwrap(), "2026-09-15");
+        assert_eq!(parse_sweep("2026-09-15T10:00:00").unwrap(), "2026-09-15");
+        assert!(parse_sweep("2026-13").is_none());
+        assert!(parse_sweep("v2").is_none());
+        assert_eq!(parse_date("2026-09").unwrap(), "2026-09-01T00:00:00Z");
+    }
+
+    #[test]
+    fn labels_never_hide_built_ins_and_a_sweep_label_is_a_date() {
+        let req = |labels: &[(&str, &str)]| Request {
+            path: "missing.csv".into(),
+            labels: labels.iter().map(|(k, v)| (k.to_string(), Value::from_label(v))).collect(),
+            ..Default::default()
+        };
+        for name in ["date", "time", "source"] {
+            let jobs = expand(Path::new("/nowhere"), &[req(&[(name, "x")])]);
+            let Err((_, e)) = &jobs[0] else { panic!("the label `{name}` is accepted") };
+            assert!(e.to_string().contains(&format!("would hide reckon's built-in `{name}`")), "{e}");
+        }
+        let jobs = expand(Path::new("/nowhere"), &[req(&[("sweep", "baseline")])]);
+        let Err((_, e)) = &jobs[0] else { panic!("a sweep named `baseline` is accepted") };
+        assert!(e.to_string().contains("`campaign=baseline`"), "{e}");
+        let jobs = expand(Path::new("/nowhere"), &[req(&[("sweep", "20260901"), ("config", "a")])]);
+        let Ok(job) = &jobs[0] else { panic!("{:?}", jobs[0]) };
+        assert_eq!(job.sweep.as_deref(), Some("2026-09-01"));
+        assert!(!job.labels.contains_key("sweep") && job.labels.contains_key("config"));
+    }
 
     #[test]
     fn dates_in_paths() {

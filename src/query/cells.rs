@@ -675,7 +675,13 @@ impl<'s> Dataset<'s> {
         if self.has_param(name) {
             return Ok(());
         }
-        let known = || self.params.iter().map(String::as_str).chain(super::filter::PSEUDO_PARAMS.iter().copied());
+        // A log's own param may share a pseudo-param's name: list it once.
+        let known = || {
+            self.params
+                .iter()
+                .map(String::as_str)
+                .chain(super::filter::PSEUDO_PARAMS.iter().copied().filter(|p| !self.params.contains(*p)))
+        };
         let hint = did_you_mean(name, known()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
         Err(Error::usage(format!("unknown param `{name}` in {used_in}{hint}; known params: {}", known_list(known()))))
     }
@@ -707,11 +713,16 @@ impl<'s> Dataset<'s> {
     /// The numeric params whose values differ among the given runs (a
     /// cell's), each with its distinct values (sorted, at most six shown).
     /// A one-number reading of such runs mixes points — concurrencies,
-    /// batch sizes — so callers ask the author to pick one.
+    /// batch sizes — so callers ask the author to pick one. Repeat markers
+    /// (`repeat`, `seed`, …, see [`crate::run::is_repeat_marker`]) tell
+    /// repeats apart, not points, and are not reported.
     pub fn varying_params(&self, run_ids: &[i64]) -> Vec<(String, Vec<String>)> {
         let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
         for run in run_ids.iter().filter_map(|id| self.run(*id)) {
             for (name, value) in &run.params {
+                if crate::run::is_repeat_marker(name) {
+                    continue;
+                }
                 if let Value::Num(n) = value {
                     if n.is_finite() {
                         let set = seen.entry(name.as_str()).or_default();

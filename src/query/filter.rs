@@ -21,7 +21,8 @@
 //!
 //! Pseudo-params every run has: `date` / `sweep` (the run's sweep date),
 //! `time` (RFC 3339 UTC) and `source` (the log's path). A run's own param of
-//! the same name wins over the pseudo-param, since the user labelled it.
+//! the same name (a field of the log itself: labels cannot take these
+//! names) wins over the pseudo-param.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;

@@ -245,6 +245,8 @@ impl Store {
             pending: Vec::new(),
             ids: Vec::new(),
             param_sets: HashMap::new(),
+            default_sweep: None,
+            named_sweep: None,
         }))
     }
 
@@ -382,6 +384,12 @@ pub struct SourceWriter<'s> {
     ids: Vec<i64>,
     /// Param set ids by their JSON text.
     param_sets: HashMap<String, i64>,
+    /// The sweep of runs that take the default time, when it is not that
+    /// time's date (a `{date}` of year and month names the month).
+    default_sweep: Option<String>,
+    /// The sweep a `sweep` label names: every run of the source is in it,
+    /// whatever its own time.
+    named_sweep: Option<String>,
 }
 
 /// How many measurements a writer holds before inserting them. Run ids only
@@ -390,6 +398,13 @@ pub struct SourceWriter<'s> {
 const FLUSH_ROWS: usize = 1 << 14;
 
 impl SourceWriter<'_> {
+    /// Sets the sweeps that differ from the run time's date: `default` for
+    /// runs without their own time, `named` (a `sweep` label) for every run.
+    pub fn set_sweeps(&mut self, default: Option<String>, named: Option<String>) {
+        self.default_sweep = default;
+        self.named_sweep = named;
+    }
+
     /// Adds one run. `labels` override params of the same name from the log.
     pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
         let mut json = std::mem::take(&mut self.json);
@@ -402,11 +417,13 @@ impl SourceWriter<'_> {
     /// Adds one run whose params (merged with the labels) were already
     /// encoded by [`encode_params`] — ingest encodes on its parsing thread.
     pub fn add_encoded(&mut self, run: &RawRun, params_json: &str, default_time: &RunTime) -> Result<()> {
-        let (time, origin) = match &run.time {
-            Some(t) => (t.as_str(), "log"),
-            None => (default_time.time.as_str(), default_time.origin),
+        let (time, origin, sweep) = match &run.time {
+            Some(t) => (t.as_str(), "log", None),
+            None => (default_time.time.as_str(), default_time.origin, self.default_sweep.as_deref()),
         };
-        let sweep = time.get(..10).unwrap_or(time);
+        // A sweep is the UTC date of the run time unless a label or a
+        // month-only `{date}` names it.
+        let sweep = self.named_sweep.as_deref().or(sweep).unwrap_or_else(|| time.get(..10).unwrap_or(time));
         let set_id = match self.param_sets.get(params_json) {
             Some(id) => *id,
             None => {
