@@ -130,7 +130,10 @@ fn notebook_story_across_the_two_sweeps() {
         "-| 1 | 93.1 | **96.0** |",
         "+| 1 | 92.7 | 86.8 | **96.4** |",
         "-_22 runs; sweep 2026-11-20; median of each cell's newest sweep._",
-        "+_99 runs; sweep 2026-11-29; median of each cell's newest sweep._",
+        // C=2, 100, 150 and 200: topk1-v2 and baseline within noise of
+        // each other, so both are marked as tied rather than one bolded.
+        "+| 100 | **773.0** ≈ | **775.2** ≈ | 353.2 |",
+        "+_99 runs; sweep 2026-11-29; median of each cell's newest sweep._ _≈: tied for best, none of them ahead of the others beyond noise._",
     ] {
         assert!(out.lines().any(|l| l == line), "missing `{line}` in\n{out}");
     }
@@ -155,12 +158,16 @@ fn notebook_story_across_the_two_sweeps() {
         out.contains(&format!("--- a/{NOTEBOOK_SVG} (plotted data)\n+++ b/{NOTEBOOK_SVG} (plotted data)\n")),
         "{out}"
     );
+    // The new sweep has three runs per point: each point carries its lowest
+    // and highest run (the error bars), e.g. baseline C=30 685.2673-692.6957.
     for line in [
+        "-series\tx\ty",
+        "+series\tx\ty\tlow\thigh",
         "-baseline\t30\t641.8",
-        "+baseline\t30\t689.4",
-        "+eagle-topk1-v2\t30\t759.3",
+        "+baseline\t30\t689.4\t685.267\t692.696",
+        "+eagle-topk1-v2\t30\t759.3\t753.536\t765.579",
         "-eagle-topk4-v1\t30\t329.5",
-        "+eagle-topk4-v1\t30\t341",
+        "+eagle-topk4-v1\t30\t341\t339.168\t343.121",
     ] {
         assert!(out.lines().any(|l| l == line), "missing plot data `{line}` in\n{out}");
     }
@@ -182,7 +189,7 @@ fn notebook_story_across_the_two_sweeps() {
     // The 2026-11-20 table keeps that date's numbers.
     assert!(updated.contains("| 30 | 641.8 | 329.5 |"));
     let svg = s.read(NOTEBOOK_SVG);
-    assert!(reckon::render::plot::data_of(&svg).unwrap().contains("eagle-topk1-v2\t30\t759.3\n"));
+    assert!(reckon::render::plot::data_of(&svg).unwrap().contains("eagle-topk1-v2\t30\t759.3\t753.536\t765.579\n"));
 
     // Only the contradicted conclusions remain: the regions are current.
     let r = code(&s, &["check", NOTEBOOK], 1);
@@ -224,7 +231,8 @@ fn claim_free_document_passes_check_after_update_write() {
     assert!(r.stdout.contains("+| 30 | 689.4 | **759.3** | 341.0 |\n"), "{r:?}");
     assert!(r.stdout.contains("-->641.8<!-- /reckon:value"), "{r:?}");
     assert!(r.stdout.contains("-->689.4<!-- /reckon:value"), "{r:?}");
-    assert!(r.stdout.contains("+eagle-topk1-v2\t30\t759.3\n"), "{r:?}");
+    // The plotted data carry each point's lowest and highest run.
+    assert!(r.stdout.contains("+eagle-topk1-v2\t30\t759.3\t"), "{r:?}");
     code(&s, &["update", "--write", "doc.md"], 0);
     let r = code(&s, &["check", "doc.md"], 0);
     assert_eq!(r.stdout, "");

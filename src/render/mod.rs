@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 pub use args::{Args, RegionError};
 
 use crate::config::Config;
-use crate::query::{Dataset, NumberFormat};
+use crate::query::{Agg, Dataset, NumberFormat};
 use crate::store::Store;
 
 /// What a renderer needs: the data, the project settings and where the
@@ -125,8 +125,28 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                     Some((xv, cell.value))
                 })
                 .collect(),
+            // A point with repeated runs gets a bar from its lowest to its
+            // highest run: the spread a reader should not read into.
+            bars: pivot
+                .rows
+                .iter()
+                .enumerate()
+                .filter_map(|(ri, key)| {
+                    // A count is not on the scale of the runs' values.
+                    let cell = pivot.cells[ri][ci].as_ref().filter(|c| c.values.len() >= 2 && pivot.agg != Agg::Count)?;
+                    let xv = if kind == plot::ChartKind::Bar { ri as f64 } else { key[0].as_f64()? };
+                    let lo = cell.values.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = cell.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    Some((xv, lo, hi))
+                })
+                .collect(),
         })
         .collect();
+    let repeats: Vec<usize> = if pivot.agg == Agg::Count {
+        Vec::new()
+    } else {
+        pivot.cells.iter().flatten().flatten().map(|c| c.values.len()).filter(|n| *n >= 2).collect()
+    };
     let unit = pivot.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
     let title = args.get("title").map(str::to_string).unwrap_or_else(|| format!("{metric} by {x}"));
     let chart = plot::Chart {
@@ -150,8 +170,14 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder"),
         ));
     }
+    let mut content = format!("![{}]({})", title.replace(']', "\\]"), file);
+    if let (Some(lo), Some(hi)) = (repeats.iter().min(), repeats.iter().max()) {
+        let runs = if lo == hi { format!("{lo}") } else { format!("{lo}–{hi}") };
+        let each = if lo == hi { " each" } else { "" };
+        content.push_str(&format!("\n\n_Error bars: the lowest and highest of the runs behind each point ({runs} runs{each})._"));
+    }
     Ok(Rendered {
-        content: format!("![{}]({})", title.replace(']', "\\]"), file),
+        content,
         files: vec![(ctx.doc_dir.join(&file), svg)],
     })
 }

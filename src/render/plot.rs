@@ -13,6 +13,9 @@ pub struct Series {
     pub name: String,
     /// (x, y) points; for bar charts x is the category index.
     pub points: Vec<(f64, f64)>,
+    /// Error bars (x, low, high): the spread of a point's repeated runs.
+    /// Empty when no point has repeats.
+    pub bars: Vec<(f64, f64, f64)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,14 +83,21 @@ const DATA_MARK: &str = "reckon:data";
 
 /// The chart's numbers as tab-separated lines: series, x, y.
 fn data_table(chart: &Chart) -> String {
-    let mut s = String::from("series\tx\ty\n");
+    let with_bars = chart.series.iter().any(|s| !s.bars.is_empty());
+    let mut s = String::from(if with_bars { "series\tx\ty\tlow\thigh\n" } else { "series\tx\ty\n" });
     for series in &chart.series {
         for (x, y) in &series.points {
+            let bar = series.bars.iter().find(|b| b.0 == *x);
             let x = match chart.kind {
                 ChartKind::Bar => chart.categories.get(*x as usize).cloned().unwrap_or_else(|| tick(x)),
                 ChartKind::Line => tick(x),
             };
-            s.push_str(&format!("{}\t{x}\t{}\n", series.name, tick(y)).replace("--", "- -"));
+            let spread = match bar {
+                Some((_, lo, hi)) => format!("\t{}\t{}", tick(lo), tick(hi)),
+                None if with_bars => "\t\t".to_string(),
+                None => String::new(),
+            };
+            s.push_str(&format!("{}\t{x}\t{}{spread}\n", series.name, tick(y)).replace("--", "- -"));
         }
     }
     s
@@ -123,7 +133,10 @@ fn tick(v: &f64) -> String {
 
 fn draw_line(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
     let xs = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let ys = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let ys = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
     let (x0, x1) = bounds(xs, chart.log_x);
     let (y0, y1) = bounds(ys, chart.log_y);
     // plotters types the chart by its coordinate kinds, so each of the four
@@ -171,6 +184,17 @@ where
             .label(&s.name)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
         ctx.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled()))).map_err(plot_err)?;
+        let bars = s.bars.iter().filter(|(x, lo, hi)| {
+            [x, lo, hi].iter().all(|v| v.is_finite())
+                && (!chart.log_x || *x > 0.0)
+                && (!chart.log_y || *lo > 0.0)
+                && pts.iter().any(|p| p.0 == *x)
+        });
+        ctx.draw_series(bars.map(|&(x, lo, hi)| {
+            let y = pts.iter().find(|p| p.0 == x).map_or(lo, |p| p.1);
+            ErrorBar::new_vertical(x, lo, y, hi, color.stroke_width(1), 8)
+        }))
+        .map_err(plot_err)?;
     }
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::LowerRight)
@@ -183,7 +207,10 @@ where
 
 fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
     let n = chart.categories.len().max(1);
-    let ys = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let ys = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
     let (y0, y1) = bounds(ys.chain(std::iter::once(0.0)), false);
     let categories = chart.categories.clone();
     let label = move |v: &f64| {
@@ -225,6 +252,16 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
         .map_err(plot_err)?
         .label(&s.name)
         .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        // The spread of repeated runs, drawn in the bar's middle in a dark
+        // stroke so it shows on top of the fill.
+        let centre = left + width * 0.45;
+        ctx.draw_series(
+            s.bars
+                .iter()
+                .filter(|(_, lo, hi)| lo.is_finite() && hi.is_finite())
+                .map(|&(x, lo, hi)| ErrorBar::new_vertical(x + centre, lo, (lo + hi) / 2.0, hi, BLACK.stroke_width(1), 6)),
+        )
+        .map_err(plot_err)?;
     }
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
@@ -248,8 +285,16 @@ mod tests {
             log_x: kind == ChartKind::Line,
             log_y: false,
             series: vec![
-                Series { name: "baseline".into(), points: vec![(1.0, 92.7), (30.0, 689.4), (250.0, 718.1)] },
-                Series { name: "eagle-topk1-v2".into(), points: vec![(1.0, 86.8), (30.0, 759.3), (250.0, 754.4)] },
+                Series {
+                    name: "baseline".into(),
+                    points: vec![(1.0, 92.7), (30.0, 689.4), (250.0, 718.1)],
+                    bars: vec![],
+                },
+                Series {
+                    name: "eagle-topk1-v2".into(),
+                    points: vec![(1.0, 86.8), (30.0, 759.3), (250.0, 754.4)],
+                    bars: vec![],
+                },
             ],
             categories: vec!["1".into(), "30".into(), "250".into()],
         }
@@ -279,9 +324,30 @@ mod tests {
     }
 
     #[test]
+    fn error_bars_are_drawn_and_carried_in_the_data() {
+        for kind in [ChartKind::Line, ChartKind::Bar] {
+            let plain = svg(&chart(kind)).unwrap();
+            let mut c = chart(kind);
+            c.series[0].bars = vec![(30.0, 680.0, 700.0)];
+            let with = svg(&c).unwrap();
+            // Each error bar adds a vertical stroke and two caps.
+            assert!(with.matches("<line").count() + with.matches("<polyline").count()
+                > plain.matches("<line").count() + plain.matches("<polyline").count(), "{kind:?}");
+            let data = data_of(&with).unwrap();
+            assert!(data.starts_with("series\tx\ty\tlow\thigh\n"), "{data}");
+            assert!(data.contains("\t689.4\t680\t700\n"), "{data}");
+            assert!(data.contains("eagle-topk1-v2\t") && data.contains("\t\t\n"), "points without repeats: {data}");
+        }
+    }
+
+    #[test]
     fn empty_and_non_positive_data_do_not_panic() {
         let mut c = chart(ChartKind::Line);
-        c.series = vec![Series { name: "x".into(), points: vec![(0.0, -1.0), (f64::NAN, 1.0)] }];
+        c.series = vec![Series {
+            name: "x".into(),
+            points: vec![(0.0, -1.0), (f64::NAN, 1.0)],
+            bars: vec![(0.0, -2.0, 0.0), (f64::NAN, 0.5, 1.5)],
+        }];
         c.log_y = true;
         assert!(svg(&c).unwrap().starts_with("<svg"));
         c.series.clear();

@@ -3,6 +3,7 @@
 //! highlight, ratio columns and an optional provenance caption.
 
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
+use crate::claims::stats;
 use crate::metric::Direction;
 use crate::query::{markdown_table, Agg, Key, Pivot, Query};
 
@@ -15,6 +16,19 @@ struct Column {
     header: String,
     values: Vec<Option<f64>>,
     direction: Option<Direction>,
+    /// Per row, the runs behind the value (empty when not known).
+    runs: Vec<Vec<f64>>,
+}
+
+/// How `highlight=best` marks a row.
+#[derive(Debug, PartialEq)]
+enum Best {
+    None,
+    /// One column is best beyond noise.
+    One(usize),
+    /// These columns are tied for best: no one of them is ahead of the
+    /// others beyond noise.
+    Tie(Vec<usize>),
 }
 
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
@@ -53,7 +67,12 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 .col_headers()
                 .into_iter()
                 .enumerate()
-                .map(|(ci, header)| Column { header, values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(), direction })
+                .map(|(ci, header)| Column {
+                    header,
+                    values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
+                    direction,
+                    runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.values.clone()).unwrap_or_default()).collect(),
+                })
                 .collect();
             (p.rows.clone(), columns, vec![p])
         }
@@ -81,6 +100,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                         header: format!("{}{unit}", p.metric.name),
                         values: keys.iter().map(|k| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref()).map(|c| c.value)).collect(),
                         direction: None,
+                        runs: Vec::new(),
                     }
                 })
                 .collect();
@@ -113,7 +133,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 _ => None,
             })
             .collect();
-        columns.push(Column { header: format!("{} / {}", a.trim(), b.trim()), values, direction: None });
+        columns.push(Column { header: format!("{} / {}", a.trim(), b.trim()), values, direction: None, runs: Vec::new() });
     }
 
     let highlight = match args.get("highlight") {
@@ -151,6 +171,16 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         }
     }
 
+    // The claim engine's noise: each comparison of the best with another
+    // column is `compare` with the metric's margin, single runs widened by
+    // the spread of the repeated runs in the table.
+    let noise = match (args.get("metric"), columns.first().and_then(|c| c.direction)) {
+        (Some(metric), Some(direction)) => Some(Noise {
+            margin: ctx.cfg.margin(metric, direction),
+            pooled: crate::sweep_diff::pooled_log_sd(columns.iter().flat_map(|c| c.runs.iter().map(Vec::as_slice))),
+        }),
+        _ => None,
+    };
     let ratio_cols = columns.iter().filter(|c| c.header.contains(" / ")).count();
     let compared = columns.len() - ratio_cols;
     let mut header: Vec<String> = rows.clone();
@@ -160,7 +190,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let body: Vec<Vec<String>> = order
         .iter()
         .map(|&r| {
-            let best = if highlight { best_in_row(&columns[..compared], r) } else { None };
+            let best = match (highlight, &noise) {
+                (true, Some(noise)) if agg != Agg::Count => best_in_row(&columns[..compared], r, noise),
+                _ => Best::None,
+            };
             let mut line: Vec<String> = row_keys[r].iter().map(Key::to_string).collect();
             for (ci, col) in columns.iter().enumerate() {
                 let text = match col.values[r] {
@@ -171,8 +204,11 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                     Some(v) if agg == Agg::Count => crate::metric::format_number(v),
                     Some(v) => fmt.format(v),
                 };
-                let is_best = best.is_some_and(|b| col.values[r] == Some(b)) && ci < compared;
-                line.push(if is_best { format!("**{text}**") } else { text });
+                line.push(match &best {
+                    Best::One(b) if *b == ci => format!("**{text}**"),
+                    Best::Tie(tied) if tied.contains(&ci) => format!("**{text}** ≈"),
+                    _ => text,
+                });
             }
             line
         })
@@ -181,23 +217,60 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     if args.flag("caption")? {
         content.push('\n');
         content.push_str(&caption(&pivots, agg));
+        if body.iter().flatten().any(|c| c.ends_with(" ≈")) {
+            content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
+        }
         content.push('\n');
     }
     Ok(Rendered { content: content.trim_end_matches('\n').to_string(), files: vec![] })
 }
 
-/// The best value of a row among the compared columns, when there are at
-/// least two values and the metric has a direction.
-fn best_in_row(columns: &[Column], r: usize) -> Option<f64> {
-    let dir = columns.first()?.direction?;
-    let vals: Vec<f64> = columns.iter().filter_map(|c| c.values[r]).collect();
-    if vals.len() < 2 {
-        return None;
+/// What decides "beyond noise" for a table's metric.
+struct Noise {
+    margin: f64,
+    /// Per-run sd of ln(value) over the table's repeated runs.
+    pooled: Option<f64>,
+}
+
+/// The best of a row among the compared columns (at least two values, a
+/// metric with a direction): one column when it beats each other one beyond
+/// noise (claim statistics: `stats::compare`, the 95% interval of the log
+/// ratio above the margin), else every column not shown behind it.
+fn best_in_row(columns: &[Column], r: usize, noise: &Noise) -> Best {
+    let Some(dir) = columns.first().and_then(|c| c.direction) else { return Best::None };
+    if dir == Direction::Neutral {
+        return Best::None;
     }
-    match dir {
-        Direction::Higher => vals.into_iter().reduce(f64::max),
-        Direction::Lower => vals.into_iter().reduce(f64::min),
-        Direction::Neutral => None,
+    let present: Vec<(usize, f64)> = columns.iter().enumerate().filter_map(|(i, c)| Some((i, c.values[r]?))).collect();
+    if present.len() < 2 {
+        return Best::None;
+    }
+    let better = |a: f64, b: f64| if dir == Direction::Higher { a > b } else { a < b };
+    let Some(&(best, best_value)) = present.iter().reduce(|x, y| if better(y.1, x.1) { y } else { x }) else {
+        return Best::None;
+    };
+    // A column without its runs is compared on its value alone.
+    let runs = |i: usize, v: f64| -> Vec<f64> {
+        match columns[i].runs.get(r) {
+            Some(rs) if !rs.is_empty() => rs.clone(),
+            _ => vec![v],
+        }
+    };
+    let best_runs = runs(best, best_value);
+    let mut tied = vec![best];
+    for &(i, v) in present.iter().filter(|(i, _)| *i != best) {
+        let ahead = stats::compare(&best_runs, &runs(i, v), dir, noise.margin, noise.pooled)
+            // Zero or negative values have no log ratio: compared as numbers.
+            .map_or(better(best_value, v), |c| c.outcome == stats::Outcome::Better);
+        if !ahead {
+            tied.push(i);
+        }
+    }
+    if tied.len() == 1 {
+        Best::One(best)
+    } else {
+        tied.sort_unstable();
+        Best::Tie(tied)
     }
 }
 
@@ -219,4 +292,54 @@ fn caption(pivots: &[Pivot], agg: Agg) -> String {
     let s = if sweeps.len() == 1 { "sweep" } else { "sweeps" };
     let r = if runs == 1 { "run" } else { "runs" };
     format!("_{runs} {r}; {s} {}; {how}._", sweeps.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(direction: Direction, runs: Vec<f64>) -> Column {
+        let value = crate::claims::stats::median(&runs);
+        Column { header: String::new(), values: vec![Some(value)], direction: Some(direction), runs: vec![runs] }
+    }
+
+    const NOISE: Noise = Noise { margin: 0.02, pooled: None };
+
+    #[test]
+    fn best_beyond_noise_is_bold_alone() {
+        let cols = [col(Direction::Higher, vec![100.0, 101.0, 99.0]), col(Direction::Higher, vec![120.0, 121.0, 119.0])];
+        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::One(1));
+        // Lower is better: the smallest wins when clearly ahead.
+        let cols = [col(Direction::Lower, vec![100.0, 101.0, 99.0]), col(Direction::Lower, vec![120.0, 121.0, 119.0])];
+        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::One(0));
+    }
+
+    #[test]
+    fn a_lead_within_noise_is_a_tie() {
+        // 1% apart with a 2% margin, and a third column clearly behind.
+        let cols = [
+            col(Direction::Higher, vec![100.0, 103.0, 97.0]),
+            col(Direction::Higher, vec![101.0, 104.0, 98.0]),
+            col(Direction::Higher, vec![50.0, 51.0, 49.0]),
+        ];
+        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::Tie(vec![0, 1]));
+    }
+
+    #[test]
+    fn single_runs_are_judged_on_the_margin_or_the_pooled_spread() {
+        let cols = [col(Direction::Higher, vec![100.0]), col(Direction::Higher, vec![103.0])];
+        // 3% ahead, nothing known about noise: beyond the 2% margin.
+        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::One(1));
+        // With a 2% per-run spread seen elsewhere, 3% is within noise.
+        let noisy = Noise { margin: 0.02, pooled: Some(0.02) };
+        assert_eq!(best_in_row(&cols, 0, &noisy), Best::Tie(vec![0, 1]));
+    }
+
+    #[test]
+    fn neutral_metrics_and_lone_values_mark_nothing() {
+        let cols = [col(Direction::Neutral, vec![1.0]), col(Direction::Neutral, vec![2.0])];
+        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::None);
+        let cols = [col(Direction::Higher, vec![1.0])];
+        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::None);
+    }
 }
