@@ -133,7 +133,8 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 .enumerate()
                 .filter_map(|(ri, key)| {
                     // A count is not on the scale of the runs' values.
-                    let cell = pivot.cells[ri][ci].as_ref().filter(|c| c.values.len() >= 2 && pivot.agg != Agg::Count)?;
+                    let cell =
+                        pivot.cells[ri][ci].as_ref().filter(|c| c.values.len() >= 2 && pivot.agg != Agg::Count)?;
                     let xv = if kind == plot::ChartKind::Bar { ri as f64 } else { key[0].as_f64()? };
                     let lo = cell.values.iter().copied().fold(f64::INFINITY, f64::min);
                     let hi = cell.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -174,12 +175,11 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     if let (Some(lo), Some(hi)) = (repeats.iter().min(), repeats.iter().max()) {
         let runs = if lo == hi { format!("{lo}") } else { format!("{lo}–{hi}") };
         let each = if lo == hi { " each" } else { "" };
-        content.push_str(&format!("\n\n_Error bars: the lowest and highest of the runs behind each point ({runs} runs{each})._"));
+        content.push_str(&format!(
+            "\n\n_Error bars: the lowest and highest of the runs behind each point ({runs} runs{each})._"
+        ));
     }
-    Ok(Rendered {
-        content,
-        files: vec![(ctx.doc_dir.join(&file), svg)],
-    })
+    Ok(Rendered { content, files: vec![(ctx.doc_dir.join(&file), svg)] })
 }
 
 /// `diff` regions: what moved between two sweeps (`reckon diff` as a living

@@ -133,10 +133,8 @@ fn tick(v: &f64) -> String {
 
 fn draw_line(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
     let xs = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let ys = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
+    let ys =
+        chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
     let (x0, x1) = bounds(xs, chart.log_x);
     let (y0, y1) = bounds(ys, chart.log_y);
     // plotters types the chart by its coordinate kinds, so each of the four
@@ -207,10 +205,8 @@ where
 
 fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
     let n = chart.categories.len().max(1);
-    let ys = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
+    let ys =
+        chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
     let (y0, y1) = bounds(ys.chain(std::iter::once(0.0)), false);
     let categories = chart.categories.clone();
     let label = move |v: &f64| {
@@ -256,10 +252,9 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
         // stroke so it shows on top of the fill.
         let centre = left + width * 0.45;
         ctx.draw_series(
-            s.bars
-                .iter()
-                .filter(|(_, lo, hi)| lo.is_finite() && hi.is_finite())
-                .map(|&(x, lo, hi)| ErrorBar::new_vertical(x + centre, lo, (lo + hi) / 2.0, hi, BLACK.stroke_width(1), 6)),
+            s.bars.iter().filter(|(_, lo, hi)| lo.is_finite() && hi.is_finite()).map(|&(x, lo, hi)| {
+                ErrorBar::new_vertical(x + centre, lo, (lo + hi) / 2.0, hi, BLACK.stroke_width(1), 6)
+            }),
         )
         .map_err(plot_err)?;
     }
@@ -331,8 +326,11 @@ mod tests {
             c.series[0].bars = vec![(30.0, 680.0, 700.0)];
             let with = svg(&c).unwrap();
             // Each error bar adds a vertical stroke and two caps.
-            assert!(with.matches("<line").count() + with.matches("<polyline").count()
-                > plain.matches("<line").count() + plain.matches("<polyline").count(), "{kind:?}");
+            assert!(
+                with.matches("<line").count() + with.matches("<polyline").count()
+                    > plain.matches("<line").count() + plain.matches("<polyline").count(),
+                "{kind:?}"
+            );
             let data = data_of(&with).unwrap();
             assert!(data.starts_with("series\tx\ty\tlow\thigh\n"), "{data}");
             assert!(data.contains("\t689.4\t680\t700\n"), "{data}");

@@ -133,7 +133,12 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 _ => None,
             })
             .collect();
-        columns.push(Column { header: format!("{} / {}", a.trim(), b.trim()), values, direction: None, runs: Vec::new() });
+        columns.push(Column {
+            header: format!("{} / {}", a.trim(), b.trim()),
+            values,
+            direction: None,
+            runs: Vec::new(),
+        });
     }
 
     let highlight = match args.get("highlight") {
@@ -307,7 +312,8 @@ mod tests {
 
     #[test]
     fn best_beyond_noise_is_bold_alone() {
-        let cols = [col(Direction::Higher, vec![100.0, 101.0, 99.0]), col(Direction::Higher, vec![120.0, 121.0, 119.0])];
+        let cols =
+            [col(Direction::Higher, vec![100.0, 101.0, 99.0]), col(Direction::Higher, vec![120.0, 121.0, 119.0])];
         assert_eq!(best_in_row(&cols, 0, &NOISE), Best::One(1));
         // Lower is better: the smallest wins when clearly ahead.
         let cols = [col(Direction::Lower, vec![100.0, 101.0, 99.0]), col(Direction::Lower, vec![120.0, 121.0, 119.0])];
