@@ -201,6 +201,9 @@ pub struct IngestArgs {
     /// No progress bar and no per-file lines, only the summary and errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Start from an empty database: drop everything stored, then ingest.
+    #[arg(long)]
+    pub rebuild: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -360,17 +363,32 @@ pub(crate) fn stdout_write(text: &str) -> Result<()> {
     out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| Error::io("<stdout>", e))
 }
 
-/// The requests an ingest command stands for: its paths (relative to the
-/// current folder), or the sources of reckon.toml (relative to its folder).
+/// The requests an ingest command stands for: its paths (given relative to
+/// the current folder), or the sources of reckon.toml; either way relative
+/// to the project root, so a path is stored the same wherever it was
+/// ingested from.
 fn ingest_requests(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<(PathBuf, Vec<Request>)> {
     let labels: BTreeMap<String, Value> = args.labels.iter().map(|(k, v)| (k.clone(), Value::from_label(v))).collect();
     if !args.paths.is_empty() {
+        // The current folder as seen from the root ("" at the root itself);
+        // outside the project, paths stay relative to the current folder.
+        let (root, prefix) = match cwd.strip_prefix(&cfg.root) {
+            Ok(rel) => (cfg.root.clone(), rel.to_path_buf()),
+            Err(_) => (cwd.to_path_buf(), PathBuf::new()),
+        };
         let reqs = args
             .paths
             .iter()
-            .map(|p| Request { path: p.clone(), format: args.format, labels: labels.clone(), optional: false })
+            .map(|p| {
+                let path = if Path::new(p).is_absolute() || prefix.as_os_str().is_empty() {
+                    p.clone()
+                } else {
+                    prefix.join(p).to_string_lossy().into_owned()
+                };
+                Request { path, format: args.format, labels: labels.clone(), optional: false }
+            })
             .collect();
-        return Ok((cwd.to_path_buf(), reqs));
+        return Ok((root, reqs));
     }
     if cfg.sources.is_empty() {
         return Err(Error::usage(match &cfg.file {
@@ -459,6 +477,9 @@ pub fn ingest_and_report(
             FileOutcome::AlreadyPresent { relabel: None } if !quiet => {
                 Some(format!("{}: already ingested", file.path.display()))
             }
+            FileOutcome::Removed { runs } if !quiet => {
+                Some(format!("{}: gone; its {runs} run(s) removed", file.path.display()))
+            }
             _ => None,
         };
         if let Some(line) = line {
@@ -473,8 +494,12 @@ pub fn ingest_and_report(
     }
     let failed = report.failed();
     if !quiet || failed > 0 {
+        let removed = match report.removed() {
+            0 => String::new(),
+            n => format!("; {n} gone (runs removed)"),
+        };
         eprintln!(
-            "ingested {} file(s), {} run(s); {} already present; {} failed",
+            "ingested {} file(s), {} run(s); {} already present{removed}; {} failed",
             report.added_files(),
             report.added_runs(),
             report.already_present(),
@@ -487,13 +512,42 @@ pub fn ingest_and_report(
 fn cmd_ingest(cfg: &Config, cwd: &Path, args: IngestArgs) -> Result<i32> {
     let (root, requests) = ingest_requests(cfg, cwd, &args)?;
     let mut store = Store::open(&cfg.database)?;
-    let opts = ingest::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone() };
+    if args.rebuild {
+        store.clear()?;
+    } else {
+        report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, args.quiet);
+    }
+    let opts = ingest::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), ..Default::default() };
     let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
     Ok(if failed > 0 { 2 } else { 0 })
 }
 
-fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
+/// Says which sources lost their runs because their file is gone.
+pub(crate) fn report_forgotten(gone: &[(String, u64)], quiet: bool) {
+    if quiet {
+        return;
+    }
+    for (path, runs) in gone {
+        eprintln!("{path}: gone; its {runs} run(s) removed");
+    }
+}
+
+/// Opens the database to read it, first dropping the runs of files that are
+/// no longer there: the database is a cache of the logs, and a deleted log
+/// must not keep deciding answers.
+pub(crate) fn open_current(cfg: &Config) -> Result<Store> {
     let store = Store::open_read_only(&cfg.database)?;
+    if !cfg.database.exists() || !ingest::any_missing(&store, &cfg.root)? {
+        return Ok(store);
+    }
+    drop(store);
+    let mut store = Store::open(&cfg.database)?;
+    report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, false);
+    Ok(store)
+}
+
+fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
+    let store = open_current(cfg)?;
     let mut runs = store.runs()?;
     if let Some(text) = &args.filter {
         let filter = crate::query::Filter::parse(text)?;
@@ -508,7 +562,7 @@ fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
 }
 
 fn cmd_query(cfg: &Config, args: QueryArgs) -> Result<i32> {
-    let store = Store::open_read_only(&cfg.database)?;
+    let store = open_current(cfg)?;
     let mut dataset = crate::query::Dataset::load(&store)?;
     dataset.apply_config(cfg);
     let mut query = crate::query::Query::new(&args.metric);

@@ -24,11 +24,12 @@ use crate::{ingest, Error, Result};
 /// told not to). Returns the store and whether an ingest failed.
 fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
     if no_ingest || cfg.sources.is_empty() {
-        return Ok((Store::open_read_only(&cfg.database)?, false));
+        return Ok((crate::cli::open_current(cfg)?, false));
     }
     let requests = sources_requests(cfg, None, &Default::default())?;
     let mut store = Store::open(&cfg.database)?;
-    let opts = ingest::Options { fail_fast: false, generic: cfg.generic.clone() };
+    crate::cli::report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, true);
+    let opts = ingest::Options { fail_fast: false, generic: cfg.generic.clone(), ..Default::default() };
     let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, true);
     Ok((store, failed > 0))
 }

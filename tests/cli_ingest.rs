@@ -231,19 +231,27 @@ impl Sandbox {
 }
 
 #[test]
-fn re_ingesting_with_other_labels_says_the_labels_are_not_applied() {
+fn re_ingesting_a_path_with_other_labels_relabels_it_and_a_copy_elsewhere_says_it_is_not() {
     let s = Sandbox::with_scenario();
     s.ok(&["ingest", "logs/2026-11-29/baseline.jsonl"]);
     let before = s.counts();
-    let r = s.ok(&["ingest", "--label", "config=baseline", "logs/2026-11-29/baseline.jsonl"]);
+    // The path's runs are replaced with the labels given now, as an empty
+    // database would hold them: nothing is added beside them.
+    s.ok(&["ingest", "--label", "config=baseline", "logs/2026-11-29/baseline.jsonl"]);
+    assert_eq!(s.counts(), before);
+    let r = s.ok(&["runs", "--limit", "0", "--where", "config = baseline", "--format", "json"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap().as_array().unwrap().len(), 33);
+    // The same labels again: nothing to say beyond "already ingested".
+    let r = s.ok(&["ingest", "-q", "--label", "config=baseline", "logs/2026-11-29/baseline.jsonl"]);
+    assert_eq!(r.stderr, "", "{r:?}");
+    // The same bytes under another path count once, and say whose labels hold.
+    std::fs::copy(s.path().join("logs/2026-11-29/baseline.jsonl"), s.path().join("copy.jsonl")).unwrap();
+    let r = s.ok(&["ingest", "--label", "config=other", "copy.jsonl"]);
     assert!(
-        r.stderr.contains("logs/2026-11-29/baseline.jsonl: already ingested; these bytes were ingested with labels {}; the labels given now are not applied. To relabel, remove the database"),
+        r.stderr.contains("copy.jsonl: already ingested; these bytes were ingested with labels {\"config\":\"baseline\"}; the labels given now are not applied"),
         "{r:?}"
     );
     assert_eq!(s.counts(), before);
-    // The same labels again: nothing to say beyond "already ingested".
-    let r = s.ok(&["ingest", "-q", "logs/2026-11-29/baseline.jsonl"]);
-    assert_eq!(r.stderr, "", "{r:?}");
 }
 
 #[test]

@@ -60,9 +60,17 @@ fn files_with_different_sweep_labels_never_merge() {
     let table = s.ok(&["runs", "--limit", "1"]).stdout;
     assert!(table.contains("2026-10-01T00:00:00Z (label, sweep 2026-10)"), "{table}");
 
-    // The same bytes again under another sweep add nothing, and say so.
+    // The same path again under another sweep is relabelled, as an empty
+    // database would hold it: its runs move, none are added.
+    let total = s.counts().1;
     let r = s.ok(&["ingest", "--label", "sweep=2026-11", "sep.csv"]);
-    assert!(r.stderr.contains(r#"ingested with labels {"sweep":"2026-09"}"#), "{r:?}");
+    assert!(r.stderr.contains("sep.csv: 40 runs"), "{r:?}");
+    assert_eq!(s.counts().1, total);
+    assert_eq!(runs_in("date = 2026-11"), 40);
+    // The same bytes under another path add nothing, and say so.
+    std::fs::copy(s.path().join("sep.csv"), s.path().join("sep-copy.csv")).unwrap();
+    let r = s.ok(&["ingest", "--label", "sweep=2026-12", "sep-copy.csv"]);
+    assert!(r.stderr.contains(r#"ingested with labels {"sweep":"2026-11"}"#), "{r:?}");
 }
 
 #[test]

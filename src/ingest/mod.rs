@@ -8,6 +8,7 @@
 
 pub mod format;
 pub mod generic;
+pub mod git;
 pub mod hyperfine;
 pub mod pyjson;
 pub mod sglang;
@@ -22,10 +23,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub use format::{Format, Outcome};
+pub use git::GitView;
 pub use template::PathTemplate;
 
 use crate::run::Value;
-use crate::store::{Batch, NewSource, RunTime, Store};
+use crate::store::{Batch, NewSource, RunTime, Seen, Store};
 use crate::{Error, Result};
 
 /// What to ingest: a file, a glob, or a path template, with its labels.
@@ -52,6 +54,11 @@ pub enum FileOutcome {
     /// ingested with other labels than the ones given now.
     AlreadyPresent {
         relabel: Option<String>,
+    },
+    /// The file is gone (or no longer matches its source's template): the
+    /// runs it gave were removed.
+    Removed {
+        runs: u64,
     },
     Failed(Error),
 }
@@ -80,6 +87,10 @@ impl Report {
 
     pub fn added_runs(&self) -> u64 {
         self.files.iter().map(|f| if let FileOutcome::Added { runs, .. } = f.outcome { runs } else { 0 }).sum()
+    }
+
+    pub fn removed(&self) -> usize {
+        self.files.iter().filter(|f| matches!(f.outcome, FileOutcome::Removed { .. })).count()
     }
 
     pub fn already_present(&self) -> usize {
@@ -207,6 +218,11 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
 pub struct Options {
     pub fail_fast: bool,
     pub generic: crate::config::GenericSpec,
+    /// The folder git is asked about, when it is not the folder the files
+    /// are read from (a hook reads a copy of the staged files).
+    pub git_root: Option<PathBuf>,
+    /// Run times follow the index (what is staged), not the working tree.
+    pub staged: bool,
 }
 
 /// Ingests every requested file, each in its own transaction. `on_file` is
@@ -220,13 +236,50 @@ pub fn ingest(
     on_file: &mut dyn FnMut(&FileReport, usize, usize),
 ) -> Report {
     let jobs = expand(root, requests);
-    let total = jobs.len();
+    let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests));
     let mut report = Report::default();
+    // First what is gone, so that a copy of a removed file's bytes elsewhere
+    // is ingested in its place, as it would be into an empty database.
+    let gone = match gone_paths(store, root, requests, &jobs) {
+        Ok(gone) => gone,
+        Err(e) => {
+            report.files.push(FileReport { path: PathBuf::from(store.path()), outcome: FileOutcome::Failed(e) });
+            return report;
+        }
+    };
+    let total = jobs.len() + gone.len();
+    for (i, path) in gone.iter().enumerate() {
+        let outcome = match store.remove_paths(std::slice::from_ref(path)) {
+            Ok(runs) => FileOutcome::Removed { runs },
+            Err(e) => FileOutcome::Failed(e),
+        };
+        let file = FileReport { path: PathBuf::from(path), outcome };
+        on_file(&file, i + 1, total);
+        report.files.push(file);
+    }
+    // A path requested twice in one command (a template and an explicit
+    // path) is read once, with the labels of its first request.
+    let mut first_labels: std::collections::HashMap<PathBuf, BTreeMap<String, Value>> = Default::default();
     for (i, job) in jobs.into_iter().enumerate() {
+        let i = i + gone.len();
         let file = match job {
             Err((path, e)) => FileReport { path, outcome: FileOutcome::Failed(e) },
+            Ok(job) if first_labels.contains_key(&job.path) => {
+                let relabel = (first_labels[&job.path] != job.labels).then(|| {
+                    format!(
+                        "this command reads it more than once; the labels of its first mention, {}, are applied and not {}",
+                        crate::store::labels_json(&first_labels[&job.path]),
+                        crate::store::labels_json(&job.labels)
+                    )
+                });
+                FileReport { path: display_path(root, &job.path), outcome: FileOutcome::AlreadyPresent { relabel } }
+            }
+            Ok(job) if !job.path.exists() && gone.iter().any(|g| Path::new(g) == display_path(root, &job.path)) => {
+                continue; // reported as removed above
+            }
             Ok(job) => {
-                let outcome = match ingest_file(store, root, &job, opts, batch) {
+                first_labels.insert(job.path.clone(), job.labels.clone());
+                let outcome = match ingest_file(store, root, &job, opts, batch, &git) {
                     Ok(o) => o,
                     Err(e) => FileOutcome::Failed(e),
                 };
@@ -243,6 +296,77 @@ pub fn ingest(
     report
 }
 
+/// The requests' paths as globs relative to the root, to limit git's history
+/// walk to the logs.
+fn patterns(requests: &[Request]) -> Vec<String> {
+    requests
+        .iter()
+        .map(|r| match PathTemplate::parse(&r.path) {
+            Ok(t) if PathTemplate::is_pattern(&r.path) => t.glob().to_string(),
+            _ => r.path.clone(),
+        })
+        .filter(|p| !Path::new(p).is_absolute())
+        .collect()
+}
+
+/// The stored paths the requests cover that no longer hold a file of
+/// theirs: for a template or glob, stored paths it matches that are not
+/// among the files it matches now; for an explicit path, the path itself
+/// when the file is gone.
+fn gone_paths(
+    store: &Store,
+    root: &Path,
+    requests: &[Request],
+    jobs: &[std::result::Result<Job, (PathBuf, Error)>],
+) -> Result<Vec<String>> {
+    let stored = store.source_paths()?;
+    if stored.is_empty() {
+        return Ok(Vec::new());
+    }
+    let present: std::collections::HashSet<PathBuf> =
+        jobs.iter().filter_map(|j| j.as_ref().ok()).map(|j| display_path(root, &j.path)).collect();
+    let mut gone = Vec::new();
+    for req in requests {
+        if PathTemplate::is_pattern(&req.path) {
+            let Ok(template) = PathTemplate::parse(&req.path) else { continue };
+            for s in &stored {
+                // Matched by the template's text but not among the files it
+                // finds now: deleted, or no longer a file; a fresh ingest
+                // would not read it either.
+                if template.captures(root, &root.join(s)).is_some() && !present.contains(Path::new(s)) {
+                    gone.push(s.clone());
+                }
+            }
+        } else {
+            let abs = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
+            let shown = display_path(root, &abs).to_string_lossy().into_owned();
+            if !abs.exists() && stored.contains(&shown) {
+                gone.push(shown);
+            }
+        }
+    }
+    gone.sort();
+    gone.dedup();
+    Ok(gone)
+}
+
+/// Removes the runs of every stored source whose file no longer exists
+/// (paths relative to `root`); returns the paths and how many runs each had.
+pub fn forget_missing(store: &mut Store, root: &Path) -> Result<Vec<(String, u64)>> {
+    let missing: Vec<String> = store.source_paths()?.into_iter().filter(|p| !root.join(p).exists()).collect();
+    let mut out = Vec::new();
+    for p in missing {
+        let runs = store.remove_paths(std::slice::from_ref(&p))?;
+        out.push((p, runs));
+    }
+    Ok(out)
+}
+
+/// Whether some stored source's file no longer exists.
+pub fn any_missing(store: &Store, root: &Path) -> Result<bool> {
+    Ok(store.source_paths()?.iter().any(|p| !root.join(p).exists()))
+}
+
 /// The path as stored and shown: relative to the project root when inside it,
 /// so the database is the same on every clone.
 pub fn display_path(root: &Path, path: &Path) -> PathBuf {
@@ -254,13 +378,62 @@ const HEAD_BYTES: usize = 256 * 1024;
 /// Runs handed from the parsing thread to the inserting one at a time.
 const BATCH_RUNS: usize = 256;
 
-/// Ingests one file in one transaction.
+/// A file modified this close to (or after) the moment it was read may have
+/// changed again within the file system's timestamp granularity (git's
+/// "racily clean" case): it is hashed again next time.
+const RACY_NS: i64 = 2_000_000_000;
+
+fn now_ns() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as i64).unwrap_or(0)
+}
+
+/// How a file looks now, from its metadata.
+fn seen_of(meta: &std::fs::Metadata, git: &GitView) -> Seen {
+    let ns = |t: std::io::Result<std::time::SystemTime>| {
+        t.ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64)
+    };
+    #[cfg(unix)]
+    let (ctime_ns, inode) = {
+        use std::os::unix::fs::MetadataExt;
+        (Some(meta.ctime() * 1_000_000_000 + meta.ctime_nsec()), Some(meta.ino() as i64))
+    };
+    #[cfg(not(unix))]
+    let (ctime_ns, inode) = (None, None);
+    Seen {
+        size: meta.len(),
+        mtime_ns: ns(meta.modified()),
+        ctime_ns,
+        inode,
+        checked_ns: None,
+        git_head: git.head().map(str::to_string),
+    }
+}
+
+/// Whether the stored record of a file proves, from metadata alone, that
+/// the file still holds the bytes that were ingested: same size, times and
+/// inode, and not modified so close to when it was read that a later write
+/// could hide within the timestamps' granularity.
+fn same_file(stored: &Seen, now: &Seen) -> bool {
+    let racy = match (stored.mtime_ns, stored.checked_ns) {
+        (Some(m), Some(c)) => m >= c - RACY_NS,
+        _ => true,
+    };
+    !racy
+        && stored.size == now.size
+        && stored.mtime_ns == now.mtime_ns
+        && stored.ctime_ns == now.ctime_ns
+        && stored.inode == now.inode
+}
+
+/// Ingests one file in one transaction. A file whose content changed
+/// replaces what its path gave before; an unchanged one is not even read.
 pub fn ingest_file(
     store: &mut Store,
     root: &Path,
     job: &Job,
     opts: &Options,
     batch: &mut Batch,
+    git: &GitView,
 ) -> Result<FileOutcome> {
     let path = &job.path;
     let shown = display_path(root, path);
@@ -284,27 +457,57 @@ pub fn ingest_file(
     if let Some(s) = &job.sweep {
         source_labels.insert("sweep".into(), Value::Text(s.clone()));
     }
-    let mtime_ns =
-        meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64);
-    if let Some(m) = mtime_ns {
-        if store.unchanged_source(&shown_str, meta.len(), m, &source_labels)? {
+    let rel = shown_str.replace('\\', "/");
+    let mut seen = seen_of(&meta, git);
+    let labels_json = crate::store::labels_json(&source_labels);
+    let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
+    let stored = store.stored_source(&shown_str)?.filter(|s| s.labels == labels_json);
+    if let Some(s) = stored.as_ref().filter(|s| same_file(&s.seen, &seen)) {
+        // The bytes are the ones ingested; only the run time can have moved
+        // (a new commit, or a template that now gives a date).
+        let time_holds = match &fixed {
+            Some((t, _)) => s.time.as_ref() == Some(t),
+            None => {
+                s.time.as_ref().is_some_and(|t| t.origin == "git" || t.origin == "mtime")
+                    && s.seen.git_head == seen.git_head
+            }
+        };
+        if time_holds {
+            return Ok(FileOutcome::AlreadyPresent { relabel: None });
+        }
+        if fixed.is_none() {
+            let (time, _) = run_time(path, &rel, None, &meta, git)?;
+            let mut kept = s.seen.clone();
+            kept.git_head = seen.git_head.clone();
+            store.refresh_source(s.id, &kept, (s.time.as_ref() != Some(&time)).then_some(&time))?;
+            return Ok(FileOutcome::AlreadyPresent { relabel: None });
+        }
+        // A date or sweep now fixed by the path or a label: read it again.
+    }
+    seen.checked_ns = Some(now_ns());
+    let (hash, head) = hash_file(path, &shown)?;
+    let (default_time, default_sweep) = run_time(path, &rel, fixed, &meta, git)?;
+    if let Some(s) = stored.as_ref().filter(|s| s.hash == hash) {
+        // Touched but not changed: remember how it looks now. A new time is
+        // set in place when it is a plain one (git or mtime: the sweep is
+        // its date); one a path or label fixes is read again below.
+        let same_time = s.time.as_ref() == Some(&default_time);
+        if same_time || (default_sweep.is_none() && job.sweep.is_none()) {
+            store.refresh_source(s.id, &seen, (!same_time).then_some(&default_time))?;
             return Ok(FileOutcome::AlreadyPresent { relabel: None });
         }
     }
-    let (hash, head) = hash_file(path, &shown)?;
     let format = match job.format {
         Some(f) => f,
         None => Format::detect(&shown, &head)?,
     };
-    let (default_time, default_sweep) = run_time(path, &shown, job.date.as_deref(), job.sweep.as_deref(), &meta)?;
-    let labels_json = &source_labels;
     let src = NewSource {
         path: &shown_str,
         hash: &hash,
-        size: meta.len(),
-        mtime_ns,
         format: format.name(),
-        labels: labels_json,
+        labels: &source_labels,
+        seen,
+        time: Some(&default_time),
     };
     let Some(mut writer) = store.begin_source(batch, &src)? else {
         // The same bytes count once, whatever labels come with them now.
@@ -399,33 +602,50 @@ fn hash_file(path: &Path, shown: &Path) -> Result<(String, Vec<u8>)> {
     Ok((hasher.finalize().to_hex().to_string(), head))
 }
 
-/// The time every run of the file gets unless the log has its own: the
-/// `{date}` from the path, else the start of the sweep a `sweep` label
-/// names, else the git commit time of the file, else its modification time.
-/// With it, the sweep of those runs when it is not the time's date (a
-/// `{date}` of year and month names the month).
-fn run_time(
-    path: &Path,
-    shown: &Path,
-    date: Option<&str>,
-    sweep: Option<&str>,
-    meta: &std::fs::Metadata,
-) -> Result<(RunTime, Option<String>)> {
+/// The run time (and, when it is not that time's date, the sweep) that
+/// the path's `{date}` or a `sweep` label fixes, whatever git says.
+fn fixed_time(shown: &Path, date: Option<&str>, sweep: Option<&str>) -> Result<Option<(RunTime, Option<String>)>> {
     if let Some(d) = date {
         let time = parse_date(d).ok_or_else(|| Error::UnknownFormat {
             path: shown.to_path_buf(),
             msg: format!("the path gives {{date}} = `{d}`, which is not a date; use YYYY-MM-DD, YYYYMMDD or YYYY-MM in the folder or file name"),
         })?;
         let month = parse_sweep(d).filter(|s| s.len() == 7);
-        return Ok((RunTime { time, origin: "path" }, month));
+        return Ok(Some((RunTime { time, origin: "path" }, month)));
     }
-    if let Some(s) = sweep.and_then(parse_date) {
-        return Ok((RunTime { time: s, origin: "label" }, None));
+    Ok(sweep.and_then(parse_date).map(|time| (RunTime { time, origin: "label" }, None)))
+}
+
+/// The time every run of the file gets unless the log has its own: the
+/// `{date}` from the path, else the start of the sweep a `sweep` label
+/// names (both in `fixed`), else the git commit time of the file when its
+/// content is the committed one, else its modification time. With it, the
+/// sweep of those runs when it is not the time's date (a `{date}` of year
+/// and month names the month).
+fn run_time(
+    path: &Path,
+    rel: &str,
+    fixed: Option<(RunTime, Option<String>)>,
+    meta: &std::fs::Metadata,
+    git: &GitView,
+) -> Result<(RunTime, Option<String>)> {
+    if let Some(f) = fixed {
+        return Ok(f);
     }
-    if let Some(time) = git_commit_time(path) {
+    let committed = if Path::new(rel).is_absolute() {
+        // Outside the project: asked about on its own (rare).
+        git_commit_time(path)
+    } else if git.differs_from_head(rel) {
+        None
+    } else {
+        git.commit_time(rel)
+            .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
+            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+    };
+    if let Some(time) = committed {
         return Ok((RunTime { time, origin: "git" }, None));
     }
-    let mtime = meta.modified().map_err(|e| Error::io(shown, e))?;
+    let mtime = meta.modified().map_err(|e| Error::io(rel, e))?;
     let time: chrono::DateTime<chrono::Utc> = mtime.into();
     Ok((RunTime { time: time.format("%Y-%m-%dT%H:%M:%SZ").to_string(), origin: "mtime" }, None))
 }
@@ -469,18 +689,19 @@ pub fn parse_sweep(text: &str) -> Option<String> {
     year_month(text).or_else(|| parse_date(text).map(|t| t[..10].to_string()))
 }
 
-/// The commit time of the last commit that touched the file, when it is
-/// tracked by git; the same on every clone.
+/// The commit time of the last commit that touched a file outside the
+/// project, when it is tracked by git and its content is the committed one.
 fn git_commit_time(path: &Path) -> Option<String> {
     let dir = path.parent()?;
     let name = path.file_name()?;
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
-        .args(["log", "-1", "--format=%ct", "--"])
-        .arg(name)
-        .output()
-        .ok()?;
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let differs =
+        Command::new("git").arg("-C").arg(dir).args(["diff", "--quiet", "HEAD", "--"]).arg(name).status().ok()?;
+    if !differs.success() {
+        return None;
+    }
+    let out =
+        Command::new("git").arg("-C").arg(dir).args(["log", "-1", "--format=%ct", "--"]).arg(name).output().ok()?;
     if !out.status.success() {
         return None;
     }

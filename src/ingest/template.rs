@@ -80,6 +80,11 @@ impl PathTemplate {
         &self.text
     }
 
+    /// The template as a glob: each `{name}` is a `*`.
+    pub fn glob(&self) -> &str {
+        &self.glob
+    }
+
     /// The label names the template captures.
     pub fn names(&self) -> &[String] {
         &self.names

@@ -1065,7 +1065,8 @@ mod tests {
     fn add(store: &mut Store, path: &str, time: &str, runs: &[(Vec<(&str, Value)>, f64)]) {
         let mut batch = Batch::new("test".into(), None);
         let labels = BTreeMap::new();
-        let src = NewSource { path, hash: path, size: 1, mtime_ns: None, format: "jsonl", labels: &labels };
+        let src =
+            NewSource { path, hash: path, format: "jsonl", labels: &labels, seen: Default::default(), time: None };
         let rt = RunTime { time: time.into(), origin: "log" };
         let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
         for (i, (params, value)) in runs.iter().enumerate() {

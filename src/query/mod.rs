@@ -98,7 +98,8 @@ mod tests {
     fn add(store: &mut Store, hash: &str, time: &str, runs: &[R]) {
         let mut batch = Batch::new("test".into(), None);
         let labels = BTreeMap::new();
-        let src = NewSource { path: hash, hash, size: 1, mtime_ns: None, format: "jsonl", labels: &labels };
+        let src =
+            NewSource { path: hash, hash, format: "jsonl", labels: &labels, seen: Default::default(), time: None };
         let rt = RunTime { time: time.into(), origin: "log" };
         let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
         for (i, run) in runs.iter().enumerate() {

@@ -13,7 +13,8 @@ use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[include_str!("../../db/migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("../../db/migrations/0001_init.sql"), include_str!("../../db/migrations/0002_source_cache.sql")];
 
 /// The schema version this reckon writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -57,11 +58,43 @@ pub struct SourceRecord {
 pub struct NewSource<'a> {
     pub path: &'a str,
     pub hash: &'a str,
+    pub format: &'a str,
+    pub labels: &'a BTreeMap<String, Value>,
+    /// What the file looked like when it was read, to know later without
+    /// reading it whether it still holds these bytes.
+    pub seen: Seen,
+    /// The run time of runs without their own.
+    pub time: Option<&'a RunTime>,
+}
+
+/// How a file looked when reckon last read it, and what decided its runs'
+/// time: enough to tell, from its metadata alone, that it is unchanged.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Seen {
     pub size: u64,
     /// Modification time in nanoseconds since the epoch, if known.
     pub mtime_ns: Option<i64>,
-    pub format: &'a str,
-    pub labels: &'a BTreeMap<String, Value>,
+    /// Status-change time (Unix): any write changes it, and unlike the
+    /// modification time it cannot be set back.
+    pub ctime_ns: Option<i64>,
+    pub inode: Option<i64>,
+    /// Wall clock (ns since the epoch) just before the file was read.
+    pub checked_ns: Option<i64>,
+    /// The git HEAD when the run time was decided.
+    pub git_head: Option<String>,
+}
+
+/// What the store holds for one path: its content hash, labels and how the
+/// file looked when it was read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredSource {
+    pub id: i64,
+    pub hash: String,
+    /// The labels, as the JSON the store keeps.
+    pub labels: String,
+    pub format: String,
+    pub seen: Seen,
+    pub time: Option<RunTime>,
 }
 
 /// The batch the current command's sources are recorded under; created in
@@ -84,7 +117,20 @@ impl Batch {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunTime {
     pub time: String,
+    /// `path`, `label`, `git` or `mtime`.
     pub origin: &'static str,
+}
+
+impl RunTime {
+    fn origin_named(name: &str) -> &'static str {
+        match name {
+            "path" => "path",
+            "git" => "git",
+            "label" => "label",
+            "log" => "log",
+            _ => "mtime",
+        }
+    }
 }
 
 pub fn now_rfc3339() -> String {
@@ -206,17 +252,24 @@ impl Store {
         Ok(())
     }
 
-    /// Starts ingesting one source in its own transaction. Returns `None`
-    /// when a source with the same content hash is already stored.
+    /// Starts ingesting one source in its own transaction. Whatever was
+    /// stored for the same path goes (the file's content replaces it, in the
+    /// same transaction). Returns `None` when a source with the same content
+    /// hash is stored under another path: the same bytes count once.
     pub fn begin_source<'s>(&'s mut self, batch: &'s mut Batch, src: &NewSource) -> Result<Option<SourceWriter<'s>>> {
         let path = self.path.clone();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| db_err(&path, friendly(&e)))?;
+        let replaced = delete_path(&tx, src.path)?;
         let exists: Option<i64> =
             tx.query_row("SELECT id FROM source WHERE hash = ?1", [src.hash], |r| r.get(0)).optional()?;
         if exists.is_some() {
+            if replaced {
+                delete_orphans(&tx)?;
+                tx.commit()?;
+            }
             return Ok(None);
         }
         let batch_id = match batch.id {
@@ -230,8 +283,23 @@ impl Store {
             }
         };
         tx.execute(
-            "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![src.path, src.hash, src.size as i64, src.mtime_ns, src.format, batch_id, params_json(src.labels.iter())],
+            "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels, ctime_ns, inode, checked_ns, time, time_origin, git_head)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            params![
+                src.path,
+                src.hash,
+                src.seen.size as i64,
+                src.seen.mtime_ns,
+                src.format,
+                batch_id,
+                params_json(src.labels.iter()),
+                src.seen.ctime_ns,
+                src.seen.inode,
+                src.seen.checked_ns,
+                src.time.map(|t| t.time.as_str()),
+                src.time.map(|t| t.origin),
+                src.seen.git_head,
+            ],
         )?;
         let source_id = tx.last_insert_rowid();
         Ok(Some(SourceWriter {
@@ -239,6 +307,7 @@ impl Store {
             batch,
             batch_id,
             source_id,
+            replaced,
             metric_ids: HashMap::new(),
             runs: 0,
             json: String::new(),
@@ -250,22 +319,108 @@ impl Store {
         }))
     }
 
-    /// True when a source at this path with this size, modification time
-    /// and labels is stored: the file is unchanged and need not even be
-    /// hashed again.
-    pub fn unchanged_source(
-        &self,
-        path: &str,
-        size: u64,
-        mtime_ns: i64,
-        labels: &BTreeMap<String, Value>,
-    ) -> Result<bool> {
-        let found: Option<i64> = self
+    /// What is stored for a path: one source, or `None` when there is none
+    /// (or, from an older reckon, several — replaced on the next ingest).
+    pub fn stored_source(&self, path: &str) -> Result<Option<StoredSource>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, hash, labels, format, size, mtime_ns, ctime_ns, inode, checked_ns, git_head, time, time_origin
+             FROM source WHERE path = ?1 LIMIT 2",
+        )?;
+        let mut rows = stmt.query_map([path], |r| {
+            let time: Option<String> = r.get(10)?;
+            let origin: Option<String> = r.get(11)?;
+            Ok(StoredSource {
+                id: r.get(0)?,
+                hash: r.get(1)?,
+                labels: r.get(2)?,
+                format: r.get(3)?,
+                seen: Seen {
+                    size: r.get::<_, i64>(4)? as u64,
+                    mtime_ns: r.get(5)?,
+                    ctime_ns: r.get(6)?,
+                    inode: r.get(7)?,
+                    checked_ns: r.get(8)?,
+                    git_head: r.get(9)?,
+                },
+                time: time.zip(origin).map(|(time, o)| RunTime { time, origin: RunTime::origin_named(&o) }),
+            })
+        })?;
+        let first = rows.next().transpose()?;
+        if rows.next().transpose()?.is_some() {
+            return Ok(None);
+        }
+        Ok(first)
+    }
+
+    /// Records that a stored source's file was looked at again and still
+    /// holds the same bytes; `time` (when given) is the run time it now
+    /// gets, set on every run without a time of its own.
+    pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
+        let path = self.path.clone();
+        let tx = self
             .conn
-            .prepare_cached("SELECT 1 FROM source WHERE path = ?1 AND size = ?2 AND mtime_ns = ?3 AND labels = ?4")?
-            .query_row(params![path, size as i64, mtime_ns, params_json(labels.iter())], |r| r.get(0))
-            .optional()?;
-        Ok(found.is_some())
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        tx.execute(
+            "UPDATE source SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, checked_ns = ?6, git_head = ?7 WHERE id = ?1",
+            params![id, seen.size as i64, seen.mtime_ns, seen.ctime_ns, seen.inode, seen.checked_ns, seen.git_head],
+        )?;
+        if let Some(t) = time {
+            tx.execute("UPDATE source SET time = ?2, time_origin = ?3 WHERE id = ?1", params![id, t.time, t.origin])?;
+            let sweep = t.time.get(..10).unwrap_or(&t.time);
+            tx.execute(
+                "UPDATE run SET time = ?2, time_origin = ?3, sweep = ?4 WHERE source_id = ?1 AND time_origin != 'log'",
+                params![id, t.time, t.origin, sweep],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every stored source path.
+    pub fn source_paths(&self) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached("SELECT DISTINCT path FROM source ORDER BY path")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Removes the sources of these paths and their runs, in one
+    /// transaction; returns how many runs went.
+    pub fn remove_paths(&mut self, paths: &[String]) -> Result<u64> {
+        if paths.is_empty() {
+            return Ok(0);
+        }
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        let mut runs = 0u64;
+        for p in paths {
+            runs += tx.query_row(
+                "SELECT count(*) FROM run WHERE source_id IN (SELECT id FROM source WHERE path = ?1)",
+                [p],
+                |r| r.get::<_, i64>(0),
+            )? as u64;
+            delete_path(&tx, p)?;
+        }
+        delete_orphans(&tx)?;
+        tx.commit()?;
+        Ok(runs)
+    }
+
+    /// Empties the database: every source, run, measurement and name.
+    pub fn clear(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        tx.execute_batch(
+            "DELETE FROM measurement; DELETE FROM run; DELETE FROM source; DELETE FROM param_set; DELETE FROM metric; DELETE FROM batch;",
+        )?;
+        tx.commit()?;
+        Ok(())
     }
 
     /// The labels a stored source (by content hash) was ingested with, as
@@ -307,8 +462,11 @@ impl Store {
             ))
         })?;
         let mut rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-        // The order `ORDER BY run.time, run.id` gives: text compares bytewise.
-        rows.sort_unstable_by(|a, b| a.3.cmp(&b.3).then(a.0.cmp(&b.0)));
+        // By time, then by file and line, never by id: ids record the order
+        // files were ingested in, and a database rebuilt from the same logs
+        // must order (and pick the `latest` run) the same. Text compares
+        // bytewise, as SQL's ORDER BY would.
+        rows.sort_unstable_by(|a, b| a.3.cmp(&b.3).then_with(|| a.1.cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
         // Runs of one configuration share a param set: each is parsed once.
         let mut sets: HashMap<i64, BTreeMap<String, Value>> = HashMap::new();
         let mut read = self.conn.prepare_cached("SELECT id, params FROM param_set")?;
@@ -373,6 +531,8 @@ pub struct SourceWriter<'s> {
     batch: &'s mut Batch,
     batch_id: i64,
     source_id: i64,
+    /// Whether an earlier content of the path was deleted in this transaction.
+    replaced: bool,
     metric_ids: HashMap<String, i64>,
     runs: u64,
     json: String,
@@ -496,10 +656,52 @@ impl SourceWriter<'_> {
     /// Makes the source and its runs permanent.
     pub fn commit(mut self) -> Result<u64> {
         self.flush()?;
+        if self.replaced {
+            delete_orphans(&self.tx)?;
+        }
         self.tx.commit()?;
         self.batch.id = Some(self.batch_id);
         Ok(self.runs)
     }
+}
+
+/// Deletes every source stored for `path` with its runs and their
+/// measurements; true when there was one. Foreign keys are not enforced
+/// (see `configure`), so the cascade is spelled out.
+fn delete_path(tx: &rusqlite::Transaction, path: &str) -> Result<bool> {
+    let ids: Vec<i64> = tx
+        .prepare_cached("SELECT id FROM source WHERE path = ?1")?
+        .query_map([path], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in &ids {
+        // A source's runs were inserted in one transaction, so their ids
+        // form one range: the range lets the (metric, run) key find them
+        // metric by metric instead of scanning every measurement.
+        let range: (Option<i64>, Option<i64>) =
+            tx.query_row("SELECT min(id), max(id) FROM run WHERE source_id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        if let (Some(lo), Some(hi)) = range {
+            tx.prepare_cached(
+                "DELETE FROM measurement WHERE metric_id IN (SELECT id FROM metric) AND run_id BETWEEN ?1 AND ?2
+                 AND run_id IN (SELECT id FROM run WHERE source_id = ?3)",
+            )?
+            .execute(params![lo, hi, id])?;
+        }
+        tx.prepare_cached("DELETE FROM run WHERE source_id = ?1")?.execute([id])?;
+        tx.prepare_cached("DELETE FROM source WHERE id = ?1")?.execute([id])?;
+    }
+    Ok(!ids.is_empty())
+}
+
+/// Drops metric names and param sets no run uses any more, so that a
+/// database that lost sources names exactly what a fresh one would.
+fn delete_orphans(tx: &rusqlite::Transaction) -> Result<()> {
+    tx.execute_batch(
+        "DELETE FROM metric WHERE NOT EXISTS (SELECT 1 FROM measurement WHERE measurement.metric_id = metric.id);
+         DELETE FROM param_set WHERE id NOT IN (SELECT param_set_id FROM run);",
+    )?;
+    Ok(())
 }
 
 /// Puts the database in WAL mode. Switching needs an exclusive lock and
@@ -575,6 +777,11 @@ pub fn encode_params(run: &RawRun, labels: &BTreeMap<String, Value>, out: &mut S
     merged.dedup_by(|later, first| later.0 == first.0);
     out.clear();
     write_params_json(out, merged.into_iter());
+}
+
+/// Labels as the JSON the store keeps with a source.
+pub fn labels_json(labels: &BTreeMap<String, Value>) -> String {
+    params_json(labels.iter())
 }
 
 fn params_json<'a>(params: impl Iterator<Item = (&'a String, &'a Value)>) -> String {
@@ -775,19 +982,15 @@ mod tests {
         ]
         .into();
         let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
-        let src = NewSource {
-            path: "a.jsonl",
-            hash: "h1",
-            size: 10,
-            mtime_ns: Some(7),
-            format: "sglang-jsonl",
-            labels: &labels,
-        };
+        let seen = Seen { size: 10, mtime_ns: Some(7), ..Seen::default() };
+        let src =
+            NewSource { path: "a.jsonl", hash: "h1", format: "sglang-jsonl", labels: &labels, seen, time: Some(&t) };
         let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
         w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
         w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
         assert_eq!(w.commit().unwrap(), 2);
-        assert!(store.begin_source(&mut batch, &src).unwrap().is_none(), "same hash twice adds nothing");
+        let copy = NewSource { path: "copy-of-a.jsonl", ..src.clone() };
+        assert!(store.begin_source(&mut batch, &copy).unwrap().is_none(), "the same bytes elsewhere add nothing");
 
         // A source dropped without commit leaves nothing behind.
         let src2 = NewSource { hash: "h2", ..src.clone() };
@@ -805,13 +1008,51 @@ mod tests {
         assert_eq!(values.len(), 2);
         assert_eq!(store.metric_values("mean_ttft_ms").unwrap()[0].1, None, "NaN is stored as NULL");
         assert_eq!(store.sources().unwrap().len(), 1);
-        assert!(store.unchanged_source("a.jsonl", 10, 7, &labels).unwrap());
-        assert!(!store.unchanged_source("a.jsonl", 10, 8, &labels).unwrap());
-        assert!(!store.unchanged_source("a.jsonl", 10, 7, &BTreeMap::new()).unwrap());
+        let stored = store.stored_source("a.jsonl").unwrap().unwrap();
+        assert_eq!((stored.hash.as_str(), stored.seen.size, stored.seen.mtime_ns), ("h1", 10, Some(7)));
+        assert_eq!(stored.time, Some(t.clone()));
+        assert!(stored.labels.contains("sglang-patched"));
+        assert!(store.stored_source("b.jsonl").unwrap().is_none());
         assert_eq!(store.other_labels("h1", &labels).unwrap(), None);
         assert!(store.other_labels("h1", &BTreeMap::new()).unwrap().unwrap().contains("baseline"));
         let m = store.metrics().unwrap();
         assert_eq!(m.iter().find(|m| m.name == "output_throughput").unwrap().direction, Direction::Higher);
+    }
+
+    #[test]
+    fn a_path_ingested_again_replaces_its_runs_and_a_removed_path_leaves_no_trace() {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("test".into(), None);
+        let labels = BTreeMap::new();
+        let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+        let ingest = |store: &mut Store, batch: &mut Batch, path: &str, hash: &str, runs: &[RawRun]| {
+            let src = NewSource { path, hash, format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
+            let mut w = store.begin_source(batch, &src).unwrap().unwrap();
+            for r in runs {
+                w.add_run(r, &labels, &t).unwrap();
+            }
+            w.commit().unwrap();
+        };
+        ingest(&mut store, &mut batch, "a.jsonl", "h1", &[run(1, 1.0, 1.0), run(2, 2.0, 2.0)]);
+        let mut only_in_b = run(1, 8.0, 8.0);
+        only_in_b.metric("p99_itl_ms", 3.0);
+        ingest(&mut store, &mut batch, "b.jsonl", "h2", &[only_in_b]);
+        // a.jsonl grew by one record: its runs are replaced, not added to.
+        ingest(&mut store, &mut batch, "a.jsonl", "h3", &[run(1, 1.0, 1.0), run(2, 2.0, 2.0), run(3, 4.0, 4.0)]);
+        assert_eq!(store.runs().unwrap().len(), 4);
+        assert_eq!(store.metric_values("output_throughput").unwrap().len(), 4);
+        assert_eq!(store.stored_source("a.jsonl").unwrap().unwrap().hash, "h3");
+
+        assert_eq!(store.remove_paths(&["b.jsonl".to_string()]).unwrap(), 1);
+        let runs = store.runs().unwrap();
+        assert_eq!(runs.len(), 3);
+        assert!(runs.iter().all(|r| r.source == "a.jsonl"));
+        assert_eq!(store.metric_values("output_throughput").unwrap().len(), 3);
+        assert!(store.metrics().unwrap().iter().all(|m| m.name != "p99_itl_ms"), "a metric no run has is gone");
+        let sets: i64 = store.conn.query_row("SELECT count(*) FROM param_set", [], |r| r.get(0)).unwrap();
+        assert_eq!(sets, 3, "param sets no run uses are gone");
+        let measurements: i64 = store.conn.query_row("SELECT count(*) FROM measurement", [], |r| r.get(0)).unwrap();
+        assert_eq!(measurements, 6);
     }
 
     #[test]
@@ -823,7 +1064,8 @@ mod tests {
         for (hash, time) in
             [("h1", "2026-11-29T10:00:00Z"), ("h2", "2026-11-20T10:00:00Z"), ("h3", "2026-11-29T09:00:00Z")]
         {
-            let src = NewSource { path: hash, hash, size: 1, mtime_ns: None, format: "jsonl", labels: &labels };
+            let src =
+                NewSource { path: hash, hash, format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
             let t = RunTime { time: time.into(), origin: "log" };
             let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
             w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();

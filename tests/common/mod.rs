@@ -125,7 +125,7 @@ pub fn scenario_store(sweeps: &[&str]) -> reckon::store::Store {
             optional: false,
         })
         .collect();
-    let opts = reckon::ingest::Options { fail_fast: true, generic: Default::default() };
+    let opts = reckon::ingest::Options { fail_fast: true, ..Default::default() };
     let mut batch = reckon::store::Batch::new("test".into(), None);
     let report = reckon::ingest::ingest(&mut store, &fixtures(), &requests, &opts, &mut batch, &mut |_, _, _| {});
     assert_eq!(report.failed(), 0, "the scenario logs ingest");
