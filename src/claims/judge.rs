@@ -20,8 +20,7 @@ use crate::render::Context;
 use crate::run::Value;
 use crate::{Error, Result};
 
-/// The arguments a claim directive takes besides its statement.
-const CLAIM_ARGS: [&str; 2] = ["id", "superseded"];
+use crate::doc::CLAIM_ARGS;
 
 /// One clause of a claim with its verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -108,27 +107,43 @@ impl<'a, 's> Judge<'a, 's> {
         Ok((verdict, reports))
     }
 
-    /// The canonical name of a series as written (aliases from reckon.toml).
-    fn series_name(&self, name: &lang::Name) -> String {
-        for (canonical, words) in &self.cfg.aliases {
-            if words.iter().any(|w| w.eq_ignore_ascii_case(&name.text)) {
-                return canonical.clone();
-            }
+    /// The series a name stands for (itself, or what reckon.toml's
+    /// `[aliases]` make it); a name no run of the whole data holds is bad
+    /// input, pointed at, with the likely intended one.
+    fn series_name(&self, name: &lang::Name) -> std::result::Result<String, ClaimError> {
+        let at = |msg: String| ClaimError { offset: name.offset, msg };
+        let series = &self.cfg.series;
+        let canonical = self.dataset.value_name(series, &name.text).map_err(|e| at(e.to_string()))?;
+        let canonical = canonical.unwrap_or_else(|| name.text.clone());
+        let held = self.series_values.get_or_init(|| self.dataset.param_values(&self.cfg.series).into_iter().collect());
+        if held.contains(&canonical) {
+            return Ok(canonical);
         }
-        name.text.clone()
+        let known: Vec<&str> = held.iter().map(String::as_str).collect();
+        let hint = crate::query::did_you_mean(&canonical, known.iter().copied())
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        let alias = if canonical == name.text { String::new() } else { format!(" (an alias of `{canonical}`)") };
+        Err(at(format!(
+            "no run is of the series `{}`{alias}: no value of `{series}` is called that{hint}; the series are: {}",
+            name.text,
+            known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+        )))
     }
 
-    /// The canonical name of a metric as written.
-    fn metric_name(&self, name: &lang::Name) -> String {
-        if self.dataset.metric_info(&name.text).is_ok() {
-            return name.text.clone();
-        }
-        for (canonical, words) in &self.cfg.aliases {
-            if words.iter().any(|w| w.eq_ignore_ascii_case(&name.text)) && self.dataset.metric_info(canonical).is_ok() {
-                return canonical.clone();
-            }
-        }
-        name.text.clone()
+    /// The metric a name stands for; an unknown one is bad input.
+    fn metric_name(&self, name: &lang::Name) -> std::result::Result<String, ClaimError> {
+        self.dataset
+            .metric_name(&name.text)
+            .map(str::to_string)
+            .map_err(|e| ClaimError { offset: name.offset, msg: e.to_string() })
+    }
+
+    /// The param a name stands for; an unknown one is bad input.
+    fn param_name(&self, name: &lang::Name) -> std::result::Result<String, ClaimError> {
+        self.dataset
+            .param_name(&name.text, "the claim")
+            .map_err(|e| ClaimError { offset: name.offset, msg: e.to_string() })
     }
 
     /// The clause's filter: its `where`, and the as-of date.
@@ -157,13 +172,7 @@ impl<'a, 's> Judge<'a, 's> {
         metric: &str,
         param: Option<&str>,
     ) -> std::result::Result<Option<Pivot>, ClaimError> {
-        if self.dataset.metric_info(metric).is_err() {
-            return Ok(None);
-        }
         if let Some(p) = param {
-            if !self.dataset.has_param(p) && !crate::query::filter::is_pseudo_param(p) {
-                return Ok(None);
-            }
             if p == self.cfg.series {
                 return Err(ClaimError {
                     offset: clause.offset,
@@ -191,15 +200,22 @@ impl<'a, 's> Judge<'a, 's> {
     }
 
     fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
-        let metric = self.metric_name(clause.body.metric());
-        if let Some(reason) = self.missing(clause, &metric) {
-            let judgement = combine_all(&[]);
-            return Ok(ClauseReport {
-                statement: Claim { clauses: vec![clause.clone()] }.to_string(),
-                verdict: judgement.verdict,
-                summary: format!("no data: {reason}"),
-                judgement,
-                details: Vec::new(),
+        let metric = self.metric_name(clause.body.metric())?;
+        // Every name is checked before any is judged: a typo is bad input.
+        for name in clause.body.series() {
+            self.series_name(name)?;
+        }
+        let param = match &clause.body {
+            Body::Crossover(c) => Some(self.param_name(&c.param)?),
+            body => body.quantifier().map(|q| self.param_name(&q.param)).transpose()?,
+        };
+        if !self.dataset.has_param(&self.cfg.series) {
+            return Err(ClaimError {
+                offset: clause.offset,
+                msg: format!(
+                    "no run has the series param `{}` (reckon.toml's `series =`), so there is nothing to compare",
+                    self.cfg.series
+                ),
             });
         }
         let direction = self
@@ -210,9 +226,13 @@ impl<'a, 's> Judge<'a, 's> {
         let margin = clause.within.unwrap_or_else(|| self.cfg.margin(&metric, direction));
         let mut details = Vec::new();
         let judgement = match &clause.body {
-            Body::Pairwise(p) => self.pairwise(clause, p, &metric, direction, margin)?,
-            Body::Value(v) => self.value(clause, v, &metric, margin)?,
-            Body::Crossover(c) => self.crossover(clause, c, &metric, direction, margin, &mut details)?,
+            Body::Pairwise(p) => self.pairwise(clause, p, &metric, param.as_deref(), direction, margin)?,
+            Body::Value(v) => self.value(clause, v, &metric, param.as_deref(), margin)?,
+            Body::Crossover(c) => {
+                let (judgement, found) = self.crossover(clause, c, &metric, param.as_deref(), direction, margin)?;
+                details = found;
+                judgement
+            }
         };
         let single = Claim { clauses: vec![clause.clone()] };
         let summary = match (&clause.body, details.first()) {
@@ -236,35 +256,6 @@ impl<'a, 's> Judge<'a, 's> {
                 set.is_none_or(|s| s.contains(&key_value(k))).then_some((i, k))
             })
             .collect()
-    }
-
-    /// Why a clause can have no data at all, naming the likely typo: a
-    /// metric, param or series the data do not hold.
-    fn missing(&self, clause: &Clause, metric: &str) -> Option<String> {
-        let hint = |name: &str, known: Vec<&str>| {
-            crate::query::did_you_mean(name, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
-        };
-        if self.dataset.metric_info(metric).is_err() {
-            let known: Vec<&str> = self.dataset.metrics().map(|m| m.name.as_str()).collect();
-            return Some(format!("no runs of metric `{metric}`{}", hint(metric, known)));
-        }
-        let param = match &clause.body {
-            Body::Crossover(c) => Some(&c.param.text),
-            body => body.quantifier().map(|q| &q.param.text),
-        };
-        if let Some(p) = param.filter(|p| !self.dataset.has_param(p) && !crate::query::filter::is_pseudo_param(p)) {
-            return Some(format!("no runs have the param `{p}`{}", hint(p, self.dataset.params().collect())));
-        }
-        let series =
-            self.series_values.get_or_init(|| self.dataset.param_values(&self.cfg.series).into_iter().collect());
-        for name in clause.body.series() {
-            let s = self.series_name(name);
-            if !series.contains(&s) {
-                let known: Vec<&str> = series.iter().map(String::as_str).collect();
-                return Some(format!("no runs of `{s}` (a value of `{}`){}", self.cfg.series, hint(&s, known)));
-            }
-        }
-        None
     }
 
     /// A clause without `at`/`for all` compares one cell per series; it is
@@ -389,17 +380,20 @@ impl<'a, 's> Judge<'a, 's> {
         clause: &Clause,
         p: &lang::Pairwise,
         metric: &str,
+        param: Option<&str>,
         direction: Direction,
         margin: f64,
     ) -> std::result::Result<Judgement, ClaimError> {
         let q = p.quantifier.as_ref();
-        let Some(pivot) = self.pivot(clause, metric, q.map(|q| q.param.text.as_str()))? else {
+        let Some(pivot) = self.pivot(clause, metric, param)? else {
             return Ok(combine_all(&[]));
         };
         let (test, dir) = p.relation.resolve(direction);
-        let a = self.series_name(&p.a);
+        let a = self.series_name(&p.a)?;
         let opponents: Vec<String> = match &p.b {
-            Opponents::Series(names) => names.iter().map(|n| self.series_name(n)).collect(),
+            Opponents::Series(names) => {
+                names.iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?
+            }
             Opponents::Others => {
                 pivot.cols.iter().filter_map(|c| c.first()).map(|k| k.to_string()).filter(|s| *s != a).collect()
             }
@@ -472,6 +466,7 @@ impl<'a, 's> Judge<'a, 's> {
         clause: &Clause,
         v: &lang::ValueClaim,
         metric: &str,
+        param: Option<&str>,
         margin: f64,
     ) -> std::result::Result<Judgement, ClaimError> {
         let q = v.quantifier.as_ref();
@@ -485,11 +480,12 @@ impl<'a, 's> Judge<'a, 's> {
                 ),
             });
         }
-        let Some(pivot) = self.pivot(clause, metric, q.map(|q| q.param.text.as_str()))? else {
+        let Some(pivot) = self.pivot(clause, metric, param)? else {
             return Ok(combine_all(&[]));
         };
         let pooled = Self::pooled_log_sd(&pivot);
-        let series: Vec<String> = v.term.series().iter().map(|n| self.series_name(n)).collect();
+        let series: Vec<String> =
+            v.term.series().iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?;
         if q.is_none() {
             self.single_point(clause, &pivot, &series)?;
         }
@@ -556,14 +552,16 @@ impl<'a, 's> Judge<'a, 's> {
         clause: &Clause,
         c: &lang::Crossover,
         metric: &str,
+        param: Option<&str>,
         direction: Direction,
         margin: f64,
-        details: &mut Vec<String>,
-    ) -> std::result::Result<Judgement, ClaimError> {
-        let Some(pivot) = self.pivot(clause, metric, Some(&c.param.text))? else {
-            return Ok(combine_all(&[]));
+    ) -> std::result::Result<(Judgement, Vec<String>), ClaimError> {
+        let mut details = Vec::new();
+        let Some(pivot) = self.pivot(clause, metric, param)? else {
+            return Ok((combine_all(&[]), details));
         };
-        let (a, b) = (self.series_name(&c.a), self.series_name(&c.b));
+        let param = param.unwrap_or(&c.param.text);
+        let (a, b) = (self.series_name(&c.a)?, self.series_name(&c.b)?);
         let pooled = Self::pooled_log_sd(&pivot);
         let mut compared = Vec::new();
         let mut dates = Vec::new();
@@ -579,10 +577,8 @@ impl<'a, 's> Judge<'a, 's> {
         }
         if compared.is_empty() {
             let filter = clause.filter.as_ref().map(|w| format!(" where {}", w.source)).unwrap_or_default();
-            return Ok(super::no_data(format!(
-                "{a} and {b} have no numeric point of `{}` in common{filter}",
-                c.param.text
-            )));
+            let reason = format!("{a} and {b} have no numeric point of `{param}` in common{filter}");
+            return Ok((super::no_data(reason), details));
         }
         dates.sort();
         dates.dedup();
@@ -590,7 +586,6 @@ impl<'a, 's> Judge<'a, 's> {
         let describe = |test: fn(&stats::Comparison) -> bool| {
             compared.iter().filter(|(_, c)| test(c)).map(|(x, _)| format_number(*x)).collect::<Vec<_>>().join(", ")
         };
-        let param = &c.param.text;
         for (word, list) in [
             ("beats", describe(|c| c.holds(Test::Beats))),
             ("matches", describe(|c| c.holds(Test::Matches) && !c.holds(Test::Beats))),
@@ -655,7 +650,7 @@ impl<'a, 's> Judge<'a, 's> {
             single,
             dates,
         );
-        Ok(combine_all(&[point]))
+        Ok((combine_all(&[point]), details))
     }
 }
 
@@ -707,10 +702,18 @@ pub fn parse_region(document: &Document, text: &str, region: &Region) -> Result<
         return Err(document.error_at(text, region.open.start, format!("claim `{id}` has no statement; write it after the id, e.g. `baseline beats others on output_throughput`")));
     };
     let claim = lang::parse(&statement.text).map_err(|e| {
+        // A mistyped argument (`ids=x`) reads as the start of the statement.
+        let first = statement.text.split_whitespace().next().unwrap_or("");
+        let hint = match first.split_once('=') {
+            Some((key, _)) if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                format!(" (if `{key}=` is meant as an argument: a claim takes {})", CLAIM_ARGS.join(", "))
+            }
+            _ => String::new(),
+        };
         document.error_at(
             text,
             statement.span.start + e.offset.min(statement.text.len()),
-            format!("claim `{id}`: {}", e.msg),
+            format!("claim `{id}`: {}{hint}", e.msg),
         )
     })?;
     Ok((id, superseded, claim))
@@ -730,7 +733,20 @@ pub fn judge_claim(
     let (id, superseded, claim) = parse_region(document, text, region)?;
     let statement_start = region.statement.as_ref().map_or(region.open.start, |s| s.span.start);
     let mut judge = Judge::new(dataset, cfg);
-    judge.as_of = as_of.map(str::to_string);
+    // A claim pinned with `as_of=` is judged on the data of that sweep
+    // whatever else moves on; `claims --history` asks for earlier dates
+    // still, never later ones.
+    let pinned = region.arg("as_of").map(|a| (a, crate::render::as_of_date(&a.value)));
+    judge.as_of = match pinned {
+        Some((arg, Err(msg))) => {
+            return Err(document.error_at(text, arg.value_span.start, format!("claim `{id}`: {msg}")))
+        }
+        Some((_, Ok(pin))) => Some(match as_of {
+            Some(d) if d < pin.as_str() => d.to_string(),
+            _ => pin,
+        }),
+        None => as_of.map(str::to_string),
+    };
     let (verdict, clauses) = judge
         .claim(&claim)
         .map_err(|e| document.error_at(text, statement_start + e.offset, format!("claim `{id}`: {}", e.msg)))?;

@@ -25,7 +25,7 @@
 //! those and `- = + . : @ #` (`eagle-topk1-v2`, `topk=1+v2`); anything else,
 //! or a reserved word, is quoted: `'EAGLE topk=1'` or `"…"`. Because `-` may
 //! be part of a name, a difference needs spaces around its `-`. METRIC and
-//! PARAM are identifiers (letters, digits, `_ . -`). A LITERAL is a number, a
+//! PARAM are identifiers (letters, digits, `_ . - /`). A LITERAL is a number, a
 //! quoted string or a bare word.
 //!
 //! Binding: `and` separates clauses and binds loosest; `where` ends the
@@ -474,7 +474,8 @@ fn is_series_char(c: char) -> bool {
 }
 
 fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '.' | '-')
+    // `/` for metric names as prose writes them (`tok/s`).
+    c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/')
 }
 
 struct Parser<'a> {

@@ -177,8 +177,9 @@ pub(crate) fn parse(text: &str, comment: &Comment) -> Result<Option<Directive>, 
     }
 
     if kind == Kind::Claim {
-        // A claim's leading `key=value` words are arguments (`id=NAME`); the
-        // rest is the statement, in the claim language.
+        // A claim's leading `id=`, `superseded=`, `as_of=` words are its
+        // arguments; the rest is the statement, in the claim language — which
+        // may itself start with `name=value` (a series called `topk=1+v2`).
         let (args, stmt_start) = parse_args(text, args_start, end, true)?;
         let raw = &text[stmt_start..end];
         let stmt_text = raw.trim();
@@ -199,15 +200,11 @@ fn is_key_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
-/// Whether `rest` begins with `name=` (a claim argument rather than the
-/// start of its statement).
+/// Whether `rest` begins with `name=` for a claim argument `name` rather
+/// than the start of its statement.
 fn starts_with_arg(rest: &str) -> bool {
-    let mut chars = rest.chars();
-    if !chars.next().is_some_and(is_key_start) {
-        return false;
-    }
     let key_len = rest.find(|c: char| !is_key_char(c)).unwrap_or(rest.len());
-    rest[key_len..].starts_with('=')
+    rest[key_len..].starts_with('=') && super::CLAIM_ARGS.contains(&&rest[..key_len])
 }
 
 fn skip_whitespace(text: &str, pos: usize, end: usize) -> usize {
@@ -216,7 +213,8 @@ fn skip_whitespace(text: &str, pos: usize, end: usize) -> usize {
 }
 
 /// Parses `key=value` arguments in `text[pos..end]`. With `leading_only`,
-/// stops at the first word that is not `name=…` and returns where it starts;
+/// stops at the first word that is not a claim argument `name=…` and returns
+/// where it starts;
 /// otherwise every word must be an argument.
 fn parse_args(text: &str, mut pos: usize, end: usize, leading_only: bool) -> Result<(Vec<Arg>, usize), Problem> {
     let mut args: Vec<Arg> = Vec::new();
@@ -386,10 +384,15 @@ mod tests {
 
     #[test]
     fn claim_arguments_stop_at_the_statement() {
-        let src = "id=x within=5% baseline beats y on m where a=b";
+        let src = "id=x as_of=2026-11-20 baseline beats y on m where a=b";
         let (args, stmt) = parse_args(src, 0, src.len(), true).unwrap();
         let keys: Vec<&str> = args.iter().map(|a| a.key.as_str()).collect();
-        assert_eq!(keys, ["id", "within"]);
+        assert_eq!(keys, ["id", "as_of"]);
         assert_eq!(&src[stmt..], "baseline beats y on m where a=b");
+        // A series whose name holds `=` starts the statement.
+        let src = "id=x topk=1+v2 beats baseline on tok/s";
+        let (args, stmt) = parse_args(src, 0, src.len(), true).unwrap();
+        assert_eq!(args.len(), 1);
+        assert_eq!(&src[stmt..], "topk=1+v2 beats baseline on tok/s");
     }
 }

@@ -36,6 +36,9 @@ pub use note::{status_note, Alert};
 pub use splice::digest;
 pub use write::write_atomic;
 
+/// The arguments a claim directive takes before its statement.
+pub const CLAIM_ARGS: [&str; 3] = ["id", "superseded", "as_of"];
+
 /// The markdown extensions reckon reads documents with. Every module that
 /// parses markdown (directives, lint) goes through [`parser`] so they agree
 /// on what is code, HTML and prose.

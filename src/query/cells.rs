@@ -26,6 +26,7 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::filter::{is_pseudo_param, Field, Fields, Filter, PSEUDO_PARAMS};
+use super::names::{ambiguous, Aliases, Resolution};
 use super::{did_you_mean, known_list};
 use crate::metric::format_number;
 use crate::run::Value;
@@ -590,6 +591,8 @@ pub struct Dataset<'s> {
     metrics: BTreeMap<String, MetricSlot>,
     /// Every param and pseudo-param of the runs, by name.
     columns: RefCell<HashMap<String, Rc<Column>>>,
+    /// reckon.toml's words for metrics, params and values (see [`super::names`]).
+    aliases: Aliases,
 }
 
 impl<'s> Dataset<'s> {
@@ -608,7 +611,7 @@ impl<'s> Dataset<'s> {
             .into_iter()
             .map(|info| (info.name.clone(), MetricSlot { info, values: OnceCell::new() }))
             .collect();
-        Ok(Dataset { store, runs, by_id, params, metrics, columns: RefCell::new(columns) })
+        Ok(Dataset { store, runs, by_id, params, metrics, columns: RefCell::new(columns), aliases: Aliases::default() })
     }
 
     /// Every run, oldest first.
@@ -631,8 +634,13 @@ impl<'s> Dataset<'s> {
         self.params.iter().map(String::as_str)
     }
 
-    /// Whether some run has the param, or it is a pseudo-param.
+    /// Whether some run has the param (or a param `name` is an alias of),
+    /// or it is a pseudo-param.
     pub fn has_param(&self, name: &str) -> bool {
+        self.holds_param(name) || matches!(self.aliases.resolve(name, |n| self.holds_param(n)), Resolution::Found(_))
+    }
+
+    fn holds_param(&self, name: &str) -> bool {
         self.params.contains(name) || is_pseudo_param(name)
     }
 
@@ -640,7 +648,9 @@ impl<'s> Dataset<'s> {
     /// metrics and the likely one meant.
     /// Applies reckon.toml's per-metric unit and direction over what the
     /// store derived from the names, so every reader sees the project's word.
+    /// reckon.toml's `[aliases]` become names every query accepts.
     pub fn apply_config(&mut self, cfg: &crate::config::Config) {
+        self.aliases = Aliases::new(&cfg.aliases);
         for (name, spec) in &cfg.metrics {
             if let Some(slot) = self.metrics.get_mut(name) {
                 if let Some(d) = spec.direction {
@@ -654,11 +664,29 @@ impl<'s> Dataset<'s> {
     }
 
     pub fn metric_info(&self, name: &str) -> Result<&MetricInfo> {
+        let name = self.metric_name(name)?;
         match self.metrics.get(name) {
             Some(slot) => Ok(&slot.info),
-            None => {
+            None => Err(Error::usage(format!("unknown metric `{name}`"))),
+        }
+    }
+
+    /// The metric a name stands for: itself, or the metric it is an alias
+    /// of; else a usage error naming the known metrics and the likely one
+    /// meant.
+    pub fn metric_name<'n>(&'n self, name: &'n str) -> Result<&'n str> {
+        let known = |n: &str| self.metrics.contains_key(n);
+        match self.aliases.resolve(name, known) {
+            Resolution::Found(found) => match self.metrics.get_key_value(&found) {
+                Some((key, _)) => Ok(key.as_str()),
+                None => Ok(name),
+            },
+            Resolution::Ambiguous(candidates) => Err(Error::usage(ambiguous(name, "metrics", &candidates))),
+            Resolution::AliasOf(_) | Resolution::Unknown => {
                 let known = || self.metrics.keys().map(String::as_str);
-                let hint = did_you_mean(name, known()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+                let hint = did_you_mean(name, known().chain(self.aliases.words_for(|n| self.metrics.contains_key(n))))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
                 let list = if self.metrics.is_empty() {
                     "the database holds no metrics yet (run `reckon ingest`)".to_string()
                 } else {
@@ -669,26 +697,79 @@ impl<'s> Dataset<'s> {
         }
     }
 
-    /// Checks that a param exists; `used_in` says where it was named
-    /// (`rows`, `the filter`).
-    pub fn check_param(&self, name: &str, used_in: &str) -> Result<()> {
-        if self.has_param(name) {
-            return Ok(());
+    /// The param a name stands for: itself, or the param it is an alias
+    /// of; else a usage error saying where it was named (`used_in`: `rows`,
+    /// `the filter`) with the known params and the likely one meant.
+    pub fn param_name(&self, name: &str, used_in: &str) -> Result<String> {
+        let known = |n: &str| self.holds_param(n);
+        match self.aliases.resolve(name, known) {
+            Resolution::Found(found) => Ok(found),
+            Resolution::Ambiguous(candidates) => Err(Error::usage(ambiguous(name, "params", &candidates))),
+            Resolution::AliasOf(_) | Resolution::Unknown => {
+                // A log's own param may share a pseudo-param's name: list it once.
+                let known = || {
+                    self.params
+                        .iter()
+                        .map(String::as_str)
+                        .chain(super::filter::PSEUDO_PARAMS.iter().copied().filter(|p| !self.params.contains(*p)))
+                };
+                let hint = did_you_mean(name, known().chain(self.aliases.words_for(|n| self.holds_param(n))))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                Err(Error::usage(format!(
+                    "unknown param `{name}` in {used_in}{hint}; known params: {}",
+                    known_list(known())
+                )))
+            }
         }
-        // A log's own param may share a pseudo-param's name: list it once.
-        let known = || {
-            self.params
-                .iter()
-                .map(String::as_str)
-                .chain(super::filter::PSEUDO_PARAMS.iter().copied().filter(|p| !self.params.contains(*p)))
-        };
-        let hint = did_you_mean(name, known()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-        Err(Error::usage(format!("unknown param `{name}` in {used_in}{hint}; known params: {}", known_list(known()))))
+    }
+
+    /// Checks that a param exists (see [`Dataset::param_name`]).
+    pub fn check_param(&self, name: &str, used_in: &str) -> Result<()> {
+        self.param_name(name, used_in).map(|_| ())
+    }
+
+    /// How a value of `param` is written in the data when `value` is an
+    /// alias of one (`topk=1+v2` → `eagle-topk1-v2`); `None` when it is to
+    /// be taken as written. An alias of several values the param takes is
+    /// a usage error naming them.
+    pub fn value_name(&self, param: &str, value: &str) -> Result<Option<String>> {
+        if self.aliases.canonicals(value).is_empty() {
+            return Ok(None);
+        }
+        let values = self.param_values(param);
+        match self.aliases.resolve(value, |n| values.iter().any(|v| v == n)) {
+            Resolution::Found(found) if found != value => Ok(Some(found)),
+            Resolution::Ambiguous(candidates) => {
+                Err(Error::usage(ambiguous(value, &format!("values of `{param}`"), &candidates)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The filter with its params and compared values as the data name
+    /// them (aliases resolved); a usage error for an unknown param.
+    pub fn resolve_filter(&self, filter: &Filter) -> Result<Filter> {
+        filter.resolve(&mut |p| self.param_name(p, "the filter"), &mut |p, v| self.value_name(p, v))
     }
 
     /// Checks every param a filter names.
     pub fn check_filter(&self, filter: &Filter) -> Result<()> {
-        filter.params().into_iter().try_for_each(|p| self.check_param(p, "the filter"))
+        self.resolve_filter(filter).map(|_| ())
+    }
+
+    /// The query with every name as the data use it (aliases resolved).
+    pub fn resolve_query(&self, q: &Query) -> Result<Query> {
+        let params = |names: &[String], used_in: &str| -> Result<Vec<String>> {
+            names.iter().map(|p| self.param_name(p, used_in)).collect()
+        };
+        Ok(Query {
+            metric: self.metric_name(&q.metric)?.to_string(),
+            rows: params(&q.rows, "rows")?,
+            cols: params(&q.cols, "cols")?,
+            filter: if self.aliases.is_empty() { q.filter.clone() } else { self.resolve_filter(&q.filter)? },
+            agg: q.agg,
+        })
     }
 
     /// A metric's non-NaN values as (run, value), oldest run first; read
@@ -746,7 +827,7 @@ impl<'s> Dataset<'s> {
     }
 
     fn cached_values(&self, metric: &str) -> Result<&Values> {
-        self.metric_info(metric)?;
+        let metric = self.metric_name(metric)?;
         let Some(slot) = self.metrics.get(metric) else {
             return Err(Error::usage(format!("unknown metric `{metric}`")));
         };
@@ -778,6 +859,8 @@ impl<'s> Dataset<'s> {
 
     /// Groups the metric's values into cells and aggregates each.
     pub fn evaluate(&self, q: &Query) -> Result<Pivot> {
+        let resolved = self.resolve_query(q)?;
+        let q = &resolved;
         let info = self.metric_info(&q.metric)?.clone();
         let mut seen = BTreeSet::new();
         for (p, used_in) in q.rows.iter().map(|p| (p, "rows")).chain(q.cols.iter().map(|p| (p, "cols"))) {

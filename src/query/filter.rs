@@ -201,6 +201,10 @@ impl Fields for BTreeMap<String, Value> {
     }
 }
 
+/// How [`Filter::resolve`] rewrites a compared value: given the param's
+/// name and the value as written, the value to use (`None`: as written).
+pub type ValueResolver<'f, E> = dyn FnMut(&str, &str) -> Result<Option<String>, E> + 'f;
+
 /// A parsed filter expression.
 #[derive(Debug, Clone)]
 pub struct Filter {
@@ -264,6 +268,19 @@ impl Filter {
         out
     }
 
+    /// The filter with every param name passed through `param` and every
+    /// value an `=`, `!=` or `in` compares with passed through `value`
+    /// (given the param's resolved name; `None` keeps the value as written):
+    /// how the names of reckon.toml's `[aliases]` reach a filter. The text
+    /// stays as written, for messages.
+    pub fn resolve<E>(
+        &self,
+        param: &mut dyn FnMut(&str) -> Result<String, E>,
+        value: &mut ValueResolver<'_, E>,
+    ) -> Result<Filter, E> {
+        Ok(Filter { expr: resolve_expr(&self.expr, param, value)?, text: self.text.clone() })
+    }
+
     /// Whether a run passes.
     pub fn matches(&self, run: &RunRecord) -> bool {
         self.matches_fields(run)
@@ -279,6 +296,38 @@ impl fmt::Display for Filter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
     }
+}
+
+fn resolve_expr<E>(
+    e: &Expr,
+    param: &mut dyn FnMut(&str) -> Result<String, E>,
+    value: &mut ValueResolver<'_, E>,
+) -> Result<Expr, E> {
+    let lit = |p: &str, l: &Literal, value: &mut ValueResolver<'_, E>| {
+        Ok::<_, E>(match value(p, &l.text)? {
+            Some(text) => Literal::new(text),
+            None => l.clone(),
+        })
+    };
+    Ok(match e {
+        Expr::True => Expr::True,
+        Expr::Cmp { param: p, op, lit: l } => {
+            let p = param(p)?;
+            let l = if matches!(op, Op::Eq | Op::Ne) { lit(&p, l, value)? } else { l.clone() };
+            Expr::Cmp { param: p, op: *op, lit: l }
+        }
+        Expr::In { param: p, lits, negated } => {
+            let p = param(p)?;
+            let lits = lits.iter().map(|l| lit(&p, l, value)).collect::<Result<Vec<_>, E>>()?;
+            Expr::In { param: p, lits, negated: *negated }
+        }
+        Expr::Glob { param: p, pattern } => Expr::Glob { param: param(p)?, pattern: pattern.clone() },
+        Expr::And(a, b) => {
+            Expr::And(Box::new(resolve_expr(a, param, value)?), Box::new(resolve_expr(b, param, value)?))
+        }
+        Expr::Or(a, b) => Expr::Or(Box::new(resolve_expr(a, param, value)?), Box::new(resolve_expr(b, param, value)?)),
+        Expr::Not(a) => Expr::Not(Box::new(resolve_expr(a, param, value)?)),
+    })
 }
 
 fn collect_params<'a>(e: &'a Expr, out: &mut Vec<&'a str>) {

@@ -9,6 +9,7 @@
 
 pub mod cells;
 pub mod filter;
+pub mod names;
 pub mod output;
 
 pub use cells::{median, Agg, Cell, Dataset, Key, Pivot, Query};

@@ -58,12 +58,30 @@ pub(crate) fn number_format(args: &Args) -> Result<NumberFormat, RegionError> {
     Ok(NumberFormat { precision: args.usize("digits")? })
 }
 
-/// The filter of a region: `where=` (the query filter language).
+/// The date of an `as_of=` argument: a sweep date, `YYYY-MM-DD`.
+pub fn as_of_date(value: &str) -> Result<String, String> {
+    let v = value.trim();
+    if chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d").is_ok() && v.len() == 10 {
+        Ok(v.to_string())
+    } else {
+        Err(format!("as_of=`{value}`: expected a sweep date, YYYY-MM-DD (e.g. as_of=2026-11-20)"))
+    }
+}
+
+/// The filter of a region: `where=` (the query filter language), and
+/// `as_of=DATE`, which pins the region to the data of that sweep and
+/// earlier: each cell's newest sweep on or before it.
 pub(crate) fn region_filter(ctx: &Context, args: &Args) -> Result<crate::query::Filter, RegionError> {
-    let filter = match args.get("where") {
+    let mut filter = match args.get("where") {
         Some(text) => crate::query::Filter::parse(text).map_err(|e| RegionError::new(Some("where"), format!("{e}")))?,
         None => crate::query::Filter::all(),
     };
+    if let Some(value) = args.get("as_of") {
+        let date = as_of_date(value).map_err(|msg| RegionError::new(Some("as_of"), msg))?;
+        let pin = crate::query::Filter::parse(&format!("date <= '{date}'"))
+            .map_err(|e| RegionError::new(Some("as_of"), e.to_string()))?;
+        filter = filter.and(pin);
+    }
     ctx.dataset.check_filter(&filter).map_err(|e| RegionError::new(Some("where"), e.to_string()))?;
     Ok(filter)
 }
@@ -81,7 +99,7 @@ pub(crate) fn check_params(ctx: &Context, args: &Args, keys: &[&str]) -> Result<
 }
 
 fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
-    args.allow(&["metric", "x", "series", "where", "agg", "kind", "log", "file", "title"])?;
+    args.allow(&["metric", "x", "series", "where", "as_of", "agg", "kind", "log", "file", "title"])?;
     check_params(ctx, args, &["x", "series"])?;
     let metric = args.required("metric")?;
     let x = args.required("x")?;

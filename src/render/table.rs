@@ -7,12 +7,28 @@ use crate::claims::stats;
 use crate::metric::Direction;
 use crate::query::{markdown_table, Agg, Key, Pivot, Query};
 
-const ARGS: [&str; 12] =
-    ["metric", "metrics", "series", "rows", "cols", "where", "agg", "digits", "sort", "highlight", "ratio", "caption"];
+const ARGS: [&str; 14] = [
+    "metric",
+    "metrics",
+    "series",
+    "rows",
+    "cols",
+    "where",
+    "as_of",
+    "agg",
+    "digits",
+    "sort",
+    "highlight",
+    "ratio",
+    "caption",
+    "labels",
+];
 
-/// One table column: its heading, per-row values, and the direction that
-/// makes a value "best" (None: not compared).
+/// One table column: its name in the data (a value of the column param, a
+/// metric, `A / B` for a ratio), its heading, per-row values, and the
+/// direction that makes a value "best" (None: not compared).
 struct Column {
+    name: String,
     header: String,
     values: Vec<Option<f64>>,
     direction: Option<Direction>,
@@ -67,8 +83,9 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 .col_headers()
                 .into_iter()
                 .enumerate()
-                .map(|(ci, header)| Column {
-                    header,
+                .map(|(ci, name)| Column {
+                    header: name.clone(),
+                    name,
                     values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
                     direction,
                     runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.values.clone()).unwrap_or_default()).collect(),
@@ -97,6 +114,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 .map(|p| {
                     let unit = p.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
                     Column {
+                        name: p.metric.name.clone(),
                         header: format!("{}{unit}", p.metric.name),
                         values: keys.iter().map(|k| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref()).map(|c| c.value)).collect(),
                         direction: None,
@@ -118,7 +136,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             ));
         };
         let find = |name: &str| {
-            columns.iter().position(|c| c.header == name.trim()).ok_or_else(|| {
+            column_of(ctx, &columns, name.trim()).ok_or_else(|| {
                 let known: Vec<&str> = columns.iter().map(|c| c.header.as_str()).collect();
                 RegionError::new(
                     Some("ratio"),
@@ -133,12 +151,8 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 _ => None,
             })
             .collect();
-        columns.push(Column {
-            header: format!("{} / {}", a.trim(), b.trim()),
-            values,
-            direction: None,
-            runs: Vec::new(),
-        });
+        let name = format!("{} / {}", columns[ia].name, columns[ib].name);
+        columns.push(Column { header: name.clone(), name, values, direction: None, runs: Vec::new() });
     }
 
     let highlight = match args.get("highlight") {
@@ -158,7 +172,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 Some(n) => (n, true),
                 None => (col, false),
             };
-            let Some(ci) = columns.iter().position(|c| c.header == name) else {
+            let Some(ci) = column_of(ctx, &columns, name) else {
                 return Err(RegionError::new(
                     Some("sort"),
                     format!("sort=`{col}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)"),
@@ -188,8 +202,24 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     };
     let ratio_cols = columns.iter().filter(|c| c.header.contains(" / ")).count();
     let compared = columns.len() - ratio_cols;
-    let mut header: Vec<String> = rows.clone();
-    header.extend(columns.iter().map(|c| c.header.clone()));
+    let row_params = pivots.first().map_or_else(|| rows.clone(), |p| p.row_params.clone());
+    let mut labels = Labels::parse(ctx, args)?;
+    let mut header: Vec<String> = row_params.iter().map(|p| labels.show(p)).collect();
+    header.extend(columns.iter().map(|c| {
+        match c.name.split_once(" / ") {
+            Some((a, b)) if c.header.contains(" / ") => format!("{} / {}", labels.show(a), labels.show(b)),
+            _ if c.header != c.name => {
+                // `metric (unit)`: a label replaces the whole heading.
+                let label = labels.show(&c.name);
+                if label == c.name {
+                    c.header.clone()
+                } else {
+                    label
+                }
+            }
+            _ => labels.show(&c.name),
+        }
+    }));
     let mut right: Vec<bool> = (0..rows.len()).map(|i| row_keys.iter().all(|k| k[i].is_num())).collect();
     right.extend(columns.iter().map(|_| true));
     let body: Vec<Vec<String>> = order
@@ -199,7 +229,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 (true, Some(noise)) if agg != Agg::Count => best_in_row(&columns[..compared], r, noise),
                 _ => Best::None,
             };
-            let mut line: Vec<String> = row_keys[r].iter().map(Key::to_string).collect();
+            let mut line: Vec<String> = row_keys[r].iter().map(|k| labels.show(&k.to_string())).collect();
             for (ci, col) in columns.iter().enumerate() {
                 let text = match col.values[r] {
                     None => "-".to_string(),
@@ -218,6 +248,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             line
         })
         .collect();
+    labels.all_used()?;
     let mut content = markdown_table(&header, &right, &body);
     if args.flag("caption")? {
         content.push('\n');
@@ -299,13 +330,106 @@ fn caption(pivots: &[Pivot], agg: Agg) -> String {
     format!("_{runs} {r}; {s} {}; {how}._", sweeps.join(", "))
 }
 
+/// The column a name written in an argument (`ratio=`, `sort=`) means: its
+/// data name, an alias of it (reckon.toml), or its heading.
+fn column_of(ctx: &Context, columns: &[Column], written: &str) -> Option<usize> {
+    let canonical = ctx.dataset.value_name(&ctx.cfg.series, written).ok().flatten();
+    let canonical = canonical.as_deref().or_else(|| ctx.dataset.metric_name(written).ok());
+    columns.iter().position(|c| c.name == written || c.header == written || Some(c.name.as_str()) == canonical)
+}
+
+/// Display labels for a table's headings and row names: `labels="NAME=LABEL;
+/// NAME=LABEL"` (NAME a row param, a column, a row's value, or an alias of
+/// one), and `aliases` in the list for the first word reckon.toml's
+/// `[aliases]` give each name. A label that names nothing in the table is
+/// an error, so a typo does not pass for a choice.
+struct Labels {
+    /// (NAME as written, its canonical forms, label, used).
+    pairs: Vec<(String, Vec<String>, String, bool)>,
+    first_alias: std::collections::BTreeMap<String, String>,
+}
+
+impl Labels {
+    fn parse(ctx: &Context, args: &Args) -> Result<Labels, RegionError> {
+        let mut labels = Labels { pairs: Vec::new(), first_alias: Default::default() };
+        let Some(spec) = args.get("labels") else { return Ok(labels) };
+        for item in spec.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            if item == "aliases" {
+                labels.first_alias = ctx
+                    .cfg
+                    .aliases
+                    .iter()
+                    .filter_map(|(name, words)| Some((name.clone(), words.first()?.clone())))
+                    .collect();
+                continue;
+            }
+            // A name may hold `=` itself (`topk=1+v2=…`): split at the first
+            // `=` after which the left side names something the data hold.
+            let names_something = |name: &str| {
+                let name = name.trim();
+                ctx.dataset.has_param(name)
+                    || ctx.dataset.metric_name(name).is_ok()
+                    || ctx.dataset.value_name(&ctx.cfg.series, name).ok().flatten().is_some()
+                    || ctx.dataset.param_values(&ctx.cfg.series).iter().any(|v| v == name)
+            };
+            let split = item
+                .match_indices('=')
+                .map(|(i, _)| (&item[..i], &item[i + 1..]))
+                .find(|(name, _)| names_something(name))
+                .or_else(|| item.split_once('='));
+            let Some((name, label)) = split else {
+                return Err(RegionError::new(
+                    Some("labels"),
+                    format!(
+                        "labels: `{item}`: expected NAME=LABEL (pairs separated by `;`) or `aliases`, \
+                         e.g. labels=\"max_concurrency=Concurrency; baseline=baseline (tok/s)\""
+                    ),
+                ));
+            };
+            let name = name.trim().to_string();
+            // What the name may stand for: a param, a metric or a series value.
+            let mut canonical = vec![name.clone()];
+            canonical.extend(ctx.dataset.param_name(&name, "labels").ok());
+            canonical.extend(ctx.dataset.metric_name(&name).ok().map(str::to_string));
+            canonical.extend(ctx.dataset.value_name(&ctx.cfg.series, &name).ok().flatten());
+            labels.pairs.push((name, canonical, label.trim().to_string(), false));
+        }
+        Ok(labels)
+    }
+
+    /// How a name is shown.
+    fn show(&mut self, name: &str) -> String {
+        if let Some(pair) = self.pairs.iter_mut().find(|p| p.1.iter().any(|c| c == name)) {
+            pair.3 = true;
+            return pair.2.clone();
+        }
+        self.first_alias.get(name).cloned().unwrap_or_else(|| name.to_string())
+    }
+
+    fn all_used(&self) -> Result<(), RegionError> {
+        match self.pairs.iter().find(|p| !p.3) {
+            Some((name, ..)) => Err(RegionError::new(
+                Some("labels"),
+                format!("labels: `{name}` is neither a heading nor a row of this table"),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn col(direction: Direction, runs: Vec<f64>) -> Column {
         let value = crate::claims::stats::median(&runs);
-        Column { header: String::new(), values: vec![Some(value)], direction: Some(direction), runs: vec![runs] }
+        Column {
+            name: String::new(),
+            header: String::new(),
+            values: vec![Some(value)],
+            direction: Some(direction),
+            runs: vec![runs],
+        }
     }
 
     const NOISE: Noise = Noise { margin: 0.02, pooled: None };

@@ -15,7 +15,7 @@ pub const BUILTIN: [(&str, &str); 2] = [
 ];
 
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
-    args.allow(&["name", "metric", "rows", "cols", "where", "agg", "digits"])?;
+    args.allow(&["name", "metric", "rows", "cols", "where", "as_of", "agg", "digits"])?;
     let name = args.required("name")?;
     let fmt = number_format(args)?;
     let source = load(ctx, name)?;
