@@ -394,25 +394,41 @@ fn vllm_goodput_colon_key_is_renamed_when_present() {
 fn hyperfine_two_commands() {
     let (f, runs, _) = parse("corpus/hyperfine/1brc-two-commands.json");
     assert_eq!(f, Format::Hyperfine);
-    assert_eq!(runs.len(), 2);
-    assert_eq!((runs[0].line, runs[1].line), (3, 23));
+    // Three repeats of each command: one run per repeat.
+    assert_eq!(runs.len(), 6);
+    let lines: Vec<u64> = runs.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [3, 3, 3, 23, 23, 23]);
     assert_eq!(param(&runs[0], "command"), Some(&text("cargo run --release --bin 1brc measurements_1000000000.txt")));
+    let repeats: Vec<Option<&Value>> = runs[..3].iter().map(|r| param(r, "repeat")).collect();
+    assert_eq!(repeats, [Some(&Value::Num(1.0)), Some(&Value::Num(2.0)), Some(&Value::Num(3.0))]);
+    // `times`, in order, one per run.
+    close(metric(&runs[0], "time"), 13.148435542520001);
+    close(metric(&runs[1], "time"), 11.81813333352);
+    close(metric(&runs[2], "time"), 9.877873458520002);
+    assert_eq!(unit(&runs[2], "time"), Some("s"));
+    assert_eq!(metric(&runs[2], "exit_code"), 0.0);
+    // hyperfine's summaries, once per command, on its first repeat.
     close(metric(&runs[0], "mean"), 11.61481411152);
     close(metric(&runs[0], "stddev"), 1.6447334482677183);
     assert_eq!(unit(&runs[0], "mean"), Some("s"));
-    assert_eq!(runs[0].metrics.len(), 7, "times and exit_codes are not metrics");
-    close(metric(&runs[1], "max"), 12.36225804252);
+    assert_eq!(runs[0].metrics.len(), 9, "7 summaries, time and exit_code");
+    assert_eq!(runs[1].metrics.len(), 2, "time and exit_code");
+    close(metric(&runs[3], "max"), 12.36225804252);
+    close(metric(&runs[5], "time"), 10.25172425152);
 }
 
 #[test]
 fn hyperfine_old_file_without_exit_codes() {
     let (f, runs, _) = parse("corpus/hyperfine/dandavison-error-command-no-exit-codes.json");
     assert_eq!(f, Format::Hyperfine);
-    assert_eq!(runs.len(), 1);
+    assert_eq!(runs.len(), 3);
     let Some(Value::Text(cmd)) = param(&runs[0], "command") else { panic!("no command") };
     assert!(cmd.ends_with("  [ERROR]"));
     close(metric(&runs[0], "mean"), 3.0220133333329403e-6);
     assert_eq!(metric(&runs[0], "median"), 0.0);
+    close(metric(&runs[0], "time"), 9.066039999998821e-6);
+    assert_eq!(metric(&runs[1], "time"), 0.0);
+    assert!(!has_field(&runs[1], "exit_code"), "this hyperfine wrote no exit codes");
 }
 
 // ----------------------------------------------------- refused and generic

@@ -457,6 +457,16 @@ impl<'a, 's> Judge<'a, 's> {
         let mut j = super::settle(j, any, missing, || self.empty_reason(clause, pivot, q, series));
         if j.verdict != Verdict::NoData {
             j.evidence.missing.extend(gaps);
+            // The runs of the named series, at every point the pivot holds.
+            let ids: Vec<i64> = pivot
+                .cols
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.first().is_some_and(|k| series.contains(&k.to_string())))
+                .flat_map(|(col, _)| pivot.cells.iter().filter_map(move |row| row.get(col)?.as_ref()))
+                .flat_map(|cell| cell.runs.iter().copied())
+                .collect();
+            j.evidence.repeats = self.dataset.repeats_note(&ids);
         }
         j
     }

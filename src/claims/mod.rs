@@ -200,6 +200,11 @@ pub struct Evidence {
     /// What the claim names but the data do not hold (`no runs at
     /// request_rate = inf`), or for a claim with no data at all, why.
     pub missing: Vec<String>,
+    /// Where the repeats behind the values came from, when the log says
+    /// (hyperfine's `times`, a `repeat` column); see
+    /// [`crate::query::Dataset::repeats_note`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<String>,
 }
 
 impl Evidence {
@@ -218,6 +223,7 @@ impl Evidence {
             single_runs: false,
             runs_needed: None,
             missing: Vec::new(),
+            repeats: None,
         }
     }
 
@@ -275,6 +281,9 @@ impl Evidence {
         }
         if self.single_runs {
             s.push_str("; rests on single runs");
+        }
+        if let Some(r) = &self.repeats {
+            s.push_str(&format!("; {r}"));
         }
         if !self.missing.is_empty() {
             s.push_str(&format!("; {}", self.missing.join("; ")));

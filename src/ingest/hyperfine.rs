@@ -1,12 +1,22 @@
-//! `hyperfine --export-json`: `{"results": [...]}`, one run per benchmarked
-//! command.
+//! `hyperfine --export-json`: `{"results": [...]}`, one result per
+//! benchmarked command, each holding the wall-clock time of every repeat.
 //!
-//! Params: `command`, and each `-P`/`-L` scan parameter under its own name
-//! (numbers read as numbers). Metrics, all in seconds: `mean`, `stddev`
-//! (null with a single run: left out), `median`, `user`, `system`, `min`,
-//! `max`; and `max_memory_usage_byte` (bytes) from `memory_usage_byte` when
-//! hyperfine measured it. The per-run lists (`times`, `exit_codes`,
-//! `memory_usage_byte`) are not stored.
+//! The repeats hyperfine ran are runs: a result with `times` becomes one run
+//! per repeat, with the param `repeat` (1, 2, …, a repeat marker, so the
+//! repeats of a command are one point) and the metric `time` (seconds, that
+//! repeat's wall-clock time), plus `exit_code` and `memory_usage_byte` where
+//! hyperfine recorded them per repeat. Cells, medians and claims on `time`
+//! therefore rest on as many runs as hyperfine made.
+//!
+//! hyperfine's own summaries of the repeats — `mean`, `stddev` (null with a
+//! single run: left out), `median`, `user`, `system`, `min`, `max` (seconds)
+//! and `max_memory_usage_byte` (bytes, the largest of `memory_usage_byte`) —
+//! are one number per command and go on its first repeat only, so they never
+//! count as several runs. A result without `times` is one run with the
+//! summaries.
+//!
+//! Params of every run: `command`, and each `-P`/`-L` scan parameter under
+//! its own name (numbers read as numbers).
 
 use std::io::BufRead;
 use std::path::Path;
@@ -38,34 +48,87 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         let Json::Object(obj) = result else {
             return Err(Error::malformed(path, line, "expected an object for each hyperfine result"));
         };
-        let mut run = RawRun::new(line);
+        let mut params = Vec::new();
         match obj.get("command") {
-            Some(Json::String(c)) => run.param("command", Value::Text(c.clone())),
+            Some(Json::String(c)) => params.push(("command".to_string(), Value::Text(c.clone()))),
             _ => return Err(Error::malformed(path, line, "this hyperfine result has no `command`")),
         }
-        if let Some(Json::Object(params)) = obj.get("parameters") {
-            for (k, v) in params {
+        if let Some(Json::Object(scan)) = obj.get("parameters") {
+            for (k, v) in scan {
                 match v {
-                    Json::String(s) => run.param(k.as_str(), Value::from_label(s)),
+                    Json::String(s) => params.push((k.clone(), Value::from_label(s))),
                     Json::Null => {}
                     other => match pyjson::as_f64(other) {
-                        Some(x) => run.param(k.as_str(), Value::Num(x)),
-                        None => run.param(k.as_str(), Value::Text(other.to_string())),
+                        Some(x) => params.push((k.clone(), Value::Num(x))),
+                        None => params.push((k.clone(), Value::Text(other.to_string()))),
                     },
                 }
             }
         }
+        let mut summary = RawRun::new(line);
+        summary.params = params.clone();
         for name in SECONDS {
             if let Some(x) = obj.get(*name).and_then(pyjson::as_f64) {
-                run.metric_with_unit(*name, x, "s");
+                summary.metric_with_unit(*name, x, "s");
             }
         }
-        if let Some(Json::Array(mem)) = obj.get("memory_usage_byte") {
-            if let Some(max) = mem.iter().filter_map(pyjson::as_f64).reduce(f64::max) {
-                run.metric_with_unit("max_memory_usage_byte", max, "B");
+        let per_repeat = |key: &str| -> Result<Option<Vec<f64>>> {
+            match obj.get(key) {
+                None | Some(Json::Null) => Ok(None),
+                Some(Json::Array(items)) => items
+                    .iter()
+                    .map(|v| {
+                        pyjson::as_f64(v).ok_or_else(|| {
+                            Error::malformed(path, line, format!("`{key}` holds {}, expected numbers", v))
+                        })
+                    })
+                    .collect::<Result<Vec<f64>>>()
+                    .map(Some),
+                Some(other) => Err(Error::malformed(
+                    path,
+                    line,
+                    format!(
+                        "`{key}` is {}, expected a list with one number per repeat",
+                        super::generic::kind_of(other)
+                    ),
+                )),
+            }
+        };
+        let memory = per_repeat("memory_usage_byte")?;
+        if let Some(max) = memory.as_ref().and_then(|m| m.iter().copied().reduce(f64::max)) {
+            summary.metric_with_unit("max_memory_usage_byte", max, "B");
+        }
+        let times = match per_repeat("times")? {
+            Some(t) if !t.is_empty() => t,
+            _ => {
+                emit(summary)?;
+                continue;
+            }
+        };
+        let exit_codes = per_repeat("exit_codes")?;
+        for (list, key) in [(&exit_codes, "exit_codes"), (&memory, "memory_usage_byte")] {
+            if list.as_ref().is_some_and(|l| l.len() != times.len()) {
+                return Err(Error::malformed(
+                    path,
+                    line,
+                    format!("`{key}` and `times` differ in length; hyperfine writes one entry per repeat in each"),
+                ));
             }
         }
-        emit(run)?;
+        for (r, time) in times.iter().enumerate() {
+            let mut run = if r == 0 { std::mem::take(&mut summary) } else { RawRun::new(line) };
+            run.line = line;
+            run.params = params.clone();
+            run.param("repeat", Value::Num((r + 1) as f64));
+            run.metric_with_unit("time", *time, "s");
+            if let Some(codes) = &exit_codes {
+                run.metric("exit_code", codes[r]);
+            }
+            if let Some(mem) = &memory {
+                run.metric_with_unit("memory_usage_byte", mem[r], "B");
+            }
+            emit(run)?;
+        }
     }
     Ok(Outcome::default())
 }
@@ -76,20 +139,50 @@ mod tests {
 
     #[test]
     fn parameters_null_stddev_and_memory() {
-        let text = r#"{"results": [{"command": "sleep 0.1", "mean": 0.1, "stddev": null, "median": 0.1, "user": 0.0, "system": 0.0, "min": 0.1, "max": 0.1, "times": [0.1], "memory_usage_byte": [100, 300], "parameters": {"t": "0.1", "mode": "fast"}}]}"#;
+        let text = r#"{"results": [{"command": "sleep 0.1", "mean": 0.1, "stddev": null, "median": 0.1, "user": 0.0, "system": 0.0, "min": 0.1, "max": 0.1, "times": [0.1], "memory_usage_byte": [100], "parameters": {"t": "0.1", "mode": "fast"}}]}"#;
+        let runs = parse_text(text).unwrap();
+        let r = &runs[0];
+        // `parameters` come in name order, then the repeat.
+        assert_eq!(r.params[1], ("mode".into(), Value::Text("fast".into())));
+        assert_eq!(r.params[2], ("t".into(), Value::Num(0.1)));
+        assert_eq!(r.params[3], ("repeat".into(), Value::Num(1.0)));
+        assert!(r.metrics.iter().all(|m| m.name != "stddev"));
+        let mem = r.metrics.iter().find(|m| m.name == "max_memory_usage_byte").unwrap();
+        assert_eq!((mem.value, mem.unit.as_deref()), (100.0, Some("B")));
+    }
+
+    fn parse_text(text: &str) -> Result<Vec<RawRun>> {
         let mut runs = Vec::new();
         let mut input = text.as_bytes();
         parse(Path::new("h.json"), &mut input, &mut |r| {
             runs.push(r);
             Ok(())
-        })
-        .unwrap();
-        let r = &runs[0];
-        // `parameters` come in name order.
-        assert_eq!(r.params[1], ("mode".into(), Value::Text("fast".into())));
-        assert_eq!(r.params[2], ("t".into(), Value::Num(0.1)));
-        assert!(r.metrics.iter().all(|m| m.name != "stddev"));
-        let mem = r.metrics.iter().find(|m| m.name == "max_memory_usage_byte").unwrap();
-        assert_eq!((mem.value, mem.unit.as_deref()), (300.0, Some("B")));
+        })?;
+        Ok(runs)
+    }
+
+    #[test]
+    fn each_repeat_is_a_run_and_the_summaries_count_once() {
+        let text = r#"{"results": [{"command": "a", "mean": 2.0, "stddev": 1.0, "median": 2.0, "user": 0.5, "system": 0.1, "min": 1.0, "max": 3.0, "times": [1.0, 2.0, 3.0], "exit_codes": [0, 0, 1], "memory_usage_byte": [10, 30, 20]}]}"#;
+        let runs = parse_text(text).unwrap();
+        assert_eq!(runs.len(), 3);
+        let value = |r: &RawRun, name: &str| r.metrics.iter().find(|m| m.name == name).map(|m| m.value);
+        for (i, r) in runs.iter().enumerate() {
+            assert_eq!(r.params[1], ("repeat".into(), Value::Num(i as f64 + 1.0)));
+            assert_eq!(value(r, "time"), Some(i as f64 + 1.0));
+            assert_eq!(r.metrics.iter().find(|m| m.name == "time").unwrap().unit.as_deref(), Some("s"));
+            // The summaries are on the first repeat alone.
+            assert_eq!(value(r, "mean").is_some(), i == 0);
+        }
+        assert_eq!(value(&runs[2], "exit_code"), Some(1.0));
+        assert_eq!(value(&runs[1], "memory_usage_byte"), Some(30.0));
+        assert_eq!(value(&runs[0], "max_memory_usage_byte"), Some(30.0));
+
+        let bad = r#"{"results": [{"command": "a", "times": [1.0, 2.0], "exit_codes": [0]}]}"#;
+        let e = parse_text(bad).unwrap_err().to_string();
+        assert!(e.contains("`exit_codes` and `times` differ in length"), "{e}");
+        let bad = r#"{"results": [{"command": "a", "times": 1.0}]}"#;
+        let e = parse_text(bad).unwrap_err().to_string();
+        assert!(e.contains("`times` is a number, expected a list"), "{e}");
     }
 }

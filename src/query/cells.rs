@@ -826,6 +826,67 @@ impl<'s> Dataset<'s> {
             .collect()
     }
 
+    /// Where the repeats among these runs come from, for a verdict's
+    /// evidence: several runs read from one log record (hyperfine's
+    /// `times`: "3 repeats per record from hyperfine's `times` (b.json:3,
+    /// b.json:23)"), or runs told apart by a repeat marker param ("repeats
+    /// told apart by `repeat` (gemm.csv)"). `None` when every run is its own
+    /// record with no marker: repeats only by sharing a configuration.
+    pub fn repeats_note(&self, run_ids: &[i64]) -> Option<String> {
+        let runs: Vec<&RunRecord> = run_ids.iter().filter_map(|id| self.run(*id)).collect();
+        let mut records: BTreeMap<(&str, u64), usize> = BTreeMap::new();
+        for r in &runs {
+            *records.entry((r.source.as_str(), r.line)).or_default() += 1;
+        }
+        let shared: Vec<(&(&str, u64), &usize)> = records.iter().filter(|(_, n)| **n > 1).collect();
+        let formats: BTreeMap<String, String> =
+            self.store.sources().map(|s| s.into_iter().map(|s| (s.path, s.format)).collect()).unwrap_or_default();
+        let places = |items: Vec<String>| {
+            let mut shown: Vec<String> = items.iter().take(2).cloned().collect();
+            if items.len() > 2 {
+                shown.push(format!("{} more", items.len() - 2));
+            }
+            shown.join(", ")
+        };
+        if !shared.is_empty() {
+            let (lo, hi) = (
+                shared.iter().map(|(_, n)| **n).min().unwrap_or(0),
+                shared.iter().map(|(_, n)| **n).max().unwrap_or(0),
+            );
+            let per = if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
+            let hyperfine = shared.iter().all(|((src, _), _)| formats.get(*src).is_some_and(|f| f == "hyperfine"));
+            let from = if hyperfine { "hyperfine's `times`" } else { "the log's per-repeat lists" };
+            let at = places(shared.iter().map(|((src, line), _)| format!("{src}:{line}")).collect());
+            return Some(format!("{per} repeats per record from {from} ({at})"));
+        }
+        // A value from hyperfine's summaries (`mean`, `median`, …) is one
+        // number per command though hyperfine ran several repeats: say
+        // where they are.
+        if !records.is_empty() && records.keys().all(|(src, _)| formats.get(*src).is_some_and(|f| f == "hyperfine")) {
+            let mut all: BTreeMap<(&str, u64), usize> = records.keys().map(|k| (*k, 0)).collect();
+            for r in &self.runs {
+                if let Some(n) = all.get_mut(&(r.source.as_str(), r.line)) {
+                    *n += 1;
+                }
+            }
+            let most = all.values().copied().max().unwrap_or(0);
+            if most > 1 {
+                return Some(format!(
+                    "each value is hyperfine's summary of up to {most} repeats; the metric `time` holds one per run"
+                ));
+            }
+        }
+        let marker = runs.iter().flat_map(|r| r.params.keys()).find(|k| crate::run::is_repeat_marker(k))?;
+        let distinct: BTreeSet<String> =
+            runs.iter().filter_map(|r| r.params.get(marker.as_str())).map(Value::to_string).collect();
+        if distinct.len() < 2 {
+            return None;
+        }
+        let sources: BTreeSet<&str> = runs.iter().map(|r| r.source.as_str()).collect();
+        let at = places(sources.into_iter().map(str::to_string).collect());
+        Some(format!("repeats told apart by `{marker}` ({at})"))
+    }
+
     fn cached_values(&self, metric: &str) -> Result<&Values> {
         let metric = self.metric_name(metric)?;
         let Some(slot) = self.metrics.get(metric) else {
