@@ -44,6 +44,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Every claim of the documents with its verdict and evidence.
     Claims(ClaimsArgs),
+    /// Find checkable statements in the documents' prose (outside claim regions), read
+    /// them as claims and report the contradicted and stale ones.
+    Lint(LintArgs),
     /// Mark an overturned claim superseded: its words stay, marked with the date
     /// and the evidence, with room for the new conclusion next to it.
     Supersede(SupersedeArgs),
@@ -125,6 +128,31 @@ pub struct ClaimsArgs {
     /// The verdict of each claim as of every sweep, and the sweep that changed it.
     #[arg(long)]
     pub history: bool,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LintArgs {
+    /// Markdown documents.
+    #[arg(required = true)]
+    pub docs: Vec<PathBuf>,
+    /// Show every statement found (holding, inconclusive, history, plans), not only problems.
+    #[arg(long)]
+    pub all: bool,
+    /// Print a ready-to-paste claim region for each statement reported.
+    #[arg(long, conflicts_with = "write")]
+    pub suggest: bool,
+    /// Wrap the statements reported in claim regions (the author's lines untouched).
+    #[arg(long)]
+    pub write: bool,
+    /// Leave out statements read with less confidence than this, 0 to 1
+    /// (default: [lint] min_confidence in reckon.toml, else 0.5).
+    #[arg(long, value_name = "C")]
+    pub min_confidence: Option<f64>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub format: CheckFormat,
     /// Do not ingest the sources of reckon.toml first.
@@ -309,6 +337,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Update(args) => crate::cli_docs::update(&cfg, &cwd, args),
         Command::Check(args) => crate::cli_docs::check(&cfg, &cwd, args),
         Command::Claims(args) => crate::cli_docs::claims(&cfg, &cwd, args),
+        Command::Lint(args) => crate::cli_docs::lint(&cfg, &cwd, args),
         Command::Supersede(args) => crate::cli_docs::supersede(&cfg, &cwd, args),
         Command::Diff(args) => crate::cli_docs::diff(&cfg, &cwd, args),
         Command::Init => crate::cli_docs::init(&cwd),

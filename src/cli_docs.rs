@@ -258,6 +258,46 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
             });
         }
     }
+    let mut lint_errors = 0;
+    let mut lint_json = Vec::new();
+    if cfg.lint.level != crate::config::LintLevel::Off {
+        // Prose outside claim regions, read as claims ([lint] in reckon.toml).
+        let linter = crate::lint::Linter::new(dataset, cfg);
+        let sel = crate::lint::report::Selection { all: false, min_confidence: cfg.lint.min_confidence };
+        let level = if cfg.lint.level == crate::config::LintLevel::Error { "error" } else { "warning" };
+        for r in &reviews {
+            match linter.lint(&r.path, &r.text) {
+                Ok(findings) => {
+                    let shown_path = r.path.display().to_string();
+                    lint_json.extend(crate::lint::report::json_items(&shown_path, &findings, sel));
+                    for f in findings.iter().filter(|f| sel.fails(f)) {
+                        let what = match f.status {
+                            crate::lint::Status::Stale => {
+                                format!("stale (held as of {})", f.held_as_of.as_deref().unwrap_or("an earlier sweep"))
+                            }
+                            s => s.as_str().to_string(),
+                        };
+                        problems.push(Problem {
+                            path: r.path.display().to_string(),
+                            line: f.line,
+                            level,
+                            msg: format!(
+                                "lint: \"{}\" reads as `{}`: {what}; {}",
+                                f.sentence,
+                                f.claim.as_deref().unwrap_or(""),
+                                f.summary
+                            ),
+                        });
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {}", relative_error(e, cwd));
+                    lint_errors += 1;
+                }
+            }
+        }
+    }
+    let errors = errors + lint_errors;
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     let failing = problems.iter().filter(|p| p.level == "error").count();
     let ok = failing == 0 && errors == 0 && !ingest_failed;
@@ -297,8 +337,10 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                     })
                 })
                 .collect();
-            let mut s = serde_json::to_string_pretty(&json!({"ok": ok, "errors": errors, "documents": docs}))
-                .map_err(|e| Error::usage(e.to_string()))?;
+            let mut s = serde_json::to_string_pretty(
+                &json!({"ok": ok, "errors": errors, "documents": docs, "lint": lint_json}),
+            )
+            .map_err(|e| Error::usage(e.to_string()))?;
             s.push('\n');
             s
         }
@@ -617,4 +659,93 @@ pub fn hook_install(cwd: &Path, force: bool) -> Result<i32> {
     }
     eprintln!("installed {}", hook.display());
     Ok(0)
+}
+
+pub fn lint(cfg: &Config, cwd: &Path, args: crate::cli::LintArgs) -> Result<i32> {
+    use crate::lint::report;
+    let min_confidence = args.min_confidence.unwrap_or(cfg.lint.min_confidence);
+    if !(0.0..=1.0).contains(&min_confidence) {
+        return Err(Error::usage(format!("--min-confidence {min_confidence}: expected a number from 0 to 1")));
+    }
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = load_for_command(&store, cfg)?;
+    let linter = crate::lint::Linter::new(dataset, cfg);
+    let sel = report::Selection { all: args.all, min_confidence };
+    let mut out = String::new();
+    let mut items = Vec::new();
+    let (mut errors, mut problems) = (0, 0);
+    for path in doc_paths(cwd, &args.docs) {
+        let rel = shown(cwd, &path);
+        let result = (|| -> Result<()> {
+            let (original, text) = document::read(&path)?;
+            let findings = linter.lint(Path::new(&rel), &text)?;
+            problems += findings.iter().filter(|f| sel.fails(f)).count();
+            match args.format {
+                CheckFormat::Human => out.push_str(&report::human(&rel, &findings, sel)),
+                CheckFormat::Json => items.extend(report::json_items(&rel, &findings, sel)),
+                CheckFormat::Github => out.push_str(&report::github(&rel, &findings, sel, "error")),
+            }
+            if args.suggest || args.write {
+                // What is wrapped: the problems, or with --all every judged statement.
+                let chosen: Vec<&crate::lint::Finding> = findings
+                    .iter()
+                    .filter(|f| if args.all { f.verdict.is_some() && f.as_of.is_none() } else { sel.fails(f) })
+                    .collect();
+                let taken: std::collections::BTreeSet<String> = doc::parse(Path::new(&rel), &text)?
+                    .regions
+                    .iter()
+                    .filter_map(|r| r.arg("id").map(|a| a.value.clone()))
+                    .collect();
+                let wraps = report::wraps(&text, &chosen);
+                if args.suggest {
+                    out.push_str(&report::suggestions(&rel, &text, &wraps, &taken));
+                } else if !wraps.is_empty() {
+                    let new_text = report::apply(&text, &wraps, &taken);
+                    // What is written must read back as a valid document.
+                    doc::parse(Path::new(&rel), &new_text)?;
+                    doc::write_atomic(&path, &original, &new_text)?;
+                    let cells = chosen.iter().filter(|f| f.in_table).count();
+                    let left = if cells > 0 {
+                        format!("; {cells} in table cells left as they are (a claim region cannot sit in a table)")
+                    } else {
+                        String::new()
+                    };
+                    eprintln!(
+                        "{rel}: wrapped {} statement(s) in {} claim region(s){left}",
+                        chosen.len() - cells,
+                        wraps.len()
+                    );
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            eprintln!("error: {}", relative_error(e, cwd));
+            errors += 1;
+        }
+    }
+    let text = match args.format {
+        CheckFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
+                .map_err(|e| Error::usage(e.to_string()))?;
+            s.push('\n');
+            s
+        }
+        _ => {
+            if problems > 0 && args.format == CheckFormat::Human {
+                out.push_str(&format!(
+                    "reckon lint: {problems} contradicted or stale statement(s); `--suggest` prints claim regions for them, `--write` wraps them\n"
+                ));
+            }
+            out
+        }
+    };
+    stdout_write(&text)?;
+    Ok(if errors > 0 || ingest_failed {
+        2
+    } else if problems > 0 {
+        1
+    } else {
+        0
+    })
 }

@@ -28,6 +28,47 @@ pub struct Config {
     pub metrics: BTreeMap<String, MetricSpec>,
     pub noise: Noise,
     pub generic: GenericSpec,
+    /// Phrases prose uses for points or ranges of a param (`[points]`), e.g.
+    /// `"single request" = "max_concurrency = 1"`, `"{n} MB" = "cache_size = {n}"`.
+    pub points: BTreeMap<String, String>,
+    pub lint: LintSpec,
+}
+
+/// How `check` treats what `reckon lint` finds in prose (`[lint]`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LintSpec {
+    /// `off`: check does not lint; `warn`: findings are warnings; `error`:
+    /// contradicted or stale statements fail the check.
+    #[serde(deserialize_with = "de_lint_level")]
+    pub level: LintLevel,
+    /// Statements read with less confidence than this (0 to 1) are left out
+    /// of check and of lint's default report.
+    pub min_confidence: f64,
+}
+
+impl Default for LintSpec {
+    fn default() -> Self {
+        LintSpec { level: LintLevel::Warn, min_confidence: 0.5 }
+    }
+}
+
+/// See [`LintSpec::level`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LintLevel {
+    Off,
+    Warn,
+    Error,
+}
+
+fn de_lint_level<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<LintLevel, D::Error> {
+    let s = String::deserialize(d)?;
+    match s.as_str() {
+        "off" => Ok(LintLevel::Off),
+        "warn" => Ok(LintLevel::Warn),
+        "error" => Ok(LintLevel::Error),
+        _ => Err(serde::de::Error::custom(format!("lint level `{s}`: expected `off`, `warn` or `error`"))),
+    }
 }
 
 /// A `[[source]]` entry: a path, glob or path template, with labels.
@@ -95,6 +136,10 @@ struct RawConfig {
     noise: Noise,
     #[serde(default)]
     generic: GenericSpec,
+    #[serde(default)]
+    points: BTreeMap<String, String>,
+    #[serde(default)]
+    lint: LintSpec,
 }
 
 fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Direction>, D::Error> {
@@ -120,6 +165,8 @@ impl Config {
             metrics: BTreeMap::new(),
             noise: Noise::default(),
             generic: GenericSpec::default(),
+            points: BTreeMap::new(),
+            lint: LintSpec::default(),
         }
     }
 
@@ -181,6 +228,14 @@ impl Config {
         cfg.metrics = raw.metrics;
         cfg.noise = raw.noise;
         cfg.generic = raw.generic;
+        if !(0.0..=1.0).contains(&raw.lint.min_confidence) {
+            return Err(Error::Config {
+                path: shown,
+                msg: format!("lint.min_confidence = {}: expected a number from 0 to 1", raw.lint.min_confidence),
+            });
+        }
+        cfg.points = raw.points;
+        cfg.lint = raw.lint;
         Ok(cfg)
     }
 

@@ -13,6 +13,7 @@ pub mod config;
 pub mod doc;
 pub mod error;
 pub mod ingest;
+pub mod lint;
 pub mod metric;
 pub mod query;
 pub mod render;

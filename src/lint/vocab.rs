@@ -1,0 +1,476 @@
+//! What prose can name, and a sentence cut into tokens: mentions of series,
+//! metrics, params and points (by name, alias or `[points]` phrase),
+//! numbers with their units, dates, words and punctuation.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::config::Config;
+use crate::metric::Direction;
+use crate::query::Dataset;
+
+/// A point or a range of points of one param.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scope {
+    At(String, f64),
+    /// `param op value`, op one of `> >= < <=`.
+    Range(String, &'static str, f64),
+    Between(String, f64, f64),
+    Largest(String),
+    Smallest(String),
+    /// Every point of the param (`at every size`).
+    Every(String),
+}
+
+impl Scope {
+    pub fn param(&self) -> &str {
+        match self {
+            Scope::At(p, _)
+            | Scope::Range(p, _, _)
+            | Scope::Between(p, _, _)
+            | Scope::Largest(p)
+            | Scope::Smallest(p)
+            | Scope::Every(p) => p,
+        }
+    }
+
+    /// Parses a `[points]` value: `p = 1`, `p >= 100`, `p in 2..250`, `the
+    /// largest p`, `the smallest p`, `every p`; `{n}` stands for the number
+    /// a phrase captured.
+    pub fn parse(spec: &str, n: Option<f64>) -> Option<Scope> {
+        let spec = match n {
+            Some(n) => spec.replace("{n}", &crate::metric::format_number(n)),
+            None => spec.to_string(),
+        };
+        let s = spec.trim();
+        for (word, largest) in
+            [("the largest ", true), ("the smallest ", false), ("largest ", true), ("smallest ", false)]
+        {
+            if let Some(p) = s.strip_prefix(word) {
+                let p = p.trim().to_string();
+                return Some(if largest { Scope::Largest(p) } else { Scope::Smallest(p) });
+            }
+        }
+        if let Some(p) = s.strip_prefix("every ").or_else(|| s.strip_prefix("all ")) {
+            return Some(Scope::Every(p.trim().to_string()));
+        }
+        if let Some((p, range)) = s.split_once(" in ") {
+            let (lo, hi) = range.split_once("..")?;
+            return Some(Scope::Between(p.trim().to_string(), lo.trim().parse().ok()?, hi.trim().parse().ok()?));
+        }
+        for op in [">=", "<=", ">", "<", "="] {
+            if let Some((p, v)) = s.split_once(op) {
+                let v: f64 = v.trim().parse().ok()?;
+                let p = p.trim().to_string();
+                if p.is_empty() {
+                    return None;
+                }
+                return Some(if op == "=" { Scope::At(p, v) } else { Scope::Range(p, op, v) });
+            }
+        }
+        None
+    }
+}
+
+/// What a phrase of prose names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Meaning {
+    /// One or more series (more than one: ambiguous).
+    Series(Vec<String>),
+    Metric(String),
+    Param(String),
+    Point(Scope),
+}
+
+/// A `[points]` phrase with a `{n}` placeholder.
+#[derive(Debug)]
+struct Template {
+    re: Regex,
+    spec: String,
+}
+
+/// Everything prose can name in one project.
+pub struct Vocabulary {
+    /// Lowercase phrase → meaning, longest phrases first.
+    phrases: Vec<(String, Meaning)>,
+    templates: Vec<Template>,
+    /// Metric units and directions, by metric.
+    pub units: BTreeMap<String, Option<String>>,
+    pub directions: BTreeMap<String, Direction>,
+    /// The practical margin δ of each metric.
+    pub margins: BTreeMap<String, f64>,
+    /// Numeric values of each param, sorted.
+    pub param_values: BTreeMap<String, Vec<f64>>,
+    pub series_param: String,
+}
+
+impl Vocabulary {
+    pub fn new(dataset: &Dataset, cfg: &Config) -> Vocabulary {
+        let series: BTreeSet<String> = dataset.param_values(&cfg.series).into_iter().collect();
+        let metrics: BTreeSet<String> = dataset.metrics().map(|m| m.name.clone()).collect();
+        let params: BTreeSet<String> =
+            dataset.params().filter(|p| *p != cfg.series && !p.contains('.')).map(str::to_string).collect();
+        let mut map: BTreeMap<String, Vec<Meaning>> = BTreeMap::new();
+        // The project's aliases first: a word reckon.toml gives a meaning
+        // keeps it over a metric or param that happens to have that name.
+        for (canonical, words) in &cfg.aliases {
+            let meaning = if series.contains(canonical) {
+                Meaning::Series(vec![canonical.clone()])
+            } else if metrics.contains(canonical) {
+                Meaning::Metric(canonical.clone())
+            } else if params.contains(canonical) {
+                Meaning::Param(canonical.clone())
+            } else {
+                continue;
+            };
+            for w in words {
+                add_phrase(&mut map, w, meaning.clone());
+            }
+        }
+        let explicit: BTreeSet<String> = map.keys().cloned().collect();
+        let mut add = |phrase: &str, m: Meaning| {
+            if !explicit.contains(&phrase.trim().to_ascii_lowercase()) {
+                add_phrase(&mut map, phrase, m)
+            }
+        };
+        for s in &series {
+            add(s, Meaning::Series(vec![s.clone()]));
+        }
+        for m in &metrics {
+            add(m, Meaning::Metric(m.clone()));
+            add(&m.replace('_', " "), Meaning::Metric(m.clone()));
+        }
+        for p in &params {
+            add(p, Meaning::Param(p.clone()));
+            add(&p.replace('_', " "), Meaning::Param(p.clone()));
+        }
+        let mut templates = Vec::new();
+        for (phrase, spec) in &cfg.points {
+            if phrase.contains("{n}") {
+                let mut pattern = String::from("(?i)^");
+                for (i, part) in phrase.split("{n}").enumerate() {
+                    if i > 0 {
+                        pattern.push_str(r"(\d+(?:\.\d+)?)");
+                    }
+                    pattern.push_str(&regex::escape(part).replace(' ', r"\s*"));
+                }
+                if let Ok(re) = Regex::new(&pattern) {
+                    templates.push(Template { re, spec: spec.clone() });
+                }
+            } else if let Some(scope) = Scope::parse(spec, None) {
+                add(phrase, Meaning::Point(scope));
+            }
+        }
+        // One phrase, several meanings: series merge into one ambiguous
+        // mention; otherwise the series reading, then metric, then param wins.
+        let mut phrases: Vec<(String, Meaning)> = map
+            .into_iter()
+            .map(|(k, ms)| {
+                let series: Vec<String> = ms
+                    .iter()
+                    .filter_map(|m| match m {
+                        Meaning::Series(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                let m = if !series.is_empty() {
+                    Meaning::Series(series)
+                } else {
+                    ms.into_iter().next().unwrap_or(Meaning::Series(Vec::new()))
+                };
+                (k, m)
+            })
+            .collect();
+        phrases.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let mut units = BTreeMap::new();
+        let mut directions = BTreeMap::new();
+        let mut margins = BTreeMap::new();
+        for m in dataset.metrics() {
+            let unit = cfg
+                .metrics
+                .get(&m.name)
+                .and_then(|s| s.unit.clone())
+                .or_else(|| m.unit.clone())
+                .or_else(|| crate::metric::unit_from_name(&m.name).map(str::to_string));
+            units.insert(m.name.clone(), unit);
+            let d = cfg.direction(&m.name, m.direction);
+            directions.insert(m.name.clone(), d);
+            margins.insert(m.name.clone(), cfg.margin(&m.name, d));
+        }
+        let mut param_values = BTreeMap::new();
+        for p in &params {
+            let mut vs: Vec<f64> = dataset.param_values(p).iter().filter_map(|v| v.parse::<f64>().ok()).collect();
+            vs.sort_by(f64::total_cmp);
+            vs.dedup();
+            param_values.insert(p.clone(), vs);
+        }
+        Vocabulary { phrases, templates, units, directions, margins, param_values, series_param: cfg.series.clone() }
+    }
+
+    /// The unit a metric is stored in, if known.
+    pub fn unit(&self, metric: &str) -> Option<&str> {
+        self.units.get(metric).and_then(|u| u.as_deref())
+    }
+}
+
+fn add_phrase(map: &mut BTreeMap<String, Vec<Meaning>>, phrase: &str, m: Meaning) {
+    let key = phrase.trim().to_ascii_lowercase();
+    if key.is_empty() {
+        return;
+    }
+    let entry = map.entry(key).or_default();
+    if !entry.contains(&m) {
+        entry.push(m);
+    }
+}
+
+/// One token of a sentence, with its byte range in the sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    pub kind: Tok,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    Mention(Meaning),
+    Number(Number),
+    Date(String),
+    /// A lowercase word.
+    Word(String),
+    Punct(char),
+}
+
+/// A number as written, with its unit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Number {
+    pub value: f64,
+    /// Half the last written digit, relative to the value: how precisely it
+    /// was stated (`2.3` → 0.05 / 2.3).
+    pub precision: f64,
+    pub unit: Unit,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unit {
+    None,
+    /// `2.3x`
+    Times,
+    /// `20%`
+    Percent,
+    /// A time unit, as seconds per unit.
+    Time(f64),
+    /// A metric named as the unit (`tok/s`, `TFLOPS`).
+    Metric(String),
+}
+
+static DATE: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}").ok());
+static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?").ok());
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Time units and their length in seconds.
+pub fn time_unit(word: &str) -> Option<f64> {
+    match word {
+        "ns" => Some(1e-9),
+        "us" | "µs" | "μs" => Some(1e-6),
+        "ms" => Some(1e-3),
+        "s" | "sec" | "secs" => Some(1.0),
+        _ => None,
+    }
+}
+
+/// Cuts a sentence into tokens.
+pub fn tokenize(vocab: &Vocabulary, s: &str) -> Vec<Token> {
+    let lower = s.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let date = DATE.as_ref();
+    while i < s.len() {
+        let rest = &s[i..];
+        let Some(c) = rest.chars().next() else { break };
+        if c.is_whitespace() {
+            i += c.len_utf8();
+            continue;
+        }
+        let word_start = s[..i].chars().next_back().is_none_or(|p| !is_word_char(p));
+        if let Some(m) = date.as_ref().and_then(|d| d.find(rest)) {
+            out.push(Token { kind: Tok::Date(rest[..m.end()].to_string()), start: i, end: i + m.end() });
+            i += m.end();
+            continue;
+        }
+        if word_start {
+            if let Some((len, scope)) = template_at(vocab, rest) {
+                out.push(Token { kind: Tok::Mention(Meaning::Point(scope)), start: i, end: i + len });
+                i += len;
+                continue;
+            }
+            if let Some((len, meaning)) = phrase_at(vocab, &lower[i..]) {
+                out.push(Token { kind: Tok::Mention(meaning), start: i, end: i + len });
+                i += len;
+                continue;
+            }
+        }
+        if c.is_ascii_digit() && word_start {
+            if let Some((tok, len)) = number_at(vocab, rest, &lower[i..]) {
+                out.push(Token { kind: Tok::Number(tok), start: i, end: i + len });
+                i += len;
+                continue;
+            }
+        }
+        if is_word_char(c) {
+            let len =
+                rest.find(|ch: char| !(is_word_char(ch) || ch == '-' || ch == '\'' || ch == '’')).unwrap_or(rest.len());
+            let w = rest[..len].trim_end_matches(['-', '\'', '’']);
+            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
+            out.push(Token { kind: Tok::Word(w.to_lowercase()), start: i, end: i + len });
+            i += len;
+            continue;
+        }
+        out.push(Token { kind: Tok::Punct(c), start: i, end: i + c.len_utf8() });
+        i += c.len_utf8();
+    }
+    out
+}
+
+fn template_at(vocab: &Vocabulary, rest: &str) -> Option<(usize, Scope)> {
+    for t in &vocab.templates {
+        if let Some(c) = t.re.captures(rest) {
+            let whole = c.get(0)?;
+            if rest[whole.end()..].chars().next().is_some_and(is_word_char) {
+                continue;
+            }
+            let n: f64 = c.get(1)?.as_str().parse().ok()?;
+            if let Some(scope) = Scope::parse(&t.spec, Some(n)) {
+                return Some((whole.end(), scope));
+            }
+        }
+    }
+    None
+}
+
+/// The longest phrase of the vocabulary at the start of `lower`, ending at
+/// a word boundary (a plural `s`/`es`/`ies` allowed).
+fn phrase_at(vocab: &Vocabulary, lower: &str) -> Option<(usize, Meaning)> {
+    for (p, m) in &vocab.phrases {
+        let mut ends: Vec<usize> = Vec::new();
+        if lower.starts_with(p.as_str()) {
+            ends.extend([p.len(), p.len() + 1, p.len() + 2]);
+        } else if let Some(stem) = p.strip_suffix('y') {
+            if lower.starts_with(stem) && lower[stem.len()..].starts_with("ies") {
+                ends.push(stem.len() + 3);
+            }
+        }
+        for (k, end) in ends.into_iter().enumerate() {
+            if end > lower.len() {
+                break;
+            }
+            let plural = &lower[p.len().min(end)..end];
+            if k > 0 && !(plural == "s" || plural == "es" || plural.is_empty() || plural == "ies") {
+                continue;
+            }
+            let boundary = lower[end..].chars().next().is_none_or(|c| !is_word_char(c));
+            // A phrase ending in a symbol (`tok/s`, `topk=1+v2`) may not run
+            // into a longer name.
+            let last_ok = p.chars().last().is_some_and(is_word_char) || k == 0;
+            if boundary && last_ok {
+                return Some((end, m.clone()));
+            }
+        }
+    }
+    None
+}
+
+/// A number at the start of `rest` (with `,` thousands, `k`/`M`/`G`
+/// magnitudes), followed by its unit if there is one. `None` when the digits
+/// belong to a name (`H100`, `70B`, `v2`).
+fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usize)> {
+    let re = NUMBER.as_ref()?;
+    let m = re.find(rest)?;
+    let digits = m.as_str();
+    let mut value: f64 = digits.replace(',', "").parse().ok()?;
+    let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
+    let mut half = 0.5 * 10f64.powi(-(decimals as i32));
+    let mut len = m.end();
+    let after = &rest[len..];
+    let next = after.chars().next();
+    let mut unit = Unit::None;
+    // Magnitude or ratio suffix glued to the number.
+    match next {
+        Some('x') | Some('×') | Some('X')
+            if after[1.min(after.len())..].chars().next().is_none_or(|c| !is_word_char(c)) || next == Some('×') =>
+        {
+            len += next.map_or(0, char::len_utf8);
+            unit = Unit::Times;
+        }
+        Some('%') => {
+            len += 1;
+            unit = Unit::Percent;
+        }
+        Some(c @ ('k' | 'K' | 'M' | 'G')) if after[1..].chars().next().is_none_or(|c| !is_word_char(c)) => {
+            let f = match c {
+                'k' | 'K' => 1e3,
+                'M' => 1e6,
+                _ => 1e9,
+            };
+            value *= f;
+            half *= f;
+            len += 1;
+        }
+        Some(c) if is_word_char(c) && !after.starts_with("µ") && !after.starts_with("μ") => {
+            // glued unit like `212ms`
+            let w: String = after.chars().take_while(|c| c.is_alphabetic() || *c == 'µ' || *c == 'μ').collect();
+            match time_unit(&w.to_lowercase()) {
+                Some(t) if after[w.len()..].chars().next().is_none_or(|c| !is_word_char(c)) => {
+                    len += w.len();
+                    unit = Unit::Time(t);
+                }
+                _ => return None,
+            }
+        }
+        _ => {}
+    }
+    if unit == Unit::None {
+        // A unit after a space: a metric's phrase or a time unit.
+        let gap = rest[len..].len() - rest[len..].trim_start().len();
+        let at = len + gap;
+        if gap <= 1 && at < rest.len() {
+            if let Some((l, Meaning::Metric(metric))) = phrase_at(vocab, &lower[at..]) {
+                unit = Unit::Metric(metric);
+                len = at + l;
+            } else {
+                let w: String =
+                    rest[at..].chars().take_while(|c| c.is_alphabetic() || *c == 'µ' || *c == 'μ').collect();
+                let boundary = rest[at + w.len()..].chars().next().is_none_or(|c| !is_word_char(c) && c != '/');
+                if let (Some(t), true) = (time_unit(&w.to_lowercase()), boundary) {
+                    unit = Unit::Time(t);
+                    len = at + w.len();
+                }
+            }
+        }
+    }
+    let precision = if value != 0.0 { half / value.abs() } else { 0.0 };
+    Some((Number { value, precision, unit }, len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_parse() {
+        assert_eq!(Scope::parse("max_concurrency = 1", None), Some(Scope::At("max_concurrency".into(), 1.0)));
+        assert_eq!(Scope::parse("the largest c", None), Some(Scope::Largest("c".into())));
+        assert_eq!(Scope::parse("size >= {n}", Some(4096.0)), Some(Scope::Range("size".into(), ">=", 4096.0)));
+        assert_eq!(Scope::parse("c in 2..250", None), Some(Scope::Between("c".into(), 2.0, 250.0)));
+        assert_eq!(Scope::parse("nonsense", None), None);
+    }
+}
