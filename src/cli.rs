@@ -579,7 +579,10 @@ fn cmd_runs(cfg: &Config, args: RunsArgs) -> Result<i32> {
     let store = open_current(cfg)?;
     let mut runs = store.runs()?;
     if let Some(text) = &args.filter {
-        let filter = crate::query::Filter::parse(text)?;
+        // Names in the filter are checked and aliases resolved as `query` does.
+        let mut dataset = crate::query::Dataset::load(&store)?;
+        dataset.apply_config(cfg);
+        let filter = dataset.resolve_filter(&crate::query::Filter::parse(text)?)?;
         runs.retain(|r| filter.matches(r));
     }
     if args.limit > 0 && runs.len() > args.limit {

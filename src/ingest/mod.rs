@@ -6,6 +6,7 @@
 //! reported as `path:line: what is wrong`. Other files of the same command
 //! still go in (unless `fail_fast`).
 
+pub mod canonical;
 pub mod format;
 pub mod generic;
 pub mod git;
@@ -536,6 +537,7 @@ pub fn ingest_file(
             // thread wake-up each.
             let mut batch = Vec::with_capacity(BATCH_RUNS);
             let mut emit = |mut run: crate::run::RawRun| -> Result<()> {
+                canonical::add_canonical_params(&mut run);
                 // The params are encoded here, off the inserting thread, and
                 // freed on the thread that allocated them.
                 let mut json = String::new();
