@@ -53,6 +53,9 @@ pub enum Command {
     /// What moved between two sweeps (default: the two newest), cell by cell,
     /// beyond noise or not, then the claims of DOCs whose verdict changed.
     Diff(DiffArgs),
+    /// Render each document as a self-contained HTML page (DIR/NAME.html): plots
+    /// inline, claims with their verdicts and evidence, numbers linked to their runs.
+    Report(ReportArgs),
     /// Create reckon.toml, notebooks/, db/ and templates/ in the current folder.
     Init,
     /// Git hooks.
@@ -214,6 +217,19 @@ pub struct DiffArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Markdown documents.
+    #[arg(required = true)]
+    pub docs: Vec<PathBuf>,
+    /// The folder to write the pages into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct IngestArgs {
     /// Files, globs or path templates; quote globs and templates.
     pub paths: Vec<String>,
@@ -339,6 +355,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Claims(args) => crate::cli_docs::claims(&cfg, &cwd, args),
         Command::Lint(args) => crate::cli_docs::lint(&cfg, &cwd, args),
         Command::Supersede(args) => crate::cli_docs::supersede(&cfg, &cwd, args),
+        Command::Report(args) => crate::cli_docs::report(&cfg, &cwd, args),
         Command::Diff(args) => crate::cli_docs::diff(&cfg, &cwd, args),
         Command::Init => crate::cli_docs::init(&cwd),
         Command::Hook(HookCommand::Install { force }) => crate::cli_docs::hook_install(&cwd, force),

@@ -528,6 +528,41 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     Ok(0)
 }
 
+pub fn report(cfg: &Config, cwd: &Path, args: crate::cli::ReportArgs) -> Result<i32> {
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = load_for_command(&store, cfg)?;
+    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
+    let (reviews, mut errors) = review_all(&ctx, cwd, &args.docs);
+    let out_dir = cwd.join(&args.out);
+    let mut written: Vec<PathBuf> = Vec::new();
+    for r in &reviews {
+        let target = crate::report::page_path(&out_dir, &r.path);
+        if written.contains(&target) {
+            eprintln!(
+                "error: {}: another document already wrote {}; report documents with different names, or one at a time",
+                r.path.display(),
+                shown(cwd, &target)
+            );
+            errors += 1;
+            continue;
+        }
+        let doc_dir = cwd.join(&r.path).parent().map(Path::to_path_buf).unwrap_or_else(|| cwd.to_path_buf());
+        let ctx = Context { doc_dir: &doc_dir, ..ctx };
+        let html = crate::report::page(&ctx, r, &doc_dir).and_then(|html| crate::report::write_page(&target, &html));
+        match html {
+            Ok(()) => {
+                eprintln!("{}: {}", r.path.display(), shown(cwd, &target));
+                written.push(target);
+            }
+            Err(e) => {
+                eprintln!("error: {}", relative_error(e, cwd));
+                errors += 1;
+            }
+        }
+    }
+    Ok(if errors > 0 || ingest_failed { 2 } else { 0 })
+}
+
 pub fn diff(cfg: &Config, cwd: &Path, args: crate::cli::DiffArgs) -> Result<i32> {
     use crate::sweep_diff::{self, ClaimMove, Listing};
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;

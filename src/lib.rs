@@ -17,6 +17,7 @@ pub mod lint;
 pub mod metric;
 pub mod query;
 pub mod render;
+pub mod report;
 pub mod review;
 pub mod run;
 pub mod store;
