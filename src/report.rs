@@ -201,12 +201,12 @@ fn claim_open(report: &ClaimReport) -> String {
 
 fn claim_close(report: &ClaimReport) -> String {
     let mut html = String::from("<details class=\"evidence\"><summary>Evidence</summary>\n");
-    let _ = write!(html, "<p><strong>Statement:</strong> <code>{}</code></p>\n", esc(&report.statement));
+    let _ = writeln!(html, "<p><strong>Statement:</strong> <code>{}</code></p>", esc(&report.statement));
     if let Some(date) = &report.superseded {
         let _ =
-            write!(html, "<p>Superseded on {}; the data now say: {}</p>\n", esc(date), esc(report.verdict.as_str()));
+            writeln!(html, "<p>Superseded on {}; the data now say: {}</p>", esc(date), esc(report.verdict.as_str()));
     }
-    let _ = write!(html, "<p>{}</p>\n", esc(&report.summary));
+    let _ = writeln!(html, "<p>{}</p>", esc(&report.summary));
     let details: Vec<&String> = report.clauses.iter().flat_map(|c| &c.details).collect();
     if report.clauses.len() > 1 || !details.is_empty() {
         html.push_str("<ul>");
@@ -219,7 +219,7 @@ fn claim_close(report: &ClaimReport) -> String {
         html.push_str("</ul>\n");
     }
     if let Some(date) = &report.data_date {
-        let _ = write!(html, "<p class=\"muted\">Data of the {} sweep.</p>\n", esc(date));
+        let _ = writeln!(html, "<p class=\"muted\">Data of the {} sweep.</p>", esc(date));
     }
     html.push_str("</details>\n</section>\n");
     html
