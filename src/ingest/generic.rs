@@ -16,9 +16,11 @@
 //!    suffix such as `_ms`, `_us`, `_s`, a word such as `throughput`,
 //!    `latency`, `time`, `flops`, `bandwidth`, `errors`, or a count of
 //!    results such as `tokens`, `requests`, `completed`, `bytes`) → metric;
-//! 6. otherwise, whole numbers (every value written without a decimal point
-//!    or exponent: `4096`, not `4096.0`) → param, the coordinates of a grid
-//!    such as `M`, `N`, `K`, `batch`, `heads`; anything else → metric.
+//! 6. otherwise, round whole numbers in every value ([`grid_value`]: written
+//!    without a decimal point or exponent, and zero, of at most two
+//!    significant digits, or an odd number up to 15 times a power of two)
+//!    → param, the coordinates of a grid such as `M`, `N`, `K`, `heads`,
+//!    `cache_mb`; anything else → metric.
 //!
 //! `null` and empty CSV cells are left out, arrays are skipped (per-item
 //! detail). A field with no value at all in the file is not stored.
@@ -163,9 +165,42 @@ pub fn is_measurement_name(name: &str) -> bool {
 pub struct Seen {
     /// Some value is not a number (text, a boolean).
     pub text: bool,
-    /// Some numeric value is written with a decimal point or exponent, or
-    /// is not finite.
-    pub fraction: bool,
+    /// Some numeric value is not a grid coordinate ([`grid_value`]).
+    pub off_grid: bool,
+}
+
+impl Seen {
+    /// Notes one numeric value, and whether it was written as a whole
+    /// number.
+    pub fn number(&mut self, value: f64, whole: bool) {
+        self.off_grid |= !grid_value(value, whole);
+    }
+}
+
+/// Whether a number looks like a coordinate of a grid someone chose rather
+/// than a measurement: written as a whole number, and round — zero, at most
+/// two significant digits (`8`, `96`, `250`, `3000`), or an odd number up
+/// to 15 times a power of two (`1024`, `768`, `14336`). Measured counts
+/// (`23270` evictions) are rarely round in every row.
+pub fn grid_value(value: f64, whole: bool) -> bool {
+    if !whole || !value.is_finite() || value.fract() != 0.0 || value.abs() >= 1e15 {
+        return false;
+    }
+    let mut v = value.abs() as u64;
+    if v == 0 {
+        return true;
+    }
+    let mut odd = v;
+    while odd % 2 == 0 {
+        odd /= 2;
+    }
+    if odd <= 15 {
+        return true;
+    }
+    while v % 10 == 0 {
+        v /= 10;
+    }
+    v < 100
 }
 
 /// The role of a field by the module's rule (steps 2 to 6; the overrides of
@@ -173,7 +208,7 @@ pub struct Seen {
 pub fn role_of(name: &str, seen: Seen) -> Role {
     if crate::run::is_repeat_marker(name) || seen.text || is_identity_name(name) {
         Role::Param
-    } else if is_measurement_name(name) || seen.fraction {
+    } else if is_measurement_name(name) || seen.off_grid {
         Role::Metric
     } else {
         Role::Param
@@ -350,10 +385,9 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
             cells.peek()?;
             let mut seen = Seen::default();
             for c in cells {
-                if number(c).is_none() {
-                    seen.text = true;
-                } else if !written_whole(c) {
-                    seen.fraction = true;
+                match number(c) {
+                    None => seen.text = true,
+                    Some(v) => seen.number(v, written_whole(c)),
                 }
             }
             Some(role_of(name, seen))
@@ -471,8 +505,12 @@ pub fn add_object(
         .iter()
         .map(|(name, f)| {
             let seen = match f {
-                JsonField::Num(_, whole) => Seen { text: false, fraction: !whole },
-                JsonField::Text(_) => Seen { text: true, fraction: false },
+                JsonField::Num(x, whole) => {
+                    let mut s = Seen::default();
+                    s.number(*x, *whole);
+                    s
+                }
+                JsonField::Text(_) => Seen { text: true, off_grid: false },
             };
             (name.clone(), seen)
         })
@@ -502,7 +540,7 @@ pub fn parse_jsonl(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, 
         for (name, f) in &fields {
             let s = seen.entry(name.clone()).or_default();
             match f {
-                JsonField::Num(_, whole) => s.fraction |= !whole,
+                JsonField::Num(x, whole) => s.number(*x, *whole),
                 JsonField::Text(_) => s.text = true,
             }
         }
@@ -655,9 +693,13 @@ mod tests {
         let metrics: Vec<&str> = runs[1].metrics.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(metrics, ["latency_us", "tflops"]);
         assert_eq!(runs[1].metrics[0].value, 13.0);
-        // A whole-number column with a fraction in any row is a metric.
+        // A whole-number column with a fraction in any row is a metric, and
+        // so is one with a number no one would choose as a setting.
         let runs = csv_runs("config,speed\na,3\nb,3.5\n", &GenericOptions::default()).unwrap();
         assert_eq!(runs[0].metrics[0].name, "speed");
+        let runs = csv_runs("policy,cache_mb,evictions\nlru,64,23270\nlru,256,4096\n", &Default::default()).unwrap();
+        assert_eq!(runs[1].params[1], ("cache_mb".into(), Value::Num(256.0)));
+        assert_eq!(runs[1].metrics[0].name, "evictions");
         // `[generic]` still decides first.
         let opts = GenericOptions { params: vec![], metrics: vec!["M".into()] };
         let runs = csv_runs(text, &opts).unwrap();
@@ -681,6 +723,18 @@ mod tests {
             assert_eq!(r.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["score"]);
         }
         assert_eq!(runs[0].metrics[0].value, 3.0);
+    }
+
+    #[test]
+    fn round_numbers_are_grid_values() {
+        for v in [0.0, 1.0, 7.0, 16.0, 96.0, 250.0, 768.0, 1024.0, 3000.0, 14336.0, 65536.0, -8.0] {
+            assert!(grid_value(v, true), "{v}");
+        }
+        for v in [23270.0, 45628.0, 137.0, 1001.0] {
+            assert!(!grid_value(v, true), "{v}");
+        }
+        assert!(!grid_value(1024.0, false), "written with a point");
+        assert!(!grid_value(f64::INFINITY, true));
     }
 
     #[test]
