@@ -173,15 +173,12 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
                         jobs.push(Err((PathBuf::from(&req.path), template.no_match(root))));
                     }
                 }
-                Ok((_, template))
-                    if template.names().iter().any(|n| n != "date" && BUILT_IN.iter().any(|(b, _, _)| b == n)) =>
-                {
-                    let e = check_label_names(template.names().iter().filter(|n| *n != "date"))
-                        .err()
-                        .unwrap_or_else(|| Error::usage("a path capture names a built-in"));
-                    jobs.push(Err((PathBuf::from(&req.path), e)));
-                }
                 Ok((files, template)) => {
+                    // `{date}` is the run time; any other built-in is refused.
+                    if let Err(e) = check_label_names(template.names().iter().filter(|n| *n != "date")) {
+                        jobs.push(Err((PathBuf::from(&req.path), e)));
+                        continue;
+                    }
                     for path in files {
                         let mut labels = req_labels.clone();
                         let mut date = None;
