@@ -9,7 +9,9 @@
 //! params every run of both sweeps has and that vary within a sweep (the
 //! experiment's dimensions, e.g. config and max_concurrency). Params that
 //! only tell the sweeps apart (a date label, a server version) or that only
-//! one sweep records (a per-run tag) are not part of the key.
+//! one sweep records (a per-run tag) are not part of the key, nor are repeat
+//! markers (`repeat`, `seed`, … see [`crate::run::is_repeat_marker`]): the
+//! runs they tell apart are the repeats a cell compares.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -196,7 +198,10 @@ fn default_by(dataset: &Dataset, from: &str, to: &str, filter: Option<&Filter>) 
     let Some(first) = runs.first() else { return Vec::new() };
     let mut by = Vec::new();
     for name in first.params.keys() {
-        if PSEUDO.contains(&name.as_str()) || !runs.iter().all(|r| r.params.contains_key(name)) {
+        if PSEUDO.contains(&name.as_str())
+            || crate::run::is_repeat_marker(name)
+            || !runs.iter().all(|r| r.params.contains_key(name))
+        {
             continue;
         }
         let varies = [from, to].iter().any(|sweep| {

@@ -60,6 +60,14 @@ fn files_with_different_sweep_labels_never_merge() {
     let table = s.ok(&["runs", "--limit", "1"]).stdout;
     assert!(table.contains("2026-10-01T00:00:00Z (label, sweep 2026-10)"), "{table}");
 
+    // `reckon diff` compares the months cell by cell, the five repeats of
+    // each cell against the other month's five (not repeat by repeat).
+    let d = s.ok(&["diff", "--no-ingest", "--metric", "latency_us", "--format", "json"]).stdout;
+    let d: serde_json::Value = serde_json::from_str(&d).unwrap();
+    assert_eq!((d["from"].as_str(), d["to"].as_str()), (Some("2026-09"), Some("2026-10")), "{d}");
+    assert_eq!(d["by"], serde_json::json!(["K", "M", "N", "kernel"]), "{d}");
+    assert_eq!((d["from_runs"].clone(), d["to_runs"].clone()), (serde_json::json!([5, 5]), serde_json::json!([5, 5])));
+
     // The same path again under another sweep is relabelled, as an empty
     // database would hold it: its runs move, none are added.
     let total = s.counts().1;
