@@ -31,7 +31,11 @@ fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
     crate::cli::report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, true);
     let opts = ingest::Options { fail_fast: false, generic: cfg.generic.clone(), ..Default::default() };
     let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, true);
-    Ok((store, failed > 0))
+    // The documents are rendered over a read-only connection: a region's
+    // SQL runs under an authorizer too, but nothing a document does should
+    // be able to write.
+    drop(store);
+    Ok((Store::open_read_only(&cfg.database)?, failed > 0))
 }
 
 /// Loads the data for one command and leaves it allocated: the process

@@ -32,6 +32,7 @@ pub struct Config {
     /// `"single request" = "max_concurrency = 1"`, `"{n} MB" = "cache_size = {n}"`.
     pub points: BTreeMap<String, String>,
     pub lint: LintSpec,
+    pub limits: Limits,
 }
 
 /// How `check` treats what `reckon lint` finds in prose (`[lint]`).
@@ -68,6 +69,26 @@ fn de_lint_level<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<
         "warn" => Ok(LintLevel::Warn),
         "error" => Ok(LintLevel::Error),
         _ => Err(serde::de::Error::custom(format!("lint level `{s}`: expected `off`, `warn` or `error`"))),
+    }
+}
+
+/// The limits that turn a hostile or runaway document or log into a clear
+/// error instead of a hang or an exhausted machine (`[limits]`). Each is
+/// raised here when a real project needs more; SECURITY.md lists them.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Seconds one `sql` region's query may run.
+    pub sql_seconds: f64,
+    /// Instructions one `template` region may run (minijinja fuel).
+    pub template_fuel: u64,
+    /// The longest line (or single JSON record) a log may hold, in bytes.
+    pub line_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { sql_seconds: 10.0, template_fuel: 5_000_000, line_bytes: 64 << 20 }
     }
 }
 
@@ -140,6 +161,8 @@ struct RawConfig {
     points: BTreeMap<String, String>,
     #[serde(default)]
     lint: LintSpec,
+    #[serde(default)]
+    limits: Limits,
 }
 
 fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Direction>, D::Error> {
@@ -167,6 +190,7 @@ impl Config {
             generic: GenericSpec::default(),
             points: BTreeMap::new(),
             lint: LintSpec::default(),
+            limits: Limits::default(),
         }
     }
 
@@ -236,6 +260,17 @@ impl Config {
         }
         cfg.points = raw.points;
         cfg.lint = raw.lint;
+        if raw.limits.sql_seconds.is_nan()
+            || raw.limits.sql_seconds <= 0.0
+            || raw.limits.template_fuel == 0
+            || raw.limits.line_bytes == 0
+        {
+            return Err(Error::Config {
+                path: shown,
+                msg: "[limits]: every limit must be positive (sql_seconds, template_fuel, line_bytes)".into(),
+            });
+        }
+        cfg.limits = raw.limits;
         Ok(cfg)
     }
 

@@ -12,6 +12,7 @@ mod cli_docs;
 pub mod config;
 pub mod doc;
 pub mod error;
+pub mod fsguard;
 pub mod ingest;
 pub mod lint;
 pub mod metric;

@@ -428,7 +428,17 @@ impl Literal {
 /// Parses a claim statement (the text after `id=…` in a claim directive,
 /// possibly spanning lines).
 pub fn parse(statement: &str) -> Result<Claim, ClaimParseError> {
-    let mut p = Parser { src: statement, pos: 0 };
+    if statement.len() > MAX_STATEMENT {
+        return Err(ClaimParseError::new(
+            0,
+            format!(
+                "the statement is {} bytes long; a claim is at most {MAX_STATEMENT} bytes — split it into several claims",
+                statement.len()
+            ),
+        ));
+    }
+    let probes = std::cell::RefCell::new(std::collections::HashMap::new());
+    let mut p = Parser { src: statement, pos: 0, probes: &probes, depth: 0 };
     let claim = p.claim()?;
     p.skip_ws();
     if p.pos < p.src.len() {
@@ -478,12 +488,26 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/')
 }
 
-struct Parser<'a> {
+/// The longest claim statement reckon parses. Real statements are a line
+/// or two; the limit bounds the work a hostile document can ask of the
+/// parser (every `and` after a `where` is a place the filter may end).
+pub const MAX_STATEMENT: usize = 4096;
+
+/// How many `where … and` cuts may be tried inside one another (each tries
+/// to parse the rest of the statement as further clauses).
+const MAX_PROBE_DEPTH: usize = 64;
+
+struct Parser<'a, 'm> {
     src: &'a str,
     pos: usize,
+    /// Whether the rest of the statement from a byte offset parses as
+    /// clauses to its end, for each offset tried: trying each `and` of a
+    /// filter as its end would otherwise be exponential in their number.
+    probes: &'m std::cell::RefCell<std::collections::HashMap<usize, bool>>,
+    depth: usize,
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Parser<'a, '_> {
     fn rest(&self) -> &'a str {
         &self.src[self.pos..]
     }
@@ -995,11 +1019,24 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let mut end = self.src.len();
         for cut in self.and_candidates(start) {
-            let mut probe = Parser { src: self.src, pos: cut + "and".len() };
-            if probe.claim().is_ok() && {
-                probe.skip_ws();
-                probe.pos == probe.src.len()
-            } {
+            if self.depth >= MAX_PROBE_DEPTH {
+                break;
+            }
+            let from = cut + "and".len();
+            let known = self.probes.borrow().get(&from).copied();
+            let rest_parses = match known {
+                Some(v) => v,
+                None => {
+                    let mut probe = Parser { src: self.src, pos: from, probes: self.probes, depth: self.depth + 1 };
+                    let v = probe.claim().is_ok() && {
+                        probe.skip_ws();
+                        probe.pos == probe.src.len()
+                    };
+                    self.probes.borrow_mut().insert(from, v);
+                    v
+                }
+            };
+            if rest_parses {
                 end = cut;
                 break;
             }

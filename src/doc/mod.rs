@@ -377,14 +377,24 @@ pub fn error_at(path: &Path, text: &str, offset: usize, msg: impl Into<String>) 
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let source_line = text[line_start..line_end].trim_end_matches('\r');
     let source_line = source_line.strip_prefix('\u{feff}').unwrap_or(source_line);
+    // A very long line is shown around the column only, so the message
+    // stays readable (and small) whatever the document holds.
+    let chars: Vec<char> = source_line.chars().collect();
+    let at = (col - 1).min(chars.len());
+    let start = at.saturating_sub(240);
+    let end = chars.len().min(at + 240);
+    let lead = if start > 0 { "…" } else { "" };
+    let tail = if end < chars.len() { "…" } else { "" };
+    let shown: String = chars[start..end].iter().collect();
     // Tabs stay tabs in the pointer line so the `^` lines up in a terminal.
-    let pad: String = source_line.chars().take(col - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let pad: String =
+        lead.chars().chain(chars[start..at].iter().copied()).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
     Error::Document {
         path: path.to_path_buf(),
         line,
         col,
         msg: msg.into(),
-        snippet: format!("{source_line}\n  {pad}^"),
+        snippet: format!("{lead}{shown}{tail}\n  {pad}^"),
     }
 }
 

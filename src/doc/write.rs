@@ -48,13 +48,13 @@ pub fn write_atomic(path: &Path, original: &[u8], new_text: &str) -> Result<()> 
 
 /// Writes a file reckon generates (a plot) whole or not at all: a temporary
 /// file beside it, flushed, renamed over it. An existing file keeps its
-/// permissions; the folder is created if needed.
+/// permissions. The folder must exist: a document never makes reckon create
+/// folders.
 pub fn write_generated(path: &Path, text: &str) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let (tmp_path, mut file) = create_temp(dir, path).map_err(|e| Error::io(dir, e))?;
     let tmp = TempFile { path: tmp_path, keep: false };
     let permissions = fs::metadata(path).ok().map(|m| m.permissions());

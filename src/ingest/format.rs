@@ -127,13 +127,14 @@ impl Format {
         if super::generic::sniff_csv(text).is_some() {
             return Ok(Format::Csv);
         }
-        let first = String::from_utf8_lossy(content.split(|&b| b == b'\n').next().unwrap_or_default());
-        let first: String = first.trim().chars().take(60).collect();
-        refuse(format!(
-            "not a benchmark log reckon knows (it starts with `{first}`); reckon reads SGLang/vLLM result JSON(L), \
+        // The file's content is not quoted: it may be anything the command
+        // was pointed at (a key file, a CI secret), and errors land in logs.
+        refuse(
+            "not a benchmark log reckon knows; reckon reads SGLang/vLLM result JSON(L), \
              console output with a \"Serving Benchmark Result\" block, hyperfine JSON, CSV with a header row and JSON lines; \
              use --format to say which one this is"
-        ))
+                .into(),
+        )
     }
 
     /// Parses a whole file, streaming: memory stays bounded by the largest

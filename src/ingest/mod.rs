@@ -448,6 +448,10 @@ pub fn ingest_file(
             msg: format!("is a directory; pass the logs in it, e.g. '{}/*.jsonl'", shown.display()),
         });
     }
+    if !meta.is_file() {
+        // A FIFO, /dev/zero or a socket: reading would block or never end.
+        return Err(Error::UnknownFormat { path: shown.clone(), msg: crate::fsguard::not_regular(&meta) });
+    }
     let shown_str = shown.to_string_lossy().into_owned();
     // The source's record keeps the sweep label with the others, so the same
     // bytes given another sweep are reported as relabelled.

@@ -66,8 +66,16 @@ impl FilterError {
     /// The filter text with a caret under the offending column, two lines.
     pub fn snippet(&self) -> String {
         // Newlines and tabs would break the caret's alignment.
-        let line: String = self.input.chars().map(|c| if c.is_whitespace() { ' ' } else { c }).collect();
-        format!("{line}\n{}^", " ".repeat(self.col.saturating_sub(1)))
+        let chars: Vec<char> = self.input.chars().map(|c| if c.is_whitespace() { ' ' } else { c }).collect();
+        // A long filter is shown around the column only: the message stays
+        // a line, whatever the filter's length.
+        let at = self.col.saturating_sub(1);
+        let start = at.saturating_sub(60);
+        let end = chars.len().min(at + 20);
+        let lead = if start > 0 { "…" } else { "" };
+        let tail = if end < chars.len() { "…" } else { "" };
+        let line: String = chars[start.min(end)..end].iter().collect();
+        format!("{lead}{line}{tail}\n{}^", " ".repeat(at - start + lead.chars().count()))
     }
 }
 
@@ -139,13 +147,33 @@ impl Literal {
 #[derive(Debug, Clone)]
 enum Expr {
     True,
-    Cmp { param: String, op: Op, lit: Literal },
-    In { param: String, lits: Vec<Literal>, negated: bool },
-    Glob { param: String, pattern: glob::Pattern },
-    And(Box<Expr>, Box<Expr>),
-    Or(Box<Expr>, Box<Expr>),
+    Cmp {
+        param: String,
+        op: Op,
+        lit: Literal,
+    },
+    In {
+        param: String,
+        lits: Vec<Literal>,
+        negated: bool,
+    },
+    Glob {
+        param: String,
+        pattern: glob::Pattern,
+    },
+    /// Every operand holds. A chain `a and b and c` is one node, so a long
+    /// chain is flat: evaluating and dropping it needs no deep recursion.
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
     Not(Box<Expr>),
 }
+
+/// How deeply parentheses and `not` may nest in a filter. Real filters nest
+/// two or three levels; the limit keeps a hostile `where=` (10,000 nested
+/// parentheses, 100,000 `not`) from overflowing the stack while parsing,
+/// evaluating or dropping the filter. Chains of `and` / `or` are flat and
+/// not limited by it.
+pub const MAX_NESTING: usize = 64;
 
 /// A field of a run as the filter sees it: a param value, or the text of a
 /// pseudo-param.
@@ -221,7 +249,7 @@ impl Filter {
     /// Parses a filter; a blank text is [`Filter::all`].
     pub fn parse(text: &str) -> Result<Filter, FilterError> {
         let tokens = lex(text)?;
-        let mut p = Parser { tokens, pos: 0, input: text };
+        let mut p = Parser { tokens, pos: 0, input: text, depth: 0 };
         if p.peek().tok == Tok::End {
             return Ok(Filter { expr: Expr::True, text: text.to_string() });
         }
@@ -245,7 +273,7 @@ impl Filter {
             (_, Expr::True) => self,
             _ => Filter {
                 text: format!("({}) and ({})", self.text, other.text),
-                expr: Expr::And(Box::new(self.expr), Box::new(other.expr)),
+                expr: Expr::And(vec![self.expr, other.expr]),
             },
         }
     }
@@ -322,10 +350,12 @@ fn resolve_expr<E>(
             Expr::In { param: p, lits, negated: *negated }
         }
         Expr::Glob { param: p, pattern } => Expr::Glob { param: param(p)?, pattern: pattern.clone() },
-        Expr::And(a, b) => {
-            Expr::And(Box::new(resolve_expr(a, param, value)?), Box::new(resolve_expr(b, param, value)?))
+        Expr::And(items) => {
+            Expr::And(items.iter().map(|e| resolve_expr(e, param, value)).collect::<Result<Vec<_>, E>>()?)
         }
-        Expr::Or(a, b) => Expr::Or(Box::new(resolve_expr(a, param, value)?), Box::new(resolve_expr(b, param, value)?)),
+        Expr::Or(items) => {
+            Expr::Or(items.iter().map(|e| resolve_expr(e, param, value)).collect::<Result<Vec<_>, E>>()?)
+        }
         Expr::Not(a) => Expr::Not(Box::new(resolve_expr(a, param, value)?)),
     })
 }
@@ -339,9 +369,10 @@ fn collect_params<'a>(e: &'a Expr, out: &mut Vec<&'a str>) {
     match e {
         Expr::True => {}
         Expr::Cmp { param, .. } | Expr::In { param, .. } | Expr::Glob { param, .. } => push(param),
-        Expr::And(a, b) | Expr::Or(a, b) => {
-            collect_params(a, out);
-            collect_params(b, out);
+        Expr::And(items) | Expr::Or(items) => {
+            for item in items {
+                collect_params(item, out);
+            }
         }
         Expr::Not(a) => collect_params(a, out),
     }
@@ -375,8 +406,8 @@ fn eval<F: Fields + ?Sized>(e: &Expr, fields: &F) -> bool {
             Some(f) => f.as_text().is_some_and(|t| pattern.matches(t)),
             None => false,
         },
-        Expr::And(a, b) => eval(a, fields) && eval(b, fields),
-        Expr::Or(a, b) => eval(a, fields) || eval(b, fields),
+        Expr::And(items) => items.iter().all(|e| eval(e, fields)),
+        Expr::Or(items) => items.iter().any(|e| eval(e, fields)),
         Expr::Not(a) => !eval(a, fields),
     }
 }
@@ -545,6 +576,8 @@ struct Parser<'a> {
     tokens: Vec<Token>,
     pos: usize,
     input: &'a str,
+    /// Parentheses and `not` currently open (see [`MAX_NESTING`]).
+    depth: usize,
 }
 
 fn is_param_name(w: &str) -> bool {
@@ -587,33 +620,49 @@ impl Parser<'_> {
     }
 
     fn or(&mut self) -> Result<Expr, FilterError> {
-        let mut left = self.and()?;
+        let mut items = vec![self.and()?];
         while self.at_keyword("or") {
             self.bump();
-            let right = self.and()?;
-            left = Expr::Or(Box::new(left), Box::new(right));
+            items.push(self.and()?);
         }
-        Ok(left)
+        Ok(if items.len() == 1 { items.remove(0) } else { Expr::Or(items) })
     }
 
     fn and(&mut self) -> Result<Expr, FilterError> {
-        let mut left = self.unary()?;
+        let mut items = vec![self.unary()?];
         while self.at_keyword("and") {
             self.bump();
-            let right = self.unary()?;
-            left = Expr::And(Box::new(left), Box::new(right));
+            items.push(self.unary()?);
         }
-        Ok(left)
+        Ok(if items.len() == 1 { items.remove(0) } else { Expr::And(items) })
+    }
+
+    /// Enters a `not` or a parenthesis, refusing to nest deeper than
+    /// [`MAX_NESTING`].
+    fn nest(&mut self, col: usize) -> Result<(), FilterError> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(self.err(
+                col,
+                format!("the filter nests parentheses and `not` more than {MAX_NESTING} deep; write it flatter"),
+            ));
+        }
+        Ok(())
     }
 
     fn unary(&mut self) -> Result<Expr, FilterError> {
         if self.at_keyword("not") {
-            self.bump();
-            return Ok(Expr::Not(Box::new(self.unary()?)));
+            let t = self.bump();
+            self.nest(t.col)?;
+            let inner = self.unary()?;
+            self.depth -= 1;
+            return Ok(Expr::Not(Box::new(inner)));
         }
         if self.peek().tok == Tok::LParen {
             let open = self.bump();
+            self.nest(open.col)?;
             let inner = self.or()?;
+            self.depth -= 1;
             if self.peek().tok != Tok::RParen {
                 return Err(self.expected(&format!("expected ')' to close the '(' opened at column {},", open.col)));
             }
@@ -711,6 +760,30 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hostile_nesting_is_an_error_and_long_chains_are_fine() {
+        // Found by a reliability pass: each of these overflowed the stack.
+        let parens = format!("{}a = 1{}", "(".repeat(10_000), ")".repeat(10_000));
+        let e = Filter::parse(&parens).unwrap_err();
+        assert!(e.msg.contains("more than 64 deep"), "{}", e.msg);
+        assert_eq!(e.col, 65);
+        let nots = format!("{}a = 1", "not ".repeat(100_000));
+        assert!(Filter::parse(&nots).unwrap_err().msg.contains("more than 64 deep"));
+        // A chain is flat: 20,000 `or` parse, evaluate and drop.
+        let chain = vec!["a = 1"; 20_001].join(" or ");
+        let f = Filter::parse(&chain).unwrap();
+        let chain_and = vec!["a = 1"; 20_001].join(" and ");
+        let g = Filter::parse(&chain_and).unwrap();
+        let fields: BTreeMap<String, Value> = [("a".to_string(), Value::Num(1.0))].into();
+        assert!(f.matches_fields(&fields) && g.matches_fields(&fields));
+        assert_eq!(f.params(), ["a"]);
+        // Nesting up to the limit is allowed.
+        let ok = format!("{}a = 1{}", "(".repeat(64), ")".repeat(64));
+        assert!(Filter::parse(&ok).unwrap().matches_fields(&fields));
+        let ok = format!("{}a = 2", "not ".repeat(63));
+        assert!(Filter::parse(&ok).unwrap().matches_fields(&fields));
+    }
 
     fn run(params: &[(&str, Value)], sweep: &str) -> RunRecord {
         RunRecord {

@@ -14,7 +14,7 @@ pub mod output;
 
 pub use cells::{median, Agg, Cell, Dataset, Key, Pivot, Query};
 pub use filter::{Filter, FilterError};
-pub use output::{markdown_table, NumberFormat};
+pub use output::{markdown_table, md_escape, NumberFormat, MAX_DIGITS};
 
 /// How many names an "unknown …" message lists before it stops.
 const LIST_LIMIT: usize = 30;

@@ -23,11 +23,17 @@ pub struct NumberFormat {
     pub precision: Option<usize>,
 }
 
+/// The most digits after the point a number is written with (`digits=`).
+/// An f64 holds about 17 significant digits; more is noise, and a huge
+/// count made the formatter panic.
+pub const MAX_DIGITS: usize = 20;
+
 impl NumberFormat {
     /// Writes a number.
     pub fn format(&self, v: f64) -> String {
         match self.precision {
             Some(p) if v.is_finite() => {
+                let p = p.min(MAX_DIGITS);
                 let s = format!("{v:.p$}");
                 // "-0.0" would read as a sign that is not there.
                 if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
@@ -195,8 +201,24 @@ pub fn markdown_table(header: &[String], right: &[bool], body: &[Vec<String>]) -
     out
 }
 
-fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+/// Escapes a cell's text (a param value, a series name, a SQL result: data
+/// from logs) so it stays inside its cell and cannot open HTML: no log can
+/// open or close a reckon region (`<!-- /reckon:table -->`) or a comment.
+/// Renders as the original text.
+pub fn md_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '|' => out.push_str("\\|"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[derive(Serialize)]

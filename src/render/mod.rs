@@ -55,7 +55,14 @@ pub fn render(ctx: &Context, kind: &str, args: &Args) -> Result<Rendered, Region
 
 /// `digits=N` as a number format (default: up to 6 significant digits).
 pub(crate) fn number_format(args: &Args) -> Result<NumberFormat, RegionError> {
-    Ok(NumberFormat { precision: args.usize("digits")? })
+    let precision = args.usize("digits")?;
+    if let Some(d) = precision.filter(|&d| d > crate::query::MAX_DIGITS) {
+        return Err(RegionError::new(
+            Some("digits"),
+            format!("digits={d}: at most {} digits after the point are written", crate::query::MAX_DIGITS),
+        ));
+    }
+    Ok(NumberFormat { precision })
 }
 
 /// The date of an `as_of=` argument: a sweep date, `YYYY-MM-DD`.
@@ -197,7 +204,40 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             "\n\n_Error bars: the lowest and highest of the runs behind each point ({runs} runs{each})._"
         ));
     }
-    Ok(Rendered { content, files: vec![(ctx.doc_dir.join(&file), svg)] })
+    let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::new(Some("file"), msg))?;
+    Ok(Rendered { content, files: vec![(path, svg)] })
+}
+
+/// Where a plot's `file=` may be written: inside the document's folder,
+/// into a folder that exists (reckon creates none: `file=.git/hooks/x.svg`
+/// must not work by creating or following its way out), never through a
+/// symlink leading out of the folder, and never over something that is not
+/// a regular file (a FIFO would block the read of the old plot).
+fn plot_path(doc_dir: &Path, file: &str) -> Result<PathBuf, String> {
+    let base = if doc_dir.as_os_str().is_empty() { Path::new(".") } else { doc_dir };
+    let path = base.join(file);
+    let parent = path.parent().unwrap_or(base);
+    if !parent.is_dir() {
+        return Err(format!(
+            "file=`{file}`: the folder {} does not exist; reckon writes plots only into existing folders beside the document",
+            parent.display()
+        ));
+    }
+    crate::fsguard::resolve_within(base, parent).map_err(|msg| format!("file=`{file}`: {msg}"))?;
+    if let Ok(meta) = std::fs::symlink_metadata(&path) {
+        if meta.file_type().is_symlink() {
+            crate::fsguard::resolve_within(base, &path).map_err(|msg| format!("file=`{file}`: {msg}"))?;
+        }
+        let meta = std::fs::metadata(&path).map_err(|e| format!("file=`{file}`: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!("file=`{file}`: {} {}", path.display(), crate::fsguard::not_regular(&meta)));
+        }
+    }
+    // Under `.git/` a plot could overwrite repository internals.
+    if Path::new(file).components().any(|c| c.as_os_str() == ".git") {
+        return Err(format!("file=`{file}`: plots are not written inside .git/"));
+    }
+    Ok(path)
 }
 
 /// `diff` regions: what moved between two sweeps (`reckon diff` as a living

@@ -105,9 +105,12 @@ fn data_table(chart: &Chart) -> String {
 
 /// The plotted numbers a reckon SVG carries, if it is one.
 pub fn data_of(svg: &str) -> Option<&str> {
-    let start = svg.find(DATA_MARK)? + DATA_MARK.len() + 1;
-    let len = svg[start..].find("-->")?;
-    Some(&svg[start..start + len])
+    // An old file may be anything (cut after the marker, a multi-byte
+    // character after it): only whole characters are sliced.
+    let rest = &svg[svg.find(DATA_MARK)? + DATA_MARK.len()..];
+    let rest = rest.strip_prefix('\n').unwrap_or(rest);
+    let len = rest.find("-->")?;
+    rest.get(..len)
 }
 
 fn bounds(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
@@ -308,6 +311,16 @@ mod tests {
             assert!(data.starts_with("series\tx\ty\nbaseline\t"), "{data}");
             assert!(data.contains("eagle-topk1-v2\t30\t759.3\n"), "{data}");
         }
+    }
+
+    #[test]
+    fn data_of_a_damaged_file_does_not_panic() {
+        // Found by a reliability pass: an old SVG ending right after the
+        // marker, or with a non-ASCII character there, panicked.
+        assert_eq!(data_of("<svg><!-- reckon:data"), None);
+        assert_eq!(data_of("<svg><!-- reckon:data\u{e9}x-->"), Some("\u{e9}x"));
+        assert_eq!(data_of("<svg><!-- reckon:data\u{1F600}-->"), Some("\u{1F600}"));
+        assert_eq!(data_of("<svg><!-- reckon:data\nseries\tx\ty\n-->"), Some("series\tx\ty\n"));
     }
 
     #[test]

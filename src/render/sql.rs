@@ -1,45 +1,305 @@
 //! `sql` regions: a read-only SQL query over the database, rendered as a
 //! markdown table (the escape hatch). Tables: `run`, `source`, `batch`,
 //! `metric`, `measurement`; views `run_param` and `run_metric`.
+//!
+//! A document is not trusted: it may come from a pull request. Its query may
+//! read reckon's own database and nothing else — an SQLite authorizer allows
+//! `SELECT`, reads of the main database and a list of pure functions, and
+//! refuses everything else (ATTACH, PRAGMA, writes, transactions); a
+//! progress handler stops a query that runs longer than `[limits]
+//! sql_seconds` (a recursive CTE that never ends).
+
+use std::time::{Duration, Instant};
+
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 
 use super::{number_format, Args, Context, RegionError, Rendered};
 use crate::query::markdown_table;
+
+/// The most rows a region's table may have.
+const MAX_ROWS: usize = 10_000;
+
+/// The functions a query may call: SQLite's core scalar, aggregate, window,
+/// date, math and JSON functions. None of them reads or writes a file or
+/// changes the connection.
+const FUNCTIONS: &[&str] = &[
+    // core scalar
+    "abs",
+    "char",
+    "coalesce",
+    "concat",
+    "concat_ws",
+    "format",
+    "glob",
+    "hex",
+    "ifnull",
+    "iif",
+    "if",
+    "instr",
+    "length",
+    "like",
+    "likelihood",
+    "likely",
+    "lower",
+    "ltrim",
+    "max",
+    "min",
+    "nullif",
+    "octet_length",
+    "printf",
+    "quote",
+    "random",
+    "replace",
+    "round",
+    "rtrim",
+    "sign",
+    "soundex",
+    "substr",
+    "substring",
+    "trim",
+    "typeof",
+    "unhex",
+    "unicode",
+    "unlikely",
+    "upper",
+    "zeroblob",
+    "randomblob",
+    "unistr",
+    "unistr_quote",
+    // aggregate
+    "avg",
+    "count",
+    "group_concat",
+    "string_agg",
+    "sum",
+    "total",
+    "median",
+    "percentile",
+    "percentile_cont",
+    "percentile_disc",
+    // window
+    "row_number",
+    "rank",
+    "dense_rank",
+    "percent_rank",
+    "cume_dist",
+    "ntile",
+    "lag",
+    "lead",
+    "first_value",
+    "last_value",
+    "nth_value",
+    // date and time
+    "date",
+    "time",
+    "datetime",
+    "julianday",
+    "unixepoch",
+    "strftime",
+    "timediff",
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    // math
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "ceil",
+    "ceiling",
+    "cos",
+    "cosh",
+    "degrees",
+    "exp",
+    "floor",
+    "ln",
+    "log",
+    "log10",
+    "log2",
+    "mod",
+    "pi",
+    "pow",
+    "power",
+    "radians",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "trunc",
+    // JSON
+    "json",
+    "jsonb",
+    "json_array",
+    "jsonb_array",
+    "json_array_length",
+    "json_error_position",
+    "json_extract",
+    "jsonb_extract",
+    "json_insert",
+    "jsonb_insert",
+    "json_object",
+    "jsonb_object",
+    "json_patch",
+    "jsonb_patch",
+    "json_pretty",
+    "json_remove",
+    "jsonb_remove",
+    "json_replace",
+    "jsonb_replace",
+    "json_set",
+    "jsonb_set",
+    "json_type",
+    "json_valid",
+    "json_quote",
+    "json_group_array",
+    "jsonb_group_array",
+    "json_group_object",
+    "jsonb_group_object",
+    "json_each",
+    "json_tree",
+];
+
+/// Whether a query may do this: read-only work on the main database.
+fn allowed(ctx: &AuthContext<'_>) -> bool {
+    match ctx.action {
+        AuthAction::Select | AuthAction::Recursive => true,
+        // Reads of reckon's database; `temp` holds nothing a query could
+        // not compute itself, and an attached file is refused at ATTACH.
+        AuthAction::Read { .. } => matches!(ctx.database_name, Some("main") | None),
+        AuthAction::Function { function_name } => FUNCTIONS.iter().any(|f| f.eq_ignore_ascii_case(function_name)),
+        _ => false,
+    }
+}
+
+/// A short name for a refused action, for the error message.
+fn describe(action: &AuthAction<'_>) -> String {
+    match action {
+        AuthAction::Attach { .. } => "ATTACH (reading another database file)".into(),
+        AuthAction::Detach { .. } => "DETACH".into(),
+        AuthAction::Pragma { pragma_name, .. } => format!("PRAGMA {pragma_name}"),
+        AuthAction::Function { function_name } => format!("the function {function_name}()"),
+        AuthAction::Read { table_name, .. } => format!("reading {table_name} outside reckon's database"),
+        AuthAction::Transaction { .. } | AuthAction::Savepoint { .. } => "a transaction".into(),
+        AuthAction::Insert { .. } | AuthAction::Update { .. } | AuthAction::Delete { .. } => {
+            "changing the database".into()
+        }
+        other => format!("{other:?}").split([' ', '{']).next().unwrap_or("this statement").to_string(),
+    }
+}
 
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     args.allow(&["query", "digits", "as_of"])?;
     let sql = args.required("query")?;
     let fmt = number_format(args)?;
+    let as_of = match args.get("as_of") {
+        Some(value) => Some(super::as_of_date(value).map_err(|msg| RegionError::new(Some("as_of"), msg))?),
+        None => None,
+    };
     let conn = ctx.store.connection();
     let err = |e: rusqlite::Error| RegionError::new(Some("query"), format!("SQL: {e}"));
-    let mut stmt = conn.prepare(sql).map_err(err)?;
+
+    // The first refused action, to say what was refused rather than
+    // SQLite's "not authorized".
+    let refused = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+    let seen = refused.clone();
+    conn.authorizer(Some(move |a: AuthContext<'_>| {
+        if allowed(&a) {
+            Authorization::Allow
+        } else {
+            if let Ok(mut r) = seen.lock() {
+                r.get_or_insert_with(|| describe(&a.action));
+            }
+            Authorization::Deny
+        }
+    }));
+    let budget = Duration::from_secs_f64(ctx.cfg.limits.sql_seconds);
+    let deadline = Instant::now() + budget;
+    // Checked every 10,000 virtual machine steps; returning true interrupts.
+    conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
+    let result = run(conn, sql, &fmt, as_of);
+    conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
+    conn.progress_handler(0, None::<fn() -> bool>);
+
+    match result {
+        Ok(r) => Ok(r),
+        Err(Failure::Sql(e)) => {
+            if let Some(what) = refused.lock().ok().and_then(|r| r.clone()) {
+                return Err(RegionError::new(
+                    Some("query"),
+                    format!("SQL regions may only read reckon's database; {what} is not allowed"),
+                ));
+            }
+            if matches!(&e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::OperationInterrupted)
+            {
+                return Err(RegionError::new(
+                    Some("query"),
+                    format!(
+                        "the query ran longer than {}s and was stopped; simplify it, or raise `sql_seconds` under [limits] in reckon.toml",
+                        ctx.cfg.limits.sql_seconds
+                    ),
+                ));
+            }
+            Err(err(e))
+        }
+        Err(Failure::Region(e)) => Err(e),
+    }
+}
+
+enum Failure {
+    Sql(rusqlite::Error),
+    Region(RegionError),
+}
+
+impl From<rusqlite::Error> for Failure {
+    fn from(e: rusqlite::Error) -> Self {
+        Failure::Sql(e)
+    }
+}
+
+fn run(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    fmt: &crate::query::NumberFormat,
+    as_of: Option<String>,
+) -> Result<Rendered, Failure> {
+    let mut stmt = conn.prepare(sql)?;
     // reckon cannot pin arbitrary SQL to a sweep by itself: `as_of=` binds
     // `:as_of`, which the query must use (a pin it ignored would be a lie).
-    if let Some(value) = args.get("as_of") {
-        let date = super::as_of_date(value).map_err(|msg| RegionError::new(Some("as_of"), msg))?;
-        let Some(index) = stmt.parameter_index(":as_of").map_err(err)? else {
-            return Err(RegionError::new(
+    if let Some(date) = &as_of {
+        let Some(index) = stmt.parameter_index(":as_of")? else {
+            return Err(Failure::Region(RegionError::new(
                 Some("as_of"),
                 "as_of= on an sql region binds `:as_of`; use it in the query, e.g. `WHERE substr(r.time, 1, 10) <= :as_of`",
-            ));
+            )));
         };
-        stmt.raw_bind_parameter(index, date).map_err(err)?;
+        stmt.raw_bind_parameter(index, date)?;
     }
     if !stmt.readonly() {
-        return Err(RegionError::new(
+        return Err(Failure::Region(RegionError::new(
             Some("query"),
             "SQL regions may only read (SELECT); this statement would change the database",
-        ));
+        )));
     }
     let header: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
     let n = header.len();
-    let mut rows = if args.get("as_of").is_some() { stmt.raw_query() } else { stmt.query([]).map_err(err)? };
+    if n == 0 {
+        return Err(Failure::Region(RegionError::new(
+            Some("query"),
+            "the statement returns no columns; a sql region shows the result of a SELECT",
+        )));
+    }
+    let mut rows = if as_of.is_some() { stmt.raw_query() } else { stmt.query([])? };
     let mut body: Vec<Vec<String>> = Vec::new();
     let mut numeric = vec![true; n];
-    while let Some(row) = rows.next().map_err(err)? {
+    while let Some(row) = rows.next()? {
         let mut line = Vec::with_capacity(n);
         for (i, is_num) in numeric.iter_mut().enumerate() {
             use rusqlite::types::ValueRef;
-            let text = match row.get_ref(i).map_err(err)? {
+            let text = match row.get_ref(i)? {
                 ValueRef::Null => String::new(),
                 ValueRef::Integer(v) => v.to_string(),
                 ValueRef::Real(v) => fmt.format(v),
@@ -55,11 +315,11 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             line.push(text);
         }
         body.push(line);
-        if body.len() > 10_000 {
-            return Err(RegionError::new(
+        if body.len() > MAX_ROWS {
+            return Err(Failure::Region(RegionError::new(
                 Some("query"),
-                "the query returns more than 10,000 rows; add a LIMIT or aggregate",
-            ));
+                format!("the query returns more than {MAX_ROWS} rows; add a LIMIT or aggregate"),
+            )));
         }
     }
     Ok(Rendered { content: markdown_table(&header, &numeric, &body).trim_end().to_string(), files: vec![] })

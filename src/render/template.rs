@@ -21,7 +21,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let source = load(ctx, name)?;
     if args.get("metric").is_none()
         && BUILTIN.iter().any(|(n, _)| *n == name)
-        && !ctx.cfg.root.join("templates").join(name).is_file()
+        && std::fs::symlink_metadata(ctx.cfg.root.join("templates").join(name)).is_err()
     {
         return Err(RegionError::new(
             Some("name"),
@@ -31,6 +31,18 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
 
     let mut env = Environment::new();
     env.set_keep_trailing_newline(false);
+    // A template loop that never ends (nested `range(90000)`) runs out of
+    // fuel instead of hanging the command.
+    env.set_fuel(Some(ctx.cfg.limits.template_fuel));
+    // Values come from logs: each is escaped so that it stays text in the
+    // markdown (no `|` splitting a table cell, no `<!--` opening a comment
+    // or closing a region). A value the template marks `|safe` is kept.
+    env.set_formatter(|out, _state, value| {
+        let text = value.to_string();
+        let text = if value.is_safe() { text } else { crate::query::md_escape(&text) };
+        out.write_str(&text)
+            .map_err(|_| minijinja::Error::new(minijinja::ErrorKind::WriteFailure, "writing the output"))
+    });
     env.add_filter("num", move |v: f64, digits: Option<usize>| {
         crate::query::NumberFormat { precision: digits.or(fmt.precision) }.format(v)
     });
@@ -85,7 +97,19 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         };
     }
     let tmpl = env.get_template(name).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
-    let out = tmpl.render(vars).map_err(|e| RegionError::new(Some("name"), format!("template `{name}`: {e}")))?;
+    let out = tmpl.render(vars).map_err(|e| {
+        if e.kind() == minijinja::ErrorKind::OutOfFuel {
+            return RegionError::new(
+                Some("name"),
+                format!(
+                    "template `{name}` ran more than {} instructions and was stopped (a loop that does not end?); \
+                     simplify it, or raise `template_fuel` under [limits] in reckon.toml",
+                    ctx.cfg.limits.template_fuel
+                ),
+            );
+        }
+        RegionError::new(Some("name"), format!("template `{name}`: {e}"))
+    })?;
     Ok(Rendered { content: out.trim_end().to_string(), files: vec![] })
 }
 
@@ -94,10 +118,17 @@ fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
     if name.contains("..") || std::path::Path::new(name).is_absolute() {
         return Err(RegionError::new(Some("name"), format!("name=`{name}`: expected a file name inside templates/")));
     }
-    let own = ctx.cfg.root.join("templates").join(name);
-    if own.is_file() {
-        return std::fs::read_to_string(&own)
-            .map_err(|e| RegionError::new(Some("name"), format!("{}: {e}", own.display())));
+    let dir = ctx.cfg.root.join("templates");
+    let own = dir.join(name);
+    if std::fs::symlink_metadata(&own).is_ok() {
+        // A symlink in templates/ is followed only while it stays inside
+        // templates/: `notes.md -> /proc/self/environ` would print the
+        // environment into a document (and CI logs).
+        let real = crate::fsguard::resolve_within(&dir, &own).map_err(|msg| RegionError::new(Some("name"), msg))?;
+        let bytes =
+            crate::fsguard::read_regular(&real, &own).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
+        return String::from_utf8(bytes)
+            .map_err(|_| RegionError::new(Some("name"), format!("{}: not UTF-8 text", own.display())));
     }
     BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).ok_or_else(|| {
         let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();

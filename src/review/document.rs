@@ -61,7 +61,7 @@ impl DocReview {
 
 /// Reads and parses a document; a file that is not UTF-8 text is an error.
 pub fn read(path: &Path) -> Result<(Vec<u8>, String)> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::fsguard::read_regular(path, path)?;
     let text = String::from_utf8(bytes.clone()).map_err(|e| {
         Error::io(
             path,

@@ -740,6 +740,11 @@ fn check_is_sqlite(path: &Path) -> Result<()> {
     if path.is_dir() {
         return Err(db_err(path, "is a directory, not a database file"));
     }
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return Err(db_err(path, crate::fsguard::not_regular(&meta)));
+        }
+    }
     let Ok(mut f) = std::fs::File::open(path) else { return Ok(()) };
     let mut head = [0u8; 16];
     let n = f.read(&mut head).map_err(|e| Error::io(path, e))?;

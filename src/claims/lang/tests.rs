@@ -494,3 +494,24 @@ fn param_values_mean_what_they_mean_in_where() {
     );
     assert_eq!(canonical("a beats b on m at tp = '8'"), "a beats b on m at tp = '8'");
 }
+
+#[test]
+fn hostile_statements_are_refused_quickly_not_by_a_crash() {
+    // Long: refused with the limit named.
+    let long = format!("a beats b on m at c = 1 where {}", "x = 1 or ".repeat(20_000));
+    assert!(err(&long).msg.contains("at most 4096 bytes"));
+    let parens = format!("a beats b on m at c in {}1{}", "(".repeat(10_000), ")".repeat(10_000));
+    assert!(err(&parens).msg.contains("at most 4096 bytes"));
+    // Many `where … and` cuts: each tried once, not once per way to reach it
+    // (this was exponential in the number of `and`).
+    let clause = "a beats b on m at c = 1 where x = 1";
+    let mut many = vec![clause; 100].join(" and ");
+    many.push_str(" and nonsense !");
+    // It returns at all (2^100 probes would not); the text after the last
+    // cut that leaves whole clauses is the last clause's filter.
+    let c = ok(&many);
+    assert_eq!(c.clauses.len(), 100);
+    assert_eq!(c.clauses[99].filter.as_ref().unwrap().source, "x = 1 and nonsense !");
+    let fine = vec![clause; 20].join(" and ");
+    assert_eq!(ok(&fine).clauses.len(), 20);
+}

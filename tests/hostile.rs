@@ -1,0 +1,342 @@
+//! Hostile documents, logs and files, in the form a reliability pass found
+//! them (issue 13): each once escaped the project, panicked or hung the
+//! real binary. Each test drives `reckon` as a user (or an attacker who
+//! controls a document, a template or a downloaded log) would, and checks
+//! that the command ends with a clear error and that nothing leaked.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{copy_dir, fixtures, Ran, Sandbox};
+
+const TOML: &str = "series = \"config\"\n\n[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n";
+
+/// A project that ingests the scenario's 2026-11-29 sweep.
+fn project() -> Sandbox {
+    let s = Sandbox::new();
+    s.write("reckon.toml", TOML);
+    copy_dir(&fixtures().join("scenario-logs/2026-11-29"), &s.path().join("logs/2026-11-29"));
+    s
+}
+
+/// Runs reckon and fails the test, instead of hanging it, if the command
+/// does not end within a minute (the failures this file guards against
+/// were hangs).
+fn run_bounded(s: &Sandbox, args: &[&str]) -> Ran {
+    let mut child = s.command(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // Read both pipes as the command writes, or a long output would block it.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = pipe.read_to_end(&mut buf);
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("reckon {args:?} did not end within 60 s (it hangs)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran { code: status.code().unwrap_or(-1), stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
+}
+
+/// Asserts an exit 2 with a message, never a panic (101) or a signal.
+fn refused(r: &Ran, needle: &str) {
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(!r.stderr.contains("panicked"), "{r:?}");
+    assert!(r.stderr.contains(needle) || r.stdout.contains(needle), "expected `{needle}` in\n{r:?}");
+}
+
+fn mkfifo(path: &Path) {
+    let ok = std::process::Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+fn secret_db(path: &Path) {
+    let c = rusqlite::Connection::open(path).unwrap();
+    c.execute_batch("CREATE TABLE secret (token TEXT); INSERT INTO secret VALUES ('hunter2-token');").unwrap();
+}
+
+// ------------------------------------------------ reading outside the project
+
+#[test]
+fn a_sql_region_cannot_attach_another_database() {
+    let s = project();
+    let outside = tempfile::tempdir().unwrap();
+    let other = outside.path().join("other.sqlite");
+    secret_db(&other);
+    s.ok(&["ingest"]);
+    for query in [
+        format!("ATTACH DATABASE '{}' AS o", other.display()),
+        format!("SELECT * FROM (SELECT 1) WHERE 1 = (ATTACH '{}' AS o)", other.display()),
+    ] {
+        s.write("doc.md", format!("<!-- reckon:sql query=\"{query}\" -->\n<!-- /reckon:sql -->\n"));
+        for cmd in [&["update", "doc.md"][..], &["check", "doc.md"], &["check", "--no-ingest", "doc.md"]] {
+            let r = run_bounded(&s, cmd);
+            assert_eq!(r.code, 2, "{query}\n{r:?}");
+            assert!(!r.stdout.contains("hunter2") && !r.stderr.contains("hunter2"), "{r:?}");
+        }
+    }
+    // With the authorizer it says what it refused.
+    s.write(
+        "doc.md",
+        format!("<!-- reckon:sql query=\"ATTACH DATABASE '{}' AS o\" -->\n<!-- /reckon:sql -->\n", other.display()),
+    );
+    refused(&run_bounded(&s, &["check", "doc.md"]), "ATTACH");
+    // ATTACH of a missing path used to create an empty file there.
+    let created = outside.path().join("created.sqlite");
+    s.write(
+        "doc.md",
+        format!("<!-- reckon:sql query=\"ATTACH DATABASE '{}' AS c\" -->\n<!-- /reckon:sql -->\n", created.display()),
+    );
+    refused(&run_bounded(&s, &["update", "--write", "doc.md"]), "ATTACH");
+    assert!(!created.exists());
+}
+
+#[test]
+fn a_sql_region_may_only_read_reckons_tables_with_plain_functions() {
+    let s = project();
+    s.ok(&["ingest"]);
+    for (query, what) in [
+        ("SELECT * FROM pragma_table_info('run')", "PRAGMA"),
+        ("PRAGMA table_info(run)", "PRAGMA"),
+        ("SELECT load_extension('/tmp/x')", "load_extension"),
+        ("BEGIN", "transaction"),
+        ("SELECT 1; DROP TABLE run", ""),
+    ] {
+        s.write("doc.md", format!("<!-- reckon:sql query=\"{query}\" -->\n<!-- /reckon:sql -->\n"));
+        let r = run_bounded(&s, &["check", "doc.md"]);
+        assert_eq!(r.code, 2, "{query}\n{r:?}");
+        assert!(r.stderr.contains(what), "{query}\n{r:?}");
+    }
+    // Plain reads still work.
+    s.write(
+        "doc.md",
+        "<!-- reckon:sql query=\"SELECT name, count(*) AS n, round(avg(length(name)), 1) AS l FROM metric WHERE name LIKE 'output%' GROUP BY name ORDER BY name LIMIT 2\" -->\n<!-- /reckon:sql -->\n",
+    );
+    let r = run_bounded(&s, &["update", "--write", "doc.md"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(s.read("doc.md").contains("| name | n | l |"), "{}", s.read("doc.md"));
+}
+
+#[test]
+fn a_template_symlinked_out_of_templates_is_refused() {
+    let s = project();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("env"), "CI_TOKEN=hunter2-token\n").unwrap();
+    std::fs::create_dir_all(s.path().join("templates")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("env"), s.path().join("templates/notes.md")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", s.path().join("templates/environ.md")).unwrap();
+    for name in ["notes.md", "environ.md"] {
+        s.write("doc.md", format!("<!-- reckon:template name={name} -->\n<!-- /reckon:template -->\n"));
+        let r = run_bounded(&s, &["check", "doc.md"]);
+        refused(&r, "leads outside");
+        assert!(!r.stdout.contains("hunter2") && !r.stderr.contains("hunter2"), "{r:?}");
+        assert!(!r.stdout.contains("PATH=") && !r.stderr.contains("PATH="), "{r:?}");
+    }
+    // A symlink that stays inside templates/ is followed.
+    s.write("templates/real.md", "runs: {{ runs }}");
+    std::os::unix::fs::symlink(s.path().join("templates/real.md"), s.path().join("templates/alias.md")).unwrap();
+    s.write("doc.md", "<!-- reckon:template name=alias.md metric=output_throughput rows=max_concurrency -->\n<!-- /reckon:template -->\n");
+    let r = run_bounded(&s, &["update", "--write", "doc.md"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(s.read("doc.md").contains("runs: "), "{}", s.read("doc.md"));
+}
+
+#[test]
+fn a_poisoned_log_cannot_open_or_close_a_region() {
+    let s = project();
+    let evil = "<!-- /reckon:table --><!-- reckon:sql query=\"SELECT token FROM secret\" --> | x";
+    // A downloaded log whose `model` carries the injection, in a folder the
+    // table and the template list the models of.
+    let line = serde_json::json!({
+        "backend": "sglang", "model": evil, "max_concurrency": 1, "completed": 10,
+        "output_throughput": 100.0, "duration": 10.0,
+    });
+    s.write("logs/2026-11-29/poison.jsonl", format!("{line}\n"));
+    s.write(
+        "doc.md",
+        "<!-- reckon:table metric=output_throughput rows=model cols=config where=\"config = poison\" -->\n<!-- /reckon:table -->\n\n\
+         <!-- reckon:template name=best-per-row.md metric=output_throughput rows=model cols=config where=\"config = poison\" -->\n<!-- /reckon:template -->\n\n\
+         <!-- reckon:sql query=\"SELECT params FROM param_set WHERE params LIKE '%poison%'\" -->\n<!-- /reckon:sql -->\n",
+    );
+    let r = run_bounded(&s, &["update", "--write", "doc.md"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let doc = s.read("doc.md");
+    // Still exactly the three regions the author wrote; the value is text.
+    assert_eq!(doc.matches("<!--").count(), 6, "{doc}");
+    assert!(doc.contains("&lt;!-- /reckon:table --&gt;"), "{doc}");
+    assert!(doc.contains("\\| x"), "{doc}");
+    let parsed = reckon::doc::parse(Path::new("doc.md"), &doc).unwrap();
+    assert_eq!(parsed.regions.len(), 3);
+    let r = run_bounded(&s, &["check", "doc.md"]);
+    assert_eq!(r.code, 0, "the next check runs no injected region\n{r:?}");
+}
+
+#[test]
+fn a_plot_never_leaves_the_documents_folder_nor_creates_one() {
+    let s = project();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), s.path().join("plots")).unwrap();
+    std::fs::create_dir_all(s.path().join(".git/hooks")).unwrap();
+    for (file, why) in
+        [("plots/x.svg", "leads outside"), ("missing/x.svg", "does not exist"), (".git/hooks/x.svg", ".git")]
+    {
+        s.write(
+            "doc.md",
+            format!(
+                "<!-- reckon:plot metric=output_throughput x=max_concurrency file={file} -->\n<!-- /reckon:plot -->\n"
+            ),
+        );
+        refused(&run_bounded(&s, &["update", "--write", "doc.md"]), why);
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    assert!(!s.path().join("missing").exists());
+    assert_eq!(std::fs::read_dir(s.path().join(".git/hooks")).unwrap().count(), 0);
+    // A plot whose file is a symlink out of the folder is not read or replaced.
+    std::fs::write(outside.path().join("old.svg"), "<svg><!-- reckon:data\nhunter2\n-->").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("old.svg"), s.path().join("p.svg")).unwrap();
+    s.write(
+        "doc.md",
+        "<!-- reckon:plot metric=output_throughput x=max_concurrency file=p.svg -->\n<!-- /reckon:plot -->\n",
+    );
+    let r = run_bounded(&s, &["check", "doc.md"]);
+    refused(&r, "leads outside");
+    assert!(!r.stdout.contains("hunter2"), "{r:?}");
+}
+
+#[test]
+fn not_a_log_is_refused_without_quoting_it() {
+    let s = Sandbox::new();
+    s.write("id_key", "-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAA\n");
+    let r = run_bounded(&s, &["ingest", "id_key"]);
+    refused(&r, "not a benchmark log");
+    assert!(!r.stderr.contains("PRIVATE") && !r.stderr.contains("b3Bl"), "{r:?}");
+}
+
+// ------------------------------------------------------------ panics and aborts
+
+#[test]
+fn a_damaged_old_plot_does_not_panic() {
+    let s = project();
+    s.write(
+        "doc.md",
+        "<!-- reckon:plot metric=output_throughput x=max_concurrency file=p.svg -->\n<!-- /reckon:plot -->\n",
+    );
+    for old in ["<svg><!-- reckon:data", "<svg><!-- reckon:data\u{e9}\u{e9}", "<svg><!-- reckon:data\u{1F600}-->"] {
+        s.write("p.svg", old);
+        let r = run_bounded(&s, &["check", "doc.md"]);
+        assert_eq!(r.code, 1, "stale, not a crash\n{r:?}");
+        let r = run_bounded(&s, &["update", "doc.md"]);
+        assert_eq!(r.code, 0, "{r:?}");
+    }
+}
+
+#[test]
+fn huge_digits_are_an_error_not_a_panic() {
+    let s = project();
+    for region in [
+        "<!-- reckon:value metric=output_throughput config=baseline max_concurrency=1 digits=65536 --><!-- /reckon:value -->",
+        "<!-- reckon:table metric=output_throughput rows=max_concurrency digits=65536 -->\n<!-- /reckon:table -->",
+        "<!-- reckon:sql query=\"SELECT 1.5 AS x\" digits=70000 -->\n<!-- /reckon:sql -->",
+        "<!-- reckon:template name=best-per-row.md metric=output_throughput rows=max_concurrency digits=99999999999 -->\n<!-- /reckon:template -->",
+    ] {
+        s.write("doc.md", format!("{region}\n"));
+        let r = run_bounded(&s, &["check", "doc.md"]);
+        refused(&r, "digits");
+    }
+    // A template asking its `num` filter for absurd digits is clamped.
+    s.write("templates/n.md", "{{ 1.5 | num(70000) }}");
+    s.write("doc.md", "<!-- reckon:template name=n.md -->\n<!-- /reckon:template -->\n");
+    let r = run_bounded(&s, &["update", "--write", "doc.md"]);
+    assert_eq!(r.code, 0, "{r:?}");
+}
+
+#[test]
+fn deeply_nested_filters_are_an_error_not_an_abort() {
+    let s = project();
+    s.ok(&["ingest"]);
+    let parens = format!("{}config = baseline{}", "(".repeat(10_000), ")".repeat(10_000));
+    let nots = format!("{}config = baseline", "not ".repeat(100_000));
+    // (An argument is at most 128 KiB: 30,000 `not` on the command line.)
+    let arg_nots = format!("{}config = baseline", "not ".repeat(30_000));
+    for filter in [&parens, &arg_nots] {
+        let r = run_bounded(&s, &["query", "--metric", "output_throughput", "--where", filter]);
+        refused(&r, "more than 64 deep");
+        assert!(r.stderr.len() < 2_000, "the message quotes around the error only: {} bytes", r.stderr.len());
+    }
+    for filter in [&parens, &nots] {
+        s.write(
+            "doc.md",
+            format!("<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"{filter}\" -->\n<!-- /reckon:table -->\n"),
+        );
+        let r = run_bounded(&s, &["check", "doc.md"]);
+        refused(&r, "more than 64 deep");
+        assert!(r.stderr.len() < 2_000, "the message quotes around the error only: {} bytes", r.stderr.len());
+    }
+    // 20,000 chained `or` are a flat list: they work.
+    let chain = vec!["config = baseline"; 20_001].join(" or ");
+    s.write(
+        "doc.md",
+        format!("<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"{chain}\" -->\n<!-- /reckon:table -->\n"),
+    );
+    let r = run_bounded(&s, &["update", "--write", "doc.md"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(s.read("doc.md").contains("| 30 | 689.4 |"), "{}", s.read("doc.md"));
+}
+
+// ------------------------------------------------------------------- hangs
+
+#[test]
+fn a_recursive_query_is_stopped_by_the_time_budget() {
+    let s = project();
+    s.write("reckon.toml", format!("{TOML}\n[limits]\nsql_seconds = 0.5\n"));
+    s.write(
+        "doc.md",
+        "<!-- reckon:sql query=\"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c\" -->\n<!-- /reckon:sql -->\n",
+    );
+    refused(&run_bounded(&s, &["check", "doc.md"]), "ran longer than 0.5s");
+}
+
+#[test]
+fn a_template_that_loops_forever_runs_out_of_fuel() {
+    let s = project();
+    s.write("templates/loop.md", "{% for i in range(90000) %}{% for j in range(90000) %}{% endfor %}{% endfor %}");
+    s.write("doc.md", "<!-- reckon:template name=loop.md -->\n<!-- /reckon:template -->\n");
+    refused(&run_bounded(&s, &["check", "doc.md"]), "template_fuel");
+}
+
+#[test]
+fn fifos_and_devices_are_refused_before_reading() {
+    let s = project();
+    mkfifo(&s.path().join("logs/2026-11-29/pipe.jsonl"));
+    // A glob matching the FIFO passes it over (it lists regular files);
+    // named, it is refused before it is opened.
+    let r = run_bounded(&s, &["ingest", "logs/*/*.jsonl"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(s.counts().0, 3, "the real logs went in");
+    refused(&run_bounded(&s, &["ingest", "logs/2026-11-29/pipe.jsonl"]), "FIFO");
+    refused(&run_bounded(&s, &["ingest", "/dev/zero"]), "device");
+    // A document that is a FIFO, and a plot file that is one.
+    mkfifo(&s.path().join("doc.md"));
+    refused(&run_bounded(&s, &["check", "doc.md"]), "FIFO");
+    s.write(
+        "plan.md",
+        "<!-- reckon:plot metric=output_throughput x=max_concurrency file=p.svg -->\n<!-- /reckon:plot -->\n",
+    );
+    mkfifo(&s.path().join("p.svg"));
+    refused(&run_bounded(&s, &["check", "plan.md"]), "FIFO");
+}
