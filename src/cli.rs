@@ -53,6 +53,9 @@ pub enum Command {
     /// What moved between two sweeps (default: the two newest), cell by cell,
     /// beyond noise or not, then the claims of DOCs whose verdict changed.
     Diff(DiffArgs),
+    /// Go through the changes update would make one at a time: accept, reject,
+    /// skip, accept all or quit; the accepted ones are written at the end.
+    Review(ReviewArgs),
     /// Render each document as a self-contained HTML page (DIR/NAME.html): plots
     /// inline, claims with their verdicts and evidence, numbers linked to their runs.
     Report(ReportArgs),
@@ -217,6 +220,16 @@ pub struct DiffArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// Markdown documents.
+    #[arg(required = true)]
+    pub docs: Vec<PathBuf>,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub no_ingest: bool,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct ReportArgs {
     /// Markdown documents.
     #[arg(required = true)]
@@ -355,6 +368,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Claims(args) => crate::cli_docs::claims(&cfg, &cwd, args),
         Command::Lint(args) => crate::cli_docs::lint(&cfg, &cwd, args),
         Command::Supersede(args) => crate::cli_docs::supersede(&cfg, &cwd, args),
+        Command::Review(args) => crate::cli_docs::review(&cfg, &cwd, args),
         Command::Report(args) => crate::cli_docs::report(&cfg, &cwd, args),
         Command::Diff(args) => crate::cli_docs::diff(&cfg, &cwd, args),
         Command::Init => crate::cli_docs::init(&cwd),

@@ -532,6 +532,45 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     Ok(0)
 }
 
+pub fn review(cfg: &Config, cwd: &Path, args: crate::cli::ReviewArgs) -> Result<i32> {
+    use crate::review::interactive;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        let docs: Vec<String> = args.docs.iter().map(|d| d.display().to_string()).collect();
+        return Err(Error::usage(format!(
+            "reckon review asks about each change and needs a terminal; to apply every change without asking, run `reckon update --write {}` (or `reckon update` to see the diff)",
+            docs.join(" ")
+        )));
+    }
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = load_for_command(&store, cfg)?;
+    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
+    let (reviews, errors) = review_all(&ctx, cwd, &args.docs);
+    if errors > 0 || ingest_failed {
+        eprintln!("error: nothing to review until the errors above are fixed");
+        return Ok(2);
+    }
+    let changes = interactive::changes(&reviews, &|p: &Path| shown(cwd, p))?;
+    if changes.is_empty() {
+        eprintln!("reckon review: every document matches the data; nothing to review");
+        return Ok(0);
+    }
+    let color = use_color(true);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout().lock();
+    let outcome = interactive::ask(&changes, &mut input, &mut out, color)?;
+    drop(out);
+    let count = |d: interactive::Decision| outcome.decisions.iter().filter(|x| **x == d).count();
+    let (accepted, rejected) = (count(interactive::Decision::Accept), count(interactive::Decision::Reject));
+    let skipped = changes.len() - accepted - rejected;
+    let written = if outcome.write { interactive::apply(&reviews, &changes, &outcome.decisions, cwd)? } else { 0 };
+    eprintln!(
+        "\nreckon review: {written} change(s) written, {rejected} rejected, {skipped} skipped{}",
+        if rejected + skipped > 0 { "; `reckon check` keeps reporting the ones not written" } else { "" }
+    );
+    Ok(0)
+}
+
 pub fn report(cfg: &Config, cwd: &Path, args: crate::cli::ReportArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;

@@ -45,6 +45,9 @@ pub struct DocReview {
     /// Every file the document's regions draw, changed or not.
     pub drawn: Vec<PathBuf>,
     pub claims: Vec<crate::claims::judge::ClaimReport>,
+    /// Each region's new content as given to [`doc::Document::splice`]
+    /// (region index, replacement): `review` applies a chosen subset.
+    pub replacements: Vec<(usize, String)>,
 }
 
 impl DocReview {
@@ -155,7 +158,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
             .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
             .collect()
     };
-    Ok(DocReview { path: path.to_path_buf(), original, text, updated, stale, files, drawn, claims })
+    Ok(DocReview { path: path.to_path_buf(), original, text, updated, stale, files, drawn, claims, replacements })
 }
 
 /// A renderer's complaint, placed at the argument it is about (or the

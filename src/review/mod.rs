@@ -2,3 +2,4 @@
 
 pub mod diff;
 pub mod document;
+pub mod interactive;
