@@ -503,8 +503,13 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     let date = report.data_date.clone().unwrap_or_else(|| chrono::Utc::now().format("%Y-%m-%d").to_string());
     let id_end = region.arg("id").map_or(region.open.start, |a| a.span.end);
     let eol = parsed.line_ending.as_str();
-    // In a list item or quote the comment continues it, so the list is not cut.
-    let prefix = region.continuation_prefix(&text);
+    // In a list item or quote the comment continues it, so the list is not
+    // cut; after an inline claim it goes after the enclosing block and the
+    // notes there, as the claim's note does.
+    let (room_at, prefix) = match &region.detached {
+        Some(d) => (d.at, String::new()),
+        None => (region.close.end, region.continuation_prefix(&text)),
+    };
     let room = format!(
         "{eol}{}{eol}{prefix}<!-- The conclusion above was superseded on {date}. Write the new one here, stated in a claim region so reckon keeps checking it. -->",
         prefix.trim_end()
@@ -512,9 +517,9 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     let mut marked = String::with_capacity(text.len() + 200);
     marked.push_str(&text[..id_end]);
     marked.push_str(&format!(" superseded={date}"));
-    marked.push_str(&text[id_end..region.close.end]);
+    marked.push_str(&text[id_end..room_at]);
     marked.push_str(&room);
-    marked.push_str(&text[region.close.end..]);
+    marked.push_str(&text[room_at..]);
     // Judge again to write the superseded note with its evidence.
     let reparsed = doc::parse(Path::new(&rel), &marked)?;
     let index = find(&reparsed).ok_or_else(|| Error::usage("the claim disappeared while marking it"))?;

@@ -306,9 +306,14 @@ fn nested_regions() {
             "<!-- reckon:table -->\nx <!-- reckon:value m=1 -->2<!-- /reckon:value -->\n<!-- /reckon:table -->\n"
         ),
         "plan.md:2:3: `reckon:value` opens inside the `reckon:table` region opened at line 1; \
-         regions cannot nest: close the first with `<!-- /reckon:table -->` before opening \
-         another\n  x <!-- reckon:value m=1 -->2<!-- /reckon:value -->\n    ^"
+         regions cannot nest (only a `value` may sit inside a `claim`): close the first with \
+         `<!-- /reckon:table -->` before opening another\n  x <!-- reckon:value m=1 -->2<!-- /reckon:value -->\n    ^"
     );
+    // Only a value, and only one level deep.
+    let err = parse_err(
+        "<!-- reckon:claim id=c a beats b on m -->\n<!-- reckon:table -->\n<!-- /reckon:table -->\n<!-- /reckon:claim -->\n",
+    );
+    assert!(err.starts_with("plan.md:2:1: `reckon:table` opens inside the `reckon:claim` region"), "{err}");
 }
 
 #[test]

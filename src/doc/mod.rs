@@ -179,7 +179,24 @@ pub struct Region {
     pub col: usize,
     /// The digest recorded in the closing marker (`digest=…`), lowercase.
     pub digest: Option<String>,
+    /// For a claim written inside a sentence, list item or quote line (text
+    /// before its opening marker or after its closing one, or its words on
+    /// the marker's line): where its status note lives instead, after the
+    /// enclosing block, so the block stays whole.
+    pub detached: Option<Detached>,
     edited_by_hand: bool,
+}
+
+/// Where the status note of an inline claim lives: after the top-level
+/// block that holds the claim, one alert per claim, each naming its claim
+/// (`> **reckon:** claim `ID`: …`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detached {
+    /// Where a new note is written: after the block and the notes already
+    /// there.
+    pub at: usize,
+    /// The claim's note as it is, with the blank line before it.
+    pub note: Option<Range<usize>>,
 }
 
 impl Region {
@@ -213,7 +230,7 @@ impl Region {
     /// kinds: the whole content.
     pub fn author_text<'t>(&self, text: &'t str) -> &'t str {
         let content = self.content(text);
-        if self.kind == Kind::Claim {
+        if self.kind == Kind::Claim && self.detached.is_none() {
             &content[..note::split(content, &splice::continuation_prefix(text, self.open.start)).author_end]
         } else {
             content
@@ -226,6 +243,9 @@ impl Region {
     pub fn status_note<'t>(&self, text: &'t str) -> Option<&'t str> {
         if self.kind != Kind::Claim {
             return None;
+        }
+        if let Some(d) = &self.detached {
+            return d.note.clone().map(|r| text[r].trim_start_matches(['\r', '\n']));
         }
         let content = self.content(text);
         note::split(content, &splice::continuation_prefix(text, self.open.start)).note.map(|r| &content[r])
@@ -268,27 +288,30 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
     let comments = directive::find_comments(text).map_err(problem)?;
 
     let mut regions = Vec::new();
-    let mut open: Option<(directive::Open, Range<usize>)> = None;
+    // The regions open at this point: a claim, and inside it a value.
+    let mut stack: Vec<(directive::Open, Range<usize>)> = Vec::new();
     for comment in &comments {
         let Some(found) = directive::parse(text, comment).map_err(problem)? else {
             continue;
         };
         match found {
             directive::Directive::Open(o) => {
-                if let Some((outer, outer_span)) = &open {
+                // A living number may sit in a claim's sentence.
+                let nests = o.kind == Kind::Value && stack.len() == 1 && stack[0].0.kind == Kind::Claim;
+                if let Some((outer, outer_span)) = stack.last().filter(|_| !nests) {
                     let (line, _) = location(text, outer_span.start);
                     let msg = format!(
                         "`reckon:{}` opens inside the `reckon:{}` region opened at line {line}; \
-                         regions cannot nest: close the first with `<!-- /reckon:{} -->` before \
-                         opening another",
+                         regions cannot nest (only a `value` may sit inside a `claim`): close the \
+                         first with `<!-- /reckon:{} -->` before opening another",
                         o.kind, outer.kind, outer.kind
                     );
                     return Err(error_at(path, text, comment.span.start, msg));
                 }
-                open = Some((o, comment.span.clone()));
+                stack.push((o, comment.span.clone()));
             }
             directive::Directive::Close(c) => {
-                let Some((o, open_span)) = open.take() else {
+                let Some((o, open_span)) = stack.pop() else {
                     let msg = format!(
                         "`<!-- /reckon:{0} -->` closes no region; remove it, or open the region \
                          before its content with `<!-- reckon:{0} … -->`",
@@ -320,16 +343,21 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                     line,
                     col,
                     digest: c.digest,
+                    detached: None,
                     edited_by_hand,
                 });
             }
         }
     }
-    if let Some((o, open_span)) = open {
+    if let Some((o, open_span)) = stack.pop() {
         let msg =
             format!("the `reckon:{0}` region is never closed; add `<!-- /reckon:{0} -->` after its content", o.kind);
         return Err(error_at(path, text, open_span.start, msg));
     }
+    // A value inside a claim closes first; keep the regions in the order
+    // they open.
+    regions.sort_by_key(|r| r.open.start);
+    note::detach_inline_claims(text, &mut regions);
     check_claim_ids(path, text, &regions)?;
 
     Ok(Document { path: path.to_path_buf(), line_ending: LineEnding::detect(text), regions })

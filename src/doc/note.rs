@@ -185,6 +185,123 @@ pub(crate) fn normalize_note(replacement: &str) -> Option<String> {
     }
 }
 
+/// Whether a claim region sits inside a line of prose: text before its
+/// opening marker or after its closing one on their lines, or the author's
+/// words starting on the opening marker's line. Its note cannot go inside
+/// the region without cutting the sentence, list or quote in two.
+fn is_inline(text: &str, region: &super::Region) -> bool {
+    let line_start = text[..region.open.start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..region.open.start];
+    let structural =
+        |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')' | '\u{feff}') || c.is_ascii_digit();
+    let line_end = text[region.close.end..].find('\n').map_or(text.len(), |i| region.close.end + i);
+    let after = &text[region.close.end..line_end];
+    let starts_on_marker_line = !text[region.content.clone()].trim_start_matches([' ', '\t']).starts_with(['\n', '\r']);
+    !before.chars().all(structural) || !after.trim().is_empty() || starts_on_marker_line
+}
+
+/// The end of the top-level markdown block holding byte `at` (before its
+/// final line breaks).
+fn enclosing_block_end(text: &str, at: usize) -> usize {
+    let trimmed = |end: usize| text[..end].trim_end_matches(['\n', '\r']).len();
+    let mut depth = 0usize;
+    for (event, range) in super::parser(text).into_offset_iter() {
+        match event {
+            // Start and End carry the whole block's range.
+            pulldown_cmark::Event::Start(_) => {
+                if depth == 0 && range.contains(&at) {
+                    return trimmed(range.end);
+                }
+                depth += 1;
+            }
+            pulldown_cmark::Event::End(_) => depth = depth.saturating_sub(1),
+            _ if depth == 0 && range.contains(&at) => return trimmed(range.end),
+            _ => {}
+        }
+    }
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    trimmed(line_end)
+}
+
+/// The lead of a detached note: `> **reckon:** claim `ID`: `.
+fn detached_lead(id: &str) -> String {
+    format!("{NOTE_LEAD} claim `{id}`:")
+}
+
+/// reckon's notes right after `at`: each a blank line and an alert whose
+/// text starts with `**reckon:** claim `ID`:`, as (id, range from the line
+/// break before the blank line to the end of the alert's last line).
+fn notes_after(text: &str, at: usize) -> Vec<(String, Range<usize>)> {
+    let mut found = Vec::new();
+    let mut pos = at;
+    loop {
+        let rest = &text[pos..];
+        let breaks = rest.len() - rest.trim_start_matches(['\n', '\r']).len();
+        if rest[..breaks].matches('\n').count() < 2 {
+            break;
+        }
+        let start = pos + breaks;
+        let mut lines = text[start..].split_inclusive('\n');
+        let (Some(first), Some(second)) = (lines.next(), lines.next()) else { break };
+        let Some(id) = second
+            .trim_end()
+            .strip_prefix(&format!("{NOTE_LEAD} claim `"))
+            .and_then(|r| r.split_once('`'))
+            .map(|(id, _)| id.to_string())
+        else {
+            break;
+        };
+        if !is_alert_line(first) {
+            break;
+        }
+        let mut end = start + first.len() + second.trim_end_matches(['\n', '\r']).len();
+        let mut next = start + first.len() + second.len();
+        for line in lines {
+            if !line.starts_with('>') {
+                break;
+            }
+            end = next + line.trim_end_matches(['\n', '\r']).len();
+            next += line.len();
+        }
+        found.push((id, pos..end));
+        pos = end;
+    }
+    found
+}
+
+/// Marks the claims written inline and finds their notes after the
+/// enclosing block; their digest covers that note.
+pub(crate) fn detach_inline_claims(text: &str, regions: &mut [super::Region]) {
+    for region in regions.iter_mut().filter(|r| r.kind == super::Kind::Claim) {
+        if !is_inline(text, region) {
+            continue;
+        }
+        let block_end = enclosing_block_end(text, region.open.start);
+        let notes = notes_after(text, block_end);
+        let at = notes.last().map_or(block_end, |(_, r)| r.end);
+        let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
+        let note = notes.into_iter().find(|(n, _)| *n == id).map(|(_, r)| r);
+        region.edited_by_hand = match (&region.digest, &note) {
+            (None, _) => false,
+            (Some(d), Some(r)) => {
+                !super::digest(text[r.clone()].trim_start_matches(['\r', '\n'])).starts_with(d.as_str())
+            }
+            (Some(_), None) => true,
+        };
+        region.detached = Some(super::Detached { at, note });
+    }
+}
+
+/// A note as written after the block for claim `id`: its lead names the
+/// claim (kept when it already does).
+pub(crate) fn detached_note(note: &str, id: &str) -> String {
+    let lead = detached_lead(id);
+    if note.contains(&lead) {
+        return note.to_string();
+    }
+    note.replacen(NOTE_LEAD, &lead, 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -149,21 +149,82 @@ impl Document {
         if chosen.iter().all(Option::is_none) {
             return text.to_string();
         }
-        let mut out = String::with_capacity(text.len() + 256);
-        let mut pos = 0;
+        // Each region is one or two edits of the text, never overlapping: a
+        // claim's edit starts after its author's words (which may hold a
+        // value region), an inline claim's note lies after its block.
+        let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
         for (index, (region, replacement)) in self.regions.iter().zip(&chosen).enumerate() {
             let Some(replacement) = replacement else {
                 continue;
             };
-            let Some(content) = self.content_for(text, index, replacement) else {
-                continue;
-            };
-            out.push_str(&text[pos..region.content.start]);
-            out.push_str(&closing_marker_after(region.kind, &content, &continuation_prefix(text, region.open.start)));
-            pos = region.close.end;
+            let prefix = continuation_prefix(text, region.open.start);
+            match (region.kind, &region.detached) {
+                (Kind::Claim, Some(detached)) => {
+                    let note = self.detached_note_for(region, replacement);
+                    let close = match &note {
+                        Some(n) => format!("<!-- /reckon:claim digest={} -->", &digest(n)[..WRITTEN_DIGEST_LEN]),
+                        None => "<!-- /reckon:claim -->".to_string(),
+                    };
+                    edits.push((region.close.clone(), close));
+                    let eol = self.line_ending.as_str();
+                    let written = note.map(|n| format!("{eol}{eol}{}", n.replace('\n', eol))).unwrap_or_default();
+                    match &detached.note {
+                        Some(range) => edits.push((range.clone(), written)),
+                        None if !written.is_empty() => edits.push((detached.at..detached.at, written)),
+                        None => {}
+                    }
+                }
+                (Kind::Claim, None) => {
+                    let Some(content) = self.content_for(text, index, replacement) else { continue };
+                    let author_end = note::split(region.content(text), &prefix).author_end;
+                    let start = region.content.start + author_end;
+                    let tail = content.get(author_end..).unwrap_or_default();
+                    edits.push((
+                        start..region.close.end,
+                        format!("{tail}{}", closing_marker(region.kind, &content, &prefix)),
+                    ));
+                }
+                _ => {
+                    let Some(content) = self.content_for(text, index, replacement) else { continue };
+                    edits.push((
+                        region.content.start..region.close.end,
+                        closing_marker_after(region.kind, &content, &prefix),
+                    ));
+                }
+            }
+        }
+        edits.sort_by_key(|(range, _)| range.start);
+        let mut out = String::with_capacity(text.len() + 256);
+        let mut pos = 0;
+        for (range, new) in edits {
+            if range.start < pos {
+                continue; // cannot happen: edits never overlap
+            }
+            out.push_str(&text[pos..range.start]);
+            out.push_str(&new);
+            pos = range.end;
         }
         out.push_str(&text[pos..]);
         out
+    }
+
+    /// The note an inline claim gets for `replacement` (see
+    /// [`Document::content_for`]), naming its claim.
+    fn detached_note_for(&self, region: &super::Region, replacement: &str) -> Option<String> {
+        let id = region.arg("id").map_or("", |a| a.value.as_str());
+        note::normalize_note(replacement).map(|n| note::detached_note(&n, id))
+    }
+
+    /// Whether splicing `replacement` into region `index` changes the
+    /// document: its content, or an inline claim's note after its block.
+    pub fn changes(&self, text: &str, index: usize, replacement: &str) -> bool {
+        let Some(region) = self.regions.get(index) else { return false };
+        if region.kind == Kind::Claim && region.detached.is_some() {
+            let new = self.detached_note_for(region, replacement).map(|n| n.replace("\r\n", "\n"));
+            let old = region.status_note(text).map(|n| n.replace("\r\n", "\n"));
+            return new != old;
+        }
+        self.content_for(text, index, replacement).as_deref() != Some(region.content(text))
     }
 }
 

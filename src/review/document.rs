@@ -152,8 +152,9 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
             .iter()
             .enumerate()
             .filter(|(i, r)| {
-                let new = replacements.iter().find(|(j, _)| j == i).and_then(|(_, s)| parsed.content_for(&text, *i, s));
-                new.as_deref() != Some(r.content(&text)) || r.edited_by_hand()
+                let changes =
+                    replacements.iter().find(|(j, _)| j == i).is_none_or(|(_, s)| parsed.changes(&text, *i, s));
+                changes || r.edited_by_hand()
             })
             .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
             .collect()
