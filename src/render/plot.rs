@@ -253,13 +253,14 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
         .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
         // The spread of repeated runs, drawn in the bar's middle in a dark
         // stroke so it shows on top of the fill.
-        let centre = left + width * 0.45;
-        ctx.draw_series(
-            s.bars.iter().filter(|(_, lo, hi)| lo.is_finite() && hi.is_finite()).map(|&(x, lo, hi)| {
-                ErrorBar::new_vertical(x + centre, lo, (lo + hi) / 2.0, hi, BLACK.stroke_width(1), 6)
-            }),
-        )
-        .map_err(plot_err)?;
+        // A whisker with caps, no centre mark: the bar's top is the value.
+        let (centre, cap) = (left + width * 0.45, width * 0.15);
+        for &(x, lo, hi) in s.bars.iter().filter(|(_, lo, hi)| lo.is_finite() && hi.is_finite()) {
+            let x = x + centre;
+            let lines =
+                [vec![(x, lo), (x, hi)], vec![(x - cap, lo), (x + cap, lo)], vec![(x - cap, hi), (x + cap, hi)]];
+            ctx.draw_series(lines.into_iter().map(|l| PathElement::new(l, BLACK.stroke_width(1)))).map_err(plot_err)?;
+        }
     }
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
