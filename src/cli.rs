@@ -359,6 +359,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     if let Some(db) = &cli.db {
         cfg.database = cwd.join(db);
     }
+    crate::ingest::limit::set_line_bytes(cfg.limits.line_bytes);
     match cli.command {
         Command::Ingest(args) => cmd_ingest(&cfg, &cwd, args),
         Command::Runs(args) => cmd_runs(&cfg, args),

@@ -88,7 +88,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { sql_seconds: 10.0, template_fuel: 5_000_000, line_bytes: 64 << 20 }
+        Limits { sql_seconds: 10.0, template_fuel: 5_000_000, line_bytes: crate::ingest::limit::DEFAULT_LINE_BYTES }
     }
 }
 

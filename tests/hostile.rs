@@ -340,3 +340,76 @@ fn fifos_and_devices_are_refused_before_reading() {
     mkfifo(&s.path().join("p.svg"));
     refused(&run_bounded(&s, &["check", "plan.md"]), "FIFO");
 }
+
+// ------------------------------------------------------- memory, large inputs
+
+#[test]
+fn a_console_log_with_much_noise_before_its_first_result_is_detected() {
+    let s = Sandbox::new();
+    let log = std::fs::read_to_string(fixtures().join("scenario-logs/2026-11-20/baseline.log")).unwrap();
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < 325_000 {
+        text.push_str(&format!(
+            "[2026-11-21 08:{:02}:{:02}] INFO scheduler: step {i} batch=64 tokens=4096\n",
+            i / 60 % 60,
+            i % 60
+        ));
+        i += 1;
+    }
+    text.push_str(&log);
+    s.write("console.log", &text);
+    let r = run_bounded(&s, &["ingest", "console.log"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("(serving-stdout)"), "{r:?}");
+}
+
+#[test]
+fn a_huge_line_is_refused_at_its_line_before_it_is_held() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "[limits]\nline_bytes = 100000\n");
+    let ok = r#"{"config": "a", "concurrency": 1, "throughput": 10.5}"#;
+    let huge = format!(r#"{{"config": "{}", "concurrency": 2, "throughput": 11.5}}"#, "x".repeat(200_000));
+    s.write("big.jsonl", format!("{ok}\n{ok}\n{huge}\n{ok}\n"));
+    s.write("big.csv", format!("config,concurrency,throughput\na,1,2.5\n{},2,3.5\n", "y".repeat(200_000)));
+    s.write("big.log", format!("{}\n", "z".repeat(300_000)));
+    for (file, line) in [("big.jsonl", 3), ("big.csv", 3)] {
+        let r = run_bounded(&s, &["ingest", file]);
+        refused(&r, &format!("{file}:{line}: this line is longer than"));
+        assert!(r.stderr.contains("line_bytes"), "{r:?}");
+    }
+    let r = run_bounded(&s, &["ingest", "--format", "serving-stdout", "big.log"]);
+    refused(&r, "big.log:1: this line is longer than");
+    assert!(!s.db().exists() || s.counts().0 == 0, "nothing half-ingested");
+}
+
+#[test]
+fn a_jsonl_whose_first_line_is_cut_is_reported_at_line_1() {
+    let s = Sandbox::new();
+    let line = std::fs::read_to_string(fixtures().join("scenario-logs/2026-11-29/baseline.jsonl")).unwrap();
+    let first = line.lines().next().unwrap();
+    let cut = &first[..first.len() / 2];
+    s.write("cut.jsonl", format!("{cut}\n{}", line.lines().skip(1).collect::<Vec<_>>().join("\n")));
+    let r = run_bounded(&s, &["ingest", "cut.jsonl"]);
+    refused(&r, "cut.jsonl:1:");
+}
+
+#[test]
+fn csv_columns_are_typed_from_every_row_while_streaming() {
+    // Two passes over the file: a column whose only text is in its last
+    // row is a param in every row, as when the table was held whole.
+    let s = Sandbox::new();
+    let mut csv = String::from("variant,threads,latency_ms,label\n");
+    for i in 0..5000 {
+        csv.push_str(&format!("v{},{},{}.25,{}\n", i % 3, 1 << (i % 4), 10 + i % 7, i % 5));
+    }
+    csv.push_str("v0,1,10.25,late-text\n");
+    s.write("t.csv", &csv);
+    s.ok(&["ingest", "t.csv"]);
+    let r = s.ok(&["runs", "--limit", "0", "--format", "csv"]);
+    let header = r.stdout.lines().next().unwrap();
+    assert!(header.contains("label"), "label is a param: {header}");
+    assert_eq!(r.stdout.lines().count(), 5002);
+    let q = s.ok(&["query", "--metric", "latency_ms", "--rows", "variant", "--cols", "label", "--format", "csv"]);
+    assert!(q.stdout.starts_with("variant,"), "{q:?}");
+}

@@ -94,6 +94,14 @@ impl Format {
     /// refused with what to do instead, as are empty, binary and other text
     /// files.
     pub fn detect(path: &Path, head: &[u8]) -> Result<Format> {
+        Format::detect_with(path, head, false)
+    }
+
+    /// [`Format::detect`], told whether the file holds a "Serving Benchmark
+    /// Result" title after `head` (the ingest scans the whole file for it
+    /// while hashing), so a console log with more noise than the head
+    /// before its first block is still read as one.
+    pub fn detect_with(path: &Path, head: &[u8], result_block_later: bool) -> Result<Format> {
         let refuse = |msg: String| Err(Error::UnknownFormat { path: path.to_path_buf(), msg });
         if head.iter().all(u8::is_ascii_whitespace) {
             return refuse("the file is empty: there are no runs to ingest".into());
@@ -112,7 +120,7 @@ impl Format {
             match detect_json(content) {
                 Ok(f) => return Ok(f),
                 Err(msg) => {
-                    if super::stdout::sniff(head) {
+                    if result_block_later || super::stdout::sniff(head) {
                         return Ok(Format::ServingStdout);
                     }
                     if let Some(msg) = msg {
@@ -121,7 +129,7 @@ impl Format {
                 }
             }
         }
-        if super::stdout::sniff(head) {
+        if result_block_later || super::stdout::sniff(head) {
             return Ok(Format::ServingStdout);
         }
         if super::generic::sniff_csv(text).is_some() {
@@ -141,6 +149,22 @@ impl Format {
     /// record, not the file.
     pub fn parse(self, path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
         self.parse_with(path, input, &GenericOptions::default(), emit)
+    }
+
+    /// [`Format::parse_with`] over a file: CSV and JSON lines are read in
+    /// two passes (typing, then runs) so memory stays bounded by a record.
+    pub fn parse_file(
+        self,
+        path: &Path,
+        input: &mut dyn super::generic::Rewind,
+        opts: &GenericOptions,
+        emit: Emit,
+    ) -> Result<Outcome> {
+        match self {
+            Format::Csv => super::generic::parse_csv_rewind(path, input, opts, emit),
+            Format::Jsonl => super::generic::parse_jsonl_rewind(path, input, opts, emit),
+            _ => self.parse_with(path, input, opts, emit),
+        }
     }
 
     /// [`Format::parse`] with the params/metrics overrides of `reckon.toml`.

@@ -320,9 +320,34 @@ fn count_outside_quotes(line: &[u8], d: u8) -> usize {
     n
 }
 
-/// Parses a CSV with a header row. The whole table is read before the first
-/// run goes out, because a column's role depends on every row of it.
+/// An input that can be read again from its start (a file). CSV and JSON
+/// lines are read twice: once to type every field from all its values,
+/// once to emit the runs, so memory stays bounded by one record whatever
+/// the file's size (a 2 GiB CSV once took 14 GiB held whole).
+pub trait Rewind: BufRead {
+    fn rewind(&mut self) -> std::io::Result<()>;
+}
+
+impl<R: BufRead + std::io::Seek> Rewind for R {
+    fn rewind(&mut self) -> std::io::Result<()> {
+        self.seek(std::io::SeekFrom::Start(0)).map(|_| ())
+    }
+}
+
+/// Parses a CSV with a header row, from any input: it is read into memory
+/// first (a file is better given to [`parse_csv_rewind`], which streams).
 pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    parse_csv_rewind(path, &mut std::io::Cursor::new(bytes), opts, emit)
+}
+
+/// A CSV reader over `input` past its header row, and the header. The
+/// delimiter is the one of `,` tab `;` `|` the header uses most.
+fn csv_open<'a>(
+    path: &Path,
+    input: &'a mut dyn Rewind,
+) -> Result<(csv::Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, &'a mut dyn Rewind>>, csv::StringRecord)> {
     let mut first = Vec::new();
     input.read_until(b'\n', &mut first).map_err(|e| Error::io(path, e))?;
     if first.starts_with(b"\xEF\xBB\xBF") {
@@ -337,6 +362,35 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
     let mut csv =
         csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).trim(csv::Trim::All).from_reader(reader);
     let headers = csv.headers().map_err(|e| csv_error(path, e))?.clone();
+    Ok((csv, headers))
+}
+
+/// Reads each non-blank row with its line number.
+fn csv_rows<R: Read>(
+    path: &Path,
+    csv: &mut csv::Reader<R>,
+    each: &mut dyn FnMut(u64, &csv::StringRecord) -> Result<()>,
+) -> Result<()> {
+    let mut record = csv::StringRecord::new();
+    loop {
+        match csv.read_record(&mut record) {
+            Ok(true) => {
+                if record.iter().all(str::is_empty) {
+                    continue;
+                }
+                each(record.position().map_or(0, |p| p.line()), &record)?;
+            }
+            Ok(false) => return Ok(()),
+            Err(e) => return Err(csv_error(path, e)),
+        }
+    }
+}
+
+/// Parses a CSV with a header row in two passes over `input`: the first
+/// types each column by the module's rule from all its non-empty cells, the
+/// second emits one run per row.
+pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
+    let (mut csv, headers) = csv_open(path, input)?;
     if headers.is_empty() {
         return Err(Error::UnknownFormat {
             path: path.to_path_buf(),
@@ -353,27 +407,25 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
         }
     }
 
-    let mut rows: Vec<(u64, csv::StringRecord)> = Vec::new();
-    let mut record = csv::StringRecord::new();
-    loop {
-        match csv.read_record(&mut record) {
-            Ok(true) => {
-                let line = record.position().map_or(0, |p| p.line());
-                if record.iter().all(str::is_empty) {
-                    continue;
-                }
-                rows.push((line, record.clone()));
+    // Pass 1: what each column's non-empty cells look like.
+    let mut seen: Vec<Option<Seen>> = vec![None; headers.len()];
+    csv_rows(path, &mut csv, &mut |_, row| {
+        for (i, c) in row.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
+            let Some(slot) = seen.get_mut(i) else { continue };
+            let s = slot.get_or_insert_with(Seen::default);
+            match number(c) {
+                None => s.text = true,
+                Some(v) => s.number(v, written_whole(c)),
             }
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(path, e)),
         }
-    }
-
+        Ok(())
+    })?;
+    drop(csv);
     // Each column's role by the module's rule, from all its non-empty cells.
     let roles: Vec<Option<Role>> = headers
         .iter()
-        .enumerate()
-        .map(|(i, name)| {
+        .zip(&seen)
+        .map(|(name, seen)| {
             if name.is_empty() {
                 // An unnamed column is the index pandas writes: not data.
                 return None;
@@ -381,20 +433,14 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
             if let Some(r) = opts.forced(name) {
                 return Some(r);
             }
-            let mut cells = rows.iter().filter_map(|(_, r)| r.get(i)).filter(|c| !c.is_empty()).peekable();
-            cells.peek()?;
-            let mut seen = Seen::default();
-            for c in cells {
-                match number(c) {
-                    None => seen.text = true,
-                    Some(v) => seen.number(v, written_whole(c)),
-                }
-            }
-            Some(role_of(name, seen))
+            seen.map(|s| role_of(name, s))
         })
         .collect();
 
-    for (line, row) in rows {
+    // Pass 2: the runs.
+    input.rewind().map_err(|e| Error::io(path, e))?;
+    let (mut csv, _) = csv_open(path, input)?;
+    csv_rows(path, &mut csv, &mut |line, row| {
         let mut run = RawRun::new(line);
         for (i, cell) in row.iter().enumerate() {
             let (Some(Some(role)), Some(name)) = (roles.get(i), headers.get(i)) else {
@@ -417,8 +463,8 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
                 },
             }
         }
-        emit(run)?;
-    }
+        emit(run)
+    })?;
     Ok(Outcome::default())
 }
 
@@ -521,30 +567,44 @@ pub fn add_object(
 }
 
 /// Parses JSON lines of objects (one run per line), or one JSON document
-/// holding an object (one run) or an array of objects (one run each). Every
-/// record is read before the first run goes out, because a field's role
-/// depends on all its values in the file.
+/// holding an object (one run) or an array of objects (one run each), from
+/// any input: it is read into memory first (a file is better given to
+/// [`parse_jsonl_rewind`], which streams).
 pub fn parse_jsonl(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
-    let mut records: Vec<(u64, Vec<(String, JsonField)>)> = Vec::new();
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    parse_jsonl_rewind(path, &mut std::io::Cursor::new(bytes), opts, emit)
+}
+
+/// A record as a JSON object, or the error saying what it is instead.
+fn record_object(path: &Path, line: u64, value: Json) -> Result<serde_json::Map<String, Json>> {
+    match value {
+        Json::Object(obj) => Ok(obj),
+        other => {
+            Err(Error::malformed(path, line, format!("expected a JSON object (one run), found {}", kind_of(&other))))
+        }
+    }
+}
+
+/// [`parse_jsonl`] in two passes over `input`: the first types each field
+/// by the module's rule from all its values, the second emits the runs.
+pub fn parse_jsonl_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
     let mut seen: std::collections::HashMap<String, Seen> = std::collections::HashMap::new();
-    pyjson::read_records(path, input, &mut |line, value| {
-        let Json::Object(obj) = value else {
-            return Err(Error::malformed(
-                path,
-                line,
-                format!("expected a JSON object (one run), found {}", kind_of(&value)),
-            ));
-        };
-        let mut fields = Vec::new();
+    let mut fields = Vec::new();
+    pyjson::read_records(path, &mut *input, &mut |line, value| {
+        let obj = record_object(path, line, value)?;
+        fields.clear();
         flatten("", &obj, &mut fields);
         for (name, f) in &fields {
-            let s = seen.entry(name.clone()).or_default();
+            let s = match seen.get_mut(name) {
+                Some(s) => s,
+                None => seen.entry(name.clone()).or_default(),
+            };
             match f {
                 JsonField::Num(x, whole) => s.number(*x, *whole),
                 JsonField::Text(_) => s.text = true,
             }
         }
-        records.push((line, fields));
         Ok(())
     })?;
     let roles: std::collections::HashMap<String, Role> = seen
@@ -554,12 +614,16 @@ pub fn parse_jsonl(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, 
             (name, role)
         })
         .collect();
-    for (line, fields) in records {
+    input.rewind().map_err(|e| Error::io(path, e))?;
+    pyjson::read_records(path, &mut *input, &mut |line, value| {
+        let obj = record_object(path, line, value)?;
+        let mut fields = Vec::new();
+        flatten("", &obj, &mut fields);
         let mut run = RawRun::new(line);
         add_fields(&mut run, fields, &|name| roles.get(name).copied().unwrap_or(Role::Param))
             .map_err(|m| Error::malformed(path, line, m))?;
-        emit(run)?;
-    }
+        emit(run)
+    })?;
     Ok(Outcome::default())
 }
 

@@ -33,7 +33,16 @@ const SECONDS: &[&str] = &["mean", "stddev", "median", "user", "system", "min", 
 /// Parses a hyperfine JSON export. The file is one document, read whole.
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     let mut doc = Vec::new();
-    input.read_to_end(&mut doc).map_err(|e| Error::io(path, e))?;
+    let limit = super::limit::line_bytes();
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut *input, limit as u64 + 1), &mut doc)
+        .map_err(|e| Error::io(path, e))?;
+    if doc.len() > limit {
+        return Err(Error::malformed(
+            path,
+            1,
+            format!("the export is longer than {} MiB; raise `line_bytes` under [limits] in reckon.toml", limit >> 20),
+        ));
+    }
     let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
     let Some(results) = value.get("results").and_then(Json::as_array) else {
         return Err(Error::malformed(

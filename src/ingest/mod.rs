@@ -11,6 +11,7 @@ pub mod format;
 pub mod generic;
 pub mod git;
 pub mod hyperfine;
+pub mod limit;
 pub mod pyjson;
 pub mod sglang;
 pub mod stdout;
@@ -501,7 +502,7 @@ pub fn ingest_file(
     }
     let format = match job.format {
         Some(f) => f,
-        None => Format::detect(&shown, &head)?,
+        None => Format::detect_with(&shown, &head.bytes, head.result_block_later)?,
     };
     let src = NewSource {
         path: &shown_str,
@@ -523,7 +524,10 @@ pub fn ingest_file(
     };
     writer.set_sweeps(default_sweep, job.sweep.clone());
     let file = File::open(path).map_err(|e| Error::io(&shown, e))?;
-    let mut input = BufReader::with_capacity(256 * 1024, file);
+    // Lines longer than the limit are refused as they are read, before a
+    // parser holds one whole; `over` says which line it was.
+    let over = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let mut input = BufReader::with_capacity(256 * 1024, limit::LineLimit::new(file, over.clone()));
     let generic =
         generic::GenericOptions { params: opts.generic.params.clone(), metrics: opts.generic.metrics.clone() };
     // Parsing and inserting overlap: a second thread reads and parses the
@@ -552,7 +556,7 @@ pub fn ingest_file(
                 }
                 Ok(())
             };
-            let parsed = format.parse_with(&shown, &mut input, &generic, &mut emit);
+            let parsed = format.parse_file(&shown, &mut input, &generic, &mut emit);
             if parsed.is_ok() && !batch.is_empty() {
                 send.send(batch).map_err(|_| Error::usage("ingest stopped"))?;
             }
@@ -576,6 +580,10 @@ pub fn ingest_file(
             Some(e) => Err(e),
             None => parsed,
         }
+    })
+    .map_err(|e| match over.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => e,
+        line => Error::malformed(&shown, line, limit::too_long(limit::line_bytes())),
     })?;
     if writer.runs() == 0 && outcome.skipped.is_empty() {
         return Err(Error::malformed(&shown, 1, format!("read as {} but holds no benchmark records", format.name())));
@@ -584,23 +592,45 @@ pub fn ingest_file(
     Ok(FileOutcome::Added { format, runs, skipped: outcome.skipped })
 }
 
-/// Hashes the whole file (streaming) and keeps its first bytes for format
-/// detection.
-fn hash_file(path: &Path, shown: &Path) -> Result<(String, Vec<u8>)> {
+/// What format detection sees of a file: its first bytes, and whether a
+/// "Serving Benchmark Result" title appears anywhere in it (a console
+/// log can hold any amount of noise before its first result block).
+struct Head {
+    bytes: Vec<u8>,
+    result_block_later: bool,
+}
+
+/// Hashes the whole file (streaming), keeps its first bytes for format
+/// detection and looks for a result block's title in the rest as it goes
+/// (the file is read whole for the hash anyway).
+fn hash_file(path: &Path, shown: &Path) -> Result<(String, Head)> {
     let mut file = File::open(path).map_err(|e| Error::io(shown, e))?;
     let mut hasher = blake3::Hasher::new();
-    let mut head = Vec::new();
+    let mut head = Head { bytes: Vec::new(), result_block_later: false };
+    let title = stdout::TITLE.as_bytes();
+    let finder = regex::bytes::Regex::new(&regex::escape(stdout::TITLE)).ok();
     let mut buf = vec![0u8; 256 * 1024];
+    // The end of the previous chunk, so a title cut between chunks is found.
+    let mut carry: Vec<u8> = Vec::new();
     loop {
         let n = file.read(&mut buf).map_err(|e| Error::io(shown, e))?;
         if n == 0 {
             break;
         }
-        if head.len() < HEAD_BYTES {
-            let take = n.min(HEAD_BYTES - head.len());
-            head.extend_from_slice(&buf[..take]);
+        let chunk = &buf[..n];
+        if head.bytes.len() < HEAD_BYTES {
+            let take = n.min(HEAD_BYTES - head.bytes.len());
+            head.bytes.extend_from_slice(&chunk[..take]);
         }
-        hasher.update(&buf[..n]);
+        if !head.result_block_later {
+            if let Some(re) = &finder {
+                carry.extend_from_slice(&chunk[..n.min(title.len())]);
+                head.result_block_later = re.is_match(&carry) || re.is_match(chunk);
+            }
+        }
+        carry.clear();
+        carry.extend_from_slice(&chunk[n.saturating_sub(title.len())..]);
+        hasher.update(chunk);
     }
     Ok((hasher.finalize().to_hex().to_string(), head))
 }

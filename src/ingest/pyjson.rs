@@ -191,9 +191,24 @@ impl<'a> LineReader<'a> {
 
     /// Reads everything that is left into `out` (used once a file turns out
     /// to be one JSON document rather than JSON lines).
+    /// A document longer than [`super::limit::line_bytes`] is refused
+    /// rather than held in memory.
     pub fn read_rest(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        let limit = super::limit::line_bytes();
         let mut rest = Vec::new();
-        self.input.read_to_end(&mut rest).map_err(|e| Error::io(self.path, e))?;
+        std::io::Read::read_to_end(&mut std::io::Read::take(&mut *self.input, limit as u64 + 1), &mut rest)
+            .map_err(|e| Error::io(self.path, e))?;
+        if out.len() + rest.len() > limit {
+            return Err(Error::malformed(
+                self.path,
+                self.line,
+                format!(
+                    "the JSON document starting here is longer than {} MiB; reckon refuses it rather than hold it in \
+                     memory — write one JSON object per line, or raise `line_bytes` under [limits] in reckon.toml",
+                    limit >> 20
+                ),
+            ));
+        }
         out.extend_from_slice(&rest);
         Ok(())
     }
@@ -234,10 +249,23 @@ pub fn read_records(
                 on_record(n, v)?;
             }
             Err(e) if jsonl => return Err(e.into_error(path, n)),
-            Err(_) => {
-                // Not a whole value on its first line: one document.
+            Err(e) => {
+                let starts_object = text.starts_with(b"{");
+                let e = e.into_error(path, n);
+                // Not a whole value on its first line: one document — unless
+                // the next line is a whole value, which makes this JSON
+                // lines with a broken first record (reported here, not read
+                // whole as a document and reported later).
                 let mut doc = line.to_vec();
                 doc.push(b'\n');
+                if let Some((_, next)) = lines.next_line()? {
+                    let next_text = trim(next);
+                    if starts_object && next_text.starts_with(b"{") && parse(next_text).is_ok() {
+                        return Err(e);
+                    }
+                    doc.extend_from_slice(next);
+                    doc.push(b'\n');
+                }
                 lines.read_rest(&mut doc)?;
                 return read_document(path, n, &doc, on_record);
             }

@@ -19,7 +19,7 @@ use crate::{Error, Result};
 const MAX_VALUE: usize = 1024;
 
 /// The title both tools centre in the block's header line.
-const TITLE: &str = "Serving Benchmark Result";
+pub(crate) const TITLE: &str = "Serving Benchmark Result";
 
 /// Longest line segment kept in memory. Progress bars rewritten with `\r`
 /// and no `\n` can make a physical line arbitrarily long; nothing reckon

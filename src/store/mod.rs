@@ -314,6 +314,7 @@ impl Store {
             pending: Vec::new(),
             ids: Vec::new(),
             param_sets: HashMap::new(),
+            param_set_bytes: 0,
             default_sweep: None,
             named_sweep: None,
         }))
@@ -542,8 +543,16 @@ pub struct SourceWriter<'s> {
     pending: Vec<(i64, i64, Option<f64>)>,
     /// Scratch for spotting a metric named twice in one record.
     ids: Vec<i64>,
-    /// Param set ids by their JSON text.
+    /// Param set ids by their JSON text, for the sets this writer met
+    /// lately: bounded by [`PARAM_SET_CACHE_BYTES`] (a log whose every run
+    /// has its own params kept each one, 1 GiB for a 3 GiB JSONL), then
+    /// emptied; the database's unique index finds the others.
+    ///
+    /// (Issue 13 / issue 10: whoever changes this cache's lifetime, e.g. to
+    /// span a whole command, keeps it bounded the same way.)
     param_sets: HashMap<String, i64>,
+    /// The bytes of the keys in `param_sets`.
+    param_set_bytes: usize,
     /// The sweep of runs that take the default time, when it is not that
     /// time's date (a `{date}` of year and month names the month).
     default_sweep: Option<String>,
@@ -556,6 +565,11 @@ pub struct SourceWriter<'s> {
 /// grow, so each sorted batch appends to the end of every metric's range
 /// whatever its size; small batches keep inserting in step with parsing.
 const FLUSH_ROWS: usize = 1 << 14;
+
+/// The most bytes of params text the param-set cache of a writer holds.
+/// Runs of one configuration are usually written together, so a small
+/// cache catches nearly every repeat; 8 MiB holds tens of thousands of sets.
+const PARAM_SET_CACHE_BYTES: usize = 8 << 20;
 
 impl SourceWriter<'_> {
     /// Sets the sweeps that differ from the run time's date: `default` for
@@ -593,6 +607,11 @@ impl SourceWriter<'_> {
                 )?;
                 let id: i64 =
                     self.tx.query_row("SELECT id FROM param_set WHERE params = ?1", [params_json], |r| r.get(0))?;
+                if self.param_set_bytes + params_json.len() > PARAM_SET_CACHE_BYTES {
+                    self.param_sets = HashMap::new();
+                    self.param_set_bytes = 0;
+                }
+                self.param_set_bytes += params_json.len();
                 self.param_sets.insert(params_json.to_string(), id);
                 id
             }
@@ -1058,6 +1077,29 @@ mod tests {
         assert_eq!(sets, 3, "param sets no run uses are gone");
         let measurements: i64 = store.conn.query_row("SELECT count(*) FROM measurement", [], |r| r.get(0)).unwrap();
         assert_eq!(measurements, 6);
+    }
+
+    #[test]
+    fn the_param_set_cache_stays_bounded_and_sets_are_still_shared() {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("test".into(), None);
+        let labels = BTreeMap::new();
+        let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+        let src =
+            NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
+        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+        // 200 distinct param sets of ~100 KB each: 20 MB of keys, more
+        // than the cache holds; then the first set again.
+        let big = "x".repeat(100_000);
+        for i in 0..201 {
+            let mut r = run(i + 1, (i % 200) as f64, 1.0);
+            r.param("note", Value::Text(big.clone()));
+            w.add_run(&r, &labels, &t).unwrap();
+            assert!(w.param_set_bytes <= PARAM_SET_CACHE_BYTES);
+        }
+        w.commit().unwrap();
+        let sets: i64 = store.conn.query_row("SELECT count(*) FROM param_set", [], |r| r.get(0)).unwrap();
+        assert_eq!(sets, 200, "the repeated set is found in the database, not stored twice");
     }
 
     #[test]
