@@ -342,12 +342,12 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
     parse_csv_rewind(path, &mut std::io::Cursor::new(bytes), opts, emit)
 }
 
+/// A CSV reader over a rewindable input, its header line read back in.
+type CsvReader<'a> = csv::Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, &'a mut dyn Rewind>>;
+
 /// A CSV reader over `input` past its header row, and the header. The
 /// delimiter is the one of `,` tab `;` `|` the header uses most.
-fn csv_open<'a>(
-    path: &Path,
-    input: &'a mut dyn Rewind,
-) -> Result<(csv::Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, &'a mut dyn Rewind>>, csv::StringRecord)> {
+fn csv_open<'a>(path: &Path, input: &'a mut dyn Rewind) -> Result<(CsvReader<'a>, csv::StringRecord)> {
     let mut first = Vec::new();
     input.read_until(b'\n', &mut first).map_err(|e| Error::io(path, e))?;
     if first.starts_with(b"\xEF\xBB\xBF") {
