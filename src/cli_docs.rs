@@ -277,7 +277,7 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                     for f in findings.iter().filter(|f| sel.fails(f)) {
                         let what = match f.status {
                             crate::lint::Status::Stale => {
-                                format!("stale (held as of {})", f.held_as_of.as_deref().unwrap_or("an earlier sweep"))
+                                format!("stale (right as of {})", f.held_as_of.as_deref().unwrap_or("an earlier sweep"))
                             }
                             s => s.as_str().to_string(),
                         };

@@ -173,7 +173,11 @@ fn suggest_prints_claim_regions_and_formats_agree() {
     );
 
     let human = sb.run(&["lint", PLAN]);
-    assert!(human.stdout.contains("eagle-fast-verify.md:44:1: stale: held as of 2026-11-20"), "{}", human.stdout);
+    assert!(
+        human.stdout.contains("eagle-fast-verify.md:44:1: stale: right as of 2026-11-20, now contradicted"),
+        "{}",
+        human.stdout
+    );
     assert!(human
         .stdout
         .contains("read as: max(eagle-topk4-v1 on output_throughput for all max_concurrency >= 50) ≈ 336"));

@@ -7,9 +7,10 @@
 //! (a dated section, table or sentence) — as of its date.
 //!
 //! A statement is *contradicted* when the data show the opposite beyond
-//! noise, *stale* when it states a number that held as of an earlier sweep
-//! and no longer does. Plans and recommendations are not judged; a name that
-//! fits several series is reported as ambiguous, never guessed.
+//! noise, *stale* when it states a number an earlier sweep bore out (held or
+//! within noise) and the newest data contradict. Plans and recommendations
+//! are not judged; a name that fits several series is reported as
+//! ambiguous, never guessed.
 
 pub mod prose;
 pub mod read;
@@ -37,7 +38,8 @@ use vocab::{Meaning, Tok, Token, Unit, Vocabulary};
 pub enum Status {
     /// The data contradict it.
     Contradicted,
-    /// It states a number that held as of an earlier sweep and no longer does.
+    /// It states a number that the data of an earlier sweep bore out (held,
+    /// or within noise) and the newest data contradict.
     Stale,
     Holds,
     /// Within noise, or too few runs.
@@ -96,7 +98,7 @@ pub struct Finding {
     pub notes: Vec<String>,
     /// History: the date it was judged as of.
     pub as_of: Option<String>,
-    /// Stale: the sweep as of which it held.
+    /// Stale: the sweep as of which it was right.
     pub held_as_of: Option<String>,
     /// Ambiguous: the series the name fits.
     pub candidates: Vec<String>,
@@ -270,7 +272,9 @@ impl<'a, 's> Linter<'a, 's> {
         if verdict == Verdict::Contradicted && r.number {
             let newest = self.sweeps.last();
             for sweep in self.sweeps.iter().rev().filter(|s| Some(*s) != newest).take(STALE_LOOKBACK) {
-                if let Ok((Verdict::Holds, _)) = self.verdict(&r.statement, Some(sweep)) {
+                // Right then: it held, or the data of then were within noise
+                // of it (not contradicted, not without data).
+                if let Ok((Verdict::Holds | Verdict::Inconclusive, _)) = self.verdict(&r.statement, Some(sweep)) {
                     f.status = Status::Stale;
                     f.held_as_of = Some(sweep.clone());
                     break;

@@ -77,6 +77,8 @@ const HIGHEST: &[&str] = &["highest", "largest", "greatest", "most"];
 const LOWEST: &[&str] = &["lowest", "smallest", "fewest", "least"];
 const MATCH: &[&str] = &["matches", "match", "matched", "matching", "par", "comparable", "equivalent", "ties", "tied"];
 const VS: &[&str] = &["vs", "versus", "against"];
+/// Words before the series a comparison is made against.
+const OBJECT: &[&str] = &["than", "of", "over", "against", "behind", "vs", "versus"];
 const PEAK: &[&str] = &[
     "peak",
     "peaks",
@@ -382,6 +384,14 @@ pub fn read(
                 names.push(s[0].clone());
             }
         }
+        // `…, about 3% ahead of DDP`: a clause naming only the object of
+        // its comparison speaks of the previous clause's series.
+        if let (Some((i, _)), Some(prev)) = (series.first(), &subject) {
+            let object = words_before(c, *i, 1).first().is_some_and(|w| OBJECT.contains(w));
+            if object && names.len() == 1 && names[0] != *prev {
+                names.insert(0, prev.clone());
+            }
+        }
         let mut notes = Vec::new();
         let mut confidence: f64 = 0.9;
         let subj = match names.first() {
@@ -404,8 +414,21 @@ pub fn read(
             Tok::Number(Number { unit: Unit::Metric(m), .. }) => Some(m.clone()),
             _ => None,
         });
+        // A time with no metric named: the project's one metric in a time
+        // unit, if it has exactly one.
+        let timed = c.iter().any(|t| matches!(&t.kind, Tok::Number(Number { unit: Unit::Time(_), .. })));
+        let time_metrics: Vec<&String> = vocab
+            .units
+            .iter()
+            .filter(|(_, u)| u.as_deref().and_then(super::vocab::time_unit).is_some())
+            .map(|(m, _)| m)
+            .collect();
         let metric = if let Some(m) = clause_metric.or_else(|| sentence_metric.clone()) {
             m
+        } else if let (true, [m]) = (timed, time_metrics.as_slice()) {
+            confidence -= 0.1;
+            notes.push(format!("metric `{m}`, the one measured in time"));
+            (*m).clone()
         } else if let Some(m) = &around.block_metric {
             confidence -= 0.1;
             notes.push(format!("metric `{m}` from the paragraph"));
@@ -627,6 +650,10 @@ pub fn read(
                 continue; // `from 450 ms to 300 ms`: the value now is the second
             }
             let before = words_before(c, i, 3);
+            // `the 80 GB cards`: a number after an article describes a thing.
+            if matches!(c.get(i.wrapping_sub(1)).and_then(word), Some("the" | "a" | "an")) {
+                continue;
+            }
             let unit_ok = match &n.unit {
                 Unit::Metric(m) => *m == metric,
                 Unit::Time(_) => vocab.unit(&metric).and_then(super::vocab::time_unit).is_some(),
@@ -751,5 +778,119 @@ pub fn name(s: &str) -> String {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', ""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::vocab::{tests::vocabulary, tokenize};
+    use super::*;
+
+    fn readings(sentence: &str, around: &Surroundings) -> Vec<Item> {
+        let v = vocabulary();
+        read(&v, &tokenize(&v, sentence), sentence, around, &[])
+    }
+
+    fn statements(sentence: &str) -> Vec<String> {
+        readings(sentence, &Surroundings::default())
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Reading(r) => Some(r.statement),
+                Item::Ambiguous { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn comparisons() {
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS at N=4096."),
+            ["triton beats cublas on tflops at size = 4096"]
+        );
+        assert_eq!(
+            statements("Triton is slower than cuBLAS on TFLOPS."),
+            ["cublas beats triton on tflops for all size"]
+        );
+        assert_eq!(
+            statements("CUTLASS is the fastest kernel on TFLOPS on large matrices."),
+            ["cutlass beats others on tflops for all size >= 4096"]
+        );
+        assert_eq!(
+            statements("cuBLAS has lower latency_us than Triton at N=512."),
+            ["cublas < triton on latency_us at size = 512"]
+        );
+        assert_eq!(
+            statements("Triton matches cuBLAS on TFLOPS from N=4096 on."),
+            ["triton matches cublas on tflops for all size >= 4096"]
+        );
+    }
+
+    #[test]
+    fn ratios_follow_the_metric_direction() {
+        assert_eq!(
+            statements("Triton is 1.5x faster than cuBLAS on TFLOPS at N=512."),
+            ["triton / cublas on tflops at size = 512 ≈ 1.5 within 3.4%"]
+        );
+        // Faster on a latency: the other one's time over this one's.
+        assert_eq!(
+            statements("Triton is 2x faster than cuBLAS on latency_us at N=512."),
+            ["cublas / triton on latency_us at size = 512 ≈ 2 within 25%"]
+        );
+        assert_eq!(
+            statements("Triton trails cuBLAS by 20% on TFLOPS at N=512."),
+            ["triton / cublas on tflops at size = 512 ≈ 0.8"]
+        );
+        assert_eq!(
+            statements("cuBLAS is up to 1.5x better than Triton on TFLOPS."),
+            ["max(cublas / triton on tflops for all size) ≈ 1.5 within 3.4%"]
+        );
+        // A change, not a comparison.
+        assert!(statements("Autotuning gave Triton 9% more TFLOPS.").is_empty());
+    }
+
+    #[test]
+    fn numbers_peaks_bounds_and_pairs() {
+        assert_eq!(statements("At N=4096, cuBLAS delivers 790 TFLOPS."), ["cublas on tflops at size = 4096 ≈ 790"]);
+        assert_eq!(statements("cuBLAS takes 1.2 ms at N=8192."), ["cublas on latency_us at size = 8192 ≈ 1200"]);
+        assert_eq!(statements("cuBLAS peaks at 830 TFLOPS at N=8192."), ["max(cublas on tflops for all size) ≈ 830"]);
+        assert_eq!(statements("cuBLAS stays under 900 TFLOPS."), ["max(cublas on tflops for all size) < 900"]);
+        assert_eq!(
+            statements("cuBLAS vs Triton at N=512: 42 vs 38 TFLOPS."),
+            ["cublas on tflops at size = 512 ≈ 42 and triton on tflops at size = 512 ≈ 38"]
+        );
+        // A number after an article describes a thing; a bare number
+        // after `at` is a setting.
+        assert!(statements("cuBLAS runs on the 80 TFLOPS cards.").is_empty());
+        assert_eq!(statements("cuBLAS on TFLOPS capped at 64 is fine."), Vec::<String>::new());
+    }
+
+    #[test]
+    fn context_fills_what_the_sentence_leaves_out() {
+        let around = Surroundings {
+            block_series: vec!["cublas".into()],
+            section_series: vec![],
+            block_metric: Some("tflops".into()),
+            heading_metric: None,
+        };
+        let items = readings("By N=512 Triton is already 1.2x ahead.", &around);
+        let [Item::Reading(r)] = items.as_slice() else { panic!("{items:?}") };
+        assert_eq!(r.statement, "triton / cublas on tflops at size = 512 ≈ 1.2 within 4.2%");
+        assert!(r.confidence < 0.9 && r.notes.len() == 2, "{r:?}");
+        // The previous clause's series and a lent point.
+        assert_eq!(
+            statements("At N=4096, cuBLAS reaches 790 TFLOPS, about 4% ahead of Triton."),
+            ["cublas on tflops at size = 4096 ≈ 790", "cublas / triton on tflops at size = 4096 ≈ 1.04"]
+        );
+    }
+
+    #[test]
+    fn ambiguous_names_are_never_guessed() {
+        let items = readings("The hand-written kernels beat cuBLAS on TFLOPS.", &Surroundings::default());
+        assert_eq!(
+            items,
+            [Item::Ambiguous { phrase: "hand-written".into(), candidates: vec!["cutlass".into(), "triton".into()] }]
+        );
+        // Named without a statement: nothing to report.
+        assert!(readings("The hand-written kernels live in kernels/.", &Surroundings::default()).is_empty());
     }
 }

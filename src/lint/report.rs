@@ -33,7 +33,7 @@ impl Selection {
 fn headline(f: &Finding) -> String {
     let mut s = match f.status {
         Status::Stale => {
-            format!("stale: held as of {}, {}", f.held_as_of.as_deref().unwrap_or("an earlier sweep"), f.summary)
+            format!("stale: right as of {}, now {}", f.held_as_of.as_deref().unwrap_or("an earlier sweep"), f.summary)
         }
         Status::Ambiguous | Status::Plan | Status::Unjudged | Status::History => {
             format!("{}: {}", f.status.as_str(), f.summary)

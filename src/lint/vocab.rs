@@ -109,9 +109,26 @@ pub struct Vocabulary {
 impl Vocabulary {
     pub fn new(dataset: &Dataset, cfg: &Config) -> Vocabulary {
         let series: BTreeSet<String> = dataset.param_values(&cfg.series).into_iter().collect();
-        let metrics: BTreeSet<String> = dataset.metrics().map(|m| m.name.clone()).collect();
-        let params: BTreeSet<String> =
-            dataset.params().filter(|p| *p != cfg.series && !p.contains('.')).map(str::to_string).collect();
+        let metrics: Vec<(String, Option<String>, Direction)> =
+            dataset.metrics().map(|m| (m.name.clone(), m.unit.clone(), m.direction)).collect();
+        let params: BTreeMap<String, Vec<String>> = dataset
+            .params()
+            .filter(|p| *p != cfg.series && !p.contains('.'))
+            .map(|p| (p.to_string(), dataset.param_values(p)))
+            .collect();
+        Vocabulary::build(cfg, series, &metrics, &params)
+    }
+
+    /// The vocabulary of the given series, metrics (name, stored unit,
+    /// stored direction) and params (name, values as text).
+    pub fn build(
+        cfg: &Config,
+        series: BTreeSet<String>,
+        metric_list: &[(String, Option<String>, Direction)],
+        param_list: &BTreeMap<String, Vec<String>>,
+    ) -> Vocabulary {
+        let metrics: BTreeSet<String> = metric_list.iter().map(|m| m.0.clone()).collect();
+        let params: BTreeSet<String> = param_list.keys().cloned().collect();
         let mut map: BTreeMap<String, Vec<Meaning>> = BTreeMap::new();
         // The project's aliases first: a word reckon.toml gives a meaning
         // keeps it over a metric or param that happens to have that name.
@@ -190,21 +207,21 @@ impl Vocabulary {
         let mut units = BTreeMap::new();
         let mut directions = BTreeMap::new();
         let mut margins = BTreeMap::new();
-        for m in dataset.metrics() {
+        for (name, stored_unit, stored_direction) in metric_list {
             let unit = cfg
                 .metrics
-                .get(&m.name)
+                .get(name)
                 .and_then(|s| s.unit.clone())
-                .or_else(|| m.unit.clone())
-                .or_else(|| crate::metric::unit_from_name(&m.name).map(str::to_string));
-            units.insert(m.name.clone(), unit);
-            let d = cfg.direction(&m.name, m.direction);
-            directions.insert(m.name.clone(), d);
-            margins.insert(m.name.clone(), cfg.margin(&m.name, d));
+                .or_else(|| stored_unit.clone())
+                .or_else(|| crate::metric::unit_from_name(name).map(str::to_string));
+            units.insert(name.clone(), unit);
+            let d = cfg.direction(name, *stored_direction);
+            directions.insert(name.clone(), d);
+            margins.insert(name.clone(), cfg.margin(name, d));
         }
         let mut param_values = BTreeMap::new();
-        for p in &params {
-            let mut vs: Vec<f64> = dataset.param_values(p).iter().filter_map(|v| v.parse::<f64>().ok()).collect();
+        for (p, values) in param_list {
+            let mut vs: Vec<f64> = values.iter().filter_map(|v| v.parse::<f64>().ok()).collect();
             vs.sort_by(f64::total_cmp);
             vs.dedup();
             param_values.insert(p.clone(), vs);
@@ -462,8 +479,63 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    pub(crate) fn vocabulary() -> Vocabulary {
+        let cfg = Config::parse(
+            r#"
+series = "kernel"
+[aliases]
+"cublas" = ["cuBLAS"]
+"triton" = ["Triton", "hand-written"]
+"cutlass" = ["CUTLASS", "hand-written"]
+tflops = ["TFLOPS"]
+size = ["N"]
+[points]
+"large matrices" = "size >= 4096"
+"{n} MB" = "cache_mb = {n}"
+"#,
+            std::path::Path::new("/p"),
+            None,
+        )
+        .unwrap();
+        let series = ["cublas", "triton", "cutlass"].into_iter().map(String::from).collect();
+        let metrics =
+            vec![("tflops".to_string(), None, Direction::Higher), ("latency_us".to_string(), None, Direction::Lower)];
+        let sizes: Vec<String> = ["512", "4096", "8192"].into_iter().map(String::from).collect();
+        let params =
+            [("size".to_string(), sizes), ("cache_mb".to_string(), vec!["64".to_string()])].into_iter().collect();
+        Vocabulary::build(&cfg, series, &metrics, &params)
+    }
+
+    fn kinds(s: &str) -> Vec<Tok> {
+        tokenize(&vocabulary(), s).into_iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn tokens_name_series_metrics_points_and_numbers() {
+        let t = kinds("cuBLAS reaches 1.2k TFLOPS at N=4096 on large matrices, 2.3x and 12% of 64 MB");
+        assert_eq!(t[0], Tok::Mention(Meaning::Series(vec!["cublas".into()])));
+        assert!(matches!(&t[2], Tok::Number(n) if n.value == 1200.0 && n.unit == Unit::Metric("tflops".into())));
+        assert_eq!(t[4], Tok::Mention(Meaning::Param("size".into())));
+        assert!(t.contains(&Tok::Mention(Meaning::Point(Scope::Range("size".into(), ">=", 4096.0)))));
+        assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 2.3 && n.unit == Unit::Times && (n.precision - 0.05 / 2.3).abs() < 1e-12)));
+        assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 12.0 && n.unit == Unit::Percent)));
+        assert!(t.contains(&Tok::Mention(Meaning::Point(Scope::At("cache_mb".into(), 64.0)))));
+    }
+
+    #[test]
+    fn names_with_digits_are_not_numbers_and_shared_aliases_are_ambiguous() {
+        let t = kinds("H100 and Llama-3-70B run the hand-written kernels in 11.6 µs or 212ms");
+        assert!(
+            !t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 100.0 || n.value == 70.0 || n.value == 3.0)),
+            "{t:?}"
+        );
+        assert!(t.contains(&Tok::Mention(Meaning::Series(vec!["cutlass".into(), "triton".into()]))));
+        assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 11.6 && n.unit == Unit::Time(1e-6))));
+        assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 212.0 && n.unit == Unit::Time(1e-3))));
+    }
 
     #[test]
     fn scopes_parse() {
