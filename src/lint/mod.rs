@@ -109,9 +109,6 @@ pub struct Finding {
     pub block_span: Range<usize>,
 }
 
-/// Earlier sweeps looked at to tell a stale number from a wrong one.
-const STALE_LOOKBACK: usize = 4;
-
 /// Lints one document.
 pub struct Linter<'a, 's> {
     dataset: &'a Dataset<'s>,
@@ -120,7 +117,10 @@ pub struct Linter<'a, 's> {
     /// Every sweep date, oldest first.
     sweeps: Vec<String>,
     preferred_params: Vec<String>,
+    judged: std::cell::RefCell<std::collections::HashMap<(String, Option<String>), VerdictOrWhy>>,
 }
+
+type VerdictOrWhy = std::result::Result<(Verdict, String), String>;
 
 impl<'a, 's> Linter<'a, 's> {
     pub fn new(dataset: &'a Dataset<'s>, cfg: &'a Config) -> Self {
@@ -135,7 +135,7 @@ impl<'a, 's> Linter<'a, 's> {
                 }
             }
         }
-        Linter { dataset, cfg, vocab, sweeps, preferred_params }
+        Linter { dataset, cfg, vocab, sweeps, preferred_params, judged: Default::default() }
     }
 
     /// Every statement of the document (`path` names it in errors).
@@ -269,21 +269,32 @@ impl<'a, 's> Linter<'a, 's> {
             }
             return;
         }
+        // Stale: right with the data as they stood before the newest sweep
+        // — it held, or they were within noise of it (not contradicted, not
+        // without data). One more judgement, only for contradicted numbers.
         if verdict == Verdict::Contradicted && r.number {
-            let newest = self.sweeps.last();
-            for sweep in self.sweeps.iter().rev().filter(|s| Some(*s) != newest).take(STALE_LOOKBACK) {
-                // Right then: it held, or the data of then were within noise
-                // of it (not contradicted, not without data).
-                if let Ok((Verdict::Holds | Verdict::Inconclusive, _)) = self.verdict(&r.statement, Some(sweep)) {
+            if let Some(before) = self.sweeps.len().checked_sub(2).map(|i| &self.sweeps[i]) {
+                if let Ok((Verdict::Holds | Verdict::Inconclusive, _)) = self.verdict(&r.statement, Some(before)) {
                     f.status = Status::Stale;
-                    f.held_as_of = Some(sweep.clone());
-                    break;
+                    f.held_as_of = Some(before.clone());
                 }
             }
         }
     }
 
-    fn verdict(&self, statement: &str, as_of: Option<&str>) -> std::result::Result<(Verdict, String), String> {
+    /// The verdict of a statement (as of a date), judged once per lint:
+    /// plans repeat their conclusions.
+    fn verdict(&self, statement: &str, as_of: Option<&str>) -> VerdictOrWhy {
+        let key = (statement.to_string(), as_of.map(str::to_string));
+        if let Some(v) = self.judged.borrow().get(&key) {
+            return v.clone();
+        }
+        let v = self.judge_statement(statement, as_of);
+        self.judged.borrow_mut().insert(key, v.clone());
+        v
+    }
+
+    fn judge_statement(&self, statement: &str, as_of: Option<&str>) -> VerdictOrWhy {
         let claim =
             lang::parse(statement).map_err(|e| format!("not a claim reckon can read ({}): {statement}", e.msg))?;
         let mut judge = Judge::new(self.dataset, self.cfg);
