@@ -490,11 +490,7 @@ fn claims_without_data_say_so_and_fail_only_strict_checks() {
 fn claims_naming_what_no_run_holds_are_bad_input() {
     let s = example(&[FIRST, SECOND]);
     let cases = [
-        (
-            "eagle-topk1-v2 beats baseline on goodput at max_concurrency = 30",
-            34,
-            "unknown metric `goodput`",
-        ),
+        ("eagle-topk1-v2 beats baseline on goodput at max_concurrency = 30", 34, "unknown metric `goodput`"),
         (
             "eagle-topk1-v2 beats baseline on output_througput at max_concurrency = 30",
             34,
@@ -508,12 +504,12 @@ fn claims_naming_what_no_run_holds_are_bad_input() {
         (
             "baseline beats eagle-topk1-v3 on output_throughput for all max_concurrency",
             16,
-            "no run is of the series `eagle-topk1-v3`: no value of `config` is called that (did you mean `eagle-topk1-v2`?)",
+            "unknown series `eagle-topk1-v3`: no run has that value of `config` (did you mean `eagle-topk1-v2`?)",
         ),
         (
             "'EAGLE-3 with topk=2' beats baseline on tok/s at max_concurrency = 1",
             1,
-            "no run is of the series `EAGLE-3 with topk=2`",
+            "unknown series `EAGLE-3 with topk=2`",
         ),
     ];
     for (statement, col, msg) in cases {
@@ -528,6 +524,14 @@ fn claims_naming_what_no_run_holds_are_bad_input() {
         s.run(&["update", "--write", doc]);
         assert_eq!(s.read(doc), text, "nothing written");
     }
+    // A mistyped argument reads as the statement's start; the error says so.
+    let doc = "notebooks/typo.md";
+    s.write(doc, "<!-- reckon:claim id=t superseeded=2026-11-29 baseline beats eagle-topk1-v2 on output_throughput -->\nx\n<!-- /reckon:claim -->\n");
+    let r = expect(&s, 2, &["check", doc]);
+    assert!(
+        r.stderr.contains("(if `superseeded=` is meant as an argument: a claim takes id, superseded, as_of)"),
+        "{r:?}"
+    );
 }
 
 /// reckon.toml's aliases work unquoted in claims, `=`, `+` and `/` included;

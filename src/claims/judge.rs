@@ -125,7 +125,7 @@ impl<'a, 's> Judge<'a, 's> {
             .unwrap_or_default();
         let alias = if canonical == name.text { String::new() } else { format!(" (an alias of `{canonical}`)") };
         Err(at(format!(
-            "no run is of the series `{}`{alias}: no value of `{series}` is called that{hint}; the series are: {}",
+            "unknown series `{}`{alias}: no run has that value of `{series}`{hint}; the series are: {}",
             name.text,
             known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
         )))
@@ -697,15 +697,8 @@ fn status_note(report: &ClaimReport) -> Option<String> {
 /// Parses a claim region's statement, pointing parse errors at the
 /// document.
 pub fn parse_region(document: &Document, text: &str, region: &Region) -> Result<(String, Option<String>, Claim)> {
-    for arg in &region.args {
-        if !CLAIM_ARGS.contains(&arg.key.as_str()) {
-            return Err(document.error_at(
-                text,
-                arg.span.start,
-                format!("unknown claim argument `{}`; a claim takes: {}", arg.key, CLAIM_ARGS.join(", ")),
-            ));
-        }
-    }
+    // The directive parser takes only `CLAIM_ARGS` as arguments; any other
+    // `key=value` starts the statement (a series may be called `topk=1+v2`).
     let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
     let superseded = region.arg("superseded").map(|a| a.value.clone());
     let Some(statement) = &region.statement else {
