@@ -1,109 +1,190 @@
-//! Ingest throughput against the physical limit.
+//! Ingest speed against the physical limit, in the shape logs pile up in:
+//! thousands of small bench_serving files committed to git.
 //!
-//! Generates a corpus of bench_serving JSONL records (default 100,000; set
-//! RECKON_BENCH_RECORDS to change), ingests it with reckon, then inserts the
-//! identical metric rows with one bare prepared statement in one transaction
-//! into a table of the same shape, and prints both rates and their ratio.
-//! Rounds alternate so machine noise hits both sides alike; the best round
-//! of each is reported.
+//! Generates 3,000 files (RECKON_BENCH_FILES) of 11 bench_serving records
+//! each (one sweep of concurrencies 1–250 for one configuration), committed
+//! over 200 commits of a git repository, with a reckon.toml naming them and
+//! a plan with a table region. Then, timing whole `reckon` processes:
 //!
-//! Run: `cargo bench --bench ingest`
+//! 1. `reckon ingest` of the 3,000 files into an empty database (run times
+//!    come from git: the paths hold no date);
+//! 2. `reckon ingest` of the same records as one file;
+//! 3. a bare prepared INSERT of the same metric rows in one transaction
+//!    into a table of the same shape (the physical limit);
+//! 4. the first `reckon check` of the plan in a fresh `git clone` of the
+//!    repository (no database: it ingests every file first).
+//!
+//! Prints each figure, and the ratios against their targets: many files and
+//! one file as a fraction of the bare insert rate, the first check as a
+//! multiple of the many-files ingest. Rounds alternate so machine noise hits
+//! every side alike; the best round of each is reported. Nothing is
+//! asserted about time.
+//!
+//! Run: `cargo bench --bench ingest`. RECKON_BIN=PATH times another reckon
+//! binary (an older build, for before/after figures).
 
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use reckon::ingest::{self, Request};
-use reckon::store::{Batch, Store};
+const CONFIGS: [&str; 8] = [
+    "baseline",
+    "eagle-topk4-v1",
+    "eagle-topk1-v2",
+    "eagle-topk2-v2",
+    "eagle-topk4-v2",
+    "eagle-topk1-v1",
+    "ngram-v1",
+    "mtp-v2",
+];
+const CONCURRENCIES: [u32; 11] = [1, 2, 4, 8, 16, 30, 50, 100, 150, 200, 250];
 
-fn generate(dir: &Path, records: usize, files: usize) {
-    let per_file = records.div_ceil(files);
-    let mut n = 0usize;
+const TOML: &str = r#"database = "db/reckon.sqlite"
+series = "config"
+
+[[source]]
+path = "logs/{config}/*.jsonl"
+"#;
+
+const PLAN: &str = "# Throughput\n\n\
+<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config digits=1 -->\n\
+<!-- /reckon:table -->\n";
+
+/// One bench_serving record, as SGLang writes it.
+fn record(out: &mut impl Write, n: usize, c: u32) {
+    // An irrational step: no two files hold the same bytes (those would count once).
+    let x = 1.0 + (n as f64 * 0.618_033_988_749_895).fract() * 0.05;
+    writeln!(
+        out,
+        concat!(
+            r#"{{"tag": "bench_c{c}", "backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": {c}, "#,
+            r#""sharegpt_output_len": null, "random_input_len": 1000, "random_output_len": 1000, "random_range_ratio": 1.0, "#,
+            r#""server_info": {{"model_path": "moonshotai/Kimi-K2.5", "tp_size": 8, "speculative_algorithm": null, "enable_spec_v2": false}}, "#,
+            r#""duration": {d}, "completed": 16, "total_input_tokens": 16000, "total_output_tokens": 15997, "total_output_tokens_retokenized": 15992, "#,
+            r#""request_throughput": {a}, "input_throughput": {b}, "output_throughput": {b}, "total_throughput": {e}, "#,
+            r#""mean_e2e_latency_ms": {l}, "median_e2e_latency_ms": {l}, "std_e2e_latency_ms": 440.4, "p99_e2e_latency_ms": {l}, "#,
+            r#""mean_ttft_ms": 189.37, "median_ttft_ms": 176.11, "std_ttft_ms": 56.81, "p99_ttft_ms": 454.48, "#,
+            r#""mean_tpot_ms": 10.83, "median_tpot_ms": 10.72, "std_tpot_ms": 0.54, "p99_tpot_ms": 12.99, "#,
+            r#""mean_itl_ms": 10.83, "median_itl_ms": 10.50, "std_itl_ms": 4.33, "p95_itl_ms": 20.57, "p99_itl_ms": 29.24, "#,
+            r#""concurrency": 0.985, "accept_length": null}}"#
+        ),
+        c = c,
+        d = 173.27 * x,
+        a = 0.0923 * c as f64 * x,
+        b = 92.32 * c as f64 * x,
+        e = 184.66 * c as f64 * x,
+        l = 11010.0 * x,
+    )
+    .unwrap();
+}
+
+fn git(dir: &Path, args: &[&str], date: Option<&str>) {
+    let mut cmd = Command::new("git");
+    cmd.args(["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir);
+    if let Some(d) = date {
+        cmd.env("GIT_COMMITTER_DATE", d).env("GIT_AUTHOR_DATE", d);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Writes the repository: `files` logs committed over `commits` commits,
+/// one day apart, and the same records as one file in `one/all.jsonl`.
+fn generate(repo: &Path, one: &Path, files: usize, commits: usize) {
+    std::fs::write(repo.join("reckon.toml"), TOML).unwrap();
+    std::fs::write(repo.join(".gitignore"), "db/\n").unwrap();
+    std::fs::create_dir_all(repo.join("notebooks")).unwrap();
+    std::fs::write(repo.join("notebooks/plan.md"), PLAN).unwrap();
+    git(repo, &["init", "-q"], None);
+    std::fs::create_dir_all(one).unwrap();
+    let mut all = std::io::BufWriter::new(std::fs::File::create(one.join("all.jsonl")).unwrap());
+    let per_commit = files.div_ceil(commits);
+    let mut n = 0;
     for f in 0..files {
-        let path = dir.join(format!("logs/2026-11-{:02}/config{}.jsonl", 1 + f % 28, f));
+        let config = CONFIGS[f % CONFIGS.len()];
+        let path = repo.join(format!("logs/{config}/sweep-{f:05}.jsonl"));
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-        for i in 0..per_file {
-            if n == records {
-                break;
-            }
+        for &c in &CONCURRENCIES {
             n += 1;
-            let c = [1, 2, 4, 8, 16, 30, 50, 100, 150, 200, 250][i % 11];
-            let x = 1.0 + (n as f64 * 0.618).fract() * 0.05;
-            writeln!(
-                out,
-                concat!(
-                    r#"{{"tag": "bench_c{c}", "backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": {c}, "#,
-                    r#""sharegpt_output_len": null, "random_input_len": 1000, "random_output_len": 1000, "random_range_ratio": 1.0, "#,
-                    r#""server_info": {{"model_path": "moonshotai/Kimi-K2.5", "tp_size": 8, "speculative_algorithm": null, "enable_spec_v2": false}}, "#,
-                    r#""duration": {d}, "completed": 16, "total_input_tokens": 16000, "total_output_tokens": 15997, "total_output_tokens_retokenized": 15992, "#,
-                    r#""request_throughput": {a}, "input_throughput": {b}, "output_throughput": {b}, "total_throughput": {e}, "#,
-                    r#""mean_e2e_latency_ms": {l}, "median_e2e_latency_ms": {l}, "std_e2e_latency_ms": 440.4, "p99_e2e_latency_ms": {l}, "#,
-                    r#""mean_ttft_ms": 189.37, "median_ttft_ms": 176.11, "std_ttft_ms": 56.81, "p99_ttft_ms": 454.48, "#,
-                    r#""mean_tpot_ms": 10.83, "median_tpot_ms": 10.72, "std_tpot_ms": 0.54, "p99_tpot_ms": 12.99, "#,
-                    r#""mean_itl_ms": 10.83, "median_itl_ms": 10.50, "std_itl_ms": 4.33, "p95_itl_ms": 20.57, "p99_itl_ms": 29.24, "#,
-                    r#""concurrency": 0.985, "accept_length": null}}"#
-                ),
-                c = c,
-                d = 173.27 * x,
-                a = 0.0923 * c as f64 * x,
-                b = 92.32 * c as f64 * x,
-                e = 184.66 * c as f64 * x,
-                l = 11010.0 * x,
-            )
-            .unwrap();
+            record(&mut out, n, c);
+            record(&mut all, n, c);
+        }
+        drop(out);
+        let last_of_commit = (f + 1) % per_commit == 0 || f + 1 == files;
+        if last_of_commit {
+            let k = f / per_commit;
+            let date = format!("{}T12:00:00Z", day(k));
+            git(repo, &["add", "-A"], None);
+            git(repo, &["commit", "-q", "-m", &format!("sweep {k}")], Some(&date));
         }
     }
 }
 
-fn reckon_round(dir: &Path, round: usize) -> (Duration, Vec<(i64, i64, Option<f64>)>) {
-    let db = dir.join(format!("reckon-{round}.sqlite"));
-    let mut store = Store::open(&db).unwrap();
-    let req =
-        Request { path: "logs/{date}/{config}.jsonl".into(), format: None, labels: BTreeMap::new(), optional: false };
-    let mut batch = Batch::new("bench".into(), None);
-    let start = Instant::now();
-    let report = ingest::ingest(&mut store, dir, &[req], &ingest::Options::default(), &mut batch, &mut |_, _, _| {});
-    let took = start.elapsed();
-    assert_eq!(
-        report.failed(),
-        0,
-        "{:?}",
-        report.files.iter().find(|f| matches!(f.outcome, ingest::FileOutcome::Failed(_)))
-    );
-    let rows = {
-        let conn = store.connection();
-        let mut stmt = conn.prepare("SELECT metric_id, run_id, value FROM measurement").unwrap();
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap();
-        rows.collect::<Result<Vec<_>, _>>().unwrap()
-    };
-    (took, rows)
+/// The k-th day from 2026-01-01.
+fn day(k: usize) -> String {
+    let first = chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
+    (first + chrono::Days::new(k as u64)).format("%Y-%m-%d").to_string()
 }
 
-/// Reading and parsing alone (hash, detect, parse; no database), to show
-/// where reckon's time goes.
-fn parse_round(dir: &Path) -> (Duration, usize) {
-    let start = Instant::now();
-    let mut runs = 0usize;
-    let template = reckon::ingest::PathTemplate::parse("logs/{date}/{config}.jsonl").unwrap();
-    for file in template.files(dir).unwrap() {
-        let bytes = std::fs::read(&file).unwrap();
-        let _hash = blake3::hash(&bytes);
-        let format = reckon::ingest::Format::detect(&file, &bytes[..bytes.len().min(256 * 1024)]).unwrap();
-        let mut input = &bytes[..];
-        format
-            .parse(&file, &mut input, &mut |_run| {
-                runs += 1;
-                Ok(())
-            })
-            .unwrap();
+/// The reckon binary to time: RECKON_BIN, else the one cargo built beside
+/// this bench.
+fn reckon_binary() -> PathBuf {
+    if let Ok(p) = std::env::var("RECKON_BIN") {
+        return PathBuf::from(p);
     }
-    (start.elapsed(), runs)
+    let exe = if cfg!(windows) { "reckon.exe" } else { "reckon" };
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(p) = option_env!("CARGO_BIN_EXE_reckon") {
+        candidates.push(PathBuf::from(p));
+    }
+    if let Ok(me) = std::env::current_exe() {
+        if let Some(deps) = me.parent() {
+            candidates.push(deps.join(exe));
+            if let Some(profile) = deps.parent() {
+                candidates.push(profile.join(exe));
+            }
+        }
+    }
+    candidates.iter().find(|p| p.is_file()).cloned().unwrap_or_else(|| {
+        panic!("the reckon binary was not found (looked at {candidates:?}); build it with `cargo build --release` or run through `cargo bench`")
+    })
 }
 
-fn bare_round(dir: &Path, round: usize, rows: &[(i64, i64, Option<f64>)]) -> Duration {
-    let path = dir.join(format!("bare-{round}.sqlite"));
+/// Runs reckon in `dir` and returns how long the whole process took.
+fn timed(bin: &Path, dir: &Path, args: &[&str], ok_codes: &[i32]) -> Duration {
+    let start = Instant::now();
+    let out = Command::new(bin).args(args).current_dir(dir).output().unwrap();
+    let took = start.elapsed();
+    let code = out.status.code().unwrap_or(-1);
+    assert!(
+        ok_codes.contains(&code),
+        "reckon {args:?} exited {code}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    took
+}
+
+fn remove_db(db: &Path) {
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+    }
+}
+
+fn measurement_rows(db: &Path) -> Vec<(i64, i64, Option<f64>)> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare("SELECT metric_id, run_id, value FROM measurement").unwrap();
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap();
+    rows.collect::<Result<Vec<_>, _>>().unwrap()
+}
+
+fn bare_round(dir: &Path, rows: &[(i64, i64, Option<f64>)]) -> Duration {
+    let path = dir.join("bare.sqlite");
+    remove_db(&path);
     let mut conn = rusqlite::Connection::open(&path).unwrap();
     conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(())).unwrap();
     conn.pragma_update(None, "synchronous", "NORMAL").unwrap();
@@ -126,54 +207,77 @@ fn bare_round(dir: &Path, round: usize, rows: &[(i64, i64, Option<f64>)]) -> Dur
 fn main() {
     // `cargo test --benches` runs bench targets with no `--bench` flag: keep that quick.
     let benching = std::env::args().any(|a| a == "--bench");
-    let records: usize = std::env::var("RECKON_BENCH_RECORDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(if benching { 100_000 } else { 2_000 });
-    let rounds = if benching { 3 } else { 1 };
-    let dir = tempfile::tempdir().unwrap();
-    generate(dir.path(), records, 20);
-    let bytes: u64 = walk_size(&dir.path().join("logs"));
-    let mut best_reckon = Duration::MAX;
-    let mut best_bare = Duration::MAX;
-    let mut metric_rows = 0;
-    let mut best_parse = Duration::MAX;
-    for round in 0..rounds {
-        let (took, runs) = parse_round(dir.path());
-        assert_eq!(runs, records);
-        best_parse = best_parse.min(took);
-        let (took, rows) = reckon_round(dir.path(), round);
-        metric_rows = rows.len();
-        best_reckon = best_reckon.min(took);
-        best_bare = best_bare.min(bare_round(dir.path(), round, &rows));
+    let files: usize = std::env::var("RECKON_BENCH_FILES").ok().and_then(|s| s.parse().ok()).unwrap_or(if benching {
+        3000
+    } else {
+        40
+    });
+    let commits = if benching { 200 } else { 10 };
+    let rounds =
+        std::env::var("RECKON_BENCH_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(if benching { 3 } else { 1 });
+    let bin = reckon_binary();
+    // RECKON_BENCH_KEEP=1 keeps the generated project, for profiling.
+    let keep = std::env::var_os("RECKON_BENCH_KEEP").is_some();
+    let tmp = tempfile::Builder::new().prefix("reckon-bench-ingest").disable_cleanup(keep).tempdir().unwrap();
+    if keep {
+        eprintln!("keeping {}", tmp.path().display());
     }
-    let rate = |d: Duration| metric_rows as f64 / d.as_secs_f64();
-    println!("ingest benchmark: {records} bench_serving records, {metric_rows} metric rows, {:.1} MB of JSONL, best of {rounds} round(s)", bytes as f64 / 1e6);
-    println!(
-        "  reckon ingest (parse + runs + params + metrics): {:>8.3} s  {:>12.0} metric rows/s  {:>10.0} records/s",
-        best_reckon.as_secs_f64(),
-        rate(best_reckon),
-        records as f64 / best_reckon.as_secs_f64()
-    );
-    println!("    of which reading, hashing and parsing:        {:>8.3} s", best_parse.as_secs_f64());
-    println!(
-        "  bare prepared INSERT of the same metric rows:    {:>8.3} s  {:>12.0} metric rows/s",
-        best_bare.as_secs_f64(),
-        rate(best_bare)
-    );
-    println!("  ratio reckon / bare: {:.2} (target >= 0.50)", best_bare.as_secs_f64() / best_reckon.as_secs_f64());
-}
+    let repo = tmp.path().join("repo");
+    let one = tmp.path().join("one");
+    std::fs::create_dir_all(&repo).unwrap();
+    let generated = Instant::now();
+    generate(&repo, &one, files, commits);
+    let gen_time = generated.elapsed();
+    let repo_db = repo.join("db/reckon.sqlite");
+    let one_db = one.join("reckon.sqlite");
 
-fn walk_size(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            if e.file_type().unwrap().is_dir() {
-                walk_size(&e.path())
-            } else {
-                e.metadata().unwrap().len()
-            }
-        })
-        .sum()
+    let (mut many, mut single, mut bare, mut first_check) =
+        (Duration::MAX, Duration::MAX, Duration::MAX, Duration::MAX);
+    let mut rows = Vec::new();
+    for round in 0..rounds {
+        remove_db(&repo_db);
+        many = many.min(timed(&bin, &repo, &["ingest", "--quiet"], &[0]));
+        if round == 0 {
+            rows = measurement_rows(&repo_db);
+            // The plan made current, so the clone's check has nothing to flag.
+            timed(&bin, &repo, &["update", "--write", "notebooks/plan.md"], &[0, 1]);
+            git(&repo, &["add", "notebooks/plan.md"], None);
+            git(&repo, &["commit", "-q", "-m", "plan"], Some("2027-01-01T00:00:00Z"));
+        }
+        remove_db(&one_db);
+        let db_arg = one_db.display().to_string();
+        single = single.min(timed(&bin, &one, &["--db", &db_arg, "ingest", "--quiet", "all.jsonl"], &[0]));
+        bare = bare.min(bare_round(tmp.path(), &rows));
+        let clone = tmp.path().join(format!("clone-{round}"));
+        git(tmp.path(), &["clone", "-q", &repo.display().to_string(), &clone.display().to_string()], None);
+        first_check = first_check.min(timed(&bin, &clone, &["check", "notebooks/plan.md"], &[0]));
+        std::fs::remove_dir_all(&clone).unwrap();
+    }
+    assert_eq!(rows.len(), measurement_rows(&one_db).len(), "both ingests hold the same rows ({})", one_db.display());
+
+    let records = files * CONCURRENCIES.len();
+    let rate = |d: Duration| rows.len() as f64 / d.as_secs_f64();
+    println!(
+        "ingest benchmark: {files} files x {} bench_serving records = {records} records, {} metric rows, {commits} git commits (generated in {:.1} s); {}; best of {rounds} round(s)",
+        CONCURRENCIES.len(),
+        rows.len(),
+        gen_time.as_secs_f64(),
+        bin.display()
+    );
+    let line = |what: &str, d: Duration| {
+        println!("  {what:<52} {:>8.3} s  {:>10.0} metric rows/s", d.as_secs_f64(), rate(d));
+    };
+    line(&format!("reckon ingest, {files} files in git, empty database"), many);
+    line("reckon ingest, the same records as one file", single);
+    line("bare prepared INSERT of the same rows, one transaction", bare);
+    println!("  {:<52} {:>8.3} s", "first reckon check in a fresh clone (no database)", first_check.as_secs_f64());
+    let ratio = |d: Duration| bare.as_secs_f64() / d.as_secs_f64();
+    let verdict = |ok: bool| if ok { "ok" } else { "MISSES" };
+    println!("  many files / bare rate: {:.2} (target >= 0.50) {}", ratio(many), verdict(ratio(many) >= 0.5));
+    println!("  one file / bare rate:   {:.2} (target >= 0.70) {}", ratio(single), verdict(ratio(single) >= 0.7));
+    let check_ratio = first_check.as_secs_f64() / many.as_secs_f64();
+    println!(
+        "  first check / many-files ingest time: {check_ratio:.2}x (target <= 1.50) {}",
+        verdict(check_ratio <= 1.5)
+    );
 }

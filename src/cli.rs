@@ -502,7 +502,7 @@ pub fn ingest_and_report(
     quiet: bool,
 ) -> usize {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut batch = Batch::new(command, ingest::git_head(root));
+    let mut batch = Batch::at_head_of(command, root);
     let progress = if !quiet && std::io::stderr().is_terminal() {
         let pb = indicatif::ProgressBar::new(0);
         pb.set_style(

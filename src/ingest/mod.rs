@@ -18,18 +18,20 @@ pub mod stdout;
 pub mod template;
 pub mod vllm;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
 
 pub use format::{Format, Outcome};
 pub use git::GitView;
 pub use template::PathTemplate;
 
 use crate::run::Value;
-use crate::store::{Batch, NewSource, RunTime, Seen, Store};
+use crate::store::{Batch, NewSource, RunTime, Seen, Store, Writer};
 use crate::{Error, Result};
 
 /// What to ingest: a file, a glob, or a path template, with its labels.
@@ -174,12 +176,15 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
                         jobs.push(Err((PathBuf::from(&req.path), template.no_match(root))));
                     }
                 }
+                Ok((_, template))
+                    if template.names().iter().any(|n| n != "date" && BUILT_IN.iter().any(|(b, _, _)| b == n)) =>
+                {
+                    let e = check_label_names(template.names().iter().filter(|n| *n != "date"))
+                        .err()
+                        .unwrap_or_else(|| Error::usage("a path capture names a built-in"));
+                    jobs.push(Err((PathBuf::from(&req.path), e)));
+                }
                 Ok((files, template)) => {
-                    // `{date}` is the run time; any other built-in is refused.
-                    if let Err(e) = check_label_names(template.names().iter().filter(|n| *n != "date")) {
-                        jobs.push(Err((PathBuf::from(&req.path), e)));
-                        continue;
-                    }
                     for path in files {
                         let mut labels = req_labels.clone();
                         let mut date = None;
@@ -224,8 +229,12 @@ pub struct Options {
     pub staged: bool,
 }
 
-/// Ingests every requested file, each in its own transaction. `on_file` is
-/// called after each file (for progress and messages).
+/// Ingests every requested file. Files go in many to a transaction, each
+/// under its own savepoint, so a file still goes in whole or not at all
+/// while the per-file cost of a commit is shared. One parser thread reads,
+/// hashes and parses the files in order while this thread writes them.
+/// `on_file` is called for each file, in order, once its outcome is final:
+/// when the transaction holding it is committed, or when it failed.
 pub fn ingest(
     store: &mut Store,
     root: &Path,
@@ -256,13 +265,26 @@ pub fn ingest(
         on_file(&file, i + 1, total);
         report.files.push(file);
     }
+    let db_path = store.path().to_path_buf();
+    let mut writer = match store.writer(batch) {
+        Ok(w) => w,
+        Err(e) => {
+            report.files.push(FileReport { path: db_path, outcome: FileOutcome::Failed(e) });
+            return report;
+        }
+    };
+
+    // What each file needs before parsing, in order: files unchanged since
+    // they were ingested (by their metadata) are settled here, unread.
     // A path requested twice in one command (a template and an explicit
     // path) is read once, with the labels of its first request.
-    let mut first_labels: std::collections::HashMap<PathBuf, BTreeMap<String, Value>> = Default::default();
+    let mut first_labels: HashMap<PathBuf, BTreeMap<String, Value>> = HashMap::new();
+    let mut work: Vec<Work> = Vec::new();
+    let mut slots: Vec<(Slot, usize)> = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.into_iter().enumerate() {
         let i = i + gone.len();
-        let file = match job {
-            Err((path, e)) => FileReport { path, outcome: FileOutcome::Failed(e) },
+        let slot = match job {
+            Err((path, e)) => Slot::Done(FileReport { path, outcome: FileOutcome::Failed(e) }),
             Ok(job) if first_labels.contains_key(&job.path) => {
                 let relabel = (first_labels[&job.path] != job.labels).then(|| {
                     format!(
@@ -271,28 +293,372 @@ pub fn ingest(
                         crate::store::labels_json(&job.labels)
                     )
                 });
-                FileReport { path: display_path(root, &job.path), outcome: FileOutcome::AlreadyPresent { relabel } }
+                Slot::Done(FileReport {
+                    path: display_path(root, &job.path),
+                    outcome: FileOutcome::AlreadyPresent { relabel },
+                })
             }
             Ok(job) if !job.path.exists() && gone.iter().any(|g| Path::new(g) == display_path(root, &job.path)) => {
                 continue; // reported as removed above
             }
             Ok(job) => {
                 first_labels.insert(job.path.clone(), job.labels.clone());
-                let outcome = match ingest_file(store, root, &job, opts, batch, &git) {
-                    Ok(o) => o,
-                    Err(e) => FileOutcome::Failed(e),
-                };
-                FileReport { path: display_path(root, &job.path), outcome }
+                let shown = display_path(root, &job.path);
+                match examine(&mut writer, root, job, &git) {
+                    Ok(Some(w)) => {
+                        work.push(w);
+                        Slot::Parse(work.len() - 1)
+                    }
+                    Ok(None) => {
+                        Slot::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: None } })
+                    }
+                    Err(e) => Slot::Done(FileReport { path: shown, outcome: FileOutcome::Failed(e) }),
+                }
             }
         };
+        slots.push((slot, i));
+    }
+
+    let generic =
+        generic::GenericOptions { params: opts.generic.params.clone(), metrics: opts.generic.metrics.clone() };
+    // The file (its index in `work`, plus one) whose remaining runs the
+    // writer no longer wants: the parser skips to the next file.
+    let skip = AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::sync_channel::<Parsed>(16);
+    std::thread::scope(|scope| {
+        let parser = scope.spawn(|| parse_files(&work, &generic, &skip, send));
+        // Outcomes wait here until the transaction holding them commits.
+        let mut waiting: Vec<(FileReport, usize)> = Vec::new();
+        for (slot, i) in slots {
+            let file = match slot {
+                Slot::Done(file) => file,
+                Slot::Parse(n) => {
+                    let w = &work[n];
+                    let outcome = write_file(&mut writer, &receive, w, n, &skip);
+                    FileReport { path: w.shown.clone(), outcome }
+                }
+            };
+            if writer.take_lost() {
+                lose(&mut waiting, writer.path());
+            }
+            let stop = opts.fail_fast && matches!(file.outcome, FileOutcome::Failed(_));
+            waiting.push((file, i));
+            if stop {
+                break;
+            }
+            if writer.commit_due() || !writer.in_transaction() {
+                settle(&mut writer, &mut waiting, &mut report, total, on_file);
+            }
+        }
+        settle(&mut writer, &mut waiting, &mut report, total, on_file);
+        // The parser stops at its next hand-over once nobody listens.
+        drop(receive);
+        let _ = parser.join();
+    });
+    report
+}
+
+/// A requested file on its way: settled before parsing, or to be parsed
+/// (its index in the parser's list).
+enum Slot {
+    Done(FileReport),
+    Parse(usize),
+}
+
+/// Commits what is written and reports the files waiting for it.
+fn settle(
+    writer: &mut Writer,
+    waiting: &mut Vec<(FileReport, usize)>,
+    report: &mut Report,
+    total: usize,
+    on_file: &mut dyn FnMut(&FileReport, usize, usize),
+) {
+    if let Err(e) = writer.commit() {
+        let _ = writer.take_lost();
+        lose_with(waiting, &e.to_string());
+    }
+    for (file, i) in waiting.drain(..) {
         on_file(&file, i + 1, total);
-        let stop = opts.fail_fast && matches!(file.outcome, FileOutcome::Failed(_));
         report.files.push(file);
-        if stop {
-            break;
+    }
+}
+
+/// The transaction holding the waiting files was rolled back: none of
+/// them went in.
+fn lose(waiting: &mut [(FileReport, usize)], db: &Path) {
+    lose_with(waiting, &format!("database {}: the transaction was rolled back by SQLite after an error", db.display()));
+}
+
+fn lose_with(waiting: &mut [(FileReport, usize)], why: &str) {
+    for (file, _) in waiting.iter_mut() {
+        if matches!(file.outcome, FileOutcome::Added { .. }) {
+            file.outcome = FileOutcome::Failed(Error::Database {
+                path: file.path.clone(),
+                msg: format!("not ingested: {why}; run the ingest again"),
+            });
         }
     }
-    report
+}
+
+/// A file to parse, with what was learnt of it before parsing.
+struct Work {
+    job: Job,
+    shown: PathBuf,
+    shown_str: String,
+    /// The labels the source is recorded with (a `sweep` label among them).
+    source_labels: BTreeMap<String, Value>,
+    seen: Seen,
+    time: RunTime,
+    sweep: Option<String>,
+}
+
+/// What the parser thread hands over, in file order: for each file a
+/// `Start` (its hash and format, or why it cannot be read), then for a
+/// readable file its runs in batches and an `End` with the parse's outcome.
+enum Parsed {
+    Start(Result<(String, Format)>),
+    Runs(Vec<(crate::run::RawRun, String)>),
+    End(Result<Outcome>),
+}
+
+/// Looks at a file before it is parsed: `None` when the store already holds
+/// its bytes (judged from its metadata, or from its hash when the metadata
+/// moved), else what the parser and writer need. A file whose content
+/// changed replaces what its path gave before.
+fn examine(writer: &mut Writer, root: &Path, job: Job, git: &GitView) -> Result<Option<Work>> {
+    let path = &job.path;
+    let shown = display_path(root, path);
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::io(
+            &shown,
+            std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)"),
+        ),
+        _ => Error::io(&shown, e),
+    })?;
+    if meta.is_dir() {
+        return Err(Error::UnknownFormat {
+            path: shown.clone(),
+            msg: format!("is a directory; pass the logs in it, e.g. '{}/*.jsonl'", shown.display()),
+        });
+    }
+    if !meta.is_file() {
+        // A FIFO, /dev/zero or a socket: reading would block or never end.
+        return Err(Error::UnknownFormat { path: shown.clone(), msg: crate::fsguard::not_regular(&meta) });
+    }
+    let shown_str = shown.to_string_lossy().into_owned();
+    // The source's record keeps the sweep label with the others, so the same
+    // bytes given another sweep are reported as relabelled.
+    let mut source_labels = job.labels.clone();
+    if let Some(s) = &job.sweep {
+        source_labels.insert("sweep".into(), Value::Text(s.clone()));
+    }
+    let rel = shown_str.replace('\\', "/");
+    let mut seen = seen_of(&meta, git);
+    let labels_json = crate::store::labels_json(&source_labels);
+    let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
+    let stored = writer.stored_source(&shown_str)?.filter(|s| s.labels == labels_json);
+    if let Some(s) = stored.as_ref().filter(|s| same_file(&s.seen, &seen)) {
+        // The bytes are the ones ingested; only the run time can have moved
+        // (a new commit, or a template that now gives a date).
+        let time_holds = match &fixed {
+            Some((t, _)) => s.time.as_ref() == Some(t),
+            None => {
+                s.time.as_ref().is_some_and(|t| t.origin == "git" || t.origin == "mtime")
+                    && s.seen.git_head == seen.git_head
+            }
+        };
+        if time_holds {
+            return Ok(None);
+        }
+        if fixed.is_none() {
+            let (time, _) = run_time(path, &rel, None, &meta, git)?;
+            let mut kept = s.seen.clone();
+            kept.git_head = seen.git_head.clone();
+            writer.refresh_source(s.id, &kept, (s.time.as_ref() != Some(&time)).then_some(&time))?;
+            return Ok(None);
+        }
+        // A date or sweep now fixed by the path or a label: read it again.
+    }
+    // The clock before the file is read (by the parser, a little later).
+    seen.checked_ns = Some(now_ns());
+    let (time, sweep) = run_time(path, &rel, fixed, &meta, git)?;
+    if let Some(s) = stored.as_ref() {
+        // The path was ingested before: when its bytes are the same (touched
+        // but not changed), remember how it looks now. A new time is set in
+        // place when it is a plain one (git or mtime: the sweep is its
+        // date); one a path or label fixes is read again.
+        let (hash, _) = hash_file(path, &shown)?;
+        if s.hash == hash {
+            let same_time = s.time.as_ref() == Some(&time);
+            if same_time || (sweep.is_none() && job.sweep.is_none()) {
+                writer.refresh_source(s.id, &seen, (!same_time).then_some(&time))?;
+                return Ok(None);
+            }
+        }
+    }
+    Ok(Some(Work { job, shown, shown_str, source_labels, seen, time, sweep }))
+}
+
+/// The parser thread: reads, hashes, detects and parses each file in turn.
+fn parse_files(work: &[Work], generic: &generic::GenericOptions, skip: &AtomicUsize, send: SyncSender<Parsed>) {
+    for (i, w) in work.iter().enumerate() {
+        let opened = open_file(w);
+        let (format, input) = match opened {
+            Ok((hash, format, input)) => {
+                if send.send(Parsed::Start(Ok((hash, format)))).is_err() {
+                    return;
+                }
+                (format, input)
+            }
+            Err(e) => {
+                if send.send(Parsed::Start(Err(e))).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        let mut batch = Vec::with_capacity(BATCH_RUNS);
+        let mut emit = |mut run: crate::run::RawRun| -> Result<()> {
+            canonical::add_canonical_params(&mut run);
+            // The params are encoded here, off the inserting thread, and
+            // freed on the thread that allocated them.
+            let mut json = String::new();
+            crate::store::encode_params(&run, &w.job.labels, &mut json);
+            run.params = Vec::new();
+            batch.push((run, json));
+            if batch.len() == BATCH_RUNS {
+                if skip.load(Ordering::Relaxed) == i + 1 {
+                    return Err(Error::usage("skipped"));
+                }
+                // Runs travel in batches: one hand-over per run would cost a
+                // thread wake-up each.
+                send.send(Parsed::Runs(std::mem::replace(&mut batch, Vec::with_capacity(BATCH_RUNS))))
+                    .map_err(|_| Error::usage("ingest stopped"))?;
+            }
+            Ok(())
+        };
+        // Lines longer than the limit are refused as they are read, before
+        // a parser holds one whole; `over` says which line it was.
+        let over = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let parsed = match input {
+            Input::Bytes(bytes) => {
+                let mut input = BufReader::new(limit::LineLimit::new(std::io::Cursor::new(&bytes[..]), over.clone()));
+                format.parse_file(&w.shown, &mut input, generic, &mut emit)
+            }
+            Input::File(file) => {
+                let mut input = BufReader::with_capacity(256 * 1024, limit::LineLimit::new(file, over.clone()));
+                format.parse_file(&w.shown, &mut input, generic, &mut emit)
+            }
+        };
+        let parsed = parsed.map_err(|e| match over.load(Ordering::Relaxed) {
+            0 => e,
+            line => Error::malformed(&w.shown, line, limit::too_long(limit::line_bytes())),
+        });
+        if parsed.is_ok() && !batch.is_empty() && send.send(Parsed::Runs(batch)).is_err() {
+            return;
+        }
+        if send.send(Parsed::End(parsed)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Writes one file's runs as the parser hands them over, under the file's
+/// own savepoint.
+fn write_file(
+    writer: &mut Writer,
+    receive: &Receiver<Parsed>,
+    w: &Work,
+    index: usize,
+    skip: &AtomicUsize,
+) -> FileOutcome {
+    let stopped = || Error::malformed(&w.shown, 1, "the parser stopped unexpectedly");
+    let (hash, format) = match receive.recv() {
+        Ok(Parsed::Start(Ok(started))) => started,
+        Ok(Parsed::Start(Err(e))) => return FileOutcome::Failed(e),
+        _ => return FileOutcome::Failed(stopped()),
+    };
+    let src = NewSource {
+        path: &w.shown_str,
+        hash: &hash,
+        format: format.name(),
+        labels: &w.source_labels,
+        seen: w.seen.clone(),
+        time: Some(&w.time),
+    };
+    let begun = writer.begin_source(&src);
+    if matches!(begun, Ok(true)) {
+        writer.set_sweeps(w.sweep.clone(), w.job.sweep.clone());
+    }
+    if !matches!(begun, Ok(true)) {
+        skip.store(index + 1, Ordering::Relaxed);
+        if !drain_file(receive) {
+            return FileOutcome::Failed(stopped());
+        }
+    }
+    match begun {
+        Err(e) => return FileOutcome::Failed(e),
+        Ok(false) => {
+            // The same bytes count once, whatever labels come with them now.
+            let relabel = writer.other_labels(&hash, &w.source_labels).ok().flatten().map(|stored| {
+                format!(
+                    "these bytes were ingested with labels {stored}; the labels given now are not applied. To relabel, remove the database ({}) and ingest again",
+                    writer.path().display()
+                )
+            });
+            return FileOutcome::AlreadyPresent { relabel };
+        }
+        Ok(true) => {}
+    }
+    let mut failed = None;
+    let parsed = loop {
+        match receive.recv() {
+            Ok(Parsed::Runs(runs)) => {
+                if failed.is_some() {
+                    continue;
+                }
+                for (run, json) in runs {
+                    if let Err(e) = writer.add_encoded(&run, &json, &w.time) {
+                        failed = Some(match e {
+                            Error::Usage(msg) => Error::malformed(&w.shown, run.line, msg),
+                            e => e,
+                        });
+                        skip.store(index + 1, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+            Ok(Parsed::End(parsed)) => break parsed,
+            Ok(Parsed::Start(_)) | Err(_) => break Err(stopped()),
+        }
+    };
+    let kept = match (failed, parsed) {
+        (Some(e), _) | (None, Err(e)) => Err(e),
+        (None, Ok(outcome)) if writer.source_runs() == 0 && outcome.skipped.is_empty() => {
+            Err(Error::malformed(&w.shown, 1, format!("read as {} but holds no benchmark records", format.name())))
+        }
+        (None, Ok(outcome)) => writer.end_source().map(|runs| (runs, outcome)),
+    };
+    match kept {
+        Ok((runs, outcome)) => FileOutcome::Added { format, runs, skipped: outcome.skipped },
+        Err(e) => {
+            // A lost transaction is noticed by the caller (`take_lost`).
+            let _ = writer.abandon_source();
+            FileOutcome::Failed(e)
+        }
+    }
+}
+
+/// Reads and drops a file's remaining hand-overs, up to its `End`. False
+/// when the parser stopped first.
+fn drain_file(receive: &Receiver<Parsed>) -> bool {
+    loop {
+        match receive.recv() {
+            Ok(Parsed::Runs(_)) => {}
+            Ok(Parsed::End(_)) => return true,
+            Ok(Parsed::Start(_)) | Err(_) => return false,
+        }
+    }
 }
 
 /// The requests' paths as globs relative to the root, to limit git's history
@@ -374,6 +740,48 @@ pub fn display_path(root: &Path, path: &Path) -> PathBuf {
 
 const HEAD_BYTES: usize = 256 * 1024;
 
+/// Files up to this size are read once into memory and hashed, detected
+/// and parsed from there; larger ones are streamed (hashed, then parsed).
+const WHOLE_FILE_BYTES: u64 = 8 << 20;
+
+/// A file's content for the parser: in memory, or a file to stream.
+enum Input {
+    Bytes(Vec<u8>),
+    File(File),
+}
+
+/// Reads a file's hash and format, and hands back its content to parse.
+fn open_file(w: &Work) -> Result<(String, Format, Input)> {
+    let shown = &w.shown;
+    let mut file = File::open(&w.job.path).map_err(|e| Error::io(shown, e))?;
+    if w.seen.size <= WHOLE_FILE_BYTES {
+        let mut bytes = Vec::with_capacity(w.seen.size as usize + 1);
+        file.read_to_end(&mut bytes).map_err(|e| Error::io(shown, e))?;
+        let hash = blake3::hash(&bytes).to_hex().to_string();
+        let format = match w.job.format {
+            Some(f) => f,
+            None => {
+                let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+                // A console log can hold more noise than the head before
+                // its first result block.
+                let title = stdout::TITLE.as_bytes();
+                let rest = &bytes[head.len().saturating_sub(title.len())..];
+                let later = bytes.len() > head.len() && rest.windows(title.len()).any(|w| w == title);
+                Format::detect_with(shown, head, later)?
+            }
+        };
+        return Ok((hash, format, Input::Bytes(bytes)));
+    }
+    drop(file);
+    let (hash, head) = hash_file(&w.job.path, shown)?;
+    let format = match w.job.format {
+        Some(f) => f,
+        None => Format::detect_with(shown, &head.bytes, head.result_block_later)?,
+    };
+    let file = File::open(&w.job.path).map_err(|e| Error::io(shown, e))?;
+    Ok((hash, format, Input::File(file)))
+}
+
 /// Runs handed from the parsing thread to the inserting one at a time.
 const BATCH_RUNS: usize = 256;
 
@@ -422,174 +830,6 @@ fn same_file(stored: &Seen, now: &Seen) -> bool {
         && stored.mtime_ns == now.mtime_ns
         && stored.ctime_ns == now.ctime_ns
         && stored.inode == now.inode
-}
-
-/// Ingests one file in one transaction. A file whose content changed
-/// replaces what its path gave before; an unchanged one is not even read.
-pub fn ingest_file(
-    store: &mut Store,
-    root: &Path,
-    job: &Job,
-    opts: &Options,
-    batch: &mut Batch,
-    git: &GitView,
-) -> Result<FileOutcome> {
-    let path = &job.path;
-    let shown = display_path(root, path);
-    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Error::io(
-            &shown,
-            std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)"),
-        ),
-        _ => Error::io(&shown, e),
-    })?;
-    if meta.is_dir() {
-        return Err(Error::UnknownFormat {
-            path: shown.clone(),
-            msg: format!("is a directory; pass the logs in it, e.g. '{}/*.jsonl'", shown.display()),
-        });
-    }
-    if !meta.is_file() {
-        // A FIFO, /dev/zero or a socket: reading would block or never end.
-        return Err(Error::UnknownFormat { path: shown.clone(), msg: crate::fsguard::not_regular(&meta) });
-    }
-    let shown_str = shown.to_string_lossy().into_owned();
-    // The source's record keeps the sweep label with the others, so the same
-    // bytes given another sweep are reported as relabelled.
-    let mut source_labels = job.labels.clone();
-    if let Some(s) = &job.sweep {
-        source_labels.insert("sweep".into(), Value::Text(s.clone()));
-    }
-    let rel = shown_str.replace('\\', "/");
-    let mut seen = seen_of(&meta, git);
-    let labels_json = crate::store::labels_json(&source_labels);
-    let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
-    let stored = store.stored_source(&shown_str)?.filter(|s| s.labels == labels_json);
-    if let Some(s) = stored.as_ref().filter(|s| same_file(&s.seen, &seen)) {
-        // The bytes are the ones ingested; only the run time can have moved
-        // (a new commit, or a template that now gives a date).
-        let time_holds = match &fixed {
-            Some((t, _)) => s.time.as_ref() == Some(t),
-            None => {
-                s.time.as_ref().is_some_and(|t| t.origin == "git" || t.origin == "mtime")
-                    && s.seen.git_head == seen.git_head
-            }
-        };
-        if time_holds {
-            return Ok(FileOutcome::AlreadyPresent { relabel: None });
-        }
-        if fixed.is_none() {
-            let (time, _) = run_time(path, &rel, None, &meta, git)?;
-            let mut kept = s.seen.clone();
-            kept.git_head = seen.git_head.clone();
-            store.refresh_source(s.id, &kept, (s.time.as_ref() != Some(&time)).then_some(&time))?;
-            return Ok(FileOutcome::AlreadyPresent { relabel: None });
-        }
-        // A date or sweep now fixed by the path or a label: read it again.
-    }
-    seen.checked_ns = Some(now_ns());
-    let (hash, head) = hash_file(path, &shown)?;
-    let (default_time, default_sweep) = run_time(path, &rel, fixed, &meta, git)?;
-    if let Some(s) = stored.as_ref().filter(|s| s.hash == hash) {
-        // Touched but not changed: remember how it looks now. A new time is
-        // set in place when it is a plain one (git or mtime: the sweep is
-        // its date); one a path or label fixes is read again below.
-        let same_time = s.time.as_ref() == Some(&default_time);
-        if same_time || (default_sweep.is_none() && job.sweep.is_none()) {
-            store.refresh_source(s.id, &seen, (!same_time).then_some(&default_time))?;
-            return Ok(FileOutcome::AlreadyPresent { relabel: None });
-        }
-    }
-    let format = match job.format {
-        Some(f) => f,
-        None => Format::detect_with(&shown, &head.bytes, head.result_block_later)?,
-    };
-    let src = NewSource {
-        path: &shown_str,
-        hash: &hash,
-        format: format.name(),
-        labels: &source_labels,
-        seen,
-        time: Some(&default_time),
-    };
-    let Some(mut writer) = store.begin_source(batch, &src)? else {
-        // The same bytes count once, whatever labels come with them now.
-        let relabel = store.other_labels(&hash, &source_labels)?.map(|stored| {
-            format!(
-                "these bytes were ingested with labels {stored}; the labels given now are not applied. To relabel, remove the database ({}) and ingest again",
-                store.path().display()
-            )
-        });
-        return Ok(FileOutcome::AlreadyPresent { relabel });
-    };
-    writer.set_sweeps(default_sweep, job.sweep.clone());
-    let file = File::open(path).map_err(|e| Error::io(&shown, e))?;
-    // Lines longer than the limit are refused as they are read, before a
-    // parser holds one whole; `over` says which line it was.
-    let over = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let mut input = BufReader::with_capacity(256 * 1024, limit::LineLimit::new(file, over.clone()));
-    let generic =
-        generic::GenericOptions { params: opts.generic.params.clone(), metrics: opts.generic.metrics.clone() };
-    // Parsing and inserting overlap: a second thread reads and parses the
-    // file while this one writes runs, handed over through a bounded queue
-    // (memory stays bounded whatever the file's size).
-    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<(crate::run::RawRun, String)>>(16);
-    let outcome = std::thread::scope(|scope| -> Result<Outcome> {
-        let parser = scope.spawn(|| {
-            // Owned by this thread, so the queue closes when parsing ends.
-            let send = send;
-            // Runs travel in batches: one hand-over per run would cost a
-            // thread wake-up each.
-            let mut batch = Vec::with_capacity(BATCH_RUNS);
-            let mut emit = |mut run: crate::run::RawRun| -> Result<()> {
-                canonical::add_canonical_params(&mut run);
-                // The params are encoded here, off the inserting thread, and
-                // freed on the thread that allocated them.
-                let mut json = String::new();
-                crate::store::encode_params(&run, &job.labels, &mut json);
-                run.params = Vec::new();
-                batch.push((run, json));
-                if batch.len() == BATCH_RUNS {
-                    // The receiver is gone only when inserting failed; that error is the one reported.
-                    send.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH_RUNS)))
-                        .map_err(|_| Error::usage("ingest stopped"))?;
-                }
-                Ok(())
-            };
-            let parsed = format.parse_file(&shown, &mut input, &generic, &mut emit);
-            if parsed.is_ok() && !batch.is_empty() {
-                send.send(batch).map_err(|_| Error::usage("ingest stopped"))?;
-            }
-            parsed
-        });
-        let mut failed = None;
-        'runs: for batch in receive.iter() {
-            for (run, json) in batch {
-                if let Err(e) = writer.add_encoded(&run, &json, &default_time) {
-                    failed = Some(match e {
-                        Error::Usage(msg) => Error::malformed(&shown, run.line, msg),
-                        e => e,
-                    });
-                    break 'runs;
-                }
-            }
-        }
-        drop(receive);
-        let parsed = parser.join().map_err(|_| Error::malformed(&shown, 1, "the parser stopped unexpectedly"))?;
-        match failed {
-            Some(e) => Err(e),
-            None => parsed,
-        }
-    })
-    .map_err(|e| match over.load(std::sync::atomic::Ordering::Relaxed) {
-        0 => e,
-        line => Error::malformed(&shown, line, limit::too_long(limit::line_bytes())),
-    })?;
-    if writer.runs() == 0 && outcome.skipped.is_empty() {
-        return Err(Error::malformed(&shown, 1, format!("read as {} but holds no benchmark records", format.name())));
-    }
-    let runs = writer.commit()?;
-    Ok(FileOutcome::Added { format, runs, skipped: outcome.skipped })
 }
 
 /// What format detection sees of a file: its first bytes, and whether a

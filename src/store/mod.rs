@@ -102,14 +102,38 @@ pub struct StoredSource {
 #[derive(Debug, Clone)]
 pub struct Batch {
     pub command: String,
-    pub git_commit: Option<String>,
+    git_commit: GitCommit,
     pub started_at: String,
     id: Option<i64>,
 }
 
+/// The commit a batch records: known, or asked of git only when the batch
+/// row is written (a command that adds nothing runs no git).
+#[derive(Debug, Clone)]
+enum GitCommit {
+    Known(Option<String>),
+    HeadOf(PathBuf),
+}
+
 impl Batch {
     pub fn new(command: String, git_commit: Option<String>) -> Self {
-        Batch { command, git_commit, started_at: now_rfc3339(), id: None }
+        Batch { command, git_commit: GitCommit::Known(git_commit), started_at: now_rfc3339(), id: None }
+    }
+
+    /// A batch that records the HEAD commit of the repository at `root`,
+    /// looked up when the first source is written.
+    pub fn at_head_of(command: String, root: &Path) -> Self {
+        Batch { command, git_commit: GitCommit::HeadOf(root.to_path_buf()), started_at: now_rfc3339(), id: None }
+    }
+
+    fn git_commit(&mut self) -> Option<String> {
+        if let GitCommit::HeadOf(root) = &self.git_commit {
+            self.git_commit = GitCommit::Known(crate::ingest::git_head(root));
+        }
+        match &self.git_commit {
+            GitCommit::Known(c) => c.clone(),
+            GitCommit::HeadOf(_) => None,
+        }
     }
 }
 
@@ -252,105 +276,28 @@ impl Store {
         Ok(())
     }
 
-    /// Starts ingesting one source in its own transaction. Whatever was
-    /// stored for the same path goes (the file's content replaces it, in the
-    /// same transaction). Returns `None` when a source with the same content
-    /// hash is stored under another path: the same bytes count once.
+    /// Starts writing sources: the writer of one ingest command, holding
+    /// its prepared statements and id caches for the whole command.
+    pub fn writer<'s>(&'s mut self, batch: &'s mut Batch) -> Result<Writer<'s>> {
+        Writer::new(&self.conn, &self.path, batch)
+    }
+
+    /// Starts ingesting one source in its own transaction. Returns `None`
+    /// when a source with the same content hash is already stored.
     pub fn begin_source<'s>(&'s mut self, batch: &'s mut Batch, src: &NewSource) -> Result<Option<SourceWriter<'s>>> {
-        let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| db_err(&path, friendly(&e)))?;
-        let replaced = delete_path(&tx, src.path)?;
-        let exists: Option<i64> =
-            tx.query_row("SELECT id FROM source WHERE hash = ?1", [src.hash], |r| r.get(0)).optional()?;
-        if exists.is_some() {
-            if replaced {
-                delete_orphans(&tx)?;
-                tx.commit()?;
-            }
-            return Ok(None);
+        let mut writer = self.writer(batch)?;
+        if writer.begin_source(src)? {
+            return Ok(Some(SourceWriter { writer }));
         }
-        let batch_id = match batch.id {
-            Some(id) => id,
-            None => {
-                tx.execute(
-                    "INSERT INTO batch (started_at, command, git_commit) VALUES (?1, ?2, ?3)",
-                    params![batch.started_at, batch.command, batch.git_commit],
-                )?;
-                tx.last_insert_rowid()
-            }
-        };
-        tx.execute(
-            "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels, ctime_ns, inode, checked_ns, time, time_origin, git_head)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            params![
-                src.path,
-                src.hash,
-                src.seen.size as i64,
-                src.seen.mtime_ns,
-                src.format,
-                batch_id,
-                params_json(src.labels.iter()),
-                src.seen.ctime_ns,
-                src.seen.inode,
-                src.seen.checked_ns,
-                src.time.map(|t| t.time.as_str()),
-                src.time.map(|t| t.origin),
-                src.seen.git_head,
-            ],
-        )?;
-        let source_id = tx.last_insert_rowid();
-        Ok(Some(SourceWriter {
-            tx,
-            batch,
-            batch_id,
-            source_id,
-            replaced,
-            metric_ids: HashMap::new(),
-            runs: 0,
-            json: String::new(),
-            pending: Vec::new(),
-            ids: Vec::new(),
-            param_sets: HashMap::new(),
-            param_set_bytes: 0,
-            default_sweep: None,
-            named_sweep: None,
-        }))
+        // An earlier content of the path may have been deleted: keep that.
+        writer.commit()?;
+        Ok(None)
     }
 
     /// What is stored for a path: one source, or `None` when there is none
     /// (or, from an older reckon, several — replaced on the next ingest).
     pub fn stored_source(&self, path: &str) -> Result<Option<StoredSource>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, hash, labels, format, size, mtime_ns, ctime_ns, inode, checked_ns, git_head, time, time_origin
-             FROM source WHERE path = ?1 LIMIT 2",
-        )?;
-        let mut rows = stmt.query_map([path], |r| {
-            let time: Option<String> = r.get(10)?;
-            let origin: Option<String> = r.get(11)?;
-            Ok(StoredSource {
-                id: r.get(0)?,
-                hash: r.get(1)?,
-                labels: r.get(2)?,
-                format: r.get(3)?,
-                seen: Seen {
-                    size: r.get::<_, i64>(4)? as u64,
-                    mtime_ns: r.get(5)?,
-                    ctime_ns: r.get(6)?,
-                    inode: r.get(7)?,
-                    checked_ns: r.get(8)?,
-                    git_head: r.get(9)?,
-                },
-                time: time.zip(origin).map(|(time, o)| RunTime { time, origin: RunTime::origin_named(&o) }),
-            })
-        })?;
-        let first = rows.next().transpose()?;
-        if rows.next().transpose()?.is_some() {
-            return Ok(None);
-        }
-        Ok(first)
+        stored_source(&self.conn, path)
     }
 
     /// Records that a stored source's file was looked at again and still
@@ -362,18 +309,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| db_err(&path, friendly(&e)))?;
-        tx.execute(
-            "UPDATE source SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, checked_ns = ?6, git_head = ?7 WHERE id = ?1",
-            params![id, seen.size as i64, seen.mtime_ns, seen.ctime_ns, seen.inode, seen.checked_ns, seen.git_head],
-        )?;
-        if let Some(t) = time {
-            tx.execute("UPDATE source SET time = ?2, time_origin = ?3 WHERE id = ?1", params![id, t.time, t.origin])?;
-            let sweep = t.time.get(..10).unwrap_or(&t.time);
-            tx.execute(
-                "UPDATE run SET time = ?2, time_origin = ?3, sweep = ?4 WHERE source_id = ?1 AND time_origin != 'log'",
-                params![id, t.time, t.origin, sweep],
-            )?;
-        }
+        refresh_source(&tx, id, seen, time)?;
         tx.commit()?;
         Ok(())
     }
@@ -427,12 +363,7 @@ impl Store {
     /// The labels a stored source (by content hash) was ingested with, as
     /// JSON, when they differ from `labels`.
     pub fn other_labels(&self, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
-        let stored: Option<String> = self
-            .conn
-            .prepare_cached("SELECT labels FROM source WHERE hash = ?1")?
-            .query_row([hash], |r| r.get(0))
-            .optional()?;
-        Ok(stored.filter(|s| *s != params_json(labels.iter())))
+        other_labels(&self.conn, hash, labels)
     }
 
     /// Every run, oldest first, with its params.
@@ -525,34 +456,93 @@ impl Store {
     }
 }
 
-/// Writes the runs of one source inside its transaction. Dropped without
-/// [`SourceWriter::commit`], it rolls everything back.
+/// Writes the runs of one source inside its own transaction (a [`Writer`]
+/// for a single source). Dropped without [`SourceWriter::commit`], it rolls
+/// everything back.
 pub struct SourceWriter<'s> {
-    tx: rusqlite::Transaction<'s>,
+    writer: Writer<'s>,
+}
+
+impl SourceWriter<'_> {
+    /// Sets the sweeps that differ from the run time's date: `default` for
+    /// runs without their own time, `named` (a `sweep` label) for every run.
+    pub fn set_sweeps(&mut self, default: Option<String>, named: Option<String>) {
+        self.writer.set_sweeps(default, named);
+    }
+
+    /// Adds one run. `labels` override params of the same name from the log.
+    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
+        self.writer.add_run(run, labels, default_time)
+    }
+
+    /// How many runs were added so far.
+    pub fn runs(&self) -> u64 {
+        self.writer.source_runs()
+    }
+
+    /// Makes the source and its runs permanent.
+    pub fn commit(mut self) -> Result<u64> {
+        let runs = self.writer.end_source()?;
+        self.writer.commit()?;
+        Ok(runs)
+    }
+}
+
+/// The writer of one ingest command. Sources go in many to a transaction,
+/// each inside its own savepoint: a source that fails is rolled back to
+/// its savepoint and leaves the database exactly as without it, while the
+/// commit — the fsync, the WAL frames of every page touched — is paid once
+/// per group of sources instead of once per file. Statements are prepared
+/// once and the metric and param-set ids are cached for the whole command.
+///
+/// Measurements wait in memory and are inserted sorted by the table's key
+/// (metric, run): run ids only grow, so a sorted batch appends to the end
+/// of each metric's range once per flush rather than once per file.
+///
+/// Dropped with a transaction open, the writer rolls it back: sources not
+/// yet committed are absent, as after a kill.
+pub struct Writer<'s> {
+    conn: &'s Connection,
+    path: PathBuf,
     batch: &'s mut Batch,
-    batch_id: i64,
-    source_id: i64,
-    /// Whether an earlier content of the path was deleted in this transaction.
-    replaced: bool,
+    /// When the open transaction began; `None` outside one.
+    tx_started: Option<std::time::Instant>,
     metric_ids: HashMap<String, i64>,
-    runs: u64,
-    json: String,
-    /// Measurements not yet inserted, flushed sorted by (metric, run): the
-    /// table is keyed that way, so sorted batches append to each metric's
-    /// range instead of alternating between metrics row by row.
-    pending: Vec<(i64, i64, Option<f64>)>,
-    /// Scratch for spotting a metric named twice in one record.
-    ids: Vec<i64>,
     /// Param set ids by their JSON text, for the sets this writer met
     /// lately: bounded by [`PARAM_SET_CACHE_BYTES`] (a log whose every run
     /// has its own params kept each one, 1 GiB for a 3 GiB JSONL), then
     /// emptied; the database's unique index finds the others.
-    ///
-    /// (Issue 13 / issue 10: whoever changes this cache's lifetime, e.g. to
-    /// span a whole command, keeps it bounded the same way.)
     param_sets: HashMap<String, i64>,
     /// The bytes of the keys in `param_sets`.
     param_set_bytes: usize,
+    /// Measurements not yet inserted.
+    pending: Vec<(i64, i64, Option<f64>)>,
+    /// Scratch for spotting a metric named twice in one record.
+    ids: Vec<i64>,
+    json: String,
+    /// The source being written, if any.
+    source: Option<OpenSource>,
+    /// The open transaction was rolled back by SQLite.
+    lost: bool,
+    /// Sources begun in the open transaction.
+    tx_sources: usize,
+    insert_run: rusqlite::Statement<'s>,
+    insert_measurement: rusqlite::Statement<'s>,
+}
+
+/// What a writer must undo if the source being written fails.
+struct OpenSource {
+    id: i64,
+    runs: u64,
+    /// `pending` rows before this one belong to earlier sources.
+    pending_from: usize,
+    /// Cache entries made while writing it: their rows go with the savepoint.
+    new_metrics: Vec<String>,
+    new_sets: Vec<String>,
+    /// The batch row was created inside this source's savepoint.
+    made_batch: bool,
+    /// An earlier content of the path was deleted under this savepoint.
+    replaced: bool,
     /// The sweep of runs that take the default time, when it is not that
     /// time's date (a `{date}` of year and month names the month).
     default_sweep: Option<String>,
@@ -561,22 +551,171 @@ pub struct SourceWriter<'s> {
     named_sweep: Option<String>,
 }
 
-/// How many measurements a writer holds before inserting them. Run ids only
-/// grow, so each sorted batch appends to the end of every metric's range
-/// whatever its size; small batches keep inserting in step with parsing.
-const FLUSH_ROWS: usize = 1 << 14;
+/// How many measurements a writer holds before inserting them. Each
+/// sorted batch appends to the end of every metric's range whatever its
+/// size; this bounds the memory held.
+const FLUSH_ROWS: usize = 1 << 16;
 
 /// The most bytes of params text the param-set cache of a writer holds.
 /// Runs of one configuration are usually written together, so a small
 /// cache catches nearly every repeat; 8 MiB holds tens of thousands of sets.
 const PARAM_SET_CACHE_BYTES: usize = 8 << 20;
 
-impl SourceWriter<'_> {
-    /// Sets the sweeps that differ from the run time's date: `default` for
-    /// runs without their own time, `named` (a `sweep` label) for every run.
+/// How long a transaction of many sources stays open before it is
+/// committed, and how many sources it holds at most: enough that commits
+/// cost little, few enough that a concurrent ingest waits briefly and a
+/// kill loses little work.
+const COMMIT_EVERY: Duration = Duration::from_millis(300);
+const COMMIT_SOURCES: usize = 128;
+
+impl<'s> Writer<'s> {
+    fn new(conn: &'s Connection, path: &Path, batch: &'s mut Batch) -> Result<Writer<'s>> {
+        Ok(Writer {
+            insert_run: conn.prepare(
+                "INSERT INTO run (source_id, line, time, time_origin, sweep, param_set_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?,
+            insert_measurement: conn.prepare("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")?,
+            conn,
+            path: path.to_path_buf(),
+            batch,
+            tx_started: None,
+            metric_ids: HashMap::new(),
+            param_sets: HashMap::new(),
+            param_set_bytes: 0,
+            pending: Vec::new(),
+            ids: Vec::new(),
+            json: String::new(),
+            source: None,
+            lost: false,
+            tx_sources: 0,
+        })
+    }
+
+    /// Starts a source inside the current transaction (opening one if
+    /// needed), under its own savepoint. Returns false, with nothing
+    /// written, when a source with the same content hash is stored.
+    pub fn begin_source(&mut self, src: &NewSource) -> Result<bool> {
+        if self.source.is_some() {
+            return Err(Error::usage("internal: a source was begun before the previous one ended"));
+        }
+        if self.tx_started.is_none() {
+            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            self.tx_started = Some(std::time::Instant::now());
+            self.tx_sources = 0;
+        }
+        self.tx_sources += 1;
+        self.conn.execute_batch("SAVEPOINT source")?;
+        let made_batch = self.batch.id.is_none();
+        let started = self.start_source(src);
+        match started {
+            Ok(Some((id, replaced))) => {
+                self.source = Some(OpenSource {
+                    id,
+                    runs: 0,
+                    pending_from: self.pending.len(),
+                    new_metrics: Vec::new(),
+                    new_sets: Vec::new(),
+                    made_batch,
+                    replaced,
+                    default_sweep: None,
+                    named_sweep: None,
+                });
+                Ok(true)
+            }
+            Ok(None) => {
+                self.conn.execute_batch("RELEASE source")?;
+                Ok(false)
+            }
+            Err(e) => {
+                if made_batch {
+                    self.batch.id = None;
+                }
+                if self.conn.is_autocommit() {
+                    self.lost_transaction();
+                } else {
+                    self.conn.execute_batch("ROLLBACK TO source; RELEASE source")?;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Replaces what the path held and writes the source's row: its id, and
+    /// whether an earlier content was deleted. `None` when the same bytes
+    /// are stored (the earlier content of the path, if any, is deleted
+    /// all the same).
+    fn start_source(&mut self, src: &NewSource) -> Result<Option<(i64, bool)>> {
+        let replaced = delete_path(self.conn, src.path)?;
+        let exists: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT id FROM source WHERE hash = ?1")?
+            .query_row([src.hash], |r| r.get(0))
+            .optional()?;
+        if exists.is_some() {
+            if replaced {
+                self.delete_orphans()?;
+            }
+            return Ok(None);
+        }
+        Ok(Some((self.insert_source(src)?, replaced)))
+    }
+
+    /// Drops names no run uses any more (see [`delete_orphans`]); the id
+    /// caches may name some of them, so they start over.
+    fn delete_orphans(&mut self) -> Result<()> {
+        self.flush()?;
+        delete_orphans(self.conn)?;
+        self.metric_ids.clear();
+        self.param_sets.clear();
+        self.param_set_bytes = 0;
+        Ok(())
+    }
+
+    /// Sets the sweeps that differ from the run time's date for the source
+    /// being written: `default` for runs without their own time, `named` (a
+    /// `sweep` label) for every run.
     pub fn set_sweeps(&mut self, default: Option<String>, named: Option<String>) {
-        self.default_sweep = default;
-        self.named_sweep = named;
+        if let Some(s) = self.source.as_mut() {
+            s.default_sweep = default;
+            s.named_sweep = named;
+        }
+    }
+
+    fn insert_source(&mut self, src: &NewSource) -> Result<i64> {
+        let batch_id = match self.batch.id {
+            Some(id) => id,
+            None => {
+                let git_commit = self.batch.git_commit();
+                self.conn.execute(
+                    "INSERT INTO batch (started_at, command, git_commit) VALUES (?1, ?2, ?3)",
+                    params![self.batch.started_at, self.batch.command, git_commit],
+                )?;
+                let id = self.conn.last_insert_rowid();
+                self.batch.id = Some(id);
+                id
+            }
+        };
+        self.conn
+            .prepare_cached(
+                "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels, ctime_ns, inode, checked_ns, time, time_origin, git_head)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?
+            .execute(params![
+                src.path,
+                src.hash,
+                src.seen.size as i64,
+                src.seen.mtime_ns,
+                src.format,
+                batch_id,
+                params_json(src.labels.iter()),
+                src.seen.ctime_ns,
+                src.seen.inode,
+                src.seen.checked_ns,
+                src.time.map(|t| t.time.as_str()),
+                src.time.map(|t| t.origin),
+                src.seen.git_head,
+            ])?;
+        Ok(self.conn.last_insert_rowid())
     }
 
     /// Adds one run. `labels` override params of the same name from the log.
@@ -591,51 +730,57 @@ impl SourceWriter<'_> {
     /// Adds one run whose params (merged with the labels) were already
     /// encoded by [`encode_params`] — ingest encodes on its parsing thread.
     pub fn add_encoded(&mut self, run: &RawRun, params_json: &str, default_time: &RunTime) -> Result<()> {
+        let Some(source) = self.source.as_mut() else {
+            return Err(Error::usage("internal: a run was added outside a source"));
+        };
         let (time, origin, sweep) = match &run.time {
             Some(t) => (t.as_str(), "log", None),
-            None => (default_time.time.as_str(), default_time.origin, self.default_sweep.as_deref()),
+            None => (default_time.time.as_str(), default_time.origin, source.default_sweep.as_deref()),
         };
         // A sweep is the UTC date of the run time unless a label or a
         // month-only `{date}` names it.
-        let sweep = self.named_sweep.as_deref().or(sweep).unwrap_or_else(|| time.get(..10).unwrap_or(time));
+        let sweep = source.named_sweep.as_deref().or(sweep).unwrap_or_else(|| time.get(..10).unwrap_or(time));
         let set_id = match self.param_sets.get(params_json) {
             Some(id) => *id,
             None => {
-                self.tx.execute(
-                    "INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING",
-                    [params_json],
-                )?;
-                let id: i64 =
-                    self.tx.query_row("SELECT id FROM param_set WHERE params = ?1", [params_json], |r| r.get(0))?;
+                self.conn
+                    .prepare_cached("INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING")?
+                    .execute([params_json])?;
+                let id: i64 = self
+                    .conn
+                    .prepare_cached("SELECT id FROM param_set WHERE params = ?1")?
+                    .query_row([params_json], |r| r.get(0))?;
                 if self.param_set_bytes + params_json.len() > PARAM_SET_CACHE_BYTES {
                     self.param_sets = HashMap::new();
                     self.param_set_bytes = 0;
                 }
                 self.param_set_bytes += params_json.len();
                 self.param_sets.insert(params_json.to_string(), id);
+                source.new_sets.push(params_json.to_string());
                 id
             }
         };
-        self.tx
-            .prepare_cached(
-                "INSERT INTO run (source_id, line, time, time_origin, sweep, param_set_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![self.source_id, run.line as i64, time, origin, sweep, set_id])?;
-        let run_id = self.tx.last_insert_rowid();
+        self.insert_run.execute(params![source.id, run.line as i64, time, origin, sweep, set_id])?;
+        let run_id = self.conn.last_insert_rowid();
         self.ids.clear();
+        let first = self.pending.len();
         for m in &run.metrics {
             let metric_id = match self.metric_ids.get(&m.name) {
                 Some(id) => *id,
                 None => {
                     let unit = m.unit.as_deref().or_else(|| metric::unit_from_name(&m.name));
                     let direction = metric::direction_from_name(&m.name, unit);
-                    self.tx.execute(
-                        "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
-                        params![m.name, unit, direction.as_str()],
-                    )?;
-                    let id: i64 =
-                        self.tx.query_row("SELECT id FROM metric WHERE name = ?1", [&m.name], |r| r.get(0))?;
+                    self.conn
+                        .prepare_cached(
+                            "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
+                        )?
+                        .execute(params![m.name, unit, direction.as_str()])?;
+                    let id: i64 = self
+                        .conn
+                        .prepare_cached("SELECT id FROM metric WHERE name = ?1")?
+                        .query_row([&m.name], |r| r.get(0))?;
                     self.metric_ids.insert(m.name.clone(), id);
+                    source.new_metrics.push(m.name.clone());
                     id
                 }
             };
@@ -647,9 +792,11 @@ impl SourceWriter<'_> {
         if let Some(w) = self.ids.windows(2).find(|w| w[0] == w[1]) {
             let name =
                 run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&w[0])).map_or("?", |m| &m.name);
+            // The run row goes with the source's savepoint; its rows here go now.
+            self.pending.truncate(first);
             return Err(Error::usage(format!("metric `{name}` appears twice in one record")));
         }
-        self.runs += 1;
+        source.runs += 1;
         if self.pending.len() >= FLUSH_ROWS {
             self.flush()?;
         }
@@ -659,35 +806,211 @@ impl SourceWriter<'_> {
     /// Inserts the pending measurements, sorted by the table's key.
     fn flush(&mut self) -> Result<()> {
         self.pending.sort_unstable_by_key(|&(m, r, _)| (m, r));
-        let mut insert =
-            self.tx.prepare_cached("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")?;
-        for (m, r, v) in self.pending.drain(..) {
-            insert.execute(params![m, r, v])?;
+        for &(m, r, v) in &self.pending {
+            self.insert_measurement.execute(params![m, r, v])?;
+        }
+        self.pending.clear();
+        if let Some(source) = self.source.as_mut() {
+            // What was pending of this source is now inside its savepoint.
+            source.pending_from = 0;
         }
         Ok(())
     }
 
-    /// How many runs were added so far.
-    pub fn runs(&self) -> u64 {
-        self.runs
+    /// How many runs the source being written has so far.
+    pub fn source_runs(&self) -> u64 {
+        self.source.as_ref().map_or(0, |s| s.runs)
     }
 
-    /// Makes the source and its runs permanent.
-    pub fn commit(mut self) -> Result<u64> {
-        self.flush()?;
-        if self.replaced {
-            delete_orphans(&self.tx)?;
+    /// Keeps the source being written: it becomes permanent with the
+    /// transaction's commit. Returns its number of runs.
+    pub fn end_source(&mut self) -> Result<u64> {
+        let Some(source) = self.source.as_ref() else { return Ok(0) };
+        let runs = source.runs;
+        if source.replaced {
+            // What the earlier content alone named goes with it.
+            self.delete_orphans()?;
         }
-        self.tx.commit()?;
-        self.batch.id = Some(self.batch_id);
-        Ok(self.runs)
+        self.source = None;
+        self.conn.execute_batch("RELEASE source")?;
+        Ok(runs)
     }
+
+    /// Undoes the source being written: the database is as without it.
+    /// An error means the whole open transaction was lost (SQLite rolls a
+    /// transaction back by itself on some failures, a full disk among
+    /// them): the sources written since the last commit are absent too.
+    pub fn abandon_source(&mut self) -> Result<()> {
+        let Some(source) = self.source.take() else { return Ok(()) };
+        self.pending.truncate(source.pending_from);
+        for name in source.new_metrics {
+            self.metric_ids.remove(&name);
+        }
+        for set in source.new_sets {
+            if self.param_sets.remove(&set).is_some() {
+                self.param_set_bytes -= set.len();
+            }
+        }
+        if source.made_batch {
+            self.batch.id = None;
+        }
+        if self.tx_started.is_some() && self.conn.is_autocommit() {
+            self.lost_transaction();
+            return Err(db_err(
+                &self.path,
+                "the transaction was rolled back by SQLite after an error; run the ingest again",
+            ));
+        }
+        self.conn.execute_batch("ROLLBACK TO source; RELEASE source")?;
+        Ok(())
+    }
+
+    /// True once after the open transaction was lost (see
+    /// [`Writer::abandon_source`]): the sources ended since the last commit
+    /// are not in the database.
+    pub fn take_lost(&mut self) -> bool {
+        std::mem::take(&mut self.lost)
+    }
+
+    /// Forgets what the lost transaction had made.
+    fn lost_transaction(&mut self) {
+        self.lost = true;
+        self.tx_started = None;
+        self.pending.clear();
+        self.metric_ids.clear();
+        self.param_sets.clear();
+        self.param_set_bytes = 0;
+        self.batch.id = None;
+    }
+
+    /// True when the open transaction has been open long enough to commit.
+    pub fn commit_due(&self) -> bool {
+        self.tx_started.is_some_and(|t| self.tx_sources >= COMMIT_SOURCES || t.elapsed() >= COMMIT_EVERY)
+    }
+
+    /// True while sources are written but not yet committed.
+    pub fn in_transaction(&self) -> bool {
+        self.tx_started.is_some()
+    }
+
+    /// Commits the sources ended so far (a source still open is abandoned
+    /// first). On error nothing since the last commit is kept.
+    pub fn commit(&mut self) -> Result<()> {
+        if self.source.is_some() {
+            self.abandon_source()?;
+        }
+        if self.tx_started.is_none() {
+            return Ok(());
+        }
+        let done = self.flush().and_then(|()| {
+            self.conn.execute_batch("COMMIT").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            Ok(())
+        });
+        if done.is_err() {
+            if !self.conn.is_autocommit() {
+                let _ = self.conn.execute_batch("ROLLBACK");
+            }
+            self.lost_transaction();
+        }
+        self.tx_started = None;
+        done
+    }
+
+    /// What is stored for a path (see [`Store::stored_source`]).
+    pub fn stored_source(&self, path: &str) -> Result<Option<StoredSource>> {
+        stored_source(self.conn, path)
+    }
+
+    /// Records that a stored source still holds the same bytes (see
+    /// [`Store::refresh_source`]), inside the writer's transaction.
+    pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
+        if self.tx_started.is_none() {
+            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            self.tx_started = Some(std::time::Instant::now());
+            self.tx_sources = 0;
+        }
+        refresh_source(self.conn, id, seen, time)
+    }
+
+    /// The labels a stored source (by content hash) was ingested with, when
+    /// they differ from `labels` (see [`Store::other_labels`]).
+    pub fn other_labels(&self, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
+        other_labels(self.conn, hash, labels)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Writer<'_> {
+    fn drop(&mut self) {
+        if self.tx_started.is_some() && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+            self.batch.id = None;
+        }
+    }
+}
+
+fn stored_source(conn: &Connection, path: &str) -> Result<Option<StoredSource>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, hash, labels, format, size, mtime_ns, ctime_ns, inode, checked_ns, git_head, time, time_origin
+         FROM source WHERE path = ?1 LIMIT 2",
+    )?;
+    let mut rows = stmt.query_map([path], |r| {
+        let time: Option<String> = r.get(10)?;
+        let origin: Option<String> = r.get(11)?;
+        Ok(StoredSource {
+            id: r.get(0)?,
+            hash: r.get(1)?,
+            labels: r.get(2)?,
+            format: r.get(3)?,
+            seen: Seen {
+                size: r.get::<_, i64>(4)? as u64,
+                mtime_ns: r.get(5)?,
+                ctime_ns: r.get(6)?,
+                inode: r.get(7)?,
+                checked_ns: r.get(8)?,
+                git_head: r.get(9)?,
+            },
+            time: time.zip(origin).map(|(time, o)| RunTime { time, origin: RunTime::origin_named(&o) }),
+        })
+    })?;
+    let first = rows.next().transpose()?;
+    if rows.next().transpose()?.is_some() {
+        return Ok(None);
+    }
+    Ok(first)
+}
+
+/// The updates of [`Store::refresh_source`], inside the caller's transaction.
+fn refresh_source(conn: &Connection, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE source SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, checked_ns = ?6, git_head = ?7 WHERE id = ?1",
+    )?
+    .execute(params![id, seen.size as i64, seen.mtime_ns, seen.ctime_ns, seen.inode, seen.checked_ns, seen.git_head])?;
+    if let Some(t) = time {
+        conn.execute("UPDATE source SET time = ?2, time_origin = ?3 WHERE id = ?1", params![id, t.time, t.origin])?;
+        let sweep = t.time.get(..10).unwrap_or(&t.time);
+        conn.execute(
+            "UPDATE run SET time = ?2, time_origin = ?3, sweep = ?4 WHERE source_id = ?1 AND time_origin != 'log'",
+            params![id, t.time, t.origin, sweep],
+        )?;
+    }
+    Ok(())
+}
+
+fn other_labels(conn: &Connection, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
+    let stored: Option<String> =
+        conn.prepare_cached("SELECT labels FROM source WHERE hash = ?1")?.query_row([hash], |r| r.get(0)).optional()?;
+    Ok(stored.filter(|s| *s != params_json(labels.iter())))
 }
 
 /// Deletes every source stored for `path` with its runs and their
 /// measurements; true when there was one. Foreign keys are not enforced
 /// (see `configure`), so the cascade is spelled out.
-fn delete_path(tx: &rusqlite::Transaction, path: &str) -> Result<bool> {
+fn delete_path(tx: &Connection, path: &str) -> Result<bool> {
     let ids: Vec<i64> = tx
         .prepare_cached("SELECT id FROM source WHERE path = ?1")?
         .query_map([path], |r| r.get(0))?
@@ -715,7 +1038,7 @@ fn delete_path(tx: &rusqlite::Transaction, path: &str) -> Result<bool> {
 
 /// Drops metric names and param sets no run uses any more, so that a
 /// database that lost sources names exactly what a fresh one would.
-fn delete_orphans(tx: &rusqlite::Transaction) -> Result<()> {
+fn delete_orphans(tx: &Connection) -> Result<()> {
     tx.execute_batch(
         "DELETE FROM metric WHERE NOT EXISTS (SELECT 1 FROM measurement WHERE measurement.metric_id = metric.id);
          DELETE FROM param_set WHERE id NOT IN (SELECT param_set_id FROM run);",
@@ -1080,6 +1403,51 @@ mod tests {
     }
 
     #[test]
+    fn sources_share_a_transaction_and_a_failed_one_leaves_nothing_not_even_cached_ids() {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("test".into(), None);
+        let labels = BTreeMap::new();
+        let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+        let src = |hash: &'static str| NewSource {
+            path: hash,
+            hash,
+            format: "jsonl",
+            labels: &labels,
+            seen: Seen::default(),
+            time: Some(&t),
+        };
+        let mut novel = run(1, 7.0, 2.0);
+        novel.metric("only_in_b", 3.0);
+        let mut w = store.writer(&mut batch).unwrap();
+        assert!(w.begin_source(&src("a")).unwrap());
+        w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+        assert_eq!(w.end_source().unwrap(), 1);
+        // A new metric and param set, then the source fails: both go with it.
+        assert!(w.begin_source(&src("b")).unwrap());
+        w.add_run(&novel, &labels, &t).unwrap();
+        w.abandon_source().unwrap();
+        // The same names again must be created again, not taken from a cache.
+        assert!(w.begin_source(&src("c")).unwrap());
+        w.add_run(&novel, &labels, &t).unwrap();
+        w.add_run(&run(2, 1.0, 1.5), &labels, &t).unwrap();
+        assert_eq!(w.end_source().unwrap(), 2);
+        let copy = NewSource { path: "copy-of-a", ..src("a") };
+        assert!(!w.begin_source(&copy).unwrap(), "the same bytes twice, within one transaction");
+        w.commit().unwrap();
+        drop(w);
+        let c = store.connection();
+        let n = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+        assert_eq!(n("SELECT count(*) FROM source"), 2);
+        assert_eq!(n("SELECT count(*) FROM source WHERE hash = 'b'"), 0);
+        assert_eq!(n("SELECT count(*) FROM run"), 3);
+        assert_eq!(n("SELECT count(*) FROM measurement"), 7);
+        assert_eq!(n("SELECT count(*) FROM measurement WHERE metric_id NOT IN (SELECT id FROM metric)"), 0);
+        assert_eq!(n("SELECT count(*) FROM run WHERE param_set_id NOT IN (SELECT id FROM param_set)"), 0);
+        assert_eq!(n("SELECT count(*) FROM run WHERE source_id NOT IN (SELECT id FROM source)"), 0);
+        assert_eq!(n("SELECT count(*) FROM batch"), 1);
+    }
+
+    #[test]
     fn the_param_set_cache_stays_bounded_and_sets_are_still_shared() {
         let mut store = Store::open_in_memory().unwrap();
         let mut batch = Batch::new("test".into(), None);
@@ -1095,7 +1463,7 @@ mod tests {
             let mut r = run(i + 1, (i % 200) as f64, 1.0);
             r.param("note", Value::Text(big.clone()));
             w.add_run(&r, &labels, &t).unwrap();
-            assert!(w.param_set_bytes <= PARAM_SET_CACHE_BYTES);
+            assert!(w.writer.param_set_bytes <= PARAM_SET_CACHE_BYTES);
         }
         w.commit().unwrap();
         let sets: i64 = store.conn.query_row("SELECT count(*) FROM param_set", [], |r| r.get(0)).unwrap();
