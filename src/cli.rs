@@ -82,7 +82,8 @@ pub enum Command {
 
 #[derive(Subcommand, Debug)]
 pub enum HookCommand {
-    /// Install a plain git pre-commit hook that runs `reckon check` on the staged markdown files.
+    /// Install a plain git pre-commit hook that runs `reckon check --staged`
+    /// when a commit touches a document, a log or reckon.toml.
     Install {
         /// Replace an existing pre-commit hook.
         #[arg(long)]
@@ -92,7 +93,7 @@ pub enum HookCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct UpdateArgs {
-    /// Markdown documents (none: nothing to do).
+    /// Markdown documents (none: the `documents` of reckon.toml).
     pub docs: Vec<PathBuf>,
     /// Write the regenerated documents and plots.
     #[arg(long)]
@@ -114,8 +115,18 @@ pub enum CheckFormat {
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Markdown documents (none: nothing to check, exit 0).
+    /// Markdown documents (none: the `documents` of reckon.toml). With
+    /// --staged: the staged paths, as a hook passes them after `--`.
     pub docs: Vec<PathBuf>,
+    /// Check what is staged for commit, not the working tree: run when a
+    /// staged path is a document, a log a [[source]] matches, or reckon.toml,
+    /// and then check every configured document. Prints one line per problem.
+    #[arg(long)]
+    pub staged: bool,
+    /// Also print the diff of what `update --write` would change (the
+    /// default without --staged).
+    #[arg(long)]
+    pub diff: bool,
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub format: CheckFormat,
     /// Also fail on claims that are inconclusive or have no data.
@@ -128,8 +139,7 @@ pub struct CheckArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ClaimsArgs {
-    /// Markdown documents.
-    #[arg(required = true)]
+    /// Markdown documents (none: the `documents` of reckon.toml).
     pub docs: Vec<PathBuf>,
     /// The verdict of each claim as of every sweep, and the sweep that changed it.
     #[arg(long)]

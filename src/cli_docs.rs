@@ -23,13 +23,19 @@ use crate::{ingest, Error, Result};
 /// Opens the store, first ingesting the sources reckon.toml names (unless
 /// told not to). Returns the store and whether an ingest failed.
 fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
+    prepare_with(cfg, no_ingest, ingest::Options::default())
+}
+
+/// [`prepare`] with ingest options: for a staged check, git is asked about
+/// the real project while the files are read from the staged copy.
+fn prepare_with(cfg: &Config, no_ingest: bool, base: ingest::Options) -> Result<(Store, bool)> {
     if no_ingest || cfg.sources.is_empty() {
         return Ok((crate::cli::open_current(cfg)?, false));
     }
     let requests = sources_requests(cfg, None, &Default::default())?;
     let mut store = Store::open(&cfg.database)?;
     crate::cli::report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, true);
-    let opts = ingest::Options { fail_fast: false, generic: cfg.generic.clone(), ..Default::default() };
+    let opts = ingest::Options { fail_fast: false, generic: cfg.generic.clone(), ..base };
     let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, true);
     // The documents are rendered over a read-only connection: a region's
     // SQL runs under an authorizer too, but nothing a document does should
@@ -46,6 +52,15 @@ fn load_for_command<'s>(store: &'s Store, cfg: &Config) -> Result<&'s Dataset<'s
     let mut dataset = Dataset::load(store)?;
     dataset.apply_config(cfg);
     Ok(Box::leak(Box::new(dataset)))
+}
+
+/// The documents a command reads: those given, else the `documents` of
+/// reckon.toml.
+fn documents(cfg: &Config, given: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    if !given.is_empty() {
+        return Ok(given.to_vec());
+    }
+    cfg.document_paths()
 }
 
 /// The documents as given on the command line, relative to the current folder.
@@ -135,13 +150,17 @@ fn claim_line(path: &Path, c: &ClaimReport) -> String {
 }
 
 pub fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
-    if args.docs.is_empty() {
+    let docs = documents(cfg, &args.docs)?;
+    if docs.is_empty() {
+        eprintln!(
+            "reckon update: no documents; name them, or list them in reckon.toml as documents = [\"notebooks/*.md\"]"
+        );
         return Ok(0);
     }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
-    let (reviews, mut errors) = review_all(&ctx, cwd, &args.docs);
+    let (reviews, mut errors) = review_all(&ctx, cwd, &docs);
     let color = use_color(std::io::stdout().is_terminal());
     let mut out = String::new();
     for r in &reviews {
@@ -203,16 +222,75 @@ struct Problem {
 }
 
 pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
-    if args.docs.is_empty() {
+    if args.staged {
+        return check_staged(cfg, cwd, args);
+    }
+    let docs = documents(cfg, &args.docs)?;
+    check_documents(cfg, cwd, &docs, &args, ingest::Options::default(), false, "")
+}
+
+/// `check --staged`: what a commit is about to record. Skipped (exit 0)
+/// when no staged path is something reckon reads; otherwise every document
+/// is checked as staged.
+fn check_staged(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
+    let changed = crate::staged::changed_paths(&cfg.root, cwd, &args.docs)?;
+    let staged_cfg = crate::staged::staged_config(cfg)?;
+    if !crate::staged::touches(cfg, &staged_cfg, &changed) {
         if args.format == CheckFormat::Json {
             stdout_write("{\"ok\": true, \"documents\": []}\n")?;
         }
         return Ok(0);
     }
-    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    // Bring the database up to date with the working tree first (what any
+    // check does), so the staged copy starts from it and reads only the
+    // files whose staged content differs.
+    if !args.no_ingest && !cfg.sources.is_empty() {
+        let (store, _) = prepare(cfg, false)?;
+        drop(store);
+    }
+    let tree = crate::staged::export(cfg, &staged_cfg)?;
+    if cfg.database.exists() {
+        let store = Store::open(&cfg.database)?;
+        store.copy_to(&tree.cfg.database)?;
+    }
+    let root = tree.root().to_path_buf();
+    let mut docs = tree.cfg.document_paths()?;
+    if tree.cfg.documents.is_empty() {
+        // No documents configured: the staged markdown files.
+        docs = changed.iter().filter(|p| p.ends_with(".md")).map(|p| root.join(p)).filter(|p| p.is_file()).collect();
+        if docs.is_empty() {
+            eprintln!(
+                "reckon check --staged: this commit changes what reckon reads, but reckon.toml lists no documents to check; add documents = [\"notebooks/*.md\"]"
+            );
+        }
+    }
+    let opts = ingest::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
+    let code = check_documents(&tree.cfg, &root, &docs, &args, opts, !args.diff, " (as staged)");
+    drop(tree);
+    code
+}
+
+/// Checks documents (paths relative to `cwd`, or absolute). `compact`
+/// prints one line per problem and no diff.
+fn check_documents(
+    cfg: &Config,
+    cwd: &Path,
+    docs: &[PathBuf],
+    args: &CheckArgs,
+    opts: ingest::Options,
+    compact: bool,
+    what: &str,
+) -> Result<i32> {
+    if docs.is_empty() {
+        if args.format == CheckFormat::Json {
+            stdout_write("{\"ok\": true, \"documents\": []}\n")?;
+        }
+        return Ok(0);
+    }
+    let (store, ingest_failed) = prepare_with(cfg, args.no_ingest, opts)?;
     let dataset = load_for_command(&store, cfg)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
-    let (reviews, errors) = review_all(&ctx, cwd, &args.docs);
+    let (reviews, errors) = review_all(&ctx, cwd, docs);
 
     let mut problems = Vec::new();
     for r in &reviews {
@@ -254,11 +332,31 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
                 "warning"
             };
             let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
+            // Rewriting the note (update --write) would not make check
+            // pass: an overturned conclusion is kept as history instead.
+            let hint = if c.verdict == Verdict::Contradicted && c.superseded.is_none() {
+                format!(
+                    "; keep it as history with `reckon supersede {path} {} --write` and write the new conclusion",
+                    c.id
+                )
+            } else {
+                String::new()
+            };
             problems.push(Problem {
                 path: path.clone(),
                 line: c.line,
                 level,
-                msg: format!("claim `{}`{tag} {}", c.id, c.summary),
+                msg: format!("claim `{}`{tag} {}{hint}", c.id, c.summary),
+            });
+        }
+        for (line, id, date) in superseded_without_successor(&r.text) {
+            problems.push(Problem {
+                path: path.clone(),
+                line,
+                level: if args.strict { "error" } else { "warning" },
+                msg: format!(
+                    "claim `{id}` was superseded on {date} and no new conclusion replaces it: write one after it, in a claim region, so reckon keeps checking it"
+                ),
             });
         }
     }
@@ -312,17 +410,27 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
             for p in &problems {
                 out.push_str(&format!("{}:{}: {}: {}\n", p.path, p.line, p.level, p.msg));
             }
-            for r in reviews.iter().filter(|r| !r.is_current()) {
-                out.push_str(&review_diff(r, cwd, color));
+            if !compact {
+                for r in reviews.iter().filter(|r| !r.is_current()) {
+                    out.push_str(&review_diff(r, cwd, color));
+                }
             }
-            let stale_docs: Vec<String> =
-                reviews.iter().filter(|r| !r.is_current()).map(|r| r.path.display().to_string()).collect();
+            // Documents `update --write` would fix: stale regions or plots,
+            // not only notes of failing claims (those want `supersede`).
+            let stale_docs: Vec<String> = reviews
+                .iter()
+                .filter(|r| !r.files.is_empty() || r.stale.iter().any(|s| !reported_by_verdict(r, s, args.strict)))
+                .map(|r| r.path.display().to_string())
+                .collect();
             if failing > 0 {
-                out.push_str(&format!("reckon check: {failing} problem(s) in {} document(s)", reviews.len()));
+                out.push_str(&format!("reckon check{what}: {failing} problem(s) in {} document(s)", reviews.len()));
                 if !stale_docs.is_empty() {
                     // Hand-edited regions are only replaced when asked to.
                     let force = if reviews.iter().any(|r| r.hand_edited().next().is_some()) { " --force" } else { "" };
                     out.push_str(&format!("; regenerate with `reckon update --write{force} {}`", stale_docs.join(" ")));
+                }
+                if compact && !stale_docs.is_empty() {
+                    out.push_str(" (`reckon check --diff` shows the changes)");
                 }
                 out.push('\n');
             }
@@ -372,6 +480,38 @@ pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
     })
 }
 
+/// Superseded claims (line, id, date) that nothing replaced: the comment
+/// `supersede` leaves for the new conclusion is still there, or the next
+/// region before the next heading is not a current claim. The overturned
+/// conclusion was kept as history, but that part of the plan is no longer
+/// checked.
+fn superseded_without_successor(text: &str) -> Vec<(usize, String, String)> {
+    let Ok(parsed) = doc::parse(Path::new(""), text) else { return Vec::new() };
+    let headings: Vec<usize> = pulldown_cmark::Parser::new(text)
+        .into_offset_iter()
+        .filter_map(|(e, range)| {
+            matches!(e, pulldown_cmark::Event::Start(pulldown_cmark::Tag::Heading { .. })).then_some(range.start)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, c) in parsed.regions.iter().enumerate() {
+        let Some(date) = c.arg("superseded") else { continue };
+        if c.kind != Kind::Claim {
+            continue;
+        }
+        let section_end = headings.iter().copied().find(|h| *h > c.close.end).unwrap_or(text.len());
+        let next = parsed.regions.get(i + 1).filter(|n| n.open.start < section_end);
+        let until = next.map_or(section_end, |n| n.open.start);
+        let placeholder = text[c.close.end..until].contains(SUPERSEDED_PLACEHOLDER);
+        let replaced = !placeholder && next.is_some_and(|n| n.kind == Kind::Claim && n.arg("superseded").is_none());
+        if !replaced {
+            let id = c.arg("id").map(|a| a.value.clone()).unwrap_or_default();
+            out.push((c.line, id, date.value.clone()));
+        }
+    }
+    out
+}
+
 /// A claim region is stale whenever its status note changes; when the claim
 /// fails, its verdict is the problem reported, not the note as well.
 fn reported_by_verdict(r: &DocReview, s: &document::StaleRegion, strict: bool) -> bool {
@@ -389,12 +529,18 @@ fn gh_property(s: &str) -> String {
 }
 
 pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
+    let docs = documents(cfg, &args.docs)?;
+    if docs.is_empty() {
+        return Err(Error::usage(
+            "no documents: name them (reckon claims notebooks/plan.md), or list them in reckon.toml as documents = [\"notebooks/*.md\"]",
+        ));
+    }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
     let mut out = String::new();
     let mut items = Vec::new();
     let mut errors = 0;
-    for path in doc_paths(cwd, &args.docs) {
+    for path in doc_paths(cwd, &docs) {
         let rel = shown(cwd, &path);
         let result = (|| -> Result<()> {
             let (_, text) = document::read(&path)?;
@@ -469,6 +615,10 @@ pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
     Ok(if errors > 0 || ingest_failed { 2 } else { 0 })
 }
 
+/// The start of the comment `supersede` leaves where the new conclusion goes;
+/// `check` reports a superseded claim while it is still there.
+const SUPERSEDED_PLACEHOLDER: &str = "The conclusion above was superseded";
+
 pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     if ingest_failed {
@@ -511,7 +661,7 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
         None => (region.close.end, region.continuation_prefix(&text)),
     };
     let room = format!(
-        "{eol}{}{eol}{prefix}<!-- The conclusion above was superseded on {date}. Write the new one here, stated in a claim region so reckon keeps checking it. -->",
+        "{eol}{}{eol}{prefix}<!-- {SUPERSEDED_PLACEHOLDER} on {date}. Write the new one here, stated in a claim region so reckon keeps checking it. -->",
         prefix.trim_end()
     );
     let mut marked = String::with_capacity(text.len() + 200);
@@ -667,6 +817,8 @@ const INIT_TOML: &str = r#"# reckon's configuration: https://github.com/ (see RE
 database = "db/reckon.sqlite"
 # The param whose values name the things being compared.
 series = "config"
+# The living documents: what check, update, claims and the pre-commit hook read.
+documents = ["notebooks/*.md"]
 
 # Logs to ingest; {name} captures a label from the path, {date} the run time.
 # [[source]]
@@ -709,8 +861,17 @@ pub fn init(cwd: &Path) -> Result<i32> {
 
 const HOOK: &str = r#"#!/bin/sh
 # Installed by `reckon hook install`: refuse a commit whose living documents
-# are stale or whose written conclusions the data contradict.
-git diff --cached --name-only -z --diff-filter=ACMR -- '*.md' | xargs -0 reckon check
+# are stale or whose written conclusions the data contradict, judged on what
+# is staged (not the working tree). reckon runs only when a staged path is a
+# document of reckon.toml, a log one of its [[source]] entries matches, or
+# reckon.toml itself, and then checks every document. Set RECKON to use
+# another binary than the `reckon` on PATH.
+reckon="${RECKON:-reckon}"
+if ! command -v "$reckon" >/dev/null 2>&1; then
+    echo "reckon pre-commit hook: \`$reckon\` is not on PATH; install it (cargo install --path <reckon>) or set RECKON" >&2
+    exit 1
+fi
+git diff --cached --name-only -z --no-renames | xargs -0 "$reckon" check --staged --
 "#;
 
 pub fn hook_install(cwd: &Path, force: bool) -> Result<i32> {

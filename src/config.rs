@@ -23,6 +23,10 @@ pub struct Config {
     /// The param whose values name the things being compared.
     pub series: String,
     pub sources: Vec<SourceSpec>,
+    /// The living documents: globs relative to the root (`notebooks/*.md`),
+    /// what `check`, `update` and `claims` read when given no document, and
+    /// what the pre-commit hook checks.
+    pub documents: Vec<String>,
     /// Words prose uses for a series value or a metric, by canonical name.
     pub aliases: BTreeMap<String, Vec<String>>,
     pub metrics: BTreeMap<String, MetricSpec>,
@@ -150,6 +154,8 @@ struct RawConfig {
     #[serde(default, rename = "source")]
     sources: Vec<SourceSpec>,
     #[serde(default)]
+    documents: Vec<String>,
+    #[serde(default)]
     aliases: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     metrics: BTreeMap<String, MetricSpec>,
@@ -184,6 +190,7 @@ impl Config {
             database: root.join("db").join("reckon.sqlite"),
             series: "config".into(),
             sources: Vec::new(),
+            documents: Vec::new(),
             aliases: BTreeMap::new(),
             metrics: BTreeMap::new(),
             noise: Noise::default(),
@@ -247,6 +254,12 @@ impl Config {
                 }
             }
         }
+        for d in &raw.documents {
+            if let Err(e) = glob::Pattern::new(d) {
+                return Err(Error::Config { path: shown, msg: format!("documents: `{d}` is not a glob: {e}") });
+            }
+        }
+        cfg.documents = raw.documents;
         cfg.sources = raw.sources;
         cfg.aliases = raw.aliases;
         cfg.metrics = raw.metrics;
@@ -283,6 +296,28 @@ impl Config {
         } else {
             self.root.join(p)
         }
+    }
+
+    /// The configured documents that exist, sorted, each once (absolute).
+    pub fn document_paths(&self) -> Result<Vec<PathBuf>> {
+        let mut out = Vec::new();
+        for d in &self.documents {
+            let pattern = self.resolve(d).to_string_lossy().into_owned();
+            let shown = self.file.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
+            let paths = glob::glob(&pattern)
+                .map_err(|e| Error::Config { path: shown, msg: format!("documents: `{d}` is not a glob: {e}") })?;
+            out.extend(paths.filter_map(|p| p.ok()).filter(|p| p.is_file()));
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Whether a path relative to the root is one of the documents (it
+    /// need not exist).
+    pub fn is_document(&self, rel: &str) -> bool {
+        let opts = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
+        self.documents.iter().any(|d| glob::Pattern::new(d).is_ok_and(|p| p.matches_with(rel, opts)))
     }
 
     /// The metric's direction: reckon.toml first, then what the store holds.
@@ -337,6 +372,23 @@ latency = 0.06
         assert_eq!(cfg.margin("mean_ttft_ms", Direction::Lower), 0.06);
         assert_eq!(cfg.margin("p99_ttft_ms", Direction::Lower), 0.10);
         assert_eq!(cfg.aliases["eagle-topk1-v2"], vec!["topk=1+v2".to_string()]);
+    }
+
+    #[test]
+    fn documents_are_globs_under_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["notebooks/a.md", "notebooks/b.md", "notebooks/deep/c.md", "README.md"] {
+            std::fs::create_dir_all(dir.path().join(f).parent().unwrap()).unwrap();
+            std::fs::write(dir.path().join(f), "x").unwrap();
+        }
+        let cfg = Config::parse("documents = [\"notebooks/*.md\", \"notebooks/a.md\"]\n", dir.path(), None).unwrap();
+        let docs = cfg.document_paths().unwrap();
+        assert_eq!(docs, vec![dir.path().join("notebooks/a.md"), dir.path().join("notebooks/b.md")]);
+        assert!(cfg.is_document("notebooks/new.md"));
+        assert!(!cfg.is_document("notebooks/deep/c.md"), "`*` stays within a folder");
+        assert!(!cfg.is_document("README.md"));
+        let err = Config::parse("documents = [\"notebooks/[.md\"]\n", dir.path(), None).unwrap_err();
+        assert!(err.to_string().contains("not a glob"), "{err}");
     }
 
     #[test]

@@ -614,15 +614,18 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
     assert_eq!(
         r.stdout,
         format!(
-            "{DOC}:{l_thr}: error: claim `throughput-baseline-wins` {thr}\n\
-             {DOC}:{l_sat}: error: claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%), 3 runs, sweep 2026-11-29\n\
-             {DOC}:{l_plat}: error: claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%), 3 runs, sweep 2026-11-29\n\
+            "{DOC}:{l_thr}: error: claim `throughput-baseline-wins` {thr}{hint}throughput-baseline-wins{end}\n\
+             {DOC}:{l_sat}: error: claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%), 3 runs, sweep 2026-11-29{hint}saturation-ratio{end}\n\
+             {DOC}:{l_plat}: error: claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%), 3 runs, sweep 2026-11-29{hint}topk4-plateau{end}\n\
              reckon check: 3 problem(s) in 1 document(s)\n",
+            // The way forward for an overturned conclusion, not `update --write`.
+            hint = format!("; keep it as history with `reckon supersede {DOC} "),
+            end = " --write` and write the new conclusion",
             thr = find(&claims(&s, DOC), "throughput-baseline-wins")["summary"].as_str().unwrap(),
         )
     );
     assert!(r.stdout.contains(
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%), 3 runs each, sweep 2026-11-29\n"
+        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%), 3 runs each, sweep 2026-11-29; "
     ));
 
     let r = expect(&s, 1, &["check", DOC, "--format", "github"]);

@@ -346,6 +346,15 @@ impl Store {
         Ok(runs)
     }
 
+    /// Writes a consistent copy of the database to `to` (which must not
+    /// exist), for work that must not change this one.
+    pub fn copy_to(&self, to: &Path) -> Result<()> {
+        self.conn
+            .execute("VACUUM INTO ?1", [to.to_string_lossy()])
+            .map_err(|e| db_err(&self.path, format!("cannot copy to {}: {e}", to.display())))?;
+        Ok(())
+    }
+
     /// Empties the database: every source, run, measurement and name.
     pub fn clear(&mut self) -> Result<()> {
         let path = self.path.clone();
