@@ -58,12 +58,13 @@ pub fn unit_from_name(name: &str) -> Option<&'static str> {
         Some("us")
     } else if n.ends_with("_ns") {
         Some("ns")
-    } else if n.ends_with("_s") || n.ends_with("_sec") || n.ends_with("_seconds") {
-        Some("s")
     } else if n.contains("request_throughput") || n.contains("request_goodput") || n.contains("req_per_s") {
+        // Rates before seconds: `tokens_per_s` ends in `_s` but is not a time.
         Some("req/s")
     } else if n.contains("throughput") || n.contains("tokens_per_s") || n.contains("token_per_s") {
         Some("tok/s")
+    } else if n.ends_with("_s") || n.ends_with("_sec") || n.ends_with("_seconds") {
+        Some("s")
     } else {
         None
     }
@@ -88,12 +89,28 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
         "rps",
         "hit_rate",
         "accuracy",
+        "acc",
         "bandwidth",
         "flops",
     ];
     let lower = [
-        "latency", "ttft", "itl", "tpot", "e2el", "error", "errors", "failed", "duration", "time", "miss", "stddev",
-        "std_dev", "jitter",
+        "latency",
+        "ttft",
+        "itl",
+        "tpot",
+        "e2el",
+        "error",
+        "errors",
+        "failed",
+        "duration",
+        "time",
+        "miss",
+        "stddev",
+        "std_dev",
+        "jitter",
+        "loss",
+        "perplexity",
+        "ppl",
     ];
     if higher.iter().any(|w| n.contains(w) && (w.len() > 3 || has_word(&n, w))) {
         return Direction::Higher;
@@ -186,6 +203,13 @@ mod tests {
         assert_eq!(direction_from_name("mean", Some("s")), Direction::Lower);
         assert_eq!(direction_from_name("completed", None), Direction::Neutral);
         assert_eq!(direction_from_name("total_input_tokens", None), Direction::Neutral);
+        // Training metrics.
+        assert_eq!(direction_from_name("val_loss", None), Direction::Lower);
+        assert_eq!(direction_from_name("eval_perplexity", None), Direction::Lower);
+        assert_eq!(direction_from_name("val_acc", None), Direction::Higher);
+        // A rate ending in `_s` is a rate, not seconds.
+        assert_eq!(unit_from_name("tokens_per_s"), Some("tok/s"));
+        assert_eq!(unit_from_name("step_time_s"), Some("s"));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! 3. any value that is not a number (text, booleans) → param;
 //! 4. a name that says the field is a setting of the run
 //!    ([`is_identity_name`]: `*concurrency*`, `*_size`, `*_len`, `num_*`,
-//!    `request_rate`, `threads`, …) → param;
+//!    `request_rate`, `threads`, `lr`, `dropout`, `epoch`, …) → param;
 //! 5. a name that says it is a measurement ([`is_measurement_name`]: a unit
 //!    suffix such as `_ms`, `_us`, `_s`, a word such as `throughput`,
 //!    `latency`, `time`, `flops`, `bandwidth`, `errors`, or a count of
@@ -100,6 +100,23 @@ pub fn is_identity_name(name: &str) -> bool {
         "burstiness",
         "input_len",
         "output_len",
+        // Training and sampling settings, often fractional (so rule 6
+        // would not see them as a grid): learning rate, regularisation,
+        // schedule position, sampling.
+        "lr",
+        "learning_rate",
+        "dropout",
+        "weight_decay",
+        "momentum",
+        "warmup",
+        "warmup_steps",
+        "epoch",
+        "epochs",
+        "step",
+        "steps",
+        "temperature",
+        "top_p",
+        "top_k",
     ];
     EXACT.contains(&n.as_str())
         || crate::run::is_repeat_marker(&n)
@@ -711,6 +728,10 @@ mod tests {
             "Threads",
             "server.tp_size",
             "run",
+            "lr",
+            "learning-rate",
+            "dropout",
+            "step",
         ] {
             assert!(is_identity_name(n), "{n}");
         }
