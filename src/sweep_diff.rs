@@ -218,12 +218,16 @@ fn default_by(dataset: &Dataset, from: &str, to: &str, filter: Option<&Filter>) 
 
 /// Compares the two sweeps cell by cell.
 pub fn compute(dataset: &Dataset, cfg: &Config, opts: &Options) -> Result<SweepDiff> {
+    // Names as the data use them: reckon.toml's aliases resolved.
+    let opts =
+        &Options { filter: opts.filter.as_ref().map(|f| dataset.resolve_filter(f)).transpose()?, ..opts.clone() };
     let (from, to) = pick_sweeps(dataset, opts)?;
     let filter = opts.filter.as_ref();
-    let by = if opts.by.is_empty() { default_by(dataset, &from, &to, filter) } else { opts.by.clone() };
-    for p in &by {
-        dataset.check_param(p, "--by")?;
-    }
+    let by = if opts.by.is_empty() {
+        default_by(dataset, &from, &to, filter)
+    } else {
+        opts.by.iter().map(|p| dataset.param_name(p, "--by")).collect::<Result<Vec<_>>>()?
+    };
     let mut metrics: Vec<(String, Option<String>, Direction)> = Vec::new();
     let mut neutral_skipped = Vec::new();
     if opts.metrics.is_empty() {

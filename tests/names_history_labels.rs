@@ -90,6 +90,11 @@ fn aliases_work_in_query_names_and_filters() {
     let by_word = s.ok(&["query", "--metric", "throughput", "--rows", "C", "--where", "config = 'topk=1+v2'"]);
     assert!(by_word.stdout.contains("759.3"), "{by_word:?}");
 
+    // `reckon diff` takes them too.
+    let moved = s.ok(&["diff", "--metric", "tok/s", "--by", "C", "--where", "config = 'topk=4+v1' and C = 1"]).stdout;
+    assert!(moved.contains("cells by max_concurrency:"), "{moved}");
+    assert!(moved.contains("output_throughput  max_concurrency=1"), "{moved}");
+
     // A typo is still refused, with the alias among the suggestions.
     let r = expect(&s, 2, &["query", "--metric", "througput", "--rows", "C"]);
     assert!(r.stderr.contains("unknown metric `througput` (did you mean `throughput`?)"), "{r:?}");
