@@ -271,6 +271,23 @@ impl Config {
                 msg: format!("lint.min_confidence = {}: expected a number from 0 to 1", raw.lint.min_confidence),
             });
         }
+        for (phrase, spec) in &raw.points {
+            let n = phrase.contains("{n}").then_some(1.0);
+            if spec.contains("{n}") && n.is_none() {
+                return Err(Error::Config {
+                    path: shown,
+                    msg: format!("points.\"{phrase}\" = \"{spec}\": `{{n}}` in the value needs `{{n}}` in the phrase, e.g. \"{{n}} MB\""),
+                });
+            }
+            if crate::lint::vocab::Scope::parse(spec, n).is_none() {
+                return Err(Error::Config {
+                    path: shown,
+                    msg: format!(
+                        "points.\"{phrase}\" = \"{spec}\": expected a point or range of a param, e.g. \"max_concurrency = 1\", \"size >= 4096\", \"c in 2..250\", \"the largest max_concurrency\""
+                    ),
+                });
+            }
+        }
         cfg.points = raw.points;
         cfg.lint = raw.lint;
         if raw.limits.sql_seconds.is_nan()
@@ -389,6 +406,25 @@ latency = 0.06
         assert!(!cfg.is_document("README.md"));
         let err = Config::parse("documents = [\"notebooks/[.md\"]\n", dir.path(), None).unwrap_err();
         assert!(err.to_string().contains("not a glob"), "{err}");
+    }
+
+    #[test]
+    fn points_and_lint() {
+        let cfg = Config::parse(
+            "[points]\n\"single request\" = \"c = 1\"\n\"{n} MB\" = \"cache = {n}\"\n[lint]\nlevel = \"error\"\nmin_confidence = 0.7\n",
+            Path::new("/p"),
+            None,
+        )
+        .unwrap();
+        assert_eq!(cfg.points.len(), 2);
+        assert_eq!(cfg.lint, LintSpec { level: LintLevel::Error, min_confidence: 0.7 });
+        assert_eq!(Config::parse("", Path::new("/p"), None).unwrap().lint.level, LintLevel::Warn);
+        let err = Config::parse("[points]\n\"busy\" = \"very busy\"\n", Path::new("/p"), None).unwrap_err().to_string();
+        assert!(err.contains("points.\"busy\"") && err.contains("expected a point"), "{err}");
+        let err = Config::parse("[points]\n\"busy\" = \"c = {n}\"\n", Path::new("/p"), None).unwrap_err().to_string();
+        assert!(err.contains("needs `{n}` in the phrase"), "{err}");
+        let err = Config::parse("[lint]\nmin_confidence = 3\n", Path::new("/p"), None).unwrap_err().to_string();
+        assert!(err.contains("min_confidence"), "{err}");
     }
 
     #[test]

@@ -216,3 +216,53 @@ pub fn suggestions(path: &str, text: &str, wraps: &[Wrap], taken: &BTreeSet<Stri
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(text: &str, sentence: &str, block: &str, claim: &str) -> Finding {
+        let start = text.find(sentence).unwrap();
+        let b = text.find(block).unwrap();
+        let (line, col) = crate::doc::location(text, start);
+        Finding {
+            line,
+            col,
+            span: start..start + sentence.len(),
+            sentence: sentence.into(),
+            claim: Some(claim.into()),
+            status: Status::Contradicted,
+            verdict: None,
+            summary: String::new(),
+            confidence: 0.9,
+            notes: Vec::new(),
+            as_of: None,
+            held_as_of: None,
+            candidates: Vec::new(),
+            in_table: false,
+            block_span: b..b + block.len(),
+        }
+    }
+
+    #[test]
+    fn wraps_keep_quotes_line_endings_and_paragraphs_whole() {
+        let text = "> A is fast.\r\n> B is slow.\r\n\r\nFirst one. Second one\r\ngoes on.\r\n";
+        let fs = [
+            finding(text, "B is slow.", "A is fast.\r\n> B is slow.", "b < a on m"),
+            finding(text, "Second one\r\ngoes on.", "First one. Second one\r\ngoes on.", "x beats y on m"),
+        ];
+        let chosen: Vec<&Finding> = fs.iter().collect();
+        let w = wraps(text, &chosen);
+        assert_eq!(w.len(), 2);
+        let out = apply(text, &w, &BTreeSet::new());
+        assert_eq!(
+            out,
+            "> A is fast.\r\n> <!-- reckon:claim id=lint-2\r\n>      b < a on m -->\r\n> B is slow.\r\n> <!-- /reckon:claim -->\r\n\r\n\
+             <!-- reckon:claim id=lint-4\r\n     x beats y on m -->\r\nFirst one. Second one\r\ngoes on.\r\n<!-- /reckon:claim -->\r\n"
+        );
+        crate::doc::parse(std::path::Path::new("t.md"), &out).unwrap();
+        // Taken ids are not reused.
+        let taken: BTreeSet<String> = ["lint-2".to_string()].into();
+        assert!(apply(text, &w, &taken).contains("id=lint-2-2"));
+    }
+}
