@@ -70,6 +70,31 @@ pub fn unit_from_name(name: &str) -> Option<&'static str> {
     }
 }
 
+/// What a unit measures and its size in that dimension's base unit
+/// (seconds, tokens or requests per second, bytes): `ms` → (time, 0.001).
+/// `None` for a unit reckon does not know. Every spelling of micro (`us`,
+/// `µs` with the micro sign or the Greek mu) is accepted.
+pub fn unit_scale(unit: &str) -> Option<(&'static str, f64)> {
+    Some(match unit {
+        "ns" => ("time", 1e-9),
+        "us" | "µs" | "μs" => ("time", 1e-6),
+        "ms" => ("time", 1e-3),
+        "s" | "sec" => ("time", 1.0),
+        "min" => ("time", 60.0),
+        "h" => ("time", 3600.0),
+        "tok/s" | "tokens/s" => ("token rate", 1.0),
+        "req/s" | "requests/s" => ("request rate", 1.0),
+        "B" => ("bytes", 1.0),
+        "KB" => ("bytes", 1e3),
+        "MB" => ("bytes", 1e6),
+        "GB" => ("bytes", 1e9),
+        "KiB" => ("bytes", 1024.0),
+        "MiB" => ("bytes", 1048576.0),
+        "GiB" => ("bytes", 1073741824.0),
+        _ => return None,
+    })
+}
+
 /// Whether higher or lower is better, from the metric's name and unit.
 pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     let n = name.to_ascii_lowercase();

@@ -139,7 +139,7 @@ fn after_both_sweeps_the_verdicts_are_the_scenarios() {
     );
 
     // 1. "baseline is strictly superior": contradicted, worst at C=30,
-    // eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%).
+    // eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%).
     assert_eq!(verdict(&reports, "throughput-baseline-wins"), "contradicted");
     let ev = evidence(&reports, "throughput-baseline-wins");
     // 6 concurrencies >= 30, each against the two other configs.
@@ -189,11 +189,11 @@ fn after_both_sweeps_the_verdicts_are_the_scenarios() {
     // counterexample.
     let human = s.ok(&["claims", DOC]).stdout;
     for line in [
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%), 3 runs each, sweep 2026-11-29",
-        "claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%), 3 runs, sweep 2026-11-29",
-        "claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%), 3 runs, sweep 2026-11-29",
-        "claim `single-request` holds; closest at max_concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%), 3 runs each, sweep 2026-11-29",
-        "claim `gap-at-c8` holds; closest at max_concurrency=8: baseline / eagle-topk4-v1 1.61 vs stated 1.6 (+0.4%)",
+        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%), 3 runs each, sweep 2026-11-29",
+        "claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
+        "claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29",
+        "claim `single-request` holds; closest at max_concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%; 95% interval +2.6% to +5.2%, margin 2%), 3 runs each, sweep 2026-11-29",
+        "claim `gap-at-c8` holds; closest at max_concurrency=8: baseline / eagle-topk4-v1 1.61 vs stated 1.6 (+0.4%; estimate 1.61, 90% interval 1.59 to 1.63, must lie in 1.52 to 1.68)",
     ] {
         assert!(human.contains(line), "missing `{line}` in\n{human}");
     }
@@ -311,7 +311,7 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
     }
     let (_, sweeps) = blocks.iter().find(|(h, _)| h.contains("`throughput-baseline-wins`")).unwrap();
     assert!(
-        sweeps[1].contains("worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%)"),
+        sweeps[1].contains("worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%)"),
         "{}",
         sweeps[1]
     );
@@ -337,7 +337,10 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
     }
     let saturation = items.iter().find(|i| i["id"] == "saturation-ratio").unwrap();
     assert!(
-        saturation["history"][1]["summary"].as_str().unwrap().contains("2.19 vs stated 2.3 (-4.8%)"),
+        saturation["history"][1]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37)"),
         "{saturation:#}"
     );
 
@@ -420,7 +423,7 @@ fn latency_claims_are_judged_lower_is_better() {
 
     let human = s.ok(&["claims", "notebooks/claims-latency.md"]).stdout;
     assert!(
-        human.contains("claim `tpot-mirror` contradicted at max_concurrency=30: eagle-topk1-v2 39.5 vs baseline 43.5 (-9.2%), 3 runs each, sweep 2026-11-29"),
+        human.contains("claim `tpot-mirror` contradicted at max_concurrency=30: eagle-topk1-v2 39.5 vs baseline 43.5 (-9.2%; 95% interval -10.7% to -7.8%, margin 5%), 3 runs each, sweep 2026-11-29"),
         "{human}"
     );
     // check fails on the contradicted ones only.
@@ -581,7 +584,7 @@ fn single_run_evidence_says_so() {
     let reports = claims(&s, doc);
     assert_eq!(
         find(&reports, "first-sweep")["summary"],
-        "holds; closest at max_concurrency=1: eagle-topk4-v1 96 vs baseline 93.1 (+3.1%), 1 run each, sweep 2026-11-20; rests on single runs"
+        "holds; closest at max_concurrency=1: eagle-topk4-v1 96 vs baseline 93.1 (+3.1%; no interval: single runs and no repeats to measure the noise, margin 2%), 1 run each, sweep 2026-11-20; rests on single runs"
     );
     let ev = evidence(&reports, "first-sweep");
     assert_eq!(
@@ -615,8 +618,8 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
         r.stdout,
         format!(
             "{DOC}:{l_thr}: error: claim `throughput-baseline-wins` {thr}{hint}throughput-baseline-wins{end}\n\
-             {DOC}:{l_sat}: error: claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%), 3 runs, sweep 2026-11-29{hint}saturation-ratio{end}\n\
-             {DOC}:{l_plat}: error: claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%), 3 runs, sweep 2026-11-29{hint}topk4-plateau{end}\n\
+             {DOC}:{l_sat}: error: claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29{hint}saturation-ratio{end}\n\
+             {DOC}:{l_plat}: error: claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29{hint}topk4-plateau{end}\n\
              reckon check: 3 problem(s) in 1 document(s)\n",
             // The way forward for an overturned conclusion, not `update --write`.
             hint = format!("; keep it as history with `reckon supersede {DOC} "),
@@ -625,7 +628,7 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
         )
     );
     assert!(r.stdout.contains(
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%), 3 runs each, sweep 2026-11-29; "
+        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%), 3 runs each, sweep 2026-11-29; "
     ));
 
     let r = expect(&s, 1, &["check", DOC, "--format", "github"]);
@@ -635,7 +638,7 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
         "::error file={DOC},line={l_thr},title=reckon::claim `throughput-baseline-wins` contradicted"
     )));
     // `%` is escaped as GitHub's workflow commands require.
-    assert!(lines[0].contains("eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%25)"), "{}", lines[0]);
+    assert!(lines[0].contains("eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%25; 95%25 interval"), "{}", lines[0]);
     assert!(lines[1].starts_with(&format!("::error file={DOC},line={l_sat},title=reckon::claim `saturation-ratio`")));
     assert!(lines[2].starts_with(&format!("::error file={DOC},line={l_plat},title=reckon::claim `topk4-plateau`")));
 
@@ -731,9 +734,9 @@ fn superseding_keeps_the_old_words_as_history_and_check_passes_with_new_conclusi
 
     let text = s.read(DOC);
     let summaries = [
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%), 3 runs each, sweep 2026-11-29",
-        "contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%), 3 runs, sweep 2026-11-29",
-        "contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%), 3 runs, sweep 2026-11-29",
+        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%), 3 runs each, sweep 2026-11-29",
+        "contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
+        "contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29",
     ];
     for (id, evidence) in contradicted.iter().zip(summaries) {
         // The author's words, byte for byte, now behind `superseded=DATE`.

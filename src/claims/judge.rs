@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::lang::{self, Body, Claim, Clause, Opponents, QuantKind, Term};
+use super::lang::{self, Body, Claim, Clause, Opponents, QuantKind, Relation, Term};
 use super::stats::{self, NumOp, PointOutcome, Test};
-use super::{combine_all, combine_and, combine_any, Judgement, Point, Side, Verdict};
+use super::{combine_all, combine_and, combine_any, Judgement, Point, Side, Stat, StatKind, Verdict};
 use crate::config::Config;
 use crate::doc::{self, Alert, Document, Kind, Region};
 use crate::metric::{format_number, Direction};
@@ -205,10 +205,7 @@ impl<'a, 's> Judge<'a, 's> {
         for name in clause.body.series() {
             self.series_name(name)?;
         }
-        let param = match &clause.body {
-            Body::Crossover(c) => Some(self.param_name(&c.param)?),
-            body => body.quantifier().map(|q| self.param_name(&q.param)).transpose()?,
-        };
+        let param = clause.body.param().map(|p| self.param_name(p)).transpose()?;
         if !self.dataset.has_param(&self.cfg.series) {
             return Err(ClaimError {
                 offset: clause.offset,
@@ -228,12 +225,28 @@ impl<'a, 's> Judge<'a, 's> {
         let judgement = match &clause.body {
             Body::Pairwise(p) => self.pairwise(clause, p, &metric, param.as_deref(), direction, margin)?,
             Body::Value(v) => self.value(clause, v, &metric, param.as_deref(), margin)?,
+            Body::Peak(p) => self.peak(clause, p, &metric, param.as_deref(), margin, &mut details)?,
             Body::Crossover(c) => {
                 let (judgement, found) = self.crossover(clause, c, &metric, param.as_deref(), direction, margin)?;
                 details = found;
                 judgement
             }
         };
+        // The per-point breakdown of a claim over several points or
+        // opponents, A first as written.
+        for ex in &judgement.evidence.breakdown {
+            let at = if ex.point.is_empty() { String::new() } else { format!("{}: ", ex.point) };
+            let stat = ex.stat.map(|s| format!("; {}", s.describe())).unwrap_or_default();
+            let diff = if ex.rel_diff.is_finite() { super::percent(ex.rel_diff) } else { String::new() };
+            details.push(format!(
+                "{at}{} {} vs {} {} ({diff}{stat}): {}",
+                ex.first.name,
+                super::shown(ex.first.value),
+                ex.second.name,
+                super::shown(ex.second.value),
+                ex.outcome_word()
+            ));
+        }
         let single = Claim { clauses: vec![clause.clone()] };
         let summary = match (&clause.body, details.first()) {
             // Say it in words: there is no crossover value to compare.
@@ -389,6 +402,11 @@ impl<'a, 's> Judge<'a, 's> {
             return Ok(combine_all(&[]));
         };
         let (test, dir) = p.relation.resolve(direction);
+        // A literal comparison between series (`<`, `>=`, …) says nothing
+        // about a practical difference: the difference is tested against
+        // noise alone, unless the claim gives a `within`.
+        let literal = matches!(p.relation, Relation::Gt | Relation::Ge | Relation::Lt | Relation::Le);
+        let margin = if literal && clause.within.is_none() { 0.0 } else { margin };
         let a = self.series_name(&p.a)?;
         let opponents: Vec<String> = match &p.b {
             Opponents::Series(names) => {
@@ -499,62 +517,240 @@ impl<'a, 's> Judge<'a, 's> {
         if q.is_none() {
             self.single_point(clause, &pivot, &series)?;
         }
+        let scale = self.unit_scale(v, metric)?;
+        let (target, upper) = (v.target * scale, v.upper.map(|u| u * scale));
         let name = match &v.term {
             Term::Level(_) => series[0].clone(),
             Term::Ratio(..) => format!("{} / {}", series[0], series[1]),
             Term::Difference(..) => format!("{} - {}", series[0], series[1]),
         };
-        let rows = Self::rows(&pivot, q);
         let mut estimates = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);
         let mut gaps = Vec::new();
-        for (row, key) in rows {
-            let cells: Option<Vec<CellRuns>> = series.iter().map(|s| Self::cell(&pivot, row, s)).collect();
-            let Some(cells) = cells else {
-                let label = Self::label(&pivot, key);
-                let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
-                let lacking: Vec<&str> =
-                    series.iter().filter(|s| Self::cell(&pivot, row, s).is_none()).map(String::as_str).collect();
-                let list = if Self::names_points(q) { &mut missing } else { &mut gaps };
-                list.push(format!("no runs of {}{at}", lacking.join(" or ")));
-                continue;
-            };
-            let est = match &v.term {
-                Term::Level(_) => stats::estimate_level(cells[0].values, pooled),
-                Term::Ratio(..) => stats::estimate_ratio(cells[0].values, cells[1].values, pooled),
-                Term::Difference(..) => stats::estimate_difference(cells[0].values, cells[1].values, pooled),
-            };
-            let Ok(est) = est else { continue };
-            let refs: Vec<&CellRuns> = cells.iter().collect();
-            estimates.push((est, Self::label(&pivot, key), Self::dates(&refs)));
+        if let (Some(vs), Some(q)) = (&v.versus, q) {
+            // One series at two points of a param: the quantifier's point
+            // against the other one.
+            let other = lang::Quantifier { points: lang::PointSet::Cmp(lang::CmpOp::Eq, vs.at.clone()), ..q.clone() };
+            missing.extend(Self::named_missing(&pivot, Some(&other)));
+            let top = Self::rows(&pivot, Some(q)).into_iter().next();
+            let bottom = Self::rows(&pivot, Some(&other)).into_iter().next();
+            if let (Some((r1, k1)), Some((r2, k2))) = (top, bottom) {
+                let (l1, l2) = (Self::label(&pivot, k1), Self::label(&pivot, k2));
+                match (Self::cell(&pivot, r1, &series[0]), Self::cell(&pivot, r2, &series[0])) {
+                    (Some(c1), Some(c2)) => {
+                        let est = if vs.ratio {
+                            stats::estimate_ratio(c1.values, c2.values, pooled)
+                        } else {
+                            stats::estimate_difference(c1.values, c2.values, pooled)
+                        };
+                        if let Ok(est) = est {
+                            estimates.push((
+                                est,
+                                format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" }),
+                                Self::dates(&[&c1, &c2]),
+                            ));
+                        }
+                    }
+                    (c1, _) => {
+                        let at = if c1.is_none() { l1 } else { l2 };
+                        missing.push(format!("no runs of {} at {at}", series[0]));
+                    }
+                }
+            }
+        } else {
+            for (row, key) in Self::rows(&pivot, q) {
+                let cells: Option<Vec<CellRuns>> = series.iter().map(|s| Self::cell(&pivot, row, s)).collect();
+                let Some(cells) = cells else {
+                    let label = Self::label(&pivot, key);
+                    let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+                    let lacking: Vec<&str> =
+                        series.iter().filter(|s| Self::cell(&pivot, row, s).is_none()).map(String::as_str).collect();
+                    let list = if Self::names_points(q) { &mut missing } else { &mut gaps };
+                    list.push(format!("no runs of {}{at}", lacking.join(" or ")));
+                    continue;
+                };
+                let est = match &v.term {
+                    Term::Level(_) => stats::estimate_level(cells[0].values, pooled),
+                    Term::Ratio(..) => stats::estimate_ratio(cells[0].values, cells[1].values, pooled),
+                    Term::Difference(..) => stats::estimate_difference(cells[0].values, cells[1].values, pooled),
+                };
+                let Ok(est) = est else { continue };
+                let refs: Vec<&CellRuns> = cells.iter().collect();
+                estimates.push((est, Self::label(&pivot, key), Self::dates(&refs)));
+            }
         }
-        let target = Side { name: "stated".into(), value: v.target, runs: 0 };
+        let stated = Side { name: "stated".into(), value: target, runs: 0 };
+        // `≈`/`=` without `within` on a ratio use the metric's margin too:
+        // the same δ as `matches`.
         let point = |est: &stats::Estimate, label: String, dates: Vec<String>| {
-            let outcome = stats::check_value(est, v.op, v.target, margin);
-            Point::from_check(
+            let check = stats::check_value(est, v.op, target, upper, margin);
+            let stat = Stat {
+                of: StatKind::Value,
+                estimate: est.estimate(),
+                interval: check.interval,
+                level: check.level,
+                margin: matches!(v.op, NumOp::Approx | NumOp::Eq).then_some(margin),
+                band: check.band,
+            };
+            let mut p = Point::from_check(
                 label,
                 Side { name: name.clone(), value: est.value, runs: est.runs },
-                target.clone(),
-                outcome,
+                stated.clone(),
+                check.outcome,
                 est.single_run,
                 dates,
-            )
+                Some(stat),
+            );
+            if let (NumOp::In, Some(hi)) = (v.op, upper) {
+                // The stated side of a range is its middle, for the
+                // relative difference; the band says the range.
+                p.b.name = format!("stated {}..{}", format_number(target), format_number(hi));
+            }
+            p
         };
-        if let Some(agg) = v.aggregate {
+        let j = if let Some(agg) = v.aggregate {
             let folded: Vec<stats::Estimate> = estimates.iter().map(|e| e.0).collect();
-            let Some((est, at)) = stats::aggregate(&folded, agg) else {
-                return Ok(self.settle(combine_all(&[]), clause, &pivot, q, missing, gaps, &series));
-            };
-            let label = at.map(|i| estimates[i].1.clone()).unwrap_or_default();
-            let mut dates: Vec<String> = estimates.iter().flat_map(|e| e.2.iter().cloned()).collect();
-            dates.sort();
-            dates.dedup();
-            let j = combine_all(&[point(&est, label, dates)]);
-            return Ok(self.settle(j, clause, &pivot, q, missing, gaps, &series));
+            match stats::aggregate(&folded, agg) {
+                None => combine_all(&[]),
+                Some((est, at)) => {
+                    let label = at.map(|i| estimates[i].1.clone()).unwrap_or_default();
+                    let mut dates: Vec<String> = estimates.iter().flat_map(|e| e.2.iter().cloned()).collect();
+                    dates.sort();
+                    dates.dedup();
+                    combine_all(&[point(&est, label, dates)])
+                }
+            }
+        } else {
+            let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
+            Self::fold(&points, q)
+        };
+        let mut j = self.settle(j, clause, &pivot, q, missing, gaps, &series);
+        if j.verdict == Verdict::Contradicted && v.unit.is_none() {
+            j.evidence.hint = self.unit_hint(metric, &j, target);
         }
-        let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
-        let j = Self::fold(&points, q);
-        Ok(self.settle(j, clause, &pivot, q, missing, gaps, &series))
+        Ok(j)
+    }
+
+    /// The factor that turns the number a value clause states (in the unit
+    /// written) into the metric's stored unit; 1 without a unit. A unit on
+    /// a ratio, on a metric without a known unit, or of another dimension
+    /// is an error naming both units.
+    fn unit_scale(&self, v: &lang::ValueClaim, metric: &str) -> std::result::Result<f64, ClaimError> {
+        let Some(unit) = &v.unit else { return Ok(1.0) };
+        let err = |msg: String| ClaimError { offset: unit.offset, msg };
+        let ratio = matches!(v.term, Term::Ratio(..)) || v.versus.as_ref().is_some_and(|vs| vs.ratio);
+        if ratio {
+            return Err(err(format!("a ratio has no unit: drop `{}`", unit.text)));
+        }
+        let stored = self.dataset.metric_info(metric).ok().and_then(|m| m.unit.clone());
+        let Some(stored) = stored else {
+            return Err(err(format!(
+                "`{metric}` has no stored unit to convert `{}` to; write the number in the metric's own unit without `{}`, or set `unit` under [metrics.{metric}] in reckon.toml",
+                unit.text, unit.text
+            )));
+        };
+        let written = crate::metric::unit_scale(&unit.text);
+        match (written, crate::metric::unit_scale(&stored)) {
+            (Some((dw, fw)), Some((ds, fs))) if dw == ds => Ok(fw / fs),
+            _ => {
+                Err(err(format!("`{}` cannot be converted to `{stored}`, the unit `{metric}` is stored in", unit.text)))
+            }
+        }
+    }
+
+    /// For a contradicted value stated without a unit: a hint when the
+    /// measured value is about 1000× (or 1/1000×) the stated one and the
+    /// metric has a time unit, the usual slip between ms, µs and s.
+    fn unit_hint(&self, metric: &str, j: &Judgement, target: f64) -> Option<String> {
+        let stored = self.dataset.metric_info(metric).ok()?.unit.clone()?;
+        let (dim, fs) = crate::metric::unit_scale(&stored)?;
+        let measured = j.evidence.example.as_ref()?.first.value;
+        let factor = measured / target;
+        if dim != "time" || !factor.is_finite() || factor <= 0.0 {
+            return None;
+        }
+        for (unit, f) in [("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)] {
+            let implied = f / fs;
+            if unit != stored && (factor / implied - 1.0).abs() < 0.5 {
+                return Some(format!(
+                    "`{metric}` is stored in {stored}: did you mean `{} {unit}`?",
+                    format_number(target)
+                ));
+            }
+        }
+        None
+    }
+
+    /// `A on M peaks at P = v`: at every other point of P, A at v is not
+    /// lower (beyond the margin) than A there, as `matches or beats` in the
+    /// literal direction; contradicted when some point is higher beyond
+    /// noise. `is lowest at` is the same downwards.
+    fn peak(
+        &self,
+        clause: &Clause,
+        p: &lang::Peak,
+        metric: &str,
+        param: Option<&str>,
+        margin: f64,
+        details: &mut Vec<String>,
+    ) -> std::result::Result<Judgement, ClaimError> {
+        let Some(pivot) = self.pivot(clause, metric, param.or(Some(&p.param.text)))? else {
+            return Ok(combine_all(&[]));
+        };
+        let s = self.series_name(&p.series)?;
+        let at = lang::Quantifier {
+            kind: QuantKind::At,
+            param: p.param.clone(),
+            points: lang::PointSet::Cmp(lang::CmpOp::Eq, p.at.clone()),
+        };
+        let missing = Self::named_missing(&pivot, Some(&at));
+        let dir = if p.highest { Direction::Higher } else { Direction::Lower };
+        let pooled = Self::pooled_log_sd(&pivot);
+        let peak_row = Self::rows(&pivot, Some(&at)).into_iter().next();
+        let mut points = Vec::new();
+        let mut gaps = Vec::new();
+        let mut missing = missing;
+        let named = format!("{s} at {}={}", p.param.text, p.at);
+        let cells: Vec<(usize, Option<&Key>, Option<CellRuns>)> = Self::rows(&pivot, None)
+            .into_iter()
+            .map(|(r, _)| (r, pivot.rows[r].first(), Self::cell(&pivot, r, &s)))
+            .collect();
+        // The measured extreme, for the details.
+        let extreme = cells
+            .iter()
+            .filter_map(|(_, k, c)| Some((k.as_ref()?, stats::median(c.as_ref()?.values))))
+            .reduce(|x, y| if (y.1 > x.1) == p.highest && y.1 != x.1 { y } else { x });
+        if let Some((k, v)) = extreme {
+            let word = if p.highest { "highest" } else { "lowest" };
+            details.push(format!("{s} is {word} at {} = {k} ({}) in the data", p.param.text, format_number(v)));
+        }
+        match peak_row.and_then(|(r, _)| Self::cell(&pivot, r, &s).map(|c| (r, c))) {
+            None if missing.is_empty() => missing.push(format!("no runs of {named}")),
+            None => {}
+            Some((r0, c0)) => {
+                for (r, k, c) in &cells {
+                    if *r == r0 {
+                        continue;
+                    }
+                    let label = k.map(|k| format!("{}={k}", p.param.text)).unwrap_or_default();
+                    let Some(c) = c else {
+                        gaps.push(format!("no runs of {s} at {label}"));
+                        continue;
+                    };
+                    let Ok(cmp) = stats::compare(c0.values, c.values, dir, margin, pooled) else { continue };
+                    points.push(Point::from_comparison(
+                        label,
+                        named.clone(),
+                        s.clone(),
+                        &cmp,
+                        Test::MatchesOrBeats,
+                        Self::dates(&[&c0, c]),
+                    ));
+                }
+            }
+        }
+        let j = combine_all(&points);
+        Ok(self.settle(j, clause, &pivot, None, missing, gaps, std::slice::from_ref(&s)))
     }
 
     fn crossover(
@@ -632,6 +828,7 @@ impl<'a, 's> Judge<'a, 's> {
                     NumOp::Ge => x >= target,
                     NumOp::Lt => x < target,
                     NumOp::Le => x <= target,
+                    NumOp::In => false,
                 };
                 if holds {
                     PointOutcome::Holds
@@ -659,6 +856,7 @@ impl<'a, 's> Judge<'a, 's> {
             outcome,
             single,
             dates,
+            None,
         );
         Ok((combine_all(&[point]), details))
     }

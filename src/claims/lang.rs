@@ -147,6 +147,8 @@ pub enum Body {
     Value(ValueClaim),
     /// `crossover(A, B on M over P) = 4`
     Crossover(Crossover),
+    /// `A on M peaks at P = v`
+    Peak(Peak),
 }
 
 impl Body {
@@ -156,6 +158,7 @@ impl Body {
             Body::Pairwise(p) => &p.metric,
             Body::Value(v) => &v.metric,
             Body::Crossover(c) => &c.metric,
+            Body::Peak(p) => &p.metric,
         }
     }
 
@@ -171,6 +174,7 @@ impl Body {
             }
             Body::Value(v) => v.term.series(),
             Body::Crossover(c) => vec![&c.a, &c.b],
+            Body::Peak(p) => vec![&p.series],
         }
     }
 
@@ -180,7 +184,17 @@ impl Body {
         match self {
             Body::Pairwise(p) => p.quantifier.as_ref(),
             Body::Value(v) => v.quantifier.as_ref(),
-            Body::Crossover(_) => None,
+            Body::Crossover(_) | Body::Peak(_) => None,
+        }
+    }
+
+    /// The param the clause ranges over: its quantifier's, a crossover's
+    /// `over`, a peak's.
+    pub fn param(&self) -> Option<&Name> {
+        match self {
+            Body::Crossover(c) => Some(&c.param),
+            Body::Peak(p) => Some(&p.param),
+            body => body.quantifier().map(|q| &q.param),
         }
     }
 }
@@ -265,7 +279,88 @@ pub struct ValueClaim {
     pub metric: Name,
     pub quantifier: Option<Quantifier>,
     pub op: NumOp,
+    /// The stated number (the start of the range for `in lo..hi`), in the
+    /// unit written (`unit`), else the metric's.
     pub target: f64,
+    /// The end of the range of `in lo..hi`.
+    pub upper: Option<f64>,
+    /// The unit written after the number (`≈ 1.66 ms`), converted to the
+    /// metric's stored unit when judged.
+    pub unit: Option<Name>,
+    /// `A on M at P = v / at P = w` (or ` - at P = w`): the series at the
+    /// quantifier's point against itself at another point of the same param.
+    pub versus: Option<Versus>,
+    /// `A cuts B on M by at least 35%`: the relative change as written; `op`
+    /// and `target` hold the bound on A/B it means (A/B ≤ 0.65).
+    pub change: Option<Change>,
+}
+
+/// One series at another point of the quantifier's param.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Versus {
+    /// Ratio (`/`) or difference (`-`).
+    pub ratio: bool,
+    /// The other point (the denominator or subtrahend).
+    pub at: Literal,
+}
+
+/// A relative change of A against B, as researchers write it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Change {
+    /// `cuts` (A below B) or `raises` (A above B).
+    pub cuts: bool,
+    pub bound: ChangeBound,
+    /// The percentage as written (35 for 35%).
+    pub percent: f64,
+}
+
+/// How a relative change is bounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeBound {
+    AtLeast,
+    AtMost,
+    MoreThan,
+    LessThan,
+}
+
+impl ChangeBound {
+    fn as_str(self) -> &'static str {
+        match self {
+            ChangeBound::AtLeast => "at least",
+            ChangeBound::AtMost => "at most",
+            ChangeBound::MoreThan => "more than",
+            ChangeBound::LessThan => "less than",
+        }
+    }
+}
+
+impl Change {
+    /// The bound on A/B the change means: `cuts by at least 35%` is A/B ≤
+    /// 0.65, `raises by more than 20%` is A/B > 1.2.
+    pub fn ratio_bound(self) -> (NumOp, f64) {
+        let f = self.percent / 100.0;
+        let target = if self.cuts { 1.0 - f } else { 1.0 + f };
+        let op = match (self.cuts, self.bound) {
+            (true, ChangeBound::AtLeast) | (false, ChangeBound::AtMost) => NumOp::Le,
+            (true, ChangeBound::AtMost) | (false, ChangeBound::AtLeast) => NumOp::Ge,
+            (true, ChangeBound::MoreThan) | (false, ChangeBound::LessThan) => NumOp::Lt,
+            (true, ChangeBound::LessThan) | (false, ChangeBound::MoreThan) => NumOp::Gt,
+        };
+        (op, target)
+    }
+}
+
+/// Where a series' maximum or minimum over a param lies.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Peak {
+    pub series: Name,
+    pub metric: Name,
+    /// `peaks at` (the maximum) or `is lowest at` (the minimum), literal
+    /// whatever the metric's direction.
+    pub highest: bool,
+    pub param: Name,
+    pub at: Literal,
 }
 
 /// The number a value clause is about, per point.
@@ -469,6 +564,12 @@ const RESERVED: &[&str] = &[
     "over",
     "in",
     "crossover",
+    "cuts",
+    "raises",
+    "peaks",
+    "is",
+    "by",
+    "of",
     "max",
     "min",
     "mean",
@@ -486,6 +587,14 @@ fn is_series_char(c: char) -> bool {
 fn is_ident_char(c: char) -> bool {
     // `/` for metric names as prose writes them (`tok/s`).
     c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/')
+}
+
+/// The right-hand side of a value comparison as written.
+struct Stated {
+    op: NumOp,
+    target: f64,
+    upper: Option<f64>,
+    unit: Option<Name>,
 }
 
 /// The longest claim statement reckon parses. Real statements are a line
@@ -683,9 +792,11 @@ impl<'a> Parser<'a, '_> {
         if allow_x && r[i..].starts_with('x') && !r[i + 1..].starts_with(is_series_char) {
             i += 1;
         }
-        // A number glued to letters is a word (`4k`, `v2`), not a number.
+        // A number glued to letters is a word (`4k`, `v2`), not a number,
+        // unless the letters are a unit (`1.66ms`).
         if r[i..].starts_with(|c: char| c.is_alphabetic() || c == '_') {
-            return None;
+            let word_len = r[i..].find(|c: char| !(c.is_alphanumeric() || c == '/' || c == 'µ')).unwrap_or(r.len() - i);
+            crate::metric::unit_scale(&r[i..i + word_len])?;
         }
         let v = r[..digits_end].parse::<f64>().ok()?;
         self.pos += i;
@@ -741,14 +852,17 @@ impl<'a> Parser<'a, '_> {
         if self.pos >= self.src.len() {
             return Err(self.err("expected a claim such as `A beats B on METRIC at PARAM = VALUE`"));
         }
+        let mut form_within = None;
         let mut body = if self.peek_call("crossover") {
             Body::Crossover(self.crossover()?)
         } else if let Some(agg) = self.aggregate_call() {
             Body::Value(self.aggregate_value(agg)?)
         } else {
-            self.series_first()?
+            let (body, within) = self.series_first()?;
+            form_within = within;
+            body
         };
-        let mut within = None;
+        let mut within = form_within;
         loop {
             self.skip_ws();
             let kw_at = self.pos;
@@ -766,11 +880,20 @@ impl<'a> Parser<'a, '_> {
                 }
                 let slot = match &mut body {
                     Body::Pairwise(p) => &mut p.quantifier,
-                    Body::Value(v) => &mut v.quantifier,
+                    Body::Value(v) if v.versus.is_none() => &mut v.quantifier,
+                    Body::Value(_) => {
+                        return Err(ClaimParseError::new(at, "a comparison between two points takes no other quantifier"))
+                    }
                     Body::Crossover(_) => {
                         return Err(ClaimParseError::new(
                             at,
                             "a crossover ranges over its `over PARAM`; restrict it there (`over concurrency >= 2`)",
+                        ))
+                    }
+                    Body::Peak(_) => {
+                        return Err(ClaimParseError::new(
+                            at,
+                            "a peak ranges over every point of its param; restrict them with `where` (`where max_concurrency <= 150`)",
                         ))
                     }
                 };
@@ -812,9 +935,30 @@ impl<'a> Parser<'a, '_> {
         Ok(v / 100.0)
     }
 
-    /// Clauses that start with a series: pairwise, or a value term.
-    fn series_first(&mut self) -> Result<Body, ClaimParseError> {
+    /// Clauses that start with a series: pairwise, a relative change, a
+    /// peak, or a value term. Also returns a `within` the form itself
+    /// carries (`A within 5% of B`).
+    fn series_first(&mut self) -> Result<(Body, Option<f64>), ClaimParseError> {
         let a = self.series("a series name")?;
+        // `A within 5% of B on M`: A matches B within 5%.
+        let save = self.pos;
+        if self.eat_kw("within") {
+            let within = self.percent()?;
+            if self.eat_kw("of") {
+                let b = self.series("a series name after `of`")?;
+                self.expect_kw("on", "`on METRIC` after the series names")?;
+                let metric = self.ident("a metric name after `on`")?;
+                let body = Pairwise {
+                    a,
+                    relation: Relation::Matches,
+                    b: Opponents::Series(vec![b]),
+                    metric,
+                    quantifier: None,
+                };
+                return Ok((Body::Pairwise(body), Some(within)));
+            }
+            self.pos = save;
+        }
         if let Some(relation) = self.relation() {
             let b = if self.eat_kw("others") {
                 Opponents::Others
@@ -827,17 +971,174 @@ impl<'a> Parser<'a, '_> {
             };
             self.expect_kw("on", "`on METRIC` after the series names")?;
             let metric = self.ident("a metric name after `on`")?;
-            return Ok(Body::Pairwise(Pairwise { a, relation, b, metric, quantifier: None }));
+            return Ok((Body::Pairwise(Pairwise { a, relation, b, metric, quantifier: None }), None));
+        }
+        let cuts = if self.eat_kw("cuts") {
+            Some(true)
+        } else if self.eat_kw("raises") {
+            Some(false)
+        } else {
+            None
+        };
+        if let Some(cuts) = cuts {
+            return Ok((Body::Value(self.change(a, cuts)?), None));
         }
         let term = self.term_rest(a)?;
         self.expect_kw("on", "`beats`, `matches`, a comparison (`>`, `<`, …) or `on METRIC` after the series name")?;
+        let metric = self.ident("a metric name after `on`")?;
+        if let Term::Level(series) = &term {
+            if let Some(highest) = self.peak_word() {
+                self.expect_kw("at", "`at PARAM = VALUE` after `peaks` (`peaks at max_concurrency = 150`)")?;
+                let param = self.ident("a param name after `at`")?;
+                self.expect("=", "`=` after the param (`peaks at max_concurrency = 150`)")?;
+                let at = self.literal("a value after `=`")?;
+                return Ok((Body::Peak(Peak { series: series.clone(), metric, highest, param, at }), None));
+            }
+        }
+        let mut quantifier = None;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            quantifier = Some(self.quantifier()?);
+        }
+        let versus = match &quantifier {
+            Some(q) if q.kind == QuantKind::At => self.versus(&q.param, &term)?,
+            _ => None,
+        };
+        let cmp_at = self.pos;
+        let st = match self.numeric_comparison() {
+            Ok(st) => st,
+            Err(e) => {
+                // `… for all P <= 0.65`: the comparison was read as the
+                // points of P. Say how to write it.
+                if let Some(Quantifier { kind: QuantKind::ForAll | QuantKind::ForAny, param, points }) = &quantifier {
+                    if !matches!(points, PointSet::Every) {
+                        return Err(ClaimParseError::new(
+                            cmp_at,
+                            format!(
+                                "`{} {points}` reads `{points}` as the points of `{}`; to compare the value, write the comparison before the quantifier (`{term} on {} {points} for all {}`)",
+                                param.text, param.text, metric.text, param.text
+                            ),
+                        ));
+                    }
+                }
+                return Err(e);
+            }
+        };
+        let claim = ValueClaim {
+            aggregate: None,
+            term,
+            metric,
+            quantifier,
+            op: st.op,
+            target: st.target,
+            upper: st.upper,
+            unit: st.unit,
+            versus,
+            change: None,
+        };
+        Ok((Body::Value(claim), None))
+    }
+
+    /// `peaks` / `is highest` (true), `is lowest` (false).
+    fn peak_word(&mut self) -> Option<bool> {
+        if self.eat_kw("peaks") {
+            return Some(true);
+        }
+        let save = self.pos;
+        if self.eat_kw("is") {
+            if self.eat_kw("highest") {
+                return Some(true);
+            }
+            if self.eat_kw("lowest") {
+                return Some(false);
+            }
+        }
+        self.pos = save;
+        None
+    }
+
+    /// After `A on M at P = v`: `/ at P = w` or ` - at P = w`.
+    fn versus(&mut self, param: &Name, term: &Term) -> Result<Option<Versus>, ClaimParseError> {
+        let save = self.pos;
+        self.skip_ws();
+        let ratio = if self.eat("/") {
+            true
+        } else if self.rest().starts_with('-') && self.rest()[1..].starts_with(char::is_whitespace) {
+            self.pos += 1;
+            false
+        } else {
+            self.pos = save;
+            return Ok(None);
+        };
+        if !self.peek_kw("at") {
+            self.pos = save;
+            return Ok(None);
+        }
+        if !matches!(term, Term::Level(_)) {
+            return Err(self.err(
+                "compare one series between two points (`A on M at P = 8 / at P = 1`), not a ratio or difference",
+            ));
+        }
+        self.eat_kw("at");
+        let p = self.ident("a param name after `at`")?;
+        if p.text != param.text {
+            return Err(ClaimParseError::new(
+                p.offset,
+                format!("both points must be of the same param: `{}`, not `{}`", param.text, p.text),
+            ));
+        }
+        self.expect("=", "`=` after the param")?;
+        let at = self.literal("a value after `=`")?;
+        Ok(Some(Versus { ratio, at }))
+    }
+
+    /// After `A cuts`/`A raises`: `B on M [quantifier] by (at least | at
+    /// most | more than | less than) N%`.
+    fn change(&mut self, a: Name, cuts: bool) -> Result<ValueClaim, ClaimParseError> {
+        let verb = if cuts { "cuts" } else { "raises" };
+        let b = self.series(&format!("the series `{verb}` is compared with"))?;
+        self.expect_kw("on", "`on METRIC` after the series name")?;
         let metric = self.ident("a metric name after `on`")?;
         let mut quantifier = None;
         if self.peek_kw("at") || self.peek_kw("for") {
             quantifier = Some(self.quantifier()?);
         }
-        let (op, target) = self.numeric_comparison()?;
-        Ok(Body::Value(ValueClaim { aggregate: None, term, metric, quantifier, op, target }))
+        self.expect_kw("by", &format!("`by at least N%` after the metric (`{verb} … by at least 35%`)"))?;
+        let bound = if self.eat_kw("at") {
+            if self.eat_kw("least") {
+                ChangeBound::AtLeast
+            } else if self.eat_kw("most") {
+                ChangeBound::AtMost
+            } else {
+                return Err(self.err("expected `least` or `most` after `by at`"));
+            }
+        } else if self.eat_kw("more") {
+            self.expect_kw("than", "`than` after `more`")?;
+            ChangeBound::MoreThan
+        } else if self.eat_kw("less") {
+            self.expect_kw("than", "`than` after `less`")?;
+            ChangeBound::LessThan
+        } else {
+            return Err(self.err("expected `at least`, `at most`, `more than` or `less than` after `by`"));
+        };
+        let percent = self.expect_number("a percentage (`35%`)")?;
+        if percent < 0.0 || (cuts && percent >= 100.0) {
+            return Err(self.err(format!("a change `{verb}` by {}% cannot be", format_number(percent))));
+        }
+        self.expect("%", "`%` after the percentage")?;
+        let change = Change { cuts, bound, percent };
+        let (op, target) = change.ratio_bound();
+        Ok(ValueClaim {
+            aggregate: None,
+            term: Term::Ratio(a, b),
+            metric,
+            quantifier,
+            op,
+            target,
+            upper: None,
+            unit: None,
+            versus: None,
+            change: Some(change),
+        })
     }
 
     /// After the first series of a term: `/ B`, ` - B`, or nothing.
@@ -904,12 +1205,58 @@ impl<'a> Parser<'a, '_> {
         None
     }
 
-    fn numeric_comparison(&mut self) -> Result<(NumOp, f64), ClaimParseError> {
-        let op = self
-            .num_op()
-            .ok_or_else(|| self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, …) after the metric"))?;
+    /// `≈ 2.3`, `> 100 ms`, `in 350..353`: the operator, the number (and
+    /// the range's end) and the unit written, if any.
+    fn numeric_comparison(&mut self) -> Result<Stated, ClaimParseError> {
+        if self.eat_kw("in") {
+            let lo = self.number().ok_or_else(|| self.err("expected a range `lo..hi` after `in` (`in 350..353`)"))?;
+            let lo_unit = self.unit();
+            self.expect("..", "`..` in the range (`in 350..353`)")?;
+            let hi = self.number().ok_or_else(|| self.err("expected the end of the range after `..`"))?;
+            let unit = self.unit();
+            if let (Some(a), Some(b)) = (&lo_unit, &unit) {
+                if a.text != b.text {
+                    return Err(ClaimParseError::new(
+                        b.offset,
+                        format!("a range takes one unit (`{}` and `{}`)", a.text, b.text),
+                    ));
+                }
+            }
+            if lo > hi {
+                return Err(self.err(format!(
+                    "a range runs from low to high: write `in {}..{}`",
+                    format_number(hi),
+                    format_number(lo)
+                )));
+            }
+            return Ok(Stated { op: NumOp::In, target: lo, upper: Some(hi), unit: unit.or(lo_unit) });
+        }
+        let op = self.num_op().ok_or_else(|| {
+            self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, `in 350..353`, …) after the metric")
+        })?;
         let target = self.number_ext(true).ok_or_else(|| self.err("expected a number after the comparison"))?;
-        Ok((op, target))
+        let unit = self.unit();
+        Ok(Stated { op, target, upper: None, unit })
+    }
+
+    /// A unit after a number (`ms`, `µs`, `tok/s`), when the next word is
+    /// one reckon knows ([`crate::metric::unit_scale`]).
+    fn unit(&mut self) -> Option<Name> {
+        let save = self.pos;
+        // Glued (`1.66ms`) or after a space.
+        if self.rest().starts_with(char::is_whitespace) {
+            self.skip_ws();
+        }
+        let start = self.pos;
+        let len =
+            self.rest().find(|c: char| !(c.is_alphanumeric() || c == '/' || c == 'µ')).unwrap_or(self.rest().len());
+        let word = &self.rest()[..len];
+        if len > 0 && crate::metric::unit_scale(word).is_some() {
+            self.pos += len;
+            return Some(Name { text: word.to_string(), offset: start });
+        }
+        self.pos = save;
+        None
     }
 
     fn aggregate_value(&mut self, aggregate: Aggregate) -> Result<ValueClaim, ClaimParseError> {
@@ -939,8 +1286,19 @@ impl<'a> Parser<'a, '_> {
             check_aggregate_quantifier(Some(aggregate), &q, at)?;
             quantifier = Some(q);
         }
-        let (op, target) = self.numeric_comparison()?;
-        Ok(ValueClaim { aggregate: Some(aggregate), term, metric, quantifier, op, target })
+        let st = self.numeric_comparison()?;
+        Ok(ValueClaim {
+            aggregate: Some(aggregate),
+            term,
+            metric,
+            quantifier,
+            op: st.op,
+            target: st.target,
+            upper: st.upper,
+            unit: st.unit,
+            versus: None,
+            change: None,
+        })
     }
 
     fn crossover(&mut self) -> Result<Crossover, ClaimParseError> {
@@ -1146,10 +1504,30 @@ impl fmt::Display for Body {
                 Ok(())
             }
             Body::Value(v) => {
-                let inner = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
-                    write!(f, "{} on {}", v.term, Ident(&v.metric.text))?;
+                if let (Some(ch), Term::Ratio(a, b)) = (&v.change, &v.term) {
+                    let verb = if ch.cuts { "cuts" } else { "raises" };
+                    write!(f, "{} {verb} {} on {}", SeriesName(&a.text), SeriesName(&b.text), Ident(&v.metric.text))?;
                     if let Some(q) = &v.quantifier {
                         write!(f, " {q}")?;
+                    }
+                    return write!(f, " by {} {}%", ch.bound.as_str(), format_number(ch.percent));
+                }
+                // The comparison goes before a `for all`/`for any`, whose
+                // point set would otherwise swallow it (`for all P <= 0.65`
+                // reads `<= 0.65` as points of P); an `at` (and the second
+                // point of a comparison between points) stays before it.
+                let (before, after) = match (&v.quantifier, v.aggregate) {
+                    (Some(q), None) if q.kind != QuantKind::At => (None, Some(q)),
+                    (q, _) => (q.as_ref(), None),
+                };
+                let inner = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
+                    write!(f, "{} on {}", v.term, Ident(&v.metric.text))?;
+                    if let Some(q) = before {
+                        write!(f, " {q}")?;
+                    }
+                    if let (Some(vs), Some(q)) = (&v.versus, before) {
+                        let op = if vs.ratio { "/" } else { "-" };
+                        write!(f, " {op} at {} = {}", Ident(&q.param.text), vs.at)?;
                     }
                     Ok(())
                 };
@@ -1161,7 +1539,26 @@ impl fmt::Display for Body {
                     }
                     None => inner(f)?,
                 }
-                write!(f, " {} {}", num_op_str(v.op), format_number(v.target))
+                let unit = v.unit.as_ref().map(|u| format!(" {}", u.text)).unwrap_or_default();
+                match (v.op, v.upper) {
+                    (NumOp::In, Some(hi)) => write!(f, " in {}..{}{unit}", format_number(v.target), format_number(hi))?,
+                    (op, _) => write!(f, " {} {}{unit}", num_op_str(op), format_number(v.target))?,
+                }
+                if let Some(q) = after {
+                    write!(f, " {q}")?;
+                }
+                Ok(())
+            }
+            Body::Peak(p) => {
+                let word = if p.highest { "peaks" } else { "is lowest" };
+                write!(
+                    f,
+                    "{} on {} {word} at {} = {}",
+                    SeriesName(&p.series.text),
+                    Ident(&p.metric.text),
+                    Ident(&p.param.text),
+                    p.at
+                )
             }
             Body::Crossover(c) => {
                 write!(
@@ -1189,6 +1586,7 @@ fn num_op_str(op: NumOp) -> &'static str {
         NumOp::Ge => ">=",
         NumOp::Lt => "<",
         NumOp::Le => "<=",
+        NumOp::In => "in",
     }
 }
 

@@ -19,7 +19,7 @@ pub mod stats;
 
 use crate::metric::format_number;
 use serde::Serialize;
-use stats::{Comparison, PointOutcome, Test, ALPHA};
+use stats::{Comparison, Interval, PointOutcome, Test, ALPHA};
 
 /// What the data say about a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -89,6 +89,98 @@ pub struct Point {
     pub runs_needed: Option<u32>,
     /// Run times (e.g. sweep dates) of the runs behind the point.
     pub dates: Vec<String>,
+    /// The numbers the point was decided on.
+    pub stat: Option<Stat>,
+    /// Why no number of runs can decide the point, when that is so.
+    pub beyond_reach: Option<String>,
+}
+
+/// The numbers a point was decided on, so that a reader can check them:
+/// the estimate, the interval the rule looked at, and the margin or band
+/// it had to clear.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Stat {
+    /// `ratio`: the estimate is first/second (ratio of geometric means,
+    /// literal whatever the metric's direction); `value`: a number in the
+    /// metric's units (geometric mean, ratio or difference of means).
+    pub of: StatKind,
+    pub estimate: f64,
+    /// The interval the rule decided with, at `level` (0.9 or 0.95).
+    pub interval: Interval,
+    pub level: f64,
+    /// The practical margin δ (a fraction) of a comparison or `≈`; 0 for a
+    /// literal comparison between series.
+    pub margin: Option<f64>,
+    /// The band the interval must lie inside (`matches`, `≈`, `in`).
+    pub band: Option<Interval>,
+}
+
+/// What a [`Stat`] estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StatKind {
+    Ratio,
+    Value,
+}
+
+impl Stat {
+    /// The same statistic for second/first.
+    fn inverted(self) -> Stat {
+        let inv = |i: Interval| Interval { lo: 1.0 / i.hi, hi: 1.0 / i.lo };
+        match self.of {
+            StatKind::Ratio => {
+                Stat { estimate: 1.0 / self.estimate, interval: inv(self.interval), band: self.band.map(inv), ..self }
+            }
+            StatKind::Value => self,
+        }
+    }
+
+    /// For humans: `95% interval +8.4% to +12%, margin 2%` (a ratio) or
+    /// `estimate 3391, 90% interval 3350 to 3433, band 3323 to 3458`.
+    pub fn describe(&self) -> String {
+        let level = format!("{}%", format_number(self.level * 100.0));
+        match self.of {
+            StatKind::Ratio => {
+                let mut s = if self.interval.lo == self.interval.hi {
+                    "no interval: single runs and no repeats to measure the noise".to_string()
+                } else {
+                    format!(
+                        "{level} interval {} to {}",
+                        percent(self.interval.lo - 1.0),
+                        percent(self.interval.hi - 1.0)
+                    )
+                };
+                match self.margin {
+                    Some(m) if m > 0.0 => {
+                        let word = if self.band.is_some() { "equivalence margin ±" } else { "margin " };
+                        s.push_str(&format!(", {word}{}%", format_number(round_to(m * 100.0, 3))));
+                    }
+                    Some(_) => s.push_str(", no practical margin (literal comparison)"),
+                    None => {}
+                }
+                s
+            }
+            StatKind::Value => {
+                let mut s = if self.interval.lo == self.interval.hi {
+                    format!(
+                        "estimate {}, no interval: single runs and no repeats to measure the noise",
+                        shown(self.estimate)
+                    )
+                } else {
+                    format!(
+                        "estimate {}, {level} interval {} to {}",
+                        shown(self.estimate),
+                        shown(self.interval.lo),
+                        shown(self.interval.hi)
+                    )
+                };
+                if let Some(b) = self.band {
+                    s.push_str(&format!(", must lie in {} to {}", shown(b.lo), shown(b.hi)));
+                }
+                s
+            }
+        }
+    }
 }
 
 impl Point {
@@ -117,8 +209,17 @@ impl Point {
             p_holds: c.p_holds(test),
             p_contradicts: c.p_contradicts(test),
             single_run: c.single_run,
-            runs_needed: if outcome == PointOutcome::Inconclusive { c.runs_needed } else { None },
+            runs_needed: if outcome == PointOutcome::Inconclusive { c.runs_needed_for(test) } else { None },
             dates,
+            stat: Some(comparison_stat(c, test)),
+            beyond_reach: (outcome == PointOutcome::Inconclusive && c.beyond_reach(test)).then(|| {
+                let m = format_number(round_to(c.margin * 100.0, 3));
+                let matches = if c.holds(Test::Matches) { "holds" } else { "would hold" };
+                format!(
+                    "the difference ({}) is smaller than the {m}% margin, so no number of runs makes `beats` hold; a `matches` statement {matches}",
+                    percent(c.rel_diff)
+                )
+            }),
         }
     }
 
@@ -132,6 +233,7 @@ impl Point {
         outcome: PointOutcome,
         single_run: bool,
         dates: Vec<String>,
+        stat: Option<Stat>,
     ) -> Point {
         // Never negative: a value point names the derived number first and
         // the stated one second, whichever is larger.
@@ -141,7 +243,41 @@ impl Point {
             PointOutcome::Contradicted => (1.0, 0.0),
             PointOutcome::Inconclusive => (1.0, 1.0),
         };
-        Point { label: label.into(), a, b, d, outcome, p_holds, p_contradicts, single_run, runs_needed: None, dates }
+        Point {
+            label: label.into(),
+            a,
+            b,
+            d,
+            outcome,
+            p_holds,
+            p_contradicts,
+            single_run,
+            runs_needed: None,
+            dates,
+            stat,
+            beyond_reach: None,
+        }
+    }
+}
+
+/// The statistic of a comparison as A/B, with the interval its rule
+/// decides with: 95% for `beats` (and the literal `>`/`<`), 90% for
+/// `matches` (TOST) and `matches or beats` (one-sided at 5%).
+fn comparison_stat(c: &Comparison, test: Test) -> Stat {
+    let (level, ci) = match test {
+        Test::Beats => (0.95, c.ci95),
+        Test::Matches | Test::MatchesOrBeats => (0.90, c.ci90),
+    };
+    // d and its interval are signed by the metric's direction; A/B is not.
+    let (lo, hi) = if c.sign < 0.0 { (-ci.hi, -ci.lo) } else { (ci.lo, ci.hi) };
+    let m = c.log_margin();
+    Stat {
+        of: StatKind::Ratio,
+        estimate: (c.sign * c.d).exp(),
+        interval: Interval { lo: lo.exp(), hi: hi.exp() },
+        level,
+        margin: Some(c.margin),
+        band: (test == Test::Matches).then(|| Interval { lo: (-m).exp(), hi: m.exp() }),
     }
 }
 
@@ -156,6 +292,8 @@ pub struct Example {
     /// first/second − 1, literal (+0.101 is the first 10.1% above).
     pub rel_diff: f64,
     pub outcome: PointOutcome,
+    /// The numbers the point was decided on, as first/second.
+    pub stat: Option<Stat>,
 }
 
 /// A verdict with the evidence it rests on.
@@ -205,6 +343,19 @@ pub struct Evidence {
     /// [`crate::query::Dataset::repeats_note`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeats: Option<String>,
+    /// Distinct points (param values) and opponents among the comparisons:
+    /// `points` = comparisons, which is points × opponents when a claim
+    /// names several opponents.
+    pub distinct_points: usize,
+    pub opponents: usize,
+    /// Why more runs cannot decide an inconclusive point, when that is so
+    /// (replaces the runs-needed hint).
+    pub beyond_reach: Option<String>,
+    /// Every comparison with its final outcome, as written (A first), when
+    /// there are several.
+    pub breakdown: Vec<Example>,
+    /// A likely slip the data suggest (a number stated in the wrong unit).
+    pub hint: Option<String>,
 }
 
 impl Evidence {
@@ -224,6 +375,11 @@ impl Evidence {
             runs_needed: None,
             missing: Vec::new(),
             repeats: None,
+            distinct_points: 0,
+            opponents: 0,
+            beyond_reach: None,
+            breakdown: Vec::new(),
+            hint: None,
         }
     }
 
@@ -239,11 +395,24 @@ impl Evidence {
         }
         let mut s = verdict.as_str().to_string();
         if self.points > 1 {
-            let counted = match verdict {
-                Verdict::Contradicted => {
-                    format!(" at {} of {} points", self.contradicted, self.points)
+            // Points and opponents named separately: "at 3 of 5 points",
+            // "against 2 of 3 opponents", "in 8 of 10 comparisons (5 points
+            // × 2 opponents)".
+            let (noun, extra) = if self.opponents <= 1 {
+                ("points", String::new())
+            } else if self.distinct_points <= 1 {
+                ("opponents", String::new())
+            } else {
+                ("comparisons", format!(": {} points × {} opponents", self.distinct_points, self.opponents))
+            };
+            let counted = match (verdict, noun) {
+                (Verdict::Contradicted, "opponents") => {
+                    format!(" against {} of {} opponents", self.contradicted, self.points)
                 }
-                _ => format!(" ({} of {} points hold)", self.held, self.points),
+                (Verdict::Contradicted, "points") => format!(" at {} of {} points", self.contradicted, self.points),
+                (Verdict::Contradicted, _) => format!(" in {} of {} {noun}{extra}", self.contradicted, self.points),
+                (_, "opponents") => format!(" (holds against {} of {} opponents)", self.held, self.points),
+                _ => format!(" ({} of {} {noun} hold{extra})", self.held, self.points),
             };
             s.push_str(&counted);
         }
@@ -257,7 +426,12 @@ impl Evidence {
             };
             s.push_str(&lead);
             // A relative difference means nothing against a stated 0.
-            let diff = if ex.rel_diff.is_finite() { format!(" ({})", percent(ex.rel_diff)) } else { String::new() };
+            let stat = ex.stat.map(|st| format!("; {}", st.describe())).unwrap_or_default();
+            let diff = match (ex.rel_diff.is_finite(), stat.is_empty()) {
+                (true, _) => format!(" ({}{stat})", percent(ex.rel_diff)),
+                (false, false) => format!(" ({})", &stat[2..]),
+                (false, true) => String::new(),
+            };
             s.push_str(&format!(
                 ": {} {} vs {} {}{diff}",
                 ex.first.name,
@@ -288,12 +462,28 @@ impl Evidence {
         if !self.missing.is_empty() {
             s.push_str(&format!("; {}", self.missing.join("; ")));
         }
+        if let Some(h) = &self.hint {
+            s.push_str(&format!("; {h}"));
+        }
         if verdict == Verdict::Inconclusive {
-            if let Some(n) = self.runs_needed {
+            if let Some(why) = &self.beyond_reach {
+                s.push_str(&format!("; {why}"));
+            } else if let Some(n) = self.runs_needed {
                 s.push_str(&format!("; about {n} more run{} per side would decide", if n == 1 { "" } else { "s" }));
             }
         }
         s
+    }
+}
+
+impl Example {
+    /// The point's outcome in words.
+    pub fn outcome_word(&self) -> &'static str {
+        match self.outcome {
+            PointOutcome::Holds => "holds",
+            PointOutcome::Contradicted => "contradicted",
+            PointOutcome::Inconclusive => "inconclusive",
+        }
     }
 }
 
@@ -303,7 +493,7 @@ fn runs_word(n: usize) -> String {
 
 /// A value as evidence shows it: one decimal from 10 up (759.3, 86.8),
 /// three significant digits below (2.19, 1.61).
-fn shown(v: f64) -> String {
+pub(crate) fn shown(v: f64) -> String {
     if !v.is_finite() || v == 0.0 {
         return format_number(v);
     }
@@ -320,15 +510,35 @@ fn round_to(v: f64, decimals: i32) -> f64 {
 }
 
 /// `+10.1%`, `-3%`.
-fn percent(frac: f64) -> String {
+pub(crate) fn percent(frac: f64) -> String {
     let p = round_to(frac * 100.0, 1);
     let sign = if p > 0.0 { "+" } else { "" };
     format!("{sign}{}%", format_number(p))
 }
 
 fn oriented(p: &Point) -> Example {
-    let (first, second) = if p.d < 0.0 { (p.b.clone(), p.a.clone()) } else { (p.a.clone(), p.b.clone()) };
-    Example { point: p.label.clone(), rel_diff: first.value / second.value - 1.0, first, second, outcome: p.outcome }
+    let swap = p.d < 0.0;
+    let (first, second) = if swap { (p.b.clone(), p.a.clone()) } else { (p.a.clone(), p.b.clone()) };
+    Example {
+        point: p.label.clone(),
+        rel_diff: first.value / second.value - 1.0,
+        first,
+        second,
+        outcome: p.outcome,
+        stat: if swap { p.stat.map(Stat::inverted) } else { p.stat },
+    }
+}
+
+/// A point as listed in a breakdown: A first, as the claim names it.
+fn as_written(p: &Point, outcome: PointOutcome) -> Example {
+    Example {
+        point: p.label.clone(),
+        rel_diff: p.a.value / p.b.value - 1.0,
+        first: p.a.clone(),
+        second: p.b.clone(),
+        outcome,
+        stat: p.stat,
+    }
 }
 
 /// Builds the evidence given each point's final outcome.
@@ -358,6 +568,18 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         .filter(|(_, o)| **o == PointOutcome::Inconclusive)
         .filter_map(|(p, _)| p.runs_needed)
         .max();
+    ev.beyond_reach = points
+        .iter()
+        .zip(finals)
+        .filter(|(_, o)| **o == PointOutcome::Inconclusive)
+        .find_map(|(p, _)| p.beyond_reach.clone());
+    let labels: std::collections::BTreeSet<&str> = points.iter().map(|p| p.label.as_str()).collect();
+    let opponents: std::collections::BTreeSet<&str> = points.iter().map(|p| p.b.name.as_str()).collect();
+    ev.distinct_points = labels.len();
+    ev.opponents = opponents.len();
+    if points.len() > 1 {
+        ev.breakdown = points.iter().zip(finals).map(|(p, o)| as_written(p, *o)).collect();
+    }
     // The example: for a contradiction the contradicting point with the
     // largest |d| (the largest gap); otherwise the point whose support is
     // weakest (largest p for the claimed relation), ties to the first.

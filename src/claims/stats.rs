@@ -133,6 +133,12 @@ pub struct Comparison {
     /// it (see [`runs_needed`]); `None` when decided or when nothing is known
     /// about the noise.
     pub runs_needed: Option<u32>,
+    /// +1 when higher is better (d = ln(A/B)), −1 when lower is (d =
+    /// ln(B/A)): how to turn d and its intervals back into A/B.
+    pub sign: f64,
+    /// The per-run log sd behind the power estimate: pooled over both
+    /// sides' own repeats, else the one known from elsewhere.
+    pub per_run_sd: Option<f64>,
     /// Runs of A and of B.
     pub n_a: usize,
     pub n_b: usize,
@@ -309,6 +315,8 @@ pub fn compare(
         outcome,
         single_run,
         runs_needed,
+        sign,
+        per_run_sd,
         n_a: sa.n,
         n_b: sb.n,
         a_value,
@@ -333,6 +341,12 @@ pub fn compare(
 pub fn runs_needed(d: f64, per_run_sd: f64, log_margin: f64, runs_now: usize) -> Option<u32> {
     let (distance, z_alpha) =
         if d.abs() > log_margin { (d.abs() - log_margin, z(0.975)) } else { (log_margin - d.abs(), z(0.95)) };
+    runs_for_distance(distance, z_alpha, per_run_sd, runs_now)
+}
+
+/// n ≈ 2·(z_α + z_β)²·s²/Δ², minus the runs already there (at least 1);
+/// `None` when Δ is not positive or the estimate exceeds 1000 runs.
+fn runs_for_distance(distance: f64, z_alpha: f64, per_run_sd: f64, runs_now: usize) -> Option<u32> {
     if distance <= 0.0 || !per_run_sd.is_finite() {
         return None;
     }
@@ -367,6 +381,33 @@ fn p_below(c: &Comparison, threshold: f64) -> f64 {
 }
 
 impl Comparison {
+    /// Whether no number of runs can make `test` hold: `beats` with the
+    /// estimated difference inside the margin (more runs only narrow the
+    /// interval around a d that is too small).
+    pub fn beyond_reach(&self, test: Test) -> bool {
+        test == Test::Beats && self.d.abs() <= self.log_margin()
+    }
+
+    /// Roughly how many more runs per side would decide `test` either way
+    /// (see [`runs_needed`]): the distance is from d to the threshold the
+    /// interval has to clear for the verdict the point estimate points to.
+    /// `None` when decided already, when beyond reach, or when nothing is
+    /// known about the noise.
+    pub fn runs_needed_for(&self, test: Test) -> Option<u32> {
+        if self.holds(test) || self.contradicts(test) || self.beyond_reach(test) {
+            return None;
+        }
+        let (m, d, s) = (self.log_margin(), self.d, self.per_run_sd?);
+        let (distance, z_alpha) = match test {
+            Test::Beats => (d.abs() - m, z(0.975)),
+            Test::Matches if d.abs() < m => (m - d.abs(), z(0.95)),
+            Test::Matches => (d.abs() - m, z(0.975)),
+            Test::MatchesOrBeats if d > -m => (d + m, z(0.95)),
+            Test::MatchesOrBeats => (-m - d, z(0.975)),
+        };
+        runs_for_distance(distance, z_alpha, s, self.n_a.min(self.n_b))
+    }
+
     /// ln(1+δ).
     pub fn log_margin(&self) -> f64 {
         (1.0 + self.margin).ln()
@@ -451,24 +492,65 @@ pub fn holm(p_values: &[f64], alpha: f64) -> Vec<bool> {
 }
 
 /// A number derived from the data (a cell value, a ratio or difference of
-/// two cells, an aggregate of those) with its uncertainty.
+/// two cells, an aggregate of those) with what the tests need to judge it.
+///
+/// Levels and ratios are estimated on the log scale (their `center` is a
+/// mean of logs: the geometric mean of a cell, the ratio of two geometric
+/// means), differences on the raw scale (a difference of means). The
+/// standard error and degrees of freedom are those of one series' t
+/// interval (n − 1) or of Welch's test (two series), as for a comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Estimate {
     /// The value shown to readers (medians of the cells involved).
     pub value: f64,
-    /// 95% interval of the value (degenerate when nothing is known about
-    /// the noise).
-    pub ci95: Interval,
+    /// Whether `center` and `se` are on the log scale.
+    pub log: bool,
+    /// What the test is centred on: a mean of logs, or a mean.
+    pub center: f64,
+    /// Standard error of `center` (0 when nothing is known about the
+    /// noise: single runs and no repeats of the metric anywhere).
+    pub se: f64,
+    /// Degrees of freedom behind the t quantiles (infinite: normal).
+    pub df: f64,
     /// Fewest runs behind any cell involved.
     pub runs: usize,
     /// Some cell involved had a single run.
     pub single_run: bool,
 }
 
-/// The estimate of one cell: its median, with a 95% interval from the t
-/// distribution of the logs (sample sd with two or more runs, else
-/// `pooled_log_sd` as a known sd, else degenerate), placed around the median
-/// so that the interval always contains the value readers see.
+impl Estimate {
+    /// The point estimate in the metric's units: the geometric mean (or
+    /// ratio of geometric means) for a log-scale estimate, the difference of
+    /// means otherwise.
+    pub fn estimate(&self) -> f64 {
+        if self.log {
+            self.center.exp()
+        } else {
+            self.center
+        }
+    }
+
+    /// The two-sided `level` interval of the estimate, in the metric's
+    /// units.
+    pub fn interval(&self, level: f64) -> Interval {
+        let half = if self.se > 0.0 { t_quantile(level, self.df) * self.se } else { 0.0 };
+        let i = Interval::around(self.center, half);
+        if self.log {
+            i.exp()
+        } else {
+            i
+        }
+    }
+
+    /// The 95% interval.
+    pub fn ci95(&self) -> Interval {
+        self.interval(0.95)
+    }
+}
+
+/// The estimate of one cell: the mean of the logs of its runs with the t
+/// standard error s/√n (n − 1 degrees of freedom); a single run takes
+/// `pooled_log_sd` as a known sd (normal quantiles), else has none.
 pub fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
     let s = log_sample(xs)?;
     let pooled = pooled_log_sd.filter(|p| p.is_finite() && *p > 0.0);
@@ -477,33 +559,35 @@ pub fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate
         (None, Some(p)) => (p, f64::INFINITY),
         (None, None) => (0.0, f64::INFINITY),
     };
-    let value = median(xs);
-    let half = if sd > 0.0 { t_quantile(0.95, df) * sd / (s.n as f64).sqrt() } else { 0.0 };
     Ok(Estimate {
-        value,
-        ci95: Interval { lo: value * (-half).exp(), hi: value * half.exp() },
+        value: median(xs),
+        log: true,
+        center: s.mean,
+        se: sd / (s.n as f64).sqrt(),
+        df,
         runs: s.n,
         single_run: s.n < 2,
     })
 }
 
-/// The estimate of A/B (literal, whatever the metric's direction): the ratio
-/// of medians, with the Welch 95% interval of ln(A/B) mapped back, placed
-/// around the ratio of medians.
+/// The estimate of A/B (literal, whatever the metric's direction): the
+/// difference of the log means with Welch's standard error and degrees of
+/// freedom, exactly as [`compare`] computes d.
 pub fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
     let c = compare(a, b, Direction::Higher, 0.0, pooled_log_sd)?;
-    let value = c.a_value / c.b_value;
-    let half = c.ci95.hi - c.d;
     Ok(Estimate {
-        value,
-        ci95: Interval { lo: value * (-half).exp(), hi: value * half.exp() },
+        value: c.a_value / c.b_value,
+        log: true,
+        center: c.d,
+        se: c.se,
+        df: c.df,
         runs: c.n_a.min(c.n_b),
         single_run: c.single_run,
     })
 }
 
-/// The estimate of A − B: the difference of medians, with a Welch 95%
-/// interval on the raw values. A single-run side borrows its sd from
+/// The estimate of A − B: the difference of means with Welch's standard
+/// error on the raw values. A single-run side borrows its sd from
 /// `pooled_log_sd` scaled to the side's value (a log sd is a relative sd).
 pub fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
     for &x in a.iter().chain(b) {
@@ -515,23 +599,24 @@ pub fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> 
         return Err(StatsError::Empty);
     }
     let pooled = pooled_log_sd.filter(|p| p.is_finite() && *p > 0.0);
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
     let term = |xs: &[f64]| -> Option<(f64, Option<usize>)> {
         let n = xs.len();
         if n >= 2 {
-            let mean = xs.iter().sum::<f64>() / n as f64;
-            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            let m = mean(xs);
+            let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
             Some((var / n as f64, Some(n - 1)))
         } else {
             pooled.map(|p| ((p * median(xs)).powi(2) / n as f64, None))
         }
     };
     let terms: Vec<(f64, Option<usize>)> = [term(a), term(b)].into_iter().flatten().collect();
-    let se = terms.iter().map(|t| t.0).sum::<f64>().sqrt();
-    let value = median(a) - median(b);
-    let half = if se > 0.0 { t_quantile(0.95, welch_df(&terms)) * se } else { 0.0 };
     Ok(Estimate {
-        value,
-        ci95: Interval::around(value, half),
+        value: median(a) - median(b),
+        log: false,
+        center: mean(a) - mean(b),
+        se: terms.iter().map(|t| t.0).sum::<f64>().sqrt(),
+        df: welch_df(&terms),
         runs: a.len().min(b.len()),
         single_run: a.len() < 2 || b.len() < 2,
     })
@@ -548,6 +633,8 @@ pub enum NumOp {
     Ge,
     Lt,
     Le,
+    /// `in lo..hi`: inside a stated range.
+    In,
 }
 
 /// What the data say about one point of a claim.
@@ -559,17 +646,42 @@ pub enum PointOutcome {
     Inconclusive,
 }
 
-/// Judges `estimate op target`. For `≈`/`=` the accepted band is
-/// `target ± tolerance·|target|` (`tolerance` a fraction: the claim's
-/// `within`, else the metric's noise margin): holds when the whole 95%
-/// interval lies inside the band, contradicted when it lies wholly outside
-/// (no overlap), inconclusive when it straddles an edge. For `>`, `>=`,
-/// `<`, `<=` the interval must lie wholly on the claimed side of the target
-/// to hold, wholly on the other side to contradict (a strict bound and its
-/// non-strict twin differ only at the edge). With a single run and no
-/// noise estimate the interval is the value itself.
-pub fn check_value(est: &Estimate, op: NumOp, target: f64, tolerance: f64) -> PointOutcome {
-    let Interval { lo, hi } = est.ci95;
+/// A value check with the numbers it was decided on, for the evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ValueCheck {
+    pub outcome: PointOutcome,
+    /// The interval that decided it, in the metric's units, at `level`.
+    pub interval: Interval,
+    pub level: f64,
+    /// The accepted band of `≈`/`=`/`in` (None for `<`, `>`, …).
+    pub band: Option<Interval>,
+}
+
+/// The accepted band of `≈ target` within `tolerance` (a fraction): on the
+/// log scale (levels and ratios) the factor band [target/(1+δ),
+/// target·(1+δ)], the same ±ln(1+δ) as `matches`; on the raw scale
+/// (differences) target ± δ·|target|.
+pub fn approx_band(est: &Estimate, target: f64, tolerance: f64) -> Interval {
+    if est.log && target > 0.0 {
+        let f = 1.0 + tolerance.abs();
+        Interval { lo: target / f, hi: target * f }
+    } else {
+        Interval::around(target, tolerance.abs() * target.abs())
+    }
+}
+
+/// Judges `estimate op target` (`upper`: the end of an `in lo..hi` range).
+///
+/// `≈`, `=` and `in` are the equivalence rule of `matches` (TOST at 5% per
+/// side): holds when the 90% interval lies inside the band, contradicted
+/// when the 95% interval lies wholly outside it, inconclusive otherwise.
+/// `>`/`<` hold when the 95% interval lies beyond the target and are
+/// contradicted when it lies wholly on the other side; `>=`/`<=` hold when
+/// the 90% interval does (one-sided at 5%, as `matches or beats`). On the
+/// log scale the intervals are those of the geometric mean. With a single
+/// run and no noise estimate every interval is the estimate itself.
+pub fn check_value(est: &Estimate, op: NumOp, target: f64, upper: Option<f64>, tolerance: f64) -> ValueCheck {
+    let (i90, i95) = (est.interval(0.90), est.interval(0.95));
     let decide = |holds: bool, contradicted: bool| {
         if holds {
             PointOutcome::Holds
@@ -579,15 +691,24 @@ pub fn check_value(est: &Estimate, op: NumOp, target: f64, tolerance: f64) -> Po
             PointOutcome::Inconclusive
         }
     };
+    let banded = |band: Interval| ValueCheck {
+        outcome: decide(i90.lo >= band.lo && i90.hi <= band.hi, i95.hi < band.lo || i95.lo > band.hi),
+        interval: i90,
+        level: 0.90,
+        band: Some(band),
+    };
+    let one_sided =
+        |outcome, level| ValueCheck { outcome, interval: if level == 0.90 { i90 } else { i95 }, level, band: None };
     match op {
-        NumOp::Approx | NumOp::Eq => {
-            let band = Interval::around(target, tolerance.abs() * target.abs());
-            decide(lo >= band.lo && hi <= band.hi, hi < band.lo || lo > band.hi)
+        NumOp::Approx | NumOp::Eq => banded(approx_band(est, target, tolerance)),
+        NumOp::In => {
+            let hi = upper.unwrap_or(target);
+            banded(Interval { lo: target.min(hi), hi: target.max(hi) })
         }
-        NumOp::Gt => decide(lo > target, hi <= target),
-        NumOp::Ge => decide(lo >= target, hi < target),
-        NumOp::Lt => decide(hi < target, lo >= target),
-        NumOp::Le => decide(hi <= target, lo > target),
+        NumOp::Gt => one_sided(decide(i95.lo > target, i95.hi < target), 0.95),
+        NumOp::Lt => one_sided(decide(i95.hi < target, i95.lo > target), 0.95),
+        NumOp::Ge => one_sided(decide(i90.lo >= target, i95.hi < target), 0.90),
+        NumOp::Le => one_sided(decide(i90.hi <= target, i95.lo > target), 0.90),
     }
 }
 
@@ -615,18 +736,16 @@ impl Aggregate {
 
 /// Folds the per-point estimates of a range into one, keeping the index of
 /// the point it came from for `max`/`min` (the point named in evidence).
-/// `max`/`min` take the point with the extreme value and its interval;
-/// `mean` averages values and interval ends (as if the points' errors were
-/// fully correlated: wider than independent errors would give, so it errs
-/// towards inconclusive, never towards a false verdict);
-/// `median` takes the middle point (the mean of the two middle points'
-/// values and ends for an even count). `None` when `points` is empty.
+/// `max`/`min` take the point with the extreme value and its uncertainty;
+/// `mean` averages values, centres and standard errors (as if the points'
+/// errors were fully correlated: wider than independent errors would give,
+/// so it errs towards inconclusive, never towards a false verdict) with the
+/// fewest degrees of freedom; `median` takes the middle point (the mean of
+/// the two middle points for an even count). `None` when `points` is empty.
 pub fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate, Option<usize>)> {
     if points.is_empty() {
         return None;
     }
-    let runs = points.iter().map(|p| p.runs).min().unwrap_or(0);
-    let single_run = points.iter().any(|p| p.single_run);
     let pick = |better: fn(f64, f64) -> bool| {
         let mut best = 0;
         for (i, p) in points.iter().enumerate() {
@@ -640,12 +759,12 @@ pub fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate, Optio
         let k = ps.len() as f64;
         Estimate {
             value: ps.iter().map(|p| p.value).sum::<f64>() / k,
-            ci95: Interval {
-                lo: ps.iter().map(|p| p.ci95.lo).sum::<f64>() / k,
-                hi: ps.iter().map(|p| p.ci95.hi).sum::<f64>() / k,
-            },
-            runs,
-            single_run,
+            log: ps.iter().all(|p| p.log),
+            center: ps.iter().map(|p| p.center).sum::<f64>() / k,
+            se: ps.iter().map(|p| p.se).sum::<f64>() / k,
+            df: ps.iter().map(|p| p.df).fold(f64::INFINITY, f64::min),
+            runs: ps.iter().map(|p| p.runs).min().unwrap_or(0),
+            single_run: ps.iter().any(|p| p.single_run),
         }
     };
     Some(match agg {
@@ -851,25 +970,40 @@ mod tests {
     #[test]
     fn level_estimate_of_a_cell() {
         // eagle-topk1-v2 at C=1, 2026-11-29: runs 86.3536, 86.8, 87.1442.
-        // scipy: sd of the logs 0.004569977519752417; t.ppf(0.975, 2) ·
-        // sd / √3 = 0.011352453498668216, placed around the median 86.8.
+        // scipy (on x = log(runs)): mean 4.46320711133754 (geometric mean
+        // 86.76532942954987), se = std(x, ddof=1)/√3 = 0.0026384777512195963;
+        // exp(t.interval(0.90, 2, mean, se)) = (86.09943027097059,
+        // 87.43637869990108); at 0.95: (85.78590004408325, 87.75594109462912).
         let e = estimate_level(&[86.3536, 86.8, 87.1442], None).unwrap();
         assert_eq!(e.value, 86.8);
-        assert!(close(e.ci95.lo, 86.8 * (-0.011352453498668216f64).exp(), 1e-9));
-        assert!(close(e.ci95.hi, 86.8 * 0.011352453498668216f64.exp(), 1e-9));
-        // ≈ 86.8 within 2%: the interval [85.82, 87.79] is inside
-        // [85.064, 88.536].
-        assert_eq!(check_value(&e, NumOp::Approx, 86.8, 0.02), PointOutcome::Holds);
-        // ≈ 92.7 within 2%: wholly outside [90.846, 94.554].
-        assert_eq!(check_value(&e, NumOp::Approx, 92.7, 0.02), PointOutcome::Contradicted);
-        // ≈ 88.5 within 1%: band [87.615, 89.385] overlaps the interval's
-        // top (87.79) only partly: straddles the edge.
-        assert_eq!(check_value(&e, NumOp::Approx, 88.5, 0.01), PointOutcome::Inconclusive);
-        assert_eq!(check_value(&e, NumOp::Gt, 80.0, 0.0), PointOutcome::Holds);
-        assert_eq!(check_value(&e, NumOp::Gt, 90.0, 0.0), PointOutcome::Contradicted);
-        assert_eq!(check_value(&e, NumOp::Lt, 87.0, 0.0), PointOutcome::Inconclusive);
-        assert_eq!(check_value(&e, NumOp::Le, 90.0, 0.0), PointOutcome::Holds);
-        assert_eq!(check_value(&e, NumOp::Ge, 90.0, 0.0), PointOutcome::Contradicted);
+        assert!(close(e.estimate(), 86.76532942954987, 1e-9));
+        assert!(close(e.se, 0.0026384777512195963, 1e-12));
+        assert!(close(e.interval(0.90).lo, 86.09943027097059, 1e-8));
+        assert!(close(e.interval(0.90).hi, 87.43637869990108, 1e-8));
+        assert!(close(e.ci95().lo, 85.78590004408325, 1e-8));
+        assert!(close(e.ci95().hi, 87.75594109462912, 1e-8));
+        let check = |op, target, tol| check_value(&e, op, target, None, tol).outcome;
+        // ≈ 86.8 within 2%: the 90% interval lies inside [86.8/1.02,
+        // 86.8·1.02] = [85.098, 88.536]. scipy's one-sample TOST on the logs
+        // agrees: max(ttest_1samp(x, ln 86.8 − ln 1.02, alternative='greater'),
+        // ttest_1samp(x, ln 86.8 + ln 1.02, alternative='less')).pvalue =
+        // 0.008996787642165422 ≤ 0.05.
+        assert_eq!(check(NumOp::Approx, 86.8, 0.02), PointOutcome::Holds);
+        assert_eq!(check_value(&e, NumOp::Approx, 86.8, None, 0.02).band.unwrap().lo, 86.8 / 1.02);
+        // ≈ 92.7 within 2%: the 95% interval lies wholly below 92.7/1.02.
+        assert_eq!(check(NumOp::Approx, 92.7, 0.02), PointOutcome::Contradicted);
+        // ≈ 88.5 within 1%: the band [87.624, 89.385] overlaps the 95%
+        // interval's top but does not hold the 90% interval.
+        assert_eq!(check(NumOp::Approx, 88.5, 0.01), PointOutcome::Inconclusive);
+        // A range is the same rule with the band written out.
+        assert_eq!(check_value(&e, NumOp::In, 86.0, Some(87.5), 0.0).outcome, PointOutcome::Holds);
+        assert_eq!(check_value(&e, NumOp::In, 86.5, Some(87.0), 0.0).outcome, PointOutcome::Inconclusive);
+        assert_eq!(check_value(&e, NumOp::In, 90.0, Some(95.0), 0.0).outcome, PointOutcome::Contradicted);
+        assert_eq!(check(NumOp::Gt, 80.0, 0.0), PointOutcome::Holds);
+        assert_eq!(check(NumOp::Gt, 90.0, 0.0), PointOutcome::Contradicted);
+        assert_eq!(check(NumOp::Lt, 87.0, 0.0), PointOutcome::Inconclusive);
+        assert_eq!(check(NumOp::Le, 90.0, 0.0), PointOutcome::Holds);
+        assert_eq!(check(NumOp::Ge, 90.0, 0.0), PointOutcome::Contradicted);
     }
 
     #[test]
@@ -880,22 +1014,57 @@ mod tests {
         let topk4 = [285.7511, 287.9, 289.4366];
         let r = estimate_ratio(&base, &topk4, None).unwrap();
         assert!(close(r.value, 462.5 / 287.9, 1e-12));
-        assert!(r.ci95.lo < r.value && r.value < r.ci95.hi);
-        assert_eq!(check_value(&r, NumOp::Approx, 1.6, 0.05), PointOutcome::Holds);
+        assert!(r.ci95().lo < r.estimate() && r.estimate() < r.ci95().hi);
+        assert_eq!(check_value(&r, NumOp::Approx, 1.6, None, 0.05).outcome, PointOutcome::Holds);
         assert_eq!(r.runs, 3);
         let d = estimate_difference(&base, &topk4, None).unwrap();
         assert!(close(d.value, 462.5 - 287.9, 1e-9));
-        assert_eq!(check_value(&d, NumOp::Gt, 100.0, 0.0), PointOutcome::Holds);
+        assert!(!d.log);
+        assert_eq!(check_value(&d, NumOp::Gt, 100.0, None, 0.0).outcome, PointOutcome::Holds);
         // Single runs (2026-11-20, C=150): 773.0 / 336.1 = 2.2999 ≈ 2.3.
         let old = estimate_ratio(&[773.0], &[336.1], None).unwrap();
         assert!(close(old.value, 2.2999, 1e-4));
         assert!(old.single_run);
-        assert_eq!(check_value(&old, NumOp::Approx, 2.3, 0.03), PointOutcome::Holds);
+        assert_eq!(check_value(&old, NumOp::Approx, 2.3, None, 0.03).outcome, PointOutcome::Holds);
+    }
+
+    /// `≈` against a number is `matches` against a series whose runs all
+    /// equal that number: one rule, one formula.
+    #[test]
+    fn approx_is_matches_against_a_constant() {
+        for (a, target, tol) in [
+            (&TOPK1_C2[..], 175.0, 0.02),
+            (&TOPK1_C30[..], 700.0, 0.02),
+            (&TOPK1_C150[..], 765.2, 0.02),
+            (&BASE_C30[..], 689.4, 0.005),
+            (&BASE_C150[..], 740.0, 0.03),
+        ] {
+            let e = estimate_level(a, None).unwrap();
+            let by_value = check_value(&e, NumOp::Approx, target, None, tol).outcome;
+            // A constant B: its variance is 0, Welch reduces to the one-sample t.
+            let c = compare(a, &[target; 3], Direction::Higher, tol, None).unwrap();
+            let by_matches = if c.holds(Test::Matches) {
+                PointOutcome::Holds
+            } else if c.contradicts(Test::Matches) {
+                PointOutcome::Contradicted
+            } else {
+                PointOutcome::Inconclusive
+            };
+            assert_eq!(by_value, by_matches, "{a:?} ≈ {target} within {tol}");
+        }
     }
 
     #[test]
     fn aggregates_pick_the_extreme_point() {
-        let e = |v: f64| Estimate { value: v, ci95: Interval::around(v, 1.0), runs: 3, single_run: false };
+        let e = |v: f64| Estimate {
+            value: v,
+            log: true,
+            center: f64::ln(v),
+            se: 0.001,
+            df: 2.0,
+            runs: 3,
+            single_run: false,
+        };
         // eagle-topk4-v1 medians at C = 50..250 on 2026-11-29.
         let pts = [e(349.8), e(353.2), e(352.6), e(351.9), e(350.4)];
         let (max, at) = aggregate(&pts, Aggregate::Max).unwrap();
@@ -906,9 +1075,9 @@ mod tests {
         assert_eq!((med.value, at), (351.9, Some(3)));
         let (mean, _) = aggregate(&pts, Aggregate::Mean).unwrap();
         assert!(close(mean.value, (349.8 + 353.2 + 352.6 + 351.9 + 350.4) / 5.0, 1e-9));
-        assert!(close(mean.ci95.hi - mean.value, 1.0, 1e-9));
+        assert!(close(mean.se, 0.001, 1e-12));
         // "plateaus at about 336": the new plateau is outside 336 ± 3%.
-        assert_eq!(check_value(&max, NumOp::Approx, 336.0, 0.03), PointOutcome::Contradicted);
+        assert_eq!(check_value(&max, NumOp::Approx, 336.0, None, 0.03).outcome, PointOutcome::Contradicted);
         assert!(aggregate(&[], Aggregate::Max).is_none());
         let (even, at) = aggregate(&pts[..4], Aggregate::Median).unwrap();
         assert!(close(even.value, (351.9 + 352.6) / 2.0, 1e-9));

@@ -122,7 +122,7 @@ fn baseline_strictly_superior_is_contradicted_by_the_new_sweep() {
     assert_eq!(
         ev.summary(v),
         "contradicted at 3 of 6 points; worst at concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 \
-         (+10.1%), 3 runs each, sweep 2026-11-29"
+         (+10.1%; 95% interval +8.4% to +12%, margin 2%), 3 runs each, sweep 2026-11-29"
     );
     assert!(!ev.single_runs);
     assert_eq!((ev.min_runs, ev.max_runs, ev.runs_a, ev.runs_b), (3, 3, 3, 3));
@@ -143,7 +143,7 @@ fn baseline_beats_topk4_held_on_the_old_sweep_and_still_does() {
     assert_eq!(
         ev.summary(v),
         "holds (6 of 6 points hold); closest at concurrency=30: baseline 641.8 vs eagle-topk4-v1 329.5 \
-         (+94.8%), 1 run each, sweep 2026-11-20; rests on single runs"
+         (+94.8%; no interval: single runs and no repeats to measure the noise, margin 2%), 1 run each, sweep 2026-11-20; rests on single runs"
     );
     // … and on 2026-11-29.
     let base = cells(&BASELINE, |c| c >= 30.0);
@@ -231,7 +231,7 @@ fn single_point_claims() {
     assert_eq!(v, Verdict::Holds);
     assert_eq!(
         ev.summary(v),
-        "holds; closest at concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%), 3 runs each, sweep 2026-11-29"
+        "holds; closest at concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%; 95% interval +2.6% to +5.2%, margin 2%), 3 runs each, sweep 2026-11-29"
     );
 }
 
@@ -248,9 +248,9 @@ fn inconclusive_says_how_many_runs_would_decide() {
     assert!(ev
         .summary(v)
         .ends_with(&format!("about {n} more run{} per side would decide", if n == 1 { "" } else { "s" })));
-    assert!(ev
-        .summary(v)
-        .starts_with("inconclusive; weakest at concurrency=200: eagle-topk1-v2 762.8 vs baseline 741 (+2.9%)"));
+    assert!(ev.summary(v).starts_with(
+        "inconclusive; weakest at concurrency=200: eagle-topk1-v2 762.8 vs baseline 741 (+2.9%; 95% interval "
+    ));
 }
 
 #[test]
@@ -294,6 +294,7 @@ fn value_points_from_checks() {
         PointOutcome::Contradicted,
         false,
         vec![NEW.into()],
+        None,
     );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Contradicted);
@@ -315,4 +316,44 @@ fn verdicts_serialize_for_json_output() {
     assert_eq!(json["example"]["first"]["name"], "eagle-topk1-v2");
     assert_eq!(json["example"]["outcome"], "holds");
     assert_eq!(json["dates"][0], "2026-11-29");
+}
+
+/// Issue 9: when the estimated difference lies inside the margin, no number
+/// of runs makes `beats` hold: the evidence says so instead of promising
+/// that more runs would decide.
+#[test]
+fn beats_inside_the_margin_says_why_more_runs_cannot_decide() {
+    // C=150: eagle-topk1-v2 771.0 vs baseline 765.2 (+0.8%) against a 2%
+    // margin.
+    let c = compare(&EAGLE_TOPK1_V2[8].1, &BASELINE[8].1, Direction::Higher, 0.02, None).unwrap();
+    assert!(c.beyond_reach(Test::Beats));
+    assert_eq!(c.runs_needed_for(Test::Beats), None);
+    // `matches` can still be decided by more runs (its 90% interval pokes
+    // just past ln 1.02).
+    assert!(c.runs_needed_for(Test::Matches).is_some());
+    let p = Point::from_comparison("concurrency=150", "eagle-topk1-v2", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
+    assert_eq!(v, Verdict::Inconclusive);
+    let s = ev.summary(v);
+    assert!(s.ends_with("the difference (+0.8%) is smaller than the 2% margin, so no number of runs makes `beats` hold; a `matches` statement would hold"), "{s}");
+    assert!(!s.contains("more run"), "{s}");
+}
+
+/// Issue 9: counts name points and opponents separately.
+#[test]
+fn counts_name_points_and_opponents() {
+    let topk1 = cells(&EAGLE_TOPK1_V2, |c| c == 100.0);
+    let topk4 = cells(&EAGLE_TOPK4_V1, |c| c == 100.0);
+    let base = cells(&BASELINE, |c| c == 100.0);
+    // One point, two opponents: "against 1 of 2 opponents".
+    let mut pts = Vec::new();
+    for (name, other) in [("eagle-topk4-v1", &topk4), ("eagle-topk1-v2", &topk1)] {
+        let c = compare(&base[0].1, &other[0].1, Direction::Higher, 0.02, None).unwrap();
+        pts.push(Point::from_comparison("concurrency=100", "baseline", name, &c, Test::Beats, vec![NEW.into()]));
+    }
+    let Judgement { verdict: v, evidence: ev } = combine_all(&pts);
+    assert_eq!((ev.distinct_points, ev.opponents), (1, 2));
+    assert!(ev.summary(v).starts_with(&format!("{v} (holds against 1 of 2 opponents)")), "{}", ev.summary(v));
+    assert_eq!(ev.breakdown.len(), 2);
+    assert_eq!(ev.breakdown[0].first.name, "baseline");
 }

@@ -469,6 +469,10 @@ pub fn read(
         let q = scope.as_ref().and_then(|s| quantifier(vocab, s));
         let q_text = q.as_ref().map(|q| format!(" {q}")).unwrap_or_default();
         let mut push = |statement: String, number: bool, confidence: f64, notes: &[String]| {
+            // In the claim language's canonical form, as `check` prints it
+            // back (a comparison before a `for all`, which would otherwise
+            // read it as its points).
+            let statement = crate::claims::lang::parse(&statement).map(|c| c.to_string()).unwrap_or(statement);
             out.push(Item::Reading(Reading {
                 statement,
                 number,

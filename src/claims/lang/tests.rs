@@ -515,3 +515,221 @@ fn hostile_statements_are_refused_quickly_not_by_a_crash() {
     let fine = vec![clause; 20].join(" and ");
     assert_eq!(ok(&fine).clauses.len(), 20);
 }
+
+/// Issue 9: the forms researchers write.
+#[test]
+fn ratio_of_one_series_between_two_points() {
+    let v = value("baseline on mean_ttft_ms at request_rate = inf / at request_rate = 1 > 6");
+    assert_eq!(v.quantifier.as_ref().unwrap().points, PointSet::Cmp(CmpOp::Eq, Literal::Num(f64::INFINITY)));
+    assert_eq!(v.versus, Some(Versus { ratio: true, at: Literal::Num(1.0) }));
+    assert_eq!((v.op, v.target), (NumOp::Gt, 6.0));
+    let v = value("baseline on mean_ttft_ms at request_rate = 16 - at request_rate = 1 >= 200 ms");
+    assert_eq!(v.versus, Some(Versus { ratio: false, at: Literal::Num(1.0) }));
+    assert_eq!(v.unit.unwrap().text, "ms");
+    assert_eq!(
+        canonical("baseline on mean_ttft_ms at request_rate = inf / at request_rate = 1 > 6x"),
+        "baseline on mean_ttft_ms at request_rate = inf / at request_rate = 1 > 6"
+    );
+    assert!(err("baseline on m at rate = 8 / at conc = 1 > 6").msg.contains("same param"));
+    assert!(err("a / b on m at rate = 8 / at rate = 1 > 6").msg.contains("one series"));
+}
+
+#[test]
+fn numbers_with_units() {
+    for (text, unit) in
+        [("≈ 1.66 ms", "ms"), ("≈ 1.66ms", "ms"), ("< 900 µs", "µs"), ("> 2 s", "s"), ("≈ 3390 tok/s", "tok/s")]
+    {
+        let v = value(&format!("gemm on latency_us at m = 1024 {text}"));
+        assert_eq!(v.unit.unwrap().text, unit, "{text}");
+    }
+    assert_eq!(
+        canonical("gemm on latency_us at m = 1024 ≈ 1.66ms within 3%"),
+        "gemm on latency_us at m = 1024 ≈ 1.66 ms within 3%"
+    );
+    // A word that is not a unit stays a word: `4k` is not a number.
+    assert!(err("a on m at c = 1 ≈ 4k").msg.starts_with("expected a number"));
+}
+
+#[test]
+fn ranges_relative_changes_and_peaks() {
+    let v = value("eagle-topk4-v1 on output_throughput at max_concurrency = 100 in 350..353");
+    assert_eq!((v.op, v.target, v.upper), (NumOp::In, 350.0, Some(353.0)));
+    assert_eq!(canonical("a on m at c = 1 in 350 .. 353 tok/s"), "a on m at c = 1 in 350..353 tok/s");
+    assert!(err("a on m at c = 1 in 353..350").msg.contains("from low to high"));
+
+    let v = value("prefix-cache cuts baseline on mean_ttft_ms by at least 35% for all request_rate");
+    assert!(matches!(&v.term, Term::Ratio(a, b) if a.text == "prefix-cache" && b.text == "baseline"));
+    assert_eq!((v.op, v.target), (NumOp::Le, 0.65));
+    assert_eq!(v.quantifier.as_ref().unwrap().kind, QuantKind::ForAll);
+    for (text, op, target) in [
+        ("cuts b on m by at most 10%", NumOp::Ge, 0.9),
+        ("cuts b on m by more than 10%", NumOp::Lt, 0.9),
+        ("raises b on m by at least 20%", NumOp::Ge, 1.2),
+        ("raises b on m by less than 20%", NumOp::Lt, 1.2),
+    ] {
+        let v = value(&format!("a {text} at c = 1"));
+        assert_eq!(v.op, op, "{text}");
+        assert!((v.target - target).abs() < 1e-12, "{text}");
+    }
+    assert_eq!(
+        canonical("prefix-cache cuts baseline on mean_ttft_ms for all request_rate by at least 35%"),
+        "prefix-cache cuts baseline on mean_ttft_ms for all request_rate by at least 35%"
+    );
+    assert!(err("a cuts b on m by 35%").msg.contains("at least"));
+
+    // `within 5% of`: matches within 5%.
+    let c = one("a within 5% of b on m at c = 1");
+    assert_eq!(c.within, Some(0.05));
+    assert!(matches!(&c.body, Body::Pairwise(p) if p.relation == Relation::Matches));
+    assert_eq!(canonical("a within 5% of b on m at c = 1"), "a matches b on m at c = 1 within 5%");
+
+    for (text, highest) in [("peaks at", true), ("is highest at", true), ("is lowest at", false)] {
+        match one(&format!("baseline on output_throughput {text} max_concurrency = 150")).body {
+            Body::Peak(p) => {
+                assert_eq!(p.highest, highest);
+                assert_eq!((p.param.text.as_str(), &p.at), ("max_concurrency", &Literal::Num(150.0)));
+            }
+            other => panic!("not a peak: {other:?}"),
+        }
+    }
+    assert_eq!(canonical("baseline on tput is highest at c = 150"), "baseline on tput peaks at c = 150");
+    assert!(err("baseline on tput peaks at c = 150 for all c").msg.contains("restrict them with `where`"));
+}
+
+/// Issue 9: a comparison after `for all P` is printed before the quantifier,
+/// and the ambiguous order is an error that says how to write it.
+#[test]
+fn a_comparison_is_never_read_as_the_points_of_a_quantifier() {
+    let c = canonical("a / b on m <= 0.65 for all p");
+    assert_eq!(c, "a / b on m <= 0.65 for all p");
+    let v = value(&c);
+    assert_eq!(v.quantifier.unwrap().points, PointSet::Every);
+    assert_eq!((v.op, v.target), (NumOp::Le, 0.65));
+    assert_eq!(canonical("a on m in 350..353 for all c >= 50"), "a on m in 350..353 for all c >= 50");
+    let e = err("a / b on m for all p <= 0.65");
+    assert!(e.msg.contains("reads `<= 0.65` as the points of `p`"), "{}", e.msg);
+    assert!(e.msg.contains("`a / b on m <= 0.65 for all p`"), "{}", e.msg);
+}
+
+mod round_trip {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn series() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("baseline".to_string()),
+            Just("eagle-topk1-v2".to_string()),
+            Just("topk=1+v2".to_string()),
+            Just("with space".to_string()),
+            Just("on".to_string())
+        ]
+    }
+
+    fn literal() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0u32..500).prop_map(|n| n.to_string()),
+            Just("inf".to_string()),
+            Just("Infinity".to_string()),
+            Just("'8'".to_string()),
+            Just("random".to_string()),
+            Just("'share gpt'".to_string()),
+            (0u32..100).prop_map(|n| format!("{}.5", n)),
+        ]
+    }
+
+    fn quantifier() -> impl Strategy<Value = String> {
+        prop_oneof![
+            literal().prop_map(|v| format!("at c = {v}")),
+            Just("for all c".to_string()),
+            literal().prop_map(|v| format!("for all c >= {v}")),
+            (literal(), literal()).prop_map(|(a, b)| format!("for any c in ({a}, {b})")),
+            (0u32..10, 10u32..300).prop_map(|(a, b)| format!("for all c in {a}..{b}")),
+        ]
+    }
+
+    fn comparison() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0u32..5000).prop_map(|n| format!("≈ {n}")),
+            (0u32..5000).prop_map(|n| format!("<= {n}.25")),
+            (0u32..5000).prop_map(|n| format!("> {n} ms")),
+            (0u32..100, 100u32..200).prop_map(|(a, b)| format!("in {a}..{b}")),
+        ]
+    }
+
+    fn q(s: &str) -> String {
+        if s.chars().all(|c| c.is_alphanumeric() || "-=+".contains(c)) && s != "on" {
+            s.to_string()
+        } else {
+            format!("'{s}'")
+        }
+    }
+
+    fn statement() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (
+                series(),
+                series(),
+                prop_oneof![Just("beats"), Just("matches"), Just("<"), Just(">="), Just("matches or beats")],
+                prop::option::of(quantifier())
+            )
+                .prop_map(|(a, b, r, qu)| format!(
+                    "{} {r} {} on m {}",
+                    q(&a),
+                    q(&b),
+                    qu.unwrap_or_default()
+                )),
+            (series(), prop::option::of(series()), comparison(), prop::option::of(quantifier())).prop_map(
+                |(a, b, c, qu)| {
+                    let term = match b {
+                        Some(b) => format!("{} / {}", q(&a), q(&b)),
+                        None => q(&a),
+                    };
+                    // The comparison first, as a `for all` would swallow it.
+                    format!("{term} on m {c} {}", qu.unwrap_or_default())
+                }
+            ),
+            (series(), literal(), literal(), 1u32..20)
+                .prop_map(|(a, x, y, n)| format!("{} on m at c = {x} / at c = {y} > {n}", q(&a))),
+            (series(), series(), 1u32..99, prop::option::of(quantifier())).prop_map(|(a, b, n, qu)| format!(
+                "{} cuts {} on m {} by at least {n}%",
+                q(&a),
+                q(&b),
+                qu.unwrap_or_default()
+            )),
+            (series(), literal()).prop_map(|(a, v)| format!("{} on m peaks at c = {v}", q(&a))),
+            (series(), series()).prop_map(|(a, b)| format!("crossover({}, {} on m over c) = 4", q(&a), q(&b))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// parse ∘ print: what reckon prints reads back as the same claim.
+        #[test]
+        fn printing_reads_back_the_same(s in statement(), within in prop::option::of(1u32..30)) {
+            let s = match within { Some(w) => format!("{s} within {w}%"), None => s };
+            let first = parse(&s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+            let printed = first.to_string();
+            let again = parse(&printed).unwrap_or_else(|e| panic!("{printed:?} (printed from {s:?}): {e}"));
+            prop_assert_eq!(strip(&again), strip(&first), "{} printed as {}", s, printed);
+            prop_assert_eq!(again.to_string(), printed);
+        }
+    }
+
+    /// The claim without source offsets (printing moves words).
+    fn strip(c: &Claim) -> String {
+        let mut v = serde_json::to_value(c).unwrap();
+        fn walk(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    m.remove("offset");
+                    m.values_mut().for_each(walk);
+                }
+                serde_json::Value::Array(a) => a.iter_mut().for_each(walk),
+                _ => {}
+            }
+        }
+        walk(&mut v);
+        v.to_string()
+    }
+}
