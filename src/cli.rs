@@ -370,6 +370,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         cfg.database = cwd.join(db);
     }
     crate::ingest::limit::set_line_bytes(cfg.limits.line_bytes);
+    crate::store::set_lock_wait(std::time::Duration::from_secs_f64(cfg.limits.lock_wait_seconds.min(1e9)));
     match cli.command {
         Command::Ingest(args) => cmd_ingest(&cfg, &cwd, args),
         Command::Runs(args) => cmd_runs(&cfg, args),

@@ -198,9 +198,16 @@ pub fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
 /// Writes a reviewed document, then its plots: if the document changed
 /// since it was read, nothing is written at all.
 fn write_review(r: &DocReview, cwd: &Path) -> Result<()> {
-    if r.text != r.updated {
-        doc::write_atomic(&cwd.join(&r.path), &r.original, &r.updated)?;
-    } else if std::fs::read(cwd.join(&r.path)).map_err(|e| Error::io(&r.path, e))? != r.original {
+    // Plots first, each whole, then the document, whole: a kill in between
+    // leaves the old document beside plots of the new data, never a new
+    // document beside stale plots. Nothing is written if the document
+    // changed since it was read.
+    // Temporary files of an earlier reckon killed mid-write go first, even
+    // when nothing needs writing now.
+    if let Some(dir) = cwd.join(&r.path).parent() {
+        doc::write::clean_stale_temps(dir);
+    }
+    if std::fs::read(cwd.join(&r.path)).map_err(|e| Error::io(&r.path, e))? != r.original {
         return Err(Error::io(
             &r.path,
             std::io::Error::other("the file changed since reckon read it; nothing was written — run the command again"),
@@ -208,6 +215,9 @@ fn write_review(r: &DocReview, cwd: &Path) -> Result<()> {
     }
     for f in &r.files {
         doc::write::write_generated(&f.path, &f.new)?;
+    }
+    if r.text != r.updated {
+        doc::write_atomic(&cwd.join(&r.path), &r.original, &r.updated)?;
     }
     Ok(())
 }

@@ -88,11 +88,18 @@ pub struct Limits {
     pub template_fuel: u64,
     /// The longest line (or single JSON record) a log may hold, in bytes.
     pub line_bytes: usize,
+    /// Seconds a command waits for another process writing to the database.
+    pub lock_wait_seconds: f64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { sql_seconds: 10.0, template_fuel: 5_000_000, line_bytes: crate::ingest::limit::DEFAULT_LINE_BYTES }
+        Limits {
+            sql_seconds: 10.0,
+            template_fuel: 5_000_000,
+            line_bytes: crate::ingest::limit::DEFAULT_LINE_BYTES,
+            lock_wait_seconds: 600.0,
+        }
     }
 }
 
@@ -294,10 +301,14 @@ impl Config {
             || raw.limits.sql_seconds <= 0.0
             || raw.limits.template_fuel == 0
             || raw.limits.line_bytes == 0
+            || raw.limits.lock_wait_seconds.is_nan()
+            || raw.limits.lock_wait_seconds <= 0.0
         {
             return Err(Error::Config {
                 path: shown,
-                msg: "[limits]: every limit must be positive (sql_seconds, template_fuel, line_bytes)".into(),
+                msg:
+                    "[limits]: every limit must be positive (sql_seconds, template_fuel, line_bytes, lock_wait_seconds)"
+                        .into(),
             });
         }
         cfg.limits = raw.limits;

@@ -413,3 +413,80 @@ fn csv_columns_are_typed_from_every_row_while_streaming() {
     let q = s.ok(&["query", "--metric", "latency_ms", "--rows", "variant", "--cols", "label", "--format", "csv"]);
     assert!(q.stdout.starts_with("variant,"), "{q:?}");
 }
+
+// --------------------------------------------------------- writers and kills
+
+#[test]
+fn a_writer_waits_for_a_long_ingest_and_says_so() {
+    let s = project();
+    s.ok(&["ingest", "logs/2026-11-29/baseline.jsonl"]);
+    // Another process holds the write lock (a long ingest) for 5 s.
+    let db = s.db();
+    let holder = std::thread::spawn(move || {
+        let c = rusqlite::Connection::open(db).unwrap();
+        c.execute_batch("BEGIN IMMEDIATE").unwrap();
+        std::thread::sleep(Duration::from_secs(5));
+        c.execute_batch("COMMIT").unwrap();
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    // With a short wait it gives up, saying how long it waited.
+    s.write("reckon.toml", format!("{TOML}\n[limits]\nlock_wait_seconds = 1\n"));
+    let r = run_bounded(&s, &["ingest", "logs/2026-11-29/eagle-topk1-v2.jsonl"]);
+    refused(&r, "is being written by another process");
+    assert!(r.stderr.contains("waited 1 s") && r.stderr.contains("lock_wait_seconds"), "{r:?}");
+    assert!(!r.stderr.contains("database is locked"), "{r:?}");
+    // By default it waits, says it is waiting, and goes in.
+    s.write("reckon.toml", TOML);
+    let r = run_bounded(&s, &["ingest", "logs/2026-11-29/eagle-topk1-v2.jsonl"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("waiting for another process"), "{r:?}");
+    holder.join().unwrap();
+    assert_eq!(s.counts().0, 2);
+}
+
+#[test]
+fn kill_9_during_update_write_never_pairs_a_new_document_with_an_old_plot() {
+    let s = project();
+    s.ok(&["ingest"]);
+    let old_doc =
+        "# Plan\n\n<!-- reckon:table metric=output_throughput rows=max_concurrency -->\n<!-- /reckon:table -->\n\n\
+                   <!-- reckon:plot metric=output_throughput x=max_concurrency file=t.svg -->\n<!-- /reckon:plot -->\n";
+    let old_svg = "<svg><!-- reckon:data\nseries\tx\ty\nold\t1\t1\n--></svg>\n";
+    s.write("doc.md", old_doc);
+    s.write("t.svg", old_svg);
+    s.ok(&["update", "--write", "--no-ingest", "doc.md"]);
+    let (new_doc, new_svg) = (s.read("doc.md"), s.read("t.svg"));
+    assert_ne!(new_doc, old_doc);
+    // A reckon killed mid-write long ago left its temporary files.
+    s.write(".doc.md.reckon-999999999-0.tmp", "half a document");
+    s.write(".t.svg.reckon-999999999-3.tmp", "<svg");
+    for delay_ms in [0u64, 2, 5, 10, 20, 40, 80] {
+        s.write("doc.md", old_doc);
+        s.write("t.svg", old_svg);
+        let mut child = s
+            .command(&["update", "--write", "--no-ingest", "doc.md"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let (doc, svg) = (s.read("doc.md"), s.read("t.svg"));
+        assert!(doc == old_doc || doc == new_doc, "the document is whole (delay {delay_ms} ms)");
+        assert!(svg == old_svg || svg == new_svg, "the plot is whole (delay {delay_ms} ms)");
+        assert!(doc != new_doc || svg == new_svg, "a new document with an old plot (delay {delay_ms} ms)");
+    }
+    // The next run finishes the job and leaves no temporary file behind,
+    // also when there is nothing left to write.
+    s.ok(&["update", "--write", "--no-ingest", "doc.md"]);
+    assert_eq!((s.read("doc.md"), s.read("t.svg")), (new_doc, new_svg));
+    s.write(".doc.md.reckon-999999998-0.tmp", "half a document");
+    s.ok(&["update", "--write", "--no-ingest", "doc.md"]);
+    let stray: Vec<String> = std::fs::read_dir(s.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}

@@ -19,6 +19,9 @@ use crate::{Error, Result};
 /// replaced. Writing the same bytes the file holds does nothing.
 pub fn write_atomic(path: &Path, original: &[u8], new_text: &str) -> Result<()> {
     let target = fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    if let Some(dir) = target.parent() {
+        clean_stale_temps(dir);
+    }
     ensure_unchanged(path, &target, original)?;
     if new_text.as_bytes() == original {
         return Ok(());
@@ -55,6 +58,7 @@ pub fn write_generated(path: &Path, text: &str) -> Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    clean_stale_temps(dir);
     let (tmp_path, mut file) = create_temp(dir, path).map_err(|e| Error::io(dir, e))?;
     let tmp = TempFile { path: tmp_path, keep: false };
     let permissions = fs::metadata(path).ok().map(|m| m.permissions());
@@ -82,6 +86,49 @@ fn ensure_unchanged(path: &Path, target: &Path, original: &[u8]) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Removes the temporary files a reckon killed mid-write left in `dir`
+/// (`.NAME.reckon-PID-N.tmp`): those of a process that is gone, or, where
+/// that cannot be told, older than an hour. Best effort.
+pub fn clean_stale_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let own = std::process::id();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(pid) = temp_owner(name) else { continue };
+        if pid == own {
+            continue;
+        }
+        let gone = match process_alive(pid) {
+            Some(alive) => !alive,
+            None => e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > std::time::Duration::from_secs(3600)),
+        };
+        if gone {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The process id in a reckon temporary file's name, if it is one.
+fn temp_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, tail) = rest.rsplit_once(".reckon-")?;
+    let (pid, n) = tail.split_once('-')?;
+    n.bytes().all(|b| b.is_ascii_digit()).then_some(())?;
+    pid.parse().ok()
+}
+
+/// Whether a process is running, where the system says (Linux's /proc).
+fn process_alive(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    proc.join("self").exists().then(|| proc.join(pid.to_string()).exists())
 }
 
 /// A new file beside `target`, named after it so a stray one is recognisable.

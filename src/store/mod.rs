@@ -201,7 +201,7 @@ impl Store {
         let conn =
             Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
                 .map_err(|e| db_err(path, format!("cannot open: {e}")))?;
-        conn.busy_timeout(Duration::from_secs(30))?;
+        wait_for_writers(&conn, path)?;
         let store = Store { conn, path: path.to_path_buf() };
         let version = store.user_version()?;
         if version > SCHEMA_VERSION {
@@ -235,7 +235,7 @@ impl Store {
     fn configure(&mut self) -> Result<()> {
         let path = self.path.clone();
         let c = &self.conn;
-        c.busy_timeout(Duration::from_secs(30))?;
+        wait_for_writers(c, &path)?;
         // Foreign keys stay declared but unenforced: ingest only inserts ids it has
         // just created, and enforcing them costs two B-tree lookups per measurement.
         c.pragma_update(None, "foreign_keys", "OFF")?;
@@ -609,6 +609,11 @@ impl<'s> Writer<'s> {
         }
         if self.tx_started.is_none() {
             self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            // Who holds the write lock, for a process that has to wait for it.
+            if self.path.as_os_str() != ":memory:" {
+                let note = format!("{} {}\n", std::process::id(), self.batch.command);
+                let _ = std::fs::write(writer_note(&self.path), note);
+            }
             self.tx_started = Some(std::time::Instant::now());
             self.tx_sources = 0;
         }
@@ -1108,8 +1113,102 @@ fn check_is_sqlite(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// How long a command waits for another process's write to the database
+/// before giving up (`[limits] lock_wait_seconds`), in milliseconds.
+static LOCK_WAIT_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(600_000);
+
+/// Sets how long writers wait for each other (from reckon.toml).
+pub fn set_lock_wait(wait: Duration) {
+    LOCK_WAIT_MS.store(wait.as_millis().max(1) as u64, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn lock_wait() -> Duration {
+    Duration::from_millis(LOCK_WAIT_MS.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// The file where the process holding the write lock says who it is.
+fn writer_note(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_os_string();
+    name.push("-writer");
+    PathBuf::from(name)
+}
+
+/// Who wrote to the database last, as its note says: "pid N (command)".
+fn last_writer(db: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(writer_note(db)).ok()?;
+    let (pid, command) = text.trim().split_once(' ')?;
+    Some(format!("pid {pid}: {command}"))
+}
+
+struct Waiting {
+    db: Option<PathBuf>,
+    since: Option<std::time::Instant>,
+    told: bool,
+    waited: Duration,
+}
+
+thread_local! {
+    /// The lock wait in progress on this thread: SQLite's busy handler is a
+    /// plain function, so what it needs lives here.
+    static WAITING: std::cell::RefCell<Waiting> =
+        const { std::cell::RefCell::new(Waiting { db: None, since: None, told: false, waited: Duration::ZERO }) };
+}
+
+/// Waits for other writers instead of failing after a fixed time: a long
+/// ingest in another process holds the write lock for as long as its file
+/// takes. After a few seconds the wait is announced (naming the process
+/// when it left its note), and after `[limits] lock_wait_seconds` it ends
+/// in an error saying how long it waited.
+fn wait_for_writers(conn: &Connection, db: &Path) -> Result<()> {
+    WAITING.with(|w| w.borrow_mut().db = Some(db.to_path_buf()));
+    conn.busy_handler(Some(busy))?;
+    Ok(())
+}
+
+fn busy(count: i32) -> bool {
+    WAITING.with(|w| {
+        let mut w = w.borrow_mut();
+        let now = std::time::Instant::now();
+        if count == 0 || w.since.is_none() {
+            w.since = Some(now);
+            w.told = false;
+        }
+        let waited = now - w.since.unwrap_or(now);
+        w.waited = waited;
+        if waited >= lock_wait() {
+            return false;
+        }
+        if !w.told && waited >= Duration::from_secs(3) {
+            w.told = true;
+            let who = w.db.as_deref().and_then(last_writer).map(|p| format!(" ({p})")).unwrap_or_default();
+            eprintln!(
+                "reckon: waiting for another process{who} to finish writing to the database; \
+                 it can take as long as that ingest (giving up after {} s)",
+                lock_wait().as_secs()
+            );
+        }
+        drop(w);
+        std::thread::sleep(Duration::from_millis(if count < 10 { 5 } else { 50 }));
+        true
+    })
+}
+
 fn friendly(e: &rusqlite::Error) -> String {
     match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) =>
+        {
+            let (waited, who) = WAITING.with(|w| {
+                let w = w.borrow();
+                (w.waited, w.db.as_deref().and_then(last_writer))
+            });
+            let who = who.map(|p| format!(" (the last to write was {p})")).unwrap_or_default();
+            format!(
+                "is being written by another process{who}; waited {} s for it. Wait for it to finish, or raise \
+                 `lock_wait_seconds` under [limits] in reckon.toml",
+                waited.as_secs()
+            )
+        }
         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly => {
             "is read-only; reckon needs to write to it (check its permissions, or pass --db to use another file)".into()
         }
