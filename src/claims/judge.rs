@@ -604,7 +604,8 @@ impl<'a, 's> Judge<'a, 's> {
             if let (NumOp::In, Some(hi)) = (v.op, upper) {
                 // The stated side of a range is its middle, for the
                 // relative difference; the band says the range.
-                p.b.name = format!("stated {}..{}", format_number(target), format_number(hi));
+                p.b.name = format!("the middle of {}..{}", format_number(target), format_number(hi));
+                p.b.value = (target + hi) / 2.0;
             }
             p
         };
