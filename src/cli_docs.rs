@@ -898,6 +898,9 @@ pub fn hook_install(cwd: &Path, force: bool) -> Result<i32> {
     }
     let hooks = cwd.join(String::from_utf8_lossy(&out.stdout).trim());
     std::fs::create_dir_all(&hooks).map_err(|e| Error::io(&hooks, e))?;
+    // git answers relative to the folder (`../.git/hooks` from `bench/`):
+    // shown resolved, not as `bench/../.git/hooks/pre-commit`.
+    let hooks = std::fs::canonicalize(&hooks).unwrap_or(hooks);
     let hook = hooks.join("pre-commit");
     if hook.exists() && !force {
         return Err(Error::usage(format!(

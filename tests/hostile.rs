@@ -490,3 +490,61 @@ fn kill_9_during_update_write_never_pairs_a_new_document_with_an_old_plot() {
         .collect();
     assert!(stray.is_empty(), "{stray:?}");
 }
+
+// ----------------------------------------------------------- smaller items
+
+#[test]
+fn an_empty_statistic_in_a_console_block_is_an_error_not_a_missing_metric() {
+    let s = Sandbox::new();
+    let log = std::fs::read_to_string(fixtures().join("scenario-logs/2026-11-20/baseline.log")).unwrap();
+    let line_no = log.lines().position(|l| l.starts_with("Mean TTFT (ms):")).unwrap() + 1;
+    let cut: String = log
+        .lines()
+        .map(|l| if l.starts_with("Mean TTFT (ms):") { "Mean TTFT (ms):" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n");
+    s.write("console.log", cut);
+    let r = run_bounded(&s, &["ingest", "console.log"]);
+    refused(&r, &format!("console.log:{line_no}: `Mean TTFT (ms):` has no value"));
+}
+
+#[test]
+fn a_cr_only_document_keeps_its_line_endings() {
+    let s = project();
+    s.ok(&["ingest"]);
+    s.write(
+        "doc.md",
+        "# Plan\r\r<!-- reckon:table metric=output_throughput rows=max_concurrency -->\r<!-- /reckon:table -->\r\rAt C=30: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 --><!-- /reckon:value -->.\r",
+    );
+    s.ok(&["update", "--write", "--no-ingest", "doc.md"]);
+    let doc = s.read("doc.md");
+    assert!(!doc.contains('\n'), "{doc:?}");
+    assert!(doc.contains("\r| 30 | 689.4 |"), "{doc:?}");
+    s.ok(&["check", "--no-ingest", "doc.md"]);
+}
+
+#[test]
+fn a_zero_column_sql_result_is_an_error_not_a_broken_table() {
+    let s = project();
+    s.ok(&["ingest"]);
+    for query in ["BEGIN", ";"] {
+        s.write("doc.md", format!("<!-- reckon:sql query=\"{query}\" -->\n<!-- /reckon:sql -->\n"));
+        let r = run_bounded(&s, &["check", "doc.md"]);
+        assert_eq!(r.code, 2, "{query}: {r:?}");
+        assert!(!r.stdout.contains("|---"), "{r:?}");
+    }
+}
+
+#[test]
+fn hook_install_from_a_subfolder_prints_the_real_hook_path() {
+    let s = Sandbox::new();
+    let git = |args: &[&str]| std::process::Command::new("git").args(args).current_dir(s.path()).output().unwrap();
+    git(&["init", "-q"]);
+    std::fs::create_dir_all(s.path().join("bench")).unwrap();
+    s.write("bench/reckon.toml", "");
+    let r = s.command(&["hook", "install"]).current_dir(s.path().join("bench")).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(!err.contains(".."), "{err}");
+    assert!(err.contains(".git/hooks/pre-commit"), "{err}");
+}

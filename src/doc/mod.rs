@@ -120,6 +120,8 @@ pub enum LineEnding {
     Lf,
     /// `\r\n`
     Crlf,
+    /// `\r` alone (classic Mac OS files; markdown reads it as a line break)
+    Cr,
 }
 
 impl LineEnding {
@@ -128,7 +130,9 @@ impl LineEnding {
     pub fn detect(text: &str) -> LineEnding {
         let newlines = text.matches('\n').count();
         let crlf = text.matches("\r\n").count();
-        if crlf > newlines - crlf {
+        if newlines == 0 && text.contains('\r') {
+            LineEnding::Cr
+        } else if crlf > newlines - crlf {
             LineEnding::Crlf
         } else {
             LineEnding::Lf
@@ -140,6 +144,7 @@ impl LineEnding {
         match self {
             LineEnding::Lf => "\n",
             LineEnding::Crlf => "\r\n",
+            LineEnding::Cr => "\r",
         }
     }
 }
@@ -535,5 +540,6 @@ mod tests {
         assert_eq!(LineEnding::detect("a\r\nb\r\nc\n"), LineEnding::Crlf);
         assert_eq!(LineEnding::detect("a\r\nb\nc\n"), LineEnding::Lf);
         assert_eq!(LineEnding::detect("no break"), LineEnding::Lf);
+        assert_eq!(LineEnding::detect("a\rb\rc\r"), LineEnding::Cr);
     }
 }

@@ -121,6 +121,18 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
             continue;
         }
         match split_row(line) {
+            Some((label, "")) if stat_name(label).is_some() => {
+                // `Mean TTFT (ms):` with nothing after it: the metric would
+                // silently be missing from the run.
+                return Err(Error::malformed(
+                    path,
+                    line_no,
+                    format!(
+                        "`{}:` has no value; the log was cut or edited — repair the line or remove it",
+                        label.trim().trim_end_matches(':')
+                    ),
+                ));
+            }
             Some((_, "")) => {
                 // A sub-heading such as "Per-position acceptance (%):"; the
                 // rows under it carry their own labels.
