@@ -356,6 +356,10 @@ pub struct Evidence {
     pub breakdown: Vec<Example>,
     /// A likely slip the data suggest (a number stated in the wrong unit).
     pub hint: Option<String>,
+    /// Comparisons decided on their own (their interval clears the rule)
+    /// that Holm's correction over the claim's comparisons leaves
+    /// undecided.
+    pub undecided_by_holm: usize,
 }
 
 impl Evidence {
@@ -380,6 +384,7 @@ impl Evidence {
             beyond_reach: None,
             breakdown: Vec::new(),
             hint: None,
+            undecided_by_holm: 0,
         }
     }
 
@@ -464,6 +469,16 @@ impl Evidence {
         }
         if let Some(h) = &self.hint {
             s.push_str(&format!("; {h}"));
+        }
+        if self.undecided_by_holm > 0 && verdict != Verdict::Holds {
+            let n = self.undecided_by_holm;
+            s.push_str(&format!(
+                "; {n} comparison{} decided on {} own {} undecided after Holm's correction over {} comparisons (each interval shown is uncorrected)",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "its" } else { "their" },
+                if n == 1 { "is" } else { "are" },
+                self.points
+            ));
         }
         if verdict == Verdict::Inconclusive {
             if let Some(why) = &self.beyond_reach {
@@ -568,6 +583,11 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         .filter(|(_, o)| **o == PointOutcome::Inconclusive)
         .filter_map(|(p, _)| p.runs_needed)
         .max();
+    ev.undecided_by_holm = points
+        .iter()
+        .zip(finals)
+        .filter(|(p, o)| **o == PointOutcome::Inconclusive && p.outcome != PointOutcome::Inconclusive)
+        .count();
     ev.beyond_reach = points
         .iter()
         .zip(finals)

@@ -1028,6 +1028,49 @@ mod tests {
         assert_eq!(check_value(&old, NumOp::Approx, 2.3, None, 0.03).outcome, PointOutcome::Holds);
     }
 
+    /// More runs with the same spread never weaken a verdict: with the same
+    /// geometric mean and per-run sd, n + 1 runs decide at least what n
+    /// runs decide (t_{q, n−1}/√n falls with n), for `≈`, `in`, `>` and `>=`.
+    #[test]
+    fn more_runs_never_weaken_a_verdict() {
+        let checks = [
+            (NumOp::Approx, 100.0, None, 0.02),
+            (NumOp::In, 98.0, Some(102.0), 0.0),
+            (NumOp::Gt, 99.0, None, 0.0),
+            (NumOp::Ge, 101.0, None, 0.0),
+        ];
+        let mut decided_late = 0;
+        for (op, target, upper, tol) in checks {
+            for sd in [0.002, 0.01, 0.03] {
+                for offset in [-0.05, -0.019, -0.01, 0.0, 0.012, 0.03] {
+                    let mut last: Option<PointOutcome> = None;
+                    for n in 2..40usize {
+                        let e = Estimate {
+                            value: 100f64 * f64::exp(offset),
+                            log: true,
+                            center: (100f64).ln() + offset,
+                            se: sd / (n as f64).sqrt(),
+                            df: (n - 1) as f64,
+                            runs: n,
+                            single_run: false,
+                        };
+                        let now = check_value(&e, op, target, upper, tol).outcome;
+                        if let Some(prev) = last {
+                            if prev != PointOutcome::Inconclusive {
+                                assert_eq!(now, prev, "{op:?} sd {sd} offset {offset}: {prev:?} at {} runs", n - 1);
+                            } else if now != PointOutcome::Inconclusive {
+                                decided_late += 1;
+                            }
+                        }
+                        last = Some(now);
+                    }
+                }
+            }
+        }
+        // Some cells start undecided and are decided by more runs.
+        assert!(decided_late > 10, "{decided_late}");
+    }
+
     /// `≈` against a number is `matches` against a series whose runs all
     /// equal that number: one rule, one formula.
     #[test]

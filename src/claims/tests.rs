@@ -357,3 +357,29 @@ fn counts_name_points_and_opponents() {
     assert_eq!(ev.breakdown.len(), 2);
     assert_eq!(ev.breakdown[0].first.name, "baseline");
 }
+
+/// Comparisons that hold on their own but not after Holm's correction are
+/// said to be so, since their (uncorrected) intervals clear the rule.
+#[test]
+fn holm_undecided_points_are_explained() {
+    let point = |label: &str, p: f64| {
+        let mut pt = Point::from_check(
+            label,
+            Side { name: "lion".into(), value: 103.6, runs: 3 },
+            Side { name: "adamw".into(), value: 100.0, runs: 3 },
+            PointOutcome::Holds,
+            false,
+            vec![NEW.into()],
+            None,
+        );
+        // Each alone below α = 0.05, none below α/3 (Holm's first step).
+        pt.p_holds = p;
+        pt.p_contradicts = 1.0;
+        pt
+    };
+    let pts = [point("batch=8", 0.03), point("batch=16", 0.031), point("batch=32", 0.032)];
+    let Judgement { verdict: v, evidence: ev } = combine_all(&pts);
+    assert_eq!(v, Verdict::Inconclusive);
+    assert_eq!(ev.undecided_by_holm, 3);
+    assert!(ev.summary(v).ends_with("3 comparisons decided on their own are undecided after Holm's correction over 3 comparisons (each interval shown is uncorrected)"), "{}", ev.summary(v));
+}
