@@ -223,7 +223,9 @@ fn push_sentence(out: &mut Vec<Sentence>, b: &Block, bi: usize, start: usize, en
         return;
     }
     let span_start = b.source_offset(a);
-    let span_end = b.source_offset(z - 1) + 1;
+    // The end of the last character, which may be several bytes long.
+    let last = b.text[a..z].chars().next_back().map_or(1, char::len_utf8);
+    let span_end = b.source_offset(z - last) + last;
     out.push(Sentence { block: bi, range: a..z, span: span_start..span_end.max(span_start) });
 }
 
@@ -251,11 +253,12 @@ mod tests {
 
     #[test]
     fn skipped_ranges_and_abbreviations() {
-        let doc = "Keep this, e.g. that.\n\n<!-- x -->\nSkip me.\n";
-        let skip = doc.find("Skip").unwrap()..doc.len();
+        let doc = "Keep this, e.g. that.\n\n<!-- x -->\nSkip me.\n\nEnds in 3×\n";
+        let skip = doc.find("Skip").unwrap()..doc.find("Ends").unwrap();
         let bs = blocks(doc, std::slice::from_ref(&skip));
         let ss = sentences(&bs);
-        assert_eq!(ss.len(), 1, "{bs:?}");
+        assert_eq!(ss.len(), 2, "{bs:?}");
         assert_eq!(&doc[ss[0].span.clone()], "Keep this, e.g. that.");
+        assert_eq!(&doc[ss[1].span.clone()], "Ends in 3×");
     }
 }

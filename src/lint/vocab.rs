@@ -390,6 +390,9 @@ fn phrase_at(vocab: &Vocabulary, lower: &str) -> Option<(usize, Meaning)> {
             if end > lower.len() {
                 break;
             }
+            if !lower.is_char_boundary(end) {
+                continue;
+            }
             let plural = &lower[p.len().min(end)..end];
             if k > 0 && !(plural == "s" || plural == "es" || plural.is_empty() || plural == "ies") {
                 continue;
@@ -420,11 +423,12 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
     let after = &rest[len..];
     let next = after.chars().next();
     let mut unit = Unit::None;
+    // What follows the suffix character, if there is one.
+    let past_next = &after[next.map_or(0, char::len_utf8)..];
+    let suffix_ends = past_next.chars().next().is_none_or(|c| !is_word_char(c));
     // Magnitude or ratio suffix glued to the number.
     match next {
-        Some('x') | Some('×') | Some('X')
-            if after[1.min(after.len())..].chars().next().is_none_or(|c| !is_word_char(c)) || next == Some('×') =>
-        {
+        Some('x' | '×' | 'X') if suffix_ends => {
             len += next.map_or(0, char::len_utf8);
             unit = Unit::Times;
         }
@@ -432,7 +436,7 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
             len += 1;
             unit = Unit::Percent;
         }
-        Some(c @ ('k' | 'K' | 'M' | 'G')) if after[1..].chars().next().is_none_or(|c| !is_word_char(c)) => {
+        Some(c @ ('k' | 'K' | 'M' | 'G')) if suffix_ends => {
             let f = match c {
                 'k' | 'K' => 1e3,
                 'M' => 1e6,
@@ -515,7 +519,8 @@ size = ["N"]
 
     #[test]
     fn tokens_name_series_metrics_points_and_numbers() {
-        let t = kinds("cuBLAS reaches 1.2k TFLOPS at N=4096 on large matrices, 2.3x and 12% of 64 MB");
+        let t = kinds("cuBLAS reaches 1.2k TFLOPS at N=4096 on large matrices, 2.3x and 12% of 64 MB, 3×");
+        assert!(matches!(t.last(), Some(Tok::Number(n)) if n.value == 3.0 && n.unit == Unit::Times), "{t:?}");
         assert_eq!(t[0], Tok::Mention(Meaning::Series(vec!["cublas".into()])));
         assert!(matches!(&t[2], Tok::Number(n) if n.value == 1200.0 && n.unit == Unit::Metric("tflops".into())));
         assert_eq!(t[4], Tok::Mention(Meaning::Param("size".into())));
@@ -527,7 +532,7 @@ size = ["N"]
 
     #[test]
     fn names_with_digits_are_not_numbers_and_shared_aliases_are_ambiguous() {
-        let t = kinds("H100 and Llama-3-70B run the hand-written kernels in 11.6 µs or 212ms");
+        let t = kinds("H100 and Llama-3-70B run the hand-written kernels in 11.6 µs or 212ms; TFLOPSµ tflopsé");
         assert!(
             !t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 100.0 || n.value == 70.0 || n.value == 3.0)),
             "{t:?}"
