@@ -20,13 +20,23 @@ pub enum BlockKind {
     },
 }
 
+#[derive(Debug, Clone, Copy)]
+struct Seg {
+    plain: usize,
+    src: usize,
+    src_end: usize,
+    exact: bool,
+}
+
 /// A block of prose: its plain text and where each piece of it came from.
 #[derive(Debug, Clone)]
 pub struct Block {
     pub kind: BlockKind,
     pub text: String,
-    /// (offset in `text`, offset in the document) at the start of each piece.
-    segs: Vec<(usize, usize)>,
+    /// Each piece of `text`: where it starts in `text`, and the document
+    /// range it came from; `exact` when the piece is written verbatim there
+    /// (not a code span whose line break became a space, an entity, …).
+    segs: Vec<Seg>,
     /// Byte range of the block in the document (a list item: from its marker).
     pub span: Range<usize>,
     /// Indices (into the block list) of the headings the block sits under,
@@ -37,11 +47,26 @@ pub struct Block {
 impl Block {
     /// The document offset of byte `i` of the block's text.
     pub fn source_offset(&self, i: usize) -> usize {
-        let k = self.segs.partition_point(|(p, _)| *p <= i);
-        match k.checked_sub(1).and_then(|k| self.segs.get(k)) {
-            Some((p, s)) => (s + (i - p)).min(self.span.end),
+        match self.seg_of(i) {
+            Some(g) if g.exact => (g.src + (i - g.plain)).min(g.src_end),
+            Some(g) => g.src,
             None => self.span.start,
         }
+    }
+
+    /// The document offset just after the text's bytes before `i` (an
+    /// exclusive end; `i` > 0).
+    pub fn source_end(&self, i: usize) -> usize {
+        match self.seg_of(i.saturating_sub(1)) {
+            Some(g) if g.exact => (g.src + (i - g.plain)).min(g.src_end),
+            Some(g) => g.src_end,
+            None => self.span.start,
+        }
+    }
+
+    fn seg_of(&self, i: usize) -> Option<&Seg> {
+        let k = self.segs.partition_point(|g| g.plain <= i);
+        k.checked_sub(1).and_then(|k| self.segs.get(k))
     }
 }
 
@@ -58,7 +83,7 @@ pub struct Sentence {
 struct Open {
     kind: BlockKind,
     text: String,
-    segs: Vec<(usize, usize)>,
+    segs: Vec<Seg>,
     start: usize,
     end: usize,
 }
@@ -68,10 +93,10 @@ impl Open {
         Open { kind, text: String::new(), segs: Vec::new(), start: range.start, end: range.end }
     }
 
-    fn push(&mut self, text: &str, at: usize) {
-        self.segs.push((self.text.len(), at));
+    fn push(&mut self, text: &str, src: std::ops::Range<usize>, exact: bool) {
+        self.segs.push(Seg { plain: self.text.len(), src: src.start, src_end: src.end, exact });
         self.text.push_str(text);
-        self.end = self.end.max(at + text.len());
+        self.end = self.end.max(src.end);
     }
 }
 
@@ -151,13 +176,15 @@ pub fn blocks(text: &str, skip: &[Range<usize>]) -> Vec<Block> {
             Event::Text(t) | Event::Code(t) if in_code == 0 && !skipped(&range) => {
                 if let Some(top) = stack.last_mut() {
                     // Inline code keeps its source position past the backtick.
-                    let at = text[range.clone()].find(t.as_ref()).map_or(range.start, |i| range.start + i);
-                    top.push(&t, at);
+                    match text[range.clone()].find(t.as_ref()) {
+                        Some(i) => top.push(&t, range.start + i..range.start + i + t.len(), true),
+                        None => top.push(&t, range.clone(), false),
+                    }
                 }
             }
             Event::SoftBreak | Event::HardBreak if in_code == 0 => {
                 if let Some(top) = stack.last_mut() {
-                    top.push(" ", range.start);
+                    top.push(" ", range.clone(), false);
                 }
             }
             _ => {}
@@ -188,7 +215,11 @@ pub fn sentences(blocks: &[Block]) -> Vec<Sentence> {
                     None => true,
                     Some(n) if n.is_ascii_whitespace() => {
                         let rest = t[i + 1..].trim_start();
-                        let word_start = t[..i].rfind(|ch: char| ch.is_whitespace() || ch == '(').map_or(0, |k| k + 1);
+                        let word_start = t[..i]
+                            .char_indices()
+                            .rev()
+                            .find(|(_, ch)| ch.is_whitespace() || *ch == '(')
+                            .map_or(0, |(k, ch)| k + ch.len_utf8());
                         let word = t[word_start..i].to_ascii_lowercase();
                         let abbrev = ABBREVIATIONS.contains(&word.as_str());
                         // A new sentence starts with a capital, a digit or
@@ -223,9 +254,7 @@ fn push_sentence(out: &mut Vec<Sentence>, b: &Block, bi: usize, start: usize, en
         return;
     }
     let span_start = b.source_offset(a);
-    // The end of the last character, which may be several bytes long.
-    let last = b.text[a..z].chars().next_back().map_or(1, char::len_utf8);
-    let span_end = b.source_offset(z - last) + last;
+    let span_end = b.source_end(z);
     out.push(Sentence { block: bi, range: a..z, span: span_start..span_end.max(span_start) });
 }
 

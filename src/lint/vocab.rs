@@ -542,6 +542,24 @@ size = ["N"]
         assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 212.0 && n.unit == Unit::Time(1e-3))));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        /// Any text: tokens and sentences stay on character boundaries.
+        #[test]
+        fn any_prose_is_read_without_panicking(s in "(\\PC|[ .,x×µ%é`\n|#*-]|[0-9]|cuBLAS |TFLOPS| beats | vs |N=| MB| ms|hand-written|large matrices){0,60}") {
+            let v = vocabulary();
+            for t in tokenize(&v, &s) {
+                proptest::prop_assert!(s.is_char_boundary(t.start) && s.is_char_boundary(t.end));
+            }
+            let blocks = crate::lint::prose::blocks(&s, &[]);
+            for sentence in crate::lint::prose::sentences(&blocks) {
+                proptest::prop_assert!(s.get(sentence.span.clone()).is_some(), "{:?}", sentence.span);
+                let text = &blocks[sentence.block].text[sentence.range.clone()];
+                let _ = crate::lint::read::read(&v, &tokenize(&v, text), text, &Default::default(), &[]);
+            }
+        }
+    }
+
     #[test]
     fn scopes_parse() {
         assert_eq!(Scope::parse("max_concurrency = 1", None), Some(Scope::At("max_concurrency".into(), 1.0)));
