@@ -1,10 +1,11 @@
-//! Ingest: turning log files into runs in the store, one transaction per
-//! file, with provenance and a run time that is the same on every clone.
+//! Ingest: turning log files into runs in the store, with provenance and a
+//! run time that is the same on every clone.
 //!
-//! A file goes in whole or not at all: its runs are written inside one
-//! transaction that is rolled back on the first problem, and the problem is
-//! reported as `path:line: what is wrong`. Other files of the same command
-//! still go in (unless `fail_fast`).
+//! A file goes in whole or not at all: its runs are written under its own
+//! savepoint (many files share one transaction, so a commit is paid per
+//! group, not per file) that is rolled back on the first problem, and the
+//! problem is reported as `path:line: what is wrong`. Other files of the
+//! same command still go in (unless `fail_fast`).
 
 pub mod canonical;
 pub mod format;
@@ -234,7 +235,7 @@ pub struct Options {
 /// while the per-file cost of a commit is shared. One parser thread reads,
 /// hashes and parses the files in order while this thread writes them.
 /// `on_file` is called for each file, in order, once its outcome is final:
-/// when the transaction holding it is committed, or when it failed.
+/// when the transaction holding it (and the files before it) is committed.
 pub fn ingest(
     store: &mut Store,
     root: &Path,
