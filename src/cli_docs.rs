@@ -233,16 +233,50 @@ struct Problem {
 
 pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
     if args.staged {
-        return check_staged(cfg, cwd, args);
+        if cfg.file.is_some() {
+            return check_staged(cfg, cwd, &args);
+        }
+        // No reckon.toml here or above (a hook runs at the top of a
+        // repository whose reckon projects live in subfolders): each staged
+        // path's project is found from its folder, and each is checked.
+        let mut code = 0;
+        for project in projects_of(cwd, &args.docs)? {
+            let mut project_cfg = Config::load(&project)?;
+            if cfg.database != Config::defaults(&cfg.root).database {
+                project_cfg.database = cfg.database.clone(); // --db given
+            }
+            code = code.max(check_staged(&project_cfg, cwd, &args)?);
+        }
+        return Ok(code);
     }
     let docs = documents(cfg, &args.docs)?;
     check_documents(cfg, cwd, &docs, &args, ingest::Options::default(), false, "")
 }
 
+/// The reckon.toml files of the projects the staged paths (given, else
+/// asked of git) lie in, found by walking up from each path's folder to
+/// `cwd`.
+fn projects_of(cwd: &Path, given: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let changed = crate::staged::changed_paths(cwd, cwd, given)?;
+    let mut found = std::collections::BTreeSet::new();
+    for rel in changed {
+        let mut dir = cwd.join(&rel).parent().map(Path::to_path_buf);
+        while let Some(d) = dir.filter(|d| d.starts_with(cwd)) {
+            let candidate = d.join(crate::config::FILE_NAME);
+            if candidate.is_file() {
+                found.insert(candidate);
+                break;
+            }
+            dir = d.parent().map(Path::to_path_buf);
+        }
+    }
+    Ok(found.into_iter().collect())
+}
+
 /// `check --staged`: what a commit is about to record. Skipped (exit 0)
 /// when no staged path is something reckon reads; otherwise every document
 /// is checked as staged.
-fn check_staged(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
+fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
     let changed = crate::staged::changed_paths(&cfg.root, cwd, &args.docs)?;
     let staged_cfg = crate::staged::staged_config(cfg)?;
     if !crate::staged::touches(cfg, &staged_cfg, &changed) {
@@ -275,7 +309,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
         }
     }
     let opts = ingest::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
-    let code = check_documents(&tree.cfg, &root, &docs, &args, opts, !args.diff, " (as staged)");
+    let code = check_documents(&tree.cfg, &root, &docs, args, opts, !args.diff, " (as staged)");
     drop(tree);
     code
 }

@@ -94,3 +94,29 @@ fn a_staged_check_prints_one_line_per_problem_and_the_diff_on_request() {
     let r = s.run(&["check", "--staged", "--", "notebooks/logs/2026-11-29/baseline.jsonl"]);
     assert_eq!(r.code, 1, "{r:?}");
 }
+
+#[test]
+fn a_staged_check_from_the_top_of_a_repository_finds_each_projects_reckon_toml() {
+    // The project lives in bench/; the hook runs at the repository's top.
+    let s = Sandbox::new();
+    let d = s.path();
+    s.write("bench/reckon.toml", std::fs::read(repo().join("reckon.toml")).unwrap());
+    s.write(&format!("bench/{DOC}"), std::fs::read(repo().join(DOC)).unwrap());
+    let svg = "notebooks/eagle-fast-verify-throughput.svg";
+    s.write(&format!("bench/{svg}"), std::fs::read(repo().join(svg)).unwrap());
+    copy_dir(&fixtures().join("scenario-logs/2026-11-20"), &d.join("bench/notebooks/logs/2026-11-20"));
+    git(d, &["init", "-q"]);
+    git(d, &["add", "-A"]);
+    let r = s.run(&["check", "--staged"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    git(d, &["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "plan"]);
+    copy_dir(&fixtures().join("scenario-logs/2026-11-29"), &d.join("bench/notebooks/logs/2026-11-29"));
+    git(d, &["add", "-A"]);
+    let r = s.run(&["check", "--staged"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("claim `topk4-plateau` contradicted"), "{r:?}");
+    let r = s.run(&["check", "--staged", "--", "bench/notebooks/logs/2026-11-29/baseline.jsonl"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let r = s.run(&["check", "--staged", "--", "README.md"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
+}
