@@ -44,10 +44,6 @@ fn token(kind: &str, i: usize) -> String {
     format!("RECKONTOKEN{kind}{i}X")
 }
 
-/// The params a `value` region takes as arguments rather than as equality
-/// filters (kept in step with render::value).
-const VALUE_ARGS: [&str; 6] = ["metric", "where", "agg", "digits", "max_over", "min_over"];
-
 /// The runs a metric-bearing region reads: the same query its renderer
 /// runs, the union of the cells' runs (for `max_over` / `min_over`, the
 /// chosen cell's).
@@ -58,10 +54,10 @@ fn region_runs(ctx: &Context, region: &Region) -> Option<Provenance> {
             .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
             .unwrap_or_default()
     };
-    let mut filter = match arg("where") {
-        Some(w) => Filter::parse(w).ok()?,
-        None => Filter::all(),
-    };
+    // The renderers' own filter (`where=`, `as_of=`), so the runs listed
+    // are the runs the region read.
+    let args = crate::render::Args::new(region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect());
+    let mut filter = crate::render::region_filter(ctx, &args).ok()?;
     let agg = match arg("agg") {
         Some(a) => Agg::parse(a).ok()?,
         None => Agg::default(),
@@ -101,7 +97,7 @@ fn region_runs(ctx: &Context, region: &Region) -> Option<Provenance> {
             queries.push(q);
         }
         Kind::Value => {
-            for a in region.args.iter().filter(|a| !VALUE_ARGS.contains(&a.key.as_str())) {
+            for a in region.args.iter().filter(|a| !crate::render::value::KNOWN.contains(&a.key.as_str())) {
                 let eq = format!("{} = '{}'", a.key, a.value.replace('\\', "\\\\").replace('\'', "\\'"));
                 filter = filter.and(Filter::parse(&eq).ok()?);
             }

@@ -146,3 +146,33 @@ fn report_needs_out_and_reports_bad_documents() {
     assert!(r.stderr.contains("plan.md:1:"), "{r:?}");
     assert!(!s.path().join("site/plan.html").exists());
 }
+
+#[test]
+fn provenance_lists_the_runs_a_value_read() {
+    let s = Sandbox::new();
+    s.write("logs/2026-01-05/run.csv", "config,size,throughput\nfast,1,100\nslow,1,50\n");
+    s.write("logs/2026-01-12/run.csv", "config,size,throughput\nfast,1,110\nfast,1,111\nslow,1,51\n");
+    s.ok(&["ingest", "-q", "logs/{date}/run.csv"]);
+    s.write(
+        "plan.md",
+        "Now <!-- reckon:value metric=throughput config=fast --><!-- /reckon:value -->, then <!-- reckon:value metric=throughput config=fast as_of=2026-01-05 --><!-- /reckon:value -->.\n",
+    );
+    s.ok(&["report", "plan.md", "--out", "site"]);
+    let html = s.read("site/plan.html");
+    assert!(html.contains("href=\"#prov-0\" title=\"provenance\">110.5</a>"), "{html}");
+    assert!(html.contains("href=\"#prov-1\" title=\"provenance\">100</a>"), "{html}");
+    let entry = |i: usize| {
+        let start = html.find(&format!("<li id=\"prov-{i}\">")).unwrap_or_else(|| panic!("no prov-{i}: {html}"));
+        html[start..start + html[start..].find("</ul></li>").unwrap()].to_string()
+    };
+    let now = entry(0);
+    assert!(
+        now.contains("2 runs; sweep 2026-01-12") && now.contains("logs/2026-01-12/run.csv</code> lines 2–3"),
+        "{now}"
+    );
+    let then = entry(1);
+    assert!(
+        then.contains("1 run; sweep 2026-01-05") && then.contains("logs/2026-01-05/run.csv</code> line 2"),
+        "{then}"
+    );
+}

@@ -5,7 +5,8 @@
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::query::{Agg, Filter, Query};
 
-const KNOWN: [&str; 7] = ["metric", "where", "as_of", "agg", "digits", "max_over", "min_over"];
+/// The arguments that are not param filters.
+pub(crate) const KNOWN: [&str; 7] = ["metric", "where", "as_of", "agg", "digits", "max_over", "min_over"];
 
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let metric = args.required("metric")?;
