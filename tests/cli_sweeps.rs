@@ -183,3 +183,27 @@ fn generic_csv_columns_follow_one_rule() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("differ in `N` (1024, 4096)"), "{r:?}");
 }
+
+#[test]
+fn a_sweep_label_names_the_sweep_of_logs_with_their_own_time() {
+    // vLLM writes each run's `date`; the label still decides the sweep, and
+    // the log's time stays the run's time.
+    let s = Sandbox::new();
+    s.write(
+        "s.json",
+        std::fs::read(fixtures().join("corpus/vllm/er0080-v0.25.1-sweep-summary-json-array.json")).unwrap(),
+    );
+    s.ok(&["ingest", "--label", "sweep=2026-09", "s.json"]);
+    let runs: serde_json::Value =
+        serde_json::from_str(&s.ok(&["runs", "--limit", "0", "--format", "json"]).stdout).unwrap();
+    for r in runs.as_array().unwrap() {
+        assert_eq!((r["sweep"].as_str(), r["time_origin"].as_str()), (Some("2026-09"), Some("log")), "{r}");
+        assert!(r["time"].as_str().unwrap().starts_with("2026-08-18T"), "{r}");
+    }
+    // `run_number` marks vLLM's repeats: a value over both runs is their
+    // median, not refused as runs at several `run_number` values.
+    s.write("doc.md", "<!-- reckon:value metric=completed request_rate=inf --><!-- /reckon:value -->\n");
+    let r = s.run(&["update", "--write", "doc.md"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(s.read("doc.md").contains("-->8<!--"), "{}", s.read("doc.md"));
+}
