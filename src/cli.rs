@@ -91,7 +91,7 @@ pub enum HookCommand {
     },
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct UpdateArgs {
     /// Markdown documents (none: the `documents` of reckon.toml).
     pub docs: Vec<PathBuf>,
@@ -113,7 +113,7 @@ pub enum CheckFormat {
     Github,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct CheckArgs {
     /// Markdown documents (none: the `documents` of reckon.toml). With
     /// --staged: the staged paths, as a hook passes them after `--`.
@@ -137,7 +137,7 @@ pub struct CheckArgs {
     pub no_ingest: bool,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct ClaimsArgs {
     /// Markdown documents (none: the `documents` of reckon.toml).
     pub docs: Vec<PathBuf>,
@@ -375,9 +375,18 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Ingest(args) => cmd_ingest(&cfg, &cwd, args),
         Command::Runs(args) => cmd_runs(&cfg, args),
         Command::Query(args) => cmd_query(&cfg, args),
-        Command::Update(args) => crate::cli_docs::update(&cfg, &cwd, args),
-        Command::Check(args) => crate::cli_docs::check(&cfg, &cwd, args),
-        Command::Claims(args) => crate::cli_docs::claims(&cfg, &cwd, args),
+        // Each document is governed by the reckon.toml found from its own
+        // folder (a monorepo's `bench/reckon.toml` when the hook runs from
+        // the root); documents of several projects run once per project.
+        Command::Update(args) => per_config(&cfg, &cwd, cli.db.as_deref(), &args.docs.clone(), |c, docs| {
+            crate::cli_docs::update(c, &cwd, crate::cli::UpdateArgs { docs, ..args.clone() })
+        }),
+        Command::Check(args) => per_config(&cfg, &cwd, cli.db.as_deref(), &args.docs.clone(), |c, docs| {
+            crate::cli_docs::check(c, &cwd, crate::cli::CheckArgs { docs, ..args.clone() })
+        }),
+        Command::Claims(args) => per_config(&cfg, &cwd, cli.db.as_deref(), &args.docs.clone(), |c, docs| {
+            crate::cli_docs::claims(c, &cwd, crate::cli::ClaimsArgs { docs, ..args.clone() })
+        }),
         Command::Lint(args) => crate::cli_docs::lint(&cfg, &cwd, args),
         Command::Supersede(args) => crate::cli_docs::supersede(&cfg, &cwd, args),
         Command::Review(args) => crate::cli_docs::review(&cfg, &cwd, args),
@@ -428,6 +437,50 @@ fn man(dir: Option<&Path>) -> Result<i32> {
     }
     eprintln!("wrote {} man pages to {}", pages.len(), dir.display());
     Ok(0)
+}
+
+/// Runs `each` once per project the paths belong to: each path goes with
+/// the reckon.toml found by walking up from its own folder (the current
+/// folder's configuration when there is none above it). With no paths, or
+/// all in the current folder's project, this is one run with `cfg`. The
+/// exit code is the worst of the runs.
+fn per_config(
+    cfg: &Config,
+    cwd: &Path,
+    db: Option<&Path>,
+    paths: &[PathBuf],
+    mut each: impl FnMut(&Config, Vec<PathBuf>) -> Result<i32>,
+) -> Result<i32> {
+    let mut groups: Vec<(Config, Vec<PathBuf>)> = Vec::new();
+    for p in paths {
+        let abs = if p.is_absolute() { p.clone() } else { cwd.join(p) };
+        // A staged path may be a deleted file: start from the nearest folder that exists.
+        let mut start = abs.parent().map(Path::to_path_buf).unwrap_or_else(|| cwd.to_path_buf());
+        while !start.is_dir() {
+            match start.parent() {
+                Some(up) => start = up.to_path_buf(),
+                None => break,
+            }
+        }
+        let found = Config::discover(&start)?;
+        let mut own = if found.file.is_some() && found.file != cfg.file { found } else { cfg.clone() };
+        if let Some(db) = db {
+            own.database = cwd.join(db);
+        }
+        match groups.iter_mut().find(|(c, _)| c.file == own.file) {
+            Some((_, list)) => list.push(p.clone()),
+            None => groups.push((own, vec![p.clone()])),
+        }
+    }
+    if groups.is_empty() {
+        return each(cfg, paths.to_vec());
+    }
+    let mut worst = 0;
+    for (c, list) in groups {
+        let code = each(&c, list)?;
+        worst = worst.max(code);
+    }
+    Ok(worst)
 }
 
 pub(crate) fn stdout_write(text: &str) -> Result<()> {

@@ -548,3 +548,78 @@ fn hook_install_from_a_subfolder_prints_the_real_hook_path() {
     assert!(!err.contains(".."), "{err}");
     assert!(err.contains(".git/hooks/pre-commit"), "{err}");
 }
+
+// ------------------------------------------------------- hook and monorepo
+
+/// A git repository whose reckon project lives in `bench/`, with the
+/// pre-commit hook installed from the root; returns a runner of git.
+fn monorepo() -> (Sandbox, impl Fn(&[&str]) -> std::process::Output) {
+    let s = Sandbox::new();
+    let root = s.path().to_path_buf();
+    let git = move |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(&root)
+            .env("RECKON", env!("CARGO_BIN_EXE_reckon"))
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap()
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    copy_dir(&fixtures().join("scenario-logs/2026-11-29"), &s.path().join("bench/logs/2026-11-29"));
+    s.write(
+        "bench/reckon.toml",
+        "series = \"config\"\ndocuments = [\"plan.md\"]\n\n[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n",
+    );
+    s.write("bench/plan.md", STALE_PLAN);
+    s.write(".gitignore", "bench/db/\n");
+    assert_eq!(s.run(&["hook", "install"]).code, 0);
+    (s, git)
+}
+
+const STALE_PLAN: &str =
+    "# Plan\n\n<!-- reckon:table metric=output_throughput rows=max_concurrency -->\n<!-- /reckon:table -->\n";
+
+#[test]
+fn a_monorepo_document_is_checked_with_its_own_config_from_the_root() {
+    let (s, git) = monorepo();
+    // From the root, the document's own bench/reckon.toml applies (its
+    // sources, its series): no "unknown param".
+    let r = run_bounded(&s, &["check", "bench/plan.md"]);
+    assert_eq!(r.code, 1, "stale, not bad input\n{r:?}");
+    assert!(!r.stderr.contains("unknown"), "{r:?}");
+    // The hook refuses the stale plan from the root.
+    git(&["add", "-A"]);
+    let c = git(&["commit", "-qm", "stale plan"]);
+    assert!(!c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    let r = run_bounded(&s, &["update", "--write", "bench/plan.md"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(s.read("bench/plan.md").contains("| 30 | 689.4 |"));
+    git(&["add", "-A"]);
+    let c = git(&["commit", "-qm", "current plan"]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+}
+
+#[test]
+fn root_level_dash_named_documents_do_not_fool_the_hook() {
+    let (s, git) = monorepo();
+    s.ok(&["update", "--write", "bench/plan.md"]);
+    git(&["add", "-A"]);
+    assert!(git(&["commit", "-qm", "current plan"]).status.success());
+    // `-h.md` once made clap print help and exit 0, letting a stale
+    // document in the same commit through.
+    s.write("-h.md", "# Notes\n");
+    s.write("bench/plan.md", STALE_PLAN);
+    git(&["add", "-A"]);
+    let c = git(&["commit", "-qm", "help?"]);
+    assert!(!c.status.success(), "the stale plan was let through: {}", String::from_utf8_lossy(&c.stderr));
+    // `-x.md` once blocked every commit.
+    s.ok(&["update", "--write", "bench/plan.md"]);
+    s.write("-x.md", "# More notes\n");
+    git(&["add", "-A"]);
+    let c = git(&["commit", "-qm", "notes"]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+}
