@@ -104,9 +104,18 @@ fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
     }
 }
 
+/// 64 cases from a fixed seed by default, so a CI run is reproducible and a
+/// failure can be replayed; `PROPTEST_RNG_SEED=N` (another seed) and
+/// `PROPTEST_CASES=N` explore further when fuzzing by hand.
 fn cases() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+    let defaults = ProptestConfig::default();
+    let rng_seed = if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+        defaults.rng_seed
+    } else {
+        proptest::test_runner::RngSeed::Fixed(0x7265_636b_6f6e)
+    };
+    ProptestConfig { cases, rng_seed, failure_persistence: None, ..defaults }
 }
 
 proptest! {

@@ -418,28 +418,54 @@ fn csv_columns_are_typed_from_every_row_while_streaming() {
 
 #[test]
 fn a_writer_waits_for_a_long_ingest_and_says_so() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+
     let s = project();
     s.ok(&["ingest", "logs/2026-11-29/baseline.jsonl"]);
-    // Another process holds the write lock (a long ingest) for 5 s.
+    // Another process holds the write lock (a long ingest) until told to
+    // commit, so nothing here races a fixed sleep on a busy machine.
     let db = s.db();
+    let (locked_tx, locked_rx) = mpsc::channel();
+    let (release_tx, release_rx) = mpsc::channel::<()>();
     let holder = std::thread::spawn(move || {
         let c = rusqlite::Connection::open(db).unwrap();
         c.execute_batch("BEGIN IMMEDIATE").unwrap();
-        std::thread::sleep(Duration::from_secs(5));
+        locked_tx.send(()).unwrap();
+        let _ = release_rx.recv_timeout(Duration::from_secs(120));
         c.execute_batch("COMMIT").unwrap();
     });
-    std::thread::sleep(Duration::from_millis(300));
+    locked_rx.recv().unwrap();
     // With a short wait it gives up, saying how long it waited.
     s.write("reckon.toml", format!("{TOML}\n[limits]\nlock_wait_seconds = 1\n"));
     let r = run_bounded(&s, &["ingest", "logs/2026-11-29/eagle-topk1-v2.jsonl"]);
     refused(&r, "is being written by another process");
     assert!(r.stderr.contains("waited 1 s") && r.stderr.contains("lock_wait_seconds"), "{r:?}");
     assert!(!r.stderr.contains("database is locked"), "{r:?}");
-    // By default it waits, says it is waiting, and goes in.
+    // By default it waits and says so; once the other writer commits, it goes in.
     s.write("reckon.toml", TOML);
-    let r = run_bounded(&s, &["ingest", "logs/2026-11-29/eagle-topk1-v2.jsonl"]);
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stderr.contains("waiting for another process"), "{r:?}");
+    let mut child = s
+        .command(&["ingest", "logs/2026-11-29/eagle-topk1-v2.jsonl"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    let mut line = String::new();
+    while !seen.contains("waiting for another process") {
+        line.clear();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen.push_str(&line);
+    }
+    assert!(seen.contains("waiting for another process"), "{seen}");
+    release_tx.send(()).unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{seen}{rest}");
     holder.join().unwrap();
     assert_eq!(s.counts().0, 2);
 }

@@ -43,8 +43,12 @@ fn chromium() -> Option<PathBuf> {
     None
 }
 
+/// Runs headless Chromium under coreutils' `timeout`, so a browser that
+/// hangs fails the test after two minutes instead of holding CI.
 fn headless(chrome: &Path, profile: &Path, args: &[&str], page: &Path) -> std::process::Output {
-    Command::new(chrome)
+    Command::new("timeout")
+        .args(["--kill-after=10", "120"])
+        .arg(chrome)
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
