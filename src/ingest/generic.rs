@@ -276,6 +276,18 @@ pub fn apply_overrides(run: &mut RawRun, opts: &GenericOptions) -> std::result::
     Ok(())
 }
 
+/// Whether a cell says "no value here" the way spreadsheets and scripts
+/// write it (`n/a`, `NA`, `null`, `none`, `-`, `?`). Such a cell neither
+/// makes its column text — one `n/a` once turned a whole file's `hit_rate`
+/// into a param, silently hiding that sweep's measurements — nor becomes a
+/// metric value; in a column that is a param anyway it stays a value
+/// (`quantization = none` is a setting).
+fn missing_marker(text: &str) -> bool {
+    const MARKERS: [&str; 8] = ["n/a", "na", "null", "none", "-", "--", "?", "\u{2014}"];
+    let t = text.trim();
+    MARKERS.iter().any(|m| t.eq_ignore_ascii_case(m))
+}
+
 /// Reads a cell or string as a number the way a CSV means it: decimal,
 /// exponent, `inf`, `nan` (any case).
 fn number(text: &str) -> Option<f64> {
@@ -431,6 +443,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
             let Some(slot) = seen.get_mut(i) else { continue };
             let s = slot.get_or_insert_with(Seen::default);
             match number(c) {
+                None if missing_marker(c) => {}
                 None => s.text = true,
                 Some(v) => s.number(v, written_whole(c)),
             }
@@ -470,6 +483,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
                 Role::Param => run.param(name, Value::from_label(cell)),
                 Role::Metric => match number(cell) {
                     Some(v) => run.metric(name, v),
+                    None if missing_marker(cell) => {}
                     None => {
                         return Err(Error::malformed(
                             path,
@@ -540,6 +554,7 @@ fn add_fields(
             (Role::Metric, JsonField::Num(x, _)) => run.metric(name, x),
             (Role::Metric, JsonField::Text(s)) => match number(&s) {
                 Some(x) => run.metric(name, x),
+                None if missing_marker(&s) => {}
                 None => {
                     return Err(format!(
                         "`{name}` is set to be a metric in reckon.toml, but its value `{s}` is not a number"
@@ -573,7 +588,7 @@ pub fn add_object(
                     s.number(*x, *whole);
                     s
                 }
-                JsonField::Text(_) => Seen { text: true, off_grid: false },
+                JsonField::Text(t) => Seen { text: !missing_marker(t), off_grid: false },
             };
             (name.clone(), seen)
         })
@@ -619,7 +634,7 @@ pub fn parse_jsonl_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOpt
             };
             match f {
                 JsonField::Num(x, whole) => s.number(*x, *whole),
-                JsonField::Text(_) => s.text = true,
+                JsonField::Text(t) => s.text |= !missing_marker(t),
             }
         }
         Ok(())
@@ -789,6 +804,33 @@ mod tests {
         let opts = GenericOptions { params: vec![], metrics: vec!["M".into()] };
         let runs = csv_runs(text, &opts).unwrap();
         assert_eq!(runs[0].metrics[0].name, "M");
+    }
+
+    #[test]
+    fn missing_values_neither_make_a_column_text_nor_become_measurements() {
+        // One `n/a` and one `-` among hit rates: still a metric, absent
+        // from those two runs only.
+        let text = "policy,cache_mb,hit_rate\nlru,64,0.52\nlru,256,n/a\nlfu,64,-\nlfu,256,0.71\n";
+        let runs = csv_runs(text, &GenericOptions::default()).unwrap();
+        assert_eq!(runs.len(), 4);
+        let rates: Vec<usize> = runs.iter().map(|r| r.metrics.len()).collect();
+        assert_eq!(rates, [1, 0, 0, 1]);
+        assert_eq!(runs[3].metrics[0].name, "hit_rate");
+        assert!(runs.iter().all(|r| r.params.iter().all(|(n, _)| n != "hit_rate")));
+        // A text column keeps `none` as its value: it is a setting there.
+        let runs = csv_runs("quant,tput\nnone,10.5\nfp8,12.25\n", &GenericOptions::default()).unwrap();
+        assert_eq!(runs[0].params[0], ("quant".into(), Value::Text("none".into())));
+        // The same in JSON lines, where `null` was already skipped.
+        let text = "{\"cache_mb\": 64, \"hit_rate\": 0.52}\n{\"cache_mb\": 256, \"hit_rate\": \"n/a\"}\n";
+        let mut runs = Vec::new();
+        let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
+        parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
+            runs.push(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(runs[0].metrics[0].name, "hit_rate");
+        assert!(runs[1].metrics.is_empty() && runs[1].params.iter().all(|(n, _)| n != "hit_rate"));
     }
 
     #[test]
