@@ -24,9 +24,11 @@
 //! `--bench` (`cargo test --benches`) every size is tiny. Set
 //! RECKON_BENCH_KEEP=1 to keep the generated projects for profiling.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -70,28 +72,6 @@ const CONFIGS: [&str; 8] = [
 const CONCURRENCIES: [u32; 11] = [1, 2, 4, 8, 16, 30, 50, 100, 150, 200, 250];
 const INPUT_LENS: [u32; 3] = [1000, 4000, 16000];
 const MODELS: [&str; 2] = ["kimi-k2.5", "qwen3-235b"];
-
-/// The binary cargo built for this bench: `CARGO_BIN_EXE_reckon` when
-/// cargo set it, else `reckon` in the folder above this bench executable
-/// (`target/<profile>/deps/check-…` → `target/<profile>/reckon`).
-fn reckon_binary() -> PathBuf {
-    let exe = if cfg!(windows) { "reckon.exe" } else { "reckon" };
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Some(p) = option_env!("CARGO_BIN_EXE_reckon") {
-        candidates.push(PathBuf::from(p));
-    }
-    if let Ok(me) = std::env::current_exe() {
-        if let Some(deps) = me.parent() {
-            candidates.push(deps.join(exe));
-            if let Some(profile) = deps.parent() {
-                candidates.push(profile.join(exe));
-            }
-        }
-    }
-    candidates.iter().find(|p| p.is_file()).cloned().unwrap_or_else(|| {
-        panic!("the reckon binary was not found (looked at {candidates:?}); build it with `cargo build --release` or run through `cargo bench`")
-    })
-}
 
 /// A deterministic pseudo-random number in [0, 1) from a seed (splitmix64).
 fn unit(seed: u64) -> f64 {
@@ -608,7 +588,7 @@ fn main() {
             large_runs: 1,
         }
     };
-    let bin = reckon_binary();
+    let bin = common::reckon_binary();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut rows = Vec::new();
 

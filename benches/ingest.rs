@@ -23,8 +23,10 @@
 //! Run: `cargo bench --bench ingest`. RECKON_BIN=PATH times another reckon
 //! binary (an older build, for before/after figures).
 
+mod common;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -130,30 +132,6 @@ fn day(k: usize) -> String {
     (first + chrono::Days::new(k as u64)).format("%Y-%m-%d").to_string()
 }
 
-/// The reckon binary to time: RECKON_BIN, else the one cargo built beside
-/// this bench.
-fn reckon_binary() -> PathBuf {
-    if let Ok(p) = std::env::var("RECKON_BIN") {
-        return PathBuf::from(p);
-    }
-    let exe = if cfg!(windows) { "reckon.exe" } else { "reckon" };
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Some(p) = option_env!("CARGO_BIN_EXE_reckon") {
-        candidates.push(PathBuf::from(p));
-    }
-    if let Ok(me) = std::env::current_exe() {
-        if let Some(deps) = me.parent() {
-            candidates.push(deps.join(exe));
-            if let Some(profile) = deps.parent() {
-                candidates.push(profile.join(exe));
-            }
-        }
-    }
-    candidates.iter().find(|p| p.is_file()).cloned().unwrap_or_else(|| {
-        panic!("the reckon binary was not found (looked at {candidates:?}); build it with `cargo build --release` or run through `cargo bench`")
-    })
-}
-
 /// Runs reckon in `dir` and returns how long the whole process took.
 fn timed(bin: &Path, dir: &Path, args: &[&str], ok_codes: &[i32]) -> Duration {
     let start = Instant::now();
@@ -215,7 +193,7 @@ fn main() {
     let commits = if benching { 200 } else { 10 };
     let rounds =
         std::env::var("RECKON_BENCH_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(if benching { 3 } else { 1 });
-    let bin = reckon_binary();
+    let bin = common::reckon_binary();
     // RECKON_BENCH_KEEP=1 keeps the generated project, for profiling.
     let keep = std::env::var_os("RECKON_BENCH_KEEP").is_some();
     let tmp = tempfile::Builder::new().prefix("reckon-bench-ingest").disable_cleanup(keep).tempdir().unwrap();

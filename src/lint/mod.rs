@@ -176,13 +176,7 @@ impl<'a, 's> Linter<'a, 's> {
                 continue;
             }
             let plan = is_plan(&toks) || b.headings.iter().any(|h| is_plan_heading(&blocks[*h].text));
-            let date = toks
-                .iter()
-                .filter_map(|t| match &t.kind {
-                    Tok::Date(d) => Some(d.clone()),
-                    _ => None,
-                })
-                .max()
+            let date = block_date(&toks)
                 .or_else(|| if in_table { table_date(&blocks, &tokens, s.block) } else { None })
                 // Under a dated heading, tables and sentences in the past
                 // tense are the record of that date; sentences in the
@@ -448,13 +442,7 @@ fn is_past_tense(toks: &[Token]) -> bool {
         "fell", "rose", "grew", "hit", "stood", "came", "went", "kept", "showed", "shown",
     ];
     const PRESENT: &[&str] = &["is", "are", "has", "have", "does", "do", "beats", "wins", "keeps", "remains", "stays"];
-    let words: Vec<&str> = toks
-        .iter()
-        .filter_map(|t| match &t.kind {
-            Tok::Word(w) => Some(w.as_str()),
-            _ => None,
-        })
-        .collect();
+    let words = words(toks);
     let past = words.iter().any(|w| PAST.contains(w) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed")));
     let present = words.iter().any(|w| PRESENT.contains(w));
     past && !present
@@ -526,14 +514,18 @@ const IMPERATIVES: &[&str] = &[
     "make",
 ];
 
-fn is_plan(toks: &[Token]) -> bool {
-    let words: Vec<&str> = toks
-        .iter()
+/// The plain words of a sentence, in order.
+fn words(toks: &[Token]) -> Vec<&str> {
+    toks.iter()
         .filter_map(|t| match &t.kind {
             Tok::Word(w) => Some(w.as_str()),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+fn is_plan(toks: &[Token]) -> bool {
+    let words = words(toks);
     let first_is_word = matches!(toks.first().map(|t| &t.kind), Some(Tok::Word(_)));
     words.iter().any(|w| PLAN_WORDS.contains(w))
         || words.windows(2).any(|w| {
