@@ -9,7 +9,7 @@
 //! 1. the bundled example (`notebooks/eagle-fast-verify.md` with its logs
 //!    and reckon.toml): with a warm database, after `update --write` (the
 //!    steady state), and cold (no database yet: the first check ingests);
-//! 2. a generated project of 33,792 bench_serving runs × ~30 metrics (over
+//! 2. a generated project of 33,792 `bench_serving` runs × ~30 metrics (over
 //!    1,000,000 metric values, 512 log files named by reckon.toml) and a
 //!    generated document of 100 regions (tables, inline values, plots, SQL,
 //!    templates), made current with one `update --write`;
@@ -22,7 +22,14 @@
 //!
 //! Run: `cargo bench --bench check` (about two minutes on 2 cores). Without
 //! `--bench` (`cargo test --benches`) every size is tiny. Set
-//! RECKON_BENCH_KEEP=1 to keep the generated projects for profiling.
+//! `RECKON_BENCH_KEEP=1` to keep the generated projects for profiling.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::default_trait_access,
+    clippy::similar_names,
+    clippy::too_many_lines
+)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
@@ -100,7 +107,7 @@ fn shape(config: &str) -> (f64, f64) {
 /// Output throughput (tok/s) of one run.
 fn throughput(config: &str, c: u32, input_len: u32, model: usize, date: usize, noise: f64) -> f64 {
     let (s1, knee) = shape(config);
-    let c = c as f64;
+    let c = f64::from(c);
     let len = match input_len {
         1000 => 1.0,
         4000 => 0.85,
@@ -117,7 +124,7 @@ fn sweep_date(d: usize) -> String {
 }
 
 /// Writes the large project's logs: `logs/{date}/{model}/{config}.jsonl`,
-/// one bench_serving record per line. Returns the number of runs written.
+/// one `bench_serving` record per line. Returns the number of runs written.
 fn generate_logs(dir: &Path, s: &Sizes) -> usize {
     let mut runs = 0usize;
     for d in 0..s.dates {
@@ -142,17 +149,17 @@ fn generate_logs(dir: &Path, s: &Sizes) -> usize {
     runs
 }
 
-/// One bench_serving JSONL record, shaped like SGLang writes it.
+/// One `bench_serving` JSONL record, shaped like `SGLang` writes it.
 #[allow(clippy::too_many_arguments)]
 fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: usize, seed: u64) -> String {
     let noise = |k: u64| unit(seed * 64 + k);
     let tput = throughput(config, c, len, m, d, noise(0));
-    let per_req = tput / c as f64; // tok/s each request sees
+    let per_req = tput / f64::from(c); // tok/s each request sees
     let tpot = 1000.0 / per_req;
-    let ttft = (60.0 + len as f64 * 0.12) * (1.0 + c as f64 / 40.0) * (0.9 + 0.2 * noise(1));
+    let ttft = (60.0 + f64::from(len) * 0.12) * (1.0 + f64::from(c) / 40.0) * (0.9 + 0.2 * noise(1));
     let e2e = ttft + tpot * 999.0;
     let prompts = (c * 4).max(16);
-    let duration = prompts as f64 * 1000.0 / tput;
+    let duration = f64::from(prompts) * 1000.0 / tput;
     let spec = config != "baseline";
     let topk = config.split("topk").nth(1).and_then(|t| t[..1].parse::<u32>().ok());
     let spec_v2 = config.ends_with("-v2");
@@ -189,9 +196,9 @@ fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: 
         tout = prompts * 1000 - (noise(3) * 30.0) as u32,
         tret = prompts * 1000 - (noise(4) * 40.0) as u32,
         rt = tput / 1000.0,
-        it = tput * len as f64 / 1000.0,
+        it = tput * f64::from(len) / 1000.0,
         tput = tput,
-        tt = tput * (1.0 + len as f64 / 1000.0),
+        tt = tput * (1.0 + f64::from(len) / 1000.0),
         peak = tput * (1.2 + 0.1 * noise(5)),
         e2e = e2e,
         e2e_med = e2e * (0.98 + 0.02 * noise(6)),
@@ -210,7 +217,7 @@ fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: 
         itl_sd = tpot * 0.4,
         itl_p95 = tpot * (1.9 + 0.2 * noise(13)),
         itl_p99 = tpot * (2.6 + 0.4 * noise(14)),
-        conc = c as f64 * (0.95 + 0.04 * noise(15)),
+        conc = f64::from(c) * (0.95 + 0.04 * noise(15)),
         accept = accept,
     )
     .unwrap();

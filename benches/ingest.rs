@@ -1,7 +1,7 @@
 //! Ingest speed against the physical limit, in the shape logs pile up in:
-//! thousands of small bench_serving files committed to git.
+//! thousands of small `bench_serving` files committed to git.
 //!
-//! Generates 3,000 files (RECKON_BENCH_FILES) of 11 bench_serving records
+//! Generates 3,000 files (`RECKON_BENCH_FILES`) of 11 `bench_serving` records
 //! each (one sweep of concurrencies 1–250 for one configuration), committed
 //! over 200 commits of a git repository, with a reckon.toml naming them and
 //! a plan with a table region. Then, timing whole `reckon` processes:
@@ -20,7 +20,7 @@
 //! every side alike; the best round of each is reported. Nothing is
 //! asserted about time.
 //!
-//! Run: `cargo bench --bench ingest`. RECKON_BIN=PATH times another reckon
+//! Run: `cargo bench --bench ingest`. `RECKON_BIN=PATH` times another reckon
 //! binary (an older build, for before/after figures).
 
 mod common;
@@ -53,7 +53,7 @@ const PLAN: &str = "# Throughput\n\n\
 <!-- reckon:table metric=output_throughput rows=max_concurrency cols=config digits=1 -->\n\
 <!-- /reckon:table -->\n";
 
-/// One bench_serving record, as SGLang writes it.
+/// One `bench_serving` record, as `SGLang` writes it.
 fn record(out: &mut impl Write, n: usize, c: u32) {
     // An irrational step: no two files hold the same bytes (those would count once).
     let x = 1.0 + (n as f64 * 0.618_033_988_749_895).fract() * 0.05;
@@ -73,9 +73,9 @@ fn record(out: &mut impl Write, n: usize, c: u32) {
         ),
         c = c,
         d = 173.27 * x,
-        a = 0.0923 * c as f64 * x,
-        b = 92.32 * c as f64 * x,
-        e = 184.66 * c as f64 * x,
+        a = 0.0923 * f64::from(c) * x,
+        b = 92.32 * f64::from(c) * x,
+        e = 184.66 * f64::from(c) * x,
         l = 11010.0 * x,
     )
     .unwrap();

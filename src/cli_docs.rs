@@ -1,5 +1,13 @@
 //! The document commands: `update`, `check`, `claims`, `supersede`, and the
 //! project set-up commands `init` and `hook install`.
+#![allow(
+    clippy::assigning_clones,
+    clippy::case_sensitive_file_extension_comparisons,
+    clippy::default_trait_access,
+    clippy::format_push_string,
+    clippy::needless_pass_by_value,
+    clippy::too_many_lines
+)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -98,7 +106,7 @@ fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<DocReview>, u
                     errors += 1;
                     continue;
                 }
-                reviews.push(r)
+                reviews.push(r);
             }
             Err(e) => {
                 eprintln!("error: {}", relative_error(e, cwd));
@@ -149,7 +157,7 @@ fn claim_line(path: &Path, c: &ClaimReport) -> String {
     format!("{}:{}: claim `{}`{tag} {}", path.display(), c.line, c.id, c.summary)
 }
 
-pub fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
+pub(crate) fn update(cfg: &Config, cwd: &Path, args: UpdateArgs) -> Result<i32> {
     let docs = documents(cfg, &args.docs)?;
     if docs.is_empty() {
         eprintln!(
@@ -231,7 +239,7 @@ struct Problem {
     msg: String,
 }
 
-pub fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
+pub(crate) fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
     if args.staged {
         if cfg.file.is_some() {
             return check_staged(cfg, cwd, &args);
@@ -515,13 +523,7 @@ fn check_documents(
         }
     };
     stdout_write(&text)?;
-    Ok(if errors > 0 || ingest_failed {
-        2
-    } else if failing > 0 {
-        1
-    } else {
-        0
-    })
+    Ok(if errors > 0 || ingest_failed { 2 } else { i32::from(failing > 0) })
 }
 
 /// Superseded claims (line, id, date) that nothing replaced: the comment
@@ -572,7 +574,7 @@ fn gh_property(s: &str) -> String {
     gh_escape(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
+pub(crate) fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
     let docs = documents(cfg, &args.docs)?;
     if docs.is_empty() {
         return Err(Error::usage(
@@ -608,7 +610,7 @@ pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
                             let mark = if changed {
                                 format!(
                                     "  <- changed: the {sweep} sweep turned it from {}",
-                                    prev.map(|p| p.as_str()).unwrap_or("")
+                                    prev.map_or("", super::claims::Verdict::as_str)
                                 )
                             } else {
                                 String::new()
@@ -663,7 +665,7 @@ pub fn claims(cfg: &Config, cwd: &Path, args: ClaimsArgs) -> Result<i32> {
 /// `check` reports a superseded claim while it is still there.
 const SUPERSEDED_PLACEHOLDER: &str = "The conclusion above was superseded";
 
-pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
+pub(crate) fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     if ingest_failed {
         return Ok(2);
@@ -731,7 +733,7 @@ pub fn supersede(cfg: &Config, cwd: &Path, args: SupersedeArgs) -> Result<i32> {
     Ok(0)
 }
 
-pub fn review(cfg: &Config, cwd: &Path, args: crate::cli::ReviewArgs) -> Result<i32> {
+pub(crate) fn review(cfg: &Config, cwd: &Path, args: crate::cli::ReviewArgs) -> Result<i32> {
     use crate::review::interactive;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         let docs: Vec<String> = args.docs.iter().map(|d| d.display().to_string()).collect();
@@ -770,7 +772,7 @@ pub fn review(cfg: &Config, cwd: &Path, args: crate::cli::ReviewArgs) -> Result<
     Ok(0)
 }
 
-pub fn report(cfg: &Config, cwd: &Path, args: crate::cli::ReportArgs) -> Result<i32> {
+pub(crate) fn report(cfg: &Config, cwd: &Path, args: crate::cli::ReportArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
@@ -788,7 +790,7 @@ pub fn report(cfg: &Config, cwd: &Path, args: crate::cli::ReportArgs) -> Result<
             errors += 1;
             continue;
         }
-        let doc_dir = cwd.join(&r.path).parent().map(Path::to_path_buf).unwrap_or_else(|| cwd.to_path_buf());
+        let doc_dir = cwd.join(&r.path).parent().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
         let ctx = Context { doc_dir: &doc_dir, ..ctx };
         let html = crate::report::page(&ctx, r, &doc_dir).and_then(|html| crate::report::write_page(&target, &html));
         match html {
@@ -805,7 +807,7 @@ pub fn report(cfg: &Config, cwd: &Path, args: crate::cli::ReportArgs) -> Result<
     Ok(if errors > 0 || ingest_failed { 2 } else { 0 })
 }
 
-pub fn diff(cfg: &Config, cwd: &Path, args: crate::cli::DiffArgs) -> Result<i32> {
+pub(crate) fn diff(cfg: &Config, cwd: &Path, args: crate::cli::DiffArgs) -> Result<i32> {
     use crate::sweep_diff::{self, ClaimMove, Listing};
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
@@ -875,7 +877,7 @@ documents = ["notebooks/*.md"]
 # output_throughput = ["tok/s", "throughput"]
 "#;
 
-pub fn init(cwd: &Path) -> Result<i32> {
+pub(crate) fn init(cwd: &Path) -> Result<i32> {
     let mut created = Vec::new();
     let toml = cwd.join(crate::config::FILE_NAME);
     if !toml.exists() {
@@ -918,7 +920,7 @@ fi
 git diff --cached --name-only -z --no-renames | xargs -0 "$reckon" check --staged --
 "#;
 
-pub fn hook_install(cwd: &Path, force: bool) -> Result<i32> {
+pub(crate) fn hook_install(cwd: &Path, force: bool) -> Result<i32> {
     let out = std::process::Command::new("git")
         .arg("-C")
         .arg(cwd)
@@ -952,7 +954,7 @@ pub fn hook_install(cwd: &Path, force: bool) -> Result<i32> {
     Ok(0)
 }
 
-pub fn lint(cfg: &Config, cwd: &Path, args: crate::cli::LintArgs) -> Result<i32> {
+pub(crate) fn lint(cfg: &Config, cwd: &Path, args: crate::cli::LintArgs) -> Result<i32> {
     use crate::lint::report;
     let min_confidence = args.min_confidence.unwrap_or(cfg.lint.min_confidence);
     if !(0.0..=1.0).contains(&min_confidence) {
@@ -1015,28 +1017,19 @@ pub fn lint(cfg: &Config, cwd: &Path, args: crate::cli::LintArgs) -> Result<i32>
             errors += 1;
         }
     }
-    let text = match args.format {
-        CheckFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
-                .map_err(|e| Error::usage(e.to_string()))?;
-            s.push('\n');
-            s
+    let text = if args.format == CheckFormat::Json {
+        let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
+            .map_err(|e| Error::usage(e.to_string()))?;
+        s.push('\n');
+        s
+    } else {
+        if problems > 0 && args.format == CheckFormat::Human {
+            out.push_str(&format!(
+                "reckon lint: {problems} contradicted or stale statement(s); `--suggest` prints claim regions for them, `--write` wraps them\n"
+            ));
         }
-        _ => {
-            if problems > 0 && args.format == CheckFormat::Human {
-                out.push_str(&format!(
-                    "reckon lint: {problems} contradicted or stale statement(s); `--suggest` prints claim regions for them, `--write` wraps them\n"
-                ));
-            }
-            out
-        }
+        out
     };
     stdout_write(&text)?;
-    Ok(if errors > 0 || ingest_failed {
-        2
-    } else if problems > 0 {
-        1
-    } else {
-        0
-    })
+    Ok(if errors > 0 || ingest_failed { 2 } else { i32::from(problems > 0) })
 }

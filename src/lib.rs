@@ -1,5 +1,5 @@
 //! reckon keeps an optimization plan honest: it ingests benchmark logs into
-//! SQLite, regenerates the data-bearing regions of markdown plans, and judges
+//! `SQLite`, regenerates the data-bearing regions of markdown plans, and judges
 //! the conclusions written in them against the latest measurements.
 //!
 //! The modules follow the pipeline: [`ingest`] → [`store`] → [`query`] →

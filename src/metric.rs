@@ -1,6 +1,7 @@
 //! What a metric name means: its unit, whether higher or lower is better,
 //! and how much difference counts as noise. Built-in rules on names and
 //! units, overridable per metric in `reckon.toml`.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::match_same_arms)] // floor-plan debt (issue 7): fix these and delete this line
 
 use serde::{Deserialize, Serialize};
 

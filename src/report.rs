@@ -11,6 +11,7 @@
 //! stays off) and everything reckon inserts — series names, values and
 //! evidence drawn from logs — goes through [`esc`]. Plots travel as
 //! `<img>` data URIs, in which an SVG cannot run script.
+#![allow(clippy::assigning_clones, clippy::format_collect, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -472,8 +473,7 @@ fn wrap_page(review: &DocReview, body: &str, provenance: &str, newest: Option<&s
         .lines()
         .find_map(|l| l.strip_prefix("# "))
         .map(str::trim)
-        .map(str::to_string)
-        .unwrap_or_else(|| review.path.display().to_string());
+        .map_or_else(|| review.path.display().to_string(), str::to_string);
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for c in &review.claims {
         let word = if c.superseded.is_some() { "superseded" } else { c.verdict.as_str() };
@@ -494,7 +494,7 @@ fn wrap_page(review: &DocReview, body: &str, provenance: &str, newest: Option<&s
 
 /// Where a document's page goes: `DIR/<stem>.html`.
 pub fn page_path(out_dir: &Path, doc: &Path) -> PathBuf {
-    let stem = doc.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "report".into());
+    let stem = doc.file_stem().map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
     out_dir.join(format!("{stem}.html"))
 }
 

@@ -6,6 +6,7 @@
 //! index's content (`git checkout-index`) where it differs — and checked
 //! against a copy of the database, so staged-but-uncommitted content never
 //! reaches the database later working-tree checks use.
+#![allow(clippy::assigning_clones, clippy::case_sensitive_file_extension_comparisons)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -9,6 +9,7 @@
 //! eagle-topk4-v1 353.2 at C=100, …); the 2026-11-20 values are the single
 //! "Serving Benchmark Result" blocks of `scenario-logs/2026-11-20/*.log`
 //! (the table the example notebook shows: 773.0 / 336.1 at C=150, …).
+#![allow(clippy::cast_possible_truncation, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
@@ -349,10 +350,10 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
 }
 
 /// Latencies: lower is better, and `beats` follows that. Values from
-/// `scenario-logs/2026-11-29/*.jsonl`, C=30, mean_tpot_ms: eagle-topk1-v2
+/// `scenario-logs/2026-11-29/*.jsonl`, C=30, `mean_tpot_ms`: eagle-topk1-v2
 /// 39.81, 39.51, 39.19 (median 39.5); baseline 43.78, 43.52, 43.31 (43.5):
 /// topk=1 is 9.2% lower, beyond the 5% margin of a mean latency.
-/// median_itl_ms at every concurrency: baseline 10.5–337.7, eagle-topk1-v2
+/// `median_itl_ms` at every concurrency: baseline 10.5–337.7, eagle-topk1-v2
 /// 25.5–742.5, eagle-topk4-v1 30.6–2103.9.
 const LATENCY: &str = "\
 # Latency
@@ -487,7 +488,7 @@ fn claims_without_data_say_so_and_fail_only_strict_checks() {
 }
 
 /// A claim naming a metric, param or series that no run holds is bad input,
-/// exactly as in a region: exit 2 at file:line:col with the likely name, and
+/// exactly as in a region: exit 2 at <file:line:col> with the likely name, and
 /// nothing written.
 #[test]
 fn claims_naming_what_no_run_holds_are_bad_input() {

@@ -2,6 +2,7 @@
 //! rewritten behind an unchanged size and mtime, or deleted, a long-lived
 //! database gives exactly the answers of a fresh one built from the same
 //! files.
+#![allow(clippy::format_push_string, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
@@ -240,7 +241,7 @@ fn git(dir: &Path, args: &[&str], date: &str) {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// (time, time_origin) of every run, as `reckon runs` shows them.
+/// (time, `time_origin`) of every run, as `reckon runs` shows them.
 fn times(s: &Sandbox) -> Vec<(String, String)> {
     let r = s.ok(&["runs", "--limit", "0", "--format", "json"]);
     let runs: Value = serde_json::from_str(&r.stdout).unwrap();

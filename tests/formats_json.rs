@@ -3,6 +3,7 @@
 //! and why it refuses the file. Expected numbers are copied from the fixture
 //! files named in each test (`tests/fixtures/…`). The stdout-style files
 //! (`*.txt`, `*.log`, `*.md`) are covered by the stdout parser's tests.
+#![allow(clippy::case_sensitive_file_extension_comparisons)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::BufReader;
 use std::path::{Path, PathBuf};

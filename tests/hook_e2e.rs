@@ -1,6 +1,7 @@
 //! The installed git hook, end to end, with real commits in a temporary
 //! repository: it runs when the data change (not only the markdown), judges
 //! what is staged (not the working tree), and names what to do.
+#![allow(clippy::format_collect)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 

@@ -3,7 +3,7 @@
 //! real binary. Each test drives `reckon` as a user (or an attacker who
 //! controls a document, a template or a downloaded log) would, and checks
 //! that the command ends with a clear error and that nothing leaked.
-
+#![allow(clippy::case_sensitive_file_extension_comparisons, clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 #![cfg(unix)]
 
 mod common;

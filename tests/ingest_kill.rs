@@ -2,6 +2,7 @@
 //! database in which every file is either whole or absent, and the next
 //! ingest completes the set. Many files share a transaction (each under its
 //! own savepoint), so this is what makes that batching safe.
+#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, clippy::cast_sign_loss)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
@@ -30,8 +31,8 @@ fn write_logs(s: &Sandbox) -> BTreeMap<String, i64> {
                 out,
                 r#"{{"backend": "sglang", "max_concurrency": {c}, "random_input_len": 1000, "duration": {d}, "completed": 16, "request_throughput": {t}, "output_throughput": {o}, "mean_ttft_ms": {l}, "p99_ttft_ms": {p}}}"#,
                 d = 100.0 + (n % 97) as f64,
-                t = 0.1 * c as f64,
-                o = 90.0 * c as f64 + (n % 13) as f64,
+                t = 0.1 * f64::from(c),
+                o = 90.0 * f64::from(c) + (n % 13) as f64,
                 l = 180.0 + (n % 31) as f64,
                 p = 450.0 + (n % 7) as f64,
             )

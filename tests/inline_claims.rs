@@ -8,7 +8,7 @@
 //!
 //! Data: the scenario's two sweeps; `baseline beats others … >= 30` is
 //! contradicted by the 2026-11-29 sweep (eagle-topk1-v2 759.3 vs baseline
-//! 689.4 at max_concurrency 30), `eagle-topk1-v2 beats baseline … = 30` holds.
+//! 689.4 at `max_concurrency` 30), `eagle-topk1-v2 beats baseline … = 30` holds.
 
 mod common;
 

@@ -5,11 +5,11 @@
 //! documents, and `check`'s exit codes and output formats.
 //!
 //! Expected numbers are the scenario's (tests/fixtures/scenario-logs, the
-//! same bytes as notebooks/logs): output throughput at max_concurrency=30 is
+//! same bytes as notebooks/logs): output throughput at `max_concurrency=30` is
 //! 641.8 (baseline) and 329.5 (eagle-topk4-v1) in the 2026-11-20 stdout
 //! logs ("Output token throughput (tok/s)"), and the medians of three
 //! repeats 689.4, 759.3 (eagle-topk1-v2) and 341.0 in the 2026-11-29 JSONL
-//! (tests/cli_ingest.rs checks the whole 2026-11-29 table).
+//! (`tests/cli_ingest.rs` checks the whole 2026-11-29 table).
 
 mod common;
 

@@ -4,8 +4,8 @@
 //! `--where`), `as_of=` pinning a region or a claim to a sweep, and display
 //! labels in tables.
 //!
-//! Expected numbers: output_throughput medians from
-//! `tests/fixtures/scenario-logs/` — at max_concurrency 30, baseline 641.8
+//! Expected numbers: `output_throughput` medians from
+//! `tests/fixtures/scenario-logs/` — at `max_concurrency` 30, baseline 641.8
 //! on 2026-11-20 (one run) and 689.4 on 2026-11-29 (three runs),
 //! eagle-topk1-v2 759.3 (2026-11-29 only); at 150, baseline 773.0 then 765.2.
 

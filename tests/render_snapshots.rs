@@ -4,8 +4,8 @@
 //! in-memory store, the real ingest, `render::render`.
 //!
 //! The snapshots were reviewed against the logs: the 2026-11-29 medians
-//! (three repeats per point) are the table of tests/cli_ingest.rs, e.g. at
-//! max_concurrency=30 baseline 689.4, eagle-topk1-v2 759.3, eagle-topk4-v1
+//! (three repeats per point) are the table of `tests/cli_ingest.rs`, e.g. at
+//! `max_concurrency=30` baseline 689.4, eagle-topk1-v2 759.3, eagle-topk4-v1
 //! 341.0; the 2026-11-20 sweep has one run per point (baseline 641.8,
 //! eagle-topk4-v1 329.5 at 30).
 
@@ -57,7 +57,7 @@ fn table_highlight_best() {
 
 /// Lower is better for a latency, but the three configurations' TTFTs are
 /// within the 5% latency margin of each other everywhere: every row is a
-/// tie (the lowest beyond noise is tested in render::table's unit tests).
+/// tie (the lowest beyond noise is tested in `render::table`'s unit tests).
 #[test]
 fn table_latency_highlight_picks_the_lowest() {
     insta::assert_snapshot!(content("table", "metric=mean_ttft_ms rows=max_concurrency digits=1 highlight=best"));

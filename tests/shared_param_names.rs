@@ -4,7 +4,7 @@
 //! `dataset_name`, `request_rate`, `max_concurrency`, `input_len` and
 //! `output_len` where the log holds them, under those names whatever the
 //! format called them. The values are read from the files themselves (e.g.
-//! `server_info.model_path` of the SGLang JSONL, `model_id` of the vLLM
+//! `server_info.model_path` of the `SGLang` JSONL, `model_id` of the vLLM
 //! JSON, `model='…'` in the console log's Namespace).
 
 mod common;
@@ -42,7 +42,7 @@ fn shared_params(file: &str) -> BTreeMap<String, Vec<String>> {
 fn expect(file: &str, want: &[(&str, &[&str])]) {
     let got = shared_params(file);
     let want: BTreeMap<String, Vec<String>> =
-        want.iter().map(|(k, vs)| (k.to_string(), vs.iter().map(|v| v.to_string()).collect())).collect();
+        want.iter().map(|(k, vs)| (k.to_string(), vs.iter().map(std::string::ToString::to_string).collect())).collect();
     assert_eq!(got, want, "{file}");
 }
 

@@ -119,8 +119,8 @@ fn approx_is_tost_on_the_logs() {
 }
 
 /// `matches` between series: scipy `ttest_ind(log a, log b,
-/// equal_var=False).confidence_interval(0.90)` on output_throughput at
-/// request_rate 1 (prefix-cache vs baseline) = (0.9870163174603757,
+/// equal_var=False).confidence_interval(0.90)` on `output_throughput` at
+/// `request_rate` 1 (prefix-cache vs baseline) = (0.9870163174603757,
 /// 1.0219836672620073) as a ratio, poking past 1.02: TOST p =
 /// 0.0656 > 0.05, inconclusive.
 #[test]
@@ -135,7 +135,7 @@ fn matches_is_welch_tost_on_the_logs() {
 
 /// A literal `<` between series: Welch on the logs with no margin. scipy
 /// `ttest_ind(log p99(prefix-cache, rate 4), log p99(baseline, rate 4),
-/// equal_var=False)`: p = 0.000547, confidence_interval(0.95) as a ratio
+/// equal_var=False)`: p = 0.000547, `confidence_interval(0.95)` as a ratio
 /// (0.9004068810601502, 0.9421717758749907), wholly below 1.
 #[test]
 fn a_literal_comparison_has_no_practical_margin() {

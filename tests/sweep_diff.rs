@@ -2,6 +2,7 @@
 //! computed independently from the raw logs with scipy
 //! (`tests/fixtures/reference/sweep_diff.py`, whose output is quoted below),
 //! and the `diff` region kind.
+#![allow(clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 use common::Sandbox;

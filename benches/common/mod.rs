@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-/// The reckon binary to time: RECKON_BIN, else the one cargo built beside
+/// The reckon binary to time: `RECKON_BIN`, else the one cargo built beside
 /// this bench.
-pub fn reckon_binary() -> PathBuf {
+pub(crate) fn reckon_binary() -> PathBuf {
     if let Ok(p) = std::env::var("RECKON_BIN") {
         return PathBuf::from(p);
     }

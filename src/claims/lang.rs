@@ -44,6 +44,7 @@
 //! hold; `within` sets the margin δ of a pairwise clause or the tolerance of
 //! a `≈`/`=` (default: the metric's noise margin); `=` on a measured value is
 //! judged like `≈`.
+#![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use super::stats::{Aggregate, NumOp, Test};
 use crate::metric::format_number;
@@ -68,7 +69,7 @@ impl ClaimParseError {
 
     /// The 0-based line and 0-based column (in characters) of the error
     /// within `statement`, for a statement that spans several lines: add
-    /// the statement's own position in the document to report file:line:col.
+    /// the statement's own position in the document to report <file:line:col>.
     pub fn line_col(&self, statement: &str) -> (usize, usize) {
         let upto = &statement[..floor_char_boundary(statement, self.offset)];
         let line = upto.matches('\n').count();
@@ -463,7 +464,7 @@ pub enum CmpOp {
 impl CmpOp {
     /// Whether `value ∘ literal` given `value.cmp(literal)`.
     fn accepts(self, o: std::cmp::Ordering) -> bool {
-        use std::cmp::Ordering::*;
+        use std::cmp::Ordering::{Equal, Greater, Less};
         match self {
             CmpOp::Eq => o == Equal,
             CmpOp::Gt => o == Greater,
@@ -631,13 +632,11 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn err(&self, msg: impl Into<String>) -> ClaimParseError {
-        let found = match self.rest().trim_start().chars().next() {
-            None => " (found the end of the statement)".to_string(),
-            Some(_) => {
-                let word: String =
-                    self.rest().trim_start().chars().take_while(|c| !c.is_whitespace()).take(20).collect();
-                format!(" (found `{word}`)")
-            }
+        let found = if self.rest().trim_start().chars().next().is_none() {
+            " (found the end of the statement)".to_string()
+        } else {
+            let word: String = self.rest().trim_start().chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+            format!(" (found `{word}`)")
         };
         let offset = self.src.len() - self.rest().trim_start().len();
         ClaimParseError::new(offset, format!("{}{found}", msg.into()))
@@ -1382,17 +1381,16 @@ impl<'a> Parser<'a, '_> {
             }
             let from = cut + "and".len();
             let known = self.probes.borrow().get(&from).copied();
-            let rest_parses = match known {
-                Some(v) => v,
-                None => {
-                    let mut probe = Parser { src: self.src, pos: from, probes: self.probes, depth: self.depth + 1 };
-                    let v = probe.claim().is_ok() && {
-                        probe.skip_ws();
-                        probe.pos == probe.src.len()
-                    };
-                    self.probes.borrow_mut().insert(from, v);
-                    v
-                }
+            let rest_parses = if let Some(v) = known {
+                v
+            } else {
+                let mut probe = Parser { src: self.src, pos: from, probes: self.probes, depth: self.depth + 1 };
+                let v = probe.claim().is_ok() && {
+                    probe.skip_ws();
+                    probe.pos == probe.src.len()
+                };
+                self.probes.borrow_mut().insert(from, v);
+                v
             };
             if rest_parses {
                 end = cut;
@@ -1428,7 +1426,7 @@ impl<'a> Parser<'a, '_> {
                         && self.src[at..].starts_with("and")
                         && self.src[at + 3..].starts_with(char::is_whitespace) =>
                     {
-                        out.push(at)
+                        out.push(at);
                     }
                     _ => {}
                 },

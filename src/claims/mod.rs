@@ -12,6 +12,7 @@
 //!    with the runs of each cell, and wrap the result in a [`Point`];
 //! 3. fold the points with [`combine_all`] / [`combine_any`], and the
 //!    clauses of an `and` with [`combine_and`].
+#![allow(clippy::cast_possible_truncation, clippy::format_push_string, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 pub mod judge;
 pub mod lang;

@@ -89,7 +89,7 @@ fn old_cells(series: &[(f64, f64); 11], keep: impl Fn(f64) -> bool) -> Vec<(f64,
     series.iter().filter(|(c, _)| keep(*c)).map(|(c, v)| (*c, vec![*v])).collect()
 }
 
-/// Judges "A <test> B on output_throughput" at every common concurrency,
+/// Judges "A <test> B on `output_throughput`" at every common concurrency,
 /// the way an evaluator would.
 fn points(a: (&str, &[(f64, Vec<f64>)]), b: (&str, &[(f64, Vec<f64>)]), test: Test, date: &str) -> Vec<Point> {
     a.1.iter()

@@ -1,6 +1,7 @@
 //! Splicing: new region contents written between untouched slices of the
 //! original text, with the closing marker recording a digest of what reckon
 //! wrote so a later hand edit can be told apart.
+#![allow(clippy::unused_self)] // floor-plan debt (issue 7): fix these and delete this line
 
 use super::note;
 use super::{Document, Kind};

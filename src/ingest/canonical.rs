@@ -1,7 +1,7 @@
-//! One name per concept across log formats. SGLang's JSONL names the model
+//! One name per concept across log formats. `SGLang`'s JSONL names the model
 //! `server_info.model_path`, vLLM's JSON `model_id`, their console logs
 //! `model`; the prompt lengths are `random_input_len` for a random dataset,
-//! `sharegpt_output_len` for ShareGPT, `input_len` for `bench_one_batch`.
+//! `sharegpt_output_len` for `ShareGPT`, `input_len` for `bench_one_batch`.
 //! Every run of every format passes through [`add_canonical_params`], which
 //! adds the shared name beside the log's own (kept, so documents written
 //! against it still work), so `--where "model = …"` or `rows=input_len`

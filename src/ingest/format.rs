@@ -40,7 +40,7 @@ impl Outcome {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// `python -m sglang.bench_serving --output-file` JSONL (every era), and
-    /// `bench_one_batch` / lora_bench JSONL lines.
+    /// `bench_one_batch` / `lora_bench` JSONL lines.
     SglangJsonl,
     /// vLLM result JSON: one object, `--append-result` lines, or a
     /// `vllm bench sweep` summary array.
@@ -80,7 +80,7 @@ impl Format {
     /// its path. Errors name what the file looks like when it is a known
     /// benchmark format reckon does not read, and say what to do.
     ///
-    /// Content decides, never the file name: JSON whose keys are SGLang's
+    /// Content decides, never the file name: JSON whose keys are `SGLang`'s
     /// (`backend` with `completed`/`output_throughput`/`duration`, or
     /// `run_name` with `batch_size`) is [`Format::SglangJsonl`]; vLLM's
     /// (`date`, `model_id`, `endpoint_type`, `burstiness`,
@@ -206,7 +206,7 @@ fn binary_message() -> String {
         .into()
 }
 
-/// Skips leading blank lines and section labels (`torch:`), which SGLang
+/// Skips leading blank lines and section labels (`torch:`), which `SGLang`
 /// result files pasted by hand can start with.
 fn skip_labels(text: &[u8]) -> &[u8] {
     let mut rest = text;

@@ -24,6 +24,13 @@
 //!
 //! `null` and empty CSV cells are left out, arrays are skipped (per-item
 //! detail). A field with no value at all in the file is not stored.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::default_trait_access,
+    clippy::items_after_statements,
+    clippy::needless_pass_by_value
+)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -407,7 +414,7 @@ fn csv_rows<R: Read>(
                 if record.iter().all(str::is_empty) {
                     continue;
                 }
-                each(record.position().map_or(0, |p| p.line()), &record)?;
+                each(record.position().map_or(0, csv::Position::line), &record)?;
             }
             Ok(false) => return Ok(()),
             Err(e) => return Err(csv_error(path, e)),
@@ -500,7 +507,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
 }
 
 fn csv_error(path: &Path, e: csv::Error) -> Error {
-    let line = e.position().map_or(0, |p| p.line());
+    let line = e.position().map_or(0, csv::Position::line);
     match e.kind() {
         csv::ErrorKind::Io(_) => Error::io(path, std::io::Error::other(e.to_string())),
         csv::ErrorKind::UnequalLengths { expected_len, len, .. } => Error::malformed(

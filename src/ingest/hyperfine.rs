@@ -17,6 +17,7 @@
 //!
 //! Params of every run: `command`, and each `-P`/`-L` scan parameter under
 //! its own name (numbers read as numbers).
+#![allow(clippy::assigning_clones, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::BufRead;
 use std::path::Path;
@@ -87,9 +88,8 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
                 Some(Json::Array(items)) => items
                     .iter()
                     .map(|v| {
-                        pyjson::as_f64(v).ok_or_else(|| {
-                            Error::malformed(path, line, format!("`{key}` holds {}, expected numbers", v))
-                        })
+                        pyjson::as_f64(v)
+                            .ok_or_else(|| Error::malformed(path, line, format!("`{key}` holds {v}, expected numbers")))
                     })
                     .collect::<Result<Vec<f64>>>()
                     .map(Some),

@@ -1,7 +1,7 @@
 //! The longest line a log may hold. A log is read through [`LineLimit`],
 //! which refuses a line longer than the limit while reading it, before any
 //! parser holds it whole: a single 1 GB line once took 4 GiB of memory and
-//! ended in SQLite's "string or blob too big" without saying where.
+//! ended in `SQLite`'s "string or blob too big" without saying where.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

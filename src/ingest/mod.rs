@@ -6,6 +6,13 @@
 //! group, not per file) that is rolled back on the first problem, and the
 //! problem is reported as `path:line: what is wrong`. Other files of the
 //! same command still go in (unless `fail_fast`).
+#![allow(
+    clippy::assigning_clones,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::needless_pass_by_value,
+    clippy::too_many_lines
+)] // floor-plan debt (issue 7): fix these and delete this line
 
 pub mod canonical;
 pub mod format;
@@ -160,7 +167,7 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
     let mut jobs = Vec::new();
     for req in requests {
         let mut req_labels = req.labels.clone();
-        let named = check_label_names(req_labels.keys()).and_then(|_| take_sweep(&mut req_labels));
+        let named = check_label_names(req_labels.keys()).and_then(|()| take_sweep(&mut req_labels));
         let named = match named {
             Ok(s) => s,
             Err(e) => {
@@ -736,7 +743,7 @@ pub fn any_missing(store: &Store, root: &Path) -> Result<bool> {
 /// The path as stored and shown: relative to the project root when inside it,
 /// so the database is the same on every clone.
 pub fn display_path(root: &Path, path: &Path) -> PathBuf {
-    path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf())
+    path.strip_prefix(root).map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
 }
 
 const HEAD_BYTES: usize = 256 * 1024;
@@ -759,17 +766,16 @@ fn open_file(w: &Work) -> Result<(String, Format, Input)> {
         let mut bytes = Vec::with_capacity(w.seen.size as usize + 1);
         file.read_to_end(&mut bytes).map_err(|e| Error::io(shown, e))?;
         let hash = blake3::hash(&bytes).to_hex().to_string();
-        let format = match w.job.format {
-            Some(f) => f,
-            None => {
-                let head = &bytes[..bytes.len().min(HEAD_BYTES)];
-                // A console log can hold more noise than the head before
-                // its first result block.
-                let title = stdout::TITLE.as_bytes();
-                let rest = &bytes[head.len().saturating_sub(title.len())..];
-                let later = bytes.len() > head.len() && rest.windows(title.len()).any(|w| w == title);
-                Format::detect_with(shown, head, later)?
-            }
+        let format = if let Some(f) = w.job.format {
+            f
+        } else {
+            let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+            // A console log can hold more noise than the head before
+            // its first result block.
+            let title = stdout::TITLE.as_bytes();
+            let rest = &bytes[head.len().saturating_sub(title.len())..];
+            let later = bytes.len() > head.len() && rest.windows(title.len()).any(|w| w == title);
+            Format::detect_with(shown, head, later)?
         };
         return Ok((hash, format, Input::Bytes(bytes)));
     }
@@ -792,7 +798,7 @@ const BATCH_RUNS: usize = 256;
 const RACY_NS: i64 = 2_000_000_000;
 
 fn now_ns() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as i64).unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i64)
 }
 
 /// How a file looks now, from its metadata.

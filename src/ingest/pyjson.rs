@@ -2,9 +2,10 @@
 //! tokens `Infinity`, `-Infinity` and `NaN`, which strict JSON parsers
 //! reject. This module tokenises (tracking string and escape state, so the
 //! word `NaN` inside a generated text is left alone), rewrites those tokens
-//! into sentinel strings, and parses the result with serde_json. It also has
+//! into sentinel strings, and parses the result with `serde_json`. It also has
 //! the line reader the JSONL formats share and a few helpers that look at
 //! the shape of a JSON text without parsing it fully (for detection).
+#![allow(clippy::naive_bytecount)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::borrow::Cow;
 use std::io::BufRead;
@@ -295,7 +296,7 @@ fn read_document(
 
 /// Is the (already trimmed) line empty or whitespace only?
 pub fn is_blank(line: &[u8]) -> bool {
-    line.iter().all(|b| b.is_ascii_whitespace())
+    line.iter().all(u8::is_ascii_whitespace)
 }
 
 /// Trims ASCII whitespace at both ends.

@@ -1,7 +1,7 @@
-//! SGLang result JSONL: `bench_serving --output-file` in every era (the old
+//! `SGLang` result JSONL: `bench_serving --output-file` in every era (the old
 //! flat keys, `tag` + `server_info`, PD-disaggregation `server_info` with
 //! `prefill`/`decode` lists, `--output-details` per-request arrays),
-//! lora_bench lines, and `bench_one_batch` / `bench_one_batch_server` lines.
+//! `lora_bench` lines, and `bench_one_batch` / `bench_one_batch_server` lines.
 //!
 //! How a line becomes a run:
 //! * top-level numbers are metrics, except the run's settings and identity
@@ -16,7 +16,7 @@
 //!   (`server_info.prefill.0.tp_size`), lists of scalars are skipped, and
 //!   `internal_states` (per-rank runtime state that repeats the server args)
 //!   is skipped wherever it appears;
-//! * bench_one_batch latencies (`latency`, `prefill_latency`,
+//! * `bench_one_batch` latencies (`latency`, `prefill_latency`,
 //!   `median_decode_latency`, `total_latency`) and `duration` are seconds;
 //!   other units follow from the names (`_ms`, throughputs);
 //! * blank lines are fine. A line that is a single word ending in `:`
@@ -87,7 +87,7 @@ fn section_label(line: &[u8]) -> Option<&str> {
     }
 }
 
-/// Parses a SGLang result JSONL file, one run per JSON line.
+/// Parses a `SGLang` result JSONL file, one run per JSON line.
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     let mut lines = LineReader::new(path, input);
     let mut section: Option<String> = None;

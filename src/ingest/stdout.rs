@@ -1,4 +1,4 @@
-//! The "Serving Benchmark Result" summary block that SGLang and vLLM
+//! The "Serving Benchmark Result" summary block that `SGLang` and vLLM
 //! `bench_serving` print to stdout, read out of noisy console and job logs.
 //!
 //! Each block becomes one run. Row labels map to the names the JSON formats
@@ -7,6 +7,13 @@
 //! argument dump before a block, and vLLM's pre-block `Traffic request rate:`
 //! / `Maximum request concurrency:` lines, contribute params; the block's own
 //! rows win over both. See FORMATS.md sections 1b and 2b.
+#![allow(
+    clippy::assigning_clones,
+    clippy::format_collect,
+    clippy::maybe_infinite_iter,
+    clippy::needless_pass_by_value,
+    clippy::too_many_lines
+)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::BufRead;
 use std::path::Path;
@@ -72,7 +79,7 @@ pub fn sniff(head: &[u8]) -> bool {
     })
 }
 
-/// Streams the file; one RawRun per result block.
+/// Streams the file; one `RawRun` per result block.
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     let mut lines = Segments::new(input);
     let mut outcome = Outcome::default();
@@ -245,7 +252,7 @@ impl Block {
         Block { header_line, width, section: None, rows: Vec::new() }
     }
 
-    /// SGLang's diffusion benchmark prints a block with the same title but
+    /// `SGLang`'s diffusion benchmark prints a block with the same title but
     /// image-serving rows (seconds, peak memory, `1/1` request counts).
     fn is_diffusion(&self) -> bool {
         let content = self.rows.iter().any(|r| {
@@ -387,7 +394,7 @@ fn known_label(row: &Row, sglang: bool) -> Option<Target> {
 /// `mean_ttft_ms`), as the JSON keys are.
 fn section_known(section: Option<&str>) -> bool {
     let Some(section) = section else { return true };
-    let key: String = section.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    let key: String = section.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
     matches!(
         key.as_str(),
         "endtoendlatency"
@@ -434,7 +441,7 @@ fn stat_name(label: &str) -> Option<String> {
     Some(format!("{stat}_{what}_{unit}"))
 }
 
-/// A snake_case name from a human label: `Total nonempty serving response
+/// A `snake_case` name from a human label: `Total nonempty serving response
 /// chunks:` → `total_nonempty_serving_response_chunks`, `(tok/s)` →
 /// `tok_per_s`, `(%)` → `pct`.
 fn snake(label: &str) -> String {
@@ -575,10 +582,9 @@ fn section_title(line: &str) -> Option<&str> {
 /// not too long.
 fn split_row(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
-    let colon =
-        (0..bytes.len()).find(|&i| bytes[i] == b':' && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()))?;
+    let colon = (0..bytes.len()).find(|&i| bytes[i] == b':' && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace))?;
     let label = line[..colon].trim();
-    let starts_with_letter = label.chars().next().is_some_and(|c| c.is_alphabetic());
+    let starts_with_letter = label.chars().next().is_some_and(char::is_alphabetic);
     if !starts_with_letter || label.len() > 80 {
         return None;
     }
@@ -813,7 +819,7 @@ impl<'a> Parser<'a> {
             "None" => PyVal::None,
             "True" => PyVal::Bool(true),
             "False" => PyVal::Bool(false),
-            _ => number(word).map(PyVal::Num).unwrap_or(PyVal::Other),
+            _ => number(word).map_or(PyVal::Other, PyVal::Num),
         }
     }
 
@@ -868,16 +874,15 @@ impl<'a> Parser<'a> {
             b'U' => hex(self, 8),
             _ => None,
         };
-        match c {
-            Some(c) => out.push(c),
-            None => {
-                // Unknown escape: Python keeps the backslash too.
-                out.push('\\');
-                self.i -= 1;
-                if let Some(ch) = self.text[self.i..].chars().next() {
-                    out.push(ch);
-                    self.i += ch.len_utf8();
-                }
+        if let Some(c) = c {
+            out.push(c);
+        } else {
+            // Unknown escape: Python keeps the backslash too.
+            out.push('\\');
+            self.i -= 1;
+            if let Some(ch) = self.text[self.i..].chars().next() {
+                out.push(ch);
+                self.i += ch.len_utf8();
             }
         }
     }
@@ -1102,7 +1107,7 @@ P99.9 TTFT (ms):                         454.70
     fn no_block_is_unknown_format() {
         match run_all("just a log\nNamespace(a=1)\n").expect_err("no block") {
             Error::UnknownFormat { msg, .. } => {
-                assert!(msg.contains("no \"Serving Benchmark Result\" block found"))
+                assert!(msg.contains("no \"Serving Benchmark Result\" block found"));
             }
             other => panic!("unexpected {other:?}"),
         }

@@ -99,7 +99,7 @@ impl PathTemplate {
             root.join(&self.glob).to_string_lossy().into_owned()
         };
         let paths = glob::glob(&pattern).map_err(|e| Error::usage(format!("path template `{}`: {e}", self.text)))?;
-        let mut files: Vec<PathBuf> = paths.filter_map(|p| p.ok()).filter(|p| p.is_file()).collect();
+        let mut files: Vec<PathBuf> = paths.filter_map(std::result::Result::ok).filter(|p| p.is_file()).collect();
         files.sort();
         Ok(files)
     }

@@ -9,6 +9,7 @@
 //! from around it, and each such borrowing lowers the reading's confidence:
 //! the metric from the block or the section heading, the other series from
 //! the block or the section.
+#![allow(clippy::match_same_arms, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use crate::metric::{format_number, Direction};
@@ -150,11 +151,11 @@ fn clauses(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
     let mut start = 0;
     for (i, t) in tokens.iter().enumerate() {
         let cut = match &t.kind {
-            Tok::Punct('(') | Tok::Punct('[') => {
+            Tok::Punct('(' | '[') => {
                 depth += 1;
                 false
             }
-            Tok::Punct(')') | Tok::Punct(']') => {
+            Tok::Punct(')' | ']') => {
                 depth -= 1;
                 false
             }
@@ -478,7 +479,7 @@ pub fn read(
                 number,
                 confidence: confidence.clamp(0.05, 1.0),
                 notes: notes.to_vec(),
-            }))
+            }));
         };
 
         // A. `96 vs 93 tok/s`: one value per series, in the order named.

@@ -1,6 +1,7 @@
 //! Lint findings for people (human), programs (JSON) and GitHub Actions
 //! (workflow annotations); claim regions to paste (`--suggest`) or to wrap
 //! around the author's lines (`--write`).
+#![allow(clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

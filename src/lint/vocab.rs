@@ -1,6 +1,13 @@
 //! What prose can name, and a sentence cut into tokens: mentions of series,
 //! metrics, params and points (by name, alias or `[points]` phrase),
 //! numbers with their units, dates, words and punctuation.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::default_trait_access,
+    clippy::needless_pass_by_value,
+    clippy::too_many_lines
+)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
@@ -149,7 +156,7 @@ impl Vocabulary {
         let explicit: BTreeSet<String> = map.keys().cloned().collect();
         let mut add = |phrase: &str, m: Meaning| {
             if !explicit.contains(&phrase.trim().to_ascii_lowercase()) {
-                add_phrase(&mut map, phrase, m)
+                add_phrase(&mut map, phrase, m);
             }
         };
         for s in &series {
@@ -195,10 +202,10 @@ impl Vocabulary {
                     .collect::<BTreeSet<_>>()
                     .into_iter()
                     .collect();
-                let m = if !series.is_empty() {
-                    Meaning::Series(series)
-                } else {
+                let m = if series.is_empty() {
                     ms.into_iter().next().unwrap_or(Meaning::Series(Vec::new()))
+                } else {
+                    Meaning::Series(series)
                 };
                 (k, m)
             })
@@ -478,7 +485,7 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
             }
         }
     }
-    let precision = if value != 0.0 { half / value.abs() } else { 0.0 };
+    let precision = if value == 0.0 { 0.0 } else { half / value.abs() };
     Some((Number { value, precision, unit }, len))
 }
 

@@ -66,8 +66,8 @@ impl Args {
 
     pub fn flag(&self, key: &str) -> Result<bool, RegionError> {
         match self.get(key) {
-            None | Some("false") | Some("no") => Ok(false),
-            Some("true") | Some("yes") | Some("") => Ok(true),
+            None | Some("false" | "no") => Ok(false),
+            Some("true" | "yes" | "") => Ok(true),
             Some(v) => Err(RegionError::new(Some(key), format!("{key}=`{v}`: expected true or false"))),
         }
     }
@@ -85,7 +85,7 @@ impl Args {
                 ));
             }
         }
-        self.used.borrow_mut().extend(known.iter().map(|s| s.to_string()));
+        self.used.borrow_mut().extend(known.iter().map(std::string::ToString::to_string));
         Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! SQL results and templates. Each renderer takes the region's arguments and
 //! returns the region's new content (and, for plots, the files to write
 //! beside the document). Output is deterministic to the byte.
+#![allow(clippy::case_sensitive_file_extension_comparisons, clippy::format_push_string, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 pub mod args;
 pub mod plot;
@@ -174,7 +175,7 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         pivot.cells.iter().flatten().flatten().map(|c| c.values.len()).filter(|n| *n >= 2).collect()
     };
     let unit = pivot.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
-    let title = args.get("title").map(str::to_string).unwrap_or_else(|| format!("{metric} by {x}"));
+    let title = args.get("title").map_or_else(|| format!("{metric} by {x}"), str::to_string);
     let chart = plot::Chart {
         kind,
         title: title.clone(),

@@ -1,6 +1,7 @@
 //! `table` regions: a pivot of one metric (rows × cols), or several metrics
 //! of one series (rows × metrics), with number format, row order, best-in-row
 //! highlight, ratio columns and an optional provenance caption.
+#![allow(clippy::assigning_clones, clippy::default_trait_access, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::claims::stats;

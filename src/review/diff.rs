@@ -38,7 +38,7 @@ pub fn unified(path: &str, old: &str, new: &str, color: bool) -> String {
     out
 }
 
-/// Whether to color output: a terminal, and NO_COLOR unset (no-color.org).
+/// Whether to color output: a terminal, and `NO_COLOR` unset (no-color.org).
 pub fn use_color(is_terminal: bool) -> bool {
     is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
