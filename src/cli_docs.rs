@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::claims::judge::{self, ClaimReport};
+use crate::claims::judge::ClaimReport;
 use crate::claims::Verdict;
 use crate::cli::{
     ingest_and_report, sources_requests, stdout_write, CheckArgs, CheckFormat, ClaimsArgs, SupersedeArgs, UpdateArgs,
@@ -23,6 +23,7 @@ use crate::config::Config;
 use crate::doc::{self, Kind};
 use crate::query::Dataset;
 use crate::render::{plot, Context};
+use crate::review::claim as judge;
 use crate::review::diff::{unified, use_color};
 use crate::review::document::{self, DocReview};
 use crate::store::Store;

@@ -367,6 +367,21 @@ impl Config {
             crate::metric::Kind::Other => self.noise.other,
         }
     }
+
+    /// What the claim judge needs of this file, as plain values.
+    pub fn judging(&self) -> crate::claims::judge::Settings {
+        let by_metric = self.metrics.iter().filter_map(|(name, m)| Some((name.clone(), m.margin?))).collect();
+        crate::claims::judge::Settings {
+            series: self.series.clone(),
+            margins: crate::claims::judge::Margins {
+                by_metric,
+                throughput: self.noise.throughput,
+                latency: self.noise.latency,
+                tail_latency: self.noise.tail_latency,
+                other: self.noise.other,
+            },
+        }
+    }
 }
 
 #[cfg(test)]

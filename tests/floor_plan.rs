@@ -41,9 +41,6 @@ const FORBIDDEN: &[(&str, &str)] = &[("claims", "doc")];
 
 /// Imports that run against the pipeline today (from → to).
 const IMPORT_DEBTS: &[(&str, &str)] = &[
-    ("claims", "config"),
-    ("claims", "doc"),
-    ("claims", "render"),
     ("ingest", "config"),
     ("ingest", "store"),
     ("lint", "config"),

@@ -6,22 +6,16 @@
 //! --history` finds the sweep that overturned it.
 #![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
 use super::lang::{self, Body, Claim, Clause, Opponents, QuantKind, Relation, Term};
 use super::stats::{self, NumOp, PointOutcome, Test};
 use super::{combine_all, combine_and, combine_any, Judgement, Point, Side, Stat, StatKind, Verdict};
-use crate::config::Config;
-use crate::doc::{self, Alert, Document, Kind, Region};
-use crate::metric::{format_number, Direction};
+use crate::metric::{format_number, Direction, Kind};
 use crate::query::{Dataset, Filter, Key, Pivot, Query};
-use crate::render::Context;
 use crate::run::Value;
-use crate::{Error, Result};
-
-use crate::doc::CLAIM_ARGS;
 
 /// One clause of a claim with its verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -77,10 +71,46 @@ pub struct ClaimError {
     pub msg: String,
 }
 
+/// What a project says about judging, as plain values (the caller reads
+/// them from reckon.toml): the param whose values are the series a claim
+/// compares, and the practical margin δ of each metric. Metric directions
+/// are the dataset's, with the project's overrides already applied there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub series: String,
+    pub margins: Margins,
+}
+
+/// The practical margin δ: per metric where the project sets one, else by
+/// the kind of metric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Margins {
+    pub by_metric: BTreeMap<String, f64>,
+    pub throughput: f64,
+    pub latency: f64,
+    pub tail_latency: f64,
+    pub other: f64,
+}
+
+impl Margins {
+    /// The margin a clause without `within` is judged with.
+    pub fn of(&self, metric: &str, direction: Direction) -> f64 {
+        if let Some(m) = self.by_metric.get(metric) {
+            return *m;
+        }
+        match crate::metric::kind_of(metric, direction) {
+            Kind::Throughput => self.throughput,
+            Kind::Latency => self.latency,
+            Kind::TailLatency => self.tail_latency,
+            Kind::Other => self.other,
+        }
+    }
+}
+
 /// Judges claims over one dataset, optionally as of a sweep date.
 pub struct Judge<'a, 's> {
     pub dataset: &'a Dataset<'s>,
-    pub cfg: &'a Config,
+    pub settings: &'a Settings,
     /// Only data from sweeps on or before this date (`YYYY-MM-DD`).
     pub as_of: Option<String>,
     /// The values of the series dimension the data hold, read once.
@@ -94,8 +124,8 @@ struct CellRuns<'p> {
 }
 
 impl<'a, 's> Judge<'a, 's> {
-    pub fn new(dataset: &'a Dataset<'s>, cfg: &'a Config) -> Self {
-        Judge { dataset, cfg, as_of: None, series_values: std::cell::OnceCell::new() }
+    pub fn new(dataset: &'a Dataset<'s>, settings: &'a Settings) -> Self {
+        Judge { dataset, settings, as_of: None, series_values: std::cell::OnceCell::new() }
     }
 
     /// Judges every clause of a claim; the claim's verdict folds them.
@@ -113,10 +143,11 @@ impl<'a, 's> Judge<'a, 's> {
     /// input, pointed at, with the likely intended one.
     fn series_name(&self, name: &lang::Name) -> std::result::Result<String, ClaimError> {
         let at = |msg: String| ClaimError { offset: name.offset, msg };
-        let series = &self.cfg.series;
+        let series = &self.settings.series;
         let canonical = self.dataset.value_name(series, &name.text).map_err(|e| at(e.to_string()))?;
         let canonical = canonical.unwrap_or_else(|| name.text.clone());
-        let held = self.series_values.get_or_init(|| self.dataset.param_values(&self.cfg.series).into_iter().collect());
+        let held =
+            self.series_values.get_or_init(|| self.dataset.param_values(&self.settings.series).into_iter().collect());
         if held.contains(&canonical) {
             return Ok(canonical);
         }
@@ -174,7 +205,7 @@ impl<'a, 's> Judge<'a, 's> {
         param: Option<&str>,
     ) -> std::result::Result<Option<Pivot>, ClaimError> {
         if let Some(p) = param {
-            if p == self.cfg.series {
+            if p == self.settings.series {
                 return Err(ClaimError {
                     offset: clause.offset,
                     msg: format!(
@@ -183,12 +214,12 @@ impl<'a, 's> Judge<'a, 's> {
                 });
             }
         }
-        if !self.dataset.has_param(&self.cfg.series) {
+        if !self.dataset.has_param(&self.settings.series) {
             return Ok(None);
         }
         let mut q = Query::new(metric);
         q.rows = param.map(|p| vec![p.to_string()]).unwrap_or_default();
-        q.cols = vec![self.cfg.series.clone()];
+        q.cols = vec![self.settings.series.clone()];
         q.filter = self.filter(clause)?;
         if let Err(e) = self.dataset.check_filter(&q.filter) {
             let offset = clause.filter.as_ref().map_or(clause.offset, |w| w.offset);
@@ -207,18 +238,17 @@ impl<'a, 's> Judge<'a, 's> {
             self.series_name(name)?;
         }
         let param = clause.body.param().map(|p| self.param_name(p)).transpose()?;
-        if !self.dataset.has_param(&self.cfg.series) {
+        if !self.dataset.has_param(&self.settings.series) {
             return Err(ClaimError {
                 offset: clause.offset,
                 msg: format!(
                     "no run has the series param `{}` (reckon.toml's `series =`), so there is nothing to compare",
-                    self.cfg.series
+                    self.settings.series
                 ),
             });
         }
-        let direction =
-            self.dataset.metric_info(&metric).map_or(Direction::Higher, |m| self.cfg.direction(&metric, m.direction));
-        let margin = clause.within.unwrap_or_else(|| self.cfg.margin(&metric, direction));
+        let direction = self.dataset.metric_info(&metric).map_or(Direction::Higher, |m| m.direction);
+        let margin = clause.within.unwrap_or_else(|| self.settings.margins.of(&metric, direction));
         let mut details = Vec::new();
         let judgement = match &clause.body {
             Body::Pairwise(p) => self.pairwise(clause, p, &metric, param.as_deref(), direction, margin)?,
@@ -870,135 +900,5 @@ fn key_value(k: &Key) -> Value {
     match k {
         Key::Num(n) => Value::Num(*n),
         Key::Text(t) => Value::Text(t.clone()),
-    }
-}
-
-/// The status note for a claim: a warning naming the counterexample and the
-/// date of the data when contradicted, a note with the evidence when the
-/// author marked it superseded, nothing otherwise.
-fn status_note(report: &ClaimReport) -> Option<String> {
-    let date = report.data_date.as_deref().unwrap_or("the latest");
-    let worst = report.clauses.iter().find(|c| c.verdict == Verdict::Contradicted).map(|c| c.summary.as_str());
-    if let Some(on) = &report.superseded {
-        let evidence = worst.map(|w| format!(" The data then: {w}.")).unwrap_or_default();
-        return Some(doc::status_note(
-            Alert::Note,
-            &format!("superseded on {on}: this conclusion no longer holds and is kept as history.{evidence}"),
-        ));
-    }
-    match report.verdict {
-        Verdict::Contradicted => Some(doc::status_note(
-            Alert::Warning,
-            &format!("the data of {date} contradict this conclusion: {}.", worst.unwrap_or(&report.summary)),
-        )),
-        _ => None,
-    }
-}
-
-/// Parses a claim region's statement, pointing parse errors at the
-/// document.
-pub fn parse_region(document: &Document, text: &str, region: &Region) -> Result<(String, Option<String>, Claim)> {
-    // The directive parser takes only `CLAIM_ARGS` as arguments; any other
-    // `key=value` starts the statement (a series may be called `topk=1+v2`).
-    let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
-    let superseded = region.arg("superseded").map(|a| a.value.clone());
-    let Some(statement) = &region.statement else {
-        return Err(document.error_at(text, region.open.start, format!("claim `{id}` has no statement; write it after the id, e.g. `baseline beats others on output_throughput`")));
-    };
-    let claim = lang::parse(&statement.text).map_err(|e| {
-        // A mistyped argument (`ids=x`) reads as the start of the statement.
-        let first = statement.text.split_whitespace().next().unwrap_or("");
-        let hint = match first.split_once('=') {
-            Some((key, _)) if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
-                format!(" (if `{key}=` is meant as an argument: a claim takes {})", CLAIM_ARGS.join(", "))
-            }
-            _ => String::new(),
-        };
-        document.error_at(
-            text,
-            statement.span.start + e.offset.min(statement.text.len()),
-            format!("claim `{id}`: {}{hint}", e.msg),
-        )
-    })?;
-    Ok((id, superseded, claim))
-}
-
-/// Judges one claim region of a document with the data of `ctx` (as of
-/// `as_of` when given).
-pub fn judge_claim(
-    dataset: &Dataset,
-    cfg: &Config,
-    as_of: Option<&str>,
-    document: &Document,
-    text: &str,
-    region: &Region,
-) -> Result<ClaimReport> {
-    debug_assert_eq!(region.kind, Kind::Claim);
-    let (id, superseded, claim) = parse_region(document, text, region)?;
-    let statement_start = region.statement.as_ref().map_or(region.open.start, |s| s.span.start);
-    let mut judge = Judge::new(dataset, cfg);
-    // A claim pinned with `as_of=` is judged on the data of that sweep
-    // whatever else moves on; `claims --history` asks for earlier dates
-    // still, never later ones.
-    let pinned = region.arg("as_of").map(|a| (a, crate::render::as_of_date(&a.value)));
-    judge.as_of = match pinned {
-        Some((arg, Err(msg))) => {
-            return Err(document.error_at(text, arg.value_span.start, format!("claim `{id}`: {msg}")))
-        }
-        Some((_, Ok(pin))) => Some(match as_of {
-            Some(d) if d < pin.as_str() => d.to_string(),
-            _ => pin,
-        }),
-        None => as_of.map(str::to_string),
-    };
-    let (verdict, clauses) = judge
-        .claim(&claim)
-        .map_err(|e| document.error_at(text, statement_start + e.offset, format!("claim `{id}`: {}", e.msg)))?;
-    let data_date = clauses.iter().flat_map(|c| c.judgement.evidence.dates.iter()).max().cloned();
-    let summary = match clauses.as_slice() {
-        [one] => one.summary.clone(),
-        _ => format!(
-            "{verdict}: {}",
-            clauses.iter().map(|c| format!("[{}] {}", c.statement, c.summary)).collect::<Vec<_>>().join("; ")
-        ),
-    };
-    let mut report = ClaimReport {
-        id,
-        line: region.line,
-        statement: claim.to_string(),
-        verdict,
-        summary,
-        clauses,
-        superseded,
-        note: None,
-        data_date,
-    };
-    report.note = status_note(&report);
-    Ok(report)
-}
-
-/// Judges a claim region for `update`/`check`.
-pub fn judge_region(ctx: &Context, document: &Document, text: &str, region: &Region) -> Result<ClaimReport> {
-    judge_claim(ctx.dataset, ctx.cfg, None, document, text, region)
-}
-
-/// The verdict of one claim as of each sweep in the data, oldest first.
-pub fn history(
-    dataset: &Dataset,
-    cfg: &Config,
-    document: &Document,
-    text: &str,
-    region: &Region,
-) -> Result<Vec<(String, ClaimReport)>> {
-    let sweeps: BTreeSet<&str> = dataset.runs().iter().map(|r| r.sweep.as_str()).collect();
-    sweeps
-        .into_iter()
-        .map(|s| Ok((s.to_string(), judge_claim(dataset, cfg, Some(s), document, text, region)?)))
-        .collect()
-}
-
-impl From<ClaimError> for Error {
-    fn from(e: ClaimError) -> Error {
-        Error::usage(format!("claim: at byte {}: {}", e.offset, e.msg))
     }
 }

@@ -292,7 +292,8 @@ impl<'a, 's> Linter<'a, 's> {
     fn judge_statement(&self, statement: &str, as_of: Option<&str>) -> VerdictOrWhy {
         let claim =
             lang::parse(statement).map_err(|e| format!("not a claim reckon can read ({}): {statement}", e.msg))?;
-        let mut judge = Judge::new(self.dataset, self.cfg);
+        let settings = self.cfg.judging();
+        let mut judge = Judge::new(self.dataset, &settings);
         judge.as_of = as_of.map(str::to_string);
         let (verdict, clauses) = judge.claim(&claim).map_err(|e| e.msg)?;
         let summary = match clauses.as_slice() {

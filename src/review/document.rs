@@ -93,7 +93,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let mut claim_errors: Vec<Error> = Vec::new();
     for (i, region) in parsed.regions.iter().enumerate() {
         if region.kind == Kind::Claim {
-            let report = match crate::claims::judge::judge_region(&ctx, &parsed, &text, region) {
+            let report = match super::claim::judge_region(&ctx, &parsed, &text, region) {
                 Ok(r) => r,
                 Err(e) => {
                     claim_errors.push(e);
