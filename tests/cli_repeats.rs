@@ -4,11 +4,11 @@
 //! medians and the evidence of claims.
 
 mod common;
-use common::{fixtures, Sandbox};
+use common::Sandbox;
 
 fn hyperfine_project() -> Sandbox {
     let s = Sandbox::new();
-    s.write("bench.json", std::fs::read(fixtures().join("corpus/hyperfine/1brc-two-commands.json")).unwrap());
+    s.fixture("corpus/hyperfine/1brc-two-commands.json", "bench.json");
     s.write(
         "reckon.toml",
         "series = \"command\"\n\n[aliases]\n\
@@ -20,17 +20,15 @@ fn hyperfine_project() -> Sandbox {
 }
 
 fn query_json(s: &Sandbox, metric: &str, agg: &str) -> Vec<(String, f64)> {
-    let out = s.ok(&["query", "--metric", metric, "--rows", "command", "--agg", agg, "--format", "json"]).stdout;
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let cells = v["cells"].as_array().unwrap_or_else(|| panic!("{out}"));
+    let v = s.ok(&["query", "--metric", metric, "--rows", "command", "--agg", agg, "--format", "json"]).json();
+    let cells = v["cells"].as_array().unwrap_or_else(|| panic!("{v}"));
     cells.iter().map(|c| (c["row"][0].as_str().unwrap_or_default().to_string(), c["value"].as_f64().unwrap())).collect()
 }
 
 #[test]
 fn hyperfine_repeats_are_runs_whose_statistics_match_hyperfines_own() {
     let s = hyperfine_project();
-    let runs: serde_json::Value =
-        serde_json::from_str(&s.ok(&["runs", "--limit", "0", "--format", "json"]).stdout).unwrap();
+    let runs = s.ok(&["runs", "--limit", "0", "--format", "json"]).json();
     let runs = runs.as_array().unwrap();
     assert_eq!(runs.len(), 6, "three repeats of each of two commands");
     let repeats: Vec<f64> = runs.iter().map(|r| r["params"]["repeat"].as_f64().unwrap()).collect();
@@ -55,19 +53,19 @@ fn hyperfine_repeats_are_runs_whose_statistics_match_hyperfines_own() {
 
 #[test]
 fn claim_evidence_counts_hyperfine_repeats_and_says_where_they_came_from() {
+    const REPEATS: &str = "3 repeats per record from hyperfine's `times` (bench.json:3, bench.json:23)";
     let s = hyperfine_project();
     s.write(
         "doc.md",
         "<!-- reckon:claim id=on-time\n     1brc matches lucretiel on time -->\nAbout the same.\n<!-- /reckon:claim -->\n\n\
          <!-- reckon:claim id=on-mean\n     lucretiel beats 1brc on mean -->\nlucretiel is faster.\n<!-- /reckon:claim -->\n",
     );
-    let out = s.run(&["claims", "doc.md", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    let v = s.test().args(["claims", "doc.md", "--format", "json"]).run().json();
     let evidence = |i: usize| v[i]["claim"]["clauses"][0]["judgement"]["evidence"].clone();
     let on_time = evidence(0);
     assert_eq!((on_time["runs_a"].as_u64(), on_time["runs_b"].as_u64()), (Some(3), Some(3)), "{on_time}");
     assert_eq!(on_time["single_runs"], false);
-    assert_eq!(on_time["repeats"], "3 repeats per record from hyperfine's `times` (bench.json:3, bench.json:23)");
+    assert_eq!(on_time["repeats"], REPEATS);
     // A claim on hyperfine's own summary rests on one number per command,
     // and says where the repeats are.
     let on_mean = evidence(1);
@@ -76,15 +74,13 @@ fn claim_evidence_counts_hyperfine_repeats_and_says_where_they_came_from() {
         on_mean["repeats"],
         "each value is hyperfine's summary of up to 3 repeats; the metric `time` holds one per run"
     );
-    let human = s.run(&["claims", "doc.md"]).stdout;
-    assert!(human.contains("3 runs each, sweep"), "{human}");
-    assert!(human.contains("; 3 repeats per record from hyperfine's `times` (bench.json:3, bench.json:23)"), "{human}");
+    s.test().args(["claims", "doc.md"]).stdout_has("3 runs each, sweep").stdout_has(&format!("; {REPEATS}")).run();
 }
 
 #[test]
 fn a_repeat_column_makes_repeats_of_one_point() {
     let s = Sandbox::new();
-    s.write("gemm.csv", std::fs::read(fixtures().join("gemm/gemm-sep.csv")).unwrap());
+    s.fixture("gemm/gemm-sep.csv", "gemm.csv");
     s.write("reckon.toml", "series = \"kernel\"\n");
     s.ok(&["ingest", "--label", "sweep=2026-09", "gemm.csv"]);
     // Without `at`: the five repeats of the one 1024³ shape are one point,
@@ -94,10 +90,11 @@ fn a_repeat_column_makes_repeats_of_one_point() {
         "<!-- reckon:claim id=small\n     cublas beats triton-tiled on latency_us where M = 1024 -->\n\
          cuBLAS wins on small matrices.\n<!-- /reckon:claim -->\n",
     );
-    let out = s.run(&["claims", "doc.md"]);
-    assert_eq!(out.code, 0, "{out:?}");
     // gemm-sep.csv: cuBLAS 22.34 µs, Triton 27.1 µs (medians of 5).
-    assert!(out.stdout.contains("claim `small` holds"), "{out:?}");
-    assert!(out.stdout.contains("5 runs each"), "{out:?}");
-    assert!(out.stdout.contains("repeats told apart by `repeat` (gemm.csv)"), "{out:?}");
+    s.test()
+        .args(["claims", "doc.md"])
+        .stdout_has("claim `small` holds")
+        .stdout_has("5 runs each")
+        .stdout_has("repeats told apart by `repeat` (gemm.csv)")
+        .run();
 }
