@@ -57,8 +57,10 @@ fn claim_evidence_counts_hyperfine_repeats_and_says_where_they_came_from() {
     let s = hyperfine_project();
     s.write(
         "doc.md",
-        "<!-- reckon:claim id=on-time\n     1brc matches lucretiel on time -->\nAbout the same.\n<!-- /reckon:claim -->\n\n\
-         <!-- reckon:claim id=on-mean\n     lucretiel beats 1brc on mean -->\nlucretiel is faster.\n<!-- /reckon:claim -->\n",
+        "<!-- reckon:claim id=on-time\n     1brc matches lucretiel on time -->\n\
+         About the same.\n<!-- /reckon:claim -->\n\n\
+         <!-- reckon:claim id=on-mean\n     lucretiel beats 1brc on mean -->\n\
+         lucretiel is faster.\n<!-- /reckon:claim -->\n",
     );
     let v = s.test().args(["claims", "doc.md", "--format", "json"]).run().json();
     let evidence = |i: usize| v[i]["claim"]["clauses"][0]["judgement"]["evidence"].clone();

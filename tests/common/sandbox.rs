@@ -97,7 +97,6 @@ impl Sandbox {
         p
     }
 
-
     /// Copies the fixture `from` (a file or a folder under tests/fixtures)
     /// to `to` in the sandbox.
     pub(crate) fn fixture(&self, from: &str, to: &str) -> &Self {
