@@ -266,3 +266,33 @@ fn a_csv_with_a_short_row_is_refused_at_that_row() {
     assert!(r.stderr.contains("error: sweep.csv:4: this row has 2 fields but the header has 3"), "{r:?}");
     assert_eq!(s.counts().1, 0);
 }
+
+#[test]
+fn a_template_with_a_character_set_keeps_the_labels_it_captures() {
+    let s = Sandbox::new();
+    let csv = |tput: &str| format!("concurrency,tput\n1,{tput}\n");
+    s.write("logs/run1/baseline.csv", csv("92.7"));
+    s.write("logs/run2/eagle.csv", csv("96.4"));
+    s.write("logs/run3/other.csv", csv("90.0"));
+    let r = s.ok(&["ingest", "./logs/run[12]/{config}.csv"]);
+    assert!(r.stderr.contains("ingested 2 file(s), 2 run(s)"), "{r:?}");
+    let r = s.ok(&["runs", "--format", "json"]);
+    let runs: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let mut configs: Vec<(String, String)> = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|run| (run["source"].as_str().unwrap().to_owned(), run["params"]["config"].to_string()))
+        .collect();
+    configs.sort();
+    assert_eq!(
+        configs,
+        [
+            ("logs/run1/baseline.csv".to_owned(), "\"baseline\"".to_owned()),
+            ("logs/run2/eagle.csv".to_owned(), "\"eagle\"".to_owned())
+        ]
+    );
+    let r = s.run(&["ingest", "logs/run[12/{config}.csv"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("`[` opens a set of characters that must be closed by `]`"), "{r:?}");
+}

@@ -197,7 +197,13 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
                         let mut labels = req_labels.clone();
                         let mut date = None;
                         let mut captured = BTreeMap::new();
-                        for (k, v) in template.captures(root, &path).unwrap_or_default() {
+                        // The glob found the file, so the template fits it;
+                        // labels it cannot read are an error, never dropped.
+                        let Some(from_path) = template.captures(root, &path) else {
+                            jobs.push(Err((display_path(root, &path), template.no_captures(&path))));
+                            continue;
+                        };
+                        for (k, v) in from_path {
                             if k == "date" {
                                 date = Some(v);
                             } else if !(labels.contains_key(&k) || k == "sweep" && named.is_some()) {

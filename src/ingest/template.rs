@@ -27,9 +27,22 @@ impl PathTemplate {
         let mut glob = String::new();
         let mut re = String::from("^");
         let mut names = Vec::new();
-        let mut chars = text.chars().peekable();
+        // Matched paths come back relative to the root with `.` folders
+        // gone (`./logs/x` is `logs/x`), so the template drops them too.
+        let normalized = without_dot_folders(text);
+        let mut chars = normalized.chars().peekable();
         while let Some(c) = chars.next() {
             match c {
+                '[' => {
+                    let class = char_class(&mut chars).ok_or_else(|| {
+                        Error::usage(format!(
+                            "path template `{text}`: `[` opens a set of characters that must be closed by `]` \
+                             (e.g. `run[12]`); to match a `[` itself, write `[[]`"
+                        ))
+                    })?;
+                    glob.push_str(&class.glob);
+                    re.push_str(&class.regex);
+                }
                 '{' => {
                     let mut name = String::new();
                     loop {
@@ -113,6 +126,17 @@ impl PathTemplate {
         ))
     }
 
+    /// The error for a file the template's glob found but whose labels the
+    /// template cannot read back from its path.
+    pub fn no_captures(&self, path: &Path) -> Error {
+        Error::usage(format!(
+            "path template `{}` found {} but cannot read its labels back from that path; \
+             ingest that file by its path with --label NAME=VALUE for each label",
+            self.text,
+            path.display()
+        ))
+    }
+
     /// The labels captured from one path (relative to `root` when the
     /// template is relative), or `None` when the path does not fit.
     pub fn captures(&self, root: &Path, path: &Path) -> Option<BTreeMap<String, String>> {
@@ -121,6 +145,55 @@ impl PathTemplate {
         let caps = self.regex.captures(&s)?;
         Some(self.names.iter().enumerate().map(|(i, n)| (n.clone(), caps[i + 1].to_string())).collect())
     }
+}
+
+/// The template's text without `.` folders (`./logs/x` → `logs/x`).
+fn without_dot_folders(text: &str) -> String {
+    let kept: Vec<&str> = text.split('/').filter(|s| *s != ".").collect();
+    kept.join("/")
+}
+
+/// A glob character set (`[abc]`, `[a-z]`, `[!0-9]`) as the glob crate
+/// reads it, and as a regex that matches the same characters.
+struct CharClass {
+    glob: String,
+    regex: String,
+}
+
+/// Reads a character set after its `[`, up to its `]`; `None` when it is
+/// never closed. As in glob, a `]` right after `[` or `[!` is a member, and
+/// a set never matches the folder separator.
+fn char_class(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<CharClass> {
+    let negated = chars.next_if_eq(&'!').is_some();
+    let mut members: Vec<char> = Vec::new();
+    loop {
+        let c = chars.next()?;
+        if c == ']' && !members.is_empty() {
+            break;
+        }
+        members.push(c);
+    }
+    let mut glob = String::from(if negated { "[!" } else { "[" });
+    glob.extend(&members);
+    glob.push(']');
+    let mut regex = String::from(if negated { "[^/" } else { "[" });
+    let mut i = 0;
+    while i < members.len() {
+        regex.push_str(&regex::escape(&members[i].to_string()));
+        // `a-z` is a range; a `-` first or last is itself.
+        if members.get(i + 1) == Some(&'-') && i + 2 < members.len() {
+            regex.push('-');
+            regex.push_str(&regex::escape(&members[i + 2].to_string()));
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    if !negated {
+        regex.push_str("&&[^/]");
+    }
+    regex.push(']');
+    Some(CharClass { glob, regex })
 }
 
 #[cfg(test)]
@@ -138,6 +211,20 @@ mod tests {
             t.captures(Path::new("/r"), Path::new("/r/logs/a/b/c.jsonl")).is_none(),
             "a capture never spans folders"
         );
+    }
+
+    #[test]
+    fn character_sets_and_dot_folders_match_as_the_glob_does() {
+        let r = Path::new("/r");
+        let t = PathTemplate::parse("./logs/run[1-2]/{config}.jsonl").unwrap();
+        assert_eq!(t.glob(), "logs/run[1-2]/*.jsonl");
+        assert_eq!(t.captures(r, Path::new("/r/logs/run2/topk.jsonl")).unwrap()["config"], "topk");
+        assert!(t.captures(r, Path::new("/r/logs/run3/topk.jsonl")).is_none());
+        let t = PathTemplate::parse("logs/[!x]/[]-]{config}.csv").unwrap();
+        assert_eq!(t.captures(r, Path::new("/r/logs/a/]v1.csv")).unwrap()["config"], "v1");
+        assert_eq!(t.captures(r, Path::new("/r/logs/a/-v1.csv")).unwrap()["config"], "v1");
+        assert!(t.captures(r, Path::new("/r/logs/x/-v1.csv")).is_none());
+        assert!(PathTemplate::parse("logs/run[12/{config}.csv").is_err(), "an unclosed set");
     }
 
     #[test]
