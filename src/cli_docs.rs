@@ -22,10 +22,11 @@ use crate::cli::{
 use crate::config::Config;
 use crate::doc::{self, Kind};
 use crate::query::Dataset;
-use crate::render::{plot, Context};
+use crate::render::plot;
 use crate::review::claim as judge;
 use crate::review::diff::{unified, use_color};
 use crate::review::document::{self, DocReview};
+use crate::review::Context;
 use crate::store::Store;
 use crate::{ingest, Error, Result};
 
@@ -817,7 +818,7 @@ pub(crate) fn diff(cfg: &Config, cwd: &Path, args: crate::cli::DiffArgs) -> Resu
         dataset.check_filter(f)?;
     }
     let opts = sweep_diff::Options { from: args.from, to: args.to, metrics: args.metric, filter, by: args.by };
-    let mut result = sweep_diff::compute(dataset, cfg, &opts)?;
+    let mut result = sweep_diff::compute(dataset, &cfg.margins(), &opts)?;
     let mut errors = 0;
     for path in doc_paths(cwd, &args.docs) {
         let rel = shown(cwd, &path);

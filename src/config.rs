@@ -357,30 +357,33 @@ impl Config {
     /// The practical margin δ for a metric: reckon.toml's per-metric value,
     /// else the default for its kind.
     pub fn margin(&self, metric: &str, direction: Direction) -> f64 {
-        if let Some(m) = self.metrics.get(metric).and_then(|m| m.margin) {
-            return m;
+        // Without collecting the per-metric map: judges ask once per clause.
+        match self.metrics.get(metric).and_then(|m| m.margin) {
+            Some(m) => m,
+            None => self.kind_margins().of(metric, direction),
         }
-        match crate::metric::kind_of(metric, direction) {
-            crate::metric::Kind::Throughput => self.noise.throughput,
-            crate::metric::Kind::Latency => self.noise.latency,
-            crate::metric::Kind::TailLatency => self.noise.tail_latency,
-            crate::metric::Kind::Other => self.noise.other,
+    }
+
+    /// The practical margins δ as a plain value for the stages below
+    /// reckon.toml: per-metric values and `[noise]`'s default per kind.
+    pub fn margins(&self) -> crate::metric::Margins {
+        let by_metric = self.metrics.iter().filter_map(|(name, m)| Some((name.clone(), m.margin?))).collect();
+        crate::metric::Margins { by_metric, ..self.kind_margins() }
+    }
+
+    fn kind_margins(&self) -> crate::metric::Margins {
+        crate::metric::Margins {
+            by_metric: BTreeMap::new(),
+            throughput: self.noise.throughput,
+            latency: self.noise.latency,
+            tail_latency: self.noise.tail_latency,
+            other: self.noise.other,
         }
     }
 
     /// What the claim judge needs of this file, as plain values.
     pub fn judging(&self) -> crate::claims::judge::Settings {
-        let by_metric = self.metrics.iter().filter_map(|(name, m)| Some((name.clone(), m.margin?))).collect();
-        crate::claims::judge::Settings {
-            series: self.series.clone(),
-            margins: crate::claims::judge::Margins {
-                by_metric,
-                throughput: self.noise.throughput,
-                latency: self.noise.latency,
-                tail_latency: self.noise.tail_latency,
-                other: self.noise.other,
-            },
-        }
+        crate::claims::judge::Settings { series: self.series.clone(), margins: self.margins() }
     }
 }
 

@@ -3,6 +3,8 @@
 //! units, overridable per metric in `reckon.toml`.
 #![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::match_same_arms)] // floor-plan debt (issue 7): fix these and delete this line
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Which way is better for a metric.
@@ -180,14 +182,45 @@ pub fn kind_of(name: &str, direction: Direction) -> Kind {
     }
 }
 
-/// The default practical margin δ for a kind: 2% throughput, 5% mean and
-/// median latency, 10% tail latency.
-pub fn default_margin(kind: Kind) -> f64 {
-    match kind {
-        Kind::Throughput => 0.02,
-        Kind::Latency => 0.05,
-        Kind::TailLatency => 0.10,
-        Kind::Other => 0.05,
+/// A project's practical margins δ: how much relative difference counts as
+/// noise, per metric where reckon.toml says so, else by the metric's kind.
+/// Handed to every stage that decides "beyond noise" as a plain value, so
+/// none of them reads reckon.toml.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Margins {
+    /// reckon.toml's `margin` of a metric, by its canonical name.
+    pub by_metric: BTreeMap<String, f64>,
+    pub throughput: f64,
+    /// Mean or median latency.
+    pub latency: f64,
+    pub tail_latency: f64,
+    pub other: f64,
+}
+
+/// The defaults: 2% throughput, 5% mean and median latency, 10% tail
+/// latency, 5% anything else.
+impl Default for Margins {
+    fn default() -> Self {
+        Margins { by_metric: BTreeMap::new(), throughput: 0.02, latency: 0.05, tail_latency: 0.10, other: 0.05 }
+    }
+}
+
+impl Margins {
+    /// The margin of a metric: its own, else the one of its kind.
+    pub fn of(&self, metric: &str, direction: Direction) -> f64 {
+        match self.by_metric.get(metric) {
+            Some(m) => *m,
+            None => self.of_kind(kind_of(metric, direction)),
+        }
+    }
+
+    fn of_kind(&self, kind: Kind) -> f64 {
+        match kind {
+            Kind::Throughput => self.throughput,
+            Kind::Latency => self.latency,
+            Kind::TailLatency => self.tail_latency,
+            Kind::Other => self.other,
+        }
     }
 }
 
@@ -242,7 +275,11 @@ mod tests {
     fn tail_latencies_get_a_wider_margin() {
         assert_eq!(kind_of("p99_ttft_ms", Direction::Lower), Kind::TailLatency);
         assert_eq!(kind_of("median_ttft_ms", Direction::Lower), Kind::Latency);
-        assert_eq!(default_margin(kind_of("output_throughput", Direction::Higher)), 0.02);
+        assert_eq!(Margins::default().of("output_throughput", Direction::Higher), 0.02);
+        let mut margins = Margins::default();
+        margins.by_metric.insert("p99_ttft_ms".into(), 0.25);
+        assert_eq!(margins.of("p99_ttft_ms", Direction::Lower), 0.25);
+        assert_eq!(margins.of("p99_itl_ms", Direction::Lower), 0.10);
     }
 
     #[test]

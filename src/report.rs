@@ -22,8 +22,8 @@ use base64::Engine as _;
 use crate::claims::judge::ClaimReport;
 use crate::doc::{self, Kind, Region};
 use crate::query::{Agg, Filter, Query};
-use crate::render::Context;
 use crate::review::document::DocReview;
+use crate::review::Context;
 use crate::{Error, Result};
 
 /// Escapes text for HTML content and attribute values.
@@ -58,7 +58,7 @@ fn region_runs(ctx: &Context, region: &Region) -> Option<Provenance> {
     // The renderers' own filter (`where=`, `as_of=`), so the runs listed
     // are the runs the region read.
     let args = crate::render::Args::new(region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect());
-    let mut filter = crate::render::region_filter(ctx, &args).ok()?;
+    let mut filter = crate::render::filter_of(ctx.dataset, &args).ok()?;
     let agg = match arg("agg") {
         Some(a) => Agg::parse(a).ok()?,
         None => Agg::default(),

@@ -19,8 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::claims::stats::{self, Interval, Outcome};
-use crate::config::Config;
-use crate::metric::Direction;
+use crate::metric::{Direction, Margins};
 use crate::query::{Dataset, Filter, Key};
 use crate::{Error, Result};
 
@@ -218,7 +217,7 @@ fn default_by(dataset: &Dataset, from: &str, to: &str, filter: Option<&Filter>) 
 }
 
 /// Compares the two sweeps cell by cell.
-pub fn compute(dataset: &Dataset, cfg: &Config, opts: &Options) -> Result<SweepDiff> {
+pub fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<SweepDiff> {
     // Names as the data use them: reckon.toml's aliases resolved.
     let opts =
         &Options { filter: opts.filter.as_ref().map(|f| dataset.resolve_filter(f)).transpose()?, ..opts.clone() };
@@ -267,7 +266,7 @@ pub fn compute(dataset: &Dataset, cfg: &Config, opts: &Options) -> Result<SweepD
             if newer { &mut sides.1 } else { &mut sides.0 }.push(value);
         }
         let pooled = pooled_log_sd(groups.values().flat_map(|(a, b)| [a.as_slice(), b.as_slice()]));
-        let margin = cfg.margin(&metric, direction);
+        let margin = margins.of(&metric, direction);
         for (key, (old, new)) in &groups {
             match (old.is_empty(), new.is_empty()) {
                 (true, true) => continue,

@@ -35,7 +35,8 @@ fn render_with(store: &Store, kind: &str, text: &str) -> Rendered {
     let dataset = Dataset::load(store).unwrap();
     let dir = Path::new("notebooks");
     let cfg = Config::defaults(Path::new("/nonexistent-reckon-root"));
-    let ctx = Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir };
+    let settings = reckon::review::render_settings(&cfg);
+    let ctx = Context { dataset: &dataset, store, settings: &settings, doc_dir: dir };
     render::render(&ctx, kind, &args(kind, text)).unwrap_or_else(|e| panic!("{kind} {text}: {e}"))
 }
 
@@ -175,7 +176,7 @@ fn update_diff_of_a_small_document() {
     let cfg = Config::defaults(dir.path());
     let review = |store: &Store| {
         let dataset = Dataset::load(store).unwrap();
-        let ctx = Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir.path() };
+        let ctx = reckon::review::Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir.path() };
         reckon::review::document::review(&ctx, &path).unwrap()
     };
     let first = review(&common::scenario_store(&["log"]));

@@ -6,14 +6,14 @@
 //! --history` finds the sweep that overturned it.
 #![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 use super::lang::{self, Body, Claim, Clause, Opponents, QuantKind, Relation, Term};
 use super::stats::{self, NumOp, PointOutcome, Test};
 use super::{combine_all, combine_and, combine_any, Judgement, Point, Side, Stat, StatKind, Verdict};
-use crate::metric::{format_number, Direction, Kind};
+use crate::metric::{format_number, Direction, Margins};
 use crate::query::{Dataset, Filter, Key, Pivot, Query};
 use crate::run::Value;
 
@@ -79,32 +79,6 @@ pub struct ClaimError {
 pub struct Settings {
     pub series: String,
     pub margins: Margins,
-}
-
-/// The practical margin δ: per metric where the project sets one, else by
-/// the kind of metric.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Margins {
-    pub by_metric: BTreeMap<String, f64>,
-    pub throughput: f64,
-    pub latency: f64,
-    pub tail_latency: f64,
-    pub other: f64,
-}
-
-impl Margins {
-    /// The margin a clause without `within` is judged with.
-    pub fn of(&self, metric: &str, direction: Direction) -> f64 {
-        if let Some(m) = self.by_metric.get(metric) {
-            return *m;
-        }
-        match crate::metric::kind_of(metric, direction) {
-            Kind::Throughput => self.throughput,
-            Kind::Latency => self.latency,
-            Kind::TailLatency => self.tail_latency,
-            Kind::Other => self.other,
-        }
-    }
 }
 
 /// Judges claims over one dataset, optionally as of a sweep date.

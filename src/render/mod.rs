@@ -11,22 +11,41 @@ pub mod table;
 pub mod template;
 pub mod value;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use args::{Args, RegionError};
 
-use crate::config::Config;
+use crate::metric::Margins;
 use crate::query::{Agg, Dataset, NumberFormat};
 use crate::store::Store;
 
-/// What a renderer needs: the data, the project settings and where the
+/// What a renderer needs: the data, the project's settings and where the
 /// document lives.
 pub struct Context<'a, 's> {
     pub dataset: &'a Dataset<'s>,
     pub store: &'s Store,
-    pub cfg: &'a Config,
+    pub settings: &'a Settings,
     /// The folder of the document being rendered (plots are written there).
     pub doc_dir: &'a Path,
+}
+
+/// The project settings regions read, as plain values (the command turns
+/// reckon.toml into them; renderers never read the file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The param whose values name the things being compared.
+    pub series: String,
+    /// The folder `template` regions load their templates from.
+    pub templates: PathBuf,
+    /// Words a table's `labels=aliases` may show for a name, by canonical name.
+    pub aliases: BTreeMap<String, Vec<String>>,
+    /// What counts as noise when a table marks the best of a row.
+    pub margins: Margins,
+    /// Seconds one `sql` region's query may run.
+    pub sql_seconds: f64,
+    /// Instructions one `template` region may run (minijinja fuel).
+    pub template_fuel: u64,
 }
 
 /// A region's new content and any file it refers to.
@@ -80,6 +99,11 @@ pub fn as_of_date(value: &str) -> Result<String, String> {
 /// `as_of=DATE`, which pins the region to the data of that sweep and
 /// earlier: each cell's newest sweep on or before it.
 pub(crate) fn region_filter(ctx: &Context, args: &Args) -> Result<crate::query::Filter, RegionError> {
+    filter_of(ctx.dataset, args)
+}
+
+/// [`region_filter`] over a dataset: what the report lists as a region's runs.
+pub(crate) fn filter_of(dataset: &Dataset, args: &Args) -> Result<crate::query::Filter, RegionError> {
     let mut filter = match args.get("where") {
         Some(text) => crate::query::Filter::parse(text).map_err(|e| RegionError::new(Some("where"), format!("{e}")))?,
         None => crate::query::Filter::all(),
@@ -90,7 +114,7 @@ pub(crate) fn region_filter(ctx: &Context, args: &Args) -> Result<crate::query::
             .map_err(|e| RegionError::new(Some("as_of"), e.to_string()))?;
         filter = filter.and(pin);
     }
-    ctx.dataset.check_filter(&filter).map_err(|e| RegionError::new(Some("where"), e.to_string()))?;
+    dataset.check_filter(&filter).map_err(|e| RegionError::new(Some("where"), e.to_string()))?;
     Ok(filter)
 }
 
@@ -111,7 +135,7 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     check_params(ctx, args, &["x", "series"])?;
     let metric = args.required("metric")?;
     let x = args.required("x")?;
-    let series = args.get("series").unwrap_or(&ctx.cfg.series).to_string();
+    let series = args.get("series").unwrap_or(&ctx.settings.series).to_string();
     let mut q = crate::query::Query::new(metric);
     q.rows = vec![x.to_string()];
     // Plotting against the series param itself (a bar per config) needs no columns.
@@ -263,7 +287,7 @@ fn diff_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         by: args.list("by"),
     };
     let which = if args.get("from").is_some() { "from" } else { "to" };
-    let diff = crate::sweep_diff::compute(ctx.dataset, ctx.cfg, &opts)
+    let diff = crate::sweep_diff::compute(ctx.dataset, &ctx.settings.margins, &opts)
         .map_err(|e| RegionError::new(Some(which), e.to_string()))?;
     let content = diff.to_markdown(listing, args.usize("digits")?);
     Ok(Rendered { content: content.trim_end_matches('\n').to_string(), files: vec![] })

@@ -217,7 +217,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             Authorization::Deny
         }
     }));
-    let budget = Duration::from_secs_f64(ctx.cfg.limits.sql_seconds);
+    let budget = Duration::from_secs_f64(ctx.settings.sql_seconds);
     let deadline = Instant::now() + budget;
     // Checked every 10,000 virtual machine steps; returning true interrupts.
     conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
@@ -240,7 +240,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                     Some("query"),
                     format!(
                         "the query ran longer than {}s and was stopped; simplify it, or raise `sql_seconds` under [limits] in reckon.toml",
-                        ctx.cfg.limits.sql_seconds
+                        ctx.settings.sql_seconds
                     ),
                 ));
             }

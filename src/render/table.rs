@@ -71,15 +71,15 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             let mut q = Query::new(metric);
             q.rows = rows.clone();
             let cols = args.list("cols");
-            q.cols = if cols.is_empty() && ctx.dataset.has_param(&ctx.cfg.series) && !rows.contains(&ctx.cfg.series) {
-                vec![ctx.cfg.series.clone()]
+            q.cols = if cols.is_empty() && ctx.dataset.has_param(&ctx.settings.series) && !rows.contains(&ctx.settings.series) {
+                vec![ctx.settings.series.clone()]
             } else {
                 cols
             };
             q.filter = filter;
             q.agg = agg;
             let p = eval(&q, "metric")?;
-            let direction = Some(ctx.cfg.direction(&p.metric.name, p.metric.direction));
+            let direction = Some(p.metric.direction);
             let columns = p
                 .col_headers()
                 .into_iter()
@@ -97,7 +97,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         (None, Some(_)) => {
             let series = args.required("series")?;
             let metrics = args.list("metrics");
-            let series_filter = crate::query::Filter::parse(&format!("{} = '{}'", ctx.cfg.series, series.replace('\'', "\\'")))
+            let series_filter = crate::query::Filter::parse(&format!("{} = '{}'", ctx.settings.series, series.replace('\'', "\\'")))
                 .map_err(|e| RegionError::new(Some("series"), e.to_string()))?;
             let mut pivots = Vec::new();
             for m in &metrics {
@@ -196,7 +196,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     // the spread of the repeated runs in the table.
     let noise = match (args.get("metric"), columns.first().and_then(|c| c.direction)) {
         (Some(metric), Some(direction)) => Some(Noise {
-            margin: ctx.cfg.margin(metric, direction),
+            margin: ctx.settings.margins.of(metric, direction),
             pooled: crate::sweep_diff::pooled_log_sd(columns.iter().flat_map(|c| c.runs.iter().map(Vec::as_slice))),
         }),
         _ => None,
@@ -334,7 +334,7 @@ fn caption(pivots: &[Pivot], agg: Agg) -> String {
 /// The column a name written in an argument (`ratio=`, `sort=`) means: its
 /// data name, an alias of it (reckon.toml), or its heading.
 fn column_of(ctx: &Context, columns: &[Column], written: &str) -> Option<usize> {
-    let canonical = ctx.dataset.value_name(&ctx.cfg.series, written).ok().flatten();
+    let canonical = ctx.dataset.value_name(&ctx.settings.series, written).ok().flatten();
     let canonical = canonical.as_deref().or_else(|| ctx.dataset.metric_name(written).ok());
     columns.iter().position(|c| c.name == written || c.header == written || Some(c.name.as_str()) == canonical)
 }
@@ -357,7 +357,7 @@ impl Labels {
         for item in spec.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             if item == "aliases" {
                 labels.first_alias = ctx
-                    .cfg
+                    .settings
                     .aliases
                     .iter()
                     .filter_map(|(name, words)| Some((name.clone(), words.first()?.clone())))
@@ -370,8 +370,8 @@ impl Labels {
                 let name = name.trim();
                 ctx.dataset.has_param(name)
                     || ctx.dataset.metric_name(name).is_ok()
-                    || ctx.dataset.value_name(&ctx.cfg.series, name).ok().flatten().is_some()
-                    || ctx.dataset.param_values(&ctx.cfg.series).iter().any(|v| v == name)
+                    || ctx.dataset.value_name(&ctx.settings.series, name).ok().flatten().is_some()
+                    || ctx.dataset.param_values(&ctx.settings.series).iter().any(|v| v == name)
             };
             let split = item
                 .match_indices('=')
@@ -392,7 +392,7 @@ impl Labels {
             let mut canonical = vec![name.clone()];
             canonical.extend(ctx.dataset.param_name(&name, "labels").ok());
             canonical.extend(ctx.dataset.metric_name(&name).ok().map(str::to_string));
-            canonical.extend(ctx.dataset.value_name(&ctx.cfg.series, &name).ok().flatten());
+            canonical.extend(ctx.dataset.value_name(&ctx.settings.series, &name).ok().flatten());
             labels.pairs.push((name, canonical, label.trim().to_string(), false));
         }
         Ok(labels)

@@ -22,7 +22,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let source = load(ctx, name)?;
     if args.get("metric").is_none()
         && BUILTIN.iter().any(|(n, _)| *n == name)
-        && std::fs::symlink_metadata(ctx.cfg.root.join("templates").join(name)).is_err()
+        && std::fs::symlink_metadata(ctx.settings.templates.join(name)).is_err()
     {
         return Err(RegionError::new(
             Some("name"),
@@ -34,7 +34,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     env.set_keep_trailing_newline(false);
     // A template loop that never ends (nested `range(90000)`) runs out of
     // fuel instead of hanging the command.
-    env.set_fuel(Some(ctx.cfg.limits.template_fuel));
+    env.set_fuel(Some(ctx.settings.template_fuel));
     // Values come from logs: each is escaped so that it stays text in the
     // markdown (no `|` splitting a table cell, no `<!--` opening a comment
     // or closing a region). A value the template marks `|safe` is kept.
@@ -55,15 +55,15 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         let mut q = Query::new(metric);
         q.rows = args.list("rows");
         q.cols = args.list("cols");
-        if q.cols.is_empty() && ctx.dataset.has_param(&ctx.cfg.series) && !q.rows.contains(&ctx.cfg.series) {
-            q.cols = vec![ctx.cfg.series.clone()];
+        if q.cols.is_empty() && ctx.dataset.has_param(&ctx.settings.series) && !q.rows.contains(&ctx.settings.series) {
+            q.cols = vec![ctx.settings.series.clone()];
         }
         q.filter = region_filter(ctx, args)?;
         if let Some(a) = args.get("agg") {
             q.agg = Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
         }
         let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-        let direction = ctx.cfg.direction(&p.metric.name, p.metric.direction);
+        let direction = p.metric.direction;
         let headers = p.col_headers();
         let table: Vec<JValue> = p
             .rows
@@ -105,7 +105,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 format!(
                     "template `{name}` ran more than {} instructions and was stopped (a loop that does not end?); \
                      simplify it, or raise `template_fuel` under [limits] in reckon.toml",
-                    ctx.cfg.limits.template_fuel
+                    ctx.settings.template_fuel
                 ),
             );
         }
@@ -119,13 +119,13 @@ fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
     if name.contains("..") || std::path::Path::new(name).is_absolute() {
         return Err(RegionError::new(Some("name"), format!("name=`{name}`: expected a file name inside templates/")));
     }
-    let dir = ctx.cfg.root.join("templates");
+    let dir = &ctx.settings.templates;
     let own = dir.join(name);
     if std::fs::symlink_metadata(&own).is_ok() {
         // A symlink in templates/ is followed only while it stays inside
         // templates/: `notes.md -> /proc/self/environ` would print the
         // environment into a document (and CI logs).
-        let real = crate::fsguard::resolve_within(&dir, &own).map_err(|msg| RegionError::new(Some("name"), msg))?;
+        let real = crate::fsguard::resolve_within(dir, &own).map_err(|msg| RegionError::new(Some("name"), msg))?;
         let bytes =
             crate::fsguard::read_regular(&real, &own).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
         return String::from_utf8(bytes)

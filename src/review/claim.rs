@@ -6,13 +6,13 @@
 
 use std::collections::BTreeSet;
 
+use super::Context;
 use crate::claims::judge::{ClaimReport, Judge};
 use crate::claims::lang::{self, Claim};
 use crate::claims::Verdict;
 use crate::config::Config;
 use crate::doc::{self, Alert, Document, Kind, Region, CLAIM_ARGS};
 use crate::query::Dataset;
-use crate::render::Context;
 use crate::Result;
 
 /// The status note for a claim: a warning naming the counterexample and the

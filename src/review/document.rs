@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Context;
 use crate::doc::{self, Kind};
-use crate::render::{self, Args, Context, RegionError};
+use crate::render::{self, Args, RegionError};
 use crate::{Error, Result};
 
 /// A region whose content does not match the data.
@@ -83,7 +84,8 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let (original, text) = read(path)?;
     let parsed = doc::parse(path, &text)?;
     let doc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let ctx = Context { doc_dir: &doc_dir, ..*ctx };
+    let settings = super::render_settings(ctx.cfg);
+    let render_ctx = render::Context { dataset: ctx.dataset, store: ctx.store, settings: &settings, doc_dir: &doc_dir };
     let mut replacements: Vec<(usize, String)> = Vec::new();
     let mut files: Vec<FileChange> = Vec::new();
     let mut drawn: Vec<PathBuf> = Vec::new();
@@ -93,7 +95,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let mut claim_errors: Vec<Error> = Vec::new();
     for (i, region) in parsed.regions.iter().enumerate() {
         if region.kind == Kind::Claim {
-            let report = match super::claim::judge_region(&ctx, &parsed, &text, region) {
+            let report = match super::claim::judge_region(ctx, &parsed, &text, region) {
                 Ok(r) => r,
                 Err(e) => {
                     claim_errors.push(e);
@@ -120,8 +122,8 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
             pairs.push(("file".into(), format!("{stem}-{metric}-by-{x}.svg")));
         }
         let args = Args::new(pairs);
-        let rendered =
-            render::render(&ctx, region.kind.name(), &args).map_err(|e| region_error(&parsed, &text, region, e))?;
+        let rendered = render::render(&render_ctx, region.kind.name(), &args)
+            .map_err(|e| region_error(&parsed, &text, region, e))?;
         for (file, new) in rendered.files {
             if drawn.contains(&file) {
                 return Err(parsed.error_at(
