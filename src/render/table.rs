@@ -1,12 +1,11 @@
 //! `table` regions: a pivot of one metric (rows × cols), or several metrics
 //! of one series (rows × metrics), with number format, row order, best-in-row
 //! highlight, ratio columns and an optional provenance caption.
-#![allow(clippy::assigning_clones, clippy::default_trait_access, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::claims::stats;
 use crate::metric::Direction;
-use crate::query::{markdown_table, Agg, Key, Pivot, Query};
+use crate::query::{markdown_table, Agg, Filter, Key, Pivot, Query};
 
 const ARGS: [&str; 14] = [
     "metric",
@@ -48,6 +47,14 @@ enum Best {
     Tie(Vec<usize>),
 }
 
+/// The data of a table before it is laid out: one key per row, the columns
+/// and the pivots they came from (for the caption).
+struct Table {
+    row_keys: Vec<Vec<Key>>,
+    columns: Vec<Column>,
+    pivots: Vec<Pivot>,
+}
+
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     args.allow(&ARGS)?;
     let fmt = number_format(args)?;
@@ -64,98 +71,21 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         Some(a) => Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?,
         None => Agg::default(),
     };
-    let eval = |q: &Query, arg: &str| ctx.dataset.evaluate(q).map_err(|e| RegionError::new(Some(arg), e.to_string()));
-
-    let (row_keys, mut columns, pivots): (Vec<Vec<Key>>, Vec<Column>, Vec<Pivot>) = match (args.get("metric"), args.get("metrics")) {
-        (Some(metric), None) => {
-            let mut q = Query::new(metric);
-            q.rows = rows.clone();
-            let cols = args.list("cols");
-            q.cols = if cols.is_empty() && ctx.dataset.has_param(&ctx.settings.series) && !rows.contains(&ctx.settings.series) {
-                vec![ctx.settings.series.clone()]
-            } else {
-                cols
-            };
-            q.filter = filter;
-            q.agg = agg;
-            let p = eval(&q, "metric")?;
-            let direction = Some(p.metric.direction);
-            let columns = p
-                .col_headers()
-                .into_iter()
-                .enumerate()
-                .map(|(ci, name)| Column {
-                    header: name.clone(),
-                    name,
-                    values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
-                    direction,
-                    runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.values.clone()).unwrap_or_default()).collect(),
-                })
-                .collect();
-            (p.rows.clone(), columns, vec![p])
-        }
-        (None, Some(_)) => {
-            let series = args.required("series")?;
-            let metrics = args.list("metrics");
-            let series_filter = crate::query::Filter::parse(&format!("{} = '{}'", ctx.settings.series, series.replace('\'', "\\'")))
-                .map_err(|e| RegionError::new(Some("series"), e.to_string()))?;
-            let mut pivots = Vec::new();
-            for m in &metrics {
-                let mut q = Query::new(m);
-                q.rows = rows.clone();
-                q.filter = filter.clone().and(series_filter.clone());
-                q.agg = agg;
-                pivots.push(eval(&q, "metrics")?);
-            }
-            let mut keys: Vec<Vec<Key>> = pivots.iter().flat_map(|p| p.rows.iter().cloned()).collect();
-            keys.sort();
-            keys.dedup();
-            let columns = pivots
-                .iter()
-                .map(|p| {
-                    let unit = p.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
-                    Column {
-                        name: p.metric.name.clone(),
-                        header: format!("{}{unit}", p.metric.name),
-                        values: keys.iter().map(|k| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref()).map(|c| c.value)).collect(),
-                        direction: None,
-                        runs: Vec::new(),
-                    }
-                })
-                .collect();
-            (keys, columns, pivots)
-        }
-        (Some(_), Some(_)) => return Err(RegionError::new(Some("metrics"), "give either `metric=` (one metric pivoted) or `metrics=` with `series=` (several metrics of one series), not both")),
-        (None, None) => return Err(RegionError::new(None, "missing argument `metric=` (or `metrics=` with `series=`)")),
-    };
-
-    for spec in args.list("ratio") {
-        let Some((a, b)) = spec.split_once('/') else {
+    let mut table = match (args.get("metric"), args.get("metrics")) {
+        (Some(metric), None) => one_metric(ctx, args, metric, &rows, filter, agg)?,
+        (None, Some(_)) => several_metrics(ctx, args, &rows, &filter, agg)?,
+        (Some(_), Some(_)) => {
             return Err(RegionError::new(
-                Some("ratio"),
-                format!("ratio=`{spec}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1"),
-            ));
-        };
-        let find = |name: &str| {
-            column_of(ctx, &columns, name.trim()).ok_or_else(|| {
-                let known: Vec<&str> = columns.iter().map(|c| c.header.as_str()).collect();
-                RegionError::new(
-                    Some("ratio"),
-                    format!("ratio=`{spec}`: no column `{}`; columns are: {}", name.trim(), known.join(", ")),
-                )
-            })
-        };
-        let (ia, ib) = (find(a)?, find(b)?);
-        let values = (0..row_keys.len())
-            .map(|r| match (columns[ia].values[r], columns[ib].values[r]) {
-                (Some(x), Some(y)) if y != 0.0 => Some(x / y),
-                _ => None,
-            })
-            .collect();
-        let name = format!("{} / {}", columns[ia].name, columns[ib].name);
-        columns.push(Column { header: name.clone(), name, values, direction: None, runs: Vec::new() });
-    }
-
+                Some("metrics"),
+                "give either `metric=` (one metric pivoted) or `metrics=` with `series=` (several metrics of one \
+                 series), not both",
+            ))
+        }
+        (None, None) => {
+            return Err(RegionError::new(None, "missing argument `metric=` (or `metrics=` with `series=`)"))
+        }
+    };
+    add_ratios(ctx, args, &mut table)?;
     let highlight = match args.get("highlight") {
         None | Some("none") => false,
         Some("best") => true,
@@ -163,39 +93,13 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             return Err(RegionError::new(Some("highlight"), format!("highlight=`{v}`: expected `best` or `none`")))
         }
     };
-
-    let mut order: Vec<usize> = (0..row_keys.len()).collect();
-    match args.get("sort") {
-        None | Some("asc") => {}
-        Some("desc") => order.reverse(),
-        Some(col) => {
-            let (name, desc) = match col.strip_prefix('-') {
-                Some(n) => (n, true),
-                None => (col, false),
-            };
-            let Some(ci) = column_of(ctx, &columns, name) else {
-                return Err(RegionError::new(
-                    Some("sort"),
-                    format!("sort=`{col}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)"),
-                ));
-            };
-            let v = &columns[ci].values;
-            order.sort_by(|&x, &y| {
-                let o = v[x].unwrap_or(f64::NAN).total_cmp(&v[y].unwrap_or(f64::NAN));
-                if desc {
-                    o.reverse()
-                } else {
-                    o
-                }
-            });
-        }
-    }
-
+    let order = row_order(ctx, args, &table)?;
+    let Table { row_keys, columns, pivots } = &table;
     // The claim engine's noise: each comparison of the best with another
     // column is `compare` with the metric's margin, single runs widened by
     // the spread of the repeated runs in the table.
     let noise = match (args.get("metric"), columns.first().and_then(|c| c.direction)) {
-        (Some(metric), Some(direction)) => Some(Noise {
+        (Some(metric), Some(direction)) if highlight && agg != Agg::Count => Some(Noise {
             margin: ctx.settings.margins.of(metric, direction),
             pooled: crate::sweep_diff::pooled_log_sd(columns.iter().flat_map(|c| c.runs.iter().map(Vec::as_slice))),
         }),
@@ -206,46 +110,16 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let row_params = pivots.first().map_or_else(|| rows.clone(), |p| p.row_params.clone());
     let mut labels = Labels::parse(ctx, args)?;
     let mut header: Vec<String> = row_params.iter().map(|p| labels.show(p)).collect();
-    header.extend(columns.iter().map(|c| {
-        match c.name.split_once(" / ") {
-            Some((a, b)) if c.header.contains(" / ") => format!("{} / {}", labels.show(a), labels.show(b)),
-            _ if c.header != c.name => {
-                // `metric (unit)`: a label replaces the whole heading.
-                let label = labels.show(&c.name);
-                if label == c.name {
-                    c.header.clone()
-                } else {
-                    label
-                }
-            }
-            _ => labels.show(&c.name),
-        }
-    }));
+    header.extend(columns.iter().map(|c| heading(&mut labels, c)));
     let mut right: Vec<bool> = (0..rows.len()).map(|i| row_keys.iter().all(|k| k[i].is_num())).collect();
     right.extend(columns.iter().map(|_| true));
+    let cells = |v: f64| if agg == Agg::Count { crate::metric::format_number(v) } else { fmt.format(v) };
     let body: Vec<Vec<String>> = order
         .iter()
         .map(|&r| {
-            let best = match (highlight, &noise) {
-                (true, Some(noise)) if agg != Agg::Count => best_in_row(&columns[..compared], r, noise),
-                _ => Best::None,
-            };
+            let best = noise.as_ref().map_or(Best::None, |noise| best_in_row(&columns[..compared], r, noise));
             let mut line: Vec<String> = row_keys[r].iter().map(|k| labels.show(&k.to_string())).collect();
-            for (ci, col) in columns.iter().enumerate() {
-                let text = match col.values[r] {
-                    None => "-".to_string(),
-                    Some(v) if col.header.contains(" / ") && ci >= compared => {
-                        format!("{}x", crate::query::NumberFormat { precision: Some(2) }.format(v))
-                    }
-                    Some(v) if agg == Agg::Count => crate::metric::format_number(v),
-                    Some(v) => fmt.format(v),
-                };
-                line.push(match &best {
-                    Best::One(b) if *b == ci => format!("**{text}**"),
-                    Best::Tie(tied) if tied.contains(&ci) => format!("**{text}** ≈"),
-                    _ => text,
-                });
-            }
+            line.extend(columns.iter().enumerate().map(|(ci, col)| cell_text(col, ci, compared, r, &best, &cells)));
             line
         })
         .collect();
@@ -253,13 +127,200 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let mut content = markdown_table(&header, &right, &body);
     if args.flag("caption")? {
         content.push('\n');
-        content.push_str(&caption(&pivots, agg));
+        content.push_str(&caption(pivots, agg));
         if body.iter().flatten().any(|c| c.ends_with(" ≈")) {
             content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
         }
         content.push('\n');
     }
     Ok(Rendered { content: content.trim_end_matches('\n').to_string(), files: vec![] })
+}
+
+/// `metric=`: one metric pivoted, a column per value of `cols=` (by
+/// default the series param, unless the rows already hold it).
+fn one_metric(
+    ctx: &Context,
+    args: &Args,
+    metric: &str,
+    rows: &[String],
+    filter: Filter,
+    agg: Agg,
+) -> Result<Table, RegionError> {
+    let series = &ctx.settings.series;
+    let mut q = Query::new(metric);
+    q.rows = rows.to_vec();
+    let cols = args.list("cols");
+    q.cols = if cols.is_empty() && ctx.dataset.has_param(series) && !rows.contains(series) {
+        vec![series.clone()]
+    } else {
+        cols
+    };
+    q.filter = filter;
+    q.agg = agg;
+    let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    let direction = Some(p.metric.direction);
+    let columns = p
+        .col_headers()
+        .into_iter()
+        .enumerate()
+        .map(|(ci, name)| Column {
+            header: name.clone(),
+            name,
+            values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
+            direction,
+            runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.values.clone()).unwrap_or_default()).collect(),
+        })
+        .collect();
+    Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p] })
+}
+
+/// `metrics=` with `series=`: several metrics of one series, a column per
+/// metric, headed with its unit.
+fn several_metrics(
+    ctx: &Context,
+    args: &Args,
+    rows: &[String],
+    filter: &Filter,
+    agg: Agg,
+) -> Result<Table, RegionError> {
+    let series = args.required("series")?;
+    let metrics = args.list("metrics");
+    let series_filter = Filter::parse(&format!("{} = '{}'", ctx.settings.series, series.replace('\'', "\\'")))
+        .map_err(|e| RegionError::new(Some("series"), e.to_string()))?;
+    let mut pivots = Vec::new();
+    for m in &metrics {
+        let mut q = Query::new(m);
+        q.rows = rows.to_vec();
+        q.filter = filter.clone().and(series_filter.clone());
+        q.agg = agg;
+        pivots.push(ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metrics"), e.to_string()))?);
+    }
+    let mut keys: Vec<Vec<Key>> = pivots.iter().flat_map(|p| p.rows.iter().cloned()).collect();
+    keys.sort();
+    keys.dedup();
+    let columns = pivots
+        .iter()
+        .map(|p| {
+            let unit = p.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
+            let value_at =
+                |k: &Vec<Key>| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref()).map(|c| c.value);
+            Column {
+                name: p.metric.name.clone(),
+                header: format!("{}{unit}", p.metric.name),
+                values: keys.iter().map(value_at).collect(),
+                direction: None,
+                runs: Vec::new(),
+            }
+        })
+        .collect();
+    Ok(Table { row_keys: keys, columns, pivots })
+}
+
+/// `ratio=A/B,…`: a column per ratio of two columns, row by row.
+fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), RegionError> {
+    for spec in args.list("ratio") {
+        let Some((a, b)) = spec.split_once('/') else {
+            return Err(RegionError::new(
+                Some("ratio"),
+                format!("ratio=`{spec}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1"),
+            ));
+        };
+        let columns = &table.columns;
+        let find = |name: &str| {
+            column_of(ctx, columns, name.trim()).ok_or_else(|| {
+                let known: Vec<&str> = columns.iter().map(|c| c.header.as_str()).collect();
+                RegionError::new(
+                    Some("ratio"),
+                    format!("ratio=`{spec}`: no column `{}`; columns are: {}", name.trim(), known.join(", ")),
+                )
+            })
+        };
+        let (ia, ib) = (find(a)?, find(b)?);
+        let values = (0..table.row_keys.len())
+            .map(|r| match (columns[ia].values[r], columns[ib].values[r]) {
+                (Some(x), Some(y)) if y != 0.0 => Some(x / y),
+                _ => None,
+            })
+            .collect();
+        let name = format!("{} / {}", columns[ia].name, columns[ib].name);
+        table.columns.push(Column { header: name.clone(), name, values, direction: None, runs: Vec::new() });
+    }
+    Ok(())
+}
+
+/// `sort=`: the rows in the pivot's order (`asc`), reversed (`desc`), or by
+/// a column's values (`-COLUMN` descending).
+fn row_order(ctx: &Context, args: &Args, table: &Table) -> Result<Vec<usize>, RegionError> {
+    let mut order: Vec<usize> = (0..table.row_keys.len()).collect();
+    match args.get("sort") {
+        None | Some("asc") => {}
+        Some("desc") => order.reverse(),
+        Some(col) => {
+            let (name, desc) = match col.strip_prefix('-') {
+                Some(n) => (n, true),
+                None => (col, false),
+            };
+            let Some(ci) = column_of(ctx, &table.columns, name) else {
+                return Err(RegionError::new(
+                    Some("sort"),
+                    format!("sort=`{col}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)"),
+                ));
+            };
+            let v = &table.columns[ci].values;
+            order.sort_by(|&x, &y| {
+                let o = v[x].unwrap_or(f64::NAN).total_cmp(&v[y].unwrap_or(f64::NAN));
+                if desc {
+                    o.reverse()
+                } else {
+                    o
+                }
+            });
+        }
+    }
+    Ok(order)
+}
+
+/// A column's heading with `labels=` applied: a ratio's two sides each, a
+/// `metric (unit)` heading whole.
+fn heading(labels: &mut Labels, c: &Column) -> String {
+    match c.name.split_once(" / ") {
+        Some((a, b)) if c.header.contains(" / ") => format!("{} / {}", labels.show(a), labels.show(b)),
+        _ if c.header != c.name => {
+            // `metric (unit)`: a label replaces the whole heading.
+            let label = labels.show(&c.name);
+            if label == c.name {
+                c.header.clone()
+            } else {
+                label
+            }
+        }
+        _ => labels.show(&c.name),
+    }
+}
+
+/// One cell of row `r` in column `ci`: `-` when empty, a ratio column's
+/// value as `1.23x`, others with `number`; the best of the row in bold,
+/// `≈` after each of a tie.
+fn cell_text(
+    col: &Column,
+    ci: usize,
+    compared: usize,
+    r: usize,
+    best: &Best,
+    number: &dyn Fn(f64) -> String,
+) -> String {
+    let text = match col.values[r] {
+        None => "-".to_string(),
+        Some(v) if col.header.contains(" / ") && ci >= compared => {
+            format!("{}x", crate::query::NumberFormat { precision: Some(2) }.format(v))
+        }
+        Some(v) => number(v),
+    };
+    match best {
+        Best::One(b) if *b == ci => format!("**{text}**"),
+        Best::Tie(tied) if tied.contains(&ci) => format!("**{text}** ≈"),
+        _ => text,
+    }
 }
 
 /// What decides "beyond noise" for a table's metric.
@@ -352,7 +413,7 @@ struct Labels {
 
 impl Labels {
     fn parse(ctx: &Context, args: &Args) -> Result<Labels, RegionError> {
-        let mut labels = Labels { pairs: Vec::new(), first_alias: Default::default() };
+        let mut labels = Labels { pairs: Vec::new(), first_alias: std::collections::BTreeMap::new() };
         let Some(spec) = args.get("labels") else { return Ok(labels) };
         for item in spec.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             if item == "aliases" {
