@@ -418,7 +418,7 @@ fn check_documents(
     let mut lint_json = Vec::new();
     if cfg.lint.level != crate::config::LintLevel::Off {
         // Prose outside claim regions, read as claims ([lint] in reckon.toml).
-        let linter = crate::lint::Linter::new(dataset, cfg);
+        let linter = cfg.linter(dataset);
         let sel = crate::lint::report::Selection { all: false, min_confidence: cfg.lint.min_confidence };
         let level = if cfg.lint.level == crate::config::LintLevel::Error { "error" } else { "warning" };
         for r in &reviews {
@@ -964,7 +964,7 @@ pub(crate) fn lint(cfg: &Config, cwd: &Path, args: crate::cli::LintArgs) -> Resu
     }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
-    let linter = crate::lint::Linter::new(dataset, cfg);
+    let linter = cfg.linter(dataset);
     let sel = report::Selection { all: args.all, min_confidence };
     let mut out = String::new();
     let mut items = Vec::new();

@@ -1,7 +1,6 @@
 //! `reckon.toml`: where the database is, which logs to ingest, what the
 //! series dimension is, how prose names things, and per-metric overrides.
 //! Found by walking up from the current folder, as cargo finds Cargo.toml.
-#![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::metric::Direction;
+use crate::query::Dataset;
 use crate::{Error, Result};
 
 pub const FILE_NAME: &str = "reckon.toml";
@@ -189,6 +189,29 @@ fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<O
     }
 }
 
+/// Each `[points]` entry must read as a point or range of a param (what
+/// lint reads a phrase as), with `{n}` in the value only when the phrase
+/// captures one.
+fn check_points(points: &BTreeMap<String, String>, shown: &Path) -> Result<()> {
+    for (phrase, spec) in points {
+        let n = phrase.contains("{n}").then_some(1.0);
+        let msg = if spec.contains("{n}") && n.is_none() {
+            format!(
+                "points.\"{phrase}\" = \"{spec}\": `{{n}}` in the value needs `{{n}}` in the phrase, e.g. \"{{n}} MB\""
+            )
+        } else if crate::lint::vocab::Scope::parse(spec, n).is_none() {
+            format!(
+                "points.\"{phrase}\" = \"{spec}\": expected a point or range of a param, e.g. \"max_concurrency = 1\", \
+                 \"size >= 4096\", \"c in 2..250\", \"the largest max_concurrency\""
+            )
+        } else {
+            continue;
+        };
+        return Err(Error::Config { path: shown.to_path_buf(), msg });
+    }
+    Ok(())
+}
+
 impl Config {
     /// The configuration with no reckon.toml: database under `root/db/`.
     pub fn defaults(root: &Path) -> Config {
@@ -279,23 +302,7 @@ impl Config {
                 msg: format!("lint.min_confidence = {}: expected a number from 0 to 1", raw.lint.min_confidence),
             });
         }
-        for (phrase, spec) in &raw.points {
-            let n = phrase.contains("{n}").then_some(1.0);
-            if spec.contains("{n}") && n.is_none() {
-                return Err(Error::Config {
-                    path: shown,
-                    msg: format!("points.\"{phrase}\" = \"{spec}\": `{{n}}` in the value needs `{{n}}` in the phrase, e.g. \"{{n}} MB\""),
-                });
-            }
-            if crate::lint::vocab::Scope::parse(spec, n).is_none() {
-                return Err(Error::Config {
-                    path: shown,
-                    msg: format!(
-                        "points.\"{phrase}\" = \"{spec}\": expected a point or range of a param, e.g. \"max_concurrency = 1\", \"size >= 4096\", \"c in 2..250\", \"the largest max_concurrency\""
-                    ),
-                });
-            }
-        }
+        check_points(&raw.points, &shown)?;
         cfg.points = raw.points;
         cfg.lint = raw.lint;
         if raw.limits.sql_seconds.is_nan()
@@ -347,6 +354,39 @@ impl Config {
     pub fn is_document(&self, rel: &str) -> bool {
         let opts = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
         self.documents.iter().any(|d| glob::Pattern::new(d).is_ok_and(|p| p.matches_with(rel, opts)))
+    }
+
+    /// What lint needs of this configuration, for the metrics of `dataset`:
+    /// the series param, aliases, `[points]`, and each metric's unit
+    /// (reckon.toml's, else the stored one, else read from its name),
+    /// direction and margin.
+    pub fn lint_options(&self, dataset: &Dataset) -> crate::lint::Options {
+        let metrics = dataset
+            .metrics()
+            .map(|m| {
+                let unit = self
+                    .metrics
+                    .get(&m.name)
+                    .and_then(|s| s.unit.clone())
+                    .or_else(|| m.unit.clone())
+                    .or_else(|| crate::metric::unit_from_name(&m.name).map(str::to_string));
+                let direction = self.direction(&m.name, m.direction);
+                let margin = self.margin(&m.name, direction);
+                (m.name.clone(), crate::lint::MetricRule { unit, direction, margin })
+            })
+            .collect();
+        crate::lint::Options {
+            series: self.series.clone(),
+            aliases: self.aliases.clone(),
+            points: self.points.clone(),
+            metrics,
+            judging: self.judging(),
+        }
+    }
+
+    /// A linter over `dataset` as this project reads its prose.
+    pub fn linter<'a, 's>(&'a self, dataset: &'a Dataset<'s>) -> crate::lint::Linter<'a, 's> {
+        crate::lint::Linter::new(dataset, &self.lint_options(dataset))
     }
 
     /// The metric's direction: reckon.toml first, then what the store holds.
@@ -441,7 +481,8 @@ latency = 0.06
     #[test]
     fn points_and_lint() {
         let cfg = Config::parse(
-            "[points]\n\"single request\" = \"c = 1\"\n\"{n} MB\" = \"cache = {n}\"\n[lint]\nlevel = \"error\"\nmin_confidence = 0.7\n",
+            "[points]\n\"single request\" = \"c = 1\"\n\"{n} MB\" = \"cache = {n}\"\n\
+             [lint]\nlevel = \"error\"\nmin_confidence = 0.7\n",
             Path::new("/p"),
             None,
         )

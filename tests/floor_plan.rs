@@ -40,8 +40,7 @@ const RANKS: &[&str] = &[
 const FORBIDDEN: &[(&str, &str)] = &[("claims", "doc")];
 
 /// Imports that run against the pipeline today (from → to).
-const IMPORT_DEBTS: &[(&str, &str)] =
-    &[("ingest", "config"), ("ingest", "store"), ("lint", "config"), ("query", "config")];
+const IMPORT_DEBTS: &[(&str, &str)] = &[("ingest", "config"), ("ingest", "store"), ("query", "config")];
 
 /// Non-test source files over the limit today.
 const SIZE_DEBTS: &[&str] = &[
@@ -54,7 +53,6 @@ const SIZE_DEBTS: &[&str] = &[
     "src/ingest/generic.rs",
     "src/ingest/mod.rs",
     "src/ingest/stdout.rs",
-    "src/lint/read.rs",
     "src/query/cells.rs",
     "src/query/filter.rs",
     "src/store/mod.rs",
@@ -250,7 +248,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/claims/tests.rs",
     "src/cli.rs",
     "src/cli_docs.rs",
-    "src/config.rs",
     "src/doc/mod.rs",
     "src/doc/splice.rs",
     "src/ingest/format.rs",
@@ -260,11 +257,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/ingest/sglang.rs",
     "src/ingest/template.rs",
     "src/ingest/vllm.rs",
-    "src/lint/mod.rs",
-    "src/lint/prose.rs",
-    "src/lint/read.rs",
-    "src/lint/report.rs",
-    "src/lint/vocab.rs",
     "src/metric.rs",
     "src/query/cells.rs",
     "src/query/mod.rs",
@@ -289,8 +281,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "tests/hostile.rs",
     "tests/ingest_kill.rs",
     "tests/inline_claims.rs",
-    "tests/lint_e2e.rs",
-    "tests/lint_labelled.rs",
     "tests/living_docs.rs",
     "tests/names_history_labels.rs",
     "tests/render_snapshots.rs",
@@ -310,7 +300,6 @@ const LINT_DEBTS: &[&str] = &[
     "src/claims/stats.rs",
     "src/cli.rs",
     "src/cli_docs.rs",
-    "src/config.rs",
     "src/doc/splice.rs",
     "src/doc/write.rs",
     "src/ingest/generic.rs",
@@ -319,11 +308,6 @@ const LINT_DEBTS: &[&str] = &[
     "src/ingest/pyjson.rs",
     "src/ingest/stdout.rs",
     "src/ingest/vllm.rs",
-    "src/lint/mod.rs",
-    "src/lint/prose.rs",
-    "src/lint/read.rs",
-    "src/lint/report.rs",
-    "src/lint/vocab.rs",
     "src/metric.rs",
     "src/query/cells.rs",
     "src/query/filter.rs",
@@ -347,7 +331,6 @@ const LINT_DEBTS: &[&str] = &[
     "tests/hook_e2e.rs",
     "tests/hostile.rs",
     "tests/ingest_kill.rs",
-    "tests/lint_labelled.rs",
     "tests/sweep_diff.rs",
 ];
 

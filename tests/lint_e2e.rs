@@ -223,7 +223,14 @@ fn statements_in_claim_regions_and_code_are_left_alone() {
     let sb = scenario();
     sb.write(
         "other.md",
-        "# Notes\n\n<!-- reckon:claim id=mine\n     baseline beats others on output_throughput for all max_concurrency -->\nBaseline is strictly superior.\n<!-- /reckon:claim -->\n\n```\nBaseline is strictly superior.\n```\n\nThe `baseline` config is strictly superior on tok/s.\n\nEAGLE-3 beats baseline on tok/s at C=30.\n",
+        concat!(
+            "# Notes\n\n<!-- reckon:claim id=mine\n",
+            "     baseline beats others on output_throughput for all max_concurrency -->\n",
+            "Baseline is strictly superior.\n<!-- /reckon:claim -->\n\n",
+            "```\nBaseline is strictly superior.\n```\n\n",
+            "The `baseline` config is strictly superior on tok/s.\n\n",
+            "EAGLE-3 beats baseline on tok/s at C=30.\n",
+        ),
     );
     let ran = sb.run(&["lint", "--format", "json", "--all", "other.md"]);
     let v: Value = serde_json::from_str(&ran.stdout).unwrap();

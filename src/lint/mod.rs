@@ -3,35 +3,67 @@
 //! not code, not reckon regions) is cut into sentences and tokens
 //! ([`vocab`]: the series, metrics, params and `[points]` phrases the
 //! project knows), read as claims in reckon's claim language ([`read`]),
-//! and judged by the claim engine, as of the newest sweep or — for history
-//! (a dated section, table or sentence) — as of its date.
+//! and judged by the claim engine ([`verdict`]), as of the newest sweep or —
+//! for history (a dated section, table or sentence, [`intent`]) — as of its
+//! date.
 //!
 //! A statement is *contradicted* when the data show the opposite beyond
 //! noise, *stale* when it states a number an earlier sweep bore out (held or
 //! within noise) and the newest data contradict. Plans and recommendations
 //! are not judged; a name that fits several series is reported as
 //! ambiguous, never guessed.
-#![allow(clippy::assigning_clones, clippy::default_trait_access, clippy::too_many_lines, clippy::unused_self)] // floor-plan debt (issue 7): fix these and delete this line
+//!
+//! Lint knows nothing of reckon.toml: what it needs of the project comes as
+//! [`Options`], the claim engine's settings among them.
 
+mod context;
+mod intent;
 pub mod prose;
 pub mod read;
 pub mod report;
+mod verdict;
 pub mod vocab;
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::claims::judge::Judge;
-use crate::claims::{lang, Verdict};
-use crate::config::Config;
+use crate::claims::judge::Settings;
+use crate::claims::Verdict;
+use crate::metric::Direction;
 use crate::query::Dataset;
 use crate::Result;
-use prose::{Block, BlockKind};
-use read::{Item, Reading, Surroundings};
-use vocab::{Meaning, Tok, Token, Unit, Vocabulary};
+use prose::{Block, BlockKind, Sentence};
+use read::Item;
+use vocab::{Token, Vocabulary};
+
+/// What lint needs to know of the project (reckon.toml turns into this).
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The param whose values name the series being compared.
+    pub series: String,
+    /// Words prose uses for a series, metric or param, by canonical name.
+    pub aliases: BTreeMap<String, Vec<String>>,
+    /// How prose names points and ranges: phrase → `P = v`, `P >= v`, `P in
+    /// a..b`, `the largest P`, `every P` (`{n}`: the number written).
+    pub points: BTreeMap<String, String>,
+    /// Each metric of the data as the project reads it.
+    pub metrics: BTreeMap<String, MetricRule>,
+    /// What the claim engine judges with (the series param, margins).
+    pub judging: Settings,
+}
+
+/// How a metric is read: its unit, which way is better, its practical
+/// margin (a fraction).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricRule {
+    pub unit: Option<String>,
+    pub direction: Direction,
+    pub margin: f64,
+}
 
 /// What lint concluded about one statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -110,456 +142,141 @@ pub struct Finding {
     pub block_span: Range<usize>,
 }
 
-/// Lints one document.
+/// Lints documents against one dataset.
 pub struct Linter<'a, 's> {
-    dataset: &'a Dataset<'s>,
-    cfg: &'a Config,
     vocab: Vocabulary,
     /// Every sweep date, oldest first.
     sweeps: Vec<String>,
+    /// The params the `[points]` phrases use: what a sentence without a
+    /// point speaks of first.
     preferred_params: Vec<String>,
-    judged: std::cell::RefCell<std::collections::HashMap<(String, Option<String>), VerdictOrWhy>>,
+    dataset: &'a Dataset<'s>,
+    /// What the claim engine judges with.
+    judging: Settings,
+    /// Verdicts by (statement, as of): plans repeat their conclusions.
+    judged: RefCell<HashMap<(String, Option<String>), verdict::VerdictOrWhy>>,
 }
 
-type VerdictOrWhy = std::result::Result<(Verdict, String), String>;
+/// A document's prose, cut and tokenized once.
+struct Prose<'t> {
+    text: &'t str,
+    blocks: Vec<Block>,
+    /// The tokens of each block's text.
+    tokens: Vec<Vec<Token>>,
+    /// Reckon regions: their prose is theirs.
+    regions: Vec<Range<usize>>,
+}
 
 impl<'a, 's> Linter<'a, 's> {
-    pub fn new(dataset: &'a Dataset<'s>, cfg: &'a Config) -> Self {
-        let vocab = Vocabulary::new(dataset, cfg);
+    /// A linter over `dataset`, as `options` say the project reads it.
+    pub fn new(dataset: &'a Dataset<'s>, options: &Options) -> Self {
+        let vocab = Vocabulary::new(dataset, options);
         let sweeps: Vec<String> =
             dataset.runs().iter().map(|r| r.sweep.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         let mut preferred_params: Vec<String> = Vec::new();
-        for spec in cfg.points.values() {
+        for spec in options.points.values() {
             if let Some(s) = vocab::Scope::parse(spec, Some(0.0)) {
                 if !preferred_params.iter().any(|p| p == s.param()) {
                     preferred_params.push(s.param().to_string());
                 }
             }
         }
-        Linter { dataset, cfg, vocab, sweeps, preferred_params, judged: Default::default() }
+        Linter {
+            vocab,
+            sweeps,
+            preferred_params,
+            dataset,
+            judging: options.judging.clone(),
+            judged: RefCell::default(),
+        }
     }
 
     /// Every statement of the document (`path` names it in errors).
     pub fn lint(&self, path: &Path, text: &str) -> Result<Vec<Finding>> {
         let document = crate::doc::parse(path, text)?;
-        let skip: Vec<Range<usize>> = document.regions.iter().map(|r| r.open.start..r.close.end).collect();
-        let blocks = prose::blocks(text, &skip);
-        let sentences = prose::sentences(&blocks);
+        let regions: Vec<Range<usize>> = document.regions.iter().map(|r| r.open.start..r.close.end).collect();
+        let blocks = prose::blocks(text, &regions);
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| vocab::tokenize(&self.vocab, &b.text)).collect();
-        let newest = self.sweeps.last().cloned();
+        let prose = Prose { text, blocks, tokens, regions };
         let mut out = Vec::new();
-        for s in &sentences {
-            let b = &blocks[s.block];
-            if skip.iter().any(|r| s.span.start < r.end && r.start < s.span.end) {
-                continue;
-            }
-            let toks: Vec<Token> = tokens[s.block]
-                .iter()
-                .filter(|t| t.start >= s.range.start && t.end <= s.range.end)
-                .map(|t| Token { kind: t.kind.clone(), start: t.start - s.range.start, end: t.end - s.range.start })
-                .collect();
-            let sentence_text = &b.text[s.range.clone()];
-            let (line, col) = crate::doc::location(text, s.span.start);
-            let in_table = matches!(b.kind, BlockKind::TableCell { .. });
-            let items = match self.table_cell(&blocks, &tokens, s.block) {
-                Some(reading) => vec![Item::Reading(reading)],
-                None if in_table
-                    && matches!(b.kind, BlockKind::TableCell { col: 0, .. } | BlockKind::TableCell { row: 0, .. }) =>
-                {
-                    continue
-                }
-                None => {
-                    let around = self.surroundings(&blocks, &tokens, s.block, s.range.start);
-                    read::read(&self.vocab, &toks, sentence_text, &around, &self.preferred_params)
-                }
-            };
-            if items.is_empty() {
-                continue;
-            }
-            let plan = is_plan(&toks) || b.headings.iter().any(|h| is_plan_heading(&blocks[*h].text));
-            let date = block_date(&toks)
-                .or_else(|| if in_table { table_date(&blocks, &tokens, s.block) } else { None })
-                // Under a dated heading, tables and sentences in the past
-                // tense are the record of that date; sentences in the
-                // present tense are conclusions standing today.
-                .or_else(|| {
-                    if in_table || is_past_tense(&toks) {
-                        b.headings.iter().rev().find_map(|h| block_date(&tokens[*h]))
-                    } else {
-                        None
-                    }
-                });
-            let as_of = match (&date, &newest) {
-                (Some(d), Some(n)) if d < n => Some(d.clone()),
-                _ => None,
-            };
-            for item in items {
-                let mut f = Finding {
-                    line,
-                    col,
-                    span: s.span.clone(),
-                    sentence: sentence_text.to_string(),
-                    claim: None,
-                    status: Status::Unjudged,
-                    verdict: None,
-                    summary: String::new(),
-                    confidence: 0.0,
-                    notes: Vec::new(),
-                    as_of: None,
-                    held_as_of: None,
-                    candidates: Vec::new(),
-                    in_table,
-                    block_span: b.span.clone(),
-                };
-                match item {
-                    Item::Ambiguous { phrase, candidates } => {
-                        f.status = if plan { Status::Plan } else { Status::Ambiguous };
-                        f.confidence = 1.0;
-                        f.summary = format!("`{phrase}` fits several series: {}; name one", candidates.join(", "));
-                        f.candidates = candidates;
-                    }
-                    Item::Reading(r) => {
-                        f.claim = Some(r.statement.clone());
-                        f.confidence = r.confidence;
-                        f.notes = r.notes.clone();
-                        if plan {
-                            f.status = Status::Plan;
-                            f.summary = "a plan or recommendation: not judged".into();
-                        } else {
-                            self.judge(&mut f, &r, as_of.as_deref());
-                        }
-                    }
-                }
-                out.push(f);
-            }
+        for s in &prose::sentences(&prose.blocks) {
+            out.extend(self.sentence(&prose, s));
         }
         Ok(out)
     }
 
-    /// Judges a reading now (or as of a history date), and tells a stale
-    /// number from a wrong one.
-    fn judge(&self, f: &mut Finding, r: &Reading, as_of: Option<&str>) {
-        let (verdict, summary) = match self.verdict(&r.statement, as_of) {
-            Ok(v) => v,
-            Err(msg) => {
-                f.status = Status::Unjudged;
-                f.summary = msg;
-                return;
-            }
-        };
-        f.verdict = Some(verdict);
-        f.summary = summary;
-        f.status = match verdict {
-            Verdict::Holds => Status::Holds,
-            Verdict::Inconclusive => Status::Inconclusive,
-            Verdict::NoData => Status::NoData,
-            Verdict::Contradicted => Status::Contradicted,
-        };
-        if let Some(d) = as_of {
-            f.as_of = Some(d.to_string());
-            if verdict == Verdict::Contradicted {
-                f.summary = format!("as of {d} (the date it is written under): {}", f.summary);
-            } else {
-                f.status = Status::History;
-            }
-            return;
+    /// The findings of one sentence.
+    fn sentence(&self, prose: &Prose, s: &Sentence) -> Vec<Finding> {
+        let b = &prose.blocks[s.block];
+        if prose.regions.iter().any(|r| s.span.start < r.end && r.start < s.span.end) {
+            return Vec::new();
         }
-        // Stale: right with the data as they stood before the newest sweep
-        // — it held, or they were within noise of it (not contradicted, not
-        // without data). One more judgement, only for contradicted numbers.
-        if verdict == Verdict::Contradicted && r.number {
-            if let Some(before) = self.sweeps.len().checked_sub(2).map(|i| &self.sweeps[i]) {
-                if let Ok((Verdict::Holds | Verdict::Inconclusive, _)) = self.verdict(&r.statement, Some(before)) {
-                    f.status = Status::Stale;
-                    f.held_as_of = Some(before.clone());
-                }
-            }
-        }
-    }
-
-    /// The verdict of a statement (as of a date), judged once per lint:
-    /// plans repeat their conclusions.
-    fn verdict(&self, statement: &str, as_of: Option<&str>) -> VerdictOrWhy {
-        let key = (statement.to_string(), as_of.map(str::to_string));
-        if let Some(v) = self.judged.borrow().get(&key) {
-            return v.clone();
-        }
-        let v = self.judge_statement(statement, as_of);
-        self.judged.borrow_mut().insert(key, v.clone());
-        v
-    }
-
-    fn judge_statement(&self, statement: &str, as_of: Option<&str>) -> VerdictOrWhy {
-        let claim =
-            lang::parse(statement).map_err(|e| format!("not a claim reckon can read ({}): {statement}", e.msg))?;
-        let settings = self.cfg.judging();
-        let mut judge = Judge::new(self.dataset, &settings);
-        judge.as_of = as_of.map(str::to_string);
-        let (verdict, clauses) = judge.claim(&claim).map_err(|e| e.msg)?;
-        let summary = match clauses.as_slice() {
-            [one] => one.summary.clone(),
-            _ => format!(
-                "{verdict}: {}",
-                clauses.iter().map(|c| format!("[{}] {}", c.statement, c.summary)).collect::<Vec<_>>().join("; ")
-            ),
-        };
-        Ok((verdict, summary))
-    }
-
-    /// What a sentence's surroundings name: series and metric of its block
-    /// and section, the metric of its headings.
-    fn surroundings(&self, blocks: &[Block], tokens: &[Vec<Token>], bi: usize, at: usize) -> Surroundings {
-        let series_of = |toks: &[Token]| -> Vec<(usize, String)> {
-            toks.iter()
-                .filter_map(|t| match &t.kind {
-                    Tok::Mention(Meaning::Series(s)) if s.len() == 1 => Some((t.start, s[0].clone())),
-                    _ => None,
-                })
-                .collect()
-        };
-        let metric_of = |toks: &[Token]| -> Option<String> {
-            toks.iter().find_map(|t| match &t.kind {
-                Tok::Mention(Meaning::Metric(m)) => Some(m.clone()),
-                Tok::Number(n) => match &n.unit {
-                    Unit::Metric(m) => Some(m.clone()),
-                    _ => None,
-                },
-                _ => None,
-            })
-        };
-        // Nearest first: before the sentence (closest first), then after.
-        let mut in_block = series_of(&tokens[bi]);
-        in_block.sort_by_key(|(p, _)| if *p < at { (0, at - p) } else { (1, p - at) });
-        let block_series: Vec<String> = dedup(in_block.into_iter().map(|(_, s)| s));
-        let section = blocks[bi].headings.last().copied();
-        let same_section = |j: usize| {
-            j != bi && blocks[j].headings.last().copied() == section && !matches!(blocks[j].kind, BlockKind::Heading(_))
-        };
-        let before = (0..bi).rev().filter(|j| same_section(*j));
-        let after = (bi + 1..blocks.len()).filter(|j| same_section(*j));
-        let section_series = dedup(before.chain(after).flat_map(|j| series_of(&tokens[j]).into_iter().map(|(_, s)| s)));
-        let heading_metric = blocks[bi].headings.iter().rev().find_map(|h| metric_of(&tokens[*h]));
-        Surroundings { block_series, section_series, block_metric: metric_of(&tokens[bi]), heading_metric }
-    }
-
-    /// A numeric table cell read as a value: its column's header names the
-    /// series (and perhaps the metric or unit), the first column's header
-    /// the param, the row's first cell the point.
-    fn table_cell(&self, blocks: &[Block], tokens: &[Vec<Token>], bi: usize) -> Option<Reading> {
-        let BlockKind::TableCell { table, row, col } = blocks[bi].kind else { return None };
-        if row == 0 || col == 0 {
-            return None;
-        }
-        let [Token { kind: Tok::Number(n), .. }] = tokens[bi].as_slice() else { return None };
-        let cell =
-            |r: usize, c: usize| blocks.iter().position(|b| b.kind == BlockKind::TableCell { table, row: r, col: c });
-        let header = &tokens[cell(0, col)?];
-        let series = header.iter().find_map(|t| match &t.kind {
-            Tok::Mention(Meaning::Series(s)) if s.len() == 1 => Some(s[0].clone()),
-            _ => None,
-        })?;
-        let param = tokens[cell(0, 0)?].iter().find_map(|t| match &t.kind {
-            Tok::Mention(Meaning::Param(p)) => Some(p.clone()),
-            _ => None,
-        })?;
-        let [Token { kind: Tok::Number(point), .. }] = tokens[cell(row, 0)?].as_slice() else { return None };
-        let mut notes = Vec::new();
-        let mut confidence: f64 = 0.8;
-        let metric = header
+        let toks: Vec<Token> = prose.tokens[s.block]
             .iter()
-            .find_map(|t| match &t.kind {
-                Tok::Mention(Meaning::Metric(m)) => Some(m.clone()),
-                _ => None,
-            })
-            .or_else(|| {
-                let h = blocks[bi].headings.iter().rev().find_map(|h| {
-                    tokens[*h].iter().find_map(|t| match &t.kind {
-                        Tok::Mention(Meaning::Metric(m)) => Some(m.clone()),
-                        _ => None,
-                    })
-                });
-                if let Some(m) = &h {
-                    confidence -= 0.15;
-                    notes.push(format!("metric `{m}` from the section heading"));
-                }
-                h
-            })?;
-        let margin = self.vocab.margins.get(&metric).copied().unwrap_or(0.05);
-        let within = if n.precision > margin {
-            format!(" within {}%", crate::metric::format_number((n.precision * 1000.0).ceil() / 10.0))
-        } else {
-            String::new()
+            .filter(|t| t.start >= s.range.start && t.end <= s.range.end)
+            .map(|t| Token { kind: t.kind.clone(), start: t.start - s.range.start, end: t.end - s.range.start })
+            .collect();
+        let sentence_text = &b.text[s.range.clone()];
+        let in_table = matches!(b.kind, BlockKind::TableCell { .. });
+        let items = match context::table_cell(&self.vocab, &prose.blocks, &prose.tokens, s.block) {
+            Some(reading) => vec![Item::Reading(reading)],
+            // Headers and the points column are labels, not statements.
+            None if matches!(b.kind, BlockKind::TableCell { col: 0, .. } | BlockKind::TableCell { row: 0, .. }) => {
+                return Vec::new();
+            }
+            None => {
+                let around = context::surroundings(&prose.blocks, &prose.tokens, s.block, s.range.start);
+                read::read(&self.vocab, &toks, sentence_text, &around, &self.preferred_params)
+            }
         };
-        Some(Reading {
-            statement: format!(
-                "{} on {metric} at {param} = {} ≈ {}{within}",
-                read::name(&series),
-                crate::metric::format_number(point.value),
-                crate::metric::format_number(n.value)
-            ),
-            number: true,
-            confidence,
-            notes,
-        })
-    }
-}
-
-fn dedup(it: impl Iterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for s in it {
-        if !out.contains(&s) {
-            out.push(s);
+        if items.is_empty() {
+            return Vec::new();
         }
+        let plan = intent::is_plan(&toks) || b.headings.iter().any(|h| intent::is_plan_heading(&prose.blocks[*h].text));
+        let as_of = intent::history_date(&prose.blocks, &prose.tokens, s.block, &toks)
+            .filter(|d| self.sweeps.last().is_some_and(|newest| d < newest));
+        let (line, col) = crate::doc::location(prose.text, s.span.start);
+        let blank = Finding {
+            line,
+            col,
+            span: s.span.clone(),
+            sentence: sentence_text.to_string(),
+            claim: None,
+            status: Status::Unjudged,
+            verdict: None,
+            summary: String::new(),
+            confidence: 0.0,
+            notes: Vec::new(),
+            as_of: None,
+            held_as_of: None,
+            candidates: Vec::new(),
+            in_table,
+            block_span: b.span.clone(),
+        };
+        items.into_iter().map(|item| self.finding(blank.clone(), item, plan, as_of.as_deref())).collect()
     }
-    out
-}
 
-/// The date a block names (a dated heading or caption), if any.
-fn block_date(tokens: &[Token]) -> Option<String> {
-    tokens
-        .iter()
-        .filter_map(|t| match &t.kind {
-            Tok::Date(d) => Some(d.clone()),
-            _ => None,
-        })
-        .max()
-}
-
-/// A table's date: a dated paragraph right before or after it (its caption).
-fn table_date(blocks: &[Block], tokens: &[Vec<Token>], bi: usize) -> Option<String> {
-    let BlockKind::TableCell { table, .. } = blocks[bi].kind else { return None };
-    let in_table = |j: usize| matches!(blocks[j].kind, BlockKind::TableCell { table: t, .. } if t == table);
-    let first = (0..blocks.len()).find(|j| in_table(*j))?;
-    let last = (0..blocks.len()).rev().find(|j| in_table(*j))?;
-    let before = first.checked_sub(1).filter(|j| blocks[*j].kind == BlockKind::Paragraph);
-    let after = Some(last + 1).filter(|j| blocks.get(*j).is_some_and(|b| b.kind == BlockKind::Paragraph));
-    before.into_iter().chain(after).find_map(|j| block_date(&tokens[j]))
-}
-
-/// Whether a sentence speaks in the past tense: a past form (`peaked`,
-/// `beat`, `was`) and no present one (`is`, `beats`, `keeps`).
-fn is_past_tense(toks: &[Token]) -> bool {
-    const PAST: &[&str] = &[
-        "was", "were", "had", "did", "beat", "won", "lost", "led", "ran", "held", "took", "gave", "got", "made", "saw",
-        "fell", "rose", "grew", "hit", "stood", "came", "went", "kept", "showed", "shown",
-    ];
-    const PRESENT: &[&str] = &["is", "are", "has", "have", "does", "do", "beats", "wins", "keeps", "remains", "stays"];
-    let words = words(toks);
-    let past = words.iter().any(|w| PAST.contains(w) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed")));
-    let present = words.iter().any(|w| PRESENT.contains(w));
-    past && !present
-}
-
-/// Words that make a sentence a plan or recommendation rather than a
-/// finding.
-const PLAN_WORDS: &[&str] = &[
-    "should",
-    "could",
-    "might",
-    "would",
-    "todo",
-    "plan",
-    "planned",
-    "planning",
-    "will",
-    "let's",
-    "consider",
-    "hypothesis",
-    "expect",
-    "expected",
-    "hope",
-    "goal",
-    "propose",
-    "proposed",
-    "intend",
-    "want",
-];
-/// Verbs that, opening a sentence, make it an instruction.
-const IMPERATIVES: &[&str] = &[
-    "try",
-    "rerun",
-    "re-run",
-    "run",
-    "add",
-    "upgrade",
-    "measure",
-    "test",
-    "check",
-    "investigate",
-    "evaluate",
-    "compare",
-    "profile",
-    "tune",
-    "turn",
-    "switch",
-    "use",
-    "explore",
-    "implement",
-    "benchmark",
-    "repeat",
-    "sweep",
-    "write",
-    "keep",
-    "ship",
-    "enable",
-    "disable",
-    "move",
-    "replace",
-    "remove",
-    "avoid",
-    "prefer",
-    "pick",
-    "choose",
-    "deploy",
-    "do",
-    "don't",
-    "make",
-];
-
-/// The plain words of a sentence, in order.
-fn words(toks: &[Token]) -> Vec<&str> {
-    toks.iter()
-        .filter_map(|t| match &t.kind {
-            Tok::Word(w) => Some(w.as_str()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn is_plan(toks: &[Token]) -> bool {
-    let words = words(toks);
-    let first_is_word = matches!(toks.first().map(|t| &t.kind), Some(Tok::Word(_)));
-    words.iter().any(|w| PLAN_WORDS.contains(w))
-        || words.windows(2).any(|w| {
-            w == ["next", "step"]
-                || w == ["next", "steps"]
-                || w == ["to", "do"]
-                || w == ["need", "to"]
-                || w == ["needs", "to"]
-                || w == ["going", "to"]
-        })
-        || (first_is_word && words.first().is_some_and(|w| IMPERATIVES.contains(w)))
-}
-
-/// Headings whose sections are plans: `Next`, `Next steps`, `Plan`, `TODO`,
-/// `Future work`, `Ideas`, `Open questions`.
-fn is_plan_heading(text: &str) -> bool {
-    let t = text.trim().to_ascii_lowercase();
-    let t = t.trim_end_matches(':');
-    [
-        "next",
-        "next steps",
-        "plan",
-        "plans",
-        "todo",
-        "to do",
-        "future work",
-        "ideas",
-        "open questions",
-        "hypotheses",
-        "next up",
-    ]
-    .contains(&t)
-        || t.starts_with("next step")
-        || t.starts_with("todo")
+    /// What one reading (or ambiguous name) of a sentence comes to.
+    fn finding(&self, mut f: Finding, item: Item, plan: bool, as_of: Option<&str>) -> Finding {
+        match item {
+            Item::Ambiguous { phrase, candidates } => {
+                f.status = if plan { Status::Plan } else { Status::Ambiguous };
+                f.confidence = 1.0;
+                f.summary = format!("`{phrase}` fits several series: {}; name one", candidates.join(", "));
+                f.candidates = candidates;
+            }
+            Item::Reading(r) => {
+                f.claim = Some(r.statement.clone());
+                f.confidence = r.confidence;
+                f.notes.clone_from(&r.notes);
+                if plan {
+                    f.status = Status::Plan;
+                    f.summary = "a plan or recommendation: not judged".into();
+                } else {
+                    self.judge(&mut f, &r, as_of);
+                }
+            }
+        }
+        f
+    }
 }

@@ -1,7 +1,6 @@
 //! The prose of a markdown document as blocks (paragraphs, list items,
 //! headings, table cells) and sentences, each mapped back to byte offsets
 //! of the document. Code, HTML and reckon regions are not prose.
-#![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::ops::Range;
 
@@ -101,6 +100,30 @@ impl Open {
     }
 }
 
+/// Closes a block: kept when it holds text, under the headings open at that
+/// point (a heading closes the headings of its level and below).
+fn flush(open: Open, out: &mut Vec<Block>, heading_stack: &mut Vec<(u8, usize)>) {
+    let trimmed = open.text.trim();
+    if trimmed.is_empty() {
+        return;
+    }
+    let mut headings: Vec<usize> = heading_stack.iter().map(|(_, i)| *i).collect();
+    if let BlockKind::Heading(level) = open.kind {
+        while heading_stack.last().is_some_and(|(l, _)| *l >= level) {
+            heading_stack.pop();
+        }
+        headings = heading_stack.iter().map(|(_, i)| *i).collect();
+        heading_stack.push((level, out.len()));
+    }
+    out.push(Block {
+        kind: open.kind,
+        text: open.text,
+        segs: open.segs,
+        span: open.start..open.end.max(open.start),
+        headings,
+    });
+}
+
 /// The blocks of prose of `text`, in document order. Text inside any of
 /// `skip` (reckon regions) is left out.
 pub fn blocks(text: &str, skip: &[Range<usize>]) -> Vec<Block> {
@@ -110,28 +133,6 @@ pub fn blocks(text: &str, skip: &[Range<usize>]) -> Vec<Block> {
     let mut in_code = 0usize;
     let (mut table, mut row, mut col) = (0usize, 0usize, 0usize);
     let skipped = |r: &Range<usize>| skip.iter().any(|s| r.start < s.end && s.start < r.end);
-
-    let flush = |open: Open, out: &mut Vec<Block>, heading_stack: &mut Vec<(u8, usize)>| {
-        let trimmed = open.text.trim();
-        if trimmed.is_empty() {
-            return;
-        }
-        let mut headings: Vec<usize> = heading_stack.iter().map(|(_, i)| *i).collect();
-        if let BlockKind::Heading(level) = open.kind {
-            while heading_stack.last().is_some_and(|(l, _)| *l >= level) {
-                heading_stack.pop();
-            }
-            headings = heading_stack.iter().map(|(_, i)| *i).collect();
-            heading_stack.push((level, out.len()));
-        }
-        out.push(Block {
-            kind: open.kind,
-            text: open.text,
-            segs: open.segs,
-            span: open.start..open.end.max(open.start),
-            headings,
-        });
-    };
 
     for (event, range) in crate::doc::parser(text).into_offset_iter() {
         match event {
@@ -265,7 +266,8 @@ mod tests {
 
     #[test]
     fn blocks_and_sentences_map_back_to_the_source() {
-        let doc = "# Title 2026-01-02\n\nFirst *one* here. Second one.\n\n- item a\n- item b with `code`\n\n```\nnot prose\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+        let doc = "# Title 2026-01-02\n\nFirst *one* here. Second one.\n\n- item a\n- item b with `code`\n\n\
+                   ```\nnot prose\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
         let bs = blocks(doc, &[]);
         let texts: Vec<&str> = bs.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(

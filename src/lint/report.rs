@@ -1,7 +1,6 @@
 //! Lint findings for people (human), programs (JSON) and GitHub Actions
 //! (workflow annotations); claim regions to paste (`--suggest`) or to wrap
 //! around the author's lines (`--write`).
-#![allow(clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -60,7 +59,7 @@ pub fn human(path: &str, findings: &[Finding], sel: Selection) -> String {
         }
         let mut how = format!("  confidence {:.2}", f.confidence);
         if !f.notes.is_empty() {
-            how.push_str(&format!(" ({})", f.notes.join("; ")));
+            let _ = write!(how, " ({})", f.notes.join("; "));
         }
         let _ = writeln!(out, "{how}");
     }
@@ -258,8 +257,11 @@ mod tests {
         let out = apply(text, &w, &BTreeSet::new());
         assert_eq!(
             out,
-            "> A is fast.\r\n> <!-- reckon:claim id=lint-2\r\n>      b < a on m -->\r\n> B is slow.\r\n> <!-- /reckon:claim -->\r\n\r\n\
-             <!-- reckon:claim id=lint-4\r\n     x beats y on m -->\r\nFirst one. Second one\r\ngoes on.\r\n<!-- /reckon:claim -->\r\n"
+            concat!(
+                "> A is fast.\r\n> <!-- reckon:claim id=lint-2\r\n>      b < a on m -->\r\n> B is slow.\r\n",
+                "> <!-- /reckon:claim -->\r\n\r\n<!-- reckon:claim id=lint-4\r\n     x beats y on m -->\r\n",
+                "First one. Second one\r\ngoes on.\r\n<!-- /reckon:claim -->\r\n"
+            )
         );
         crate::doc::parse(std::path::Path::new("t.md"), &out).unwrap();
         // Taken ids are not reused.

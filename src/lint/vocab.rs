@@ -1,20 +1,13 @@
 //! What prose can name, and a sentence cut into tokens: mentions of series,
 //! metrics, params and points (by name, alias or `[points]` phrase),
 //! numbers with their units, dates, words and punctuation.
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::default_trait_access,
-    clippy::needless_pass_by_value,
-    clippy::too_many_lines
-)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::config::Config;
+use super::Options;
 use crate::metric::Direction;
 use crate::query::Dataset;
 
@@ -114,64 +107,24 @@ pub struct Vocabulary {
 }
 
 impl Vocabulary {
-    pub fn new(dataset: &Dataset, cfg: &Config) -> Vocabulary {
-        let series: BTreeSet<String> = dataset.param_values(&cfg.series).into_iter().collect();
-        let metrics: Vec<(String, Option<String>, Direction)> =
-            dataset.metrics().map(|m| (m.name.clone(), m.unit.clone(), m.direction)).collect();
+    /// The vocabulary of a dataset's series, metrics and params, as the
+    /// project names them.
+    pub fn new(dataset: &Dataset, options: &Options) -> Vocabulary {
+        let series: BTreeSet<String> = dataset.param_values(&options.series).into_iter().collect();
         let params: BTreeMap<String, Vec<String>> = dataset
             .params()
-            .filter(|p| *p != cfg.series && !p.contains('.'))
+            .filter(|p| *p != options.series && !p.contains('.'))
             .map(|p| (p.to_string(), dataset.param_values(p)))
             .collect();
-        Vocabulary::build(cfg, series, &metrics, &params)
+        Vocabulary::build(options, &series, &params)
     }
 
-    /// The vocabulary of the given series, metrics (name, stored unit,
-    /// stored direction) and params (name, values as text).
-    pub fn build(
-        cfg: &Config,
-        series: BTreeSet<String>,
-        metric_list: &[(String, Option<String>, Direction)],
-        param_list: &BTreeMap<String, Vec<String>>,
-    ) -> Vocabulary {
-        let metrics: BTreeSet<String> = metric_list.iter().map(|m| m.0.clone()).collect();
-        let params: BTreeSet<String> = param_list.keys().cloned().collect();
-        let mut map: BTreeMap<String, Vec<Meaning>> = BTreeMap::new();
-        // The project's aliases first: a word reckon.toml gives a meaning
-        // keeps it over a metric or param that happens to have that name.
-        for (canonical, words) in &cfg.aliases {
-            let meaning = if series.contains(canonical) {
-                Meaning::Series(vec![canonical.clone()])
-            } else if metrics.contains(canonical) {
-                Meaning::Metric(canonical.clone())
-            } else if params.contains(canonical) {
-                Meaning::Param(canonical.clone())
-            } else {
-                continue;
-            };
-            for w in words {
-                add_phrase(&mut map, w, meaning.clone());
-            }
-        }
-        let explicit: BTreeSet<String> = map.keys().cloned().collect();
-        let mut add = |phrase: &str, m: Meaning| {
-            if !explicit.contains(&phrase.trim().to_ascii_lowercase()) {
-                add_phrase(&mut map, phrase, m);
-            }
-        };
-        for s in &series {
-            add(s, Meaning::Series(vec![s.clone()]));
-        }
-        for m in &metrics {
-            add(m, Meaning::Metric(m.clone()));
-            add(&m.replace('_', " "), Meaning::Metric(m.clone()));
-        }
-        for p in &params {
-            add(p, Meaning::Param(p.clone()));
-            add(&p.replace('_', " "), Meaning::Param(p.clone()));
-        }
+    /// The vocabulary of the given series, the options' metrics and the
+    /// given params (name, values as text).
+    pub fn build(options: &Options, series: &BTreeSet<String>, params: &BTreeMap<String, Vec<String>>) -> Vocabulary {
+        let mut map = names(options, series, params);
         let mut templates = Vec::new();
-        for (phrase, spec) in &cfg.points {
+        for (phrase, spec) in &options.points {
             if phrase.contains("{n}") {
                 let mut pattern = String::from("(?i)^");
                 for (i, part) in phrase.split("{n}").enumerate() {
@@ -184,62 +137,101 @@ impl Vocabulary {
                     templates.push(Template { re, spec: spec.clone() });
                 }
             } else if let Some(scope) = Scope::parse(spec, None) {
-                add(phrase, Meaning::Point(scope));
+                add_phrase(&mut map, phrase, Meaning::Point(scope));
             }
         }
-        // One phrase, several meanings: series merge into one ambiguous
-        // mention; otherwise the series reading, then metric, then param wins.
-        let mut phrases: Vec<(String, Meaning)> = map
-            .into_iter()
-            .map(|(k, ms)| {
-                let series: Vec<String> = ms
-                    .iter()
-                    .filter_map(|m| match m {
-                        Meaning::Series(s) => Some(s.clone()),
-                        _ => None,
-                    })
-                    .flatten()
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .collect();
-                let m = if series.is_empty() {
-                    ms.into_iter().next().unwrap_or(Meaning::Series(Vec::new()))
-                } else {
-                    Meaning::Series(series)
-                };
-                (k, m)
-            })
-            .collect();
+        let mut phrases = merge_meanings(map);
         phrases.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
-        let mut units = BTreeMap::new();
-        let mut directions = BTreeMap::new();
-        let mut margins = BTreeMap::new();
-        for (name, stored_unit, stored_direction) in metric_list {
-            let unit = cfg
-                .metrics
-                .get(name)
-                .and_then(|s| s.unit.clone())
-                .or_else(|| stored_unit.clone())
-                .or_else(|| crate::metric::unit_from_name(name).map(str::to_string));
-            units.insert(name.clone(), unit);
-            let d = cfg.direction(name, *stored_direction);
-            directions.insert(name.clone(), d);
-            margins.insert(name.clone(), cfg.margin(name, d));
-        }
         let mut param_values = BTreeMap::new();
-        for (p, values) in param_list {
+        for (p, values) in params {
             let mut vs: Vec<f64> = values.iter().filter_map(|v| v.parse::<f64>().ok()).collect();
             vs.sort_by(f64::total_cmp);
             vs.dedup();
             param_values.insert(p.clone(), vs);
         }
-        Vocabulary { phrases, templates, units, directions, margins, param_values, series_param: cfg.series.clone() }
+        let rules = &options.metrics;
+        Vocabulary {
+            phrases,
+            templates,
+            units: rules.iter().map(|(m, r)| (m.clone(), r.unit.clone())).collect(),
+            directions: rules.iter().map(|(m, r)| (m.clone(), r.direction)).collect(),
+            margins: rules.iter().map(|(m, r)| (m.clone(), r.margin)).collect(),
+            param_values,
+            series_param: options.series.clone(),
+        }
     }
 
     /// The unit a metric is stored in, if known.
     pub fn unit(&self, metric: &str) -> Option<&str> {
         self.units.get(metric).and_then(|u| u.as_deref())
     }
+}
+
+/// Every name of a series, metric and param, lowercase: the project's
+/// aliases first (a word reckon.toml gives a meaning keeps it over a metric
+/// or param that happens to have that name), then the names themselves
+/// (metrics and params also with spaces for `_`).
+fn names(
+    options: &Options,
+    series: &BTreeSet<String>,
+    params: &BTreeMap<String, Vec<String>>,
+) -> BTreeMap<String, Vec<Meaning>> {
+    let mut map: BTreeMap<String, Vec<Meaning>> = BTreeMap::new();
+    for (canonical, words) in &options.aliases {
+        let meaning = if series.contains(canonical) {
+            Meaning::Series(vec![canonical.clone()])
+        } else if options.metrics.contains_key(canonical) {
+            Meaning::Metric(canonical.clone())
+        } else if params.contains_key(canonical) {
+            Meaning::Param(canonical.clone())
+        } else {
+            continue;
+        };
+        for w in words {
+            add_phrase(&mut map, w, meaning.clone());
+        }
+    }
+    let explicit: BTreeSet<String> = map.keys().cloned().collect();
+    let mut add = |phrase: &str, m: Meaning| {
+        if !explicit.contains(&phrase.trim().to_ascii_lowercase()) {
+            add_phrase(&mut map, phrase, m);
+        }
+    };
+    for s in series {
+        add(s, Meaning::Series(vec![s.clone()]));
+    }
+    for m in options.metrics.keys() {
+        add(m, Meaning::Metric(m.clone()));
+        add(&m.replace('_', " "), Meaning::Metric(m.clone()));
+    }
+    for p in params.keys() {
+        add(p, Meaning::Param(p.clone()));
+        add(&p.replace('_', " "), Meaning::Param(p.clone()));
+    }
+    map
+}
+
+/// One phrase, several meanings: series merge into one ambiguous mention;
+/// otherwise the first meaning given wins (an alias before a name).
+fn merge_meanings(map: BTreeMap<String, Vec<Meaning>>) -> Vec<(String, Meaning)> {
+    map.into_iter()
+        .map(|(k, ms)| {
+            let series: BTreeSet<String> = ms
+                .iter()
+                .filter_map(|m| match m {
+                    Meaning::Series(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            let m = if series.is_empty() {
+                ms.into_iter().next().unwrap_or(Meaning::Series(Vec::new()))
+            } else {
+                Meaning::Series(series.into_iter().collect())
+            };
+            (k, m)
+        })
+        .collect()
 }
 
 fn add_phrase(map: &mut BTreeMap<String, Vec<Meaning>>, phrase: &str, m: Meaning) {
@@ -425,7 +417,8 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
     let digits = m.as_str();
     let mut value: f64 = digits.replace(',', "").parse().ok()?;
     let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
-    let mut half = 0.5 * 10f64.powi(-(decimals as i32));
+    // A number's digits fit an i32 (the regex read them from one line).
+    let mut half = 0.5 * 10f64.powi(-i32::try_from(decimals).unwrap_or(i32::MAX));
     let mut len = m.end();
     let after = &rest[len..];
     let next = after.chars().next();
@@ -492,32 +485,58 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::claims::judge::Settings;
+    use crate::metric::Margins;
+    use crate::lint::MetricRule;
 
     pub(crate) fn vocabulary() -> Vocabulary {
-        let cfg = Config::parse(
-            r#"
-series = "kernel"
-[aliases]
-"cublas" = ["cuBLAS"]
-"triton" = ["Triton", "hand-written"]
-"cutlass" = ["CUTLASS", "hand-written"]
-tflops = ["TFLOPS"]
-size = ["N"]
-[points]
-"large matrices" = "size >= 4096"
-"{n} MB" = "cache_mb = {n}"
-"#,
-            std::path::Path::new("/p"),
-            None,
-        )
-        .unwrap();
+        let strings = |xs: &[&str]| xs.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();
+        // reckon's default margins: 2% for a throughput, 5% for a latency.
+        let rule = |name: &str, direction, margin| MetricRule {
+            unit: crate::metric::unit_from_name(name).map(str::to_string),
+            direction,
+            margin,
+        };
+        let options = Options {
+            series: "kernel".into(),
+            aliases: [
+                ("cublas", strings(&["cuBLAS"])),
+                ("triton", strings(&["Triton", "hand-written"])),
+                ("cutlass", strings(&["CUTLASS", "hand-written"])),
+                ("tflops", strings(&["TFLOPS"])),
+                ("size", strings(&["N"])),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+            points: [("large matrices", "size >= 4096"), ("{n} MB", "cache_mb = {n}")]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            metrics: [
+                ("tflops", rule("tflops", Direction::Higher, 0.02)),
+                ("latency_us", rule("latency_us", Direction::Lower, 0.05)),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+            judging: Settings {
+                series: "kernel".into(),
+                margins: Margins {
+                    by_metric: BTreeMap::new(),
+                    throughput: 0.02,
+                    latency: 0.05,
+                    tail_latency: 0.1,
+                    other: 0.05,
+                },
+            },
+        };
         let series = ["cublas", "triton", "cutlass"].into_iter().map(String::from).collect();
-        let metrics =
-            vec![("tflops".to_string(), None, Direction::Higher), ("latency_us".to_string(), None, Direction::Lower)];
-        let sizes: Vec<String> = ["512", "4096", "8192"].into_iter().map(String::from).collect();
         let params =
-            [("size".to_string(), sizes), ("cache_mb".to_string(), vec!["64".to_string()])].into_iter().collect();
-        Vocabulary::build(&cfg, series, &metrics, &params)
+            [("size".to_string(), strings(&["512", "4096", "8192"])), ("cache_mb".to_string(), strings(&["64"]))]
+                .into_iter()
+                .collect();
+        Vocabulary::build(&options, &series, &params)
     }
 
     fn kinds(s: &str) -> Vec<Tok> {
@@ -532,7 +551,8 @@ size = ["N"]
         assert!(matches!(&t[2], Tok::Number(n) if n.value == 1200.0 && n.unit == Unit::Metric("tflops".into())));
         assert_eq!(t[4], Tok::Mention(Meaning::Param("size".into())));
         assert!(t.contains(&Tok::Mention(Meaning::Point(Scope::Range("size".into(), ">=", 4096.0)))));
-        assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 2.3 && n.unit == Unit::Times && (n.precision - 0.05 / 2.3).abs() < 1e-12)));
+        let ratio = |n: &Number| n.value == 2.3 && n.unit == Unit::Times && (n.precision - 0.05 / 2.3).abs() < 1e-12;
+        assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if ratio(n))));
         assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 12.0 && n.unit == Unit::Percent)));
         assert!(t.contains(&Tok::Mention(Meaning::Point(Scope::At("cache_mb".into(), 64.0)))));
     }
@@ -553,7 +573,12 @@ size = ["N"]
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
         /// Any text: tokens and sentences stay on character boundaries.
         #[test]
-        fn any_prose_is_read_without_panicking(s in "(\\PC|[ .,x×µ%é`\n|#*-]|[0-9]|cuBLAS |TFLOPS| beats | vs |N=| MB| ms|hand-written|large matrices){0,60}") {
+        fn any_prose_is_read_without_panicking(
+            s in concat!(
+                "(\\PC|[ .,x×µ%é`\n|#*-]|[0-9]|cuBLAS |TFLOPS| beats | vs |N=| MB| ms",
+                "|hand-written|large matrices){0,60}"
+            )
+        ) {
             let v = vocabulary();
             for t in tokenize(&v, &s) {
                 proptest::prop_assert!(s.is_char_boundary(t.start) && s.is_char_boundary(t.end));
@@ -562,7 +587,8 @@ size = ["N"]
             for sentence in crate::lint::prose::sentences(&blocks) {
                 proptest::prop_assert!(s.get(sentence.span.clone()).is_some(), "{:?}", sentence.span);
                 let text = &blocks[sentence.block].text[sentence.range.clone()];
-                let _ = crate::lint::read::read(&v, &tokenize(&v, text), text, &Default::default(), &[]);
+                let around = crate::lint::read::Surroundings::default();
+                let _ = crate::lint::read::read(&v, &tokenize(&v, text), text, &around, &[]);
             }
         }
     }

@@ -1,0 +1,470 @@
+//! Reading a sentence as claims: which series it compares, on which metric,
+//! at which points, and what it says — a comparison, a ratio, a number, a
+//! peak or a bound — written in reckon's claim language.
+//!
+//! A sentence is cut into clauses at `;`, at commas outside parentheses and
+//! at `while`/`whereas`/`but` ([`scope`]). A clause that names no series
+//! speaks of the previous clause's; a clause that only sets a point (`At 16
+//! req/s, …`) lends it to the clauses after it. What a sentence does not say
+//! is taken from around it, and each such borrowing lowers the reading's
+//! confidence: the metric from the block or the section heading, the other
+//! series from the block or the section. What each clause says is read in
+//! [`statement`].
+
+mod scope;
+mod statement;
+mod words;
+
+pub use scope::quantifier;
+
+use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
+use crate::metric::Direction;
+use words::{has, words_before, BEST, BETTER, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH, OBJECT, VS, WORSE};
+
+/// One claim a sentence was read as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// The claim, in reckon's claim language.
+    pub statement: String,
+    /// It states a number (a value, ratio, peak or bound), which can go
+    /// stale; otherwise it is a comparison.
+    pub number: bool,
+    pub confidence: f64,
+    /// How the reading borrowed from the context.
+    pub notes: Vec<String>,
+}
+
+/// What a clause yields.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    Reading(Reading),
+    /// A name that fits several series, with them.
+    Ambiguous {
+        phrase: String,
+        candidates: Vec<String>,
+    },
+}
+
+/// What the surroundings of a sentence offer.
+#[derive(Debug, Default, Clone)]
+pub struct Surroundings {
+    /// Series named elsewhere in the sentence's block, nearest first.
+    pub block_series: Vec<String>,
+    /// Series named elsewhere in the section, nearest first.
+    pub section_series: Vec<String>,
+    /// The first metric the block names.
+    pub block_metric: Option<String>,
+    /// The first metric the enclosing headings name, innermost first.
+    pub heading_metric: Option<String>,
+}
+
+/// What a whole sentence offers each of its clauses.
+struct Sentence<'r> {
+    vocab: &'r Vocabulary,
+    around: &'r Surroundings,
+    preferred: &'r [String],
+    /// The first metric the sentence names.
+    metric: Option<String>,
+    /// The series it names, in order.
+    series: Vec<String>,
+}
+
+/// One clause being read: what it names, what it borrowed, and the claims
+/// read so far.
+struct Clause<'c> {
+    vocab: &'c Vocabulary,
+    around: &'c Surroundings,
+    preferred: &'c [String],
+    sentence_series: &'c [String],
+    /// The clause's tokens.
+    c: &'c [Token],
+    /// Tokens already read (a point, a pair of numbers, a ratio).
+    used: Vec<usize>,
+    subj: String,
+    /// The series the clause names, in order (its subject first).
+    names: Vec<String>,
+    /// The other series the clause names itself, if any.
+    object: Option<String>,
+    metric: String,
+    direction: Direction,
+    scope: Option<Scope>,
+    /// The scope as the claim language writes it, with a leading space.
+    q_text: String,
+    notes: Vec<String>,
+    confidence: f64,
+    out: Vec<Item>,
+}
+
+/// Reads the sentence's clauses. `preferred_params` are the params the
+/// project's `[points]` phrases use.
+pub fn read(
+    vocab: &Vocabulary,
+    tokens: &[Token],
+    text: &str,
+    around: &Surroundings,
+    preferred_params: &[String],
+) -> Vec<Item> {
+    let sentence = Sentence {
+        vocab,
+        around,
+        preferred: preferred_params,
+        metric: tokens.iter().find_map(metric_named),
+        series: tokens
+            .iter()
+            .filter_map(|t| match &t.kind {
+                Tok::Mention(Meaning::Series(s)) if s.len() == 1 => Some(s[0].clone()),
+                _ => None,
+            })
+            .collect(),
+    };
+    let mut out = Vec::new();
+    let mut subject: Option<String> = None;
+    let mut lent_scope: Option<Scope> = None;
+    for range in scope::clauses(tokens) {
+        let c = &tokens[range];
+        let (scope, used) = scope::scope_of(c);
+        let statement = has_statement(c, &used);
+        let series: Vec<(usize, &Vec<String>)> = c
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match &t.kind {
+                Tok::Mention(Meaning::Series(s)) => Some((i, s)),
+                _ => None,
+            })
+            .collect();
+        if series.is_empty() && !statement {
+            // `At 16 req/s, …`: a point for the clauses after it.
+            if scope.is_some() {
+                lent_scope = scope;
+            }
+            continue;
+        }
+        if let Some((i, cands)) = series.iter().find(|(_, s)| s.len() > 1) {
+            if statement {
+                let phrase = text[c[*i].start..c[*i].end].to_string();
+                out.push(Item::Ambiguous { phrase, candidates: (*cands).clone() });
+            }
+            continue;
+        }
+        let names = clause_names(c, &series, subject.as_deref());
+        // A clause without a series speaks of the previous clause's.
+        let (subj, borrowed) = match (names.first(), &subject) {
+            (Some(s), _) => (s.clone(), false),
+            (None, Some(s)) => (s.clone(), true),
+            (None, None) => continue,
+        };
+        subject = Some(subj.clone());
+        let scope = scope.or_else(|| lent_scope.clone());
+        let Some(mut clause) = sentence.clause(c, subj, borrowed, names, scope, used) else {
+            continue;
+        };
+        clause.read_all();
+        out.append(&mut clause.out);
+    }
+    out
+}
+
+/// The metric a token names, by name or as a number's unit.
+fn metric_named(t: &Token) -> Option<String> {
+    match &t.kind {
+        Tok::Mention(Meaning::Metric(m)) | Tok::Number(Number { unit: Unit::Metric(m), .. }) => Some(m.clone()),
+        _ => None,
+    }
+}
+
+/// Whether a clause says something checkable: a measured number (with a
+/// unit, after a copula or `vs`, or a ratio next to a comparative), or a
+/// word of comparison. `used` are the tokens of its scope.
+fn has_statement(c: &[Token], used: &[usize]) -> bool {
+    let comparative = has(c, BETTER) || has(c, WORSE) || has(c, HIGHER) || has(c, LOWER);
+    let number = c.iter().enumerate().filter(|(i, _)| !used.contains(i)).any(|(i, t)| match &t.kind {
+        Tok::Number(n) => match n.unit {
+            Unit::Metric(_) | Unit::Time(_) => true,
+            Unit::Times | Unit::Percent => comparative,
+            Unit::None => words_before(c, i, 1).first().is_some_and(|w| COPULA.contains(w) || VS.contains(w)),
+        },
+        _ => false,
+    });
+    number
+        || has(c, BETTER)
+        || has(c, WORSE)
+        || has(c, BEST)
+        || has(c, MATCH)
+        || has(c, HIGHEST)
+        || has(c, LOWEST)
+        || (has(c, HIGHER) || has(c, LOWER)) && has(c, &["than"])
+}
+
+/// The series a clause names, each once, in order. `…, about 3% ahead of
+/// DDP`: a clause naming only the object of its comparison speaks of the
+/// previous clause's series (`subject`).
+fn clause_names(c: &[Token], series: &[(usize, &Vec<String>)], subject: Option<&str>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (_, s) in series {
+        if !names.contains(&s[0]) {
+            names.push(s[0].clone());
+        }
+    }
+    if let (Some((i, _)), Some(prev)) = (series.first(), subject) {
+        let object = words_before(c, *i, 1).first().is_some_and(|w| OBJECT.contains(w));
+        if object && names.len() == 1 && names[0] != prev {
+            names.insert(0, prev.to_string());
+        }
+    }
+    names
+}
+
+impl Sentence<'_> {
+    /// A clause ready to read, about `subj` (`borrowed` from an earlier
+    /// clause), with its metric (else one borrowed from around it). `None`
+    /// when no metric is to be found.
+    fn clause<'c>(
+        &'c self,
+        c: &'c [Token],
+        subj: String,
+        borrowed: bool,
+        names: Vec<String>,
+        scope: Option<Scope>,
+        used: Vec<usize>,
+    ) -> Option<Clause<'c>> {
+        let mut notes = Vec::new();
+        let mut confidence: f64 = 0.9;
+        if borrowed {
+            confidence -= 0.1;
+            notes.push(format!("`{subj}` from earlier in the sentence"));
+        }
+        let metric = self.metric(c, &mut notes, &mut confidence)?;
+        if has(c, HEDGE) {
+            confidence -= 0.05;
+        }
+        let direction = self.vocab.directions.get(&metric).copied().unwrap_or(Direction::Higher);
+        let q_text =
+            scope.as_ref().and_then(|s| quantifier(self.vocab, s)).map(|q| format!(" {q}")).unwrap_or_default();
+        Some(Clause {
+            vocab: self.vocab,
+            around: self.around,
+            preferred: self.preferred,
+            sentence_series: &self.series,
+            c,
+            used,
+            subj,
+            object: names.get(1).cloned(),
+            names,
+            metric,
+            direction,
+            scope,
+            q_text,
+            notes,
+            confidence,
+            out: Vec::new(),
+        })
+    }
+
+    /// The metric of a clause: the clause's, the sentence's, the project's
+    /// one metric in time units for a time, the block's, the heading's.
+    fn metric(&self, c: &[Token], notes: &mut Vec<String>, confidence: &mut f64) -> Option<String> {
+        if let Some(m) = c.iter().find_map(metric_named).or_else(|| self.metric.clone()) {
+            return Some(m);
+        }
+        let timed = c.iter().any(|t| matches!(&t.kind, Tok::Number(Number { unit: Unit::Time(_), .. })));
+        let time_metrics: Vec<&String> = self
+            .vocab
+            .units
+            .iter()
+            .filter(|(_, u)| u.as_deref().and_then(super::vocab::time_unit).is_some())
+            .map(|(m, _)| m)
+            .collect();
+        if let (true, [m]) = (timed, time_metrics.as_slice()) {
+            *confidence -= 0.1;
+            notes.push(format!("metric `{m}`, the one measured in time"));
+            return Some((*m).clone());
+        }
+        if let Some(m) = &self.around.block_metric {
+            *confidence -= 0.1;
+            notes.push(format!("metric `{m}` from the paragraph"));
+            return Some(m.clone());
+        }
+        let m = self.around.heading_metric.as_ref()?;
+        *confidence -= 0.15;
+        notes.push(format!("metric `{m}` from the section heading"));
+        Some(m.clone())
+    }
+}
+
+impl Clause<'_> {
+    /// Everything the clause says, in order: pairs of numbers, ratios,
+    /// comparisons, then the numbers left.
+    fn read_all(&mut self) {
+        let pairs = self.pairs();
+        let ratio_done = self.ratios() || self.changes();
+        if !ratio_done {
+            self.comparisons();
+        }
+        // Two series and a number: whose number it is is not said.
+        if self.object.is_none() || ratio_done || pairs >= 2 {
+            self.numbers();
+        }
+    }
+
+    /// The other series of a comparison: the clause's, else the
+    /// sentence's, the block's, the section's (each borrowing noted).
+    fn comparator(&self, notes: &mut Vec<String>, confidence: &mut f64) -> Option<String> {
+        if let Some(o) = &self.object {
+            return Some(o.clone());
+        }
+        if let Some(o) = self.sentence_series.iter().find(|s| **s != self.subj) {
+            return Some(o.clone());
+        }
+        if let Some(o) = self.around.block_series.iter().find(|s| **s != self.subj) {
+            *confidence -= 0.15;
+            notes.push(format!("compared with `{o}`, named in the paragraph"));
+            return Some(o.clone());
+        }
+        let o = self.around.section_series.iter().find(|s| **s != self.subj)?;
+        *confidence -= 0.25;
+        notes.push(format!("compared with `{o}`, named in the section"));
+        Some(o.clone())
+    }
+
+    /// Adds a reading, in the claim language's canonical form, as `check`
+    /// prints it back (a comparison before a `for all`, which would
+    /// otherwise read it as its points).
+    fn push(&mut self, statement: &str, number: bool, confidence: f64, notes: &[String]) {
+        let statement = crate::claims::lang::parse(statement).map_or_else(|_| statement.to_string(), |c| c.to_string());
+        self.out.push(Item::Reading(Reading {
+            statement,
+            number,
+            confidence: confidence.clamp(0.05, 1.0),
+            notes: notes.to_vec(),
+        }));
+    }
+}
+
+/// A series name as the claim language writes it (quoted when needed).
+pub fn name(s: &str) -> String {
+    let bare = s.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || "_-=+.:@#".contains(c))
+        && !matches!(
+            s,
+            "beats" | "matches" | "others" | "on" | "at" | "for" | "and" | "or" | "where" | "within" | "over"
+        );
+    if bare {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', ""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::vocab::{tests::vocabulary, tokenize};
+    use super::*;
+
+    fn readings(sentence: &str, around: &Surroundings) -> Vec<Item> {
+        let v = vocabulary();
+        read(&v, &tokenize(&v, sentence), sentence, around, &[])
+    }
+
+    fn statements(sentence: &str) -> Vec<String> {
+        readings(sentence, &Surroundings::default())
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Reading(r) => Some(r.statement),
+                Item::Ambiguous { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn comparisons() {
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS at N=4096."),
+            ["triton beats cublas on tflops at size = 4096"]
+        );
+        assert_eq!(
+            statements("Triton is slower than cuBLAS on TFLOPS."),
+            ["cublas beats triton on tflops for all size"]
+        );
+        assert_eq!(
+            statements("CUTLASS is the fastest kernel on TFLOPS on large matrices."),
+            ["cutlass beats others on tflops for all size >= 4096"]
+        );
+        assert_eq!(
+            statements("cuBLAS has lower latency_us than Triton at N=512."),
+            ["cublas < triton on latency_us at size = 512"]
+        );
+        assert_eq!(
+            statements("Triton matches cuBLAS on TFLOPS from N=4096 on."),
+            ["triton matches cublas on tflops for all size >= 4096"]
+        );
+    }
+
+    #[test]
+    fn ratios_follow_the_metric_direction() {
+        assert_eq!(
+            statements("Triton is 1.5x faster than cuBLAS on TFLOPS at N=512."),
+            ["triton / cublas on tflops at size = 512 ≈ 1.5 within 3.4%"]
+        );
+        // Faster on a latency: the other one's time over this one's.
+        assert_eq!(
+            statements("Triton is 2x faster than cuBLAS on latency_us at N=512."),
+            ["cublas / triton on latency_us at size = 512 ≈ 2 within 25%"]
+        );
+        assert_eq!(
+            statements("Triton trails cuBLAS by 20% on TFLOPS at N=512."),
+            ["triton / cublas on tflops at size = 512 ≈ 0.8"]
+        );
+        assert_eq!(
+            statements("cuBLAS is up to 1.5x better than Triton on TFLOPS."),
+            ["max(cublas / triton on tflops for all size) ≈ 1.5 within 3.4%"]
+        );
+        // A change, not a comparison.
+        assert!(statements("Autotuning gave Triton 9% more TFLOPS.").is_empty());
+    }
+
+    #[test]
+    fn numbers_peaks_bounds_and_pairs() {
+        assert_eq!(statements("At N=4096, cuBLAS delivers 790 TFLOPS."), ["cublas on tflops at size = 4096 ≈ 790"]);
+        assert_eq!(statements("cuBLAS takes 1.2 ms at N=8192."), ["cublas on latency_us at size = 8192 ≈ 1200"]);
+        assert_eq!(statements("cuBLAS peaks at 830 TFLOPS at N=8192."), ["max(cublas on tflops for all size) ≈ 830"]);
+        assert_eq!(statements("cuBLAS stays under 900 TFLOPS."), ["max(cublas on tflops for all size) < 900"]);
+        assert_eq!(
+            statements("cuBLAS vs Triton at N=512: 42 vs 38 TFLOPS."),
+            ["cublas on tflops at size = 512 ≈ 42 and triton on tflops at size = 512 ≈ 38"]
+        );
+        // A number after an article describes a thing; a bare number
+        // after `at` is a setting.
+        assert!(statements("cuBLAS runs on the 80 TFLOPS cards.").is_empty());
+        assert_eq!(statements("cuBLAS on TFLOPS capped at 64 is fine."), Vec::<String>::new());
+    }
+
+    #[test]
+    fn context_fills_what_the_sentence_leaves_out() {
+        let around = Surroundings {
+            block_series: vec!["cublas".into()],
+            section_series: vec![],
+            block_metric: Some("tflops".into()),
+            heading_metric: None,
+        };
+        let items = readings("By N=512 Triton is already 1.2x ahead.", &around);
+        let [Item::Reading(r)] = items.as_slice() else { panic!("{items:?}") };
+        assert_eq!(r.statement, "triton / cublas on tflops at size = 512 ≈ 1.2 within 4.2%");
+        assert!(r.confidence < 0.9 && r.notes.len() == 2, "{r:?}");
+        // The previous clause's series and a lent point.
+        assert_eq!(
+            statements("At N=4096, cuBLAS reaches 790 TFLOPS, about 4% ahead of Triton."),
+            ["cublas on tflops at size = 4096 ≈ 790", "cublas / triton on tflops at size = 4096 ≈ 1.04"]
+        );
+    }
+
+    #[test]
+    fn ambiguous_names_are_never_guessed() {
+        let items = readings("The hand-written kernels beat cuBLAS on TFLOPS.", &Surroundings::default());
+        assert_eq!(
+            items,
+            [Item::Ambiguous { phrase: "hand-written".into(), candidates: vec!["cutlass".into(), "triton".into()] }]
+        );
+        // Named without a statement: nothing to report.
+        assert!(readings("The hand-written kernels live in kernels/.", &Surroundings::default()).is_empty());
+    }
+}

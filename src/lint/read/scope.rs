@@ -1,0 +1,176 @@
+//! Where a clause speaks: its clauses cut at `;`, commas and `while`/`but`,
+//! and its scope — a point (`at C=30`), a range (`from C=50 on`, `above
+//! N=8`, `from 1 req/s to saturation`), every point (`at every size`) or a
+//! `[points]` phrase — written as the claim language's quantifier.
+
+use super::super::vocab::{Meaning, Scope, Tok, Token, Unit, Vocabulary};
+use super::words::{word, words_before};
+use crate::metric::format_number;
+
+/// The clauses of a sentence: token ranges.
+pub(super) fn clauses(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, t) in tokens.iter().enumerate() {
+        let cut = match &t.kind {
+            Tok::Punct('(' | '[') => {
+                depth += 1;
+                false
+            }
+            Tok::Punct(')' | ']') => {
+                depth -= 1;
+                false
+            }
+            Tok::Punct(';') => true,
+            Tok::Punct(',') => depth <= 0 && !tokens.get(i + 1).is_some_and(|n| matches!(n.kind, Tok::Number(_))),
+            Tok::Word(w) => matches!(w.as_str(), "while" | "whereas" | "but" | "although" | "though"),
+            _ => false,
+        };
+        if cut {
+            out.push(start..i);
+            start = i + 1;
+        }
+    }
+    out.push(start..tokens.len());
+    out
+}
+
+/// A clause's scope, and the tokens it used.
+pub(super) fn scope_of(tokens: &[Token]) -> (Option<Scope>, Vec<usize>) {
+    let mut used = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match &t.kind {
+            Tok::Mention(Meaning::Point(s)) => {
+                used.push(i);
+                let before = words_before(tokens, i, 2);
+                // `from 1 req/s to saturation`
+                if before.first() == Some(&"from") {
+                    if let Some((j, hi)) = next_point(tokens, i + 1, s.param()) {
+                        used.extend(j.clone());
+                        if let (Some(lo), Some(hi)) = (low_value(s), hi) {
+                            return (Some(Scope::Between(s.param().to_string(), lo, hi)), used);
+                        }
+                    }
+                }
+                return (Some(ranged(s.clone(), &before, tokens.get(i + 1))), used);
+            }
+            Tok::Mention(Meaning::Param(p)) => {
+                let before = words_before(tokens, i, 2);
+                if before.first().is_some_and(|w| matches!(*w, "every" | "all" | "each" | "across" | "any")) {
+                    used.push(i);
+                    return (Some(Scope::Every(p.clone())), used);
+                }
+                let mut j = i + 1;
+                if matches!(tokens.get(j).map(|t| &t.kind), Some(Tok::Punct('=' | ':'))) {
+                    j += 1;
+                }
+                if let Some(Tok::Number(n)) = tokens.get(j).map(|t| &t.kind) {
+                    if n.unit == Unit::None {
+                        used.extend([i, j]);
+                        let at = Scope::At(p.clone(), n.value);
+                        if before.first() == Some(&"from") {
+                            if let Some((k, Some(hi))) = next_point(tokens, j + 1, p) {
+                                used.extend(k);
+                                return (Some(Scope::Between(p.clone(), n.value, hi)), used);
+                            }
+                        }
+                        return (Some(ranged(at, &before, tokens.get(j + 1))), used);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (None, used)
+}
+
+fn low_value(s: &Scope) -> Option<f64> {
+    match s {
+        Scope::At(_, v) | Scope::Range(_, _, v) => Some(*v),
+        Scope::Between(_, lo, _) => Some(*lo),
+        _ => None,
+    }
+}
+
+/// After `from X`: `to Y` on the same param (`to C=250`, `to 8 req/s`,
+/// `to saturation` as the largest value: None).
+fn next_point(tokens: &[Token], from: usize, param: &str) -> Option<(std::ops::Range<usize>, Option<f64>)> {
+    let j = from + tokens[from..].iter().position(|t| !matches!(t.kind, Tok::Punct(_)))?;
+    if !matches!(word(tokens.get(j)?), Some("to" | "through" | "until")) {
+        return None;
+    }
+    match &tokens.get(j + 1)?.kind {
+        Tok::Mention(Meaning::Point(s)) if s.param() == param => match s {
+            Scope::At(_, v) => Some((j..j + 2, Some(*v))),
+            Scope::Largest(_) => Some((j..j + 2, Some(f64::INFINITY))),
+            _ => None,
+        },
+        Tok::Mention(Meaning::Param(p)) if p == param => {
+            let mut k = j + 2;
+            if matches!(tokens.get(k).map(|t| &t.kind), Some(Tok::Punct('='))) {
+                k += 1;
+            }
+            match &tokens.get(k)?.kind {
+                Tok::Number(n) => Some((j..k + 1, Some(n.value))),
+                _ => None,
+            }
+        }
+        Tok::Number(n) if n.unit == Unit::None => Some((j..j + 2, Some(n.value))),
+        _ => None,
+    }
+}
+
+/// A point made a range by the words around it: `from C=50 on`, `above
+/// C=8`, `up to C=16`.
+fn ranged(s: Scope, before: &[&str], after: Option<&Token>) -> Scope {
+    let Scope::At(p, v) = s else { return s };
+    let after = after.and_then(word);
+    let op = match (before.first().copied(), before.get(1).copied(), after) {
+        (Some("from"), _, Some("on" | "onward" | "onwards" | "upward" | "upwards" | "up"))
+        | (Some("least"), Some("at"), _) => Some(">="),
+        (Some("most"), Some("at"), _) | (Some("to" | "until" | "through"), Some("up"), _) => Some("<="),
+        (Some("above" | "beyond" | "past" | "over" | "after"), _, _) => Some(">"),
+        (Some("below" | "under" | "before"), _, _) => Some("<"),
+        _ => None,
+    };
+    match op {
+        Some(op) => Scope::Range(p, op, v),
+        None => Scope::At(p, v),
+    }
+}
+
+/// The quantifier of a scope in the claim language (`None`: the scope is
+/// the largest/smallest value of a param the data do not hold).
+pub fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<String> {
+    let values = vocab.param_values.get(s.param());
+    let f = format_number;
+    Some(match s {
+        Scope::At(p, v) => format!("at {p} = {}", f(*v)),
+        Scope::Range(p, op, v) => format!("for all {p} {op} {}", f(*v)),
+        Scope::Between(p, lo, hi) if hi.is_infinite() => format!("for all {p} >= {}", f(*lo)),
+        Scope::Between(p, lo, hi) => format!("for all {p} in {}..{}", f(*lo), f(*hi)),
+        Scope::Largest(p) => format!("at {p} = {}", f(*values?.last()?)),
+        Scope::Smallest(p) => format!("at {p} = {}", f(*values?.first()?)),
+        Scope::Every(p) => format!("for all {p}"),
+    })
+}
+
+/// The param a whole sweep runs over when a sentence names none: one the
+/// `[points]` phrases use, else the one with the most values.
+pub(super) fn sweep_param(vocab: &Vocabulary, preferred: &[String]) -> Option<String> {
+    if let Some(p) = preferred.iter().find(|p| vocab.param_values.get(*p).is_some_and(|v| v.len() > 1)) {
+        return Some(p.clone());
+    }
+    vocab.param_values.iter().filter(|(_, v)| v.len() > 1).max_by_key(|(_, v)| v.len()).map(|(p, _)| p.clone())
+}
+
+/// `for all p [points]` for an aggregate over a scope (or the sweep's
+/// param when the sentence names none).
+pub(super) fn aggregate_over(vocab: &Vocabulary, s: Option<&Scope>, preferred: &[String]) -> Option<String> {
+    match s {
+        Some(s @ (Scope::Range(..) | Scope::Between(..) | Scope::Every(_))) => quantifier(vocab, s),
+        Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)) => None,
+        None => sweep_param(vocab, preferred).map(|p| format!("for all {p}")),
+    }
+}

@@ -1,0 +1,327 @@
+//! What a clause says, read as claims: values for `96 vs 93 tok/s`, ratios
+//! (`2.3x better`, `20% faster than`, `halves`), comparisons (`beats`,
+//! `slower`, `the fastest`, `matches`, literal `higher`/`lower`), and the
+//! numbers left (values, peaks, bounds, `from a to b`).
+
+use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
+use super::scope::aggregate_over;
+use super::words::{
+    has, word, words_before, BEST, BETTER, CHANGE, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH, OVER, PEAK,
+    UNDER, VS, WORSE,
+};
+use super::{name, Clause};
+use crate::metric::{format_number, Direction};
+
+impl Clause<'_> {
+    /// `96 vs 93 tok/s`: one value per series, in the order named. Returns
+    /// how many numbers the chain holds.
+    pub(super) fn pairs(&mut self) -> usize {
+        let chain: Vec<usize> = vs_chain(self.c);
+        if chain.len() < 2 {
+            return chain.len();
+        }
+        let mut order = self.names.clone();
+        let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
+        if order.len() < chain.len() {
+            if let Some(o) = self.comparator(&mut cn, &mut cc) {
+                if !order.contains(&o) {
+                    order.push(o);
+                }
+            }
+        }
+        if order.len() >= chain.len() {
+            let parts: Vec<String> = chain
+                .iter()
+                .zip(&order)
+                .filter_map(|(i, s)| match &self.c[*i].kind {
+                    Tok::Number(n) => Some(value_clause(self.vocab, s, &self.metric, &self.q_text, n)),
+                    _ => None,
+                })
+                .collect();
+            self.push(&parts.join(" and "), true, cc, &cn);
+        }
+        self.used.extend(chain.iter().copied());
+        chain.len()
+    }
+
+    /// `2.3x better`, `20% faster than`, `up to 1.5x`: ratios of the
+    /// subject to the other series, in the metric's direction. Whether any
+    /// was read.
+    pub(super) fn ratios(&mut self) -> bool {
+        let c = self.c;
+        let good = has(c, BETTER) || has(c, BEST) && has(c, &["superior"]);
+        let bad = has(c, WORSE);
+        let (up, down) = (has(c, HIGHER), has(c, LOWER));
+        // `9% more throughput` is a change, not a comparison: quantity
+        // words compare only with `than`.
+        let literal = (up || down) && has(c, &["than"]);
+        let mut done = false;
+        for (i, t) in c.iter().enumerate() {
+            let Tok::Number(n) = &t.kind else { continue };
+            if self.used.contains(&i) || !matches!(n.unit, Unit::Times | Unit::Percent) || !(good || bad || literal) {
+                continue;
+            }
+            let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
+            let Some(other) = self.comparator(&mut cn, &mut cc) else { continue };
+            // Literal direction of A relative to B.
+            let a_higher = if literal && !(good || bad) {
+                up
+            } else {
+                (good && self.direction != Direction::Lower) || (bad && self.direction == Direction::Lower)
+            };
+            let subj = self.subj.clone();
+            let (num, den, target, precision) = match n.unit {
+                Unit::Times if a_higher => (&subj, &other, n.value, n.precision),
+                Unit::Times => (&other, &subj, n.value, n.precision),
+                _ => {
+                    let t = if a_higher { 1.0 + n.value / 100.0 } else { 1.0 - n.value / 100.0 };
+                    (&subj, &other, t, n.precision * n.value / 100.0 / t.abs().max(1e-9))
+                }
+            };
+            let before = words_before(c, i, 3);
+            let up_to = before.first() == Some(&"to") && before.get(1) == Some(&"up")
+                || before.windows(2).any(|w| w == ["much", "as"]);
+            let term = format!("{} / {}", name(num), name(den));
+            let within = within_text(self.vocab, &self.metric, precision);
+            let metric = &self.metric;
+            let statement = match (&self.scope, up_to) {
+                (Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)), _) | (_, false) => {
+                    format!("{term} on {metric}{} ≈ {}{within}", self.q_text, format_number(target))
+                }
+                (s, true) => {
+                    let Some(over) = aggregate_over(self.vocab, s.as_ref(), self.preferred) else { continue };
+                    format!("max({term} on {metric} {over}) ≈ {}{within}", format_number(target))
+                }
+            };
+            self.push(&statement, true, cc, &cn);
+            self.used.push(i);
+            done = true;
+        }
+        done
+    }
+
+    /// `X halves M`, `doubles`: a ratio to the other series. Whether one
+    /// was read.
+    pub(super) fn changes(&mut self) -> bool {
+        for (w, f) in CHANGE {
+            if !has(self.c, &[w]) {
+                continue;
+            }
+            let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
+            if let Some(other) = self.comparator(&mut cn, &mut cc) {
+                let within = within_text(self.vocab, &self.metric, 0.0);
+                let statement = format!(
+                    "{} / {} on {}{} ≈ {}{within}",
+                    name(&self.subj),
+                    name(&other),
+                    self.metric,
+                    self.q_text,
+                    format_number(*f)
+                );
+                self.push(&statement, true, cc, &cn);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The relation a clause states between its subject and another series
+    /// (or all others): the claim language's relation (`<lit>`: a literal
+    /// `>`/`<`), and whether it is against all others.
+    fn relation(&self) -> Option<(&'static str, &'static str, bool)> {
+        let c = self.c;
+        let superlative = has(c, BEST) || has(c, &["superior"]) && !has(c, &["to", "than"]) && self.object.is_none();
+        let good = has(c, BETTER) || has(c, BEST) && has(c, &["superior"]);
+        let (up, down) = (has(c, HIGHER), has(c, LOWER));
+        Some(if has(c, HIGHEST) && !has(c, &["than"]) {
+            ("<lit>", ">", true)
+        } else if has(c, LOWEST) && !has(c, &["than"]) {
+            ("<lit>", "<", true)
+        } else if superlative {
+            ("beats", "", true)
+        } else if has(c, MATCH) && has(c, &["beats", "exceeds", "outperforms"]) {
+            ("matches or beats", "", false)
+        } else if has(c, MATCH) {
+            ("matches", "", false)
+        } else if good {
+            ("beats", "", false)
+        } else if has(c, WORSE) {
+            ("loses", "", false)
+        } else if (up || down) && has(c, &["than"]) {
+            ("<lit>", if up { ">" } else { "<" }, false)
+        } else {
+            return None;
+        })
+    }
+
+    /// `beats`, `is slower than`, `the fastest`, `matches`, `has lower M
+    /// than`: a comparison; without a point it speaks of the whole sweep.
+    pub(super) fn comparisons(&mut self) {
+        let Some((rel, lit, vs_others)) = self.relation() else { return };
+        let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
+        // Verbs (`beats`, `matches`) take their object in the clause;
+        // comparatives (`slightly better`) may leave it to the context.
+        let verb_needs_object = matches!(rel, "matches" | "matches or beats")
+            || has(self.c, &["beats", "beat", "outperforms", "outperform", "outperformed", "trails", "trail", "lags"]);
+        let other = if vs_others {
+            Some("others".to_string())
+        } else if verb_needs_object {
+            self.object.clone()
+        } else {
+            self.comparator(&mut cn, &mut cc)
+        };
+        let Some(other) = other else { return };
+        let q_text = match &self.scope {
+            Some(_) => self.q_text.clone(),
+            None => aggregate_over(self.vocab, None, self.preferred).map(|q| format!(" {q}")).unwrap_or_default(),
+        };
+        let (subj, metric) = (name(&self.subj), &self.metric);
+        let other_n = if other == "others" { other.clone() } else { name(&other) };
+        let statement = match rel {
+            // Nothing to claim from `X loses to all others` that `beats` can say.
+            "loses" if other == "others" => return,
+            "loses" => format!("{other_n} beats {subj} on {metric}{q_text}"),
+            "<lit>" => format!("{subj} {lit} {other_n} on {metric}{q_text}"),
+            r => format!("{subj} {r} {other_n} on {metric}{q_text}"),
+        };
+        self.push(&statement, false, cc, &cn);
+    }
+
+    /// The numbers left in the clause: values (`delivers 560 TFLOPS`, `is
+    /// 790`), peaks (`plateaus at 336 tok/s`), bounds (`stays under 50 ms`),
+    /// and of `from 450 ms to 300 ms` the value now.
+    pub(super) fn numbers(&mut self) {
+        let c = self.c;
+        let is_value = |t: Option<&Token>| match t.map(|t| &t.kind) {
+            Some(Tok::Number(n)) => !matches!(n.unit, Unit::Times | Unit::Percent),
+            _ => false,
+        };
+        let from_to: Option<usize> = c.iter().position(|t| word(t) == Some("from")).filter(|i| is_value(c.get(i + 1)));
+        for (i, t) in c.iter().enumerate() {
+            let Tok::Number(n) = &t.kind else { continue };
+            if self.used.contains(&i) || matches!(n.unit, Unit::Times | Unit::Percent) {
+                continue;
+            }
+            if from_to == Some(i.wrapping_sub(1)) {
+                continue; // `from 450 ms to 300 ms`: the value now is the second
+            }
+            // `the 80 GB cards`: a number after an article describes a thing.
+            if matches!(c.get(i.wrapping_sub(1)).and_then(word), Some("the" | "a" | "an")) {
+                continue;
+            }
+            if !self.measures(i, n) {
+                continue;
+            }
+            if let Some(statement) = self.number(i, n) {
+                self.push(&statement, true, self.confidence, &self.notes.clone());
+            }
+        }
+    }
+
+    /// Whether number `i` of the clause is a measurement of the metric: in
+    /// its unit (or a time, for a metric kept in time), or bare after a
+    /// copula (`is 790`) or `:`/`=`.
+    fn measures(&self, i: usize, n: &Number) -> bool {
+        match &n.unit {
+            Unit::Metric(m) => *m == self.metric,
+            Unit::Time(_) => self.vocab.unit(&self.metric).and_then(super::super::vocab::time_unit).is_some(),
+            Unit::None => {
+                words_before(self.c, i, 1).first().is_some_and(|w| COPULA.contains(w))
+                    || matches!(self.c.get(i.wrapping_sub(1)).map(|t| &t.kind), Some(Tok::Punct(':' | '=')))
+            }
+            Unit::Times | Unit::Percent => false,
+        }
+    }
+
+    /// The claim a measured number makes: a bound, a peak or a value.
+    fn number(&self, i: usize, n: &Number) -> Option<String> {
+        let (vocab, metric, subj) = (self.vocab, &self.metric, name(&self.subj));
+        let value = in_metric_unit(vocab, metric, n);
+        let point = matches!(&self.scope, Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)));
+        if let Some(op) = bound_op(&words_before(self.c, i, 3)) {
+            let agg = if matches!(op, "<" | "<=") { "max" } else { "min" };
+            return Some(if point {
+                format!("{subj} on {metric}{} {op} {}", self.q_text, format_number(value))
+            } else {
+                let over = aggregate_over(vocab, self.scope.as_ref(), self.preferred)?;
+                format!("{agg}({subj} on {metric} {over}) {op} {}", format_number(value))
+            });
+        }
+        if has(self.c, PEAK) {
+            // `peaks at 773 tok/s at C=150`: the peak's value is the claim;
+            // where it lies is not judged.
+            let over = aggregate_over(vocab, if point { None } else { self.scope.as_ref() }, self.preferred)?;
+            let within = within_text(vocab, metric, n.precision);
+            return Some(format!("max({subj} on {metric} {over}) ≈ {}{within}", format_number(value)));
+        }
+        Some(value_clause(vocab, &self.subj, metric, &self.q_text, n))
+    }
+}
+
+/// The stated number in the metric's stored unit.
+fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f64 {
+    match &n.unit {
+        Unit::Time(secs) => {
+            let stored = vocab.unit(metric).and_then(super::super::vocab::time_unit).unwrap_or(*secs);
+            n.value * secs / stored
+        }
+        _ => n.value,
+    }
+}
+
+/// The comparison a bound word asks for (`under 50 ms` → `<`).
+fn bound_op(before: &[&str]) -> Option<&'static str> {
+    match (before.first().copied(), before.get(1).copied()) {
+        (Some("than"), Some("less" | "lower" | "fewer")) => Some("<"),
+        (Some("than"), Some("more" | "higher" | "greater")) => Some(">"),
+        (Some("most"), Some("at")) | (Some("exceeds" | "exceed"), Some("never" | "not")) => Some("<="),
+        (Some("least"), Some("at")) => Some(">="),
+        (Some(w), _) if UNDER.contains(&w) => Some("<"),
+        (Some(w), _) if OVER.contains(&w) => Some(">"),
+        _ => None,
+    }
+}
+
+/// `within P%` when the number was stated less precisely than the
+/// metric's margin.
+fn within_text(vocab: &Vocabulary, metric: &str, precision: f64) -> String {
+    let margin = vocab.margins.get(metric).copied().unwrap_or(0.05);
+    if precision > margin {
+        let pct = (precision * 1000.0).ceil() / 10.0;
+        format!(" within {}%", format_number(pct))
+    } else {
+        String::new()
+    }
+}
+
+fn value_clause(vocab: &Vocabulary, series: &str, metric: &str, q: &str, n: &Number) -> String {
+    let v = in_metric_unit(vocab, metric, n);
+    let within = within_text(vocab, metric, n.precision);
+    format!("{} on {metric}{q} ≈ {}{within}", name(series), format_number(v))
+}
+
+/// The numbers of a `N vs M` chain, as token indices.
+fn vs_chain(c: &[Token]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, t) in c.iter().enumerate() {
+        if !word(t).is_some_and(|w| VS.contains(&w)) {
+            continue;
+        }
+        let prev = c[..i].iter().rposition(|t| !matches!(t.kind, Tok::Mention(Meaning::Metric(_))));
+        let next = c[i + 1..]
+            .iter()
+            .position(|t| !HEDGE.contains(&word(t).unwrap_or("")) || word(t).is_none())
+            .map(|k| k + i + 1);
+        if let (Some(p), Some(n)) = (prev, next) {
+            if let (Tok::Number(a), Tok::Number(b)) = (&c[p].kind, &c[n].kind) {
+                if !matches!(a.unit, Unit::Times | Unit::Percent) && !matches!(b.unit, Unit::Times | Unit::Percent) {
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                    out.push(n);
+                }
+            }
+        }
+    }
+    out
+}
