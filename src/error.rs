@@ -29,8 +29,9 @@ pub enum Error {
     #[error("database {}: {msg}", path.display())]
     Database { path: PathBuf, msg: String },
 
-    #[error("database: {0}")]
-    Sql(#[from] rusqlite::Error),
+    /// An SQL statement that failed, with the database it ran on.
+    #[error("database {}: {source}", path.display())]
+    Sql { path: PathBuf, source: rusqlite::Error },
 
     /// Bad arguments, a bad filter expression, an unknown metric.
     #[error("{0}")]

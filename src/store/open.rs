@@ -1,0 +1,189 @@
+//! Opening a database: refusing what is not one, WAL mode, and the numbered
+//! migrations of `db/migrations/`, applied in one transaction.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use super::lock::{friendly, wait_for_writers};
+use super::{db_err, AtDb, Store};
+use crate::{Error, Result};
+
+/// The migrations, in order; `PRAGMA user_version` counts those applied.
+const MIGRATIONS: &[&str] =
+    &[include_str!("../../db/migrations/0001_init.sql"), include_str!("../../db/migrations/0002_source_cache.sql")];
+
+/// The schema version this reckon writes.
+#[allow(clippy::cast_possible_wrap)] // a handful of migrations, far below i64::MAX
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` for reading and
+    /// writing, applying any pending migrations.
+    pub fn open(path: &Path) -> Result<Store> {
+        check_is_sqlite(path)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        if path.exists() {
+            let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+            if meta.permissions().readonly() {
+                return Err(db_err(
+                    path,
+                    "is read-only; reckon needs to write to it (check its permissions, or pass --db to use \
+                     another file)",
+                ));
+            }
+        }
+        let conn = Connection::open(path).map_err(|e| db_err(path, format!("cannot open: {e}")))?;
+        let mut store = Store { conn, path: path.to_path_buf() };
+        store.configure()?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Opens an existing database without writing to it. A missing database
+    /// reads as empty.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        if !path.exists() {
+            return Store::open_in_memory();
+        }
+        check_is_sqlite(path)?;
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .map_err(|e| db_err(path, format!("cannot open: {e}")))?;
+        wait_for_writers(&conn, path)?;
+        let store = Store { conn, path: path.to_path_buf() };
+        let version = store.user_version()?;
+        if version > SCHEMA_VERSION {
+            return Err(newer_schema(path, version));
+        }
+        if version < SCHEMA_VERSION {
+            return Err(db_err(
+                path,
+                format!(
+                    "has schema version {version}, this reckon needs {SCHEMA_VERSION}: run `reckon ingest` once \
+                     to upgrade it"
+                ),
+            ));
+        }
+        Ok(store)
+    }
+
+    /// A fresh database in memory, for tests and for documents checked
+    /// before anything was ingested.
+    pub fn open_in_memory() -> Result<Store> {
+        let path = PathBuf::from(":memory:");
+        let conn = Connection::open_in_memory().at(&path)?;
+        let mut store = Store { conn, path };
+        store.configure()?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn configure(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        let c = &self.conn;
+        wait_for_writers(c, &path)?;
+        // Foreign keys stay declared but unenforced: ingest only inserts ids it has
+        // just created, and enforcing them costs two B-tree lookups per measurement.
+        c.pragma_update(None, "foreign_keys", "OFF").at(&path)?;
+        if path.as_os_str() != ":memory:" {
+            let mode = switch_to_wal(c).map_err(|e| db_err(&path, friendly(&e)))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(db_err(&path, format!("could not switch to WAL journal mode (got {mode})")));
+            }
+        }
+        c.pragma_update(None, "synchronous", "NORMAL").at(&path)?;
+        Ok(())
+    }
+
+    fn user_version(&self) -> Result<i64> {
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_err(&self.path, friendly(&e)))
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        let version = self.user_version()?;
+        if version > SCHEMA_VERSION {
+            return Err(newer_schema(&path, version));
+        }
+        if version == SCHEMA_VERSION {
+            return Ok(());
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        // Another process may have migrated while we waited for the lock.
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).at(&path)?;
+        let applied = usize::try_from(version).unwrap_or(usize::MAX);
+        for (number, sql) in (1i64..).zip(MIGRATIONS).skip(applied) {
+            tx.execute_batch(sql).map_err(|e| db_err(&path, format!("migration {number} failed: {e}")))?;
+            tx.pragma_update(None, "user_version", number).at(&path)?;
+        }
+        tx.commit().at(&path)?;
+        Ok(())
+    }
+}
+
+/// Puts the database in WAL mode. Switching needs an exclusive lock and
+/// `SQLite` does not wait for it with the busy handler, so when another
+/// process holds the database (two ingests starting on a new database) the
+/// switch is retried for as long as the busy timeout would wait.
+fn switch_to_wal(c: &Connection) -> rusqlite::Result<String> {
+    let mode: String = c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+    if mode.eq_ignore_ascii_case("wal") {
+        return Ok(mode);
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+            Err(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+}
+
+fn newer_schema(path: &Path, version: i64) -> Error {
+    db_err(
+        path,
+        format!(
+            "was written by a newer reckon (schema version {version}; this reckon knows up to {SCHEMA_VERSION}). \
+             Upgrade reckon, or point --db at another file."
+        ),
+    )
+}
+
+/// Refuses, with a clear message, a file that exists but is not `SQLite`.
+fn check_is_sqlite(path: &Path) -> Result<()> {
+    use std::io::Read;
+    if path.is_dir() {
+        return Err(db_err(path, "is a directory, not a database file"));
+    }
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return Err(db_err(path, crate::fsguard::not_regular(&meta)));
+        }
+    }
+    let Ok(mut f) = std::fs::File::open(path) else { return Ok(()) };
+    let mut head = [0u8; 16];
+    let n = f.read(&mut head).map_err(|e| Error::io(path, e))?;
+    if n == 0 {
+        return Ok(());
+    }
+    if n < 16 || &head != b"SQLite format 3\0" {
+        return Err(db_err(
+            path,
+            "is not a SQLite database; point --db (or `database` in reckon.toml) at a reckon database, or move the \
+             file away",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,95 @@
+//! Reading runs and measurements back for queries.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::params::parse_params;
+use super::{AtDb, MetricInfo, RunRecord, Store};
+use crate::metric::Direction;
+use crate::run::Value;
+use crate::Result;
+
+/// A run row before its params are attached: id, source path, line, time,
+/// time origin, sweep, param set id.
+type RunRow = (i64, String, u64, String, String, String, i64);
+
+impl Store {
+    /// Every run, oldest first, with its params.
+    pub fn runs(&self) -> Result<Vec<RunRecord>> {
+        let mut out = Vec::new();
+        self.for_each_run(|run| out.push(run))?;
+        Ok(out)
+    }
+
+    /// Every run, oldest first, handed over one at a time as its params are
+    /// read, so a caller can index a run while it is still in cache.
+    pub fn for_each_run(&self, mut each: impl FnMut(RunRecord)) -> Result<()> {
+        let rows = self.run_rows().at(&self.path)?;
+        // Runs of one configuration share a param set: each is parsed once.
+        let sets = self.param_sets().at(&self.path)?;
+        for (id, source, line, time, time_origin, sweep, set_id) in rows {
+            let params = sets.get(&set_id).cloned().unwrap_or_default();
+            each(RunRecord { id, source, line, time, time_origin, sweep, params });
+        }
+        Ok(())
+    }
+
+    /// Every run row, oldest first.
+    fn run_rows(&self) -> rusqlite::Result<Vec<RunRow>> {
+        // Sorted here, not by SQL: with the params in every row, SQLite's
+        // sorter spills tens of thousands of runs to a temporary file.
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT run.id, source.path, run.line, run.time, run.time_origin, run.sweep, run.param_set_id
+             FROM run JOIN source ON source.id = run.source_id",
+        )?;
+        let rows =
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?;
+        let mut rows = rows.collect::<rusqlite::Result<Vec<RunRow>>>()?;
+        // By time, then by file and line, never by id: ids record the order
+        // files were ingested in, and a database rebuilt from the same logs
+        // must order (and pick the `latest` run) the same. Text compares
+        // bytewise, as SQL's ORDER BY would.
+        rows.sort_unstable_by(|a, b| a.3.cmp(&b.3).then_with(|| a.1.cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
+        Ok(rows)
+    }
+
+    /// Every param set, by id.
+    fn param_sets(&self) -> rusqlite::Result<HashMap<i64, BTreeMap<String, Value>>> {
+        let mut sets = HashMap::new();
+        let mut read = self.conn.prepare_cached("SELECT id, params FROM param_set")?;
+        let mut set_rows = read.query([])?;
+        while let Some(r) = set_rows.next()? {
+            sets.insert(r.get(0)?, parse_params(r.get_ref(1)?.as_str().unwrap_or("{}")));
+        }
+        Ok(sets)
+    }
+
+    /// The values of one metric, by run id. `None` is a NaN in the log.
+    pub fn metric_values(&self, metric: &str) -> Result<Vec<(i64, Option<f64>)>> {
+        let read = || -> rusqlite::Result<Vec<(i64, Option<f64>)>> {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT m.run_id, m.value FROM measurement m JOIN metric ON metric.id = m.metric_id \
+                 WHERE metric.name = ?1",
+            )?;
+            let rows = stmt.query_map([metric], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect()
+        };
+        read().at(&self.path)
+    }
+
+    /// Every metric with its unit and built-in direction, by name.
+    pub fn metrics(&self) -> Result<Vec<MetricInfo>> {
+        let read = || -> rusqlite::Result<Vec<MetricInfo>> {
+            let mut stmt = self.conn.prepare_cached("SELECT name, unit, direction FROM metric ORDER BY name")?;
+            let rows = stmt.query_map([], |r| {
+                let dir: String = r.get(2)?;
+                Ok(MetricInfo {
+                    name: r.get(0)?,
+                    unit: r.get(1)?,
+                    direction: Direction::parse(&dir).unwrap_or(Direction::Neutral),
+                })
+            })?;
+            rows.collect()
+        };
+        read().at(&self.path)
+    }
+}

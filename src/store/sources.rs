@@ -1,0 +1,224 @@
+//! Source bookkeeping: what is stored for a path, a file seen again with
+//! the same bytes, a changed file replacing its runs, a gone file losing
+//! them, and the names no run uses any more.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+
+use super::lock::friendly;
+use super::params::labels_json;
+use super::{db_err, AtDb, RunTime, Seen, SourceRecord, Store, StoredSource};
+use crate::run::Value;
+use crate::Result;
+
+impl Store {
+    /// What is stored for a path: one source, or `None` when there is none
+    /// (or, from an older reckon, several — replaced on the next ingest).
+    pub fn stored_source(&self, path: &str) -> Result<Option<StoredSource>> {
+        stored_source(&self.conn, path).at(&self.path)
+    }
+
+    /// Records that a stored source's file was looked at again and still
+    /// holds the same bytes; `time` (when given) is the run time it now
+    /// gets, set on every run without a time of its own.
+    pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        refresh_source(&tx, id, seen, time).at(&path)?;
+        tx.commit().at(&path)?;
+        Ok(())
+    }
+
+    /// Every stored source path.
+    pub fn source_paths(&self) -> Result<Vec<String>> {
+        let read = || -> rusqlite::Result<Vec<String>> {
+            let mut stmt = self.conn.prepare_cached("SELECT DISTINCT path FROM source ORDER BY path")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect()
+        };
+        read().at(&self.path)
+    }
+
+    /// Removes the sources of these paths and their runs, in one
+    /// transaction; returns how many runs went.
+    pub fn remove_paths(&mut self, paths: &[String]) -> Result<u64> {
+        if paths.is_empty() {
+            return Ok(0);
+        }
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        let remove = || -> rusqlite::Result<u64> {
+            let mut runs = 0u64;
+            for p in paths {
+                runs += tx.query_row(
+                    "SELECT count(*) FROM run WHERE source_id IN (SELECT id FROM source WHERE path = ?1)",
+                    [p],
+                    |r| r.get::<_, u64>(0),
+                )?;
+                delete_path(&tx, p)?;
+            }
+            delete_orphans(&tx)?;
+            Ok(runs)
+        };
+        let runs = remove().at(&path)?;
+        tx.commit().at(&path)?;
+        Ok(runs)
+    }
+
+    /// Writes a consistent copy of the database to `to` (which must not
+    /// exist), for work that must not change this one.
+    pub fn copy_to(&self, to: &std::path::Path) -> Result<()> {
+        self.conn
+            .execute("VACUUM INTO ?1", [to.to_string_lossy()])
+            .map_err(|e| db_err(&self.path, format!("cannot copy to {}: {e}", to.display())))?;
+        Ok(())
+    }
+
+    /// Empties the database: every source, run, measurement and name.
+    pub fn clear(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_err(&path, friendly(&e)))?;
+        tx.execute_batch(
+            "DELETE FROM measurement; DELETE FROM run; DELETE FROM source; DELETE FROM param_set; \
+             DELETE FROM metric; DELETE FROM batch;",
+        )
+        .at(&path)?;
+        tx.commit().at(&path)?;
+        Ok(())
+    }
+
+    /// The labels a stored source (by content hash) was ingested with, as
+    /// JSON, when they differ from `labels`.
+    pub fn other_labels(&self, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
+        other_labels(&self.conn, hash, labels).at(&self.path)
+    }
+
+    /// Every source with the number of runs it gave.
+    pub fn sources(&self) -> Result<Vec<SourceRecord>> {
+        let read = || -> rusqlite::Result<Vec<SourceRecord>> {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT s.id, s.path, s.hash, s.size, s.format, (SELECT count(*) FROM run WHERE run.source_id = s.id)
+                 FROM source s ORDER BY s.id",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok(SourceRecord {
+                    id: r.get(0)?,
+                    path: r.get(1)?,
+                    hash: r.get(2)?,
+                    size: r.get(3)?,
+                    format: r.get(4)?,
+                    runs: r.get(5)?,
+                })
+            })?;
+            rows.collect()
+        };
+        read().at(&self.path)
+    }
+}
+
+pub(super) fn stored_source(conn: &Connection, path: &str) -> rusqlite::Result<Option<StoredSource>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, hash, labels, format, size, mtime_ns, ctime_ns, inode, checked_ns, git_head, time, time_origin
+         FROM source WHERE path = ?1 LIMIT 2",
+    )?;
+    let mut rows = stmt.query_map([path], |r| {
+        let time: Option<String> = r.get(10)?;
+        let origin: Option<String> = r.get(11)?;
+        Ok(StoredSource {
+            id: r.get(0)?,
+            hash: r.get(1)?,
+            labels: r.get(2)?,
+            format: r.get(3)?,
+            seen: Seen {
+                size: r.get(4)?,
+                mtime_ns: r.get(5)?,
+                ctime_ns: r.get(6)?,
+                inode: r.get(7)?,
+                checked_ns: r.get(8)?,
+                git_head: r.get(9)?,
+            },
+            time: time.zip(origin).map(|(time, o)| RunTime { time, origin: RunTime::origin_named(&o) }),
+        })
+    })?;
+    let first = rows.next().transpose()?;
+    if rows.next().transpose()?.is_some() {
+        return Ok(None);
+    }
+    Ok(first)
+}
+
+/// The updates of [`Store::refresh_source`], inside the caller's transaction.
+pub(super) fn refresh_source(conn: &Connection, id: i64, seen: &Seen, time: Option<&RunTime>) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE source SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, checked_ns = ?6, git_head = ?7 \
+         WHERE id = ?1",
+    )?
+    .execute(params![id, seen.size, seen.mtime_ns, seen.ctime_ns, seen.inode, seen.checked_ns, seen.git_head])?;
+    if let Some(t) = time {
+        conn.execute("UPDATE source SET time = ?2, time_origin = ?3 WHERE id = ?1", params![id, t.time, t.origin])?;
+        let sweep = t.time.get(..10).unwrap_or(&t.time);
+        conn.execute(
+            "UPDATE run SET time = ?2, time_origin = ?3, sweep = ?4 WHERE source_id = ?1 AND time_origin != 'log'",
+            params![id, t.time, t.origin, sweep],
+        )?;
+    }
+    Ok(())
+}
+
+pub(super) fn other_labels(
+    conn: &Connection,
+    hash: &str,
+    labels: &BTreeMap<String, Value>,
+) -> rusqlite::Result<Option<String>> {
+    let stored: Option<String> =
+        conn.prepare_cached("SELECT labels FROM source WHERE hash = ?1")?.query_row([hash], |r| r.get(0)).optional()?;
+    Ok(stored.filter(|s| *s != labels_json(labels)))
+}
+
+/// Deletes every source stored for `path` with its runs and their
+/// measurements; true when there was one. Foreign keys are not enforced
+/// (see `configure`), so the cascade is spelled out.
+pub(super) fn delete_path(tx: &Connection, path: &str) -> rusqlite::Result<bool> {
+    let ids: Vec<i64> = tx
+        .prepare_cached("SELECT id FROM source WHERE path = ?1")?
+        .query_map([path], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in &ids {
+        // A source's runs were inserted in one transaction, so their ids
+        // form one range: the range lets the (metric, run) key find them
+        // metric by metric instead of scanning every measurement.
+        let range: (Option<i64>, Option<i64>) =
+            tx.query_row("SELECT min(id), max(id) FROM run WHERE source_id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        if let (Some(lo), Some(hi)) = range {
+            tx.prepare_cached(
+                "DELETE FROM measurement WHERE metric_id IN (SELECT id FROM metric) AND run_id BETWEEN ?1 AND ?2
+                 AND run_id IN (SELECT id FROM run WHERE source_id = ?3)",
+            )?
+            .execute(params![lo, hi, id])?;
+        }
+        tx.prepare_cached("DELETE FROM run WHERE source_id = ?1")?.execute([id])?;
+        tx.prepare_cached("DELETE FROM source WHERE id = ?1")?.execute([id])?;
+    }
+    Ok(!ids.is_empty())
+}
+
+/// Drops metric names and param sets no run uses any more, so that a
+/// database that lost sources names exactly what a fresh one would.
+pub(super) fn delete_orphans(tx: &Connection) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "DELETE FROM metric WHERE NOT EXISTS (SELECT 1 FROM measurement WHERE measurement.metric_id = metric.id);
+         DELETE FROM param_set WHERE id NOT IN (SELECT param_set_id FROM run);",
+    )
+}

@@ -1,0 +1,214 @@
+//! The store's unit tests: whole sources, replacement, shared transactions.
+
+use std::collections::BTreeMap;
+
+use rusqlite::Connection;
+
+use super::writer::PARAM_SET_CACHE_BYTES;
+use super::*;
+use crate::metric::Direction;
+use crate::run::{RawRun, Value};
+
+fn run(line: u64, conc: f64, tput: f64) -> RawRun {
+    let mut r = RawRun::new(line);
+    r.param("max_concurrency", Value::Num(conc));
+    r.param("backend", Value::Text("sglang".into()));
+    r.metric("output_throughput", tput);
+    r.metric("mean_ttft_ms", f64::NAN);
+    r
+}
+
+#[test]
+fn a_source_goes_in_whole_and_only_once() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels: BTreeMap<String, Value> = [
+        ("config".to_string(), Value::Text("baseline".into())),
+        // A label overrides the log's param of the same name.
+        ("backend".to_string(), Value::Text("sglang-patched".into())),
+    ]
+    .into();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let seen = Seen { size: 10, mtime_ns: Some(7), ..Seen::default() };
+    let src = NewSource { path: "a.jsonl", hash: "h1", format: "sglang-jsonl", labels: &labels, seen, time: Some(&t) };
+    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+    w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
+    w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
+    assert_eq!(w.commit().unwrap(), 2);
+    let copy = NewSource { path: "copy-of-a.jsonl", ..src.clone() };
+    assert!(store.begin_source(&mut batch, &copy).unwrap().is_none(), "the same bytes elsewhere add nothing");
+
+    // A source dropped without commit leaves nothing behind.
+    let src2 = NewSource { hash: "h2", ..src.clone() };
+    let mut w = store.begin_source(&mut batch, &src2).unwrap().unwrap();
+    w.add_run(&run(1, 4.0, 318.2), &labels, &t).unwrap();
+    drop(w);
+
+    let runs = store.runs().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0].params["config"], Value::Text("baseline".into()));
+    assert_eq!(runs[0].params["max_concurrency"], Value::Num(1.0));
+    assert_eq!(runs[0].params["backend"], Value::Text("sglang-patched".into()));
+    assert_eq!(runs[0].sweep, "2026-11-29");
+    let values = store.metric_values("output_throughput").unwrap();
+    assert_eq!(values.len(), 2);
+    assert_eq!(store.metric_values("mean_ttft_ms").unwrap()[0].1, None, "NaN is stored as NULL");
+    assert_eq!(store.sources().unwrap().len(), 1);
+    let stored = store.stored_source("a.jsonl").unwrap().unwrap();
+    assert_eq!((stored.hash.as_str(), stored.seen.size, stored.seen.mtime_ns), ("h1", 10, Some(7)));
+    assert_eq!(stored.time, Some(t.clone()));
+    assert!(stored.labels.contains("sglang-patched"));
+    assert!(store.stored_source("b.jsonl").unwrap().is_none());
+    assert_eq!(store.other_labels("h1", &labels).unwrap(), None);
+    assert!(store.other_labels("h1", &BTreeMap::new()).unwrap().unwrap().contains("baseline"));
+    let m = store.metrics().unwrap();
+    assert_eq!(m.iter().find(|m| m.name == "output_throughput").unwrap().direction, Direction::Higher);
+}
+
+#[test]
+fn a_path_ingested_again_replaces_its_runs_and_a_removed_path_leaves_no_trace() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels = BTreeMap::new();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let ingest = |store: &mut Store, batch: &mut Batch, path: &str, hash: &str, runs: &[RawRun]| {
+        let src = NewSource { path, hash, format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
+        let mut w = store.begin_source(batch, &src).unwrap().unwrap();
+        for r in runs {
+            w.add_run(r, &labels, &t).unwrap();
+        }
+        w.commit().unwrap();
+    };
+    ingest(&mut store, &mut batch, "a.jsonl", "h1", &[run(1, 1.0, 1.0), run(2, 2.0, 2.0)]);
+    let mut only_in_b = run(1, 8.0, 8.0);
+    only_in_b.metric("p99_itl_ms", 3.0);
+    ingest(&mut store, &mut batch, "b.jsonl", "h2", &[only_in_b]);
+    // a.jsonl grew by one record: its runs are replaced, not added to.
+    ingest(&mut store, &mut batch, "a.jsonl", "h3", &[run(1, 1.0, 1.0), run(2, 2.0, 2.0), run(3, 4.0, 4.0)]);
+    assert_eq!(store.runs().unwrap().len(), 4);
+    assert_eq!(store.metric_values("output_throughput").unwrap().len(), 4);
+    assert_eq!(store.stored_source("a.jsonl").unwrap().unwrap().hash, "h3");
+
+    assert_eq!(store.remove_paths(&["b.jsonl".to_string()]).unwrap(), 1);
+    let runs = store.runs().unwrap();
+    assert_eq!(runs.len(), 3);
+    assert!(runs.iter().all(|r| r.source == "a.jsonl"));
+    assert_eq!(store.metric_values("output_throughput").unwrap().len(), 3);
+    assert!(store.metrics().unwrap().iter().all(|m| m.name != "p99_itl_ms"), "a metric no run has is gone");
+    let sets: i64 = store.conn.query_row("SELECT count(*) FROM param_set", [], |r| r.get(0)).unwrap();
+    assert_eq!(sets, 3, "param sets no run uses are gone");
+    let measurements: i64 = store.conn.query_row("SELECT count(*) FROM measurement", [], |r| r.get(0)).unwrap();
+    assert_eq!(measurements, 6);
+}
+
+#[test]
+fn sources_share_a_transaction_and_a_failed_one_leaves_nothing_not_even_cached_ids() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels = BTreeMap::new();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let src = |hash: &'static str| NewSource {
+        path: hash,
+        hash,
+        format: "jsonl",
+        labels: &labels,
+        seen: Seen::default(),
+        time: Some(&t),
+    };
+    let mut novel = run(1, 7.0, 2.0);
+    novel.metric("only_in_b", 3.0);
+    let mut w = store.writer(&mut batch).unwrap();
+    assert!(w.begin_source(&src("a")).unwrap());
+    w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+    assert_eq!(w.end_source().unwrap(), 1);
+    // A new metric and param set, then the source fails: both go with it.
+    assert!(w.begin_source(&src("b")).unwrap());
+    w.add_run(&novel, &labels, &t).unwrap();
+    w.abandon_source().unwrap();
+    // The same names again must be created again, not taken from a cache.
+    assert!(w.begin_source(&src("c")).unwrap());
+    w.add_run(&novel, &labels, &t).unwrap();
+    w.add_run(&run(2, 1.0, 1.5), &labels, &t).unwrap();
+    assert_eq!(w.end_source().unwrap(), 2);
+    let copy = NewSource { path: "copy-of-a", ..src("a") };
+    assert!(!w.begin_source(&copy).unwrap(), "the same bytes twice, within one transaction");
+    w.commit().unwrap();
+    drop(w);
+    let c = store.connection();
+    let n = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    assert_eq!(n("SELECT count(*) FROM source"), 2);
+    assert_eq!(n("SELECT count(*) FROM source WHERE hash = 'b'"), 0);
+    assert_eq!(n("SELECT count(*) FROM run"), 3);
+    assert_eq!(n("SELECT count(*) FROM measurement"), 7);
+    assert_eq!(n("SELECT count(*) FROM measurement WHERE metric_id NOT IN (SELECT id FROM metric)"), 0);
+    assert_eq!(n("SELECT count(*) FROM run WHERE param_set_id NOT IN (SELECT id FROM param_set)"), 0);
+    assert_eq!(n("SELECT count(*) FROM run WHERE source_id NOT IN (SELECT id FROM source)"), 0);
+    assert_eq!(n("SELECT count(*) FROM batch"), 1);
+}
+
+#[test]
+fn the_param_set_cache_stays_bounded_and_sets_are_still_shared() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels = BTreeMap::new();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let src =
+        NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
+    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+    // 200 distinct param sets of ~100 KB each: 20 MB of keys, more
+    // than the cache holds; then the first set again.
+    let big = "x".repeat(100_000);
+    for i in 0..201 {
+        let mut r = run(i + 1, (i % 200) as f64, 1.0);
+        r.param("note", Value::Text(big.clone()));
+        w.add_run(&r, &labels, &t).unwrap();
+        assert!(w.writer.param_set_bytes <= PARAM_SET_CACHE_BYTES);
+        let undo: usize = w.writer.source.as_ref().map_or(0, |s| s.new_sets.iter().map(String::len).sum());
+        assert!(undo <= PARAM_SET_CACHE_BYTES, "the rollback list is bounded like the cache: {undo} bytes");
+    }
+    w.commit().unwrap();
+    let sets: i64 = store.conn.query_row("SELECT count(*) FROM param_set", [], |r| r.get(0)).unwrap();
+    assert_eq!(sets, 200, "the repeated set is found in the database, not stored twice");
+}
+
+#[test]
+fn runs_come_oldest_first_then_by_id() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels = BTreeMap::new();
+    // Ingested newest first: ids run against time.
+    for (hash, time) in [("h1", "2026-11-29T10:00:00Z"), ("h2", "2026-11-20T10:00:00Z"), ("h3", "2026-11-29T09:00:00Z")]
+    {
+        let src = NewSource { path: hash, hash, format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
+        let t = RunTime { time: time.into(), origin: "log" };
+        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+        w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+        w.add_run(&run(2, 2.0, 2.0), &labels, &t).unwrap();
+        w.commit().unwrap();
+    }
+    let order: Vec<(String, u64)> = store.runs().unwrap().into_iter().map(|r| (r.source, r.line)).collect();
+    let expect = [("h2", 1), ("h2", 2), ("h3", 1), ("h3", 2), ("h1", 1), ("h1", 2)];
+    assert_eq!(order, expect.map(|(s, l)| (s.to_string(), l)));
+}
+
+#[test]
+fn a_database_from_a_newer_reckon_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.sqlite");
+    drop(Store::open(&path).unwrap());
+    let c = Connection::open(&path).unwrap();
+    c.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+    drop(c);
+    let err = Store::open(&path).err().unwrap().to_string();
+    assert!(err.contains("newer reckon"), "{err}");
+}
+
+#[test]
+fn a_file_that_is_not_sqlite_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.sqlite");
+    std::fs::write(&path, "hello, I am a text file and not a database at all").unwrap();
+    let err = Store::open(&path).err().unwrap().to_string();
+    assert!(err.contains("not a SQLite database"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello, I am a text file and not a database at all");
+}

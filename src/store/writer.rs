@@ -1,0 +1,579 @@
+//! The writer of an ingest command: many sources to a transaction, each
+//! under its own savepoint, statements prepared once, id caches for the
+//! command, measurements inserted in key order.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::lock::{friendly, writer_note};
+use super::params::{encode_params, labels_json};
+use super::sources::{delete_orphans, delete_path, other_labels, refresh_source, stored_source};
+use super::{db_err, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
+use crate::metric;
+use crate::run::{Metric, RawRun, Value};
+use crate::{Error, Result};
+
+impl Store {
+    /// Starts writing sources: the writer of one ingest command, holding
+    /// its prepared statements and id caches for the whole command.
+    pub fn writer<'s>(&'s mut self, batch: &'s mut Batch) -> Result<Writer<'s>> {
+        Writer::new(&self.conn, &self.path, batch)
+    }
+
+    /// Starts ingesting one source in its own transaction. Returns `None`
+    /// when a source with the same content hash is already stored.
+    pub fn begin_source<'s>(&'s mut self, batch: &'s mut Batch, src: &NewSource) -> Result<Option<SourceWriter<'s>>> {
+        let mut writer = self.writer(batch)?;
+        if writer.begin_source(src)? {
+            return Ok(Some(SourceWriter { writer }));
+        }
+        // An earlier content of the path may have been deleted: keep that.
+        writer.commit()?;
+        Ok(None)
+    }
+}
+
+/// Writes the runs of one source inside its own transaction (a [`Writer`]
+/// for a single source). Dropped without [`SourceWriter::commit`], it rolls
+/// everything back.
+pub struct SourceWriter<'s> {
+    pub(super) writer: Writer<'s>,
+}
+
+impl SourceWriter<'_> {
+    /// Sets the sweeps that differ from the run time's date: `default` for
+    /// runs without their own time, `named` (a `sweep` label) for every run.
+    pub fn set_sweeps(&mut self, default: Option<String>, named: Option<String>) {
+        self.writer.set_sweeps(default, named);
+    }
+
+    /// Adds one run. `labels` override params of the same name from the log.
+    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
+        self.writer.add_run(run, labels, default_time)
+    }
+
+    /// How many runs were added so far.
+    pub fn runs(&self) -> u64 {
+        self.writer.source_runs()
+    }
+
+    /// Makes the source and its runs permanent.
+    pub fn commit(mut self) -> Result<u64> {
+        let runs = self.writer.end_source()?;
+        self.writer.commit()?;
+        Ok(runs)
+    }
+}
+
+/// The writer of one ingest command. Sources go in many to a transaction,
+/// each inside its own savepoint: a source that fails is rolled back to
+/// its savepoint and leaves the database exactly as without it, while the
+/// commit — the fsync, the WAL frames of every page touched — is paid once
+/// per group of sources instead of once per file. Statements are prepared
+/// once and the metric and param-set ids are cached for the whole command.
+///
+/// Measurements wait in memory and are inserted sorted by the table's key
+/// (metric, run): run ids only grow, so a sorted batch appends to the end
+/// of each metric's range once per flush rather than once per file.
+///
+/// Dropped with a transaction open, the writer rolls it back: sources not
+/// yet committed are absent, as after a kill.
+pub struct Writer<'s> {
+    conn: &'s Connection,
+    path: PathBuf,
+    batch: &'s mut Batch,
+    /// When the open transaction began; `None` outside one.
+    tx_started: Option<std::time::Instant>,
+    metric_ids: HashMap<String, i64>,
+    /// Param set ids by their JSON text, for the sets this writer met
+    /// lately: bounded by [`PARAM_SET_CACHE_BYTES`] (a log whose every run
+    /// has its own params kept each one, 1 GiB for a 3 GiB JSONL), then
+    /// emptied; the database's unique index finds the others.
+    pub(super) param_sets: HashMap<String, i64>,
+    /// The bytes of the keys in `param_sets`.
+    pub(super) param_set_bytes: usize,
+    /// Measurements not yet inserted.
+    pending: Vec<(i64, i64, Option<f64>)>,
+    /// Scratch for spotting a metric named twice in one record.
+    ids: Vec<i64>,
+    json: String,
+    /// The source being written, if any.
+    pub(super) source: Option<OpenSource>,
+    /// The open transaction was rolled back by `SQLite`.
+    lost: bool,
+    /// Sources begun in the open transaction.
+    tx_sources: usize,
+    insert_run: rusqlite::Statement<'s>,
+    insert_measurement: rusqlite::Statement<'s>,
+}
+
+/// What a writer must undo if the source being written fails.
+pub(super) struct OpenSource {
+    id: i64,
+    runs: u64,
+    /// `pending` rows before this one belong to earlier sources.
+    pending_from: usize,
+    /// Cache entries made while writing it: their rows go with the savepoint.
+    new_metrics: Vec<String>,
+    pub(super) new_sets: Vec<String>,
+    /// The batch row was created inside this source's savepoint.
+    made_batch: bool,
+    /// An earlier content of the path was deleted under this savepoint.
+    replaced: bool,
+    /// The sweep of runs that take the default time, when it is not that
+    /// time's date (a `{date}` of year and month names the month).
+    default_sweep: Option<String>,
+    /// The sweep a `sweep` label names: every run of the source is in it,
+    /// whatever its own time.
+    named_sweep: Option<String>,
+}
+
+/// How many measurements a writer holds before inserting them. Each
+/// sorted batch appends to the end of every metric's range whatever its
+/// size; this bounds the memory held.
+const FLUSH_ROWS: usize = 1 << 16;
+
+/// The most bytes of params text the param-set cache of a writer holds.
+/// Runs of one configuration are usually written together, so a small
+/// cache catches nearly every repeat; 8 MiB holds tens of thousands of sets.
+pub(super) const PARAM_SET_CACHE_BYTES: usize = 8 << 20;
+
+/// How long a transaction of many sources stays open before it is
+/// committed, and how many sources it holds at most: enough that commits
+/// cost little, few enough that a concurrent ingest waits briefly and a
+/// kill loses little work.
+const COMMIT_EVERY: Duration = Duration::from_millis(300);
+const COMMIT_SOURCES: usize = 128;
+
+impl<'s> Writer<'s> {
+    fn new(conn: &'s Connection, path: &Path, batch: &'s mut Batch) -> Result<Writer<'s>> {
+        Ok(Writer {
+            insert_run: conn
+                .prepare(
+                    "INSERT INTO run (source_id, line, time, time_origin, sweep, param_set_id) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )
+                .at(path)?,
+            insert_measurement: conn
+                .prepare("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")
+                .at(path)?,
+            conn,
+            path: path.to_path_buf(),
+            batch,
+            tx_started: None,
+            metric_ids: HashMap::new(),
+            param_sets: HashMap::new(),
+            param_set_bytes: 0,
+            pending: Vec::new(),
+            ids: Vec::new(),
+            json: String::new(),
+            source: None,
+            lost: false,
+            tx_sources: 0,
+        })
+    }
+
+    /// Opens the transaction sources are written in, if none is open.
+    fn begin_transaction(&mut self) -> Result<()> {
+        if self.tx_started.is_none() {
+            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            self.tx_started = Some(std::time::Instant::now());
+            self.tx_sources = 0;
+        }
+        Ok(())
+    }
+
+    /// Starts a source inside the current transaction (opening one if
+    /// needed), under its own savepoint. Returns false, with nothing
+    /// written, when a source with the same content hash is stored.
+    pub fn begin_source(&mut self, src: &NewSource) -> Result<bool> {
+        if self.source.is_some() {
+            return Err(Error::usage("internal: a source was begun before the previous one ended"));
+        }
+        if self.tx_started.is_none() {
+            self.begin_transaction()?;
+            // Who holds the write lock, for a process that has to wait for it.
+            if self.path.as_os_str() != ":memory:" {
+                let note = format!("{} {}\n", std::process::id(), self.batch.command);
+                let _ = std::fs::write(writer_note(&self.path), note);
+            }
+        }
+        self.tx_sources += 1;
+        self.conn.execute_batch("SAVEPOINT source").at(&self.path)?;
+        let made_batch = self.batch.id.is_none();
+        match self.start_source(src) {
+            Ok(Some((id, replaced))) => {
+                self.source = Some(OpenSource {
+                    id,
+                    runs: 0,
+                    pending_from: self.pending.len(),
+                    new_metrics: Vec::new(),
+                    new_sets: Vec::new(),
+                    made_batch,
+                    replaced,
+                    default_sweep: None,
+                    named_sweep: None,
+                });
+                Ok(true)
+            }
+            Ok(None) => {
+                self.conn.execute_batch("RELEASE source").at(&self.path)?;
+                Ok(false)
+            }
+            Err(e) => {
+                if made_batch {
+                    self.batch.id = None;
+                }
+                if self.conn.is_autocommit() {
+                    self.lost_transaction();
+                } else {
+                    self.conn.execute_batch("ROLLBACK TO source; RELEASE source").at(&self.path)?;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Replaces what the path held and writes the source's row: its id, and
+    /// whether an earlier content was deleted. `None` when the same bytes
+    /// are stored (the earlier content of the path, if any, is deleted
+    /// all the same).
+    fn start_source(&mut self, src: &NewSource) -> Result<Option<(i64, bool)>> {
+        let replaced = delete_path(self.conn, src.path).at(&self.path)?;
+        let exists: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT id FROM source WHERE hash = ?1")
+            .and_then(|mut s| s.query_row([src.hash], |r| r.get(0)).optional())
+            .at(&self.path)?;
+        if exists.is_some() {
+            if replaced {
+                self.delete_orphans()?;
+            }
+            return Ok(None);
+        }
+        Ok(Some((self.insert_source(src)?, replaced)))
+    }
+
+    /// Drops names no run uses any more (see [`delete_orphans`]); the id
+    /// caches may name some of them, so they start over.
+    fn delete_orphans(&mut self) -> Result<()> {
+        self.flush()?;
+        delete_orphans(self.conn).at(&self.path)?;
+        self.metric_ids.clear();
+        self.param_sets.clear();
+        self.param_set_bytes = 0;
+        Ok(())
+    }
+
+    /// Sets the sweeps that differ from the run time's date for the source
+    /// being written: `default` for runs without their own time, `named` (a
+    /// `sweep` label) for every run.
+    pub fn set_sweeps(&mut self, default: Option<String>, named: Option<String>) {
+        if let Some(s) = self.source.as_mut() {
+            s.default_sweep = default;
+            s.named_sweep = named;
+        }
+    }
+
+    fn insert_source(&mut self, src: &NewSource) -> Result<i64> {
+        let batch_id = if let Some(id) = self.batch.id {
+            id
+        } else {
+            let git_commit = self.batch.git_commit();
+            self.conn
+                .execute(
+                    "INSERT INTO batch (started_at, command, git_commit) VALUES (?1, ?2, ?3)",
+                    params![self.batch.started_at, self.batch.command, git_commit],
+                )
+                .at(&self.path)?;
+            let id = self.conn.last_insert_rowid();
+            self.batch.id = Some(id);
+            id
+        };
+        self.conn
+            .prepare_cached(
+                "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels, ctime_ns, inode, \
+                 checked_ns, time, time_origin, git_head)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    src.path,
+                    src.hash,
+                    src.seen.size,
+                    src.seen.mtime_ns,
+                    src.format,
+                    batch_id,
+                    labels_json(src.labels),
+                    src.seen.ctime_ns,
+                    src.seen.inode,
+                    src.seen.checked_ns,
+                    src.time.map(|t| t.time.as_str()),
+                    src.time.map(|t| t.origin),
+                    src.seen.git_head,
+                ])
+            })
+            .at(&self.path)?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Adds one run. `labels` override params of the same name from the log.
+    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
+        let mut json = std::mem::take(&mut self.json);
+        encode_params(run, labels, &mut json);
+        let added = self.add_encoded(run, &json, default_time);
+        self.json = json;
+        added
+    }
+
+    /// Adds one run whose params (merged with the labels) were already
+    /// encoded by [`encode_params`] — ingest encodes on its parsing thread.
+    pub fn add_encoded(&mut self, run: &RawRun, params_json: &str, default_time: &RunTime) -> Result<()> {
+        let outside = || Error::usage("internal: a run was added outside a source");
+        if self.source.is_none() {
+            return Err(outside());
+        }
+        let set_id = self.param_set_id(params_json)?;
+        let source = self.source.as_ref().ok_or_else(outside)?;
+        let (time, origin, sweep) = match &run.time {
+            Some(t) => (t.as_str(), "log", None),
+            None => (default_time.time.as_str(), default_time.origin, source.default_sweep.as_deref()),
+        };
+        // A sweep is the UTC date of the run time unless a label or a
+        // month-only `{date}` names it.
+        let sweep = source.named_sweep.as_deref().or(sweep).unwrap_or_else(|| time.get(..10).unwrap_or(time));
+        self.insert_run.execute(params![source.id, run.line, time, origin, sweep, set_id]).at(&self.path)?;
+        let run_id = self.conn.last_insert_rowid();
+        self.ids.clear();
+        let first = self.pending.len();
+        for m in &run.metrics {
+            let metric_id = self.metric_id(m)?;
+            let value = if m.value.is_nan() { None } else { Some(m.value) };
+            self.ids.push(metric_id);
+            self.pending.push((metric_id, run_id, value));
+        }
+        self.ids.sort_unstable();
+        if let Some(&[twice, _]) = self.ids.windows(2).find(|w| w[0] == w[1]) {
+            let name =
+                run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&twice)).map_or("?", |m| &m.name);
+            // The run row goes with the source's savepoint; its rows here go now.
+            self.pending.truncate(first);
+            return Err(Error::usage(format!("metric `{name}` appears twice in one record")));
+        }
+        if let Some(source) = self.source.as_mut() {
+            source.runs += 1;
+        }
+        if self.pending.len() >= FLUSH_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// The id of a param set, from the cache or the database (made there if
+    /// new; a new one is remembered so a rollback can forget it).
+    fn param_set_id(&mut self, params_json: &str) -> Result<i64> {
+        if let Some(id) = self.param_sets.get(params_json) {
+            return Ok(*id);
+        }
+        let id = self
+            .conn
+            .prepare_cached("INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING")
+            .and_then(|mut s| s.execute([params_json]))
+            .and_then(|_| {
+                self.conn
+                    .prepare_cached("SELECT id FROM param_set WHERE params = ?1")?
+                    .query_row([params_json], |r| r.get(0))
+            })
+            .at(&self.path)?;
+        if self.param_set_bytes + params_json.len() > PARAM_SET_CACHE_BYTES {
+            self.param_sets = HashMap::new();
+            self.param_set_bytes = 0;
+            // Nothing made before is cached any more, so a rollback
+            // has nothing of it to remove; keeping the list grew it
+            // by every distinct set of the file (579 MiB peak for a
+            // 3 GiB JSONL whose runs all differ).
+            if let Some(source) = self.source.as_mut() {
+                source.new_sets.clear();
+            }
+        }
+        self.param_set_bytes += params_json.len();
+        self.param_sets.insert(params_json.to_string(), id);
+        if let Some(source) = self.source.as_mut() {
+            source.new_sets.push(params_json.to_string());
+        }
+        Ok(id)
+    }
+
+    /// The id of a metric, from the cache or the database (made there, with
+    /// the unit and direction its name implies, if new).
+    fn metric_id(&mut self, m: &Metric) -> Result<i64> {
+        if let Some(id) = self.metric_ids.get(&m.name) {
+            return Ok(*id);
+        }
+        let unit = m.unit.as_deref().or_else(|| metric::unit_from_name(&m.name));
+        let direction = metric::direction_from_name(&m.name, unit);
+        let id = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
+            )
+            .and_then(|mut s| s.execute(params![m.name, unit, direction.as_str()]))
+            .and_then(|_| {
+                self.conn.prepare_cached("SELECT id FROM metric WHERE name = ?1")?.query_row([&m.name], |r| r.get(0))
+            })
+            .at(&self.path)?;
+        self.metric_ids.insert(m.name.clone(), id);
+        if let Some(source) = self.source.as_mut() {
+            source.new_metrics.push(m.name.clone());
+        }
+        Ok(id)
+    }
+
+    /// Inserts the pending measurements, sorted by the table's key.
+    fn flush(&mut self) -> Result<()> {
+        self.pending.sort_unstable_by_key(|&(m, r, _)| (m, r));
+        for &(m, r, v) in &self.pending {
+            self.insert_measurement.execute(params![m, r, v]).at(&self.path)?;
+        }
+        self.pending.clear();
+        if let Some(source) = self.source.as_mut() {
+            // What was pending of this source is now inside its savepoint.
+            source.pending_from = 0;
+        }
+        Ok(())
+    }
+
+    /// How many runs the source being written has so far.
+    pub fn source_runs(&self) -> u64 {
+        self.source.as_ref().map_or(0, |s| s.runs)
+    }
+
+    /// Keeps the source being written: it becomes permanent with the
+    /// transaction's commit. Returns its number of runs.
+    pub fn end_source(&mut self) -> Result<u64> {
+        let Some(source) = self.source.as_ref() else { return Ok(0) };
+        let runs = source.runs;
+        if source.replaced {
+            // What the earlier content alone named goes with it.
+            self.delete_orphans()?;
+        }
+        self.source = None;
+        self.conn.execute_batch("RELEASE source").at(&self.path)?;
+        Ok(runs)
+    }
+
+    /// Undoes the source being written: the database is as without it.
+    /// An error means the whole open transaction was lost (`SQLite` rolls a
+    /// transaction back by itself on some failures, a full disk among
+    /// them): the sources written since the last commit are absent too.
+    pub fn abandon_source(&mut self) -> Result<()> {
+        let Some(source) = self.source.take() else { return Ok(()) };
+        self.pending.truncate(source.pending_from);
+        for name in source.new_metrics {
+            self.metric_ids.remove(&name);
+        }
+        for set in source.new_sets {
+            if self.param_sets.remove(&set).is_some() {
+                self.param_set_bytes -= set.len();
+            }
+        }
+        if source.made_batch {
+            self.batch.id = None;
+        }
+        if self.tx_started.is_some() && self.conn.is_autocommit() {
+            self.lost_transaction();
+            return Err(db_err(
+                &self.path,
+                "the transaction was rolled back by SQLite after an error; run the ingest again",
+            ));
+        }
+        self.conn.execute_batch("ROLLBACK TO source; RELEASE source").at(&self.path)?;
+        Ok(())
+    }
+
+    /// True once after the open transaction was lost (see
+    /// [`Writer::abandon_source`]): the sources ended since the last commit
+    /// are not in the database.
+    pub fn take_lost(&mut self) -> bool {
+        std::mem::take(&mut self.lost)
+    }
+
+    /// Forgets what the lost transaction had made.
+    fn lost_transaction(&mut self) {
+        self.lost = true;
+        self.tx_started = None;
+        self.pending.clear();
+        self.metric_ids.clear();
+        self.param_sets.clear();
+        self.param_set_bytes = 0;
+        self.batch.id = None;
+    }
+
+    /// True when the open transaction has been open long enough to commit.
+    pub fn commit_due(&self) -> bool {
+        self.tx_started.is_some_and(|t| self.tx_sources >= COMMIT_SOURCES || t.elapsed() >= COMMIT_EVERY)
+    }
+
+    /// True while sources are written but not yet committed.
+    pub fn in_transaction(&self) -> bool {
+        self.tx_started.is_some()
+    }
+
+    /// Commits the sources ended so far (a source still open is abandoned
+    /// first). On error nothing since the last commit is kept.
+    pub fn commit(&mut self) -> Result<()> {
+        if self.source.is_some() {
+            self.abandon_source()?;
+        }
+        if self.tx_started.is_none() {
+            return Ok(());
+        }
+        let done = self.flush().and_then(|()| {
+            self.conn.execute_batch("COMMIT").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            Ok(())
+        });
+        if done.is_err() {
+            if !self.conn.is_autocommit() {
+                let _ = self.conn.execute_batch("ROLLBACK");
+            }
+            self.lost_transaction();
+        }
+        self.tx_started = None;
+        done
+    }
+
+    /// What is stored for a path (see [`Store::stored_source`]).
+    pub fn stored_source(&self, path: &str) -> Result<Option<StoredSource>> {
+        stored_source(self.conn, path).at(&self.path)
+    }
+
+    /// Records that a stored source still holds the same bytes (see
+    /// [`Store::refresh_source`]), inside the writer's transaction.
+    pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
+        self.begin_transaction()?;
+        refresh_source(self.conn, id, seen, time).at(&self.path)
+    }
+
+    /// The labels a stored source (by content hash) was ingested with, when
+    /// they differ from `labels` (see [`Store::other_labels`]).
+    pub fn other_labels(&self, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
+        other_labels(self.conn, hash, labels).at(&self.path)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Writer<'_> {
+    fn drop(&mut self) {
+        if self.tx_started.is_some() && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+            self.batch.id = None;
+        }
+    }
+}
