@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::Config;
-use crate::ingest::{self, FileOutcome, Format, Request};
+use crate::ingest::Format;
 use crate::run::Value;
+use crate::sources::{self, FileOutcome, Request};
 use crate::store::{Batch, Store};
 use crate::{Error, Result};
 
@@ -568,7 +569,7 @@ pub fn ingest_and_report(
     store: &mut Store,
     root: &Path,
     requests: &[Request],
-    opts: &ingest::Options,
+    opts: &sources::Options,
     quiet: bool,
 ) -> usize {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
@@ -583,7 +584,7 @@ pub fn ingest_and_report(
     } else {
         None
     };
-    let report = ingest::ingest(store, root, requests, opts, &mut batch, &mut |file, i, total| {
+    let report = sources::ingest(store, root, requests, opts, &mut batch, &mut |file, i, total| {
         if let Some(pb) = &progress {
             pb.set_length(total as u64);
             pb.set_position(i as u64);
@@ -646,9 +647,9 @@ fn cmd_ingest(cfg: &Config, cwd: &Path, args: IngestArgs) -> Result<i32> {
     if args.rebuild {
         store.clear()?;
     } else {
-        report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, args.quiet);
+        report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, args.quiet);
     }
-    let opts = ingest::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), ..Default::default() };
+    let opts = sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), ..Default::default() };
     let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
     Ok(if failed > 0 { 2 } else { 0 })
 }
@@ -668,12 +669,12 @@ pub(crate) fn report_forgotten(gone: &[(String, u64)], quiet: bool) {
 /// must not keep deciding answers.
 pub(crate) fn open_current(cfg: &Config) -> Result<Store> {
     let store = Store::open_read_only(&cfg.database)?;
-    if !cfg.database.exists() || !ingest::any_missing(&store, &cfg.root)? {
+    if !cfg.database.exists() || !sources::any_missing(&store, &cfg.root)? {
         return Ok(store);
     }
     drop(store);
     let mut store = Store::open(&cfg.database)?;
-    report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, false);
+    report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, false);
     Ok(store)
 }
 

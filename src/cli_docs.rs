@@ -28,24 +28,24 @@ use crate::review::diff::{unified, use_color};
 use crate::review::document::{self, DocReview};
 use crate::review::Context;
 use crate::store::Store;
-use crate::{ingest, Error, Result};
+use crate::{sources, Error, Result};
 
 /// Opens the store, first ingesting the sources reckon.toml names (unless
 /// told not to). Returns the store and whether an ingest failed.
 fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
-    prepare_with(cfg, no_ingest, ingest::Options::default())
+    prepare_with(cfg, no_ingest, sources::Options::default())
 }
 
 /// [`prepare`] with ingest options: for a staged check, git is asked about
 /// the real project while the files are read from the staged copy.
-fn prepare_with(cfg: &Config, no_ingest: bool, base: ingest::Options) -> Result<(Store, bool)> {
+fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options) -> Result<(Store, bool)> {
     if no_ingest || cfg.sources.is_empty() {
         return Ok((crate::cli::open_current(cfg)?, false));
     }
     let requests = sources_requests(cfg, None, &Default::default())?;
     let mut store = Store::open(&cfg.database)?;
-    crate::cli::report_forgotten(&ingest::forget_missing(&mut store, &cfg.root)?, true);
-    let opts = ingest::Options { fail_fast: false, generic: cfg.generic.clone(), ..base };
+    crate::cli::report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, true);
+    let opts = sources::Options { fail_fast: false, generic: cfg.generic.clone(), ..base };
     let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, true);
     // The documents are rendered over a read-only connection: a region's
     // SQL runs under an authorizer too, but nothing a document does should
@@ -260,7 +260,7 @@ pub(crate) fn check(cfg: &Config, cwd: &Path, args: CheckArgs) -> Result<i32> {
         return Ok(code);
     }
     let docs = documents(cfg, &args.docs)?;
-    check_documents(cfg, cwd, &docs, &args, ingest::Options::default(), false, "")
+    check_documents(cfg, cwd, &docs, &args, sources::Options::default(), false, "")
 }
 
 /// The reckon.toml files of the projects the staged paths (given, else
@@ -318,7 +318,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
             );
         }
     }
-    let opts = ingest::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
+    let opts = sources::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
     let code = check_documents(&tree.cfg, &root, &docs, args, opts, !args.diff, " (as staged)");
     drop(tree);
     code
@@ -331,7 +331,7 @@ fn check_documents(
     cwd: &Path,
     docs: &[PathBuf],
     args: &CheckArgs,
-    opts: ingest::Options,
+    opts: sources::Options,
     compact: bool,
     what: &str,
 ) -> Result<i32> {

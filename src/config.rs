@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::ingest::generic::GenericOptions;
 use crate::metric::Direction;
 use crate::query::Dataset;
 use crate::{Error, Result};
@@ -32,7 +33,7 @@ pub struct Config {
     pub aliases: BTreeMap<String, Vec<String>>,
     pub metrics: BTreeMap<String, MetricSpec>,
     pub noise: Noise,
-    pub generic: GenericSpec,
+    pub generic: GenericOptions,
     /// Phrases prose uses for points or ranges of a param (`[points]`), e.g.
     /// `"single request" = "max_concurrency = 1"`, `"{n} MB" = "cache_size = {n}"`.
     pub points: BTreeMap<String, String>,
@@ -144,16 +145,6 @@ impl Default for Noise {
     }
 }
 
-/// Which columns of generic CSV / JSONL are params or metrics (`[generic]`).
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct GenericSpec {
-    #[serde(default)]
-    pub params: Vec<String>,
-    #[serde(default)]
-    pub metrics: Vec<String>,
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -170,7 +161,7 @@ struct RawConfig {
     #[serde(default)]
     noise: Noise,
     #[serde(default)]
-    generic: GenericSpec,
+    generic: GenericOptions,
     #[serde(default)]
     points: BTreeMap<String, String>,
     #[serde(default)]
@@ -225,7 +216,7 @@ impl Config {
             aliases: BTreeMap::new(),
             metrics: BTreeMap::new(),
             noise: Noise::default(),
-            generic: GenericSpec::default(),
+            generic: GenericOptions::default(),
             points: BTreeMap::new(),
             lint: LintSpec::default(),
             limits: Limits::default(),

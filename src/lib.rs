@@ -21,6 +21,7 @@ pub mod render;
 pub mod report;
 pub mod review;
 pub mod run;
+pub mod sources;
 pub mod staged;
 pub mod store;
 pub mod sweep_diff;

@@ -175,7 +175,7 @@ pub fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
     let tracked: HashSet<&String> = tracked.iter().collect();
     for t in &tmpl {
         for file in t.files(root)? {
-            let rel = crate::ingest::display_path(root, &file).to_string_lossy().replace('\\', "/");
+            let rel = crate::sources::display_path(root, &file).to_string_lossy().replace('\\', "/");
             if !tracked.contains(&rel) && !Path::new(&rel).is_absolute() {
                 link(&file, &copy_root.join(&rel))?;
             }

@@ -21,6 +21,7 @@ const RANKS: &[&str] = &[
     "run",
     "ingest",
     "store",
+    "sources",
     "query",
     "doc",
     "claims",
@@ -40,7 +41,7 @@ const RANKS: &[&str] = &[
 const FORBIDDEN: &[(&str, &str)] = &[("claims", "doc")];
 
 /// Imports that run against the pipeline today (from → to).
-const IMPORT_DEBTS: &[(&str, &str)] = &[("ingest", "config"), ("ingest", "store"), ("query", "config")];
+const IMPORT_DEBTS: &[(&str, &str)] = &[("query", "config")];
 
 /// Non-test source files over the limit today.
 const SIZE_DEBTS: &[&str] = &[
@@ -51,7 +52,6 @@ const SIZE_DEBTS: &[&str] = &[
     "src/cli.rs",
     "src/cli_docs.rs",
     "src/ingest/generic.rs",
-    "src/ingest/mod.rs",
     "src/ingest/stdout.rs",
     "src/query/cells.rs",
     "src/query/filter.rs",
@@ -252,7 +252,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/ingest/format.rs",
     "src/ingest/generic.rs",
     "src/ingest/hyperfine.rs",
-    "src/ingest/mod.rs",
     "src/ingest/sglang.rs",
     "src/ingest/template.rs",
     "src/ingest/vllm.rs",
@@ -302,7 +301,6 @@ const LINT_DEBTS: &[&str] = &[
     "src/doc/write.rs",
     "src/ingest/generic.rs",
     "src/ingest/hyperfine.rs",
-    "src/ingest/mod.rs",
     "src/ingest/pyjson.rs",
     "src/ingest/stdout.rs",
     "src/ingest/vllm.rs",

@@ -44,12 +44,15 @@ use crate::{Error, Result};
 
 /// Which fields are params and which are metrics, when the default rules
 /// get it wrong. Names are matched exactly (flattened JSON names with their
-/// dots). Comes from `reckon.toml`.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// dots). `reckon.toml`'s `[generic]` table is read into it as is.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GenericOptions {
     /// Names always stored as params.
+    #[serde(default)]
     pub params: Vec<String>,
     /// Names always stored as metrics.
+    #[serde(default)]
     pub metrics: Vec<String>,
 }
 

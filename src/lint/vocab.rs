@@ -486,8 +486,8 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
 pub(crate) mod tests {
     use super::*;
     use crate::claims::judge::Settings;
-    use crate::metric::Margins;
     use crate::lint::MetricRule;
+    use crate::metric::Margins;
 
     pub(crate) fn vocabulary() -> Vocabulary {
         let strings = |xs: &[&str]| xs.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();

@@ -56,18 +56,18 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
 /// captured from the path as reckon.toml's sources do.
 pub(crate) fn scenario_store(sweeps: &[&str]) -> reckon::store::Store {
     let mut store = reckon::store::Store::open_in_memory().unwrap();
-    let requests: Vec<reckon::ingest::Request> = sweeps
+    let requests: Vec<reckon::sources::Request> = sweeps
         .iter()
-        .map(|ext| reckon::ingest::Request {
+        .map(|ext| reckon::sources::Request {
             path: format!("scenario-logs/{{date}}/{{config}}.{ext}"),
             format: None,
             labels: std::collections::BTreeMap::default(),
             optional: false,
         })
         .collect();
-    let opts = reckon::ingest::Options { fail_fast: true, ..reckon::ingest::Options::default() };
+    let opts = reckon::sources::Options { fail_fast: true, ..reckon::sources::Options::default() };
     let mut batch = reckon::store::Batch::new("test".into(), None);
-    let report = reckon::ingest::ingest(&mut store, &fixtures(), &requests, &opts, &mut batch, &mut |_, _, _| {});
+    let report = reckon::sources::ingest(&mut store, &fixtures(), &requests, &opts, &mut batch, &mut |_, _, _| {});
     assert_eq!(report.failed(), 0, "the scenario logs ingest");
     store
 }

@@ -1,0 +1,203 @@
+//! What a file is before it is parsed: unchanged since it was ingested
+//! (judged from its metadata, or its hash), or work for the parser with
+//! its run time.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::git::GitView;
+use super::time::{fixed_time, run_time};
+use super::{display_path, Job};
+use crate::ingest::stdout;
+use crate::run::Value;
+use crate::store::{RunTime, Seen, Writer};
+use crate::{Error, Result};
+
+/// A file to parse, with what was learnt of it before parsing.
+pub(super) struct Work {
+    pub(super) job: Job,
+    pub(super) shown: PathBuf,
+    pub(super) shown_str: String,
+    /// The labels the source is recorded with (a `sweep` label among them).
+    pub(super) source_labels: BTreeMap<String, Value>,
+    pub(super) seen: Seen,
+    pub(super) time: RunTime,
+    pub(super) sweep: Option<String>,
+}
+
+/// Looks at a file before it is parsed: `None` when the store already holds
+/// its bytes (judged from its metadata, or from its hash when the metadata
+/// moved), else what the parser and writer need. A file whose content
+/// changed replaces what its path gave before.
+pub(super) fn examine(writer: &mut Writer, root: &Path, job: Job, git: &GitView) -> Result<Option<Work>> {
+    let path = &job.path;
+    let shown = display_path(root, path);
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::io(
+            &shown,
+            std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)"),
+        ),
+        _ => Error::io(&shown, e),
+    })?;
+    if meta.is_dir() {
+        return Err(Error::UnknownFormat {
+            path: shown.clone(),
+            msg: format!("is a directory; pass the logs in it, e.g. '{}/*.jsonl'", shown.display()),
+        });
+    }
+    if !meta.is_file() {
+        // A FIFO, /dev/zero or a socket: reading would block or never end.
+        return Err(Error::UnknownFormat { path: shown.clone(), msg: crate::fsguard::not_regular(&meta) });
+    }
+    let shown_str = shown.to_string_lossy().into_owned();
+    // The source's record keeps the sweep label with the others, so the same
+    // bytes given another sweep are reported as relabelled.
+    let mut source_labels = job.labels.clone();
+    if let Some(s) = &job.sweep {
+        source_labels.insert("sweep".into(), Value::Text(s.clone()));
+    }
+    let rel = shown_str.replace('\\', "/");
+    let mut seen = seen_of(&meta, git);
+    let labels_json = crate::store::labels_json(&source_labels);
+    let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
+    let stored = writer.stored_source(&shown_str)?.filter(|s| s.labels == labels_json);
+    if let Some(s) = stored.as_ref().filter(|s| same_file(&s.seen, &seen)) {
+        // The bytes are the ones ingested; only the run time can have moved
+        // (a new commit, or a template that now gives a date).
+        let time_holds = match &fixed {
+            Some((t, _)) => s.time.as_ref() == Some(t),
+            None => {
+                s.time.as_ref().is_some_and(|t| t.origin == "git" || t.origin == "mtime")
+                    && s.seen.git_head == seen.git_head
+            }
+        };
+        if time_holds {
+            return Ok(None);
+        }
+        if fixed.is_none() {
+            let (time, _) = run_time(path, &rel, None, &meta, git)?;
+            let mut kept = s.seen.clone();
+            kept.git_head.clone_from(&seen.git_head);
+            writer.refresh_source(s.id, &kept, (s.time.as_ref() != Some(&time)).then_some(&time))?;
+            return Ok(None);
+        }
+        // A date or sweep now fixed by the path or a label: read it again.
+    }
+    // The clock before the file is read (by the parser, a little later).
+    seen.checked_ns = Some(now_ns());
+    let (time, sweep) = run_time(path, &rel, fixed, &meta, git)?;
+    if let Some(s) = stored.as_ref() {
+        // The path was ingested before: when its bytes are the same (touched
+        // but not changed), remember how it looks now. A new time is set in
+        // place when it is a plain one (git or mtime: the sweep is its
+        // date); one a path or label fixes is read again.
+        let (hash, _) = hash_file(path, &shown)?;
+        if s.hash == hash {
+            let same_time = s.time.as_ref() == Some(&time);
+            if same_time || (sweep.is_none() && job.sweep.is_none()) {
+                writer.refresh_source(s.id, &seen, (!same_time).then_some(&time))?;
+                return Ok(None);
+            }
+        }
+    }
+    Ok(Some(Work { job, shown, shown_str, source_labels, seen, time, sweep }))
+}
+
+pub(super) const HEAD_BYTES: usize = 256 * 1024;
+
+/// A file modified this close to (or after) the moment it was read may have
+/// changed again within the file system's timestamp granularity (git's
+/// "racily clean" case): it is hashed again next time.
+const RACY_NS: i64 = 2_000_000_000;
+
+fn now_ns() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+/// How a file looks now, from its metadata.
+fn seen_of(meta: &std::fs::Metadata, git: &GitView) -> Seen {
+    let ns = |t: std::io::Result<std::time::SystemTime>| {
+        t.ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+    };
+    #[cfg(unix)]
+    let (ctime_ns, inode) = {
+        use std::os::unix::fs::MetadataExt;
+        // SQLite holds signed integers: the inode's bits are kept as they are.
+        (Some(meta.ctime() * 1_000_000_000 + meta.ctime_nsec()), Some(i64::from_ne_bytes(meta.ino().to_ne_bytes())))
+    };
+    #[cfg(not(unix))]
+    let (ctime_ns, inode) = (None, None);
+    Seen {
+        size: meta.len(),
+        mtime_ns: ns(meta.modified()),
+        ctime_ns,
+        inode,
+        checked_ns: None,
+        git_head: git.head().map(str::to_string),
+    }
+}
+
+/// Whether the stored record of a file proves, from metadata alone, that
+/// the file still holds the bytes that were ingested: same size, times and
+/// inode, and not modified so close to when it was read that a later write
+/// could hide within the timestamps' granularity.
+fn same_file(stored: &Seen, now: &Seen) -> bool {
+    let racy = match (stored.mtime_ns, stored.checked_ns) {
+        (Some(m), Some(c)) => m >= c - RACY_NS,
+        _ => true,
+    };
+    !racy
+        && stored.size == now.size
+        && stored.mtime_ns == now.mtime_ns
+        && stored.ctime_ns == now.ctime_ns
+        && stored.inode == now.inode
+}
+
+/// What format detection sees of a file: its first bytes, and whether a
+/// "Serving Benchmark Result" title appears anywhere in it (a console
+/// log can hold any amount of noise before its first result block).
+pub(super) struct Head {
+    pub(super) bytes: Vec<u8>,
+    pub(super) result_block_later: bool,
+}
+
+/// Hashes the whole file (streaming), keeps its first bytes for format
+/// detection and looks for a result block's title in the rest as it goes
+/// (the file is read whole for the hash anyway).
+pub(super) fn hash_file(path: &Path, shown: &Path) -> Result<(String, Head)> {
+    let mut file = File::open(path).map_err(|e| Error::io(shown, e))?;
+    let mut hasher = blake3::Hasher::new();
+    let mut head = Head { bytes: Vec::new(), result_block_later: false };
+    let title = stdout::TITLE.as_bytes();
+    let finder = regex::bytes::Regex::new(&regex::escape(stdout::TITLE)).ok();
+    let mut buf = vec![0u8; 256 * 1024];
+    // The end of the previous chunk, so a title cut between chunks is found.
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let n = file.read(&mut buf).map_err(|e| Error::io(shown, e))?;
+        if n == 0 {
+            break;
+        }
+        let chunk = &buf[..n];
+        if head.bytes.len() < HEAD_BYTES {
+            let take = n.min(HEAD_BYTES - head.bytes.len());
+            head.bytes.extend_from_slice(&chunk[..take]);
+        }
+        if !head.result_block_later {
+            if let Some(re) = &finder {
+                carry.extend_from_slice(&chunk[..n.min(title.len())]);
+                head.result_block_later = re.is_match(&carry) || re.is_match(chunk);
+            }
+        }
+        carry.clear();
+        carry.extend_from_slice(&chunk[n.saturating_sub(title.len())..]);
+        hasher.update(chunk);
+    }
+    Ok((hasher.finalize().to_hex().to_string(), head))
+}

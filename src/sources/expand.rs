@@ -1,0 +1,162 @@
+//! Requests into files: globs and templates expanded, labels checked
+//! against reckon's built-in names, a `sweep` label read as a date.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::time::parse_sweep;
+use super::{display_path, Request};
+use crate::ingest::{Format, PathTemplate};
+use crate::run::Value;
+use crate::{Error, Result};
+
+/// One file to ingest, after expanding globs and templates.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub path: PathBuf,
+    pub format: Option<Format>,
+    /// The labels that become params (a `sweep` label is not one of them).
+    pub labels: BTreeMap<String, Value>,
+    /// The `{date}` captured from the path, as given.
+    pub date: Option<String>,
+    /// The sweep a `sweep` label (or a `{sweep}` in the path) names, as
+    /// `YYYY-MM-DD` or `YYYY-MM`.
+    pub sweep: Option<String>,
+}
+
+/// The names every run has built in, what they hold and what to do
+/// instead; a label of that name would hide them.
+const BUILT_IN: &[(&str, &str, &str)] = &[
+    ("date", "each run's sweep", "to set the sweep, label it `sweep` instead (e.g. --label sweep=2026-09), or"),
+    ("time", "each run's time, from the log, the path's `{date}` or a `sweep` label", ""),
+    ("source", "the path of the log each run came from", ""),
+];
+
+/// Refuses labels named like a built-in (`date`, `time`, `source`).
+fn check_label_names<'a>(names: impl Iterator<Item = &'a String>) -> Result<()> {
+    for name in names {
+        if let Some((_, what, instead)) = BUILT_IN.iter().find(|(b, _, _)| b == name) {
+            let sep = if instead.is_empty() { "" } else { " " };
+            return Err(Error::usage(format!(
+                "the label `{name}` would hide reckon's built-in `{name}` ({what}); \
+                 {instead}{sep}give the label another name"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Takes the `sweep` label out of `labels` and reads it as a sweep name.
+fn take_sweep(labels: &mut BTreeMap<String, Value>) -> Result<Option<String>> {
+    let Some(value) = labels.remove("sweep") else { return Ok(None) };
+    let text = match value {
+        // `--label sweep=20260901` reads as a number; its digits are the date.
+        Value::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => format!("{n:.0}"),
+        other => other.to_string(),
+    };
+    parse_sweep(&text).map(Some).ok_or_else(|| {
+        Error::usage(format!(
+            "the label `sweep` is `{text}`, which is not a date: a sweep is named by when it ran, \
+             as YYYY-MM-DD or YYYY-MM, and the newest one supersedes the others; \
+             for another kind of name use another label, e.g. `campaign={text}`"
+        ))
+    })
+}
+
+/// Expands requests into files. Paths are relative to `root`. A request that
+/// names a missing file, a directory, or a template matching nothing becomes
+/// an error for that request (other requests still expand).
+pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job, (PathBuf, Error)>> {
+    let mut jobs = Vec::new();
+    for req in requests {
+        let mut req_labels = req.labels.clone();
+        let named = check_label_names(req_labels.keys()).and_then(|()| take_sweep(&mut req_labels));
+        let named = match named {
+            Ok(s) => s,
+            Err(e) => {
+                jobs.push(Err((PathBuf::from(&req.path), e)));
+                continue;
+            }
+        };
+        if PathTemplate::is_pattern(&req.path) {
+            let files = PathTemplate::parse(&req.path).and_then(|t| Ok((t.files(root)?, t)));
+            match files {
+                Err(e) => jobs.push(Err((PathBuf::from(&req.path), e))),
+                Ok((files, template)) if files.is_empty() => {
+                    if !req.optional {
+                        jobs.push(Err((PathBuf::from(&req.path), template.no_match(root))));
+                    }
+                }
+                Ok((_, template))
+                    if template.names().iter().any(|n| n != "date" && BUILT_IN.iter().any(|(b, _, _)| b == n)) =>
+                {
+                    let e = check_label_names(template.names().iter().filter(|n| *n != "date"))
+                        .err()
+                        .unwrap_or_else(|| Error::usage("a path capture names a built-in"));
+                    jobs.push(Err((PathBuf::from(&req.path), e)));
+                }
+                Ok((files, template)) => {
+                    for path in files {
+                        let mut labels = req_labels.clone();
+                        let mut date = None;
+                        let mut captured = BTreeMap::new();
+                        // The glob found the file, so the template fits it;
+                        // labels it cannot read are an error, never dropped.
+                        let Some(from_path) = template.captures(root, &path) else {
+                            jobs.push(Err((display_path(root, &path), template.no_captures(&path))));
+                            continue;
+                        };
+                        for (k, v) in from_path {
+                            if k == "date" {
+                                date = Some(v);
+                            } else if !(labels.contains_key(&k) || k == "sweep" && named.is_some()) {
+                                captured.insert(k, Value::from_label(&v));
+                            }
+                        }
+                        // A `{sweep}` in the path names the sweep like a label.
+                        let sweep = match take_sweep(&mut captured) {
+                            Ok(s) => s.or_else(|| named.clone()),
+                            Err(e) => {
+                                jobs.push(Err((display_path(root, &path), e)));
+                                continue;
+                            }
+                        };
+                        labels.extend(captured);
+                        jobs.push(Ok(Job { path, format: req.format, labels, date, sweep }));
+                    }
+                }
+            }
+        } else {
+            let path = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
+            jobs.push(Ok(Job { path, format: req.format, labels: req_labels, date: None, sweep: named }));
+        }
+    }
+    jobs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn labels_never_hide_built_ins_and_a_sweep_label_is_a_date() {
+        let req = |labels: &[(&str, &str)]| Request {
+            path: "missing.csv".into(),
+            labels: labels.iter().map(|(k, v)| (k.to_string(), Value::from_label(v))).collect(),
+            ..Default::default()
+        };
+        for name in ["date", "time", "source"] {
+            let jobs = expand(Path::new("/nowhere"), &[req(&[(name, "x")])]);
+            let Err((_, e)) = &jobs[0] else { panic!("the label `{name}` is accepted") };
+            assert!(e.to_string().contains(&format!("would hide reckon's built-in `{name}`")), "{e}");
+        }
+        let jobs = expand(Path::new("/nowhere"), &[req(&[("sweep", "baseline")])]);
+        let Err((_, e)) = &jobs[0] else { panic!("a sweep named `baseline` is accepted") };
+        assert!(e.to_string().contains("`campaign=baseline`"), "{e}");
+        let jobs = expand(Path::new("/nowhere"), &[req(&[("sweep", "20260901"), ("config", "a")])]);
+        let Ok(job) = &jobs[0] else { panic!("{:?}", jobs[0]) };
+        assert_eq!(job.sweep.as_deref(), Some("2026-09-01"));
+        assert!(!job.labels.contains_key("sweep") && job.labels.contains_key("config"));
+    }
+}

@@ -1,0 +1,234 @@
+//! The two halves of an ingest: a parser thread that reads, hashes,
+//! detects and parses each file in turn, and the writer that puts each
+//! file's runs in the store under its own savepoint as they arrive.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
+
+use super::examine::{hash_file, Work, HEAD_BYTES};
+use super::FileOutcome;
+use crate::ingest::generic::GenericOptions;
+use crate::ingest::{canonical, limit, stdout, Format, Outcome};
+use crate::store::{NewSource, Writer};
+use crate::{Error, Result};
+
+/// What the parser thread hands over, in file order: for each file a
+/// `Start` (its hash and format, or why it cannot be read), then for a
+/// readable file its runs in batches and an `End` with the parse's outcome.
+pub(super) enum Parsed {
+    Start(Result<(String, Format)>),
+    Runs(Vec<(crate::run::RawRun, String)>),
+    End(Result<Outcome>),
+}
+
+/// Files up to this size are read once into memory and hashed, detected
+/// and parsed from there; larger ones are streamed (hashed, then parsed).
+const WHOLE_FILE_BYTES: u64 = 8 << 20;
+
+/// A file's content for the parser: in memory, or a file to stream.
+enum Input {
+    Bytes(Vec<u8>),
+    File(File),
+}
+
+/// Reads a file's hash and format, and hands back its content to parse.
+fn open_file(w: &Work) -> Result<(String, Format, Input)> {
+    let shown = &w.shown;
+    let mut file = File::open(&w.job.path).map_err(|e| Error::io(shown, e))?;
+    if w.seen.size <= WHOLE_FILE_BYTES {
+        let mut bytes = Vec::with_capacity(usize::try_from(w.seen.size).map_or(0, |n| n + 1));
+        file.read_to_end(&mut bytes).map_err(|e| Error::io(shown, e))?;
+        let hash = blake3::hash(&bytes).to_hex().to_string();
+        let format = if let Some(f) = w.job.format {
+            f
+        } else {
+            let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+            // A console log can hold more noise than the head before
+            // its first result block.
+            let title = stdout::TITLE.as_bytes();
+            let rest = &bytes[head.len().saturating_sub(title.len())..];
+            let later = bytes.len() > head.len() && rest.windows(title.len()).any(|w| w == title);
+            Format::detect_with(shown, head, later)?
+        };
+        return Ok((hash, format, Input::Bytes(bytes)));
+    }
+    drop(file);
+    let (hash, head) = hash_file(&w.job.path, shown)?;
+    let format = match w.job.format {
+        Some(f) => f,
+        None => Format::detect_with(shown, &head.bytes, head.result_block_later)?,
+    };
+    let file = File::open(&w.job.path).map_err(|e| Error::io(shown, e))?;
+    Ok((hash, format, Input::File(file)))
+}
+
+/// Runs handed from the parsing thread to the inserting one at a time.
+const BATCH_RUNS: usize = 256;
+
+/// The parser thread: reads, hashes, detects and parses each file in turn.
+// The sender is taken by value: dropping it when the parser ends is how
+// the writer learns that nothing more is coming.
+#[allow(clippy::needless_pass_by_value)]
+pub(super) fn parse_files(work: &[Work], generic: &GenericOptions, skip: &AtomicUsize, send: SyncSender<Parsed>) {
+    for (i, w) in work.iter().enumerate() {
+        let opened = open_file(w);
+        let (format, input) = match opened {
+            Ok((hash, format, input)) => {
+                if send.send(Parsed::Start(Ok((hash, format)))).is_err() {
+                    return;
+                }
+                (format, input)
+            }
+            Err(e) => {
+                if send.send(Parsed::Start(Err(e))).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        let mut batch = Vec::with_capacity(BATCH_RUNS);
+        let mut emit = |mut run: crate::run::RawRun| -> Result<()> {
+            canonical::add_canonical_params(&mut run);
+            // The params are encoded here, off the inserting thread, and
+            // freed on the thread that allocated them.
+            let mut json = String::new();
+            crate::store::encode_params(&run, &w.job.labels, &mut json);
+            run.params = Vec::new();
+            batch.push((run, json));
+            if batch.len() == BATCH_RUNS {
+                if skip.load(Ordering::Relaxed) == i + 1 {
+                    return Err(Error::usage("skipped"));
+                }
+                // Runs travel in batches: one hand-over per run would cost a
+                // thread wake-up each.
+                send.send(Parsed::Runs(std::mem::replace(&mut batch, Vec::with_capacity(BATCH_RUNS))))
+                    .map_err(|_| Error::usage("ingest stopped"))?;
+            }
+            Ok(())
+        };
+        // Lines longer than the limit are refused as they are read, before
+        // a parser holds one whole; `over` says which line it was.
+        let over = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let parsed = match input {
+            Input::Bytes(bytes) => {
+                let mut input = BufReader::new(limit::LineLimit::new(std::io::Cursor::new(&bytes[..]), over.clone()));
+                format.parse_file(&w.shown, &mut input, generic, &mut emit)
+            }
+            Input::File(file) => {
+                let mut input = BufReader::with_capacity(256 * 1024, limit::LineLimit::new(file, over.clone()));
+                format.parse_file(&w.shown, &mut input, generic, &mut emit)
+            }
+        };
+        let parsed = parsed.map_err(|e| match over.load(Ordering::Relaxed) {
+            0 => e,
+            line => Error::malformed(&w.shown, line, limit::too_long(limit::line_bytes())),
+        });
+        if parsed.is_ok() && !batch.is_empty() && send.send(Parsed::Runs(batch)).is_err() {
+            return;
+        }
+        if send.send(Parsed::End(parsed)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Writes one file's runs as the parser hands them over, under the file's
+/// own savepoint.
+pub(super) fn write_file(
+    writer: &mut Writer,
+    receive: &Receiver<Parsed>,
+    w: &Work,
+    index: usize,
+    skip: &AtomicUsize,
+) -> FileOutcome {
+    let stopped = || Error::malformed(&w.shown, 1, "the parser stopped unexpectedly");
+    let (hash, format) = match receive.recv() {
+        Ok(Parsed::Start(Ok(started))) => started,
+        Ok(Parsed::Start(Err(e))) => return FileOutcome::Failed(e),
+        _ => return FileOutcome::Failed(stopped()),
+    };
+    let src = NewSource {
+        path: &w.shown_str,
+        hash: &hash,
+        format: format.name(),
+        labels: &w.source_labels,
+        seen: w.seen.clone(),
+        time: Some(&w.time),
+    };
+    let begun = writer.begin_source(&src);
+    if matches!(begun, Ok(true)) {
+        writer.set_sweeps(w.sweep.clone(), w.job.sweep.clone());
+    }
+    if !matches!(begun, Ok(true)) {
+        skip.store(index + 1, Ordering::Relaxed);
+        if !drain_file(receive) {
+            return FileOutcome::Failed(stopped());
+        }
+    }
+    match begun {
+        Err(e) => return FileOutcome::Failed(e),
+        Ok(false) => {
+            // The same bytes count once, whatever labels come with them now.
+            let relabel = writer.other_labels(&hash, &w.source_labels).ok().flatten().map(|stored| {
+                format!(
+                    "these bytes were ingested with labels {stored}; the labels given now are not applied. \
+                     To relabel, remove the database ({}) and ingest again",
+                    writer.path().display()
+                )
+            });
+            return FileOutcome::AlreadyPresent { relabel };
+        }
+        Ok(true) => {}
+    }
+    let mut failed = None;
+    let parsed = loop {
+        match receive.recv() {
+            Ok(Parsed::Runs(runs)) => {
+                if failed.is_some() {
+                    continue;
+                }
+                for (run, json) in runs {
+                    if let Err(e) = writer.add_encoded(&run, &json, &w.time) {
+                        failed = Some(match e {
+                            Error::Usage(msg) => Error::malformed(&w.shown, run.line, msg),
+                            e => e,
+                        });
+                        skip.store(index + 1, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+            Ok(Parsed::End(parsed)) => break parsed,
+            Ok(Parsed::Start(_)) | Err(_) => break Err(stopped()),
+        }
+    };
+    let kept = match (failed, parsed) {
+        (Some(e), _) | (None, Err(e)) => Err(e),
+        (None, Ok(outcome)) if writer.source_runs() == 0 && outcome.skipped.is_empty() => {
+            Err(Error::malformed(&w.shown, 1, format!("read as {} but holds no benchmark records", format.name())))
+        }
+        (None, Ok(outcome)) => writer.end_source().map(|runs| (runs, outcome)),
+    };
+    match kept {
+        Ok((runs, outcome)) => FileOutcome::Added { format, runs, skipped: outcome.skipped },
+        Err(e) => {
+            // A lost transaction is noticed by the caller (`take_lost`).
+            let _ = writer.abandon_source();
+            FileOutcome::Failed(e)
+        }
+    }
+}
+
+/// Reads and drops a file's remaining hand-overs, up to its `End`. False
+/// when the parser stopped first.
+fn drain_file(receive: &Receiver<Parsed>) -> bool {
+    loop {
+        match receive.recv() {
+            Ok(Parsed::Runs(_)) => {}
+            Ok(Parsed::End(_)) => return true,
+            Ok(Parsed::Start(_)) | Err(_) => return false,
+        }
+    }
+}
