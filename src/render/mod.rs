@@ -2,7 +2,6 @@
 //! SQL results and templates. Each renderer takes the region's arguments and
 //! returns the region's new content (and, for plots, the files to write
 //! beside the document). Output is deterministic to the byte.
-#![allow(clippy::case_sensitive_file_extension_comparisons, clippy::format_push_string, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 pub mod args;
 pub mod plot;
@@ -145,6 +144,45 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         q.agg = crate::query::Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
     }
     let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    let (kind, log_x, log_y) = chart_shape(args)?;
+    let numeric_x = pivot.rows.iter().all(|r| r[0].as_f64().is_some());
+    let kind = if numeric_x { kind } else { plot::ChartKind::Bar };
+    let unit = pivot.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
+    let title = args.get("title").map_or_else(|| format!("{metric} by {x}"), str::to_string);
+    let chart = plot::Chart {
+        kind,
+        title: title.clone(),
+        x_label: x.to_string(),
+        y_label: format!("{metric}{unit}"),
+        log_x: log_x && kind == plot::ChartKind::Line,
+        log_y,
+        series: chart_series(&pivot, kind),
+        categories: pivot.rows.iter().map(|r| r[0].to_string()).collect(),
+    };
+    let svg = plot::svg(&chart).map_err(|e| RegionError::new(None, e.to_string()))?;
+    let file = match args.get("file") {
+        Some(f) => f.to_string(),
+        None => format!("{metric}-by-{x}.svg"),
+    };
+    // `rsplit_once`, not `Path::extension`: `.svg` alone is a name ending
+    // in .svg, and the check stays case-sensitive as it always was.
+    if file.rsplit_once('.').is_none_or(|(_, ext)| ext != "svg")
+        || file.contains("..")
+        || Path::new(&file).is_absolute()
+    {
+        return Err(RegionError::new(
+            Some("file"),
+            format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder"),
+        ));
+    }
+    let content = format!("![{}]({}){}", title.replace(']', "\\]"), file, error_bars_note(&pivot));
+    let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::new(Some("file"), msg))?;
+    Ok(Rendered { content, files: vec![(path, svg)] })
+}
+
+/// `kind=` and `log=` of a plot: the chart kind, and which axes are
+/// logarithmic.
+fn chart_shape(args: &Args) -> Result<(plot::ChartKind, bool, bool), RegionError> {
     let kind = match args.get("kind").unwrap_or("line") {
         "line" => plot::ChartKind::Line,
         "bar" => plot::ChartKind::Bar,
@@ -157,10 +195,22 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         "xy" | "both" => (true, true),
         other => return Err(RegionError::new(Some("log"), format!("log=`{other}`: expected `x`, `y` or `xy`"))),
     };
-    let numeric_x = pivot.rows.iter().all(|r| r[0].as_f64().is_some());
-    let kind = if numeric_x { kind } else { plot::ChartKind::Bar };
-    let headers = pivot.col_headers();
-    let series_list: Vec<plot::Series> = headers
+    Ok((kind, log_x, log_y))
+}
+
+/// A plot series per column of the pivot: its points and, where a point
+/// has repeated runs, an error bar.
+fn chart_series(pivot: &crate::query::Pivot, kind: plot::ChartKind) -> Vec<plot::Series> {
+    // Bars stand at their row's index; lines at the row's numeric x.
+    let x_of = |ri: usize, key: &[crate::query::Key]| {
+        if kind == plot::ChartKind::Bar {
+            Some(ri as f64)
+        } else {
+            key[0].as_f64()
+        }
+    };
+    pivot
+        .col_headers()
         .iter()
         .enumerate()
         .map(|(ci, name)| plot::Series {
@@ -171,8 +221,7 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 .enumerate()
                 .filter_map(|(ri, key)| {
                     let cell = pivot.cells[ri][ci].as_ref()?;
-                    let xv = if kind == plot::ChartKind::Bar { ri as f64 } else { key[0].as_f64()? };
-                    Some((xv, cell.value))
+                    Some((x_of(ri, key)?, cell.value))
                 })
                 .collect(),
             // A point with repeated runs gets a bar from its lowest to its
@@ -185,52 +234,32 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                     // A count is not on the scale of the runs' values.
                     let cell =
                         pivot.cells[ri][ci].as_ref().filter(|c| c.values.len() >= 2 && pivot.agg != Agg::Count)?;
-                    let xv = if kind == plot::ChartKind::Bar { ri as f64 } else { key[0].as_f64()? };
+                    let xv = x_of(ri, key)?;
                     let lo = cell.values.iter().copied().fold(f64::INFINITY, f64::min);
                     let hi = cell.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     Some((xv, lo, hi))
                 })
                 .collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// The note under a plot with error bars: how many runs each bar spans
+/// (empty when no point has repeated runs).
+fn error_bars_note(pivot: &crate::query::Pivot) -> String {
     let repeats: Vec<usize> = if pivot.agg == Agg::Count {
         Vec::new()
     } else {
         pivot.cells.iter().flatten().flatten().map(|c| c.values.len()).filter(|n| *n >= 2).collect()
     };
-    let unit = pivot.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
-    let title = args.get("title").map_or_else(|| format!("{metric} by {x}"), str::to_string);
-    let chart = plot::Chart {
-        kind,
-        title: title.clone(),
-        x_label: x.to_string(),
-        y_label: format!("{metric}{unit}"),
-        log_x: log_x && kind == plot::ChartKind::Line,
-        log_y,
-        series: series_list,
-        categories: pivot.rows.iter().map(|r| r[0].to_string()).collect(),
-    };
-    let svg = plot::svg(&chart).map_err(|e| RegionError::new(None, e.to_string()))?;
-    let file = match args.get("file") {
-        Some(f) => f.to_string(),
-        None => format!("{metric}-by-{x}.svg"),
-    };
-    if !file.ends_with(".svg") || file.contains("..") || Path::new(&file).is_absolute() {
-        return Err(RegionError::new(
-            Some("file"),
-            format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder"),
-        ));
+    match (repeats.iter().min(), repeats.iter().max()) {
+        (Some(lo), Some(hi)) => {
+            let runs = if lo == hi { format!("{lo}") } else { format!("{lo}–{hi}") };
+            let each = if lo == hi { " each" } else { "" };
+            format!("\n\n_Error bars: the lowest and highest of the runs behind each point ({runs} runs{each})._")
+        }
+        _ => String::new(),
     }
-    let mut content = format!("![{}]({})", title.replace(']', "\\]"), file);
-    if let (Some(lo), Some(hi)) = (repeats.iter().min(), repeats.iter().max()) {
-        let runs = if lo == hi { format!("{lo}") } else { format!("{lo}–{hi}") };
-        let each = if lo == hi { " each" } else { "" };
-        content.push_str(&format!(
-            "\n\n_Error bars: the lowest and highest of the runs behind each point ({runs} runs{each})._"
-        ));
-    }
-    let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::new(Some("file"), msg))?;
-    Ok(Rendered { content, files: vec![(path, svg)] })
 }
 
 /// Where a plot's `file=` may be written: inside the document's folder,
@@ -244,7 +273,8 @@ fn plot_path(doc_dir: &Path, file: &str) -> Result<PathBuf, String> {
     let parent = path.parent().unwrap_or(base);
     if !parent.is_dir() {
         return Err(format!(
-            "file=`{file}`: the folder {} does not exist; reckon writes plots only into existing folders beside the document",
+            "file=`{file}`: the folder {} does not exist; reckon writes plots only into existing folders beside \
+             the document",
             parent.display()
         ));
     }

@@ -1,7 +1,6 @@
 //! SVG charts with plotters: a line chart of a metric against a param (one
 //! line per series, optional log axes) and a grouped bar chart. Fixed size,
 //! fixed palette, no fonts loaded: the same data give the same bytes.
-#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::trivially_copy_pass_by_ref)] // floor-plan debt (issue 7): fix these and delete this line
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -90,15 +89,15 @@ fn data_table(chart: &Chart) -> String {
         for (x, y) in &series.points {
             let bar = series.bars.iter().find(|b| b.0 == *x);
             let x = match chart.kind {
-                ChartKind::Bar => chart.categories.get(*x as usize).cloned().unwrap_or_else(|| tick(x)),
-                ChartKind::Line => tick(x),
+                ChartKind::Bar => chart.categories.get(category_index(*x)).cloned().unwrap_or_else(|| tick(*x)),
+                ChartKind::Line => tick(*x),
             };
             let spread = match bar {
-                Some((_, lo, hi)) => format!("\t{}\t{}", tick(lo), tick(hi)),
+                Some((_, lo, hi)) => format!("\t{}\t{}", tick(*lo), tick(*hi)),
                 None if with_bars => "\t\t".to_string(),
                 None => String::new(),
             };
-            s.push_str(&format!("{}\t{x}\t{}{spread}\n", series.name, tick(y)).replace("--", "- -"));
+            s.push_str(&format!("{}\t{x}\t{}{spread}\n", series.name, tick(*y)).replace("--", "- -"));
         }
     }
     s
@@ -131,8 +130,16 @@ fn bounds(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     }
 }
 
-fn tick(v: &f64) -> String {
-    crate::metric::format_number(*v)
+fn tick(v: f64) -> String {
+    crate::metric::format_number(v)
+}
+
+/// The category a bar chart's x stands for: bars are placed at their
+/// category's index (0, 1, 2, … as f64), so the value is a small whole
+/// number and the cast loses nothing (`as` saturates anything else).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn category_index(x: f64) -> usize {
+    x as usize
 }
 
 fn draw_line(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
@@ -168,8 +175,8 @@ where
     ctx.configure_mesh()
         .x_desc(&chart.x_label)
         .y_desc(&chart.y_label)
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
         .light_line_style(RGBColor(235, 235, 235))
         .draw()
         .map_err(plot_err)?;
@@ -216,7 +223,7 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
     let label = move |v: &f64| {
         let i = v.round();
         if (v - i).abs() < 1e-9 && i >= 0.0 {
-            categories.get(i as usize).cloned().unwrap_or_default()
+            categories.get(category_index(i)).cloned().unwrap_or_default()
         } else {
             String::new()
         }
@@ -233,7 +240,7 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
         .y_desc(&chart.y_label)
         .x_labels(n)
         .x_label_formatter(&label)
-        .y_label_formatter(&tick)
+        .y_label_formatter(&|v| tick(*v))
         .disable_x_mesh()
         .light_line_style(RGBColor(235, 235, 235))
         .draw()

@@ -8,7 +8,6 @@
 //! refuses everything else (ATTACH, PRAGMA, writes, transactions); a
 //! progress handler stops a query that runs longer than `[limits]
 //! sql_seconds` (a recursive CTE that never ends).
-#![allow(clippy::needless_pass_by_value)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::time::{Duration, Instant};
 
@@ -221,7 +220,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let deadline = Instant::now() + budget;
     // Checked every 10,000 virtual machine steps; returning true interrupts.
     conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
-    let result = run(conn, sql, &fmt, as_of);
+    let result = run(conn, sql, &fmt, as_of.as_deref());
     conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
     conn.progress_handler(0, None::<fn() -> bool>);
 
@@ -239,7 +238,8 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 return Err(RegionError::new(
                     Some("query"),
                     format!(
-                        "the query ran longer than {}s and was stopped; simplify it, or raise `sql_seconds` under [limits] in reckon.toml",
+                        "the query ran longer than {}s and was stopped; simplify it, or raise `sql_seconds` under \
+                         [limits] in reckon.toml",
                         ctx.settings.sql_seconds
                     ),
                 ));
@@ -265,16 +265,17 @@ fn run(
     conn: &rusqlite::Connection,
     sql: &str,
     fmt: &crate::query::NumberFormat,
-    as_of: Option<String>,
+    as_of: Option<&str>,
 ) -> Result<Rendered, Failure> {
     let mut stmt = conn.prepare(sql)?;
     // reckon cannot pin arbitrary SQL to a sweep by itself: `as_of=` binds
     // `:as_of`, which the query must use (a pin it ignored would be a lie).
-    if let Some(date) = &as_of {
+    if let Some(date) = as_of {
         let Some(index) = stmt.parameter_index(":as_of")? else {
             return Err(Failure::Region(RegionError::new(
                 Some("as_of"),
-                "as_of= on an sql region binds `:as_of`; use it in the query, e.g. `WHERE substr(r.time, 1, 10) <= :as_of`",
+                "as_of= on an sql region binds `:as_of`; use it in the query, e.g. \
+                 `WHERE substr(r.time, 1, 10) <= :as_of`",
             )));
         };
         stmt.raw_bind_parameter(index, date)?;

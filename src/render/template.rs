@@ -1,13 +1,12 @@
 //! `template` regions: a minijinja template given a query's results. The
 //! templates in the repository's `templates/` are built in; a project's own
 //! `templates/` folder (beside reckon.toml) overrides them by name.
-#![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use minijinja::{context, Environment, Value as JValue};
 
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::metric::Direction;
-use crate::query::{Agg, Query};
+use crate::query::{Agg, NumberFormat, Query};
 
 /// The built-in templates, by file name.
 pub const BUILTIN: [(&str, &str); 2] = [
@@ -30,6 +29,37 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         ));
     }
 
+    let env = environment(ctx, name, &source, fmt)?;
+    let vars = if let Some(metric) = args.get("metric") {
+        query_vars(ctx, args, metric, fmt)?
+    } else {
+        context! { digits => fmt.precision }
+    };
+    let tmpl = env.get_template(name).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
+    let out = tmpl.render(vars).map_err(|e| {
+        if e.kind() == minijinja::ErrorKind::OutOfFuel {
+            return RegionError::new(
+                Some("name"),
+                format!(
+                    "template `{name}` ran more than {} instructions and was stopped (a loop that does not end?); \
+                     simplify it, or raise `template_fuel` under [limits] in reckon.toml",
+                    ctx.settings.template_fuel
+                ),
+            );
+        }
+        RegionError::new(Some("name"), format!("template `{name}`: {e}"))
+    })?;
+    Ok(Rendered { content: out.trim_end().to_string(), files: vec![] })
+}
+
+/// The environment a template runs in: limited fuel, values escaped for
+/// markdown, the `num` filter.
+fn environment<'s>(
+    ctx: &Context,
+    name: &'s str,
+    source: &'s str,
+    fmt: NumberFormat,
+) -> Result<Environment<'s>, RegionError> {
     let mut env = Environment::new();
     env.set_keep_trailing_newline(false);
     // A template loop that never ends (nested `range(90000)`) runs out of
@@ -47,71 +77,66 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     env.add_filter("num", move |v: f64, digits: Option<usize>| {
         crate::query::NumberFormat { precision: digits.or(fmt.precision) }.format(v)
     });
-    env.add_template(name, &source).map_err(|e| RegionError::new(Some("name"), format!("template `{name}`: {e}")))?;
+    env.add_template(name, source).map_err(|e| RegionError::new(Some("name"), format!("template `{name}`: {e}")))?;
+    Ok(env)
+}
 
-    let mut vars = context! { digits => fmt.precision };
-    if let Some(metric) = args.get("metric") {
-        super::check_params(ctx, args, &["rows", "cols"])?;
-        let mut q = Query::new(metric);
-        q.rows = args.list("rows");
-        q.cols = args.list("cols");
-        if q.cols.is_empty() && ctx.dataset.has_param(&ctx.settings.series) && !q.rows.contains(&ctx.settings.series) {
-            q.cols = vec![ctx.settings.series.clone()];
-        }
-        q.filter = region_filter(ctx, args)?;
-        if let Some(a) = args.get("agg") {
-            q.agg = Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
-        }
-        let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-        let direction = p.metric.direction;
-        let headers = p.col_headers();
-        let table: Vec<JValue> = p
-            .rows
-            .iter()
-            .zip(&p.cells)
-            .map(|(key, line)| {
-                let values: Vec<Option<f64>> = line.iter().map(|c| c.as_ref().map(|c| c.value)).collect();
-                let best = values
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, v)| v.map(|v| (i, v)))
-                    .reduce(|a, b| match direction {
-                        Direction::Higher if b.1 > a.1 => b,
-                        Direction::Lower if b.1 < a.1 => b,
-                        _ => a,
-                    })
-                    .filter(|_| direction != Direction::Neutral && values.iter().flatten().count() > 1);
-                context! {
-                    key => key.iter().map(std::string::ToString::to_string).collect::<Vec<_>>(),
-                    values => values,
-                    best => best.map(|(i, _)| headers[i].clone()),
-                    best_value => best.map(|(_, v)| v),
-                }
-            })
-            .collect();
-        vars = context! {
-            digits => fmt.precision,
-            metric => context! { name => p.metric.name.clone(), unit => p.metric.unit.clone(), direction => direction.as_str() },
-            pivot => context! { row_params => p.row_params.clone(), col_params => p.col_params.clone(), headers => headers.clone(), table => table },
-            runs => p.run_count(),
-            sweeps => p.sweeps().into_iter().map(str::to_string).collect::<Vec<_>>(),
-        };
+/// What a template with `metric=` sees: the metric, the pivot (each row's
+/// key, values and best column), the run count and the sweeps.
+fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Result<JValue, RegionError> {
+    super::check_params(ctx, args, &["rows", "cols"])?;
+    let mut q = Query::new(metric);
+    q.rows = args.list("rows");
+    q.cols = args.list("cols");
+    if q.cols.is_empty() && ctx.dataset.has_param(&ctx.settings.series) && !q.rows.contains(&ctx.settings.series) {
+        q.cols = vec![ctx.settings.series.clone()];
     }
-    let tmpl = env.get_template(name).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
-    let out = tmpl.render(vars).map_err(|e| {
-        if e.kind() == minijinja::ErrorKind::OutOfFuel {
-            return RegionError::new(
-                Some("name"),
-                format!(
-                    "template `{name}` ran more than {} instructions and was stopped (a loop that does not end?); \
-                     simplify it, or raise `template_fuel` under [limits] in reckon.toml",
-                    ctx.settings.template_fuel
-                ),
-            );
-        }
-        RegionError::new(Some("name"), format!("template `{name}`: {e}"))
-    })?;
-    Ok(Rendered { content: out.trim_end().to_string(), files: vec![] })
+    q.filter = region_filter(ctx, args)?;
+    if let Some(a) = args.get("agg") {
+        q.agg = Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
+    }
+    let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    let direction = p.metric.direction;
+    let headers = p.col_headers();
+    let table: Vec<JValue> = p
+        .rows
+        .iter()
+        .zip(&p.cells)
+        .map(|(key, line)| {
+            let values: Vec<Option<f64>> = line.iter().map(|c| c.as_ref().map(|c| c.value)).collect();
+            let best = values
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.map(|v| (i, v)))
+                .reduce(|a, b| match direction {
+                    Direction::Higher if b.1 > a.1 => b,
+                    Direction::Lower if b.1 < a.1 => b,
+                    _ => a,
+                })
+                .filter(|_| direction != Direction::Neutral && values.iter().flatten().count() > 1);
+            context! {
+                key => key.iter().map(std::string::ToString::to_string).collect::<Vec<_>>(),
+                values => values,
+                best => best.map(|(i, _)| headers[i].clone()),
+                best_value => best.map(|(_, v)| v),
+            }
+        })
+        .collect();
+    let metric =
+        context! { name => p.metric.name.clone(), unit => p.metric.unit.clone(), direction => direction.as_str() };
+    let pivot = context! {
+        row_params => p.row_params.clone(),
+        col_params => p.col_params.clone(),
+        headers => headers.clone(),
+        table => table,
+    };
+    Ok(context! {
+        digits => fmt.precision,
+        metric => metric,
+        pivot => pivot,
+        runs => p.run_count(),
+        sweeps => p.sweeps().into_iter().map(str::to_string).collect::<Vec<_>>(),
+    })
 }
 
 /// The template's source: the project's `templates/NAME`, else the built-in one.
