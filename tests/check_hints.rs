@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{copy_dir, fixtures, repo, Sandbox};
+use common::{copy_dir, repo, scenario_logs, Sandbox};
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
 
@@ -19,7 +19,7 @@ fn example() -> Sandbox {
     s.write(DOC, std::fs::read(repo().join(DOC)).unwrap());
     let svg = "notebooks/eagle-fast-verify-throughput.svg";
     s.write(svg, std::fs::read(repo().join(svg)).unwrap());
-    copy_dir(&fixtures().join("scenario-logs"), &s.path().join("notebooks/logs"));
+    copy_dir(&scenario_logs(), &s.path().join("notebooks/logs"));
     s
 }
 
@@ -104,13 +104,13 @@ fn a_staged_check_from_the_top_of_a_repository_finds_each_projects_reckon_toml()
     s.write(&format!("bench/{DOC}"), std::fs::read(repo().join(DOC)).unwrap());
     let svg = "notebooks/eagle-fast-verify-throughput.svg";
     s.write(&format!("bench/{svg}"), std::fs::read(repo().join(svg)).unwrap());
-    copy_dir(&fixtures().join("scenario-logs/2026-11-20"), &d.join("bench/notebooks/logs/2026-11-20"));
+    copy_dir(&scenario_logs().join("2026-11-20"), &d.join("bench/notebooks/logs/2026-11-20"));
     git(d, &["init", "-q"]);
     git(d, &["add", "-A"]);
     let r = s.run(&["check", "--staged"]);
     assert_eq!(r.code, 0, "{r:?}");
     git(d, &["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "plan"]);
-    copy_dir(&fixtures().join("scenario-logs/2026-11-29"), &d.join("bench/notebooks/logs/2026-11-29"));
+    copy_dir(&scenario_logs().join("2026-11-29"), &d.join("bench/notebooks/logs/2026-11-29"));
     git(d, &["add", "-A"]);
     let r = s.run(&["check", "--staged"]);
     assert_eq!(r.code, 1, "{r:?}");

@@ -1,13 +1,13 @@
 //! Claims end to end: the real `reckon` binary judges the bundled example
 //! (`notebooks/eagle-fast-verify.md` with the repository's `reckon.toml`)
 //! against the scenario's two sweeps, copied from
-//! `tests/fixtures/scenario-logs/` into a sandbox's `notebooks/logs/`.
+//! `notebooks/logs/` into a sandbox's `notebooks/logs/`.
 //!
 //! Where the expected numbers come from: the medians are the middle of the
-//! three runs per cell in `scenario-logs/2026-11-29/*.jsonl` (the table in
+//! three runs per cell in `notebooks/logs/2026-11-29/*.jsonl` (the table in
 //! the scenario's README: baseline 689.4 vs eagle-topk1-v2 759.3 at C=30,
 //! eagle-topk4-v1 353.2 at C=100, …); the 2026-11-20 values are the single
-//! "Serving Benchmark Result" blocks of `scenario-logs/2026-11-20/*.log`
+//! "Serving Benchmark Result" blocks of `notebooks/logs/2026-11-20/*.log`
 //! (the table the example notebook shows: 773.0 / 336.1 at C=150, …).
 #![allow(clippy::cast_possible_truncation, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
@@ -15,7 +15,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{copy_dir, fixtures, Ran, Sandbox};
+use common::{copy_dir, scenario_logs, Ran, Sandbox};
 use serde_json::Value;
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
@@ -46,7 +46,7 @@ fn example(sweeps: &[&str]) -> Sandbox {
 }
 
 fn add_sweep(s: &Sandbox, sweep: &str) {
-    copy_dir(&fixtures().join("scenario-logs").join(sweep), &s.path().join("notebooks/logs").join(sweep));
+    copy_dir(&scenario_logs().join(sweep), &s.path().join("notebooks/logs").join(sweep));
 }
 
 /// Runs and asserts the exit code.
@@ -350,7 +350,7 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
 }
 
 /// Latencies: lower is better, and `beats` follows that. Values from
-/// `scenario-logs/2026-11-29/*.jsonl`, C=30, `mean_tpot_ms`: eagle-topk1-v2
+/// `notebooks/logs/2026-11-29/*.jsonl`, C=30, `mean_tpot_ms`: eagle-topk1-v2
 /// 39.81, 39.51, 39.19 (median 39.5); baseline 43.78, 43.52, 43.31 (43.5):
 /// topk=1 is 9.2% lower, beyond the 5% margin of a mean latency.
 /// `median_itl_ms` at every concurrency: baseline 10.5–337.7, eagle-topk1-v2

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use common::{copy_dir, fixtures, repo, Ran, Sandbox};
+use common::{copy_dir, repo, scenario_logs, Ran, Sandbox};
 use serde_json::Value;
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
@@ -24,7 +24,7 @@ fn example() -> Sandbox {
     s.write(DOC, std::fs::read(repo().join(DOC)).unwrap());
     let svg = "notebooks/eagle-fast-verify-throughput.svg";
     s.write(svg, std::fs::read(repo().join(svg)).unwrap());
-    copy_dir(&fixtures().join("scenario-logs"), &s.path().join(LOGS));
+    copy_dir(&scenario_logs(), &s.path().join(LOGS));
     let an_hour_ago = SystemTime::now() - Duration::from_secs(3600);
     for sweep in ["2026-11-20", "2026-11-29"] {
         for e in std::fs::read_dir(s.path().join(LOGS).join(sweep)).unwrap() {
@@ -262,7 +262,7 @@ fn a_log_overwritten_but_not_committed_does_not_take_the_commits_time() {
     git(d, &["init", "-q"], "2026-11-20T10:00:00Z");
     git(d, &["config", "user.name", "t"], "2026-11-20T10:00:00Z");
     git(d, &["config", "user.email", "t@example.com"], "2026-11-20T10:00:00Z");
-    let log = fixtures().join("scenario-logs/2026-11-29/baseline.jsonl");
+    let log = scenario_logs().join("2026-11-29/baseline.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     s.write("results/baseline.jsonl", &text);
     git(d, &["add", "."], "2026-11-20T10:00:00Z");

@@ -247,7 +247,7 @@ fn scenario_sweeps_of_2026_11_29() {
         ("eagle-topk1-v2", 86.3536, 759.5019, "true", Some(1.0)),
         ("eagle-topk4-v1", 95.7248, 352.9475, "false", Some(4.0)),
     ] {
-        let (f, runs, outcome) = parse(&format!("scenario-logs/2026-11-29/{file}.jsonl"));
+        let (f, runs, outcome) = parse(&format!("../../notebooks/logs/2026-11-29/{file}.jsonl"));
         assert_eq!(f, Format::SglangJsonl, "{file}");
         assert_eq!(runs.len(), 33, "{file}");
         assert!(outcome.skipped.is_empty());
@@ -264,7 +264,7 @@ fn scenario_sweeps_of_2026_11_29() {
         assert_eq!(param(last, "max_concurrency"), Some(&Value::Num(250.0)));
         assert_eq!(metric(last, "output_throughput"), tput_last, "{file}");
     }
-    let (_, runs, _) = parse("scenario-logs/2026-11-29/eagle-topk1-v2.jsonl");
+    let (_, runs, _) = parse("../../notebooks/logs/2026-11-29/eagle-topk1-v2.jsonl");
     assert_eq!(metric(&runs[0], "accept_length"), 2.31);
 }
 

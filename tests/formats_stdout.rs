@@ -388,7 +388,7 @@ fn check_sweep(runs: &[RawRun]) {
 
 #[test]
 fn scenario_baseline_sweep() {
-    let rel = "scenario-logs/2026-11-20/baseline.log";
+    let rel = "../../notebooks/logs/2026-11-20/baseline.log";
     assert!(sniffed(rel));
     let (runs, outcome) = ok(rel);
     assert!(outcome.skipped.is_empty());
@@ -417,7 +417,7 @@ fn scenario_baseline_sweep() {
 
 #[test]
 fn scenario_eagle_topk4_v1_sweep() {
-    let rel = "scenario-logs/2026-11-20/eagle-topk4-v1.log";
+    let rel = "../../notebooks/logs/2026-11-20/eagle-topk4-v1.log";
     assert!(sniffed(rel));
     let (runs, outcome) = ok(rel);
     assert!(outcome.skipped.is_empty());
@@ -453,7 +453,7 @@ fn parse_bytes(bytes: &[u8]) -> Result<Vec<RawRun>, Error> {
 
 #[test]
 fn a_sweep_cut_inside_its_last_block_is_malformed_at_that_header() {
-    let full = std::fs::read_to_string(fixture("scenario-logs/2026-11-20/baseline.log")).expect("fixture");
+    let full = std::fs::read_to_string(fixture("../../notebooks/logs/2026-11-20/baseline.log")).expect("fixture");
     // Keep lines 1..=370: the last block (header at line 359) loses its
     // latency sections and closing rule.
     let cut: String = full.split_inclusive('\n').take(370).collect();
@@ -468,10 +468,10 @@ fn a_sweep_cut_inside_its_last_block_is_malformed_at_that_header() {
 
 #[test]
 fn crlf_and_progress_bar_carriage_returns_change_nothing() {
-    let full = std::fs::read_to_string(fixture("scenario-logs/2026-11-20/baseline.log")).expect("fixture");
+    let full = std::fs::read_to_string(fixture("../../notebooks/logs/2026-11-20/baseline.log")).expect("fixture");
     let crlf = full.replace('\n', "\r\n").replace("100%|", " 10%|#         | 1/16\r 50%|#####     | 8/16\r100%|");
     let runs = parse_bytes(crlf.as_bytes()).expect("parses");
-    let (plain, _) = ok("scenario-logs/2026-11-20/baseline.log");
+    let (plain, _) = ok("../../notebooks/logs/2026-11-20/baseline.log");
     assert_eq!(runs, plain);
 }
 

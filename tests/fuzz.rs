@@ -28,7 +28,7 @@ fn corpus() -> Vec<(PathBuf, Vec<u8>)> {
     }
     let mut out = Vec::new();
     walk(&common::fixtures().join("corpus"), &mut out);
-    walk(&common::fixtures().join("scenario-logs"), &mut out);
+    walk(&common::scenario_logs(), &mut out);
     out.sort();
     out
 }

@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{copy_dir, fixtures, repo, Ran, Sandbox};
+use common::{copy_dir, repo, scenario_logs, Ran, Sandbox};
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
 const OVERTURNED: [&str; 3] = ["throughput-baseline-wins", "saturation-ratio", "topk4-plateau"];
@@ -81,7 +81,7 @@ fn project() -> Sandbox {
 }
 
 fn add_sweep(s: &Sandbox, sweep: &str) {
-    copy_dir(&fixtures().join("scenario-logs").join(sweep), &s.path().join("notebooks/logs").join(sweep));
+    copy_dir(&scenario_logs().join(sweep), &s.path().join("notebooks/logs").join(sweep));
 }
 
 /// Replaces each comment `supersede` left with a new conclusion.

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{copy_dir, fixtures, Ran, Sandbox};
+use common::{copy_dir, scenario_logs, Ran, Sandbox};
 
 const TOML: &str = "series = \"config\"\n\n[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n";
 
@@ -20,7 +20,7 @@ const TOML: &str = "series = \"config\"\n\n[[source]]\npath = \"logs/{date}/{con
 fn project() -> Sandbox {
     let s = Sandbox::new();
     s.write("reckon.toml", TOML);
-    copy_dir(&fixtures().join("scenario-logs/2026-11-29"), &s.path().join("logs/2026-11-29"));
+    copy_dir(&scenario_logs().join("2026-11-29"), &s.path().join("logs/2026-11-29"));
     s
 }
 
@@ -346,7 +346,7 @@ fn fifos_and_devices_are_refused_before_reading() {
 #[test]
 fn a_console_log_with_much_noise_before_its_first_result_is_detected() {
     let s = Sandbox::new();
-    let log = std::fs::read_to_string(fixtures().join("scenario-logs/2026-11-20/baseline.log")).unwrap();
+    let log = std::fs::read_to_string(scenario_logs().join("2026-11-20/baseline.log")).unwrap();
     let mut text = String::new();
     let mut i = 0;
     while text.len() < 325_000 {
@@ -386,7 +386,7 @@ fn a_huge_line_is_refused_at_its_line_before_it_is_held() {
 #[test]
 fn a_jsonl_whose_first_line_is_cut_is_reported_at_line_1() {
     let s = Sandbox::new();
-    let line = std::fs::read_to_string(fixtures().join("scenario-logs/2026-11-29/baseline.jsonl")).unwrap();
+    let line = std::fs::read_to_string(scenario_logs().join("2026-11-29/baseline.jsonl")).unwrap();
     let first = line.lines().next().unwrap();
     let cut = &first[..first.len() / 2];
     s.write("cut.jsonl", format!("{cut}\n{}", line.lines().skip(1).collect::<Vec<_>>().join("\n")));
@@ -522,7 +522,7 @@ fn kill_9_during_update_write_never_pairs_a_new_document_with_an_old_plot() {
 #[test]
 fn an_empty_statistic_in_a_console_block_is_an_error_not_a_missing_metric() {
     let s = Sandbox::new();
-    let log = std::fs::read_to_string(fixtures().join("scenario-logs/2026-11-20/baseline.log")).unwrap();
+    let log = std::fs::read_to_string(scenario_logs().join("2026-11-20/baseline.log")).unwrap();
     let line_no = log.lines().position(|l| l.starts_with("Mean TTFT (ms):")).unwrap() + 1;
     let cut: String = log
         .lines()
@@ -595,7 +595,7 @@ fn monorepo() -> (Sandbox, impl Fn(&[&str]) -> std::process::Output) {
             .unwrap()
     };
     assert!(git(&["init", "-q"]).status.success());
-    copy_dir(&fixtures().join("scenario-logs/2026-11-29"), &s.path().join("bench/logs/2026-11-29"));
+    copy_dir(&scenario_logs().join("2026-11-29"), &s.path().join("bench/logs/2026-11-29"));
     s.write(
         "bench/reckon.toml",
         "series = \"config\"\ndocuments = [\"plan.md\"]\n\n[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n",

@@ -4,8 +4,8 @@
 //! hand edits, malformed directives, deterministic plots, untouched
 //! documents, and `check`'s exit codes and output formats.
 //!
-//! Expected numbers are the scenario's (tests/fixtures/scenario-logs, the
-//! same bytes as notebooks/logs): output throughput at `max_concurrency=30` is
+//! Expected numbers are the scenario's (notebooks/logs, the
+//! bundled example's): output throughput at `max_concurrency=30` is
 //! 641.8 (baseline) and 329.5 (eagle-topk4-v1) in the 2026-11-20 stdout
 //! logs ("Output token throughput (tok/s)"), and the medians of three
 //! repeats 689.4, 759.3 (eagle-topk1-v2) and 341.0 in the 2026-11-29 JSONL
@@ -16,7 +16,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use common::{copy_dir, fixtures, repo, Ran, Sandbox};
+use common::{copy_dir, fixtures, repo, scenario_logs, Ran, Sandbox};
 use reckon::doc::{self, Document};
 
 const NOTEBOOK: &str = "notebooks/eagle-fast-verify.md";
@@ -41,7 +41,7 @@ fn notebook_sandbox(sweeps: &[&str]) -> Sandbox {
 
 /// Copies one sweep's folder of the scenario logs into the sandbox.
 fn add_sweep(s: &Sandbox, logs: &str, sweep: &str) {
-    copy_dir(&fixtures().join("scenario-logs").join(sweep), &s.path().join(logs).join(sweep));
+    copy_dir(&scenario_logs().join(sweep), &s.path().join(logs).join(sweep));
 }
 
 const TOML: &str = "series = \"config\"\n\n\

@@ -5,7 +5,7 @@
 //! labels in tables.
 //!
 //! Expected numbers: `output_throughput` medians from
-//! `tests/fixtures/scenario-logs/` — at `max_concurrency` 30, baseline 641.8
+//! `notebooks/logs/` — at `max_concurrency` 30, baseline 641.8
 //! on 2026-11-20 (one run) and 689.4 on 2026-11-29 (three runs),
 //! eagle-topk1-v2 759.3 (2026-11-29 only); at 150, baseline 773.0 then 765.2.
 
@@ -188,7 +188,7 @@ Baseline is strictly superior at saturation.
     assert!(pinned.contains("| 150 | 773 | 336.1 |"), "{pinned}");
 
     // The second sweep arrives: the living table moves, the dated one stays.
-    common::copy_dir(&common::fixtures().join("scenario-logs/2026-11-29"), &s.path().join("logs/2026-11-29"));
+    common::copy_dir(&common::scenario_logs().join("2026-11-29"), &s.path().join("logs/2026-11-29"));
     let r = expect(&s, 1, &["check", doc]);
     assert!(r.stdout.contains("claim `now` contradicted"), "{r:?}");
     assert!(!r.stdout.contains("claim `then`"), "{r:?}");

@@ -1,5 +1,5 @@
 //! Snapshots of what each region kind renders over the scenario's two
-//! sweeps (tests/fixtures/scenario-logs), and of the review diff of a small
+//! sweeps (notebooks/logs), and of the review diff of a small
 //! document between the sweeps. The library is driven directly: an
 //! in-memory store, the real ingest, `render::render`.
 //!

@@ -10,7 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{copy_dir, fixtures, repo, Sandbox};
+use common::{copy_dir, repo, scenario_logs, Sandbox};
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
 
@@ -21,7 +21,7 @@ fn reported() -> Sandbox {
     s.write(DOC, std::fs::read(repo().join(DOC)).unwrap());
     let svg = "notebooks/eagle-fast-verify-throughput.svg";
     s.write(svg, std::fs::read(repo().join(svg)).unwrap());
-    copy_dir(&fixtures().join("scenario-logs"), &s.path().join("notebooks/logs"));
+    copy_dir(&scenario_logs(), &s.path().join("notebooks/logs"));
     let r = s.ok(&["report", DOC, "--out", "site"]);
     assert!(r.stderr.contains("site/eagle-fast-verify.html"), "{r:?}");
     s

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{copy_dir, fixtures, repo, Sandbox};
+use common::{copy_dir, repo, scenario_logs, Sandbox};
 use rexpect::session::{spawn_command, PtySession};
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
@@ -17,7 +17,7 @@ fn example() -> Sandbox {
     s.write("reckon.toml", std::fs::read(repo().join("reckon.toml")).unwrap());
     s.write(DOC, std::fs::read(repo().join(DOC)).unwrap());
     s.write(SVG, std::fs::read(repo().join(SVG)).unwrap());
-    copy_dir(&fixtures().join("scenario-logs"), &s.path().join("notebooks/logs"));
+    copy_dir(&scenario_logs(), &s.path().join("notebooks/logs"));
     s
 }
 

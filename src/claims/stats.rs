@@ -796,7 +796,7 @@ mod tests {
     use super::*;
 
     // Output throughput runs of the 2026-11-29 sweep, copied from
-    // tests/fixtures/scenario-logs/2026-11-29/{eagle-topk1-v2,baseline}.jsonl
+    // notebooks/logs/2026-11-29/{eagle-topk1-v2,baseline}.jsonl
     // (the `output_throughput` of the three lines with max_concurrency 30).
     const TOPK1_C30: [f64; 3] = [753.5356, 759.3, 765.5786];
     const BASE_C30: [f64; 3] = [685.2673, 689.4, 692.6957];
@@ -909,7 +909,7 @@ mod tests {
 
     #[test]
     fn single_runs_decide_on_d_alone_without_a_pooled_sd() {
-        // 2026-11-20 sweep, one run each (tests/fixtures/scenario-logs/
+        // 2026-11-20 sweep, one run each (notebooks/logs/
         // 2026-11-20/*.log): C=30 baseline 641.8 vs eagle-topk4-v1 329.5.
         let c = compare(&[641.8], &[329.5], Direction::Higher, 0.02, None).unwrap();
         assert!(c.single_run);

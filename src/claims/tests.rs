@@ -7,7 +7,7 @@ use super::*;
 use crate::metric::Direction;
 
 // Output throughput runs (tok/s) of the 2026-11-29 sweep, three per
-// concurrency, copied from tests/fixtures/scenario-logs/2026-11-29/*.jsonl
+// concurrency, copied from notebooks/logs/2026-11-29/*.jsonl
 // (`output_throughput` by `max_concurrency`).
 const BASELINE: [(f64, [f64; 3]); 11] = [
     (1.0, [92.3236, 92.7, 93.1614]),
@@ -50,7 +50,7 @@ const EAGLE_TOPK4_V1: [(f64, [f64; 3]); 11] = [
 ];
 
 // The 2026-11-20 sweep, one run per concurrency, from the "Output token
-// throughput (tok/s):" lines of tests/fixtures/scenario-logs/2026-11-20/*.log.
+// throughput (tok/s):" lines of notebooks/logs/2026-11-20/*.log.
 const OLD_BASELINE: [(f64, f64); 11] = [
     (1.0, 93.1),
     (2.0, 174.2),

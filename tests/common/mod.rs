@@ -36,6 +36,13 @@ pub(crate) fn fixtures() -> PathBuf {
     repo().join("tests/fixtures")
 }
 
+/// The scenario's two sweeps: the bundled example's logs, the one copy in
+/// the repository (`2026-11-20/*.log` are stdout summaries, `2026-11-29/*.jsonl`
+/// `SGLang` JSONL).
+pub(crate) fn scenario_logs() -> PathBuf {
+    repo().join("notebooks/logs")
+}
+
 /// Copies the folder `from` into `to`, recursively, creating `to`.
 pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -59,7 +66,7 @@ pub(crate) fn scenario_store(sweeps: &[&str]) -> reckon::store::Store {
     let requests: Vec<reckon::sources::Request> = sweeps
         .iter()
         .map(|ext| reckon::sources::Request {
-            path: format!("scenario-logs/{{date}}/{{config}}.{ext}"),
+            path: format!("logs/{{date}}/{{config}}.{ext}"),
             format: None,
             labels: std::collections::BTreeMap::default(),
             optional: false,
@@ -67,7 +74,8 @@ pub(crate) fn scenario_store(sweeps: &[&str]) -> reckon::store::Store {
         .collect();
     let opts = reckon::sources::Options { fail_fast: true, ..reckon::sources::Options::default() };
     let mut batch = reckon::store::Batch::new("test".into(), None);
-    let report = reckon::sources::ingest(&mut store, &fixtures(), &requests, &opts, &mut batch, &mut |_, _, _| {});
+    let report =
+        reckon::sources::ingest(&mut store, &repo().join("notebooks"), &requests, &opts, &mut batch, &mut |_, _, _| {});
     assert_eq!(report.failed(), 0, "the scenario logs ingest");
     store
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::rc::Rc;
 
-use super::{copy_dir, fixtures, repo, Test};
+use super::{copy_dir, fixtures, repo, scenario_logs, Test};
 
 /// A project folder that lives as long as the last handle on it: a
 /// [`Test`] holds one, so a builder can outlive the line that made it.
@@ -54,7 +54,7 @@ impl Sandbox {
     /// A sandbox holding the scenario's logs under `logs/`.
     pub(crate) fn with_scenario() -> Sandbox {
         let s = Sandbox::new();
-        copy_dir(&fixtures().join("scenario-logs"), &s.path().join("logs"));
+        copy_dir(&scenario_logs(), &s.path().join("logs"));
         s
     }
 
@@ -82,7 +82,7 @@ impl Sandbox {
     /// Copies one sweep of the scenario's logs into `prefix/notebooks/logs/`.
     pub(crate) fn add_sweep(&self, prefix: &str, sweep: &str) -> &Self {
         let to = self.path().join(prefix).join("notebooks/logs").join(sweep);
-        copy_dir(&fixtures().join("scenario-logs").join(sweep), &to);
+        copy_dir(&scenario_logs().join(sweep), &to);
         self
     }
 
