@@ -73,20 +73,12 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::run::{RawRun, Value};
-    use crate::store::{Batch, NewSource, RunTime, Store};
+    use crate::run::Value;
+    use crate::store::builder::StoreBuilder;
+    use crate::store::Store;
     use crate::Error;
 
-    /// One run: params, then `output_throughput` (and `mean_ttft_ms` as NaN
-    /// when `tput` is NaN, to check NaN is ignored).
-    struct R<'a> {
-        params: &'a [(&'a str, Value)],
-        tput: f64,
-    }
-
-    fn r<'a>(params: &'a [(&'a str, Value)], tput: f64) -> R<'a> {
-        R { params, tput }
-    }
+    type Params<'a> = &'a [(&'a str, Value)];
 
     fn t(s: &str) -> Value {
         Value::Text(s.into())
@@ -96,50 +88,30 @@ mod tests {
         Value::Num(v)
     }
 
-    /// Adds one source of runs, all at `time` (a sweep is the time's date).
-    fn add(store: &mut Store, hash: &str, time: &str, runs: &[R]) {
-        let mut batch = Batch::new("test".into(), None);
-        let labels = BTreeMap::new();
-        let src =
-            NewSource { path: hash, hash, format: "jsonl", labels: &labels, seen: Default::default(), time: None };
-        let rt = RunTime { time: time.into(), origin: "log" };
-        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
-        for (i, run) in runs.iter().enumerate() {
-            let mut raw = RawRun::new(i as u64 + 1);
-            for (k, v) in run.params {
-                raw.param(*k, v.clone());
-            }
-            raw.metric("output_throughput", run.tput);
-            w.add_run(&raw, &labels, &rt).unwrap();
-        }
-        w.commit().unwrap();
-    }
-
     /// The scenario in small: baseline at concurrency 30 measured once on
     /// 2026-11-20 (two repeats) and again on 2026-11-29 (three repeats:
     /// 690.1, 689.4, 688.0); eagle-topk1-v2 measured only on 2026-11-29.
     fn scenario() -> Store {
-        let mut s = Store::open_in_memory().unwrap();
-        let base = [("config", t("baseline")), ("concurrency", n(30.0))];
-        add(&mut s, "old", "2026-11-20T09:00:00Z", &[r(&base, 700.0), r(&base, 710.0)]);
-        let c1 = [("config", t("baseline")), ("concurrency", n(1.0))];
-        let eagle = [("config", t("eagle-topk1-v2")), ("concurrency", n(30.0))];
-        let eagle1 = [("config", t("eagle-topk1-v2")), ("concurrency", t("1"))];
-        add(
-            &mut s,
-            "new",
-            "2026-11-29T14:02:11Z",
-            &[
-                r(&base, 690.1),
-                r(&base, 689.4),
-                r(&base, 688.0),
-                r(&c1, 92.7),
-                r(&eagle, 759.3),
-                r(&eagle, f64::NAN),
-                r(&eagle1, 86.8),
-            ],
-        );
-        s
+        let base: Params = &[("config", t("baseline")), ("concurrency", n(30.0))];
+        let c1: Params = &[("config", t("baseline")), ("concurrency", n(1.0))];
+        let eagle: Params = &[("config", t("eagle-topk1-v2")), ("concurrency", n(30.0))];
+        let eagle1: Params = &[("config", t("eagle-topk1-v2")), ("concurrency", t("1"))];
+        StoreBuilder::new()
+            .source("old", "2026-11-20T09:00:00Z", &[(base, 700.0), (base, 710.0)])
+            .source(
+                "new",
+                "2026-11-29T14:02:11Z",
+                &[
+                    (base, 690.1),
+                    (base, 689.4),
+                    (base, 688.0),
+                    (c1, 92.7),
+                    (eagle, 759.3),
+                    (eagle, f64::NAN),
+                    (eagle1, 86.8),
+                ],
+            )
+            .build()
     }
 
     fn query(rows: &[&str], cols: &[&str], filter: &str, agg: Agg) -> Query {
@@ -220,8 +192,9 @@ mod tests {
 
     #[test]
     fn runs_without_a_grouping_param_are_left_out_and_counted() {
-        let mut s = scenario();
-        add(&mut s, "nolabel", "2026-11-29T15:00:00Z", &[r(&[("config", t("baseline"))], 1.0), r(&[], 2.0)]);
+        let s = StoreBuilder::on(scenario())
+            .source("nolabel", "2026-11-29T15:00:00Z", &[(&[("config", t("baseline"))][..], 1.0), (&[], 2.0)])
+            .build();
         let p = eval(&s, &query(&["concurrency"], &["config"], "", Agg::Median));
         assert_eq!(p.excluded, BTreeMap::from([("concurrency".to_string(), 2), ("config".to_string(), 1)]));
         assert_eq!(p.notes(), vec!["2 runs without `concurrency` left out", "1 run without `config` left out"]);
@@ -230,11 +203,12 @@ mod tests {
 
     #[test]
     fn keys_sort_numbers_numerically_then_text() {
-        let mut s = Store::open_in_memory().unwrap();
-        let rows: Vec<[(&str, Value); 1]> =
-            ["250", "30", "inf", "8", "b", "A", "2"].iter().map(|v| [("rate", Value::from_label(v))]).collect();
-        let runs: Vec<R> = rows.iter().enumerate().map(|(i, p)| r(p, i as f64)).collect();
-        add(&mut s, "keys", "2026-11-29T00:00:00Z", &runs);
+        let runs: Vec<([(&str, Value); 1], f64)> = ["250", "30", "inf", "8", "b", "A", "2"]
+            .iter()
+            .enumerate()
+            .map(|(i, v)| ([("rate", Value::from_label(v))], i as f64))
+            .collect();
+        let s = StoreBuilder::new().source("keys", "2026-11-29T00:00:00Z", &runs).build();
         let p = eval(&s, &query(&["rate"], &[], "", Agg::Median));
         let shown: Vec<String> = p.rows.iter().map(|k| k[0].to_string()).collect();
         assert_eq!(shown, vec!["2", "8", "30", "250", "inf", "A", "b"]);
@@ -306,13 +280,8 @@ mod tests {
         let p = eval(&s, &query(&["config"], &["concurrency"], "config = baseline and date = 2026-11-20", Agg::Median));
         assert_eq!(p.to_csv(&NumberFormat::default()).unwrap(), "config,30\nbaseline,705\n");
         // eagle-topk4-v1 only ran at concurrency 8: the other cells are empty.
-        let mut s = s;
-        add(
-            &mut s,
-            "topk4",
-            "2026-11-29T16:00:00Z",
-            &[r(&[("config", t("eagle-topk4-v1")), ("concurrency", n(8.0))], 318.2)],
-        );
+        let topk4: Params = &[("config", t("eagle-topk4-v1")), ("concurrency", n(8.0))];
+        let s = StoreBuilder::on(s).source("topk4", "2026-11-29T16:00:00Z", &[(topk4, 318.2)]).build();
         let p = eval(&s, &query(&["concurrency"], &["config"], "", Agg::Median));
         assert!(p.lookup(&["8"], &["baseline"]).is_none());
         assert_eq!(

@@ -15,6 +15,9 @@ mod read;
 mod sources;
 mod writer;
 
+#[cfg(test)]
+pub(crate) mod builder;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
