@@ -181,14 +181,22 @@ fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<O
 }
 
 /// Each `[points]` entry must read as a point or range of a param (what
-/// lint reads a phrase as), with `{n}` in the value only when the phrase
-/// captures one.
+/// lint reads a phrase as) that is not a repeat marker, with `{n}` in the
+/// value only when the phrase captures one.
 fn check_points(points: &BTreeMap<String, String>, shown: &Path) -> Result<()> {
     for (phrase, spec) in points {
         let n = phrase.contains("{n}").then_some(1.0);
         let msg = if spec.contains("{n}") && n.is_none() {
             format!(
                 "points.\"{phrase}\" = \"{spec}\": `{{n}}` in the value needs `{{n}}` in the phrase, e.g. \"{{n}} MB\""
+            )
+        } else if let Some(marker) = crate::lint::vocab::Scope::parse(spec, n)
+            .map(|s| s.param().to_string())
+            .filter(|p| crate::run::is_repeat_marker(p))
+        {
+            format!(
+                "points.\"{phrase}\" = \"{spec}\": `{marker}` tells repeated runs apart, it is not a point; \
+                 name a param the runs are configured by"
             )
         } else if crate::lint::vocab::Scope::parse(spec, n).is_none() {
             format!(
@@ -485,6 +493,8 @@ latency = 0.06
         assert!(err.contains("points.\"busy\"") && err.contains("expected a point"), "{err}");
         let err = Config::parse("[points]\n\"busy\" = \"c = {n}\"\n", Path::new("/p"), None).unwrap_err().to_string();
         assert!(err.contains("needs `{n}` in the phrase"), "{err}");
+        let err = Config::parse("[points]\n\"third try\" = \"trial = 3\"\n", Path::new("/p"), None).unwrap_err();
+        assert!(err.to_string().contains("`trial` tells repeated runs apart"), "{err}");
         let err = Config::parse("[lint]\nmin_confidence = 3\n", Path::new("/p"), None).unwrap_err().to_string();
         assert!(err.contains("min_confidence"), "{err}");
     }

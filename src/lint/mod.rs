@@ -265,6 +265,11 @@ impl<'a, 's> Linter<'a, 's> {
                 f.summary = format!("`{phrase}` fits several series: {}; name one", candidates.join(", "));
                 f.candidates = candidates;
             }
+            Item::Unjudged { reason } => {
+                f.status = if plan { Status::Plan } else { Status::Unjudged };
+                f.confidence = 1.0;
+                f.summary = reason;
+            }
             Item::Reading(r) => {
                 f.claim = Some(r.statement.clone());
                 f.confidence = r.confidence;

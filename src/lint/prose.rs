@@ -199,7 +199,8 @@ pub fn blocks(text: &str, skip: &[Range<usize>]) -> Vec<Block> {
 }
 
 /// Words after which a period does not end a sentence.
-const ABBREVIATIONS: [&str; 10] = ["e.g", "i.e", "vs", "etc", "approx", "cf", "fig", "no", "eq", "ca"];
+const ABBREVIATIONS: [&str; 13] =
+    ["e.g", "i.e", "vs", "etc", "approx", "cf", "fig", "no", "eq", "ca", "al", "resp", "incl"];
 
 /// The sentences of each block.
 pub fn sentences(blocks: &[Block]) -> Vec<Sentence> {
@@ -226,12 +227,19 @@ pub fn sentences(blocks: &[Block]) -> Vec<Sentence> {
                         let abbrev = ABBREVIATIONS.contains(&word.as_str());
                         // A new sentence starts with a capital, a digit or
                         // markup — or a name with a capital inside (`cuBLAS`,
-                        // `vLLM`).
+                        // `vLLM`) — or, after a plain word, with any word:
+                        // researchers start sentences with lower-case names
+                        // (`zstd`, `lz4`, `torch.compile`). Only after an
+                        // initial or a dotted abbreviation (`U.S.`) does a
+                        // lower-case word carry the sentence on.
                         let next_word: &str = rest.split(char::is_whitespace).next().unwrap_or("");
                         let starts_new = rest.chars().next().is_some_and(|ch| {
                             ch.is_uppercase() || ch.is_ascii_digit() || matches!(ch, '*' | '_' | '(' | '"' | '`')
                         }) || next_word.chars().any(char::is_uppercase);
-                        !abbrev && starts_new
+                        let dotted = word.contains('.') || word.chars().count() <= 1;
+                        let initial =
+                            t[word_start..i].chars().count() == 1 && t[word_start..i].chars().all(char::is_uppercase);
+                        !abbrev && !initial && (starts_new || !dotted)
                     }
                     _ => false,
                 };
@@ -292,5 +300,21 @@ mod tests {
         assert_eq!(ss.len(), 2, "{bs:?}");
         assert_eq!(&doc[ss[0].span.clone()], "Keep this, e.g. that.");
         assert_eq!(&doc[ss[1].span.clone()], "Ends in 3×");
+    }
+
+    #[test]
+    fn sentences_may_start_with_lower_case_names() {
+        let doc = "brotli wins at every size. zstd is slower than lz4.\n\
+                   lz4 ships, as in the U.S. team and J. Smith et al. showed.\n";
+        let bs = blocks(doc, &[]);
+        let texts: Vec<&str> = sentences(&bs).iter().map(|s| &doc[s.span.clone()]).collect();
+        assert_eq!(
+            texts,
+            [
+                "brotli wins at every size.",
+                "zstd is slower than lz4.",
+                "lz4 ships, as in the U.S. team and J. Smith et al. showed."
+            ]
+        );
     }
 }

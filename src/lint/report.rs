@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use serde_json::json;
 
@@ -114,55 +115,70 @@ pub fn gh_property(s: &str) -> String {
     gh_escape(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// A group of findings wrapped by one claim region: the whole lines they
-/// sit on, and their claims joined by `and`.
+/// A group of findings wrapped by one claim region and their claims joined
+/// by `and`: the whole lines of a sentence that has its lines to itself,
+/// else — inline, within its paragraph or list item — exactly the sentence,
+/// so that no other sentence of the author's sits under a claim it is not
+/// part of.
 #[derive(Debug, Clone)]
 pub struct Wrap {
-    /// Byte range of the lines (from a line start to after its line break).
-    pub lines: std::ops::Range<usize>,
+    /// Byte range wrapped: whole lines (from a line start to after its line
+    /// break), or an inline sentence.
+    pub range: Range<usize>,
+    pub inline: bool,
     pub statement: String,
     pub first_line: usize,
 }
 
 /// The claim regions `--write` and `--suggest` make of the chosen findings
-/// (those with a claim, outside tables), one per run of lines; lines that
-/// hold several statements get one region whose claim joins them.
+/// (those with a claim, outside tables): one per sentence, or per run of
+/// lines holding several statements of one sentence.
 pub fn wraps(text: &str, findings: &[&Finding]) -> Vec<Wrap> {
-    let mut spans: Vec<(std::ops::Range<usize>, String, usize)> = findings
+    let mut spans: Vec<Wrap> = findings
         .iter()
         .filter(|f| !f.in_table)
         .filter_map(|f| {
-            let claim = f.claim.clone()?;
+            let statement = f.claim.clone()?;
             let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
             let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
-            // A sentence on lines of its own is wrapped alone; one sharing a
-            // line with other prose takes its whole paragraph or list item,
-            // so no paragraph is cut in two.
             let (start, end) = (line_start(f.span.start), line_end(f.span.end));
             let alone_before = text[start..f.span.start].chars().all(|c| " \t>-*+.)".contains(c) || c.is_ascii_digit());
             let alone_after = text[f.span.end..end].trim().is_empty();
-            let lines = if alone_before && alone_after {
-                start..end
-            } else {
-                line_start(f.block_span.start)..line_end(f.block_span.end.saturating_sub(1).max(f.block_span.start))
-            };
-            Some((lines, claim, f.line))
+            let (range, inline) =
+                if alone_before && alone_after { (start..end, false) } else { (with_emphasis(text, &f.span), true) };
+            Some(Wrap { range, inline, statement, first_line: f.line })
         })
         .collect();
-    spans.sort_by_key(|(r, _, _)| r.start);
+    spans.sort_by_key(|w| w.range.start);
     let mut out: Vec<Wrap> = Vec::new();
-    for (r, claim, line) in spans {
+    for w in spans {
         match out.last_mut() {
-            Some(w) if r.start < w.lines.end => {
-                w.lines.end = w.lines.end.max(r.end);
-                if !w.statement.split(" and ").any(|c| c == claim) {
-                    w.statement = format!("{} and {claim}", w.statement);
+            Some(last) if w.range.start < last.range.end => {
+                last.range.end = last.range.end.max(w.range.end);
+                last.inline &= w.inline;
+                if !last.statement.split(" and ").any(|c| c == w.statement) {
+                    last.statement = format!("{} and {}", last.statement, w.statement);
                 }
             }
-            _ => out.push(Wrap { lines: r, statement: claim, first_line: line }),
+            _ => out.push(w),
         }
     }
     out
+}
+
+/// A sentence's span grown over emphasis it opens or closes (`**Baseline
+/// wins**, …`): a run of `*` or `_` right before it (or right after it)
+/// that also occurs inside it, so the region does not cut the emphasis.
+fn with_emphasis(text: &str, span: &Range<usize>) -> Range<usize> {
+    let is_mark = |c: char| c == '*' || c == '_';
+    let inner = &text[span.clone()];
+    let before = text[..span.start].chars().rev().take_while(|c| is_mark(*c)).count();
+    let after = text[span.end..].chars().take_while(|c| is_mark(*c)).count();
+    let open = &text[span.start - before..span.start];
+    let close = &text[span.end..span.end + after];
+    let start = if before > 0 && inner.contains(open) { span.start - before } else { span.start };
+    let end = if after > 0 && inner.contains(close) { span.end + after } else { span.end };
+    start..end
 }
 
 /// The prefix a marker line needs to stay inside a blockquote.
@@ -175,17 +191,17 @@ fn quote_prefix(line: &str) -> String {
     }
 }
 
-/// The text with each wrap's lines between claim markers; ids are
-/// `lint-LINE`, made unique against `taken`.
+/// The text with each wrap between claim markers (on lines of their own
+/// around whole lines, inline around a sentence); ids are `lint-LINE`, made
+/// unique against `taken`.
 pub fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
     let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let mut out = String::with_capacity(text.len() + wraps.len() * 120);
     let mut at = 0;
     let mut used = taken.clone();
     for w in wraps {
-        out.push_str(&text[at..w.lines.start]);
-        let body = &text[w.lines.clone()];
-        let prefix = quote_prefix(body);
+        out.push_str(&text[at..w.range.start]);
+        let body = &text[w.range.clone()];
         let mut id = format!("lint-{}", w.first_line);
         let mut k = 2;
         while used.contains(&id) {
@@ -193,25 +209,36 @@ pub fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
             k += 1;
         }
         used.insert(id.clone());
-        let _ = write!(out, "{prefix}<!-- reckon:claim id={id}{eol}{prefix}     {} -->{eol}", w.statement);
-        out.push_str(body);
-        if !body.ends_with('\n') {
-            out.push_str(eol);
+        if w.inline {
+            let _ = write!(out, "<!-- reckon:claim id={id} {} -->{body}<!-- /reckon:claim -->", w.statement);
+        } else {
+            let prefix = quote_prefix(body);
+            let _ = write!(out, "{prefix}<!-- reckon:claim id={id}{eol}{prefix}     {} -->{eol}", w.statement);
+            out.push_str(body);
+            if !body.ends_with('\n') {
+                out.push_str(eol);
+            }
+            let _ = write!(out, "{prefix}<!-- /reckon:claim -->{eol}");
         }
-        let _ = write!(out, "{prefix}<!-- /reckon:claim -->{eol}");
-        at = w.lines.end;
+        at = w.range.end;
     }
     out.push_str(&text[at..]);
     out
 }
 
 /// Ready-to-paste claim regions, one per wrap, each with the lines it
-/// wraps.
+/// wraps (an inline region shown within its lines).
 pub fn suggestions(path: &str, text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
     let mut out = String::new();
     for w in wraps {
         let _ = writeln!(out, "{path}:{}:", w.first_line);
-        out.push_str(&apply(&text[w.lines.clone()], &[Wrap { lines: 0..w.lines.len(), ..w.clone() }], taken));
+        let start = text[..w.range.start].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[w.range.end..].find('\n').map_or(text.len(), |i| w.range.end + i + 1);
+        let local = Wrap { range: w.range.start - start..w.range.end - start, ..w.clone() };
+        out.push_str(&apply(&text[start..end], &[local], taken));
+        if !text[start..end].ends_with('\n') {
+            out.push('\n');
+        }
         out.push('\n');
     }
     out
@@ -245,7 +272,7 @@ mod tests {
     }
 
     #[test]
-    fn wraps_keep_quotes_line_endings_and_paragraphs_whole() {
+    fn wraps_keep_quotes_and_line_endings_and_leave_other_sentences_out() {
         let text = "> A is fast.\r\n> B is slow.\r\n\r\nFirst one. Second one\r\ngoes on.\r\n";
         let fs = [
             finding(text, "B is slow.", "A is fast.\r\n> B is slow.", "b < a on m"),
@@ -259,13 +286,34 @@ mod tests {
             out,
             concat!(
                 "> A is fast.\r\n> <!-- reckon:claim id=lint-2\r\n>      b < a on m -->\r\n> B is slow.\r\n",
-                "> <!-- /reckon:claim -->\r\n\r\n<!-- reckon:claim id=lint-4\r\n     x beats y on m -->\r\n",
-                "First one. Second one\r\ngoes on.\r\n<!-- /reckon:claim -->\r\n"
+                // A sentence sharing its lines is wrapped alone, inline: the
+                // sentence beside it was not judged and stays out.
+                "> <!-- /reckon:claim -->\r\n\r\n",
+                "First one. <!-- reckon:claim id=lint-4 x beats y on m -->",
+                "Second one\r\ngoes on.<!-- /reckon:claim -->\r\n"
             )
         );
-        crate::doc::parse(std::path::Path::new("t.md"), &out).unwrap();
+        let doc = crate::doc::parse(std::path::Path::new("t.md"), &out).unwrap();
+        assert_eq!(doc.regions.len(), 2);
         // Taken ids are not reused.
         let taken: BTreeSet<String> = ["lint-2".to_string()].into();
         assert!(apply(text, &w, &taken).contains("id=lint-2-2"));
+    }
+
+    #[test]
+    fn inline_wraps_keep_emphasis_whole_and_join_one_sentences_statements() {
+        let text = "We ran it twice. **A beats B**, by 2x. Then we stopped.\n";
+        let sentence = "A beats B**, by 2x.";
+        let fs = [
+            finding(text, sentence, text.trim_end(), "a beats b on m"),
+            finding(text, sentence, text, "a / b on m ≈ 2"),
+        ];
+        let chosen: Vec<&Finding> = fs.iter().collect();
+        let out = apply(text, &wraps(text, &chosen), &BTreeSet::new());
+        assert_eq!(
+            out,
+            "We ran it twice. <!-- reckon:claim id=lint-1 a beats b on m and a / b on m ≈ 2 -->**A beats B**, by 2x.\
+             <!-- /reckon:claim --> Then we stopped.\n"
+        );
     }
 }

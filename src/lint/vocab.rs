@@ -10,6 +10,7 @@ use regex::Regex;
 use super::Options;
 use crate::metric::Direction;
 use crate::query::Dataset;
+use crate::run::is_repeat_marker;
 
 /// A point or a range of points of one param.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,8 +121,14 @@ impl Vocabulary {
     }
 
     /// The vocabulary of the given series, the options' metrics and the
-    /// given params (name, values as text).
+    /// given params (name, values as text). Repeat markers (`trial`,
+    /// `seed`, `run`, … see [`crate::run::is_repeat_marker`]) tell repeats
+    /// apart, not points: prose never names a point by them, and a sentence
+    /// without a point never speaks of every one of them.
     pub fn build(options: &Options, series: &BTreeSet<String>, params: &BTreeMap<String, Vec<String>>) -> Vocabulary {
+        let params: BTreeMap<String, Vec<String>> =
+            params.iter().filter(|(p, _)| !is_repeat_marker(p)).map(|(p, v)| (p.clone(), v.clone())).collect();
+        let params = &params;
         let mut map = names(options, series, params);
         let mut templates = Vec::new();
         for (phrase, spec) in &options.points {
@@ -133,10 +140,11 @@ impl Vocabulary {
                     }
                     pattern.push_str(&regex::escape(part).replace(' ', r"\s*"));
                 }
-                if let Ok(re) = Regex::new(&pattern) {
+                let on_repeats = Scope::parse(spec, Some(1.0)).is_some_and(|s| is_repeat_marker(s.param()));
+                if let (Ok(re), false) = (Regex::new(&pattern), on_repeats) {
                     templates.push(Template { re, spec: spec.clone() });
                 }
-            } else if let Some(scope) = Scope::parse(spec, None) {
+            } else if let Some(scope) = Scope::parse(spec, None).filter(|s| !is_repeat_marker(s.param())) {
                 add_phrase(&mut map, phrase, Meaning::Point(scope));
             }
         }

@@ -11,6 +11,7 @@
 //! series from the block or the section. What each clause says is read in
 //! [`statement`].
 
+mod metric;
 mod scope;
 mod statement;
 mod words;
@@ -42,6 +43,11 @@ pub enum Item {
     Ambiguous {
         phrase: String,
         candidates: Vec<String>,
+    },
+    /// A statement lint will not read as a claim, and why (e.g. `slower`
+    /// in a paragraph whose only metric is a hit rate).
+    Unjudged {
+        reason: String,
     },
 }
 
@@ -155,8 +161,13 @@ pub fn read(
         };
         subject = Some(subj.clone());
         let scope = scope.or_else(|| lent_scope.clone());
-        let Some(mut clause) = sentence.clause(c, subj, borrowed, names, scope, used) else {
-            continue;
+        let mut clause = match sentence.clause(c, subj, borrowed, names, scope, used) {
+            Ok(clause) => clause,
+            Err(Some(reason)) if statement => {
+                out.push(Item::Unjudged { reason });
+                continue;
+            }
+            Err(_) => continue,
         };
         clause.read_all();
         out.append(&mut clause.out);
@@ -216,8 +227,9 @@ fn clause_names(c: &[Token], series: &[(usize, &Vec<String>)], subject: Option<&
 
 impl Sentence<'_> {
     /// A clause ready to read, about `subj` (`borrowed` from an earlier
-    /// clause), with its metric (else one borrowed from around it). `None`
-    /// when no metric is to be found.
+    /// clause), with its metric (else one borrowed from around it). An
+    /// error when no metric fits what the clause says (with why, when that
+    /// is worth telling the author).
     fn clause<'c>(
         &'c self,
         c: &'c [Token],
@@ -226,7 +238,7 @@ impl Sentence<'_> {
         names: Vec<String>,
         scope: Option<Scope>,
         used: Vec<usize>,
-    ) -> Option<Clause<'c>> {
+    ) -> Result<Clause<'c>, Option<String>> {
         let mut notes = Vec::new();
         let mut confidence: f64 = 0.9;
         if borrowed {
@@ -240,7 +252,7 @@ impl Sentence<'_> {
         let direction = self.vocab.directions.get(&metric).copied().unwrap_or(Direction::Higher);
         let q_text =
             scope.as_ref().and_then(|s| quantifier(self.vocab, s)).map(|q| format!(" {q}")).unwrap_or_default();
-        Some(Clause {
+        Ok(Clause {
             vocab: self.vocab,
             around: self.around,
             preferred: self.preferred,
@@ -258,36 +270,6 @@ impl Sentence<'_> {
             confidence,
             out: Vec::new(),
         })
-    }
-
-    /// The metric of a clause: the clause's, the sentence's, the project's
-    /// one metric in time units for a time, the block's, the heading's.
-    fn metric(&self, c: &[Token], notes: &mut Vec<String>, confidence: &mut f64) -> Option<String> {
-        if let Some(m) = c.iter().find_map(metric_named).or_else(|| self.metric.clone()) {
-            return Some(m);
-        }
-        let timed = c.iter().any(|t| matches!(&t.kind, Tok::Number(Number { unit: Unit::Time(_), .. })));
-        let time_metrics: Vec<&String> = self
-            .vocab
-            .units
-            .iter()
-            .filter(|(_, u)| u.as_deref().and_then(super::vocab::time_unit).is_some())
-            .map(|(m, _)| m)
-            .collect();
-        if let (true, [m]) = (timed, time_metrics.as_slice()) {
-            *confidence -= 0.1;
-            notes.push(format!("metric `{m}`, the one measured in time"));
-            return Some((*m).clone());
-        }
-        if let Some(m) = &self.around.block_metric {
-            *confidence -= 0.1;
-            notes.push(format!("metric `{m}` from the paragraph"));
-            return Some(m.clone());
-        }
-        let m = self.around.heading_metric.as_ref()?;
-        *confidence -= 0.15;
-        notes.push(format!("metric `{m}` from the section heading"));
-        Some(m.clone())
     }
 }
 
@@ -370,7 +352,7 @@ mod tests {
             .into_iter()
             .filter_map(|i| match i {
                 Item::Reading(r) => Some(r.statement),
-                Item::Ambiguous { .. } => None,
+                Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
             })
             .collect()
     }
@@ -454,6 +436,21 @@ mod tests {
         assert_eq!(
             statements("At N=4096, cuBLAS reaches 790 TFLOPS, about 4% ahead of Triton."),
             ["cublas on tflops at size = 4096 ≈ 790", "cublas / triton on tflops at size = 4096 ≈ 1.04"]
+        );
+    }
+
+    #[test]
+    fn a_comparative_needs_a_metric_of_its_kind() {
+        let around = |m: &str| Surroundings { block_metric: Some(m.into()), ..Surroundings::default() };
+        // `slower` borrows a speed from the paragraph ...
+        let items = readings("Triton is slower than cuBLAS.", &around("latency_us"));
+        assert!(matches!(&items[..], [Item::Reading(r)] if r.statement.contains("on latency_us")), "{items:?}");
+        // ... and a quantity the project does not measure is not judged.
+        let items = readings("Triton uses more memory than cuBLAS.", &around("tflops"));
+        assert!(matches!(&items[..], [Item::Unjudged { reason }] if reason.contains("`memory`")), "{items:?}");
+        assert_eq!(
+            statements("Triton has higher TFLOPS than cuBLAS at N=512."),
+            ["triton > cublas on tflops at size = 512"]
         );
     }
 

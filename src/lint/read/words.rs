@@ -98,3 +98,8 @@ pub(super) fn has(tokens: &[Token], words: &[&str]) -> bool {
 pub(super) fn words_before(tokens: &[Token], i: usize, n: usize) -> Vec<&str> {
     tokens[..i].iter().rev().filter_map(word).filter(|w| !HEDGE.contains(w)).take(n).collect()
 }
+
+/// Comparatives of speed: they speak of a time or a rate, never of a hit
+/// rate or an accuracy.
+pub(super) const SPEED: &[&str] =
+    &["faster", "slower", "quicker", "fastest", "slowest", "quickest", "speedup", "speedups", "slowdown", "slowdowns"];
