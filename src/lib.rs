@@ -25,5 +25,6 @@ pub mod sources;
 pub mod staged;
 pub mod store;
 pub mod sweep_diff;
+pub mod syntax;
 
 pub use error::{Error, Result};

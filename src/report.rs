@@ -22,6 +22,7 @@ use base64::Engine as _;
 use crate::claims::judge::ClaimReport;
 use crate::doc::{self, Kind, Region};
 use crate::query::{Agg, Filter, Query};
+use crate::syntax::Literal;
 use crate::review::document::DocReview;
 use crate::review::Context;
 use crate::{Error, Result};
@@ -81,7 +82,7 @@ fn region_runs(ctx: &Context, region: &Region) -> Option<Provenance> {
                 queries.push(q);
             } else {
                 let one = arg("series")?;
-                filter = filter.and(Filter::parse(&format!("{series} = '{}'", one.replace('\'', "\\'"))).ok()?);
+                filter = filter.and(Filter::eq(&series, Literal::Text(one.to_string())));
                 for m in list("metrics") {
                     let mut q = Query::new(m);
                     q.rows = rows.clone();
@@ -99,8 +100,7 @@ fn region_runs(ctx: &Context, region: &Region) -> Option<Provenance> {
         }
         Kind::Value => {
             for a in region.args.iter().filter(|a| !crate::render::value::KNOWN.contains(&a.key.as_str())) {
-                let eq = format!("{} = '{}'", a.key, a.value.replace('\\', "\\\\").replace('\'', "\\'"));
-                filter = filter.and(Filter::parse(&eq).ok()?);
+                filter = filter.and(Filter::eq(&a.key, Literal::Text(a.value.clone())));
             }
             let mut q = Query::new(arg("metric")?);
             if let Some(p) = arg("max_over") {

@@ -16,14 +16,7 @@ impl Value {
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Value::Num(n) => Some(*n),
-            Value::Text(t) => {
-                let t = t.trim();
-                match t {
-                    "inf" | "Infinity" | "+inf" => Some(f64::INFINITY),
-                    "-inf" | "-Infinity" => Some(f64::NEG_INFINITY),
-                    _ => t.parse::<f64>().ok().filter(|v| !v.is_nan()),
-                }
-            }
+            Value::Text(t) => crate::syntax::read_number(t),
         }
     }
 
@@ -33,6 +26,16 @@ impl Value {
         match text.parse::<f64>() {
             Ok(n) if n.is_finite() && !text.trim().is_empty() => Value::Num(n),
             _ => Value::Text(text.to_string()),
+        }
+    }
+}
+
+/// A literal a filter or claim wrote, as the param value it names.
+impl From<&crate::syntax::Literal> for Value {
+    fn from(lit: &crate::syntax::Literal) -> Value {
+        match lit {
+            crate::syntax::Literal::Num(n) => Value::Num(*n),
+            crate::syntax::Literal::Text(t) => Value::Text(t.clone()),
         }
     }
 }

@@ -994,3 +994,31 @@ fn every_claim_is_judged_and_every_error_reported() {
         assert!(r.stderr.contains(&format!("{doc}:14:88: claim `bad-two`")), "{cmd}: {r:?}");
     }
 }
+
+/// A quoted number means the number in both languages: `--where` with
+/// `max_concurrency = '30'` selects the runs at 30, and a claim `at
+/// max_concurrency = '30'` judges the same cell as `at max_concurrency = 30`.
+#[test]
+fn a_quoted_number_means_the_number_in_where_and_in_claims() {
+    let s = example(&[FIRST, SECOND]);
+    let doc = "notebooks/quoted.md";
+    s.write(
+        doc,
+        "<!-- reckon:claim id=bare eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = 30 -->\n\
+         x\n<!-- /reckon:claim -->\n\
+         <!-- reckon:claim id=quoted eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = '30' -->\n\
+         x\n<!-- /reckon:claim -->\n",
+    );
+    let reports = claims(&s, doc);
+    assert_eq!(verdict(&reports, "bare"), "holds");
+    assert_eq!(verdict(&reports, "quoted"), "holds");
+    assert_eq!(evidence(&reports, "quoted")["example"], evidence(&reports, "bare")["example"]);
+    approx(&evidence(&reports, "quoted")["example"]["first"]["value"], 759.3, 0.05);
+    let query = |filter: &str| {
+        let args = ["query", "--metric", "output_throughput", "--where", filter, "--format", "json"];
+        json(&s.ok(&args))
+    };
+    let quoted = query("max_concurrency = '30' and config = baseline");
+    assert_eq!(quoted["cells"], query("max_concurrency = 30 and config = baseline")["cells"]);
+    assert_eq!(quoted["cells"][0]["value"], 689.4, "{quoted:#}");
+}

@@ -11,13 +11,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The pipeline order. A module may import only modules ranked below it.
-/// `error`, `fsguard`, `metric` and `run` are the shared vocabulary; reckon.toml
+/// `error`, `fsguard`, `metric`, `syntax` and `run` are the shared vocabulary; reckon.toml
 /// (`config`) is read above the stages and turned into each stage's own
 /// options, so no stage below it knows the file.
 const RANKS: &[&str] = &[
     "error",
     "fsguard",
     "metric",
+    "syntax",
     "run",
     "ingest",
     "store",

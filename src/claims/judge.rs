@@ -11,11 +11,12 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::lang::{self, Body, Claim, Clause, Opponents, QuantKind, Relation, Term};
-use super::stats::{self, NumOp, PointOutcome, Test};
+use super::stats::{self, PointOutcome, Test};
 use super::{combine_all, combine_and, combine_any, Judgement, Point, Side, Stat, StatKind, Verdict};
 use crate::metric::{format_number, Direction, Margins};
 use crate::query::{Dataset, Filter, Key, Pivot, Query};
 use crate::run::Value;
+use crate::syntax::{Literal, Op};
 
 /// One clause of a claim with its verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -155,16 +156,12 @@ impl<'a, 's> Judge<'a, 's> {
     /// The clause's filter: its `where`, and the as-of date.
     fn filter(&self, clause: &Clause) -> std::result::Result<Filter, ClaimError> {
         let mut filter = match &clause.filter {
-            Some(w) => Filter::parse(&w.source).map_err(|e| {
-                let byte = w.source.char_indices().nth(e.col.saturating_sub(1)).map_or(w.source.len(), |(i, _)| i);
-                ClaimError { offset: w.offset + byte, msg: format!("in `where`: {}", e.msg) }
-            })?,
+            Some(w) => Filter::parse(&w.source)
+                .map_err(|e| ClaimError { offset: w.offset + e.offset(), msg: format!("in `where`: {}", e.msg) })?,
             None => Filter::all(),
         };
         if let Some(date) = &self.as_of {
-            let as_of = Filter::parse(&format!("date <= '{date}'"))
-                .map_err(|e| ClaimError { offset: clause.offset, msg: e.msg })?;
-            filter = filter.and(as_of);
+            filter = filter.and(Filter::compare("date", Op::Le, Literal::Text(date.clone())));
         }
         Ok(filter)
     }
@@ -308,8 +305,8 @@ impl<'a, 's> Judge<'a, 's> {
     /// that no row of the pivot holds: each is reported, never dropped.
     fn named_missing(pivot: &Pivot, q: Option<&lang::Quantifier>) -> Vec<String> {
         let Some(q) = q else { return Vec::new() };
-        let named: Vec<&lang::Literal> = match &q.points {
-            lang::PointSet::Cmp(lang::CmpOp::Eq, v) => vec![v],
+        let named: Vec<&Literal> = match &q.points {
+            lang::PointSet::Cmp(Op::Eq, v) => vec![v],
             lang::PointSet::In(vs) => vs.iter().collect(),
             _ => return Vec::new(),
         };
@@ -320,7 +317,7 @@ impl<'a, 's> Judge<'a, 's> {
                     .rows
                     .iter()
                     .filter_map(|r| r.first())
-                    .any(|k| lit.compare(&key_value(k)) == Some(std::cmp::Ordering::Equal))
+                    .any(|k| lang::compare(lit, &key_value(k)) == Some(std::cmp::Ordering::Equal))
             })
             .map(|lit| format!("no runs at {} = {lit}", q.param.text))
             .collect()
@@ -328,7 +325,7 @@ impl<'a, 's> Judge<'a, 's> {
 
     /// Whether the quantifier names its points one by one.
     fn names_points(q: Option<&lang::Quantifier>) -> bool {
-        q.is_some_and(|q| matches!(q.points, lang::PointSet::Cmp(lang::CmpOp::Eq, _) | lang::PointSet::In(_)))
+        q.is_some_and(|q| matches!(q.points, lang::PointSet::Cmp(Op::Eq, _) | lang::PointSet::In(_)))
     }
 
     /// Why a clause found nothing to judge, when nothing it names is missing.
@@ -536,7 +533,7 @@ impl<'a, 's> Judge<'a, 's> {
         if let (Some(vs), Some(q)) = (&v.versus, q) {
             // One series at two points of a param: the quantifier's point
             // against the other one.
-            let other = lang::Quantifier { points: lang::PointSet::Cmp(lang::CmpOp::Eq, vs.at.clone()), ..q.clone() };
+            let other = lang::Quantifier { points: lang::PointSet::Cmp(Op::Eq, vs.at.clone()), ..q.clone() };
             missing.extend(Self::named_missing(&pivot, Some(&other)));
             let top = Self::rows(&pivot, Some(q)).into_iter().next();
             let bottom = Self::rows(&pivot, Some(&other)).into_iter().next();
@@ -595,7 +592,7 @@ impl<'a, 's> Judge<'a, 's> {
                 estimate: est.estimate(),
                 interval: check.interval,
                 level: check.level,
-                margin: matches!(v.op, NumOp::Approx | NumOp::Eq).then_some(margin),
+                margin: matches!(v.op, Op::Approx | Op::Eq).then_some(margin),
                 band: check.band,
             };
             let mut p = Point::from_check(
@@ -607,7 +604,7 @@ impl<'a, 's> Judge<'a, 's> {
                 dates,
                 Some(stat),
             );
-            if let (NumOp::In, Some(hi)) = (v.op, upper) {
+            if let (Op::In, Some(hi)) = (v.op, upper) {
                 // The stated side of a range is its middle, for the
                 // relative difference; the band says the range.
                 p.b.name = format!("the middle of {}..{}", format_number(target), format_number(hi));
@@ -708,7 +705,7 @@ impl<'a, 's> Judge<'a, 's> {
         let at = lang::Quantifier {
             kind: QuantKind::At,
             param: p.param.clone(),
-            points: lang::PointSet::Cmp(lang::CmpOp::Eq, p.at.clone()),
+            points: lang::PointSet::Cmp(Op::Eq, p.at.clone()),
         };
         let missing = Self::named_missing(&pivot, Some(&at));
         let dir = if p.highest { Direction::Higher } else { Direction::Lower };
@@ -818,8 +815,8 @@ impl<'a, 's> Judge<'a, 's> {
         }
         let found = super::crossover(&compared);
         let target = match &c.target {
-            lang::Literal::Num(n) => *n,
-            lang::Literal::Text(t) => {
+            Literal::Num(n) => *n,
+            Literal::Text(t) => {
                 return Err(ClaimError {
                     offset: clause.offset,
                     msg: format!("a crossover is a number of `{param}`, not `{t}`"),
@@ -829,14 +826,9 @@ impl<'a, 's> Judge<'a, 's> {
         let outcome = match found {
             None => PointOutcome::Contradicted,
             Some(x) => {
-                let holds = match c.op {
-                    NumOp::Approx | NumOp::Eq => x == target,
-                    NumOp::Gt => x > target,
-                    NumOp::Ge => x >= target,
-                    NumOp::Lt => x < target,
-                    NumOp::Le => x <= target,
-                    NumOp::In => false,
-                };
+                // A crossover is a point of the param, found exactly: `≈`
+                // is `=` here, and a range is not a point.
+                let holds = c.op.accepts(x.partial_cmp(&target));
                 if holds {
                     PointOutcome::Holds
                 } else {

@@ -46,10 +46,11 @@
 //! judged like `≈`.
 #![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
-use super::stats::{Aggregate, NumOp, Test};
+use super::stats::{Aggregate, Test};
 use crate::metric::format_number;
 use crate::metric::Direction;
 use crate::run::Value;
+pub use crate::syntax::{Literal, Op};
 use serde::Serialize;
 use std::fmt;
 
@@ -71,10 +72,8 @@ impl ClaimParseError {
     /// within `statement`, for a statement that spans several lines: add
     /// the statement's own position in the document to report <file:line:col>.
     pub fn line_col(&self, statement: &str) -> (usize, usize) {
-        let upto = &statement[..floor_char_boundary(statement, self.offset)];
-        let line = upto.matches('\n').count();
-        let line_start = upto.rfind('\n').map_or(0, |i| i + 1);
-        (line, upto[line_start..].chars().count())
+        let (line, col) = crate::syntax::line_col(statement, self.offset);
+        (line - 1, col - 1)
     }
 
     /// As a usage error naming the claim (e.g. its id), for callers with no
@@ -83,16 +82,6 @@ impl ClaimParseError {
         let (line, col) = self.line_col(statement);
         crate::Error::usage(format!("claim {what}: line {} column {}: {}", line + 1, col + 1, self.msg))
     }
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// A name written in the statement (series, metric, param), with the byte
@@ -279,7 +268,7 @@ pub struct ValueClaim {
     pub term: Term,
     pub metric: Name,
     pub quantifier: Option<Quantifier>,
-    pub op: NumOp,
+    pub op: Op,
     /// The stated number (the start of the range for `in lo..hi`), in the
     /// unit written (`unit`), else the metric's.
     pub target: f64,
@@ -339,14 +328,14 @@ impl ChangeBound {
 impl Change {
     /// The bound on A/B the change means: `cuts by at least 35%` is A/B ≤
     /// 0.65, `raises by more than 20%` is A/B > 1.2.
-    pub fn ratio_bound(self) -> (NumOp, f64) {
+    pub fn ratio_bound(self) -> (Op, f64) {
         let f = self.percent / 100.0;
         let target = if self.cuts { 1.0 - f } else { 1.0 + f };
         let op = match (self.cuts, self.bound) {
-            (true, ChangeBound::AtLeast) | (false, ChangeBound::AtMost) => NumOp::Le,
-            (true, ChangeBound::AtMost) | (false, ChangeBound::AtLeast) => NumOp::Ge,
-            (true, ChangeBound::MoreThan) | (false, ChangeBound::LessThan) => NumOp::Lt,
-            (true, ChangeBound::LessThan) | (false, ChangeBound::MoreThan) => NumOp::Gt,
+            (true, ChangeBound::AtLeast) | (false, ChangeBound::AtMost) => Op::Le,
+            (true, ChangeBound::AtMost) | (false, ChangeBound::AtLeast) => Op::Ge,
+            (true, ChangeBound::MoreThan) | (false, ChangeBound::LessThan) => Op::Lt,
+            (true, ChangeBound::LessThan) | (false, ChangeBound::MoreThan) => Op::Gt,
         };
         (op, target)
     }
@@ -396,7 +385,7 @@ pub struct Crossover {
     pub param: Name,
     /// Restricts the points considered (`over concurrency >= 2`).
     pub points: PointSet,
-    pub op: NumOp,
+    pub op: Op,
     pub target: Literal,
 }
 
@@ -427,7 +416,7 @@ pub enum PointSet {
     /// Every value the data hold.
     Every,
     /// `= v`, `> v`, `>= v`, `< v`, `<= v`.
-    Cmp(CmpOp, Literal),
+    Cmp(Op, Literal),
     /// `in (v1, v2, …)`.
     In(Vec<Literal>),
     /// `in lo..hi`, inclusive.
@@ -441,84 +430,25 @@ impl PointSet {
     pub fn contains(&self, v: &Value) -> bool {
         match self {
             PointSet::Every => true,
-            PointSet::Cmp(op, lit) => lit.compare(v).is_some_and(|o| op.accepts(o)),
-            PointSet::In(lits) => lits.iter().any(|l| l.compare(v) == Some(std::cmp::Ordering::Equal)),
+            PointSet::Cmp(op, lit) => op.accepts(compare(lit, v)),
+            PointSet::In(lits) => lits.iter().any(|l| compare(l, v) == Some(std::cmp::Ordering::Equal)),
             PointSet::Range(lo, hi) => {
-                lo.compare(v).is_some_and(|o| o != std::cmp::Ordering::Less)
-                    && hi.compare(v).is_some_and(|o| o != std::cmp::Ordering::Greater)
+                compare(lo, v).is_some_and(|o| o != std::cmp::Ordering::Less)
+                    && compare(hi, v).is_some_and(|o| o != std::cmp::Ordering::Greater)
             }
         }
     }
 }
 
-/// A comparison operator on param values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum CmpOp {
-    Eq,
-    Gt,
-    Ge,
-    Lt,
-    Le,
-}
-
-impl CmpOp {
-    /// Whether `value ∘ literal` given `value.cmp(literal)`.
-    fn accepts(self, o: std::cmp::Ordering) -> bool {
-        use std::cmp::Ordering::{Equal, Greater, Less};
-        match self {
-            CmpOp::Eq => o == Equal,
-            CmpOp::Gt => o == Greater,
-            CmpOp::Ge => o != Less,
-            CmpOp::Lt => o == Less,
-            CmpOp::Le => o != Greater,
-        }
-    }
-
-    fn as_str(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-        }
-    }
-}
-
-/// A param value written in a statement.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Literal {
-    Num(f64),
-    Text(String),
-}
-
-impl Literal {
-    /// `v` compared with this literal (`v.cmp(self)`) as `--where` compares
-    /// them: as numbers when both read as numbers (a quoted `'8'`, a text
-    /// param `"inf"`: [`Value::as_f64`] is the one number reader), else as
-    /// text; `None` when one is a number and the other text that is not.
-    pub fn compare(&self, v: &Value) -> Option<std::cmp::Ordering> {
-        let mine = match self {
-            Literal::Num(n) => Some(*n),
-            Literal::Text(t) => Value::Text(t.clone()).as_f64(),
-        };
-        match (mine, v.as_f64()) {
-            (Some(a), Some(x)) => x.partial_cmp(&a),
-            _ => match (self, v) {
-                (Literal::Text(t), Value::Text(s)) => Some(s.as_str().cmp(t.as_str())),
-                _ => None,
-            },
-        }
-    }
-
-    /// The literal as a param value.
-    pub fn to_value(&self) -> Value {
-        match self {
-            Literal::Num(n) => Value::Num(*n),
-            Literal::Text(t) => Value::Text(t.clone()),
-        }
-    }
+/// A param value compared with a literal of the statement
+/// (`value.cmp(literal)`), as `--where` compares them: see
+/// [`Literal::compare`].
+pub fn compare(lit: &Literal, v: &Value) -> Option<std::cmp::Ordering> {
+    let text = match v {
+        Value::Text(t) => Some(t.as_str()),
+        Value::Num(_) => None,
+    };
+    lit.compare(v.as_f64(), text)
 }
 
 /// Parses a claim statement (the text after `id=…` in a claim directive,
@@ -592,7 +522,7 @@ fn is_ident_char(c: char) -> bool {
 
 /// The right-hand side of a value comparison as written.
 struct Stated {
-    op: NumOp,
+    op: Op,
     target: f64,
     upper: Option<f64>,
     unit: Option<Name>,
@@ -797,7 +727,7 @@ impl<'a> Parser<'a, '_> {
             let word_len = r[i..].find(|c: char| !(c.is_alphanumeric() || c == '/' || c == 'µ')).unwrap_or(r.len() - i);
             crate::metric::unit_scale(&r[i..i + word_len])?;
         }
-        let v = r[..digits_end].parse::<f64>().ok()?;
+        let v = crate::syntax::read_number(&r[..digits_end])?;
         self.pos += i;
         Some(v)
     }
@@ -821,15 +751,12 @@ impl<'a> Parser<'a, '_> {
             self.pos += len;
             // A bare word that reads as a number (`inf`, `Infinity`) is one,
             // as in `--where`.
-            return Ok(match Value::Text(text.clone()).as_f64() {
-                Some(n) => Literal::Num(n),
-                None => Literal::Text(text),
-            });
+            return Ok(Literal::bare(&text));
         }
         // `-inf`: a sign glued to a word the number reader missed.
         if self.rest().starts_with(['-', '+']) {
             let len = 1 + self.rest()[1..].find(|c| !is_series_char(c)).unwrap_or(self.rest().len() - 1);
-            if let Some(n) = Value::Text(self.rest()[..len].to_string()).as_f64() {
+            if let Some(n) = crate::syntax::read_number(&self.rest()[..len]) {
                 self.pos += len;
                 return Ok(Literal::Num(n));
             }
@@ -1184,18 +1111,18 @@ impl<'a> Parser<'a, '_> {
         None
     }
 
-    fn num_op(&mut self) -> Option<NumOp> {
+    fn num_op(&mut self) -> Option<Op> {
         for (s, op) in [
-            ("≈", NumOp::Approx),
-            ("~=", NumOp::Approx),
-            ("==", NumOp::Eq),
-            (">=", NumOp::Ge),
-            ("≥", NumOp::Ge),
-            ("<=", NumOp::Le),
-            ("≤", NumOp::Le),
-            ("=", NumOp::Eq),
-            (">", NumOp::Gt),
-            ("<", NumOp::Lt),
+            ("≈", Op::Approx),
+            ("~=", Op::Approx),
+            ("==", Op::Eq),
+            (">=", Op::Ge),
+            ("≥", Op::Ge),
+            ("<=", Op::Le),
+            ("≤", Op::Le),
+            ("=", Op::Eq),
+            (">", Op::Gt),
+            ("<", Op::Lt),
         ] {
             if self.eat(s) {
                 return Some(op);
@@ -1228,7 +1155,7 @@ impl<'a> Parser<'a, '_> {
                     format_number(lo)
                 )));
             }
-            return Ok(Stated { op: NumOp::In, target: lo, upper: Some(hi), unit: unit.or(lo_unit) });
+            return Ok(Stated { op: Op::In, target: lo, upper: Some(hi), unit: unit.or(lo_unit) });
         }
         let op = self.num_op().ok_or_else(|| {
             self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, `in 350..353`, …) after the metric")
@@ -1322,7 +1249,7 @@ impl<'a> Parser<'a, '_> {
             let param = self.ident("a param name after `at`")?;
             self.expect("=", "`=` after the param (`at concurrency = 1`)")?;
             let v = self.literal("a value after `=`")?;
-            return Ok(Quantifier { kind: QuantKind::At, param, points: PointSet::Cmp(CmpOp::Eq, v) });
+            return Ok(Quantifier { kind: QuantKind::At, param, points: PointSet::Cmp(Op::Eq, v) });
         }
         self.expect_kw("for", "`at` or `for`")?;
         let kind = if self.eat_kw("all") || self.eat_kw("every") || self.eat_kw("each") {
@@ -1352,15 +1279,9 @@ impl<'a> Parser<'a, '_> {
             let hi = self.literal("the end of the range after `..`")?;
             return Ok(PointSet::Range(lo, hi));
         }
-        for (s, op) in [
-            (">=", CmpOp::Ge),
-            ("≥", CmpOp::Ge),
-            ("<=", CmpOp::Le),
-            ("≤", CmpOp::Le),
-            ("=", CmpOp::Eq),
-            (">", CmpOp::Gt),
-            ("<", CmpOp::Lt),
-        ] {
+        for (s, op) in
+            [(">=", Op::Ge), ("≥", Op::Ge), ("<=", Op::Le), ("≤", Op::Le), ("=", Op::Eq), (">", Op::Gt), ("<", Op::Lt)]
+        {
             if self.eat(s) {
                 let v = self.literal(&format!("a value after `{s}`"))?;
                 return Ok(PointSet::Cmp(op, v));
@@ -1539,7 +1460,7 @@ impl fmt::Display for Body {
                 }
                 let unit = v.unit.as_ref().map(|u| format!(" {}", u.text)).unwrap_or_default();
                 match (v.op, v.upper) {
-                    (NumOp::In, Some(hi)) => write!(f, " in {}..{}{unit}", format_number(v.target), format_number(hi))?,
+                    (Op::In, Some(hi)) => write!(f, " in {}..{}{unit}", format_number(v.target), format_number(hi))?,
                     (op, _) => write!(f, " {} {}{unit}", num_op_str(op), format_number(v.target))?,
                 }
                 if let Some(q) = after {
@@ -1576,15 +1497,10 @@ impl fmt::Display for Body {
     }
 }
 
-fn num_op_str(op: NumOp) -> &'static str {
+fn num_op_str(op: Op) -> &'static str {
     match op {
-        NumOp::Approx => "≈",
-        NumOp::Eq => "=",
-        NumOp::Gt => ">",
-        NumOp::Ge => ">=",
-        NumOp::Lt => "<",
-        NumOp::Le => "<=",
-        NumOp::In => "in",
+        Op::Approx => "≈",
+        other => other.as_str(),
     }
 }
 
@@ -1604,7 +1520,7 @@ impl fmt::Display for Quantifier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             QuantKind::At => match &self.points {
-                PointSet::Cmp(CmpOp::Eq, v) => write!(f, "at {} = {v}", Ident(&self.param.text)),
+                PointSet::Cmp(Op::Eq, v) => write!(f, "at {} = {v}", Ident(&self.param.text)),
                 // Only built by hand: print as the for-all it means.
                 other => write!(f, "for all {} {other}", Ident(&self.param.text)),
             },

@@ -45,6 +45,7 @@
 )] // floor-plan debt (issue 7): fix these and delete this line
 
 use crate::metric::Direction;
+use crate::syntax::Op;
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
@@ -182,21 +183,9 @@ fn log_sample(xs: &[f64]) -> Result<LogSample, StatsError> {
     Ok(LogSample { n, mean, var })
 }
 
-/// The median of finite samples (the cell value). Callers have already
-/// rejected empty input.
-pub fn median(xs: &[f64]) -> f64 {
-    let mut v: Vec<f64> = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        f64::midpoint(v[n / 2 - 1], v[n / 2])
-    }
-}
+/// The median of finite samples (the cell value): the same median a table
+/// cell shows.
+pub use crate::query::median;
 
 /// The two-sided quantile: the `q` with P(|T| ≤ q) = `level` for a t
 /// distribution with `df` degrees of freedom (normal when `df` is infinite
@@ -629,21 +618,6 @@ pub fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> 
     })
 }
 
-/// How an estimate is compared with a number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum NumOp {
-    /// `≈` (or `~=`): within a tolerance.
-    Approx,
-    /// `=`: judged as `≈` (measured numbers are never exactly equal).
-    Eq,
-    Gt,
-    Ge,
-    Lt,
-    Le,
-    /// `in lo..hi`: inside a stated range.
-    In,
-}
-
 /// What the data say about one point of a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -687,7 +661,7 @@ pub fn approx_band(est: &Estimate, target: f64, tolerance: f64) -> Interval {
 /// the 90% interval does (one-sided at 5%, as `matches or beats`). On the
 /// log scale the intervals are those of the geometric mean. With a single
 /// run and no noise estimate every interval is the estimate itself.
-pub fn check_value(est: &Estimate, op: NumOp, target: f64, upper: Option<f64>, tolerance: f64) -> ValueCheck {
+pub fn check_value(est: &Estimate, op: Op, target: f64, upper: Option<f64>, tolerance: f64) -> ValueCheck {
     let (i90, i95) = (est.interval(0.90), est.interval(0.95));
     let decide = |holds: bool, contradicted: bool| {
         if holds {
@@ -707,15 +681,25 @@ pub fn check_value(est: &Estimate, op: NumOp, target: f64, upper: Option<f64>, t
     let one_sided =
         |outcome, level| ValueCheck { outcome, interval: if level == 0.90 { i90 } else { i95 }, level, band: None };
     match op {
-        NumOp::Approx | NumOp::Eq => banded(approx_band(est, target, tolerance)),
-        NumOp::In => {
+        Op::Approx | Op::Eq => banded(approx_band(est, target, tolerance)),
+        // No statement says it, but the meaning is plain: `≈` turned over.
+        Op::Ne => {
+            let approx = banded(approx_band(est, target, tolerance));
+            let outcome = match approx.outcome {
+                PointOutcome::Holds => PointOutcome::Contradicted,
+                PointOutcome::Contradicted => PointOutcome::Holds,
+                PointOutcome::Inconclusive => PointOutcome::Inconclusive,
+            };
+            ValueCheck { outcome, ..approx }
+        }
+        Op::In => {
             let hi = upper.unwrap_or(target);
             banded(Interval { lo: target.min(hi), hi: target.max(hi) })
         }
-        NumOp::Gt => one_sided(decide(i95.lo > target, i95.hi < target), 0.95),
-        NumOp::Lt => one_sided(decide(i95.hi < target, i95.lo > target), 0.95),
-        NumOp::Ge => one_sided(decide(i90.lo >= target, i95.hi < target), 0.90),
-        NumOp::Le => one_sided(decide(i90.hi <= target, i95.lo > target), 0.90),
+        Op::Gt => one_sided(decide(i95.lo > target, i95.hi < target), 0.95),
+        Op::Lt => one_sided(decide(i95.hi < target, i95.lo > target), 0.95),
+        Op::Ge => one_sided(decide(i90.lo >= target, i95.hi < target), 0.90),
+        Op::Le => one_sided(decide(i90.hi <= target, i95.lo > target), 0.90),
     }
 }
 
@@ -995,22 +979,22 @@ mod tests {
         // agrees: max(ttest_1samp(x, ln 86.8 − ln 1.02, alternative='greater'),
         // ttest_1samp(x, ln 86.8 + ln 1.02, alternative='less')).pvalue =
         // 0.008996787642165422 ≤ 0.05.
-        assert_eq!(check(NumOp::Approx, 86.8, 0.02), PointOutcome::Holds);
-        assert_eq!(check_value(&e, NumOp::Approx, 86.8, None, 0.02).band.unwrap().lo, 86.8 / 1.02);
+        assert_eq!(check(Op::Approx, 86.8, 0.02), PointOutcome::Holds);
+        assert_eq!(check_value(&e, Op::Approx, 86.8, None, 0.02).band.unwrap().lo, 86.8 / 1.02);
         // ≈ 92.7 within 2%: the 95% interval lies wholly below 92.7/1.02.
-        assert_eq!(check(NumOp::Approx, 92.7, 0.02), PointOutcome::Contradicted);
+        assert_eq!(check(Op::Approx, 92.7, 0.02), PointOutcome::Contradicted);
         // ≈ 88.5 within 1%: the band [87.624, 89.385] overlaps the 95%
         // interval's top but does not hold the 90% interval.
-        assert_eq!(check(NumOp::Approx, 88.5, 0.01), PointOutcome::Inconclusive);
+        assert_eq!(check(Op::Approx, 88.5, 0.01), PointOutcome::Inconclusive);
         // A range is the same rule with the band written out.
-        assert_eq!(check_value(&e, NumOp::In, 86.0, Some(87.5), 0.0).outcome, PointOutcome::Holds);
-        assert_eq!(check_value(&e, NumOp::In, 86.5, Some(87.0), 0.0).outcome, PointOutcome::Inconclusive);
-        assert_eq!(check_value(&e, NumOp::In, 90.0, Some(95.0), 0.0).outcome, PointOutcome::Contradicted);
-        assert_eq!(check(NumOp::Gt, 80.0, 0.0), PointOutcome::Holds);
-        assert_eq!(check(NumOp::Gt, 90.0, 0.0), PointOutcome::Contradicted);
-        assert_eq!(check(NumOp::Lt, 87.0, 0.0), PointOutcome::Inconclusive);
-        assert_eq!(check(NumOp::Le, 90.0, 0.0), PointOutcome::Holds);
-        assert_eq!(check(NumOp::Ge, 90.0, 0.0), PointOutcome::Contradicted);
+        assert_eq!(check_value(&e, Op::In, 86.0, Some(87.5), 0.0).outcome, PointOutcome::Holds);
+        assert_eq!(check_value(&e, Op::In, 86.5, Some(87.0), 0.0).outcome, PointOutcome::Inconclusive);
+        assert_eq!(check_value(&e, Op::In, 90.0, Some(95.0), 0.0).outcome, PointOutcome::Contradicted);
+        assert_eq!(check(Op::Gt, 80.0, 0.0), PointOutcome::Holds);
+        assert_eq!(check(Op::Gt, 90.0, 0.0), PointOutcome::Contradicted);
+        assert_eq!(check(Op::Lt, 87.0, 0.0), PointOutcome::Inconclusive);
+        assert_eq!(check(Op::Le, 90.0, 0.0), PointOutcome::Holds);
+        assert_eq!(check(Op::Ge, 90.0, 0.0), PointOutcome::Contradicted);
     }
 
     #[test]
@@ -1022,17 +1006,17 @@ mod tests {
         let r = estimate_ratio(&base, &topk4, None).unwrap();
         assert!(close(r.value, 462.5 / 287.9, 1e-12));
         assert!(r.ci95().lo < r.estimate() && r.estimate() < r.ci95().hi);
-        assert_eq!(check_value(&r, NumOp::Approx, 1.6, None, 0.05).outcome, PointOutcome::Holds);
+        assert_eq!(check_value(&r, Op::Approx, 1.6, None, 0.05).outcome, PointOutcome::Holds);
         assert_eq!(r.runs, 3);
         let d = estimate_difference(&base, &topk4, None).unwrap();
         assert!(close(d.value, 462.5 - 287.9, 1e-9));
         assert!(!d.log);
-        assert_eq!(check_value(&d, NumOp::Gt, 100.0, None, 0.0).outcome, PointOutcome::Holds);
+        assert_eq!(check_value(&d, Op::Gt, 100.0, None, 0.0).outcome, PointOutcome::Holds);
         // Single runs (2026-11-20, C=150): 773.0 / 336.1 = 2.2999 ≈ 2.3.
         let old = estimate_ratio(&[773.0], &[336.1], None).unwrap();
         assert!(close(old.value, 2.2999, 1e-4));
         assert!(old.single_run);
-        assert_eq!(check_value(&old, NumOp::Approx, 2.3, None, 0.03).outcome, PointOutcome::Holds);
+        assert_eq!(check_value(&old, Op::Approx, 2.3, None, 0.03).outcome, PointOutcome::Holds);
     }
 
     /// More runs with the same spread never weaken a verdict: with the same
@@ -1041,10 +1025,10 @@ mod tests {
     #[test]
     fn more_runs_never_weaken_a_verdict() {
         let checks = [
-            (NumOp::Approx, 100.0, None, 0.02),
-            (NumOp::In, 98.0, Some(102.0), 0.0),
-            (NumOp::Gt, 99.0, None, 0.0),
-            (NumOp::Ge, 101.0, None, 0.0),
+            (Op::Approx, 100.0, None, 0.02),
+            (Op::In, 98.0, Some(102.0), 0.0),
+            (Op::Gt, 99.0, None, 0.0),
+            (Op::Ge, 101.0, None, 0.0),
         ];
         let mut decided_late = 0;
         for (op, target, upper, tol) in checks {
@@ -1090,7 +1074,7 @@ mod tests {
             (&BASE_C150[..], 740.0, 0.03),
         ] {
             let e = estimate_level(a, None).unwrap();
-            let by_value = check_value(&e, NumOp::Approx, target, None, tol).outcome;
+            let by_value = check_value(&e, Op::Approx, target, None, tol).outcome;
             // A constant B: its variance is 0, Welch reduces to the one-sample t.
             let c = compare(a, &[target; 3], Direction::Higher, tol, None).unwrap();
             let by_matches = if c.holds(Test::Matches) {
@@ -1127,7 +1111,7 @@ mod tests {
         assert!(close(mean.value, (349.8 + 353.2 + 352.6 + 351.9 + 350.4) / 5.0, 1e-9));
         assert!(close(mean.se, 0.001, 1e-12));
         // "plateaus at about 336": the new plateau is outside 336 ± 3%.
-        assert_eq!(check_value(&max, NumOp::Approx, 336.0, None, 0.03).outcome, PointOutcome::Contradicted);
+        assert_eq!(check_value(&max, Op::Approx, 336.0, None, 0.03).outcome, PointOutcome::Contradicted);
         assert!(aggregate(&[], Aggregate::Max).is_none());
         let (even, at) = aggregate(&pts[..4], Aggregate::Median).unwrap();
         assert!(close(even.value, f64::midpoint(351.9, 352.6), 1e-9));

@@ -390,21 +390,14 @@ fn check_claim_ids(path: &Path, text: &str, regions: &[Region]) -> Result<()> {
     Ok(())
 }
 
-/// The 1-based line and column (in characters) of byte `offset` in `text`.
-/// A byte-order mark does not count as a column.
-pub fn location(text: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(text, offset.min(text.len()));
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let prefix = before[line_start..].strip_prefix('\u{feff}').unwrap_or(&before[line_start..]);
-    (line, prefix.chars().count() + 1)
-}
+/// The 1-based line and column (in characters) of byte `offset` in `text`
+/// (the one reading both languages and documents share).
+pub use crate::syntax::line_col as location;
 
 /// An [`Error::Document`] at byte `offset` of `text`: the line and column,
 /// and a snippet showing the source line with a `^` under the column.
 pub fn error_at(path: &Path, text: &str, offset: usize, msg: impl Into<String>) -> Error {
-    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let offset = crate::syntax::floor_char_boundary(text, offset);
     let (line, col) = location(text, offset);
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
@@ -429,13 +422,6 @@ pub fn error_at(path: &Path, text: &str, offset: usize, msg: impl Into<String>) 
         msg: msg.into(),
         snippet: format!("{lead}{shown}{tail}\n  {pad}^"),
     }
-}
-
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ pub enum Key {
 impl Key {
     /// A key from text as a user writes it (`8`, `inf`, `baseline`).
     pub fn parse(text: &str) -> Key {
-        match Value::Text(text.to_string()).as_f64() {
+        match crate::syntax::read_number(text) {
             Some(n) => Key::num(n),
             None => Key::Text(text.to_string()),
         }

@@ -15,9 +15,11 @@
 //! Keywords are case-insensitive. A bare word that reads as a number (`8`,
 //! `1e-3`, `inf`) is a number, any other bare word is text
 //! (`2026-11-20`, `eagle-topk1-v2`). Two sides compare as numbers when both
-//! read as numbers (a text param `"8"`, a quoted `'8'`), else as text. A
-//! number never equals a non-numeric text. A run without the param fails
-//! every test except `!=` and `not in`.
+//! read as numbers (a text param `"8"`, a quoted `'8'`), as text when both
+//! are text. A number never equals nor orders with a non-numeric text. A
+//! run without the param fails every test except `!=` and `not in`. A
+//! claim's points (`at tp = '8'`) read values the same way
+//! ([`crate::syntax::Literal::compare`]).
 //!
 //! Pseudo-params every run has: `date` / `sweep` (the run's sweep date),
 //! `time` (RFC 3339 UTC) and `source` (the log's path). A run's own param of
@@ -36,6 +38,7 @@ use std::fmt;
 
 use crate::run::Value;
 use crate::store::RunRecord;
+use crate::syntax::{compare_read, Literal, Op};
 use crate::Error;
 
 /// The params every run has without a log or label naming them.
@@ -63,10 +66,12 @@ impl FilterError {
     /// The 1-based line and column of the error within a filter text that
     /// spans lines (a claim directive wrapped over several lines).
     pub fn line_col(&self) -> (usize, usize) {
-        let before: Vec<char> = self.input.chars().take(self.col.saturating_sub(1)).collect();
-        let line = 1 + before.iter().filter(|c| **c == '\n').count();
-        let col = 1 + before.iter().rev().take_while(|c| **c != '\n').count();
-        (line, col)
+        crate::syntax::line_col(&self.input, self.offset())
+    }
+
+    /// The byte offset of the error in the filter text.
+    pub fn offset(&self) -> usize {
+        crate::syntax::byte_of_col(&self.input, self.col)
     }
 
     /// The filter text with a caret under the offending column, two lines.
@@ -100,67 +105,36 @@ impl From<FilterError> for Error {
     }
 }
 
-/// A comparison operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl Op {
-    fn as_str(self) -> &'static str {
-        match self {
-            Op::Eq => "=",
-            Op::Ne => "!=",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Gt => ">",
-            Op::Ge => ">=",
-        }
-    }
-
-    /// Whether an ordering (None: incomparable or missing) passes the test.
-    fn accepts(self, ord: Option<Ordering>) -> bool {
-        match self {
-            Op::Ne => ord != Some(Ordering::Equal),
-            Op::Eq => ord == Some(Ordering::Equal),
-            Op::Lt => ord == Some(Ordering::Less),
-            Op::Le => matches!(ord, Some(Ordering::Less | Ordering::Equal)),
-            Op::Gt => ord == Some(Ordering::Greater),
-            Op::Ge => matches!(ord, Some(Ordering::Greater | Ordering::Equal)),
-        }
-    }
-}
-
-/// A literal as written, with its numeric reading parsed once.
+/// A literal with its readings taken once: a filter compares it with
+/// every run it is evaluated on.
 #[derive(Debug, Clone, PartialEq)]
-struct Literal {
-    text: String,
+struct Operand {
+    lit: Literal,
     num: Option<f64>,
 }
 
-impl Literal {
-    fn new(text: String) -> Literal {
-        let num = Value::Text(text.clone()).as_f64();
-        Literal { text, num }
+impl Operand {
+    fn new(lit: Literal) -> Operand {
+        Operand { num: lit.number(), lit }
+    }
+
+    /// A field compared with the literal: see [`Literal::compare`].
+    fn compare(&self, field: Field<'_>) -> Option<Ordering> {
+        compare_read(field.as_f64(), field.as_text(), self.num, self.lit.as_text())
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 enum Expr {
     True,
     Cmp {
         param: String,
         op: Op,
-        lit: Literal,
+        lit: Operand,
     },
     In {
         param: String,
-        lits: Vec<Literal>,
+        lits: Vec<Operand>,
         negated: bool,
     },
     Glob {
@@ -272,6 +246,19 @@ impl Filter {
         Ok(Filter { expr, text: text.to_string() })
     }
 
+    /// The filter `param op value`, built as a value (never by writing text
+    /// and parsing it, so no value can break out of its quotes); its text,
+    /// for messages, is how the filter language writes it.
+    pub fn compare(param: &str, op: Op, value: Literal) -> Filter {
+        let expr = Expr::Cmp { param: param.to_string(), op, lit: Operand::new(value) };
+        Filter { text: expr.to_string(), expr }
+    }
+
+    /// The filter `param = value`.
+    pub fn eq(param: &str, value: Literal) -> Filter {
+        Filter::compare(param, Op::Eq, value)
+    }
+
     /// Both filters; the text joins theirs so messages can quote it.
     pub fn and(self, other: Filter) -> Filter {
         match (&self.expr, &other.expr) {
@@ -332,14 +319,70 @@ impl fmt::Display for Filter {
     }
 }
 
+/// Prints an expression in the filter language, so that parsing the text
+/// gives the expression back.
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::True => Ok(()),
+            Expr::Cmp { param, op, lit } => write!(f, "{param} {} {}", op.as_str(), lit.lit_text()),
+            Expr::In { param, lits, negated } => {
+                let not = if *negated { "not " } else { "" };
+                let items: Vec<String> = lits.iter().map(Operand::lit_text).collect();
+                write!(f, "{param} {not}in ({})", items.join(", "))
+            }
+            Expr::Glob { param, pattern } => write!(f, "{param} ~ {}", quote(pattern.as_str())),
+            Expr::And(items) => join(f, items, " and ", |e| matches!(e, Expr::And(_) | Expr::Or(_))),
+            Expr::Or(items) => join(f, items, " or ", |e| matches!(e, Expr::Or(_))),
+            Expr::Not(inner) => match **inner {
+                Expr::And(_) | Expr::Or(_) => write!(f, "not ({inner})"),
+                _ => write!(f, "not {inner}"),
+            },
+        }
+    }
+}
+
+/// Writes the operands of a chain, in parentheses where `grouped` says the
+/// chain would otherwise read them differently.
+fn join(f: &mut fmt::Formatter<'_>, items: &[Expr], sep: &str, grouped: fn(&Expr) -> bool) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(sep)?;
+        }
+        if grouped(item) {
+            write!(f, "({item})")?;
+        } else {
+            write!(f, "{item}")?;
+        }
+    }
+    Ok(())
+}
+
+/// A text value in single quotes, its quotes and backslashes escaped as
+/// the lexer reads them.
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+impl Operand {
+    /// The literal as the filter language writes it: a number bare (Rust's
+    /// shortest form reads back as the same number), text quoted.
+    fn lit_text(&self) -> String {
+        match &self.lit {
+            Literal::Num(n) => n.to_string(),
+            Literal::Text(t) => quote(t),
+        }
+    }
+}
+
 fn resolve_expr<E>(
     e: &Expr,
     param: &mut dyn FnMut(&str) -> Result<String, E>,
     value: &mut ValueResolver<'_, E>,
 ) -> Result<Expr, E> {
-    let lit = |p: &str, l: &Literal, value: &mut ValueResolver<'_, E>| {
-        Ok::<_, E>(match value(p, &l.text)? {
-            Some(text) => Literal::new(text),
+    let lit = |p: &str, l: &Operand, value: &mut ValueResolver<'_, E>| {
+        Ok::<_, E>(match value(p, &l.lit.text())? {
+            Some(text) => Operand::new(Literal::Text(text)),
             None => l.clone(),
         })
     };
@@ -384,22 +427,13 @@ fn collect_params<'a>(e: &'a Expr, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Orders a field against a literal: numerically when both read as numbers,
-/// else as text; `None` when a number meets a non-numeric text.
-fn compare(field: Field<'_>, lit: &Literal) -> Option<Ordering> {
-    if let (Some(a), Some(b)) = (field.as_f64(), lit.num) {
-        return a.partial_cmp(&b);
-    }
-    field.as_text().map(|t| t.cmp(lit.text.as_str()))
-}
-
 fn eval<F: Fields + ?Sized>(e: &Expr, fields: &F) -> bool {
     match e {
         Expr::True => true,
-        Expr::Cmp { param, op, lit } => op.accepts(fields.field(param).and_then(|f| compare(f, lit))),
+        Expr::Cmp { param, op, lit } => op.accepts(fields.field(param).and_then(|f| lit.compare(f))),
         Expr::In { param, lits, negated } => {
             let found = match fields.field(param) {
-                Some(f) => lits.iter().any(|l| compare(f, l) == Some(Ordering::Equal)),
+                Some(f) => lits.iter().any(|l| l.compare(f) == Some(Ordering::Equal)),
                 None => false,
             };
             found != *negated
@@ -695,8 +729,8 @@ impl Parser<'_> {
             Tok::Tilde => {
                 self.bump();
                 let lit_col = self.peek().col;
-                let lit = self.literal("after '~'")?;
-                let pattern = glob::Pattern::new(&lit.text)
+                let (text, _) = self.word("after '~'")?;
+                let pattern = glob::Pattern::new(&text)
                     .map_err(|e| self.err(lit_col + e.pos, format!("bad glob pattern: {}", e.msg)))?;
                 Ok(Expr::Glob { param, pattern })
             }
@@ -719,16 +753,25 @@ impl Parser<'_> {
         }
     }
 
-    fn literal(&mut self, after: &str) -> Result<Literal, FilterError> {
+    /// A value: a bare word is a number when it reads as one, a quoted
+    /// string is text (which still compares as a number when it reads as
+    /// one).
+    fn literal(&mut self, after: &str) -> Result<Operand, FilterError> {
+        let (text, quoted) = self.word(after)?;
+        Ok(Operand::new(if quoted { Literal::Text(text) } else { Literal::bare(&text) }))
+    }
+
+    /// The text of a value as written, and whether it was quoted.
+    fn word(&mut self, after: &str) -> Result<(String, bool), FilterError> {
         let t = self.peek();
         match t.tok {
             Tok::Str(s) => {
                 self.bump();
-                Ok(Literal::new(s))
+                Ok((s, true))
             }
             Tok::Word(w) if t.tok.keyword().is_none() => {
                 self.bump();
-                Ok(Literal::new(w))
+                Ok((w, false))
             }
             Tok::Word(w) => Err(self.err(
                 t.col,
@@ -738,7 +781,7 @@ impl Parser<'_> {
         }
     }
 
-    fn list(&mut self) -> Result<Vec<Literal>, FilterError> {
+    fn list(&mut self) -> Result<Vec<Operand>, FilterError> {
         if self.peek().tok != Tok::LParen {
             return Err(self.expected("expected '(' and a list of values after `in`"));
         }
@@ -1034,6 +1077,88 @@ mod tests {
         ] {
             let mut buf = NumBuf::new();
             assert_eq!(buf.format(v), crate::metric::format_number(v), "{v}");
+        }
+    }
+
+    #[test]
+    fn filters_built_as_values_read_as_written() {
+        let f = Filter::eq("config", Literal::Text("it's a \\ test".into()));
+        assert_eq!(f.as_str(), r"config = 'it\'s a \\ test'");
+        let mut run = BTreeMap::new();
+        run.insert("config".to_string(), Value::Text("it's a \\ test".into()));
+        assert!(f.matches_fields(&run));
+        assert_eq!(Filter::parse(f.as_str()).unwrap().expr, f.expr);
+        // A quoted number built as a value still compares as the number.
+        run.insert("tp".to_string(), Value::Num(8.0));
+        assert!(Filter::eq("tp", Literal::Text("8".into())).matches_fields(&run));
+        let pin = Filter::compare("date", Op::Le, Literal::Text("2026-11-20".into()));
+        assert_eq!(pin.as_str(), "date <= '2026-11-20'");
+    }
+
+    mod round_trip {
+        use super::*;
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, RngSeed};
+
+        fn literal() -> impl Strategy<Value = Literal> {
+            prop_oneof![
+                (-1000i32..1000).prop_map(|n| Literal::Num(f64::from(n))),
+                any::<f64>().prop_filter("a number", |v| !v.is_nan()).prop_map(Literal::Num),
+                Just(Literal::Num(f64::INFINITY)),
+                Just(Literal::Num(f64::NEG_INFINITY)),
+                prop::sample::select(vec!["8", "inf", "kimi-k2.5", "and", "it's", r"a\b", "say \"hi\"", "", " x "])
+                    .prop_map(|t| Literal::Text(t.to_string())),
+            ]
+        }
+
+        fn leaf() -> impl Strategy<Value = Expr> {
+            let param =
+                prop::sample::select(vec!["max_concurrency", "config", "server_info.topk", "a-b", "_x", "date"]);
+            let op = prop::sample::select(vec![Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge]);
+            let glob = prop::sample::select(vec!["eagle*", "a?c", "[ab]x", "it's*", "*"]);
+            prop_oneof![
+                (param.clone(), op, literal()).prop_map(|(p, op, l)| Expr::Cmp {
+                    param: p.to_string(),
+                    op,
+                    lit: Operand::new(l)
+                }),
+                (param.clone(), prop::collection::vec(literal(), 1..4), any::<bool>()).prop_map(|(p, ls, negated)| {
+                    Expr::In { param: p.to_string(), lits: ls.into_iter().map(Operand::new).collect(), negated }
+                }),
+                (param, glob).prop_map(|(p, g)| Expr::Glob {
+                    param: p.to_string(),
+                    pattern: glob::Pattern::new(g).expect("a valid pattern")
+                }),
+            ]
+        }
+
+        fn expr() -> impl Strategy<Value = Expr> {
+            leaf().prop_recursive(4, 24, 4, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 2..4).prop_map(Expr::And),
+                    prop::collection::vec(inner.clone(), 2..4).prop_map(Expr::Or),
+                    inner.prop_map(|e| Expr::Not(Box::new(e))),
+                ]
+            })
+        }
+
+        proptest! {
+            // A fixed seed, as the fuzz tests use: a failure shows on every run.
+            #![proptest_config(Config {
+                cases: 512,
+                rng_seed: RngSeed::Fixed(0x7265_636b_6f6e),
+                failure_persistence: None,
+                ..Config::default()
+            })]
+
+            /// parse ∘ print: a filter printed reads back as the same filter.
+            #[test]
+            fn printing_reads_back_the_same(e in expr()) {
+                let printed = e.to_string();
+                let parsed = Filter::parse(&printed).unwrap_or_else(|err| panic!("{printed:?}: {err}"));
+                prop_assert_eq!(&parsed.expr, &e, "printed as {}", printed);
+                prop_assert_eq!(parsed.expr.to_string(), printed);
+            }
         }
     }
 }

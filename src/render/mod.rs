@@ -18,6 +18,7 @@ pub use args::{Args, RegionError};
 use crate::metric::Margins;
 use crate::query::{Agg, Dataset, NumberFormat};
 use crate::store::Store;
+use crate::syntax::{Literal, Op};
 
 /// What a renderer needs: the data, the project's settings and where the
 /// document lives.
@@ -109,8 +110,7 @@ pub(crate) fn filter_of(dataset: &Dataset, args: &Args) -> Result<crate::query::
     };
     if let Some(value) = args.get("as_of") {
         let date = as_of_date(value).map_err(|msg| RegionError::new(Some("as_of"), msg))?;
-        let pin = crate::query::Filter::parse(&format!("date <= '{date}'"))
-            .map_err(|e| RegionError::new(Some("as_of"), e.to_string()))?;
+        let pin = crate::query::Filter::compare("date", Op::Le, Literal::Text(date));
         filter = filter.and(pin);
     }
     dataset.check_filter(&filter).map_err(|e| RegionError::new(Some("where"), e.to_string()))?;

@@ -6,6 +6,7 @@ use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::claims::stats;
 use crate::metric::Direction;
 use crate::query::{markdown_table, Agg, Filter, Key, Pivot, Query};
+use crate::syntax::Literal;
 
 const ARGS: [&str; 14] = [
     "metric",
@@ -185,8 +186,7 @@ fn several_metrics(
 ) -> Result<Table, RegionError> {
     let series = args.required("series")?;
     let metrics = args.list("metrics");
-    let series_filter = Filter::parse(&format!("{} = '{}'", ctx.settings.series, series.replace('\'', "\\'")))
-        .map_err(|e| RegionError::new(Some("series"), e.to_string()))?;
+    let series_filter = Filter::eq(&ctx.settings.series, Literal::Text(series.to_string()));
     let mut pivots = Vec::new();
     for m in &metrics {
         let mut q = Query::new(m);

@@ -4,6 +4,7 @@
 
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::query::{Agg, Filter, Query};
+use crate::syntax::Literal;
 
 /// The arguments that are not param filters.
 pub(crate) const KNOWN: [&str; 7] = ["metric", "where", "as_of", "agg", "digits", "max_over", "min_over"];
@@ -20,9 +21,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 .unwrap_or_default();
             return Err(RegionError::new(Some(k), format!("unknown param or argument `{k}`{hint}")));
         }
-        let eq = Filter::parse(&format!("{k} = '{}'", v.replace('\\', "\\\\").replace('\'', "\\'")))
-            .map_err(|e| RegionError::new(Some(k), e.to_string()))?;
-        filter = filter.and(eq);
+        filter = filter.and(Filter::eq(k, Literal::Text(v.clone())));
     }
     let mut q = Query::new(metric);
     q.filter = filter;

@@ -62,7 +62,7 @@ fn beats_at_a_point() {
     let q = p.quantifier.unwrap();
     assert_eq!(q.kind, QuantKind::At);
     assert_eq!(q.param.text, "concurrency");
-    assert_eq!(q.points, PointSet::Cmp(CmpOp::Eq, Literal::Num(1.0)));
+    assert_eq!(q.points, PointSet::Cmp(Op::Eq, Literal::Num(1.0)));
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn several_opponents_for_all_at_least() {
     }
     let q = p.quantifier.unwrap();
     assert_eq!(q.kind, QuantKind::ForAll);
-    assert_eq!(q.points, PointSet::Cmp(CmpOp::Ge, Literal::Num(30.0)));
+    assert_eq!(q.points, PointSet::Cmp(Op::Ge, Literal::Num(30.0)));
 }
 
 #[test]
@@ -91,9 +91,9 @@ fn others_is_the_rest_of_the_series_dimension() {
 fn every_quantifier_form() {
     let q = |s: &str| pairwise(&format!("a beats b on m {s}")).quantifier.unwrap();
     assert_eq!(q("for all concurrency").points, PointSet::Every);
-    assert_eq!(q("for all concurrency > 8").points, PointSet::Cmp(CmpOp::Gt, Literal::Num(8.0)));
-    assert_eq!(q("for all concurrency <= 8").points, PointSet::Cmp(CmpOp::Le, Literal::Num(8.0)));
-    assert_eq!(q("for all concurrency < 8").points, PointSet::Cmp(CmpOp::Lt, Literal::Num(8.0)));
+    assert_eq!(q("for all concurrency > 8").points, PointSet::Cmp(Op::Gt, Literal::Num(8.0)));
+    assert_eq!(q("for all concurrency <= 8").points, PointSet::Cmp(Op::Le, Literal::Num(8.0)));
+    assert_eq!(q("for all concurrency < 8").points, PointSet::Cmp(Op::Lt, Literal::Num(8.0)));
     assert_eq!(
         q("for all concurrency in (1, 2, 4)").points,
         PointSet::In(vec![Literal::Num(1.0), Literal::Num(2.0), Literal::Num(4.0)])
@@ -103,9 +103,9 @@ fn every_quantifier_form() {
     assert_eq!(q("for all input_len in 0.5..1.5").points, PointSet::Range(Literal::Num(0.5), Literal::Num(1.5)));
     let any = q("for any concurrency >= 100");
     assert_eq!(any.kind, QuantKind::ForAny);
-    assert_eq!(q("at dataset = random").points, PointSet::Cmp(CmpOp::Eq, Literal::Text("random".into())));
-    assert_eq!(q("at dataset = 'share gpt'").points, PointSet::Cmp(CmpOp::Eq, Literal::Text("share gpt".into())));
-    assert_eq!(q("at concurrency=8").points, PointSet::Cmp(CmpOp::Eq, Literal::Num(8.0)));
+    assert_eq!(q("at dataset = random").points, PointSet::Cmp(Op::Eq, Literal::Text("random".into())));
+    assert_eq!(q("at dataset = 'share gpt'").points, PointSet::Cmp(Op::Eq, Literal::Text("share gpt".into())));
+    assert_eq!(q("at concurrency=8").points, PointSet::Cmp(Op::Eq, Literal::Num(8.0)));
     // No quantifier: every point the data hold.
     assert_eq!(pairwise("a beats b on m").quantifier, None);
 }
@@ -113,7 +113,7 @@ fn every_quantifier_form() {
 #[test]
 fn point_sets_test_param_values() {
     use crate::run::Value;
-    let ge30 = PointSet::Cmp(CmpOp::Ge, Literal::Num(30.0));
+    let ge30 = PointSet::Cmp(Op::Ge, Literal::Num(30.0));
     assert!(ge30.contains(&Value::Num(30.0)));
     assert!(ge30.contains(&Value::Text("250".into())));
     assert!(!ge30.contains(&Value::Num(16.0)));
@@ -125,7 +125,7 @@ fn point_sets_test_param_values() {
     assert!(list.contains(&Value::Num(1.0)) && list.contains(&Value::Text("x".into())));
     assert!(!list.contains(&Value::Num(2.0)));
     assert!(PointSet::Every.contains(&Value::Text("anything".into())));
-    assert_eq!(Literal::Num(8.0).to_value(), Value::Num(8.0));
+    assert_eq!(Value::from(&Literal::Num(8.0)), Value::Num(8.0));
 }
 
 #[test]
@@ -169,29 +169,29 @@ fn ratios_and_differences() {
     let v = value("max(baseline / eagle-topk4-v1 on output_throughput) ≈ 2.3 within 5%");
     assert_eq!(v.aggregate, Some(Aggregate::Max));
     assert!(matches!(&v.term, Term::Ratio(a, b) if a.text == "baseline" && b.text == "eagle-topk4-v1"));
-    assert_eq!((v.op, v.target), (NumOp::Approx, 2.3));
+    assert_eq!((v.op, v.target), (Op::Approx, 2.3));
     assert_eq!(v.quantifier, None);
     assert_eq!(one("max(baseline / eagle-topk4-v1 on output_throughput) ≈ 2.3 within 5%").within, Some(0.05));
 
     let v = value("baseline / eagle-topk4-v1 on output_throughput at concurrency = 8 ≈ 1.6 within 5%");
     assert_eq!(v.aggregate, None);
-    assert_eq!(v.quantifier.unwrap().points, PointSet::Cmp(CmpOp::Eq, Literal::Num(8.0)));
+    assert_eq!(v.quantifier.unwrap().points, PointSet::Cmp(Op::Eq, Literal::Num(8.0)));
 
     let v = value("baseline - eagle-topk4-v1 on output_throughput at concurrency = 8 > 100");
     assert!(matches!(&v.term, Term::Difference(a, b) if a.text == "baseline" && b.text == "eagle-topk4-v1"));
-    assert_eq!((v.op, v.target), (NumOp::Gt, 100.0));
+    assert_eq!((v.op, v.target), (Op::Gt, 100.0));
     assert_eq!(v.term.series().len(), 2);
 
     // ASCII `~=`, and every numeric comparison.
     for (op, want) in [
-        ("~=", NumOp::Approx),
-        ("≈", NumOp::Approx),
-        ("=", NumOp::Eq),
-        ("==", NumOp::Eq),
-        (">", NumOp::Gt),
-        (">=", NumOp::Ge),
-        ("<", NumOp::Lt),
-        ("<=", NumOp::Le),
+        ("~=", Op::Approx),
+        ("≈", Op::Approx),
+        ("=", Op::Eq),
+        ("==", Op::Eq),
+        (">", Op::Gt),
+        (">=", Op::Ge),
+        ("<", Op::Lt),
+        ("<=", Op::Le),
     ] {
         let v = value(&format!("a / b on m at c = 8 {op} 1.6"));
         assert_eq!(v.op, want, "{op}");
@@ -219,7 +219,7 @@ fn aggregates_of_one_series() {
     let end = "max(eagle-topk4-v1 on output_throughput) ≈ 336 within 3% for all concurrency >= 50";
     for s in [inside, after, end] {
         let v = value(s);
-        assert_eq!(v.quantifier.as_ref().unwrap().points, PointSet::Cmp(CmpOp::Ge, Literal::Num(50.0)), "{s}");
+        assert_eq!(v.quantifier.as_ref().unwrap().points, PointSet::Cmp(Op::Ge, Literal::Num(50.0)), "{s}");
         assert_eq!(canonical(s), inside);
     }
     // A single point.
@@ -237,7 +237,7 @@ fn crossover_claims() {
     };
     assert_eq!((c.a.text.as_str(), c.b.text.as_str()), ("eagle-topk1-v2", "baseline"));
     assert_eq!((c.metric.text.as_str(), c.param.text.as_str()), ("output_throughput", "concurrency"));
-    assert_eq!((c.points, c.op, c.target), (PointSet::Every, NumOp::Eq, Literal::Num(4.0)));
+    assert_eq!((c.points, c.op, c.target), (PointSet::Every, Op::Eq, Literal::Num(4.0)));
     assert_eq!(
         canonical("crossover( eagle-topk1-v2 ,baseline on output_throughput over concurrency >= 2 )=4"),
         "crossover(eagle-topk1-v2, baseline on output_throughput over concurrency >= 2) = 4"
@@ -309,7 +309,7 @@ fn series_names_are_permissive_but_unambiguous() {
     // A number glued to letters is a bare word value.
     assert_eq!(
         pairwise("a beats b on m at ctx = 4k").quantifier.unwrap().points,
-        PointSet::Cmp(CmpOp::Eq, Literal::Text("4k".into()))
+        PointSet::Cmp(Op::Eq, Literal::Text("4k".into()))
     );
 }
 
@@ -469,12 +469,9 @@ fn param_values_mean_what_they_mean_in_where() {
     use crate::run::Value;
     let q = |s: &str| pairwise(&format!("a beats b on m {s}")).quantifier.unwrap();
     for inf in ["inf", "Infinity", "+inf"] {
-        assert_eq!(
-            q(&format!("at request_rate = {inf}")).points,
-            PointSet::Cmp(CmpOp::Eq, Literal::Num(f64::INFINITY))
-        );
+        assert_eq!(q(&format!("at request_rate = {inf}")).points, PointSet::Cmp(Op::Eq, Literal::Num(f64::INFINITY)));
     }
-    assert_eq!(q("at x = -inf").points, PointSet::Cmp(CmpOp::Eq, Literal::Num(f64::NEG_INFINITY)));
+    assert_eq!(q("at x = -inf").points, PointSet::Cmp(Op::Eq, Literal::Num(f64::NEG_INFINITY)));
     let both = q("for all request_rate in (16, inf)").points;
     assert!(both.contains(&Value::Text("inf".into())), "the vLLM `\"inf\"` string is infinity");
     assert!(both.contains(&Value::Num(f64::INFINITY)));
@@ -521,9 +518,9 @@ fn hostile_statements_are_refused_quickly_not_by_a_crash() {
 #[test]
 fn ratio_of_one_series_between_two_points() {
     let v = value("baseline on mean_ttft_ms at request_rate = inf / at request_rate = 1 > 6");
-    assert_eq!(v.quantifier.as_ref().unwrap().points, PointSet::Cmp(CmpOp::Eq, Literal::Num(f64::INFINITY)));
+    assert_eq!(v.quantifier.as_ref().unwrap().points, PointSet::Cmp(Op::Eq, Literal::Num(f64::INFINITY)));
     assert_eq!(v.versus, Some(Versus { ratio: true, at: Literal::Num(1.0) }));
-    assert_eq!((v.op, v.target), (NumOp::Gt, 6.0));
+    assert_eq!((v.op, v.target), (Op::Gt, 6.0));
     let v = value("baseline on mean_ttft_ms at request_rate = 16 - at request_rate = 1 >= 200 ms");
     assert_eq!(v.versus, Some(Versus { ratio: false, at: Literal::Num(1.0) }));
     assert_eq!(v.unit.unwrap().text, "ms");
@@ -554,19 +551,19 @@ fn numbers_with_units() {
 #[test]
 fn ranges_relative_changes_and_peaks() {
     let v = value("eagle-topk4-v1 on output_throughput at max_concurrency = 100 in 350..353");
-    assert_eq!((v.op, v.target, v.upper), (NumOp::In, 350.0, Some(353.0)));
+    assert_eq!((v.op, v.target, v.upper), (Op::In, 350.0, Some(353.0)));
     assert_eq!(canonical("a on m at c = 1 in 350 .. 353 tok/s"), "a on m at c = 1 in 350..353 tok/s");
     assert!(err("a on m at c = 1 in 353..350").msg.contains("from low to high"));
 
     let v = value("prefix-cache cuts baseline on mean_ttft_ms by at least 35% for all request_rate");
     assert!(matches!(&v.term, Term::Ratio(a, b) if a.text == "prefix-cache" && b.text == "baseline"));
-    assert_eq!((v.op, v.target), (NumOp::Le, 0.65));
+    assert_eq!((v.op, v.target), (Op::Le, 0.65));
     assert_eq!(v.quantifier.as_ref().unwrap().kind, QuantKind::ForAll);
     for (text, op, target) in [
-        ("cuts b on m by at most 10%", NumOp::Ge, 0.9),
-        ("cuts b on m by more than 10%", NumOp::Lt, 0.9),
-        ("raises b on m by at least 20%", NumOp::Ge, 1.2),
-        ("raises b on m by less than 20%", NumOp::Lt, 1.2),
+        ("cuts b on m by at most 10%", Op::Ge, 0.9),
+        ("cuts b on m by more than 10%", Op::Lt, 0.9),
+        ("raises b on m by at least 20%", Op::Ge, 1.2),
+        ("raises b on m by less than 20%", Op::Lt, 1.2),
     ] {
         let v = value(&format!("a {text} at c = 1"));
         assert_eq!(v.op, op, "{text}");
@@ -605,7 +602,7 @@ fn a_comparison_is_never_read_as_the_points_of_a_quantifier() {
     assert_eq!(c, "a / b on m <= 0.65 for all p");
     let v = value(&c);
     assert_eq!(v.quantifier.unwrap().points, PointSet::Every);
-    assert_eq!((v.op, v.target), (NumOp::Le, 0.65));
+    assert_eq!((v.op, v.target), (Op::Le, 0.65));
     assert_eq!(canonical("a on m in 350..353 for all c >= 50"), "a on m in 350..353 for all c >= 50");
     let e = err("a / b on m for all p <= 0.65");
     assert!(e.msg.contains("reads `<= 0.65` as the points of `p`"), "{}", e.msg);

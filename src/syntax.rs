@@ -1,0 +1,221 @@
+//! The vocabulary the filter language (`--where`, `where=`) and the claim
+//! language share, so that a value written in one means the same in the
+//! other: the literal a statement compares with, the comparison operators,
+//! how a written value reads as a number, and where a byte of a statement
+//! sits as a line and column.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::metric::format_number;
+
+/// The numeric reading of a written value, if it has one: `8`, `1e-3`,
+/// `'8'` once unquoted, and `inf` / `Infinity` (how vLLM writes an
+/// unbounded request rate). Surrounding spaces are ignored; NaN is not a
+/// number a researcher compares with.
+pub fn read_number(text: &str) -> Option<f64> {
+    let t = text.trim();
+    match t {
+        "inf" | "Infinity" | "+inf" => Some(f64::INFINITY),
+        "-inf" | "-Infinity" => Some(f64::NEG_INFINITY),
+        _ => t.parse::<f64>().ok().filter(|v| !v.is_nan()),
+    }
+}
+
+/// A value written in a filter or a claim: a bare number, or text (quoted,
+/// or a bare word that is not a number). Text that reads as a number (a
+/// quoted `'8'`) compares as that number; see [`Literal::compare`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    Num(f64),
+    Text(String),
+}
+
+impl Literal {
+    /// A bare word as both languages read it: a number when it reads as
+    /// one (`8`, `inf`), else text.
+    pub fn bare(word: &str) -> Literal {
+        match read_number(word) {
+            Some(n) => Literal::Num(n),
+            None => Literal::Text(word.to_string()),
+        }
+    }
+
+    /// The numeric reading: the number, or the text read as one.
+    pub fn number(&self) -> Option<f64> {
+        match self {
+            Literal::Num(n) => Some(*n),
+            Literal::Text(t) => read_number(t),
+        }
+    }
+
+    /// The text a text value is compared with: the text, or the number as
+    /// reckon prints it.
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            Literal::Num(n) => Cow::Owned(format_number(*n)),
+            Literal::Text(t) => Cow::Borrowed(t),
+        }
+    }
+
+    /// The text of a text literal (`None` for a number).
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Literal::Num(_) => None,
+            Literal::Text(t) => Some(t),
+        }
+    }
+
+    /// A value compared with this literal (`value.cmp(literal)`), the value
+    /// given as its numeric reading and its text (either may be absent).
+    /// As numbers when both read as numbers, as text when both are text;
+    /// `None` when the two cannot be ordered (a number against text that
+    /// is not one).
+    pub fn compare(&self, num: Option<f64>, text: Option<&str>) -> Option<Ordering> {
+        compare_read(num, text, self.number(), self.as_text())
+    }
+}
+
+/// [`Literal::compare`] with the literal's readings already taken (a
+/// filter takes them once, not once per run).
+pub fn compare_read(
+    num: Option<f64>,
+    text: Option<&str>,
+    lit_num: Option<f64>,
+    lit_text: Option<&str>,
+) -> Option<Ordering> {
+    if let (Some(a), Some(b)) = (num, lit_num) {
+        return a.partial_cmp(&b);
+    }
+    Some(text?.cmp(lit_text?))
+}
+
+impl Serialize for Literal {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Literal::Num(n) => s.serialize_f64(*n),
+            Literal::Text(t) => s.serialize_str(t),
+        }
+    }
+}
+
+/// A comparison a filter or a claim writes. A filter's predicates use the
+/// six orderings; a claim's points use those but `!=`, and a claim's
+/// stated numbers add `≈` and `in lo..hi`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `≈` (or `~=`): within a tolerance.
+    Approx,
+    /// `in lo..hi`: inside a stated range.
+    In,
+}
+
+impl Op {
+    /// How the filter language writes the operator.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Eq => "=",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Approx => "≈",
+            Op::In => "in",
+        }
+    }
+
+    /// Whether `value ∘ literal` holds given `value.cmp(literal)` (`None`:
+    /// the two cannot be ordered, or the value is missing). Only `!=`
+    /// passes an unordered pair; `≈` on an ordering is `=`, and a range
+    /// is not an ordering.
+    pub fn accepts(self, ord: Option<Ordering>) -> bool {
+        match self {
+            Op::Ne => ord != Some(Ordering::Equal),
+            Op::Eq | Op::Approx => ord == Some(Ordering::Equal),
+            Op::Lt => ord == Some(Ordering::Less),
+            Op::Le => matches!(ord, Some(Ordering::Less | Ordering::Equal)),
+            Op::Gt => ord == Some(Ordering::Greater),
+            Op::Ge => matches!(ord, Some(Ordering::Greater | Ordering::Equal)),
+            Op::In => false,
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in
+/// `text`. An offset inside a character counts as that character; a
+/// byte-order mark does not count as a column.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(text, offset);
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let prefix = before[line_start..].strip_prefix('\u{feff}').unwrap_or(&before[line_start..]);
+    (line, prefix.chars().count() + 1)
+}
+
+/// The byte offset of the 1-based character column `col` of `text` (its
+/// end when the column is past it).
+pub fn byte_of_col(text: &str, col: usize) -> usize {
+    text.char_indices().nth(col.saturating_sub(1)).map_or(text.len(), |(i, _)| i)
+}
+
+/// The largest char boundary at or before `i` (clamped to the text).
+pub fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_one_way() {
+        assert_eq!(read_number("8"), Some(8.0));
+        assert_eq!(read_number(" 1e-3 "), Some(0.001));
+        assert_eq!(read_number("Infinity"), Some(f64::INFINITY));
+        assert_eq!(read_number("-inf"), Some(f64::NEG_INFINITY));
+        assert_eq!(read_number("NaN"), None);
+        assert_eq!(read_number("v2"), None);
+    }
+
+    #[test]
+    fn a_quoted_number_compares_as_the_number() {
+        let quoted = Literal::Text("8".into());
+        assert_eq!(quoted.compare(Some(8.0), None), Some(Ordering::Equal));
+        assert_eq!(quoted.compare(Some(30.0), Some("30")), Some(Ordering::Greater));
+        assert_eq!(Literal::Text("8".into()).compare(None, Some("8")), Some(Ordering::Equal));
+        assert_eq!(Literal::Text("x".into()).compare(Some(1.0), None), None);
+        assert_eq!(Literal::Num(8.0).compare(None, Some("random")), None);
+        assert!(!Op::Eq.accepts(None) && Op::Ne.accepts(None));
+    }
+
+    #[test]
+    fn lines_and_columns_count_characters() {
+        let text = "ab\n\u{feff}é x";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        assert_eq!(line_col(text, text.find('x').unwrap()), (2, 3));
+        assert_eq!(line_col(text, 999), (2, 4));
+        assert_eq!(byte_of_col("éx", 2), 2);
+    }
+}
