@@ -22,9 +22,9 @@ use base64::Engine as _;
 use crate::claims::judge::ClaimReport;
 use crate::doc::{self, Kind, Region};
 use crate::query::{Agg, Filter, Query};
-use crate::syntax::Literal;
 use crate::review::document::DocReview;
 use crate::review::Context;
+use crate::syntax::Literal;
 use crate::{Error, Result};
 
 /// Escapes text for HTML content and attribute values.
