@@ -8,7 +8,6 @@
 
 pub mod claims;
 pub mod cli;
-mod cli_docs;
 pub mod config;
 pub mod doc;
 pub mod error;

@@ -50,8 +50,6 @@ const SIZE_DEBTS: &[&str] = &[
     "src/claims/lang.rs",
     "src/claims/mod.rs",
     "src/claims/stats.rs",
-    "src/cli.rs",
-    "src/cli_docs.rs",
     "src/ingest/generic.rs",
     "src/ingest/stdout.rs",
     "src/query/cells.rs",
@@ -82,15 +80,14 @@ fn relative(path: &Path) -> String {
     path.strip_prefix(root()).unwrap_or(path).to_string_lossy().replace('\\', "/")
 }
 
-/// The top-level module a file under `src/` belongs to (`cli_docs` is part
-/// of the CLI), or `None` for the crate roots.
+/// The top-level module a file under `src/` belongs to, or `None` for the
+/// crate roots.
 fn module_of(rel: &str) -> Option<String> {
     let rest = rel.strip_prefix("src/")?;
     let first = rest.split('/').next()?;
     let name = first.strip_suffix(".rs").unwrap_or(first);
     match name {
         "lib" | "main" => None,
-        "cli_docs" => Some("cli".to_owned()),
         other => Some(other.to_owned()),
     }
 }
@@ -138,7 +135,6 @@ fn imports_follow_the_pipeline() {
             // Items re-exported at the crate root (`crate::Error`) are the error module's.
             let to = match to.as_str() {
                 "Error" | "Result" => "error".to_owned(),
-                "cli_docs" => "cli".to_owned(),
                 _ => to,
             };
             if to == from || to.chars().next().is_some_and(char::is_uppercase) {
@@ -246,8 +242,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/claims/lang/tests.rs",
     "src/claims/mod.rs",
     "src/claims/tests.rs",
-    "src/cli.rs",
-    "src/cli_docs.rs",
     "src/doc/mod.rs",
     "src/doc/splice.rs",
     "src/ingest/format.rs",
@@ -292,8 +286,6 @@ const LINT_DEBTS: &[&str] = &[
     "src/claims/lang/tests.rs",
     "src/claims/mod.rs",
     "src/claims/stats.rs",
-    "src/cli.rs",
-    "src/cli_docs.rs",
     "src/doc/splice.rs",
     "src/doc/write.rs",
     "src/ingest/generic.rs",

@@ -1,5 +1,6 @@
 //! The review diff: a unified diff of a document before and after
-//! regeneration (patience algorithm), colored on a terminal.
+//! regeneration (patience algorithm), coloured when the caller says so (the
+//! CLI decides from the terminal and `NO_COLOR`; the library reads no environment).
 
 use similar::{ChangeTag, TextDiff};
 
@@ -36,11 +37,6 @@ pub fn unified(path: &str, old: &str, new: &str, color: bool) -> String {
         }
     }
     out
-}
-
-/// Whether to color output: a terminal, and `NO_COLOR` unset (no-color.org).
-pub fn use_color(is_terminal: bool) -> bool {
-    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 #[cfg(test)]

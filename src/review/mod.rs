@@ -1,9 +1,11 @@
 //! Review: the diff a researcher reads before accepting regenerated documents.
 
+pub mod check;
 pub mod claim;
 pub mod diff;
 pub mod document;
 pub mod interactive;
+pub mod supersede;
 
 use std::path::Path;
 

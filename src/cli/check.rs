@@ -1,0 +1,220 @@
+//! `reckon check`: like update without writing; exit 1 when a region is
+//! stale or a claim contradicted. `--staged` checks what a commit is about
+//! to record (the pre-commit hook).
+
+use std::path::{Path, PathBuf};
+
+use super::project::{documents, load_for_command, prepare, prepare_with, relative_error, review_all, shown};
+use super::reporter::{reporter, CheckFindings};
+use super::CheckFormat;
+use crate::config::{Config, LintLevel};
+use crate::query::Dataset;
+use crate::review::check::{document_problems, lint_problems, Level, Problem};
+use crate::review::document::DocReview;
+use crate::review::Context;
+use crate::store::Store;
+use crate::{sources, Result};
+
+// Each bool is an independent command-line flag (clap derives one per field).
+#[allow(clippy::struct_excessive_bools)]
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct CheckArgs {
+    /// Markdown documents (none: the `documents` of reckon.toml). With
+    /// --staged: the staged paths, as a hook passes them after `--`.
+    pub(crate) docs: Vec<PathBuf>,
+    /// Check what is staged for commit, not the working tree: run when a
+    /// staged path is a document, a log a [[source]] matches, or reckon.toml,
+    /// and then check every configured document. Prints one line per problem.
+    #[arg(long)]
+    pub(crate) staged: bool,
+    /// Also print the diff of what `update --write` would change (the
+    /// default without --staged).
+    #[arg(long)]
+    pub(crate) diff: bool,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub(crate) format: CheckFormat,
+    /// Also fail on claims that are inconclusive or have no data.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub(crate) no_ingest: bool,
+}
+
+pub(super) fn run(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
+    if args.staged {
+        if cfg.file.is_some() {
+            return check_staged(cfg, cwd, args);
+        }
+        // No reckon.toml here or above (a hook runs at the top of a
+        // repository whose reckon projects live in subfolders): each staged
+        // path's project is found from its folder, and each is checked.
+        let mut code = super::OK;
+        for project in projects_of(cwd, &args.docs)? {
+            let mut project_cfg = Config::load(&project)?;
+            if cfg.database != Config::defaults(&cfg.root).database {
+                project_cfg.database.clone_from(&cfg.database); // --db given
+            }
+            code = code.max(check_staged(&project_cfg, cwd, args)?);
+        }
+        return Ok(code);
+    }
+    let docs = documents(cfg, &args.docs)?;
+    let how = How { opts: sources::Options::default(), compact: false, what: "" };
+    check_documents(cfg, cwd, &docs, args, how)
+}
+
+/// The reckon.toml files of the projects the staged paths (given, else
+/// asked of git) lie in, found by walking up from each path's folder to
+/// `cwd`.
+fn projects_of(cwd: &Path, given: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let changed = crate::staged::changed_paths(cwd, cwd, given)?;
+    let mut found = std::collections::BTreeSet::new();
+    for rel in changed {
+        let mut dir = cwd.join(&rel).parent().map(Path::to_path_buf);
+        while let Some(d) = dir.filter(|d| d.starts_with(cwd)) {
+            let candidate = d.join(crate::config::FILE_NAME);
+            if candidate.is_file() {
+                found.insert(candidate);
+                break;
+            }
+            dir = d.parent().map(Path::to_path_buf);
+        }
+    }
+    Ok(found.into_iter().collect())
+}
+
+/// `check --staged`: what a commit is about to record. Skipped (exit 0)
+/// when no staged path is something reckon reads; otherwise every document
+/// is checked as staged.
+fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
+    let changed = crate::staged::changed_paths(&cfg.root, cwd, &args.docs)?;
+    let staged_cfg = crate::staged::staged_config(cfg)?;
+    if !crate::staged::touches(cfg, &staged_cfg, &changed) {
+        super::stdout_write(&reporter(args.format).nothing_checked())?;
+        return Ok(super::OK);
+    }
+    // Bring the database up to date with the working tree first (what any
+    // check does), so the staged copy starts from it and reads only the
+    // files whose staged content differs.
+    if !args.no_ingest && !cfg.sources.is_empty() {
+        let (store, _) = prepare(cfg, false)?;
+        drop(store);
+    }
+    let tree = crate::staged::export(cfg, &staged_cfg)?;
+    if cfg.database.exists() {
+        let store = Store::open(&cfg.database)?;
+        store.copy_to(&tree.cfg.database)?;
+    }
+    let root = tree.root().to_path_buf();
+    let mut docs = tree.cfg.document_paths()?;
+    if tree.cfg.documents.is_empty() {
+        // No documents configured: the staged markdown files.
+        let markdown = |p: &&String| Path::new(p.as_str()).extension().is_some_and(|e| e == "md");
+        docs = changed.iter().filter(markdown).map(|p| root.join(p)).filter(|p| p.is_file()).collect();
+        if docs.is_empty() {
+            eprintln!(
+                "reckon check --staged: this commit changes what reckon reads, but reckon.toml lists no documents \
+                 to check; add documents = [\"notebooks/*.md\"]"
+            );
+        }
+    }
+    let opts = sources::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
+    let how = How { opts, compact: !args.diff, what: " (as staged)" };
+    let code = check_documents(&tree.cfg, &root, &docs, args, how);
+    drop(tree);
+    code
+}
+
+/// How documents are checked: the ingest options, and how the result is said.
+struct How {
+    opts: sources::Options,
+    /// One line per problem and no diff.
+    compact: bool,
+    /// Said after "reckon check" in the summary.
+    what: &'static str,
+}
+
+/// Checks documents (paths relative to `cwd`, or absolute): builds the
+/// problems, prints them through the format's reporter, and exits 1 on a
+/// failing one, 2 on an error.
+fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs, how: How) -> Result<i32> {
+    let report = reporter(args.format);
+    if docs.is_empty() {
+        super::stdout_write(&report.nothing_checked())?;
+        return Ok(super::OK);
+    }
+    let (store, ingest_failed) = prepare_with(cfg, args.no_ingest, how.opts)?;
+    let dataset = load_for_command(&store, cfg)?;
+    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
+    let (reviews, errors) = review_all(&ctx, cwd, docs);
+    let mut problems: Vec<Problem> =
+        reviews.iter().flat_map(|r| document_problems(r, args.strict, &|p: &Path| shown(cwd, p))).collect();
+    let (lint, lint_errors) = lint_prose(cfg, dataset, cwd, &reviews, &mut problems);
+    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    let found = CheckFindings {
+        cwd,
+        reviews: &reviews,
+        problems: &problems,
+        lint: &lint,
+        errors: errors + lint_errors,
+        ingest_failed,
+        strict: args.strict,
+        compact: how.compact,
+        what: how.what,
+    };
+    super::stdout_write(&report.check(&found)?)?;
+    Ok(super::exit_code(found.errors, ingest_failed, found.failing() > 0))
+}
+
+/// With [lint] on in reckon.toml, reads the prose outside claim regions as
+/// claims: adds the failing statements to `problems`, returns every judged
+/// statement (for JSON) and the number of documents lint could not read.
+fn lint_prose(
+    cfg: &Config,
+    dataset: &Dataset,
+    cwd: &Path,
+    reviews: &[DocReview],
+    problems: &mut Vec<Problem>,
+) -> (Vec<serde_json::Value>, usize) {
+    let mut judged = Vec::new();
+    let mut errors = 0;
+    if cfg.lint.level == LintLevel::Off {
+        return (judged, errors);
+    }
+    let linter = cfg.linter(dataset);
+    let sel = crate::lint::report::Selection { all: false, min_confidence: cfg.lint.min_confidence };
+    let level = if cfg.lint.level == LintLevel::Error { Level::Error } else { Level::Warning };
+    for r in reviews {
+        match linter.lint(&r.path, &r.text) {
+            Ok(findings) => {
+                let path = r.path.display().to_string();
+                judged.extend(crate::lint::report::json_items(&path, &findings, sel));
+                problems.extend(lint_problems(&path, &findings, sel, level));
+            }
+            Err(e) => {
+                eprintln!("error: {}", relative_error(e, cwd));
+                errors += 1;
+            }
+        }
+    }
+    (judged, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::tests::parse;
+    use crate::cli::{CheckFormat, Command};
+
+    #[test]
+    fn a_hook_passes_staged_paths_after_the_flags() {
+        let cli = parse(&["check", "--staged", "--format", "github", "--", "notebooks/plan.md", "logs/a.jsonl"]);
+        let Command::Check(a) = cli.unwrap().command else { panic!("not check") };
+        assert!(a.staged && !a.diff && !a.strict);
+        assert_eq!(a.format, CheckFormat::Github);
+        assert_eq!(a.docs.len(), 2);
+        let Command::Check(a) = parse(&["check"]).unwrap().command else { panic!("not check") };
+        assert_eq!(a.format, CheckFormat::Human);
+        assert!(parse(&["check", "--format", "sarif"]).is_err());
+    }
+}

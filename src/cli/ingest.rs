@@ -1,0 +1,256 @@
+//! `reckon ingest`: logs (paths, globs, path templates, or the `[[source]]`
+//! entries of reckon.toml) into the database, one line per file.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use crate::config::Config;
+use crate::ingest::Format;
+use crate::run::Value;
+use crate::sources::{self, FileOutcome, FileReport, Request};
+use crate::store::{Batch, Store};
+use crate::{Error, Result};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct IngestArgs {
+    /// Files, globs or path templates; quote globs and templates.
+    pub(crate) paths: Vec<String>,
+    /// Force a format instead of detecting it from content.
+    #[arg(long, value_parser = parse_format)]
+    pub(crate) format: Option<Format>,
+    /// A label the log lacks, e.g. --label config=baseline (repeatable).
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
+    pub(crate) labels: Vec<(String, String)>,
+    /// Stop at the first file that cannot be ingested.
+    #[arg(long)]
+    pub(crate) fail_fast: bool,
+    /// No progress bar and no per-file lines, only the summary and errors.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+    /// Start from an empty database: drop everything stored, then ingest.
+    #[arg(long)]
+    pub(crate) rebuild: bool,
+}
+
+fn parse_format(s: &str) -> std::result::Result<Format, String> {
+    Format::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown format `{s}`; known formats: {}", names.join(", "))
+    })
+}
+
+fn parse_label(s: &str) -> std::result::Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{s}` is not KEY=VALUE, e.g. --label config=baseline")),
+    }
+}
+
+pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
+    let (root, requests) = ingest_requests(cfg, cwd, args)?;
+    let mut store = Store::open(&cfg.database)?;
+    if args.rebuild {
+        store.clear()?;
+    } else {
+        report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, args.quiet);
+    }
+    let opts = sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), ..Default::default() };
+    let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
+    Ok(super::exit_code(failed, false, false))
+}
+
+/// The requests an ingest command stands for: its paths (given relative to
+/// the current folder), or the sources of reckon.toml; either way relative
+/// to the project root, so a path is stored the same wherever it was
+/// ingested from.
+fn ingest_requests(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<(PathBuf, Vec<Request>)> {
+    let labels: BTreeMap<String, Value> = args.labels.iter().map(|(k, v)| (k.clone(), Value::from_label(v))).collect();
+    if !args.paths.is_empty() {
+        // The current folder as seen from the root ("" at the root itself);
+        // outside the project, paths stay relative to the current folder.
+        let (root, prefix) = match cwd.strip_prefix(&cfg.root) {
+            Ok(rel) => (cfg.root.clone(), rel.to_path_buf()),
+            Err(_) => (cwd.to_path_buf(), PathBuf::new()),
+        };
+        let reqs = args
+            .paths
+            .iter()
+            .map(|p| {
+                let path = if Path::new(p).is_absolute() || prefix.as_os_str().is_empty() {
+                    p.clone()
+                } else {
+                    prefix.join(p).to_string_lossy().into_owned()
+                };
+                Request { path, format: args.format, labels: labels.clone(), optional: false }
+            })
+            .collect();
+        return Ok((root, reqs));
+    }
+    if cfg.sources.is_empty() {
+        return Err(Error::usage(match &cfg.file {
+            Some(f) => format!("nothing to ingest: give paths, or add [[source]] entries to {}", f.display()),
+            None => concat!(
+                "nothing to ingest: give paths (e.g. reckon ingest 'logs/{date}/{config}.jsonl'), ",
+                "or run `reckon init` and list sources in reckon.toml"
+            )
+            .into(),
+        }));
+    }
+    sources_requests(cfg, args.format, &labels).map(|r| (cfg.root.clone(), r))
+}
+
+/// The `[[source]]` entries of reckon.toml as ingest requests.
+pub(super) fn sources_requests(
+    cfg: &Config,
+    format: Option<Format>,
+    extra: &BTreeMap<String, Value>,
+) -> Result<Vec<Request>> {
+    let shown = cfg.file.clone().unwrap_or_else(|| PathBuf::from(crate::config::FILE_NAME));
+    cfg.sources
+        .iter()
+        .map(|s| {
+            let format = match (&s.format, format) {
+                (_, Some(f)) => Some(f),
+                (Some(name), None) => Some(parse_format(name).map_err(|msg| Error::Config {
+                    path: shown.clone(),
+                    msg: format!("source `{}`: {msg}", s.path),
+                })?),
+                (None, None) => None,
+            };
+            let mut labels: BTreeMap<String, Value> =
+                s.labels.iter().map(|(k, v)| (k.clone(), label_value(v))).collect();
+            labels.extend(extra.clone());
+            Ok(Request { path: s.path.clone(), format, labels, optional: true })
+        })
+        .collect()
+}
+
+/// A label written in reckon.toml as the value a log's own label would be.
+fn label_value(v: &toml::Value) -> Value {
+    match v {
+        toml::Value::String(t) => Value::from_label(t),
+        toml::Value::Integer(i) => Value::Num(*i as f64),
+        toml::Value::Float(f) => Value::Num(*f),
+        other => Value::Text(other.to_string()),
+    }
+}
+
+/// Ingests `requests` and prints what happened; returns the number of failed files.
+pub(super) fn ingest_and_report(
+    store: &mut Store,
+    root: &Path,
+    requests: &[Request],
+    opts: &sources::Options,
+    quiet: bool,
+) -> usize {
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut batch = Batch::at_head_of(command, root);
+    let progress = if !quiet && std::io::stderr().is_terminal() {
+        let pb = indicatif::ProgressBar::new(0);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} ingesting [{bar:30}] {pos}/{len} {wide_msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(pb)
+    } else {
+        None
+    };
+    let report = sources::ingest(store, root, requests, opts, &mut batch, &mut |file, i, total| {
+        if let Some(pb) = &progress {
+            pb.set_length(total as u64);
+            pb.set_position(i as u64);
+            pb.set_message(file.path.display().to_string());
+        }
+        if let Some(line) = file_line(file, quiet) {
+            match &progress {
+                Some(pb) => pb.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+    });
+    if let Some(pb) = progress {
+        pb.finish_and_clear();
+    }
+    let failed = report.failed();
+    if !quiet || failed > 0 {
+        let removed = match report.removed() {
+            0 => String::new(),
+            n => format!("; {n} gone (runs removed)"),
+        };
+        eprintln!(
+            "ingested {} file(s), {} run(s); {} already present{removed}; {} failed",
+            report.added_files(),
+            report.added_runs(),
+            report.already_present(),
+            failed
+        );
+    }
+    failed
+}
+
+/// What is said about one ingested file (errors and skipped records even
+/// when quiet).
+fn file_line(file: &FileReport, quiet: bool) -> Option<String> {
+    let path = file.path.display();
+    match &file.outcome {
+        FileOutcome::Failed(e) => Some(format!("error: {e}")),
+        FileOutcome::Added { format, runs, skipped } if !quiet => {
+            let word = if *runs == 1 { "run" } else { "runs" };
+            let mut s = format!("{path}: {runs} {word} ({})", format.name());
+            for note in skipped {
+                s.push_str("\n  skipped: ");
+                s.push_str(note);
+            }
+            Some(s)
+        }
+        FileOutcome::Added { skipped, .. } if !skipped.is_empty() => {
+            Some(skipped.iter().map(|n| format!("{path}: skipped: {n}")).collect::<Vec<_>>().join("\n"))
+        }
+        FileOutcome::AlreadyPresent { relabel: Some(why) } => Some(format!("{path}: already ingested; {why}")),
+        FileOutcome::AlreadyPresent { relabel: None } if !quiet => Some(format!("{path}: already ingested")),
+        FileOutcome::Removed { runs } if !quiet => Some(format!("{path}: gone; its {runs} run(s) removed")),
+        _ => None,
+    }
+}
+
+/// Says which sources lost their runs because their file is gone.
+pub(super) fn report_forgotten(gone: &[(String, u64)], quiet: bool) {
+    if quiet {
+        return;
+    }
+    for (path, runs) in gone {
+        eprintln!("{path}: gone; its {runs} run(s) removed");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::tests::parse;
+    use crate::cli::Command;
+
+    fn ingest(args: &[&str]) -> super::IngestArgs {
+        match parse(&[&["ingest"], args].concat()).unwrap().command {
+            Command::Ingest(a) => a,
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn labels_are_key_value_pairs() {
+        let a = ingest(&["logs/*.jsonl", "--label", "config = baseline", "--label", "gpus=8"]);
+        assert_eq!(a.paths, ["logs/*.jsonl"]);
+        assert_eq!(a.labels, [("config".to_string(), "baseline".to_string()), ("gpus".into(), "8".into())]);
+        let e = parse(&["ingest", "--label", "=x"]).unwrap_err().to_string();
+        assert!(e.contains("is not KEY=VALUE"), "{e}");
+    }
+
+    #[test]
+    fn a_forced_format_is_named_and_an_unknown_one_lists_the_known() {
+        let a = ingest(&["--format", "hyperfine", "-q", "x.json"]);
+        assert_eq!(a.format.map(crate::ingest::Format::name), Some("hyperfine"));
+        assert!(a.quiet);
+        let e = parse(&["ingest", "--format", "nope", "x"]).unwrap_err().to_string();
+        assert!(e.contains("unknown format `nope`; known formats:") && e.contains("hyperfine"), "{e}");
+    }
+}

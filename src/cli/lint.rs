@@ -1,0 +1,157 @@
+//! `reckon lint`: checkable statements in the documents' prose (outside
+//! claim regions), read as claims; the contradicted and stale ones are
+//! reported, `--suggest` prints claim regions for them, `--write` wraps them.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::project::{doc_paths, load_for_command, prepare, relative_error, shown};
+use super::CheckFormat;
+use crate::config::Config;
+use crate::doc;
+use crate::lint::report::{self, Selection};
+use crate::lint::{Finding, Linter};
+use crate::review::document;
+use crate::{Error, Result};
+
+// Each bool is an independent command-line flag (clap derives one per field).
+#[allow(clippy::struct_excessive_bools)]
+#[derive(clap::Args, Debug)]
+pub(crate) struct LintArgs {
+    /// Markdown documents.
+    #[arg(required = true)]
+    pub(crate) docs: Vec<PathBuf>,
+    /// Show every statement found (holding, inconclusive, history, plans), not only problems.
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// Print a ready-to-paste claim region for each statement reported.
+    #[arg(long, conflicts_with = "write")]
+    pub(crate) suggest: bool,
+    /// Wrap the statements reported in claim regions (the author's lines untouched).
+    #[arg(long)]
+    pub(crate) write: bool,
+    /// Leave out statements read with less confidence than this, 0 to 1
+    /// (default: [lint] `min_confidence` in reckon.toml, else 0.5).
+    #[arg(long, value_name = "C")]
+    pub(crate) min_confidence: Option<f64>,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub(crate) format: CheckFormat,
+    /// Do not ingest the sources of reckon.toml first.
+    #[arg(long)]
+    pub(crate) no_ingest: bool,
+}
+
+/// What lint printed and found over the documents so far.
+#[derive(Default)]
+struct Found {
+    out: String,
+    items: Vec<serde_json::Value>,
+    problems: usize,
+}
+
+pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
+    let min_confidence = args.min_confidence.unwrap_or(cfg.lint.min_confidence);
+    if !(0.0..=1.0).contains(&min_confidence) {
+        return Err(Error::usage(format!("--min-confidence {min_confidence}: expected a number from 0 to 1")));
+    }
+    let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
+    let dataset = load_for_command(&store, cfg)?;
+    let linter = cfg.linter(dataset);
+    let sel = Selection { all: args.all, min_confidence };
+    let mut found = Found::default();
+    let mut errors = 0;
+    for path in doc_paths(cwd, &args.docs) {
+        if let Err(e) = lint_document(&linter, &path, &shown(cwd, &path), args, sel, &mut found) {
+            eprintln!("error: {}", relative_error(e, cwd));
+            errors += 1;
+        }
+    }
+    let Found { mut out, items, problems } = found;
+    let text = if args.format == CheckFormat::Json {
+        let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
+            .map_err(|e| Error::usage(e.to_string()))?;
+        s.push('\n');
+        s
+    } else {
+        if problems > 0 && args.format == CheckFormat::Human {
+            let _ = writeln!(
+                out,
+                "reckon lint: {problems} contradicted or stale statement(s); \
+                 `--suggest` prints claim regions for them, `--write` wraps them"
+            );
+        }
+        out
+    };
+    super::stdout_write(&text)?;
+    Ok(super::exit_code(errors, ingest_failed, problems > 0))
+}
+
+/// Lints one document into `found`, and with `--suggest` or `--write`
+/// suggests or wraps the statements reported.
+fn lint_document(
+    linter: &Linter,
+    path: &Path,
+    rel: &str,
+    args: &LintArgs,
+    sel: Selection,
+    found: &mut Found,
+) -> Result<()> {
+    let (original, text) = document::read(path)?;
+    let findings = linter.lint(Path::new(rel), &text)?;
+    found.problems += findings.iter().filter(|f| sel.fails(f)).count();
+    match args.format {
+        CheckFormat::Human => found.out.push_str(&report::human(rel, &findings, sel)),
+        CheckFormat::Json => found.items.extend(report::json_items(rel, &findings, sel)),
+        CheckFormat::Github => found.out.push_str(&report::github(rel, &findings, sel, "error")),
+    }
+    if !args.suggest && !args.write {
+        return Ok(());
+    }
+    // What is wrapped: the problems, or with --all every judged statement.
+    let chosen: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| if args.all { f.verdict.is_some() && f.as_of.is_none() } else { sel.fails(f) })
+        .collect();
+    let taken: BTreeSet<String> = doc::parse(Path::new(rel), &text)?
+        .regions
+        .iter()
+        .filter_map(|r| r.arg("id").map(|a| a.value.clone()))
+        .collect();
+    let wraps = report::wraps(&text, &chosen);
+    if args.suggest {
+        found.out.push_str(&report::suggestions(rel, &text, &wraps, &taken));
+    } else if !wraps.is_empty() {
+        let new_text = report::apply(&text, &wraps, &taken);
+        // What is written must read back as a valid document.
+        doc::parse(Path::new(rel), &new_text)?;
+        doc::write_atomic(path, &original, &new_text)?;
+        let cells = chosen.iter().filter(|f| f.in_table).count();
+        let left = if cells > 0 {
+            format!("; {cells} in table cells left as they are (a claim region cannot sit in a table)")
+        } else {
+            String::new()
+        };
+        eprintln!("{rel}: wrapped {} statement(s) in {} claim region(s){left}", chosen.len() - cells, wraps.len());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::tests::parse;
+    use crate::cli::Command;
+
+    #[test]
+    fn documents_are_required_and_suggest_excludes_write() {
+        assert!(parse(&["lint"]).is_err());
+        assert!(parse(&["lint", "plan.md", "--suggest", "--write"]).is_err());
+        let Command::Lint(a) = parse(&["lint", "plan.md", "--min-confidence", "0.8", "--all"]).unwrap().command else {
+            panic!("not lint")
+        };
+        assert_eq!(a.min_confidence, Some(0.8));
+        assert!(a.all && !a.write && !a.suggest);
+    }
+}

@@ -1,0 +1,82 @@
+//! `reckon query`: one metric pivoted into rows × columns, one aggregated
+//! value per cell, as a table, CSV or JSON.
+
+use std::fmt::Write as _;
+
+use super::OutputFormat;
+use crate::config::Config;
+use crate::query::{Agg, Dataset, Filter, NumberFormat, Query};
+use crate::Result;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct QueryArgs {
+    /// The metric to pivot, e.g. `output_throughput`.
+    #[arg(long)]
+    pub(crate) metric: String,
+    /// Param(s) for the rows, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) rows: Vec<String>,
+    /// Param(s) for the columns, comma-separated (default: the series dimension).
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) cols: Vec<String>,
+    /// Only runs matching this filter.
+    #[arg(long = "where", value_name = "FILTER")]
+    pub(crate) filter: Option<String>,
+    /// Aggregation: median of the newest sweep (default), mean, median, min, max, count, latest, all.
+    #[arg(long)]
+    pub(crate) agg: Option<String>,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub(crate) format: OutputFormat,
+}
+
+pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
+    let store = super::project::open_current(cfg)?;
+    let mut dataset = Dataset::load(&store)?;
+    dataset.apply_config(cfg);
+    let mut query = Query::new(&args.metric);
+    query.rows = args.rows;
+    query.cols = if args.cols.is_empty() && dataset.has_param(&cfg.series) && !query.rows.contains(&cfg.series) {
+        vec![cfg.series.clone()]
+    } else {
+        args.cols
+    };
+    if let Some(f) = &args.filter {
+        query.filter = Filter::parse(f)?;
+    }
+    if let Some(a) = &args.agg {
+        query.agg = Agg::parse(a)?;
+    }
+    let pivot = dataset.evaluate(&query)?;
+    let fmt = NumberFormat::default();
+    let text = match args.format {
+        OutputFormat::Table => {
+            let mut t = pivot.to_text(&fmt);
+            for note in pivot.notes() {
+                let _ = writeln!(t, "note: {note}");
+            }
+            t
+        }
+        OutputFormat::Csv => pivot.to_csv(&fmt)?,
+        OutputFormat::Json => pivot.to_json()?,
+    };
+    super::stdout_write(&text)?;
+    Ok(super::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::tests::parse;
+    use crate::cli::{Command, OutputFormat};
+
+    #[test]
+    fn rows_and_cols_are_comma_separated_and_the_metric_is_required() {
+        let cli = parse(&["query", "--metric", "ttft", "--rows", "rate,tp", "--cols", "config", "--format", "json"]);
+        let Command::Query(a) = cli.unwrap().command else { panic!("not query") };
+        assert_eq!(
+            (a.metric.as_str(), a.rows.as_slice(), a.cols.as_slice()),
+            ("ttft", &["rate".to_string(), "tp".into()][..], &["config".to_string()][..])
+        );
+        assert_eq!(a.format, OutputFormat::Json);
+        assert!(parse(&["query", "--rows", "rate"]).is_err(), "--metric is required");
+    }
+}

@@ -1,0 +1,83 @@
+//! The GitHub reporter: one workflow command per finding
+//! (`::error file=…,line=…,title=reckon::message`), which GitHub Actions
+//! shows as an annotation on the line of the document.
+
+use std::fmt::Write as _;
+
+use super::{CheckFindings, ClaimEntry, Reporter};
+use crate::claims::judge::ClaimReport;
+use crate::claims::Verdict;
+use crate::Result;
+
+pub(super) struct Github;
+
+impl Reporter for Github {
+    fn check(&self, found: &CheckFindings) -> Result<String> {
+        let mut out = String::new();
+        for p in found.problems {
+            annotate(&mut out, p.level.as_str(), &p.path, p.line, &p.msg);
+        }
+        Ok(out)
+    }
+
+    fn claims(&self, entries: &[ClaimEntry]) -> Result<String> {
+        let mut out = String::new();
+        for entry in entries {
+            match entry {
+                ClaimEntry::Judged { path, report } => {
+                    let tag = if report.superseded.is_some() { " (superseded)" } else { "" };
+                    let msg = format!("claim `{}`{tag} {}", report.id, report.summary);
+                    annotate(&mut out, level(report), path, report.line, &msg);
+                }
+                ClaimEntry::History { path, line, timeline } => {
+                    let Some((sweep, last)) = timeline.last() else { continue };
+                    let msg = format!("claim `{}` as of {sweep}: {}", last.id, last.summary);
+                    annotate(&mut out, level(last), path, *line, &msg);
+                }
+                ClaimEntry::NoSweeps { path, line } => {
+                    annotate(&mut out, "warning", path, *line, "no sweeps in the data")
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A claim's annotation level: a contradicted conclusion is an error (as
+/// `check` fails on it), one that holds or was superseded a notice, and one
+/// the data cannot decide a warning.
+fn level(c: &ClaimReport) -> &'static str {
+    if c.fails(false) {
+        "error"
+    } else if c.verdict == Verdict::Holds || c.superseded.is_some() {
+        "notice"
+    } else {
+        "warning"
+    }
+}
+
+fn annotate(out: &mut String, level: &str, path: &str, line: usize, msg: &str) {
+    let _ = writeln!(out, "::{level} file={},line={line},title=reckon::{}", property(path), escape(msg));
+}
+
+/// Escapes a workflow command's message (GitHub Actions: %, CR, LF).
+fn escape(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value (also `:` and `,`).
+fn property(s: &str) -> String {
+    escape(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_and_properties_are_escaped() {
+        let mut out = String::new();
+        annotate(&mut out, "error", "docs/a,b:c.md", 7, "50% faster\r\nthen");
+        assert_eq!(out, "::error file=docs/a%2Cb%3Ac.md,line=7,title=reckon::50%25 faster%0D%0Athen\n");
+    }
+}

@@ -1,0 +1,88 @@
+//! The human reporter: `path:line: level: message` lines, the diff of what
+//! `update --write` would change, and a summary saying what to run.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::{changed_at, CheckFindings, ClaimEntry, Reporter};
+use crate::cli::project::{claim_line, review_diff};
+use crate::review::check::needs_update;
+use crate::Result;
+
+pub(super) struct Human {
+    pub(super) color: bool,
+}
+
+impl Reporter for Human {
+    fn check(&self, found: &CheckFindings) -> Result<String> {
+        let mut out = String::new();
+        for p in found.problems {
+            let _ = writeln!(out, "{}:{}: {}: {}", p.path, p.line, p.level.as_str(), p.msg);
+        }
+        if !found.compact {
+            for r in found.reviews.iter().filter(|r| !r.is_current()) {
+                out.push_str(&review_diff(r, found.cwd, self.color));
+            }
+        }
+        let failing = found.failing();
+        if failing > 0 {
+            out.push_str(&summary(found, failing));
+        }
+        Ok(out)
+    }
+
+    fn claims(&self, entries: &[ClaimEntry]) -> Result<String> {
+        let mut out = String::new();
+        for entry in entries {
+            match entry {
+                ClaimEntry::Judged { path, report } => {
+                    let _ = writeln!(out, "{}\n  {}", claim_line(Path::new(path), report), report.statement);
+                    for clause in report.clauses.iter().filter(|_| report.clauses.len() > 1) {
+                        let _ = writeln!(out, "  - {}: {}", clause.statement, clause.summary);
+                    }
+                    for d in report.clauses.iter().flat_map(|c| &c.details) {
+                        let _ = writeln!(out, "  - {d}");
+                    }
+                }
+                ClaimEntry::History { path, line, timeline } => history(&mut out, path, *line, timeline),
+                ClaimEntry::NoSweeps { path, line } => {
+                    let _ = writeln!(out, "{path}:{line}: no sweeps in the data");
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The closing line of a failing check: how many problems, and the command
+/// that regenerates the stale documents.
+fn summary(found: &CheckFindings, failing: usize) -> String {
+    let reviews = found.reviews;
+    let mut out = format!("reckon check{}: {failing} problem(s) in {} document(s)", found.what, reviews.len());
+    let stale: Vec<String> =
+        reviews.iter().filter(|r| needs_update(r, found.strict)).map(|r| r.path.display().to_string()).collect();
+    if !stale.is_empty() {
+        // Hand-edited regions are only replaced when asked to.
+        let force = if reviews.iter().any(|r| r.hand_edited().next().is_some()) { " --force" } else { "" };
+        let _ = write!(out, "; regenerate with `reckon update --write{force} {}`", stale.join(" "));
+        if found.compact {
+            out.push_str(" (`reckon check --diff` shows the changes)");
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// A claim's verdict as of each sweep, marking the sweeps that changed it.
+fn history(out: &mut String, path: &str, line: usize, timeline: &[(String, crate::claims::judge::ClaimReport)]) {
+    let Some((_, last)) = timeline.last() else { return };
+    let _ = writeln!(out, "{path}:{line}: claim `{}`: {}", last.id, last.statement);
+    for (i, (sweep, report)) in timeline.iter().enumerate() {
+        let mark = if changed_at(timeline, i) {
+            format!("  <- changed: the {sweep} sweep turned it from {}", timeline[i - 1].1.verdict.as_str())
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  as of {sweep}: {:<12} {}{mark}", report.verdict.as_str(), report.summary);
+    }
+}

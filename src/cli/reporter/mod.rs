@@ -1,0 +1,82 @@
+//! What `check` and `claims` found, printed by one reporter per format
+//! (as hyperfine has one exporter per format): `human` for a terminal,
+//! `json` for scripts, `github` for workflow annotations. The commands
+//! build the findings; a reporter only renders them.
+
+mod github;
+mod human;
+mod json;
+
+use std::path::Path;
+
+use super::CheckFormat;
+use crate::claims::judge::ClaimReport;
+use crate::review::check::{Level, Problem};
+use crate::review::document::DocReview;
+use crate::Result;
+
+/// What one `check` over a set of documents found.
+pub(super) struct CheckFindings<'a> {
+    /// The folder paths are shown relative to.
+    pub(super) cwd: &'a Path,
+    pub(super) reviews: &'a [DocReview],
+    /// Sorted by document and line.
+    pub(super) problems: &'a [Problem],
+    /// The prose statements lint judged (JSON only).
+    pub(super) lint: &'a [serde_json::Value],
+    /// Errors already printed (a document that could not be read, …).
+    pub(super) errors: usize,
+    pub(super) ingest_failed: bool,
+    pub(super) strict: bool,
+    /// One line per problem and no diff (a pre-commit hook).
+    pub(super) compact: bool,
+    /// Said after "reckon check" in the summary, e.g. " (as staged)".
+    pub(super) what: &'a str,
+}
+
+impl CheckFindings<'_> {
+    /// The problems that fail the check.
+    pub(super) fn failing(&self) -> usize {
+        self.problems.iter().filter(|p| p.level == Level::Error).count()
+    }
+
+    pub(super) fn ok(&self) -> bool {
+        self.failing() == 0 && self.errors == 0 && !self.ingest_failed
+    }
+}
+
+/// One claim as `reckon claims` lists it.
+pub(super) enum ClaimEntry {
+    /// Judged on the newest data.
+    Judged { path: String, report: ClaimReport },
+    /// Judged as of every sweep (`--history`), oldest first.
+    History { path: String, line: usize, timeline: Vec<(String, ClaimReport)> },
+    /// `--history` with no sweep in the data.
+    NoSweeps { path: String, line: usize },
+}
+
+/// Renders findings in one format.
+pub(super) trait Reporter {
+    /// `check`'s findings.
+    fn check(&self, found: &CheckFindings) -> Result<String>;
+    /// What `check` prints when there was no document to check.
+    fn nothing_checked(&self) -> String {
+        String::new()
+    }
+    /// `claims`' listing.
+    fn claims(&self, entries: &[ClaimEntry]) -> Result<String>;
+}
+
+/// The reporter for `format`; colour is decided here, for stdout.
+pub(super) fn reporter(format: CheckFormat) -> Box<dyn Reporter> {
+    match format {
+        CheckFormat::Human => Box::new(human::Human { color: super::stdout_color() }),
+        CheckFormat::Json => Box::new(json::Json),
+        CheckFormat::Github => Box::new(github::Github),
+    }
+}
+
+/// Whether a verdict on the timeline differs from the one before it.
+fn changed_at(timeline: &[(String, ClaimReport)], i: usize) -> bool {
+    i > 0 && timeline[i - 1].1.verdict != timeline[i].1.verdict
+}

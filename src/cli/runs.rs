@@ -1,0 +1,159 @@
+//! `reckon runs`: the stored runs with their source, time and params, newest
+//! last, as a table, CSV or JSON.
+
+use super::OutputFormat;
+use crate::config::Config;
+use crate::run::Value;
+use crate::store::RunRecord;
+use crate::{Error, Result};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct RunsArgs {
+    /// Only runs matching this filter, e.g. "config = baseline and `max_concurrency` >= 30".
+    #[arg(long = "where", value_name = "FILTER")]
+    pub(crate) filter: Option<String>,
+    /// How many of the newest runs to show (0 = all).
+    #[arg(long, default_value_t = 20)]
+    pub(crate) limit: usize,
+    /// Also show nested params (`server_info`.*).
+    #[arg(long)]
+    pub(crate) all_params: bool,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub(crate) format: OutputFormat,
+}
+
+pub(super) fn run(cfg: &Config, args: &RunsArgs) -> Result<i32> {
+    let store = super::project::open_current(cfg)?;
+    let mut runs = store.runs()?;
+    if let Some(text) = &args.filter {
+        // Names in the filter are checked and aliases resolved as `query` does.
+        let mut dataset = crate::query::Dataset::load(&store)?;
+        dataset.apply_config(cfg);
+        let filter = dataset.resolve_filter(&crate::query::Filter::parse(text)?)?;
+        runs.retain(|r| filter.matches(r));
+    }
+    if args.limit > 0 && runs.len() > args.limit {
+        runs.drain(..runs.len() - args.limit);
+    }
+    let text = runs_listing(&runs, args.all_params, args.format)?;
+    super::stdout_write(&text)?;
+    Ok(super::OK)
+}
+
+/// Renders runs as an aligned table, CSV or JSON. Time origins other than
+/// the log's own are shown, since they decide what "latest" means.
+fn runs_listing(runs: &[RunRecord], all_params: bool, format: OutputFormat) -> Result<String> {
+    let shown = |k: &str| all_params || !k.contains('.');
+    match format {
+        OutputFormat::Json => runs_json(runs, &shown),
+        OutputFormat::Csv => runs_csv(runs, &shown),
+        OutputFormat::Table => Ok(runs_table(runs, &shown)),
+    }
+}
+
+fn runs_json(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> Result<String> {
+    let items: Vec<serde_json::Value> = runs
+        .iter()
+        .map(|r| {
+            let params: serde_json::Map<String, serde_json::Value> = r
+                .params
+                .iter()
+                .filter(|(k, _)| shown(k))
+                .map(|(k, v)| {
+                    let v = match v {
+                        Value::Num(n) if n.is_finite() => serde_json::json!(n),
+                        other => serde_json::Value::String(other.to_string()),
+                    };
+                    (k.clone(), v)
+                })
+                .collect();
+            serde_json::json!({
+                "id": r.id, "time": r.time, "time_origin": r.time_origin, "sweep": r.sweep,
+                "source": r.source, "line": r.line, "params": params,
+            })
+        })
+        .collect();
+    let mut s = serde_json::to_string_pretty(&items).map_err(|e| Error::usage(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn runs_csv(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> Result<String> {
+    let keys: std::collections::BTreeSet<&str> =
+        runs.iter().flat_map(|r| r.params.keys().map(String::as_str)).filter(|k| shown(k)).collect();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["id", "time", "time_origin", "sweep", "source", "line"];
+    header.extend(keys.iter().copied());
+    w.write_record(&header).map_err(|e| Error::usage(e.to_string()))?;
+    for r in runs {
+        let mut rec = vec![
+            r.id.to_string(),
+            r.time.clone(),
+            r.time_origin.clone(),
+            r.sweep.clone(),
+            r.source.clone(),
+            r.line.to_string(),
+        ];
+        rec.extend(keys.iter().map(|k| r.params.get(*k).map(ToString::to_string).unwrap_or_default()));
+        w.write_record(&rec).map_err(|e| Error::usage(e.to_string()))?;
+    }
+    let bytes = w.into_inner().map_err(|e| Error::usage(e.to_string()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn runs_table(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> String {
+    let mut rows = vec![vec!["id".to_string(), "time".into(), "source:line".into(), "params".into()]];
+    for r in runs {
+        // The sweep is shown where it is not the time's date (named by
+        // a label, or a month).
+        let sweep = if r.time.starts_with(&r.sweep) && r.sweep.len() == 10 {
+            String::new()
+        } else {
+            format!("sweep {}", r.sweep)
+        };
+        let time = match (r.time_origin.as_str(), sweep.is_empty()) {
+            ("log", true) => r.time.clone(),
+            ("log", false) => format!("{} ({sweep})", r.time),
+            (origin, true) => format!("{} ({origin})", r.time),
+            (origin, false) => format!("{} ({origin}, {sweep})", r.time),
+        };
+        let params: Vec<String> = r.params.iter().filter(|(k, _)| shown(k)).map(|(k, v)| format!("{k}={v}")).collect();
+        rows.push(vec![r.id.to_string(), time, format!("{}:{}", r.source, r.line), params.join(" ")]);
+    }
+    let widths: Vec<usize> = (0..3).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+    let mut s = String::new();
+    for row in &rows {
+        for (i, cell) in row.iter().enumerate() {
+            if i < 3 {
+                s.push_str(cell);
+                s.push_str(&" ".repeat(widths[i] - cell.chars().count() + 2));
+            } else {
+                s.push_str(cell);
+            }
+        }
+        s.push('\n');
+    }
+    if runs.is_empty() {
+        s.push_str("(no runs; ingest logs with `reckon ingest`)\n");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::tests::parse;
+    use crate::cli::{Command, OutputFormat};
+
+    #[test]
+    fn defaults_to_the_20_newest_as_a_table() {
+        let Command::Runs(a) = parse(&["runs"]).unwrap().command else { panic!("not runs") };
+        assert_eq!((a.limit, a.format, a.all_params, a.filter), (20, OutputFormat::Table, false, None));
+        let Command::Runs(a) =
+            parse(&["runs", "--where", "tp = 8", "--limit", "0", "--format", "csv"]).unwrap().command
+        else {
+            panic!("not runs")
+        };
+        assert_eq!((a.limit, a.format, a.filter.as_deref()), (0, OutputFormat::Csv, Some("tp = 8")));
+        assert!(parse(&["runs", "--format", "xml"]).is_err());
+    }
+}

@@ -1,0 +1,128 @@
+//! What `reckon check` finds in reviewed documents, as a list of problems
+//! with a place and a level: stale regions and plots, failing or doubtful
+//! claims, superseded claims nothing replaces, and prose the data
+//! contradict. Printing them (human, JSON, GitHub) is the caller's.
+
+use std::path::Path;
+
+use super::document::{DocReview, StaleRegion};
+use super::supersede;
+use crate::claims::Verdict;
+use crate::doc::Kind;
+use crate::lint::report::Selection;
+use crate::lint::{Finding, Status};
+
+/// How much a problem matters: an error fails the check, a warning is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Error,
+    Warning,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        }
+    }
+}
+
+/// One problem `check` reports, at a line of a document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// The document as the researcher named it.
+    pub path: String,
+    pub line: usize,
+    pub level: Level,
+    pub msg: String,
+}
+
+/// The problems of one reviewed document, in the order found (callers sort).
+/// `strict` fails inconclusive and unjudgeable claims too; `shown` says how a
+/// plot's path is printed.
+pub fn document_problems(r: &DocReview, strict: bool, shown: &dyn Fn(&Path) -> String) -> Vec<Problem> {
+    let path = r.path.display().to_string();
+    let at = |line, level, msg| Problem { path: path.clone(), line, level, msg };
+    let mut problems = Vec::new();
+    for s in r.stale.iter().filter(|s| !reported_by_verdict(r, s, strict)) {
+        let how = if s.edited_by_hand {
+            "was edited by hand and does not match the data"
+        } else if s.kind == Kind::Claim {
+            // e.g. a warning left on a claim that holds again: readers
+            // would still be told the data contradict it.
+            "has a status note that no longer matches its verdict"
+        } else {
+            "is stale"
+        };
+        problems.push(at(s.line, Level::Error, format!("{} region {how}", s.kind.name())));
+    }
+    for f in &r.files {
+        problems.push(at(f.line, Level::Error, format!("plot {} is stale", shown(&f.path))));
+    }
+    for c in &r.claims {
+        let level = if c.fails(strict) {
+            Level::Error
+        } else if c.verdict == Verdict::Holds || c.superseded.is_some() {
+            continue;
+        } else {
+            Level::Warning
+        };
+        let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
+        // Rewriting the note (update --write) would not make check
+        // pass: an overturned conclusion is kept as history instead.
+        let hint = if c.verdict == Verdict::Contradicted && c.superseded.is_none() {
+            format!("; keep it as history with `reckon supersede {path} {} --write` and write the new conclusion", c.id)
+        } else {
+            String::new()
+        };
+        problems.push(at(c.line, level, format!("claim `{}`{tag} {}{hint}", c.id, c.summary)));
+    }
+    for u in supersede::unreplaced(&r.text) {
+        let level = if strict { Level::Error } else { Level::Warning };
+        let msg = format!(
+            "claim `{}` was superseded on {} and no new conclusion replaces it: \
+             write one after it, in a claim region, so reckon keeps checking it",
+            u.id, u.date
+        );
+        problems.push(at(u.line, level, msg));
+    }
+    problems
+}
+
+/// The prose statements of a document that `sel` fails (contradicted or
+/// stale), as problems of `level` ([lint] level in reckon.toml).
+pub fn lint_problems(path: &str, findings: &[Finding], sel: Selection, level: Level) -> Vec<Problem> {
+    findings
+        .iter()
+        .filter(|f| sel.fails(f))
+        .map(|f| {
+            let what = match f.status {
+                Status::Stale => {
+                    format!("stale (right as of {})", f.held_as_of.as_deref().unwrap_or("an earlier sweep"))
+                }
+                s => s.as_str().to_string(),
+            };
+            let msg = format!(
+                "lint: \"{}\" reads as `{}`: {what}; {}",
+                f.sentence,
+                f.claim.as_deref().unwrap_or(""),
+                f.summary
+            );
+            Problem { path: path.to_string(), line: f.line, level, msg }
+        })
+        .collect()
+}
+
+/// A claim region is stale whenever its status note changes; when the claim
+/// fails, its verdict is the problem reported, not the note as well.
+pub fn reported_by_verdict(r: &DocReview, s: &StaleRegion, strict: bool) -> bool {
+    s.kind == Kind::Claim && !s.edited_by_hand && r.claims.iter().any(|c| c.line == s.line && c.fails(strict))
+}
+
+/// Whether `update --write` would fix something in the document: a stale
+/// region or plot, not only the note of a failing claim (that wants
+/// `supersede`).
+pub fn needs_update(r: &DocReview, strict: bool) -> bool {
+    !r.files.is_empty() || r.stale.iter().any(|s| !reported_by_verdict(r, s, strict))
+}
