@@ -35,7 +35,7 @@ impl Reporter for Github {
                     annotate(&mut out, level(last), path, *line, &msg);
                 }
                 ClaimEntry::NoSweeps { path, line } => {
-                    annotate(&mut out, "warning", path, *line, "no sweeps in the data")
+                    annotate(&mut out, "warning", path, *line, "no sweeps in the data");
                 }
             }
         }
