@@ -30,8 +30,17 @@ fn metric_of(toks: &[Token]) -> Option<String> {
 
 /// What a sentence's surroundings name: series and metric of its block
 /// (`bi`; the sentence starts at `at` in its text) and section, the metric
-/// of its headings.
-pub(super) fn surroundings(blocks: &[Block], tokens: &[Vec<Token>], bi: usize, at: usize) -> Surroundings {
+/// of its headings, the subject of the sentence before it in the block
+/// (`previous`, its range in the block's text).
+pub(super) fn surroundings(
+    blocks: &[Block],
+    tokens: &[Vec<Token>],
+    bi: usize,
+    at: usize,
+    previous: Option<std::ops::Range<usize>>,
+) -> Surroundings {
+    let previous_subject =
+        previous.and_then(|r| series_of(&tokens[bi]).into_iter().find(|(p, _)| r.contains(p)).map(|(_, s)| s));
     // Nearest first: before the sentence (closest first), then after.
     let mut in_block = series_of(&tokens[bi]);
     in_block.sort_by_key(|(p, _)| if *p < at { (0, at - p) } else { (1, p - at) });
@@ -44,7 +53,13 @@ pub(super) fn surroundings(blocks: &[Block], tokens: &[Vec<Token>], bi: usize, a
     let after = (bi + 1..blocks.len()).filter(|j| same_section(*j));
     let section_series = dedup(before.chain(after).flat_map(|j| series_of(&tokens[j]).into_iter().map(|(_, s)| s)));
     let heading_metric = blocks[bi].headings.iter().rev().find_map(|h| metric_of(&tokens[*h]));
-    Surroundings { block_series, section_series, block_metric: metric_of(&tokens[bi]), heading_metric }
+    Surroundings {
+        block_series,
+        section_series,
+        block_metric: metric_of(&tokens[bi]),
+        heading_metric,
+        previous_subject,
+    }
 }
 
 fn dedup(it: impl Iterator<Item = String>) -> Vec<String> {

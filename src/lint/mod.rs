@@ -199,14 +199,17 @@ impl<'a, 's> Linter<'a, 's> {
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| vocab::tokenize(&self.vocab, &b.text)).collect();
         let prose = Prose { text, blocks, tokens, regions };
         let mut out = Vec::new();
-        for s in &prose::sentences(&prose.blocks) {
-            out.extend(self.sentence(&prose, s));
+        let sentences = prose::sentences(&prose.blocks);
+        for (k, s) in sentences.iter().enumerate() {
+            let previous = k.checked_sub(1).map(|j| &sentences[j]).filter(|p| p.block == s.block);
+            out.extend(self.sentence(&prose, s, previous));
         }
         Ok(out)
     }
 
-    /// The findings of one sentence.
-    fn sentence(&self, prose: &Prose, s: &Sentence) -> Vec<Finding> {
+    /// The findings of one sentence (`previous`: the one before it in its
+    /// block).
+    fn sentence(&self, prose: &Prose, s: &Sentence, previous: Option<&Sentence>) -> Vec<Finding> {
         let b = &prose.blocks[s.block];
         if prose.regions.iter().any(|r| s.span.start < r.end && r.start < s.span.end) {
             return Vec::new();
@@ -225,7 +228,8 @@ impl<'a, 's> Linter<'a, 's> {
                 return Vec::new();
             }
             None => {
-                let around = context::surroundings(&prose.blocks, &prose.tokens, s.block, s.range.start);
+                let before = previous.map(|p| p.range.clone());
+                let around = context::surroundings(&prose.blocks, &prose.tokens, s.block, s.range.start, before);
                 read::read(&self.vocab, &toks, sentence_text, &around, &self.preferred_params)
             }
         };

@@ -104,6 +104,10 @@ pub struct Vocabulary {
     pub margins: BTreeMap<String, f64>,
     /// Numeric values of each param, sorted.
     pub param_values: BTreeMap<String, Vec<f64>>,
+    /// How many values of each param every series has runs at: a swept
+    /// param's points are shared, a measurement stored as a param (a peak
+    /// memory per configuration) shares none.
+    pub shared_values: BTreeMap<String, usize>,
     pub series_param: String,
 }
 
@@ -117,7 +121,9 @@ impl Vocabulary {
             .filter(|p| *p != options.series && !p.contains('.'))
             .map(|p| (p.to_string(), dataset.param_values(p)))
             .collect();
-        Vocabulary::build(options, &series, &params)
+        let mut vocab = Vocabulary::build(options, &series, &params);
+        vocab.shared_values = shared_values(dataset, &options.series, vocab.param_values.keys());
+        vocab
     }
 
     /// The vocabulary of the given series, the options' metrics and the
@@ -164,6 +170,7 @@ impl Vocabulary {
             units: rules.iter().map(|(m, r)| (m.clone(), r.unit.clone())).collect(),
             directions: rules.iter().map(|(m, r)| (m.clone(), r.direction)).collect(),
             margins: rules.iter().map(|(m, r)| (m.clone(), r.margin)).collect(),
+            shared_values: param_values.iter().map(|(p, v)| (p.clone(), v.len())).collect(),
             param_values,
             series_param: options.series.clone(),
         }
@@ -173,6 +180,36 @@ impl Vocabulary {
     pub fn unit(&self, metric: &str) -> Option<&str> {
         self.units.get(metric).and_then(|u| u.as_deref())
     }
+}
+
+/// For each param, how many of its values every series has runs at (one
+/// pass over the runs).
+fn shared_values<'p>(
+    dataset: &Dataset,
+    series: &str,
+    params: impl Iterator<Item = &'p String>,
+) -> BTreeMap<String, usize> {
+    let params: Vec<&String> = params.collect();
+    let mut seen: BTreeMap<(&str, String), BTreeSet<String>> = BTreeMap::new();
+    for run in dataset.runs() {
+        let Some(s) = run.params.get(series) else { continue };
+        for p in &params {
+            if let Some(v) = run.params.get(p.as_str()) {
+                seen.entry((p.as_str(), s.to_string())).or_default().insert(v.to_string());
+            }
+        }
+    }
+    let series_count = dataset.param_values(series).len();
+    params
+        .iter()
+        .map(|p| {
+            let mut sets = seen.iter().filter(|((q, _), _)| q == p).map(|(_, vs)| vs);
+            let first = sets.next().cloned().unwrap_or_default();
+            let held_by = seen.keys().filter(|(q, _)| q == p).count();
+            let common: BTreeSet<String> = sets.fold(first, |acc, vs| acc.intersection(vs).cloned().collect());
+            ((*p).clone(), if held_by == series_count { common.len() } else { 0 })
+        })
+        .collect()
 }
 
 /// Every name of a series, metric and param, lowercase: the project's

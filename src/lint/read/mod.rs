@@ -62,6 +62,9 @@ pub struct Surroundings {
     pub block_metric: Option<String>,
     /// The first metric the enclosing headings name, innermost first.
     pub heading_metric: Option<String>,
+    /// The first series the sentence before names (in the same block): what
+    /// a sentence opening with `It` speaks of.
+    pub previous_subject: Option<String>,
 }
 
 /// What a whole sentence offers each of its clauses.
@@ -82,6 +85,8 @@ struct Clause<'c> {
     around: &'c Surroundings,
     preferred: &'c [String],
     sentence_series: &'c [String],
+    /// The first metric the sentence names (by name or unit).
+    sentence_metric: Option<&'c str>,
     /// The clause's tokens.
     c: &'c [Token],
     /// Tokens already read (a point, a pair of numbers, a ratio).
@@ -124,7 +129,10 @@ pub fn read(
             .collect(),
     };
     let mut out = Vec::new();
-    let mut subject: Option<String> = None;
+    // `It reaches 282k tokens/s`: the sentence before's subject.
+    let pronoun = matches!(tokens.first().and_then(words::word), Some("it" | "its" | "they" | "their"));
+    let mut subject: Option<(String, &str)> =
+        around.previous_subject.clone().filter(|_| pronoun).map(|s| (s, "the sentence before"));
     let mut lent_scope: Option<Scope> = None;
     for range in scope::clauses(tokens) {
         let c = &tokens[range];
@@ -152,14 +160,14 @@ pub fn read(
             }
             continue;
         }
-        let names = clause_names(c, &series, subject.as_deref());
+        let names = clause_names(c, &series, subject.as_ref().map(|(s, _)| s.as_str()));
         // A clause without a series speaks of the previous clause's.
         let (subj, borrowed) = match (names.first(), &subject) {
-            (Some(s), _) => (s.clone(), false),
-            (None, Some(s)) => (s.clone(), true),
+            (Some(s), _) => (s.clone(), None),
+            (None, Some((s, from))) => (s.clone(), Some(*from)),
             (None, None) => continue,
         };
-        subject = Some(subj.clone());
+        subject = Some((subj.clone(), "earlier in the sentence"));
         let scope = scope.or_else(|| lent_scope.clone());
         let mut clause = match sentence.clause(c, subj, borrowed, names, scope, used) {
             Ok(clause) => clause,
@@ -226,24 +234,24 @@ fn clause_names(c: &[Token], series: &[(usize, &Vec<String>)], subject: Option<&
 }
 
 impl Sentence<'_> {
-    /// A clause ready to read, about `subj` (`borrowed` from an earlier
-    /// clause), with its metric (else one borrowed from around it). An
+    /// A clause ready to read, about `subj` (`borrowed` from where it was
+    /// named, when not in the clause), with its metric (else one borrowed from around it). An
     /// error when no metric fits what the clause says (with why, when that
     /// is worth telling the author).
     fn clause<'c>(
         &'c self,
         c: &'c [Token],
         subj: String,
-        borrowed: bool,
+        borrowed: Option<&str>,
         names: Vec<String>,
         scope: Option<Scope>,
         used: Vec<usize>,
     ) -> Result<Clause<'c>, Option<String>> {
         let mut notes = Vec::new();
         let mut confidence: f64 = 0.9;
-        if borrowed {
+        if let Some(from) = borrowed {
             confidence -= 0.1;
-            notes.push(format!("`{subj}` from earlier in the sentence"));
+            notes.push(format!("`{subj}` from {from}"));
         }
         let metric = self.metric(c, &mut notes, &mut confidence)?;
         if has(c, HEDGE) {
@@ -257,6 +265,7 @@ impl Sentence<'_> {
             around: self.around,
             preferred: self.preferred,
             sentence_series: &self.series,
+            sentence_metric: self.metric.as_deref(),
             c,
             used,
             subj,
@@ -427,11 +436,17 @@ mod tests {
             section_series: vec![],
             block_metric: Some("tflops".into()),
             heading_metric: None,
+            previous_subject: Some("cutlass".into()),
         };
         let items = readings("By N=512 Triton is already 1.2x ahead.", &around);
         let [Item::Reading(r)] = items.as_slice() else { panic!("{items:?}") };
         assert_eq!(r.statement, "triton / cublas on tflops at size = 512 ≈ 1.2 within 4.2%");
         assert!(r.confidence < 0.9 && r.notes.len() == 2, "{r:?}");
+        // `It` speaks of the sentence before's subject.
+        let items = readings("It reaches 790 TFLOPS at N=4096.", &around);
+        let [Item::Reading(r)] = items.as_slice() else { panic!("{items:?}") };
+        assert_eq!(r.statement, "cutlass on tflops at size = 4096 ≈ 790");
+        assert!(r.notes.iter().any(|n| n.contains("the sentence before")), "{r:?}");
         // The previous clause's series and a lent point.
         assert_eq!(
             statements("At N=4096, cuBLAS reaches 790 TFLOPS, about 4% ahead of Triton."),

@@ -157,12 +157,13 @@ pub fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<String> {
 }
 
 /// The param a whole sweep runs over when a sentence names none: one the
-/// `[points]` phrases use, else the one with the most values.
+/// `[points]` phrases use, else the one with the most values every series
+/// shares (a grid's axis, not a measurement stored as a param).
 pub(super) fn sweep_param(vocab: &Vocabulary, preferred: &[String]) -> Option<String> {
     if let Some(p) = preferred.iter().find(|p| vocab.param_values.get(*p).is_some_and(|v| v.len() > 1)) {
         return Some(p.clone());
     }
-    vocab.param_values.iter().filter(|(_, v)| v.len() > 1).max_by_key(|(_, v)| v.len()).map(|(p, _)| p.clone())
+    vocab.shared_values.iter().filter(|(_, n)| **n > 1).max_by_key(|(_, n)| **n).map(|(p, _)| p.clone())
 }
 
 /// `for all p [points]` for an aggregate over a scope (or the sweep's

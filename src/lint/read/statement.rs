@@ -220,13 +220,20 @@ impl Clause<'_> {
 
     /// Whether number `i` of the clause is a measurement of the metric: in
     /// its unit (or a time, for a metric kept in time), or bare after a
-    /// copula (`is 790`) or `:`/`=`.
+    /// copula (`is 790`) or `:`/`=`, or after a peak's `at` when the
+    /// sentence has given the metric's unit (`282k tokens/s at batch 64,
+    /// while BF16 tops out at 210k`; a bare `at 64` is otherwise a setting).
     fn measures(&self, i: usize, n: &Number) -> bool {
         match &n.unit {
             Unit::Metric(m) => *m == self.metric,
             Unit::Time(_) => self.vocab.unit(&self.metric).and_then(super::super::vocab::time_unit).is_some(),
             Unit::None => {
-                words_before(self.c, i, 1).first().is_some_and(|w| COPULA.contains(w))
+                let before = words_before(self.c, i, 1);
+                let peak_at = before.first() == Some(&"at")
+                    && has(self.c, PEAK)
+                    && self.sentence_metric == Some(self.metric.as_str());
+                before.first().is_some_and(|w| COPULA.contains(w))
+                    || peak_at
                     || matches!(self.c.get(i.wrapping_sub(1)).map(|t| &t.kind), Some(Tok::Punct(':' | '=')))
             }
             Unit::Times | Unit::Percent => false,
@@ -307,7 +314,10 @@ fn vs_chain(c: &[Token]) -> Vec<usize> {
         if !word(t).is_some_and(|w| VS.contains(&w)) {
             continue;
         }
-        let prev = c[..i].iter().rposition(|t| !matches!(t.kind, Tok::Mention(Meaning::Metric(_))));
+        // `96 vs 93 tok/s`, `96 tok/s vs 93`, `55 GB for FP8 vs 70 GB for BF16`.
+        let prev = c[..i].iter().rposition(|t| {
+            !matches!(t.kind, Tok::Mention(Meaning::Metric(_) | Meaning::Series(_))) && word(t) != Some("for")
+        });
         let next = c[i + 1..]
             .iter()
             .position(|t| !HEDGE.contains(&word(t).unwrap_or("")) || word(t).is_none())
