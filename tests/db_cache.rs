@@ -2,14 +2,14 @@
 //! rewritten behind an unchanged size and mtime, or deleted, a long-lived
 //! database gives exactly the answers of a fresh one built from the same
 //! files.
-#![allow(clippy::format_push_string, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use common::{copy_dir, repo, scenario_logs, Ran, Sandbox};
+use common::{copy_dir, scenario_logs, Git, Ran, Sandbox};
 use serde_json::Value;
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
@@ -19,12 +19,7 @@ const LOGS: &str = "notebooks/logs";
 /// that nothing is "racily clean": only a real change makes reckon read a
 /// file again.
 fn example() -> Sandbox {
-    let s = Sandbox::new();
-    s.write("reckon.toml", std::fs::read(repo().join("reckon.toml")).unwrap());
-    s.write(DOC, std::fs::read(repo().join(DOC)).unwrap());
-    let svg = "notebooks/eagle-fast-verify-throughput.svg";
-    s.write(svg, std::fs::read(repo().join(svg)).unwrap());
-    copy_dir(&scenario_logs(), &s.path().join(LOGS));
+    let s = Sandbox::example("", &["2026-11-20", "2026-11-29"]);
     let an_hour_ago = SystemTime::now() - Duration::from_secs(3600);
     for sweep in ["2026-11-20", "2026-11-29"] {
         for e in std::fs::read_dir(s.path().join(LOGS).join(sweep)).unwrap() {
@@ -71,7 +66,9 @@ fn query(s: &Sandbox, agg: &str) -> Value {
 
 /// Everything the test compares: check and claims as JSON (with their exit
 /// codes), and every cell's mean and run count over every sweep.
-fn answers(s: &Sandbox) -> (i32, String, i32, String, Value, Value) {
+type Answers = (i32, String, i32, String, Value, Value);
+
+fn answers(s: &Sandbox) -> Answers {
     let check = run(s, &["check", DOC, "--format", "json"]);
     let claims = run(s, &["claims", DOC, "--format", "json"]);
     (check.code, check.stdout, claims.code, claims.stdout, query(s, "mean"), query(s, "count"))
@@ -107,6 +104,28 @@ fn a_long_lived_database_answers_like_a_fresh_one_after_logs_change() {
     let s = example();
     let before = answers(&s);
     assert_eq!(before.0, 1, "the example's check finds the contradicted conclusions");
+    let rewrite = change_the_logs(&s);
+
+    let after = answers(&s);
+    let again = answers(&s);
+    assert_eq!(after, again, "answering again changes nothing");
+    answers_like_a_fresh_copy(&s, &after);
+    each_change_is_in_the_answers(&before, &after, &rewrite);
+    let runs = s.ok(&["runs", "--limit", "0", "--format", "json"]);
+    assert!(!runs.stdout.contains("2026-11-20/eagle-topk4-v1.log"), "runs never shows a file that is gone");
+}
+
+const THROUGHPUT_KEY: &str = "\"output_throughput\": ";
+
+/// The value a same-size rewrite changed, before and after.
+struct Rewrite {
+    old: f64,
+    new: f64,
+}
+
+/// Changes the example's logs in the four ways a long-lived database must
+/// notice, returning the same-size rewrite's values.
+fn change_the_logs(s: &Sandbox) -> Rewrite {
     let logs = s.path().join(LOGS);
 
     // 1. One line of an ingested log edited (the size changes).
@@ -114,7 +133,7 @@ fn a_long_lived_database_answers_like_a_fresh_one_after_logs_change() {
     let text = std::fs::read_to_string(&edited).unwrap();
     let first = text.lines().next().unwrap();
     assert!(first.contains("\"max_concurrency\": 1,"), "{first}");
-    std::fs::write(&edited, text.replacen("\"output_throughput\": ", "\"output_throughput\": 1", 1)).unwrap();
+    std::fs::write(&edited, text.replacen(THROUGHPUT_KEY, "\"output_throughput\": 1", 1)).unwrap();
 
     // 2. Two runs appended, as `--output-file` / `--append-result` do: the
     //    last record again, twice, with other throughputs.
@@ -122,12 +141,11 @@ fn a_long_lived_database_answers_like_a_fresh_one_after_logs_change() {
     let text = std::fs::read_to_string(&appended).unwrap();
     let last = text.lines().last().unwrap();
     assert!(last.contains("\"max_concurrency\": 250,"), "{last}");
-    let key = "\"output_throughput\": ";
-    let at = last.find(key).unwrap() + key.len();
+    let at = last.find(THROUGHPUT_KEY).unwrap() + THROUGHPUT_KEY.len();
     let end = at + last[at..].find([',', '}']).unwrap();
     let mut more = text.clone();
     for v in ["1.5", "2.5"] {
-        more.push_str(&format!("{}{v}{}\n", &last[..at], &last[end..]));
+        writeln!(more, "{}{v}{}", &last[..at], &last[end..]).unwrap();
     }
     std::fs::write(&appended, more).unwrap();
 
@@ -137,7 +155,7 @@ fn a_long_lived_database_answers_like_a_fresh_one_after_logs_change() {
     let text = std::fs::read_to_string(&rewritten).unwrap();
     let line = text.lines().position(|l| l.contains("\"max_concurrency\": 8,")).unwrap() + 1;
     let l = text.lines().nth(line - 1).unwrap();
-    let at = l.find(key).unwrap() + key.len();
+    let at = l.find(THROUGHPUT_KEY).unwrap() + THROUGHPUT_KEY.len();
     let old_value = &l[at..at + l[at..].find([',', '}']).unwrap()];
     let new_value: String = std::iter::once('9').chain(old_value.chars().skip(1)).collect();
     let new_text = same_length_edit(&text, line, &new_value);
@@ -149,21 +167,14 @@ fn a_long_lived_database_answers_like_a_fresh_one_after_logs_change() {
     // 4. A log deleted.
     let deleted = logs.join("2026-11-20/eagle-topk4-v1.log");
     std::fs::remove_file(&deleted).unwrap();
+    Rewrite { old: old_value.parse().unwrap(), new: new_value.parse().unwrap() }
+}
 
-    let after = answers(&s);
-    let again = answers(&s);
-    assert_eq!(after, again, "answering again changes nothing");
-
-    // A fresh copy of the same files, with no database.
+/// A fresh copy of the same files, with no database, gives `after`.
+fn answers_like_a_fresh_copy(s: &Sandbox, after: &Answers) {
     let fresh = Sandbox::new();
-    for part in ["reckon.toml", "notebooks"] {
-        let from = s.path().join(part);
-        if from.is_dir() {
-            copy_dir(&from, &fresh.path().join(part));
-        } else {
-            std::fs::copy(&from, fresh.path().join(part)).unwrap();
-        }
-    }
+    std::fs::copy(s.path().join("reckon.toml"), fresh.path().join("reckon.toml")).unwrap();
+    copy_dir(&s.path().join("notebooks"), &fresh.path().join("notebooks"));
     assert!(!fresh.db().exists());
     let fresh_answers = answers(&fresh);
     assert_eq!(after.0, fresh_answers.0, "check's exit code");
@@ -173,8 +184,10 @@ fn a_long_lived_database_answers_like_a_fresh_one_after_logs_change() {
     assert_eq!(after.4, fresh_answers.4, "every cell's mean");
     assert_eq!(after.5, fresh_answers.5, "every cell's run count");
     assert_eq!(s.counts().1, fresh.counts().1, "as many runs");
+}
 
-    // And each change is in the answers, not only in both alike.
+/// Each change is in the answers, not only in both alike.
+fn each_change_is_in_the_answers(before: &Answers, after: &Answers, rewrite: &Rewrite) {
     let (b_mean, b_count) = (&before.4, &before.5);
     let (a_mean, a_count) = (&after.4, &after.5);
     let (b1, n1) = cell(b_mean, 1.0, "2026-11-29", "eagle-topk1-v2");
@@ -182,26 +195,18 @@ fn a_long_lived_database_answers_like_a_fresh_one_after_logs_change() {
     assert!((a1 - (b1 + 100.0 / n1)).abs() < 1e-6, "the edited line is read: {b1} -> {a1}");
     assert_eq!(cell(b_count, 250.0, "2026-11-29", "baseline").1, 3.0);
     assert_eq!(cell(a_count, 250.0, "2026-11-29", "baseline").1, 5.0, "two runs appended, none counted twice");
-    let old: f64 = old_value.parse().unwrap();
-    let new: f64 = new_value.parse().unwrap();
     let (b8, n8) = cell(b_mean, 8.0, "2026-11-29", "eagle-topk4-v1");
     let (a8, _) = cell(a_mean, 8.0, "2026-11-29", "eagle-topk4-v1");
-    assert!((a8 - (b8 + (new - old) / n8)).abs() < 1e-6, "the same-size rewrite is read: {b8} -> {a8}");
-    assert!(b_mean["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|c| c["key"]["config"] == "eagle-topk4-v1" && c["key"]["date"] == "2026-11-20"));
-    assert!(
-        !a_mean["cells"]
+    assert!((a8 - (b8 + (rewrite.new - rewrite.old) / n8)).abs() < 1e-6, "the same-size rewrite is read: {b8} -> {a8}");
+    let has_deleted_logs_cell = |q: &Value| {
+        q["cells"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|c| c["key"]["config"] == "eagle-topk4-v1" && c["key"]["date"] == "2026-11-20"),
-        "the deleted log's runs are gone"
-    );
-    let runs = s.ok(&["runs", "--limit", "0", "--format", "json"]);
-    assert!(!runs.stdout.contains("2026-11-20/eagle-topk4-v1.log"), "runs never shows a file that is gone");
+            .any(|c| c["key"]["config"] == "eagle-topk4-v1" && c["key"]["date"] == "2026-11-20")
+    };
+    assert!(has_deleted_logs_cell(b_mean));
+    assert!(!has_deleted_logs_cell(a_mean), "the deleted log's runs are gone");
 }
 
 #[test]
@@ -229,15 +234,9 @@ fn runs_and_query_forget_a_deleted_log_and_rebuild_starts_from_empty() {
     assert_eq!(s.counts(), (1, 33, s.counts().2));
 }
 
-fn git(dir: &Path, args: &[&str], date: &str) {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date)
-        .output()
-        .unwrap();
+/// git at a fixed author and commit date.
+fn git_at(git: &Git, args: &[&str], date: &str) {
+    let out = git.command(args).env("GIT_AUTHOR_DATE", date).env("GIT_COMMITTER_DATE", date).output().unwrap();
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
@@ -258,15 +257,12 @@ fn times(s: &Sandbox) -> Vec<(String, String)> {
 #[test]
 fn a_log_overwritten_but_not_committed_does_not_take_the_commits_time() {
     let s = Sandbox::new();
-    let d = s.path();
-    git(d, &["init", "-q"], "2026-11-20T10:00:00Z");
-    git(d, &["config", "user.name", "t"], "2026-11-20T10:00:00Z");
-    git(d, &["config", "user.email", "t@example.com"], "2026-11-20T10:00:00Z");
+    let git = Git::init(&s);
     let log = scenario_logs().join("2026-11-29/baseline.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     s.write("results/baseline.jsonl", &text);
-    git(d, &["add", "."], "2026-11-20T10:00:00Z");
-    git(d, &["commit", "-q", "-m", "old sweep"], "2026-11-20T10:00:00Z");
+    git_at(&git, &["add", "."], "2026-11-20T10:00:00Z");
+    git_at(&git, &["commit", "-q", "-m", "old sweep"], "2026-11-20T10:00:00Z");
     s.ok(&["ingest", "results/*.jsonl"]);
     assert_eq!(times(&s), [("2026-11-20T10:00:00Z".to_string(), "git".to_string())]);
 
@@ -280,8 +276,8 @@ fn a_log_overwritten_but_not_committed_does_not_take_the_commits_time() {
     assert_eq!(s.counts().1, 33, "replaced, not added");
 
     // Committed: the commit's time.
-    git(d, &["add", "."], "2026-11-29T10:00:00Z");
-    git(d, &["commit", "-q", "-m", "new sweep"], "2026-11-29T10:00:00Z");
+    git_at(&git, &["add", "."], "2026-11-29T10:00:00Z");
+    git_at(&git, &["commit", "-q", "-m", "new sweep"], "2026-11-29T10:00:00Z");
     s.ok(&["ingest", "results/*.jsonl"]);
     assert_eq!(times(&s), [("2026-11-29T10:00:00Z".to_string(), "git".to_string())]);
     assert_eq!(s.counts().1, 33);

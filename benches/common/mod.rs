@@ -22,6 +22,9 @@ pub(crate) fn reckon_binary() -> PathBuf {
         }
     }
     candidates.iter().find(|p| p.is_file()).cloned().unwrap_or_else(|| {
-        panic!("the reckon binary was not found (looked at {candidates:?}); build it with `cargo build --release` or run through `cargo bench`")
+        panic!(
+            "the reckon binary was not found (looked at {candidates:?}); \
+             build it with `cargo build --release` or run through `cargo bench`"
+        )
     })
 }
