@@ -243,7 +243,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/claims/tests.rs",
     "src/doc/mod.rs",
     "src/doc/splice.rs",
-    "src/ingest/format.rs",
     "src/ingest/generic.rs",
     "src/ingest/hyperfine.rs",
     "src/ingest/sglang.rs",

@@ -8,9 +8,9 @@
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use reckon::ingest::format::Outcome;
 use reckon::ingest::generic::GenericOptions;
 use reckon::ingest::Format;
+use reckon::ingest::Outcome;
 use reckon::run::{RawRun, Value};
 use reckon::Error;
 

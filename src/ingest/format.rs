@@ -4,37 +4,16 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::generic::{apply_overrides, GenericOptions};
-use super::pyjson::Shape;
+use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
+use super::hyperfine::Hyperfine;
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::pyjson;
+use super::refuse::{self, JsonLook};
+use super::sglang::SglangJsonl;
+use super::stdout::ServingStdout;
+use super::vllm::VllmJson;
 use crate::run::RawRun;
 use crate::{Error, Result};
-
-/// Receives each run as the parser finishes it. Returning an error stops
-/// the parse.
-pub type Emit<'a> = &'a mut dyn FnMut(RawRun) -> Result<()>;
-
-/// What a parse noticed besides runs: blocks it recognised and skipped on
-/// purpose, with a reason (shown to the user).
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Outcome {
-    pub skipped: Vec<String>,
-}
-
-impl Outcome {
-    /// The outcome of a JSON format that met per-request detail arrays
-    /// (`ttfts`, `itls`, …): named once, as skipped on purpose.
-    pub fn arrays_skipped(arrays: &std::collections::BTreeSet<String>) -> Outcome {
-        let mut outcome = Outcome::default();
-        if !arrays.is_empty() {
-            let names: Vec<&str> = arrays.iter().map(String::as_str).collect();
-            outcome.skipped.push(format!(
-                "per-request arrays ({}) are not stored; reckon keeps the summary fields",
-                names.join(", ")
-            ));
-        }
-        outcome
-    }
-}
 
 /// A log format reckon can ingest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,12 +42,12 @@ impl Format {
     /// The name used by `--format` and stored with each source.
     pub fn name(self) -> &'static str {
         match self {
-            Format::SglangJsonl => "sglang-jsonl",
-            Format::VllmJson => "vllm-json",
-            Format::ServingStdout => "serving-stdout",
-            Format::Hyperfine => "hyperfine",
-            Format::Csv => "csv",
-            Format::Jsonl => "jsonl",
+            Format::SglangJsonl => SglangJsonl::NAME,
+            Format::VllmJson => VllmJson::NAME,
+            Format::ServingStdout => ServingStdout::NAME,
+            Format::Hyperfine => Hyperfine::NAME,
+            Format::Csv => Csv::NAME,
+            Format::Jsonl => Jsonl::NAME,
         }
     }
 
@@ -103,46 +82,50 @@ impl Format {
     /// before its first block is still read as one.
     pub fn detect_with(path: &Path, head: &[u8], result_block_later: bool) -> Result<Format> {
         let refuse = |msg: String| Err(Error::UnknownFormat { path: path.to_path_buf(), msg });
-        if head.iter().all(u8::is_ascii_whitespace) {
-            return refuse("the file is empty: there are no runs to ingest".into());
+        if let Some(msg) = refuse::empty_or_binary(head) {
+            return refuse(msg);
         }
-        let text: &[u8] = match std::str::from_utf8(head) {
+        let text = match std::str::from_utf8(head) {
             Ok(_) => head,
-            // A head cut in the middle of a character is still text.
-            Err(e) if e.error_len().is_none() => &head[..e.valid_up_to()],
-            Err(_) => return refuse(binary_message()),
+            Err(e) => &head[..e.valid_up_to()],
         };
-        if text.contains(&0) {
-            return refuse(binary_message());
-        }
+        let mut sniff = Sniff { head, text, json: None, result_block_later };
         let content = skip_labels(text);
         if matches!(content.first(), Some(b'{' | b'[')) {
-            match detect_json(content) {
-                Ok(f) => return Ok(f),
-                Err(msg) => {
-                    if result_block_later || super::stdout::sniff(head) {
-                        return Ok(Format::ServingStdout);
-                    }
-                    if let Some(msg) = msg {
-                        return refuse(msg);
-                    }
+            let shape = pyjson::shape(content, 5000);
+            match refuse::json(&shape, content) {
+                JsonLook::Runs => {
+                    let sniff = Sniff { json: Some(&shape), ..sniff };
+                    return Ok(Format::JSON.into_iter().find(|f| f.claims(&sniff)).unwrap_or(Format::Jsonl));
                 }
+                // A console log can start with a JSON line before its blocks.
+                JsonLook::Refused(_) if ServingStdout::detect(&sniff) => return Ok(Format::ServingStdout),
+                JsonLook::Refused(msg) => return refuse(msg),
+                JsonLook::NotJson => sniff.json = None,
             }
         }
-        if result_block_later || super::stdout::sniff(head) {
-            return Ok(Format::ServingStdout);
+        if let Some(f) = Format::TEXT.into_iter().find(|f| f.claims(&sniff)) {
+            return Ok(f);
         }
-        if super::generic::sniff_csv(text).is_some() {
-            return Ok(Format::Csv);
+        refuse(refuse::unknown())
+    }
+
+    /// The formats of JSON content, in the order they are asked (the
+    /// generic JSON lines last).
+    const JSON: [Format; 4] = [Format::Hyperfine, Format::VllmJson, Format::SglangJsonl, Format::Jsonl];
+
+    /// The formats of other text, in the order they are asked.
+    const TEXT: [Format; 2] = [Format::ServingStdout, Format::Csv];
+
+    fn claims(self, sniff: &Sniff<'_>) -> bool {
+        match self {
+            Format::SglangJsonl => SglangJsonl::detect(sniff),
+            Format::VllmJson => VllmJson::detect(sniff),
+            Format::ServingStdout => ServingStdout::detect(sniff),
+            Format::Hyperfine => Hyperfine::detect(sniff),
+            Format::Csv => Csv::detect(sniff),
+            Format::Jsonl => Jsonl::detect(sniff),
         }
-        // The file's content is not quoted: it may be anything the command
-        // was pointed at (a key file, a CI secret), and errors land in logs.
-        refuse(
-            "not a benchmark log reckon knows; reckon reads SGLang/vLLM result JSON(L), \
-             console output with a \"Serving Benchmark Result\" block, hyperfine JSON, CSV with a header row and JSON lines; \
-             use --format to say which one this is"
-                .into(),
-        )
     }
 
     /// Parses a whole file, streaming: memory stays bounded by the largest
@@ -184,10 +167,10 @@ impl Format {
             _ => {}
         }
         let parser: fn(&Path, &mut dyn BufRead, Emit) -> Result<Outcome> = match self {
-            Format::SglangJsonl => super::sglang::parse,
-            Format::VllmJson => super::vllm::parse,
-            Format::ServingStdout => super::stdout::parse,
-            Format::Hyperfine | Format::Csv | Format::Jsonl => super::hyperfine::parse,
+            Format::SglangJsonl => SglangJsonl::parse,
+            Format::VllmJson => VllmJson::parse,
+            Format::ServingStdout => ServingStdout::parse,
+            Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {
             return parser(path, input, emit);
@@ -198,12 +181,6 @@ impl Format {
         };
         parser(path, input, &mut overridden)
     }
-}
-
-fn binary_message() -> String {
-    "this is a binary file, not a text log (it holds NUL bytes or is not UTF-8); \
-     reckon reads JSON, JSON lines, CSV and console output (cargo-criterion's CBOR data is not read: use criterion's JSON or export a CSV)"
-        .into()
 }
 
 /// Skips leading blank lines and section labels (`torch:`), which `SGLang`
@@ -224,100 +201,5 @@ fn skip_labels(text: &[u8]) -> &[u8] {
         } else {
             return super::pyjson::trim(rest);
         }
-    }
-}
-
-fn is_sglang(s: &Shape) -> bool {
-    (s.has("backend")
-        && (s.has("completed") || s.has("output_throughput") || s.has("duration") || s.has("successful_requests")))
-        || (s.has("run_name") && s.has("batch_size"))
-}
-
-fn is_vllm(s: &Shape) -> bool {
-    s.has("endpoint_type")
-        || s.has("request_goodput:")
-        || (s.has("date")
-            && ["model_id", "tokenizer_id", "burstiness", "request_goodput", "completed"].iter().any(|k| s.has(k)))
-        || (s.has("burstiness") && s.has("completed"))
-}
-
-/// Classifies JSON text. `Err(Some(msg))` refuses the file; `Err(None)`
-/// means it is not JSON after all.
-fn detect_json(text: &[u8]) -> std::result::Result<Format, Option<String>> {
-    let s = super::pyjson::shape(text, 5000);
-    let todo = "export the numbers you need as CSV or JSON lines (one row or object per run) and ingest that";
-    match s.first {
-        Some(b'{') => {
-            if s.top_keys.is_empty() {
-                return Err(None);
-            }
-            if s.has("mean") && s.has_inner("point_estimate") {
-                let change = s.top_keys.iter().all(|k| k == "mean" || k == "median");
-                let what = if change {
-                    "a criterion change/estimates.json (relative change against the saved baseline)"
-                } else {
-                    "a criterion estimates.json (point estimates in ns per iteration)"
-                };
-                return Err(Some(format!("looks like {what}; reckon does not read criterion output yet — {todo}, or use --format jsonl to read this object as one generic run")));
-            }
-            if s.has("group_id") && (s.has("full_id") || s.has("directory_name")) {
-                return Err(Some(format!("looks like a criterion benchmark.json (the benchmark's id, no measurements); reckon does not read criterion output yet — {todo}")));
-            }
-            if s.has("sampling_mode") && s.has("iters") {
-                return Err(Some(format!("looks like a criterion sample.json (raw per-sample times); reckon does not read criterion output yet — {todo}")));
-            }
-            if s.has("benchmarks") && (s.has("context") || s.has_inner("real_time") || s.has_inner("time_unit")) {
-                return Err(Some(
-                    "looks like Google Benchmark JSON (`context` + `benchmarks`); reckon does not read it yet — \
-                     run the benchmark with --benchmark_format=csv (or --benchmark_out_format=csv) and ingest the CSV"
-                        .into(),
-                ));
-            }
-            if s.has("benchmarks") && (s.has("machine_info") || s.has("commit_info") || s.has_inner("fullname") || s.has_inner("stats")) {
-                return Err(Some(
-                    "looks like pytest-benchmark JSON (`machine_info` + `benchmarks`); reckon does not read it yet — \
-                     export it with `pytest-benchmark compare --csv=FILE` and ingest the CSV"
-                        .into(),
-                ));
-            }
-            if s.has("results") && s.has_deep("command") {
-                return Ok(Format::Hyperfine);
-            }
-            if is_vllm(&s) {
-                return Ok(Format::VllmJson);
-            }
-            if is_sglang(&s) {
-                return Ok(Format::SglangJsonl);
-            }
-            Ok(Format::Jsonl)
-        }
-        Some(b'[') => match s.first_element {
-            Some(b'{') => {
-                if s.has("error_code") && (s.has("ttft_s") || s.has("end_to_end_latency_s")) {
-                    return Err(Some(
-                        "looks like llmperf per-request results (`*_individual_responses.json`, one object per request); \
-                         reckon stores run summaries — ingest the matching `*_summary.json` instead"
-                            .into(),
-                    ));
-                }
-                if is_vllm(&s) {
-                    return Ok(Format::VllmJson);
-                }
-                if is_sglang(&s) {
-                    return Ok(Format::SglangJsonl);
-                }
-                Ok(Format::Jsonl)
-            }
-            Some(b']') => Err(Some("the file is an empty JSON array: there are no runs in it".into())),
-            Some(b) if b == b'-' || b.is_ascii_digit() => {
-                let values = super::pyjson::parse(text).ok();
-                let tukey = matches!(&values, Some(serde_json::Value::Array(a)) if a.len() == 4);
-                let what = if tukey { "it looks like a criterion tukey.json (4 outlier fences); " } else { "" };
-                Err(Some(format!("the file is a JSON array of numbers, not of runs; {what}reckon needs one JSON object per run — {todo}")))
-            }
-            Some(_) => Err(Some(format!("the file is a JSON array whose elements are not objects; reckon needs one JSON object per run — {todo}"))),
-            None => Err(None),
-        },
-        _ => Err(None),
     }
 }

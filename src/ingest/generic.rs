@@ -37,7 +37,7 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 
-use super::format::{Emit, Outcome};
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::pyjson;
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
@@ -308,6 +308,38 @@ fn number(text: &str) -> Option<f64> {
     // Rust accepts "infinity"/"nan" in any case, which is what Python and
     // spreadsheets write; reject things like "1_000" it would not anyway.
     t.parse::<f64>().ok()
+}
+
+/// Any CSV with a header row.
+pub struct Csv;
+
+impl LogFormat for Csv {
+    const NAME: &'static str = "csv";
+
+    /// A header row and the same number of delimiters on each line.
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        sniff_csv(sniff.text).is_some()
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        parse_csv(path, input, &GenericOptions::default(), emit)
+    }
+}
+
+/// Any JSON lines file of flat-ish objects.
+pub struct Jsonl;
+
+impl LogFormat for Jsonl {
+    const NAME: &'static str = "jsonl";
+
+    /// JSON objects no other format claims (asked last).
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        sniff.json.is_some()
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        parse_jsonl(path, input, &GenericOptions::default(), emit)
+    }
 }
 
 /// The delimiter of a CSV head, when the first lines look like a table with
@@ -687,13 +719,8 @@ mod tests {
     use super::*;
 
     fn csv_runs(text: &str, opts: &GenericOptions) -> Result<Vec<RawRun>> {
-        let mut runs = Vec::new();
-        let mut input = text.as_bytes();
-        parse_csv(Path::new("t.csv"), &mut input, opts, &mut |r| {
-            runs.push(r);
-            Ok(())
-        })?;
-        Ok(runs)
+        let parse = |path: &Path, input: &mut dyn BufRead, emit: Emit| parse_csv(path, input, opts, emit);
+        Ok(crate::ingest::log_format::collect_with("t.csv", text, parse)?.0)
     }
 
     #[test]
@@ -768,13 +795,7 @@ mod tests {
     #[test]
     fn jsonl_flattens_objects_and_skips_arrays() {
         let text = "{\"a\": {\"b\": 1.5, \"c\": \"x\"}, \"l\": [1, 2], \"n\": null, \"t\": true, \"batch_size\": 4, \"r\": NaN}\n";
-        let mut runs = Vec::new();
-        let mut input = text.as_bytes();
-        parse_jsonl(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
-            runs.push(r);
-            Ok(())
-        })
-        .unwrap();
+        let (runs, _) = crate::ingest::log_format::collect::<Jsonl>("t.jsonl", text).unwrap();
         let r = &runs[0];
         assert_eq!(
             r.params,
@@ -848,13 +869,7 @@ mod tests {
         // `score` is whole in the first record and fractional in the
         // second: a metric in both. `M` is whole throughout: a param.
         let text = "{\"M\": 512, \"score\": 3, \"seed\": 7}\n{\"M\": 1024, \"score\": 3.5, \"seed\": 8}\n";
-        let mut runs = Vec::new();
-        let mut input = text.as_bytes();
-        parse_jsonl(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
-            runs.push(r);
-            Ok(())
-        })
-        .unwrap();
+        let (runs, _) = crate::ingest::log_format::collect::<Jsonl>("t.jsonl", text).unwrap();
         for r in &runs {
             assert_eq!(r.params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["M", "seed"]);
             assert_eq!(r.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["score"]);

@@ -24,7 +24,7 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 
-use super::format::{Emit, Outcome};
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::pyjson;
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
@@ -32,6 +32,22 @@ use crate::{Error, Result};
 const SECONDS: &[&str] = &["mean", "stddev", "median", "user", "system", "min", "max"];
 
 /// Parses a hyperfine JSON export. The file is one document, read whole.
+/// `hyperfine --export-json`.
+pub struct Hyperfine;
+
+impl LogFormat for Hyperfine {
+    const NAME: &'static str = "hyperfine";
+
+    /// `{"results": [{"command": …`.
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        sniff.json.is_some_and(|s| s.first == Some(b'{') && s.has("results") && s.has_deep("command"))
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        parse(path, input, emit)
+    }
+}
+
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     let mut doc = Vec::new();
     let limit = super::limit::line_bytes();
@@ -161,13 +177,7 @@ mod tests {
     }
 
     fn parse_text(text: &str) -> Result<Vec<RawRun>> {
-        let mut runs = Vec::new();
-        let mut input = text.as_bytes();
-        parse(Path::new("h.json"), &mut input, &mut |r| {
-            runs.push(r);
-            Ok(())
-        })?;
-        Ok(runs)
+        Ok(crate::ingest::log_format::collect::<Hyperfine>("h.json", text)?.0)
     }
 
     #[test]

@@ -10,7 +10,9 @@ pub mod format;
 pub mod generic;
 pub mod hyperfine;
 pub mod limit;
+pub mod log_format;
 pub mod pyjson;
+mod refuse;
 pub mod sglang;
 pub mod stdout;
 pub mod template;
@@ -19,7 +21,8 @@ pub mod vllm;
 use std::path::Path;
 use std::process::Command;
 
-pub use format::{Format, Outcome};
+pub use format::Format;
+pub use log_format::{Emit, LogFormat, Outcome};
 pub use template::PathTemplate;
 
 /// The commit the working tree is at, recorded with each batch.

@@ -31,7 +31,7 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 
-use super::format::{Emit, Outcome};
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::pyjson::{self, LineReader};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
@@ -72,6 +72,27 @@ const SECONDS: &[&str] = &["duration", "latency", "prefill_latency", "median_dec
 
 /// Nested keys never stored: per-rank runtime state, repeating the args.
 const SKIP_NESTED: &[&str] = &["internal_states"];
+
+/// `SGLang`'s result lines.
+pub struct SglangJsonl;
+
+impl LogFormat for SglangJsonl {
+    const NAME: &'static str = "sglang-jsonl";
+
+    /// JSON whose keys are `SGLang`'s: `backend` with `completed`,
+    /// `output_throughput`, `duration` or `successful_requests`, or
+    /// `run_name` with `batch_size` (`bench_one_batch`).
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        let Some(s) = sniff.json else { return false };
+        (s.has("backend")
+            && (s.has("completed") || s.has("output_throughput") || s.has("duration") || s.has("successful_requests")))
+            || (s.has("run_name") && s.has("batch_size"))
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        parse(path, input, emit)
+    }
+}
 
 /// Is the trimmed line a section label such as `torch:`?
 fn section_label(line: &[u8]) -> Option<&str> {
@@ -203,13 +224,7 @@ mod tests {
     use super::*;
 
     fn runs(text: &str) -> Result<(Vec<RawRun>, Outcome)> {
-        let mut out = Vec::new();
-        let mut input = text.as_bytes();
-        let o = parse(Path::new("r.jsonl"), &mut input, &mut |r| {
-            out.push(r);
-            Ok(())
-        })?;
-        Ok((out, o))
+        crate::ingest::log_format::collect::<SglangJsonl>("r.jsonl", text)
     }
 
     fn param<'a>(r: &'a RawRun, k: &str) -> Option<&'a Value> {

@@ -18,7 +18,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::ingest::format::{Emit, Outcome};
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
@@ -70,6 +70,23 @@ const NAMESPACE_PARAMS: &[&str] = &[
     "top_k",
     "lora_name",
 ];
+
+/// The "Serving Benchmark Result" block both tools print, in console or
+/// job logs.
+pub struct ServingStdout;
+
+impl LogFormat for ServingStdout {
+    const NAME: &'static str = "serving-stdout";
+
+    /// A result block in the head, or its title anywhere later in the file.
+    fn detect(s: &Sniff<'_>) -> bool {
+        s.result_block_later || sniff(s.head)
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        parse(path, input, emit)
+    }
+}
 
 /// True when the head of a file holds a "Serving Benchmark Result" block.
 pub fn sniff(head: &[u8]) -> bool {
@@ -1007,14 +1024,7 @@ mod tests {
     use super::*;
 
     fn run_all(text: &str) -> Result<(Vec<RawRun>, Outcome)> {
-        let mut runs = Vec::new();
-        let mut sink = |r: RawRun| -> Result<()> {
-            runs.push(r);
-            Ok(())
-        };
-        let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
-        let outcome = parse(Path::new("t.log"), &mut input, &mut sink)?;
-        Ok((runs, outcome))
+        crate::ingest::log_format::collect::<ServingStdout>("t.log", text)
     }
 
     fn param<'a>(run: &'a RawRun, key: &str) -> Option<&'a Value> {

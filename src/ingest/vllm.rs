@@ -28,8 +28,8 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 
-use super::format::{Emit, Outcome};
 use super::generic::is_identity_name;
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::pyjson;
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
@@ -50,6 +50,30 @@ const PARAM_KEYS: &[&str] = &[
 ];
 
 /// Parses a vLLM result file: one object, JSON lines, or an array.
+/// vLLM's result JSON.
+pub struct VllmJson;
+
+impl LogFormat for VllmJson {
+    const NAME: &'static str = "vllm-json";
+
+    /// JSON whose keys are vLLM's: `endpoint_type`, the misspelt
+    /// `request_goodput:`, a `date` with `model_id`, `tokenizer_id`,
+    /// `burstiness`, `request_goodput` or `completed`, or `burstiness` with
+    /// `completed`; one object, or an array of them.
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        let Some(s) = sniff.json else { return false };
+        s.has("endpoint_type")
+            || s.has("request_goodput:")
+            || (s.has("date")
+                && ["model_id", "tokenizer_id", "burstiness", "request_goodput", "completed"].iter().any(|k| s.has(k)))
+            || (s.has("burstiness") && s.has("completed"))
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        parse(path, input, emit)
+    }
+}
+
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     let mut arrays: BTreeSet<String> = BTreeSet::new();
     pyjson::read_records(path, input, &mut |line, value| {
@@ -146,13 +170,7 @@ mod tests {
     #[test]
     fn metadata_goodput_and_rates() {
         let text = "{\"date\": \"20250530-194738\", \"tp\": \"8\", \"gpu\": \"L40S\", \"request_rate\": \"inf\", \"request_goodput:\": 3.5, \"max_num_seqs\": 4, \"completed\": 0, \"failed\": 8, \"itls\": [[0.1]]}";
-        let mut runs = Vec::new();
-        let mut input = text.as_bytes();
-        let o = parse(Path::new("v.json"), &mut input, &mut |r| {
-            runs.push(r);
-            Ok(())
-        })
-        .unwrap();
+        let (runs, o) = crate::ingest::log_format::collect::<VllmJson>("v.json", text).unwrap();
         let r = &runs[0];
         assert_eq!(r.time.as_deref(), Some("2025-05-30T19:47:38Z"));
         let p = |k: &str| r.params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());

@@ -1,0 +1,93 @@
+//! What every log format is to the rest of ingest: a name, a way to
+//! recognise its content, and a parser that hands each run to a sink as it
+//! finishes it. One file per format implements [`LogFormat`]; `format`
+//! tries them in order and refuses, in one place (`refuse`), what none
+//! of them reads.
+
+use std::collections::BTreeSet;
+use std::io::BufRead;
+use std::path::Path;
+
+use super::pyjson::Shape;
+use crate::run::RawRun;
+use crate::Result;
+
+/// Receives each run as the parser finishes it. Returning an error stops
+/// the parse.
+pub type Emit<'a> = &'a mut dyn FnMut(RawRun) -> Result<()>;
+
+/// What a parse noticed besides runs: blocks it recognised and skipped on
+/// purpose, with a reason (shown to the user).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Outcome {
+    pub skipped: Vec<String>,
+}
+
+impl Outcome {
+    /// The outcome of a JSON format that met per-request detail arrays
+    /// (`ttfts`, `itls`, …): named once, as skipped on purpose.
+    pub fn arrays_skipped(arrays: &BTreeSet<String>) -> Outcome {
+        let mut outcome = Outcome::default();
+        if !arrays.is_empty() {
+            let names: Vec<&str> = arrays.iter().map(String::as_str).collect();
+            outcome.skipped.push(format!(
+                "per-request arrays ({}) are not stored; reckon keeps the summary fields",
+                names.join(", ")
+            ));
+        }
+        outcome
+    }
+}
+
+/// What detection sees of a file, worked out once for every format.
+#[derive(Debug, Clone, Copy)]
+pub struct Sniff<'a> {
+    /// The first bytes of the file (up to 256 KiB), as read.
+    pub head: &'a [u8],
+    /// The head as text: a character cut at its end is left out.
+    pub text: &'a [u8],
+    /// The shape of the content when it starts as JSON (after any section
+    /// labels such as `torch:`) and holds runs.
+    pub json: Option<&'a Shape>,
+    /// A "Serving Benchmark Result" title appears after the head.
+    pub result_block_later: bool,
+}
+
+/// A log format reckon reads.
+pub trait LogFormat {
+    /// The name `--format` takes and each source is stored with.
+    const NAME: &'static str;
+
+    /// Whether the content is this format. Asked only of content no refusal
+    /// applies to, in the order `format` keeps.
+    fn detect(sniff: &Sniff<'_>) -> bool;
+
+    /// Parses a whole log, streaming: memory stays bounded by the largest
+    /// record, not the file. Each run goes to `emit` as it is finished;
+    /// errors say `path:line` and what to do.
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome>;
+}
+
+/// The one sink parser unit tests share: every run a parse emits, in
+/// order, with the parse's outcome.
+/// `name` is the path errors show.
+#[cfg(test)]
+pub(crate) fn collect<F: LogFormat>(name: &str, text: &str) -> Result<(Vec<RawRun>, Outcome)> {
+    collect_with(name, text, F::parse)
+}
+
+/// [`collect`] through any parse function (one with options, say).
+#[cfg(test)]
+pub(crate) fn collect_with(
+    name: &str,
+    text: &str,
+    parse: impl FnOnce(&Path, &mut dyn BufRead, Emit) -> Result<Outcome>,
+) -> Result<(Vec<RawRun>, Outcome)> {
+    let mut runs = Vec::new();
+    let mut input = text.as_bytes();
+    let outcome = parse(Path::new(name), &mut input, &mut |run| {
+        runs.push(run);
+        Ok(())
+    })?;
+    Ok((runs, outcome))
+}

@@ -1,0 +1,127 @@
+//! Every "not a log reckon reads" in one place: empty and binary files,
+//! benchmark formats reckon recognises but does not read (criterion, Google
+//! Benchmark, pytest-benchmark, llmperf per-request files), JSON that holds
+//! no runs, and text no format claims. Each says what the file looks like
+//! and what to do instead. A file's content is never quoted: it may be
+//! anything the command was pointed at (a key file, a CI secret), and
+//! errors land in logs.
+
+use super::pyjson::{self, Shape};
+
+/// What the head of a file says before any format is asked.
+pub(super) fn empty_or_binary(head: &[u8]) -> Option<String> {
+    if head.iter().all(u8::is_ascii_whitespace) {
+        return Some("the file is empty: there are no runs to ingest".into());
+    }
+    let text = match std::str::from_utf8(head) {
+        Ok(_) => head,
+        // A head cut in the middle of a character is still text.
+        Err(e) if e.error_len().is_none() => &head[..e.valid_up_to()],
+        Err(_) => return Some(binary()),
+    };
+    text.contains(&0).then(binary)
+}
+
+fn binary() -> String {
+    "this is a binary file, not a text log (it holds NUL bytes or is not UTF-8); \
+     reckon reads JSON, JSON lines, CSV and console output \
+     (cargo-criterion's CBOR data is not read: use criterion's JSON or export a CSV)"
+        .into()
+}
+
+/// Text that no format claims.
+pub(super) fn unknown() -> String {
+    "not a benchmark log reckon knows; reckon reads SGLang/vLLM result JSON(L), \
+     console output with a \"Serving Benchmark Result\" block, hyperfine JSON, \
+     CSV with a header row and JSON lines; use --format to say which one this is"
+        .into()
+}
+
+/// What JSON content holds, as far as detection is concerned.
+pub(super) enum JsonLook {
+    /// Not JSON after all (or nothing to go on): other formats are asked.
+    NotJson,
+    /// JSON reckon recognises and does not read, with what to do.
+    Refused(String),
+    /// JSON objects that may be runs: the JSON formats are asked.
+    Runs,
+}
+
+const TODO: &str = "export the numbers you need as CSV or JSON lines (one row or object per run) and ingest that";
+
+/// Looks at JSON content (its shape, and `text` for an array of numbers).
+pub(super) fn json(s: &Shape, text: &[u8]) -> JsonLook {
+    match s.first {
+        Some(b'{') if s.top_keys.is_empty() => JsonLook::NotJson,
+        Some(b'{') => json_object(s).map_or(JsonLook::Runs, JsonLook::Refused),
+        Some(b'[') => match s.first_element {
+            Some(b'{') => json_records(s).map_or(JsonLook::Runs, JsonLook::Refused),
+            Some(b']') => JsonLook::Refused("the file is an empty JSON array: there are no runs in it".into()),
+            Some(b) if b == b'-' || b.is_ascii_digit() => {
+                let values = pyjson::parse(text).ok();
+                let tukey = matches!(&values, Some(serde_json::Value::Array(a)) if a.len() == 4);
+                let what = if tukey { "it looks like a criterion tukey.json (4 outlier fences); " } else { "" };
+                JsonLook::Refused(format!(
+                    "the file is a JSON array of numbers, not of runs; {what}\
+                     reckon needs one JSON object per run — {TODO}"
+                ))
+            }
+            Some(_) => JsonLook::Refused(format!(
+                "the file is a JSON array whose elements are not objects; \
+                 reckon needs one JSON object per run — {TODO}"
+            )),
+            None => JsonLook::NotJson,
+        },
+        _ => JsonLook::NotJson,
+    }
+}
+
+/// A JSON object that another benchmark tool wrote.
+fn json_object(s: &Shape) -> Option<String> {
+    let criterion = "reckon does not read criterion output yet";
+    if s.has("mean") && s.has_inner("point_estimate") {
+        let change = s.top_keys.iter().all(|k| k == "mean" || k == "median");
+        let what = if change {
+            "a criterion change/estimates.json (relative change against the saved baseline)"
+        } else {
+            "a criterion estimates.json (point estimates in ns per iteration)"
+        };
+        return Some(format!(
+            "looks like {what}; {criterion} — {TODO}, \
+             or use --format jsonl to read this object as one generic run"
+        ));
+    }
+    if s.has("group_id") && (s.has("full_id") || s.has("directory_name")) {
+        return Some(format!(
+            "looks like a criterion benchmark.json (the benchmark's id, no measurements); {criterion} — {TODO}"
+        ));
+    }
+    if s.has("sampling_mode") && s.has("iters") {
+        return Some(format!("looks like a criterion sample.json (raw per-sample times); {criterion} — {TODO}"));
+    }
+    if s.has("benchmarks") && (s.has("context") || s.has_inner("real_time") || s.has_inner("time_unit")) {
+        return Some(
+            "looks like Google Benchmark JSON (`context` + `benchmarks`); reckon does not read it yet — \
+             run the benchmark with --benchmark_format=csv (or --benchmark_out_format=csv) and ingest the CSV"
+                .into(),
+        );
+    }
+    let pytest = s.has("machine_info") || s.has("commit_info") || s.has_inner("fullname") || s.has_inner("stats");
+    if s.has("benchmarks") && pytest {
+        return Some(
+            "looks like pytest-benchmark JSON (`machine_info` + `benchmarks`); reckon does not read it yet — \
+             export it with `pytest-benchmark compare --csv=FILE` and ingest the CSV"
+                .into(),
+        );
+    }
+    None
+}
+
+/// A JSON array of objects that are not runs.
+fn json_records(s: &Shape) -> Option<String> {
+    (s.has("error_code") && (s.has("ttft_s") || s.has("end_to_end_latency_s"))).then(|| {
+        "looks like llmperf per-request results (`*_individual_responses.json`, one object per request); \
+         reckon stores run summaries — ingest the matching `*_summary.json` instead"
+            .into()
+    })
+}
