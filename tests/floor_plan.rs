@@ -261,8 +261,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "tests/cli_sweeps.rs",
     "tests/doc_splice.rs",
     "tests/formats_json.rs",
-    "tests/hostile.rs",
-    "tests/ingest_kill.rs",
     "tests/inline_claims.rs",
     "tests/living_docs.rs",
     "tests/names_history_labels.rs",
@@ -302,8 +300,6 @@ const LINT_DEBTS: &[&str] = &[
     "tests/doc_splice.rs",
     "tests/formats_json.rs",
     "tests/formats_stdout.rs",
-    "tests/hostile.rs",
-    "tests/ingest_kill.rs",
     "tests/sweep_diff.rs",
 ];
 

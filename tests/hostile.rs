@@ -3,14 +3,14 @@
 //! real binary. Each test drives `reckon` as a user (or an attacker who
 //! controls a document, a template or a downloaded log) would, and checks
 //! that the command ends with a clear error and that nothing leaked.
-#![allow(clippy::case_sensitive_file_extension_comparisons, clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 #![cfg(unix)]
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{copy_dir, scenario_logs, Ran, Sandbox};
 
@@ -28,29 +28,7 @@ fn project() -> Sandbox {
 /// does not end within a minute (the failures this file guards against
 /// were hangs).
 fn run_bounded(s: &Sandbox, args: &[&str]) -> Ran {
-    let mut child = s.command(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    // Read both pipes as the command writes, or a long output would block it.
-    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = pipe.read_to_end(&mut buf);
-            String::from_utf8_lossy(&buf).into_owned()
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().unwrap()));
-    let stderr = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("reckon {args:?} did not end within 60 s (it hangs)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Ran { code: status.code().unwrap_or(-1), stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
+    s.test().args(args.iter().copied()).within(Duration::from_secs(60)).output()
 }
 
 /// Asserts an exit 2 with a message, never a panic (101) or a signal.
@@ -125,7 +103,8 @@ fn a_sql_region_may_only_read_reckons_tables_with_plain_functions() {
     // Plain reads still work.
     s.write(
         "doc.md",
-        "<!-- reckon:sql query=\"SELECT name, count(*) AS n, round(avg(length(name)), 1) AS l FROM metric WHERE name LIKE 'output%' GROUP BY name ORDER BY name LIMIT 2\" -->\n<!-- /reckon:sql -->\n",
+        "<!-- reckon:sql query=\"SELECT name, count(*) AS n, round(avg(length(name)), 1) AS l FROM metric \
+         WHERE name LIKE 'output%' GROUP BY name ORDER BY name LIMIT 2\" -->\n<!-- /reckon:sql -->\n",
     );
     let r = run_bounded(&s, &["update", "--write", "doc.md"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -150,7 +129,11 @@ fn a_template_symlinked_out_of_templates_is_refused() {
     // A symlink that stays inside templates/ is followed.
     s.write("templates/real.md", "runs: {{ runs }}");
     std::os::unix::fs::symlink(s.path().join("templates/real.md"), s.path().join("templates/alias.md")).unwrap();
-    s.write("doc.md", "<!-- reckon:template name=alias.md metric=output_throughput rows=max_concurrency -->\n<!-- /reckon:template -->\n");
+    s.write(
+        "doc.md",
+        "<!-- reckon:template name=alias.md metric=output_throughput rows=max_concurrency -->\n\
+         <!-- /reckon:template -->\n",
+    );
     let r = run_bounded(&s, &["update", "--write", "doc.md"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(s.read("doc.md").contains("runs: "), "{}", s.read("doc.md"));
@@ -169,9 +152,12 @@ fn a_poisoned_log_cannot_open_or_close_a_region() {
     s.write("logs/2026-11-29/poison.jsonl", format!("{line}\n"));
     s.write(
         "doc.md",
-        "<!-- reckon:table metric=output_throughput rows=model cols=config where=\"config = poison\" -->\n<!-- /reckon:table -->\n\n\
-         <!-- reckon:template name=best-per-row.md metric=output_throughput rows=model cols=config where=\"config = poison\" -->\n<!-- /reckon:template -->\n\n\
-         <!-- reckon:sql query=\"SELECT params FROM param_set WHERE params LIKE '%poison%'\" -->\n<!-- /reckon:sql -->\n",
+        "<!-- reckon:table metric=output_throughput rows=model cols=config where=\"config = poison\" -->\n\
+         <!-- /reckon:table -->\n\n\
+         <!-- reckon:template name=best-per-row.md metric=output_throughput rows=model cols=config \
+         where=\"config = poison\" -->\n<!-- /reckon:template -->\n\n\
+         <!-- reckon:sql query=\"SELECT params FROM param_set WHERE params LIKE '%poison%'\" -->\n\
+         <!-- /reckon:sql -->\n",
     );
     let r = run_bounded(&s, &["update", "--write", "doc.md"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -249,10 +235,12 @@ fn a_damaged_old_plot_does_not_panic() {
 fn huge_digits_are_an_error_not_a_panic() {
     let s = project();
     for region in [
-        "<!-- reckon:value metric=output_throughput config=baseline max_concurrency=1 digits=65536 --><!-- /reckon:value -->",
+        "<!-- reckon:value metric=output_throughput config=baseline max_concurrency=1 digits=65536 -->\
+         <!-- /reckon:value -->",
         "<!-- reckon:table metric=output_throughput rows=max_concurrency digits=65536 -->\n<!-- /reckon:table -->",
         "<!-- reckon:sql query=\"SELECT 1.5 AS x\" digits=70000 -->\n<!-- /reckon:sql -->",
-        "<!-- reckon:template name=best-per-row.md metric=output_throughput rows=max_concurrency digits=99999999999 -->\n<!-- /reckon:template -->",
+        "<!-- reckon:template name=best-per-row.md metric=output_throughput rows=max_concurrency \
+         digits=99999999999 -->\n<!-- /reckon:template -->",
     ] {
         s.write("doc.md", format!("{region}\n"));
         let r = run_bounded(&s, &["check", "doc.md"]);
@@ -281,7 +269,10 @@ fn deeply_nested_filters_are_an_error_not_an_abort() {
     for filter in [&parens, &nots] {
         s.write(
             "doc.md",
-            format!("<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"{filter}\" -->\n<!-- /reckon:table -->\n"),
+            format!(
+                "<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"{filter}\" -->\n\
+                 <!-- /reckon:table -->\n"
+            ),
         );
         let r = run_bounded(&s, &["check", "doc.md"]);
         refused(&r, "more than 64 deep");
@@ -291,7 +282,10 @@ fn deeply_nested_filters_are_an_error_not_an_abort() {
     let chain = vec!["config = baseline"; 20_001].join(" or ");
     s.write(
         "doc.md",
-        format!("<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"{chain}\" -->\n<!-- /reckon:table -->\n"),
+        format!(
+            "<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"{chain}\" -->\n\
+             <!-- /reckon:table -->\n"
+        ),
     );
     let r = run_bounded(&s, &["update", "--write", "doc.md"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -306,7 +300,8 @@ fn a_recursive_query_is_stopped_by_the_time_budget() {
     s.write("reckon.toml", format!("{TOML}\n[limits]\nsql_seconds = 0.5\n"));
     s.write(
         "doc.md",
-        "<!-- reckon:sql query=\"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c\" -->\n<!-- /reckon:sql -->\n",
+        "<!-- reckon:sql query=\"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+         SELECT count(*) FROM c\" -->\n<!-- /reckon:sql -->\n",
     );
     refused(&run_bounded(&s, &["check", "doc.md"]), "ran longer than 0.5s");
 }
@@ -350,11 +345,13 @@ fn a_console_log_with_much_noise_before_its_first_result_is_detected() {
     let mut text = String::new();
     let mut i = 0;
     while text.len() < 325_000 {
-        text.push_str(&format!(
-            "[2026-11-21 08:{:02}:{:02}] INFO scheduler: step {i} batch=64 tokens=4096\n",
+        writeln!(
+            text,
+            "[2026-11-21 08:{:02}:{:02}] INFO scheduler: step {i} batch=64 tokens=4096",
             i / 60 % 60,
             i % 60
-        ));
+        )
+        .unwrap();
         i += 1;
     }
     text.push_str(&log);
@@ -401,7 +398,7 @@ fn csv_columns_are_typed_from_every_row_while_streaming() {
     let s = Sandbox::new();
     let mut csv = String::from("variant,threads,latency_ms,label\n");
     for i in 0..5000 {
-        csv.push_str(&format!("v{},{},{}.25,{}\n", i % 3, 1 << (i % 4), 10 + i % 7, i % 5));
+        writeln!(csv, "v{},{},{}.25,{}", i % 3, 1 << (i % 4), 10 + i % 7, i % 5).unwrap();
     }
     csv.push_str("v0,1,10.25,late-text\n");
     s.write("t.csv", &csv);
@@ -512,7 +509,7 @@ fn kill_9_during_update_write_never_pairs_a_new_document_with_an_old_plot() {
     let stray: Vec<String> = std::fs::read_dir(s.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tmp"))
+        .filter(|n| Path::new(n).extension().is_some_and(|x| x == "tmp"))
         .collect();
     assert!(stray.is_empty(), "{stray:?}");
 }
@@ -540,7 +537,9 @@ fn a_cr_only_document_keeps_its_line_endings() {
     s.ok(&["ingest"]);
     s.write(
         "doc.md",
-        "# Plan\r\r<!-- reckon:table metric=output_throughput rows=max_concurrency -->\r<!-- /reckon:table -->\r\rAt C=30: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 --><!-- /reckon:value -->.\r",
+        "# Plan\r\r<!-- reckon:table metric=output_throughput rows=max_concurrency -->\r<!-- /reckon:table -->\r\r\
+         At C=30: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 -->\
+         <!-- /reckon:value -->.\r",
     );
     s.ok(&["update", "--write", "--no-ingest", "doc.md"]);
     let doc = s.read("doc.md");

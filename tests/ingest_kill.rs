@@ -2,7 +2,6 @@
 //! database in which every file is either whole or absent, and the next
 //! ingest completes the set. Many files share a transaction (each under its
 //! own savepoint), so this is what makes that batching safe.
-#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, clippy::cast_sign_loss)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
@@ -29,7 +28,12 @@ fn write_logs(s: &Sandbox) -> BTreeMap<String, i64> {
             let c = concurrencies[i % concurrencies.len()];
             writeln!(
                 out,
-                r#"{{"backend": "sglang", "max_concurrency": {c}, "random_input_len": 1000, "duration": {d}, "completed": 16, "request_throughput": {t}, "output_throughput": {o}, "mean_ttft_ms": {l}, "p99_ttft_ms": {p}}}"#,
+                concat!(
+                    r#"{{"backend": "sglang", "max_concurrency": {c}, "random_input_len": 1000, "duration": {d}, "#,
+                    r#""completed": 16, "request_throughput": {t}, "output_throughput": {o}, "#,
+                    r#""mean_ttft_ms": {l}, "p99_ttft_ms": {p}}}"#,
+                ),
+                c = c,
                 d = 100.0 + (n % 97) as f64,
                 t = 0.1 * f64::from(c),
                 o = 90.0 * f64::from(c) + (n % 13) as f64,
@@ -38,7 +42,7 @@ fn write_logs(s: &Sandbox) -> BTreeMap<String, i64> {
             )
             .unwrap();
         }
-        expected.insert(rel, lines as i64);
+        expected.insert(rel, i64::try_from(lines).unwrap());
     }
     expected
 }
@@ -106,7 +110,7 @@ fn an_ingest_killed_at_any_moment_leaves_every_file_whole_or_absent() {
     s.ok(&args);
     let full = start.elapsed();
     let (sources, runs, values) = s.counts();
-    assert_eq!(sources as usize, expected.len());
+    assert_eq!(usize::try_from(sources).unwrap(), expected.len());
     assert_eq!(runs, expected.values().sum::<i64>());
     let metrics_per_run = values / runs;
     assert_eq!(values, runs * metrics_per_run);
