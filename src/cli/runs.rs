@@ -1,8 +1,11 @@
 //! `reckon runs`: the stored runs with their source, time and params, newest
 //! last, as a table, CSV or JSON.
 
+use std::collections::BTreeSet;
+
 use super::OutputFormat;
 use crate::config::Config;
+use crate::query::output::{csv_table, text_table};
 use crate::run::Value;
 use crate::store::RunRecord;
 use crate::{Error, Result};
@@ -40,8 +43,8 @@ pub(super) fn run(cfg: &Config, args: &RunsArgs) -> Result<i32> {
     Ok(super::OK)
 }
 
-/// Renders runs as an aligned table, CSV or JSON. Time origins other than
-/// the log's own are shown, since they decide what "latest" means.
+/// Renders runs as an aligned table, CSV or JSON, through the query's
+/// table and CSV writers.
 fn runs_listing(runs: &[RunRecord], all_params: bool, format: OutputFormat) -> Result<String> {
     let shown = |k: &str| all_params || !k.contains('.');
     match format {
@@ -79,64 +82,59 @@ fn runs_json(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> Result<String>
 }
 
 fn runs_csv(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> Result<String> {
-    let keys: std::collections::BTreeSet<&str> =
+    let keys: BTreeSet<&str> =
         runs.iter().flat_map(|r| r.params.keys().map(String::as_str)).filter(|k| shown(k)).collect();
-    let mut w = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["id", "time", "time_origin", "sweep", "source", "line"];
     header.extend(keys.iter().copied());
-    w.write_record(&header).map_err(|e| Error::usage(e.to_string()))?;
-    for r in runs {
-        let mut rec = vec![
-            r.id.to_string(),
-            r.time.clone(),
-            r.time_origin.clone(),
-            r.sweep.clone(),
-            r.source.clone(),
-            r.line.to_string(),
-        ];
-        rec.extend(keys.iter().map(|k| r.params.get(*k).map(ToString::to_string).unwrap_or_default()));
-        w.write_record(&rec).map_err(|e| Error::usage(e.to_string()))?;
-    }
-    let bytes = w.into_inner().map_err(|e| Error::usage(e.to_string()))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    let body: Vec<Vec<String>> = runs
+        .iter()
+        .map(|r| {
+            let mut rec = vec![
+                r.id.to_string(),
+                r.time.clone(),
+                r.time_origin.clone(),
+                r.sweep.clone(),
+                r.source.clone(),
+                r.line.to_string(),
+            ];
+            rec.extend(keys.iter().map(|k| r.params.get(*k).map(ToString::to_string).unwrap_or_default()));
+            rec
+        })
+        .collect();
+    csv_table(&header, &body)
 }
 
+/// The table: id, time (with its origin and sweep where they are not the
+/// obvious ones), where the run was read, and its params.
 fn runs_table(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> String {
-    let mut rows = vec![vec!["id".to_string(), "time".into(), "source:line".into(), "params".into()]];
-    for r in runs {
-        // The sweep is shown where it is not the time's date (named by
-        // a label, or a month).
-        let sweep = if r.time.starts_with(&r.sweep) && r.sweep.len() == 10 {
-            String::new()
-        } else {
-            format!("sweep {}", r.sweep)
-        };
-        let time = match (r.time_origin.as_str(), sweep.is_empty()) {
-            ("log", true) => r.time.clone(),
-            ("log", false) => format!("{} ({sweep})", r.time),
-            (origin, true) => format!("{} ({origin})", r.time),
-            (origin, false) => format!("{} ({origin}, {sweep})", r.time),
-        };
-        let params: Vec<String> = r.params.iter().filter(|(k, _)| shown(k)).map(|(k, v)| format!("{k}={v}")).collect();
-        rows.push(vec![r.id.to_string(), time, format!("{}:{}", r.source, r.line), params.join(" ")]);
-    }
-    let widths: Vec<usize> = (0..3).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
-    let mut s = String::new();
-    for row in &rows {
-        for (i, cell) in row.iter().enumerate() {
-            if i < 3 {
-                s.push_str(cell);
-                s.push_str(&" ".repeat(widths[i] - cell.chars().count() + 2));
-            } else {
-                s.push_str(cell);
-            }
-        }
-        s.push('\n');
-    }
+    let header: Vec<String> = ["id", "time", "source:line", "params"].map(String::from).to_vec();
+    let body: Vec<Vec<String>> = runs
+        .iter()
+        .map(|r| {
+            let params: Vec<String> =
+                r.params.iter().filter(|(k, _)| shown(k)).map(|(k, v)| format!("{k}={v}")).collect();
+            vec![r.id.to_string(), run_time(r), format!("{}:{}", r.source, r.line), params.join(" ")]
+        })
+        .collect();
+    let mut s = text_table(&header, &[false; 4], &body);
     if runs.is_empty() {
         s.push_str("(no runs; ingest logs with `reckon ingest`)\n");
     }
     s
+}
+
+/// A run's time, with its origin when it is not the log's own and its sweep
+/// where that is not the time's date (named by a label, or a month): both
+/// decide what "latest" means.
+fn run_time(r: &RunRecord) -> String {
+    let sweep =
+        if r.time.starts_with(&r.sweep) && r.sweep.len() == 10 { String::new() } else { format!("sweep {}", r.sweep) };
+    match (r.time_origin.as_str(), sweep.is_empty()) {
+        ("log", true) => r.time.clone(),
+        ("log", false) => format!("{} ({sweep})", r.time),
+        (origin, true) => format!("{} ({origin})", r.time),
+        (origin, false) => format!("{} ({origin}, {sweep})", r.time),
+    }
 }
 
 #[cfg(test)]

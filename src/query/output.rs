@@ -105,43 +105,14 @@ impl Pivot {
     /// A plain table for a terminal, columns padded to their widest entry.
     pub fn to_text(&self, fmt: &NumberFormat) -> String {
         let (header, align, body) = self.grid(fmt, "-");
-        let width = |s: &str| console::measure_text_width(s);
-        let widths: Vec<usize> = (0..header.len())
-            .map(|i| std::iter::once(&header).chain(&body).map(|r| width(&r[i])).max().unwrap_or(0))
-            .collect();
-        let mut out = String::new();
-        for row in std::iter::once(&header).chain(&body) {
-            let mut line = String::new();
-            for (i, cell) in row.iter().enumerate() {
-                if i > 0 {
-                    line.push_str("  ");
-                }
-                let pad = " ".repeat(widths[i] - width(cell));
-                if align[i] == Align::Right {
-                    line.push_str(&pad);
-                    line.push_str(cell);
-                } else {
-                    line.push_str(cell);
-                    line.push_str(&pad);
-                }
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-        out
+        let right: Vec<bool> = align.iter().map(|a| *a == Align::Right).collect();
+        text_table(&header, &right, &body)
     }
 
     /// CSV with a header row; a cell with no runs is empty.
     pub fn to_csv(&self, fmt: &NumberFormat) -> Result<String> {
         let (header, _, body) = self.grid(fmt, "");
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let csv_err = |e: csv::Error| Error::usage(format!("cannot write CSV: {e}"));
-        w.write_record(&header).map_err(csv_err)?;
-        for row in &body {
-            w.write_record(row).map_err(csv_err)?;
-        }
-        let bytes = w.into_inner().map_err(|e| Error::usage(format!("cannot write CSV: {e}")))?;
-        String::from_utf8(bytes).map_err(|e| Error::usage(format!("cannot write CSV: {e}")))
+        csv_table(&header, &body)
     }
 
     /// JSON: the query, then one object per cell with its keys, value and
@@ -174,6 +145,48 @@ impl Pivot {
         s.push('\n');
         Ok(s)
     }
+}
+
+/// A plain table for a terminal from a header, each column's alignment
+/// (true = right) and the body: columns two spaces apart, each padded to its
+/// widest entry (as displayed), no trailing spaces.
+pub fn text_table(header: &[String], right: &[bool], body: &[Vec<String>]) -> String {
+    let width = |s: &str| console::measure_text_width(s);
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| std::iter::once(header).chain(body.iter().map(Vec::as_slice)).map(|r| width(&r[i])).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in std::iter::once(header).chain(body.iter().map(Vec::as_slice)) {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            let pad = " ".repeat(widths[i] - width(cell));
+            if right[i] {
+                line.push_str(&pad);
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.push_str(&pad);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// CSV from a header row and the body, quoted where a cell needs it.
+pub fn csv_table<S: AsRef<[u8]>>(header: &[S], body: &[Vec<String>]) -> Result<String> {
+    let csv_err = |e: csv::Error| Error::usage(format!("cannot write CSV: {e}"));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).map_err(csv_err)?;
+    for row in body {
+        w.write_record(row).map_err(csv_err)?;
+    }
+    let bytes = w.into_inner().map_err(|e| Error::usage(format!("cannot write CSV: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Error::usage(format!("cannot write CSV: {e}")))
 }
 
 /// A GitHub markdown table from a header, each column's alignment (true =

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{CheckFindings, ClaimEntry, Reporter};
+use super::{changed_at, CheckFindings, ClaimEntry, Reporter};
 use crate::claims::judge::ClaimReport;
 use crate::claims::Verdict;
 use crate::Result;
@@ -31,7 +31,16 @@ impl Reporter for Github {
                 }
                 ClaimEntry::History { path, line, timeline } => {
                     let Some((sweep, last)) = timeline.last() else { continue };
-                    let msg = format!("claim `{}` as of {sweep}: {}", last.id, last.summary);
+                    let mut msg = format!("claim `{}` as of {sweep}: {}", last.id, last.summary);
+                    // The sweep that last changed the verdict, as the human listing marks it.
+                    if let Some(i) = (1..timeline.len()).rev().find(|i| changed_at(timeline, *i)) {
+                        let _ = write!(
+                            msg,
+                            " (the {} sweep turned it from {})",
+                            timeline[i].0,
+                            timeline[i - 1].1.verdict.as_str()
+                        );
+                    }
                     annotate(&mut out, level(last), path, *line, &msg);
                 }
                 ClaimEntry::NoSweeps { path, line } => {
