@@ -11,9 +11,14 @@ mod common;
 use common::{copy_dir, fixtures, Sandbox};
 use serde_json::Value;
 
-fn statements() -> Vec<(String, String, String)> {
+fn study() -> Sandbox {
     let sb = Sandbox::new();
     copy_dir(&fixtures().join("lint-training"), sb.path());
+    sb
+}
+
+fn statements() -> Vec<(String, String, String)> {
+    let sb = study();
     let ran = sb.run(&["lint", "--all", "--format", "json", "plan.md"]);
     assert_eq!(ran.code, 1, "{ran:?}");
     let v: Value = serde_json::from_str(&ran.stdout).unwrap();
@@ -64,4 +69,32 @@ fn numbers_for_each_series_and_the_swept_param() {
         [("fp8 > bf16 on val_loss for all micro_batch".to_string(), "holds".to_string())]
     );
     assert_eq!(claims_of(&all, "FP8 is slower to converge"), [(String::new(), "unjudged".to_string())]);
+}
+
+/// `--write` wraps a reported sentence with everything lint judged in it:
+/// the BF16 peak beside the stale FP8 number is checked by the same region.
+#[test]
+fn a_region_checks_all_its_sentence_says() {
+    let sb = study();
+    assert_eq!(sb.run(&["lint", "--write", "plan.md"]).code, 1);
+    let after = sb.read("plan.md");
+    let region = after
+        .split("<!-- reckon:claim ")
+        .find(|r| r.contains("282k"))
+        .unwrap_or_else(|| panic!("the sentence is wrapped: {after}"));
+    assert!(
+        region.starts_with(
+            "id=lint-9-2 fp8 on tokens_per_s at micro_batch = 64 ≈ 282000 and max(bf16 on tokens_per_s for all \
+             micro_batch) ≈ 210000 -->It reaches 282k"
+        ),
+        "{region}"
+    );
+    let ran = sb.run(&["check", "--format", "json", "plan.md"]);
+    let v: Value = serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    let claims = v["documents"][0]["claims"].as_array().unwrap();
+    let c = claims.iter().find(|c| c["claim"]["id"] == "lint-9-2").unwrap_or_else(|| panic!("{claims:#?}"));
+    let verdicts: Vec<&str> =
+        c["claim"]["clauses"].as_array().unwrap().iter().map(|k| k["verdict"].as_str().unwrap()).collect();
+    // As lint judged them: stale is contradicted now; the peak within noise.
+    assert_eq!(verdicts, ["contradicted", "inconclusive"]);
 }

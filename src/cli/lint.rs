@@ -110,11 +110,22 @@ fn lint_document(
     if !args.suggest && !args.write {
         return Ok(());
     }
-    // What is wrapped: the problems, or with --all every judged statement.
-    let chosen: Vec<&Finding> = findings
-        .iter()
-        .filter(|f| if args.all { f.verdict.is_some() && f.as_of.is_none() } else { sel.fails(f) })
-        .collect();
+    // What is wrapped: the problems, or with --all every judged statement
+    // (each with the rest of what its sentence says).
+    let (chosen, partial) =
+        report::to_wrap(
+            &findings,
+            |f: &Finding| {
+                if args.all {
+                    f.verdict.is_some() && f.as_of.is_none()
+                } else {
+                    sel.fails(f)
+                }
+            },
+        );
+    for note in partial {
+        eprintln!("{rel}:{note}");
+    }
     let taken: BTreeSet<String> = doc::parse(Path::new(rel), &text)?
         .regions
         .iter()

@@ -130,6 +130,30 @@ pub struct Wrap {
     pub first_line: usize,
 }
 
+/// What `--write` and `--suggest` wrap: the `chosen` findings and, with
+/// each, the other statements lint judged in the same sentence — a claim
+/// region checks everything its sentence says that lint could read, so no
+/// judged conclusion sits unchecked under it. A sentence that also says
+/// something lint could not judge (unjudged, ambiguous) is wrapped all the
+/// same; the notes returned say so, with where and why, for the author.
+pub fn to_wrap(findings: &[Finding], chosen: impl Fn(&Finding) -> bool) -> (Vec<&Finding>, Vec<String>) {
+    let spans: Vec<&Range<usize>> = findings.iter().filter(|f| chosen(f)).map(|f| &f.span).collect();
+    let judged = |f: &Finding| f.claim.is_some() && f.verdict.is_some() && f.as_of.is_none();
+    let wrapped: Vec<&Finding> =
+        findings.iter().filter(|f| chosen(f) || spans.contains(&&f.span) && judged(f)).collect();
+    let notes = findings
+        .iter()
+        .filter(|f| spans.contains(&&f.span) && matches!(f.status, Status::Unjudged | Status::Ambiguous))
+        .map(|f| {
+            format!(
+                "{}:{}: the claim region around \"{}\" does not check all it says: {}",
+                f.line, f.col, f.sentence, f.summary
+            )
+        })
+        .collect();
+    (wrapped, notes)
+}
+
 /// The claim regions `--write` and `--suggest` make of the chosen findings
 /// (those with a claim, outside tables): one per sentence, or per run of
 /// lines holding several statements of one sentence.
@@ -315,5 +339,23 @@ mod tests {
             "We ran it twice. <!-- reckon:claim id=lint-1 a beats b on m and a / b on m ≈ 2 -->**A beats B**, by 2x.\
              <!-- /reckon:claim --> Then we stopped.\n"
         );
+    }
+
+    #[test]
+    fn a_wrapped_sentence_takes_its_other_judged_statements_and_says_what_it_cannot_check() {
+        let text = "A beats B, C holds at 3, and D is slower. E beats F.\n";
+        let sentence = "A beats B, C holds at 3, and D is slower.";
+        let mut holds = finding(text, sentence, text, "c on m at p = 3 ≈ 1");
+        (holds.status, holds.verdict) = (Status::Holds, Some(crate::claims::Verdict::Holds));
+        let mut unread = finding(text, sentence, text, "");
+        (unread.status, unread.claim, unread.summary) = (Status::Unjudged, None, "`slower` speaks of a speed".into());
+        let mut elsewhere = finding(text, "E beats F.", text, "e beats f on m");
+        (elsewhere.status, elsewhere.verdict) = (Status::Holds, Some(crate::claims::Verdict::Holds));
+        let fs = [finding(text, sentence, text, "a beats b on m"), holds, unread, elsewhere];
+        let (wrapped, notes) = to_wrap(&fs, |f| f.status.is_problem());
+        let claims: Vec<&str> = wrapped.iter().filter_map(|f| f.claim.as_deref()).collect();
+        assert_eq!(claims, ["a beats b on m", "c on m at p = 3 ≈ 1"]);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("1:1: the claim region around") && notes[0].ends_with("speaks of a speed"));
     }
 }
