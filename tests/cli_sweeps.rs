@@ -105,7 +105,9 @@ fn year_month_dates_in_paths_and_sweep_labels_in_reckon_toml() {
     gemm(&t, "b/gemm.csv", "oct");
     t.write(
         "reckon.toml",
-        "series = \"kernel\"\n\n[[source]]\npath = \"a/gemm.csv\"\nlabels = { sweep = \"2026-09\" }\n\n[[source]]\npath = \"b/gemm.csv\"\nlabels = { sweep = \"2026-10\" }\n",
+        "series = \"kernel\"\n\n\
+         [[source]]\npath = \"a/gemm.csv\"\nlabels = { sweep = \"2026-09\" }\n\n\
+         [[source]]\npath = \"b/gemm.csv\"\nlabels = { sweep = \"2026-10\" }\n",
     );
     t.ok(&["ingest"]);
     let counts = query(&t, "tflops", &["--where", "N = 4096", "--agg", "count"]);
@@ -119,7 +121,11 @@ fn labels_that_would_hide_built_ins_are_refused_and_nothing_goes_in() {
     let s = Sandbox::new();
     gemm(&s, "sep.csv", "sep");
     for (label, says) in [
-        ("date=2026-09", "the label `date` would hide reckon's built-in `date` (each run's sweep); to set the sweep, label it `sweep` instead"),
+        (
+            "date=2026-09",
+            "the label `date` would hide reckon's built-in `date` (each run's sweep); \
+             to set the sweep, label it `sweep` instead",
+        ),
         ("time=now", "the label `time` would hide reckon's built-in `time`"),
         ("source=lab", "the label `source` would hide reckon's built-in `source`"),
         ("sweep=september", "the label `sweep` is `september`, which is not a date"),
@@ -172,7 +178,8 @@ fn generic_csv_columns_follow_one_rule() {
     // not refused as runs "at several `repeat` values".
     s.write(
         "doc.md",
-        "cuBLAS at 1024³: <!-- reckon:value metric=latency_us kernel=cublas M=1024 N=1024 digits=2 --><!-- /reckon:value --> µs.\n",
+        "cuBLAS at 1024³: <!-- reckon:value metric=latency_us kernel=cublas M=1024 N=1024 digits=2 -->\
+         <!-- /reckon:value --> µs.\n",
     );
     let r = s.run(&["update", "--write", "doc.md"]);
     assert_eq!(r.code, 0, "{r:?}");

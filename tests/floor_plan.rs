@@ -258,15 +258,12 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/sweep_diff.rs",
     "tests/claims_e2e.rs",
     "tests/cli_ingest.rs",
-    "tests/cli_sweeps.rs",
     "tests/doc_splice.rs",
     "tests/formats_json.rs",
     "tests/inline_claims.rs",
     "tests/living_docs.rs",
-    "tests/names_history_labels.rs",
     "tests/render_snapshots.rs",
     "tests/report_browser.rs",
-    "tests/study_e2e.rs",
 ];
 
 /// Files that still silence some of the lints Cargo.toml's `[lints]` sets

@@ -107,7 +107,8 @@ fn aliases_work_in_query_names_and_filters() {
     let r = expect(&s, 2, &["query", "--metric", "tok/s", "--rows", "C", "--where", "config = EAGLE"]);
     assert!(
         r.stderr.contains(
-            "`EAGLE` is ambiguous: reckon.toml's [aliases] give it to several values of `config` (`eagle-topk1-v2`, `eagle-topk4-v1`)"
+            "`EAGLE` is ambiguous: reckon.toml's [aliases] give it to several values of `config` \
+             (`eagle-topk1-v2`, `eagle-topk4-v1`)"
         ),
         "{r:?}"
     );
@@ -118,13 +119,16 @@ fn aliases_work_in_every_region_argument() {
     let s = sandbox();
     let doc = "plan.md";
     let canonical = "\
-<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config where=\"max_concurrency in (1, 30) and config != eagle-topk4-v1\" ratio=eagle-topk1-v2/baseline -->
+<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config \
+where=\"max_concurrency in (1, 30) and config != eagle-topk4-v1\" ratio=eagle-topk1-v2/baseline -->
 <!-- /reckon:table -->
 
-v2 at C=30: <!-- reckon:value metric=output_throughput config=eagle-topk1-v2 max_concurrency=30 --><!-- /reckon:value -->
+v2 at C=30: <!-- reckon:value metric=output_throughput config=eagle-topk1-v2 max_concurrency=30 -->\
+<!-- /reckon:value -->
 ";
     let aliased = "\
-<!-- reckon:table metric=tok/s rows=C cols=config where=\"concurrency in (1, 30) and config != 'topk=4+v1'\" ratio=topk=1+v2/baseline -->
+<!-- reckon:table metric=tok/s rows=C cols=config where=\"concurrency in (1, 30) and config != 'topk=4+v1'\" \
+ratio=topk=1+v2/baseline -->
 <!-- /reckon:table -->
 
 v2 at C=30: <!-- reckon:value metric=throughput config=\"topk=1+v2\" C=30 --><!-- /reckon:value -->
@@ -133,7 +137,13 @@ v2 at C=30: <!-- reckon:value metric=throughput config=\"topk=1+v2\" C=30 --><!-
     s.ok(&["update", "--write", doc]);
     let want = s.read(doc);
     assert!(want.contains("| 30 | 689.4 | 759.3 | 1.10x |"), "{want}");
-    assert!(want.contains("v2 at C=30: <!-- reckon:value metric=output_throughput config=eagle-topk1-v2 max_concurrency=30 -->759.3<!--"), "{want}");
+    assert!(
+        want.contains(
+            "v2 at C=30: <!-- reckon:value metric=output_throughput config=eagle-topk1-v2 max_concurrency=30 -->\
+             759.3<!--"
+        ),
+        "{want}"
+    );
     s.write(doc, aliased);
     s.ok(&["update", "--write", doc]);
     let got = s.read(doc);
@@ -164,7 +174,8 @@ fn as_of_pins_a_table_a_value_and_a_claim_to_a_sweep() {
 <!-- reckon:table metric=output_throughput rows=max_concurrency where=\"max_concurrency = 150\" as_of=2026-11-20 -->
 <!-- /reckon:table -->
 
-Baseline then: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 as_of=2026-11-20 --><!-- /reckon:value -->.
+Baseline then: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 as_of=2026-11-20 -->\
+<!-- /reckon:value -->.
 
 <!-- reckon:claim id=then as_of=2026-11-20 baseline beats others on output_throughput for all max_concurrency >= 30 -->
 Baseline was strictly superior at saturation.
@@ -203,7 +214,13 @@ Baseline is strictly superior at saturation.
         "<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"max_concurrency = 150\" -->",
     );
     assert!(now.contains("| 150 | 765.2 | 771 | 352.6 |"), "{now}");
-    assert!(second.contains("Baseline then: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 as_of=2026-11-20 -->641.8<!--"), "{second}");
+    assert!(
+        second.contains(
+            "Baseline then: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 \
+             as_of=2026-11-20 -->641.8<!--"
+        ),
+        "{second}"
+    );
 
     let claims: serde_json::Value = serde_json::from_str(&s.ok(&["claims", doc, "--format", "json"]).stdout).unwrap();
     let verdict = |id: &str| {
@@ -223,7 +240,11 @@ Baseline is strictly superior at saturation.
         r.stderr.contains(&format!("{doc}:1:")) && r.stderr.contains("as_of=`2026-11`: expected a sweep date"),
         "{r:?}"
     );
-    s.write(doc, "<!-- reckon:claim id=c as_of=yesterday baseline beats others on tok/s at C = 30 -->\nx\n<!-- /reckon:claim -->\n");
+    s.write(
+        doc,
+        "<!-- reckon:claim id=c as_of=yesterday baseline beats others on tok/s at C = 30 -->\n\
+         x\n<!-- /reckon:claim -->\n",
+    );
     let r = expect(&s, 2, &["check", doc]);
     assert!(r.stderr.contains("as_of=`yesterday`: expected a sweep date"), "{r:?}");
 }
@@ -235,7 +256,8 @@ fn tables_keep_the_authors_labels() {
     s.write(
         doc,
         "\
-<!-- reckon:table metric=tok/s rows=C where=\"C = 30\" labels=\"max_concurrency=Concurrency; baseline=baseline (tok/s); topk=4+v1=EAGLE topk=4 (tok/s)\" -->
+<!-- reckon:table metric=tok/s rows=C where=\"C = 30\" \
+labels=\"max_concurrency=Concurrency; baseline=baseline (tok/s); topk=4+v1=EAGLE topk=4 (tok/s)\" -->
 <!-- /reckon:table -->
 
 <!-- reckon:table metric=tok/s rows=C where=\"C = 30\" labels=aliases ratio=eagle-topk1-v2/baseline -->
@@ -245,11 +267,17 @@ fn tables_keep_the_authors_labels() {
     s.ok(&["update", "--write", doc]);
     let text = s.read(doc);
     assert!(
-        text.contains("| Concurrency | baseline (tok/s) | eagle-topk1-v2 | EAGLE topk=4 (tok/s) |\n|---:|---:|---:|---:|\n| 30 | 689.4 | 759.3 | 341 |"),
+        text.contains(
+            "| Concurrency | baseline (tok/s) | eagle-topk1-v2 | EAGLE topk=4 (tok/s) |\n\
+             |---:|---:|---:|---:|\n| 30 | 689.4 | 759.3 | 341 |"
+        ),
         "{text}"
     );
     assert!(
-        text.contains("| C | baseline | EAGLE topk=1 on the spec_v2 overlap path | EAGLE topk=4, v1 | EAGLE topk=1 on the spec_v2 overlap path / baseline |"),
+        text.contains(
+            "| C | baseline | EAGLE topk=1 on the spec_v2 overlap path | EAGLE topk=4, v1 | \
+             EAGLE topk=1 on the spec_v2 overlap path / baseline |"
+        ),
         "{text}"
     );
     // A label for nothing in the table is a typo, not a choice.

@@ -78,7 +78,13 @@ fn every_claim_of_the_study_gets_its_verdict() {
     assert_eq!(evidence(&rs, "p99-under-2s")["example"]["point"], "request_rate=inf");
     // Why more runs cannot decide, instead of a runs-needed hint.
     let sum = find(&rs, "tput-saturation-beats")["summary"].as_str().unwrap();
-    assert!(sum.ends_with("the difference (+1.2%) is smaller than the 2% margin, so no number of runs makes `beats` hold; a `matches` statement would hold"), "{sum}");
+    assert!(
+        sum.ends_with(
+            "the difference (+1.2%) is smaller than the 2% margin, so no number of runs makes `beats` hold; \
+             a `matches` statement would hold"
+        ),
+        "{sum}"
+    );
     assert!(!sum.contains("more run"), "{sum}");
     // …while a decidable one gets the hint.
     assert!(find(&rs, "gemm-large")["summary"].as_str().unwrap().contains("more runs per side would decide"));
