@@ -51,7 +51,6 @@ const SIZE_DEBTS: &[&str] = &[
     "src/claims/mod.rs",
     "src/claims/stats.rs",
     "src/ingest/generic.rs",
-    "src/ingest/stdout.rs",
     "src/query/cells.rs",
     "src/query/filter.rs",
 ];
@@ -281,7 +280,6 @@ const LINT_DEBTS: &[&str] = &[
     "src/ingest/generic.rs",
     "src/ingest/hyperfine.rs",
     "src/ingest/pyjson.rs",
-    "src/ingest/stdout.rs",
     "src/ingest/vllm.rs",
     "src/metric.rs",
     "src/query/cells.rs",
