@@ -9,6 +9,7 @@
 
 mod batch;
 mod lock;
+mod measurements;
 mod open;
 mod params;
 mod read;

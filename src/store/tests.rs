@@ -212,3 +212,67 @@ fn a_file_that_is_not_sqlite_is_refused() {
     assert!(err.contains("not a SQLite database"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello, I am a text file and not a database at all");
 }
+
+#[test]
+fn a_metric_named_twice_in_a_record_is_refused_even_after_runs_that_named_it_once() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels = BTreeMap::new();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let src = NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
+    let mut w = store.writer(&mut batch).unwrap();
+    assert!(w.begin_source(&src).unwrap());
+    w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+    w.add_run(&run(2, 2.0, 2.0), &labels, &t).unwrap();
+    // As many metrics as the runs before, one of them twice.
+    let mut twice = RawRun::new(3);
+    twice.param("max_concurrency", Value::Num(4.0));
+    twice.metric("output_throughput", 3.0);
+    twice.metric("output_throughput", 4.0);
+    let err = w.add_encoded(&twice, "{}", &t).unwrap_err().to_string();
+    assert!(err.contains("metric `output_throughput` appears twice"), "{err}");
+    w.abandon_source().unwrap();
+    // The source is gone whole; the writer goes on with the next one.
+    let src2 = NewSource { path: "b", hash: "h2", ..src.clone() };
+    assert!(w.begin_source(&src2).unwrap());
+    w.add_run(&run(1, 1.0, 5.0), &labels, &t).unwrap();
+    assert_eq!(w.end_source().unwrap(), 1);
+    w.commit().unwrap();
+    drop(w);
+    let values = store.metric_values("output_throughput").unwrap();
+    assert_eq!(values.iter().map(|v| v.1).collect::<Vec<_>>(), [Some(5.0)]);
+    assert_eq!(store.runs().unwrap().len(), 1);
+}
+
+#[test]
+fn more_measurements_than_one_insert_holds_all_arrive_sorted_or_not() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels = BTreeMap::new();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let src = NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
+    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+    // Runs whose metrics vary: some repeat the last run's names, some not.
+    for i in 0..1000u32 {
+        let mut r = RawRun::new(u64::from(i) + 1);
+        r.param("i", Value::Num(f64::from(i)));
+        for k in 0..(i % 7) {
+            r.metric(format!("m{k}"), f64::from(i * 10 + k));
+        }
+        r.metric("nan", f64::NAN);
+        w.add_run(&r, &labels, &t).unwrap();
+    }
+    w.commit().unwrap();
+    let count = |sql: &str| store.connection().query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    let expected: u32 = (0..1000u32).map(|i| i % 7 + 1).sum();
+    assert_eq!(count("SELECT count(*) FROM measurement"), i64::from(expected));
+    assert_eq!(count("SELECT count(*) FROM measurement WHERE value IS NULL"), 1000);
+    let m3 = store.metric_values("m3").unwrap();
+    assert_eq!(m3.len(), (0..1000).filter(|i| i % 7 > 3).count());
+    let runs = store.runs().unwrap();
+    for (run_id, value) in m3 {
+        let run = runs.iter().find(|r| r.id == run_id).unwrap();
+        let Value::Num(at) = run.params["i"] else { panic!() };
+        assert_eq!(value, Some(at * 10.0 + 3.0));
+    }
+}

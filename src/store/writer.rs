@@ -9,6 +9,7 @@ use std::time::Duration;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::lock::{friendly, writer_note};
+use super::measurements::Measurements;
 use super::params::{encode_params, labels_json};
 use super::sources::{delete_orphans, delete_path, other_labels, refresh_source, stored_source};
 use super::{db_err, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
@@ -96,7 +97,12 @@ pub struct Writer<'s> {
     /// The bytes of the keys in `param_sets`.
     pub(super) param_set_bytes: usize,
     /// Measurements not yet inserted.
-    pending: Vec<(i64, i64, Option<f64>)>,
+    pending: Measurements<'s>,
+    /// The metrics of the last run added, by position, with their ids:
+    /// runs of one log name the same metrics in the same order, so a run
+    /// whose names match them needs neither lookups nor the check for a
+    /// metric named twice.
+    last_metrics: Vec<(String, i64)>,
     /// Scratch for spotting a metric named twice in one record.
     ids: Vec<i64>,
     json: String,
@@ -107,7 +113,6 @@ pub struct Writer<'s> {
     /// Sources begun in the open transaction.
     tx_sources: usize,
     insert_run: rusqlite::Statement<'s>,
-    insert_measurement: rusqlite::Statement<'s>,
 }
 
 /// What a writer must undo if the source being written fails.
@@ -131,11 +136,6 @@ pub(super) struct OpenSource {
     named_sweep: Option<String>,
 }
 
-/// How many measurements a writer holds before inserting them. Each
-/// sorted batch appends to the end of every metric's range whatever its
-/// size; this bounds the memory held.
-const FLUSH_ROWS: usize = 1 << 16;
-
 /// The most bytes of params text the param-set cache of a writer holds.
 /// Runs of one configuration are usually written together, so a small
 /// cache catches nearly every repeat; 8 MiB holds tens of thousands of sets.
@@ -157,9 +157,7 @@ impl<'s> Writer<'s> {
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 )
                 .at(path)?,
-            insert_measurement: conn
-                .prepare("INSERT INTO measurement (metric_id, run_id, value) VALUES (?1, ?2, ?3)")
-                .at(path)?,
+            pending: Measurements::new(conn, path)?,
             conn,
             path: path.to_path_buf(),
             batch,
@@ -167,7 +165,7 @@ impl<'s> Writer<'s> {
             metric_ids: HashMap::new(),
             param_sets: HashMap::new(),
             param_set_bytes: 0,
-            pending: Vec::new(),
+            last_metrics: Vec::new(),
             ids: Vec::new(),
             json: String::new(),
             source: None,
@@ -262,7 +260,7 @@ impl<'s> Writer<'s> {
     fn delete_orphans(&mut self) -> Result<()> {
         self.flush()?;
         delete_orphans(self.conn).at(&self.path)?;
-        self.metric_ids.clear();
+        self.forget_metric_ids();
         self.param_sets.clear();
         self.param_set_bytes = 0;
         Ok(())
@@ -347,29 +345,51 @@ impl<'s> Writer<'s> {
         let sweep = source.named_sweep.as_deref().or(sweep).unwrap_or_else(|| time.get(..10).unwrap_or(time));
         self.insert_run.execute(params![source.id, run.line, time, origin, sweep, set_id]).at(&self.path)?;
         let run_id = self.conn.last_insert_rowid();
-        self.ids.clear();
-        let first = self.pending.len();
-        for m in &run.metrics {
-            let metric_id = self.metric_id(m)?;
-            let value = if m.value.is_nan() { None } else { Some(m.value) };
-            self.ids.push(metric_id);
-            self.pending.push((metric_id, run_id, value));
-        }
-        self.ids.sort_unstable();
-        if let Some(&[twice, _]) = self.ids.windows(2).find(|w| w[0] == w[1]) {
-            let name =
-                run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&twice)).map_or("?", |m| &m.name);
-            // The run row goes with the source's savepoint; its rows here go now.
-            self.pending.truncate(first);
-            return Err(Error::usage(format!("metric `{name}` appears twice in one record")));
+        self.metric_ids_of(run)?;
+        let mut full = false;
+        for (m, &metric_id) in run.metrics.iter().zip(&self.ids) {
+            full |= self.pending.push(metric_id, run_id, m.value);
         }
         if let Some(source) = self.source.as_mut() {
             source.runs += 1;
         }
-        if self.pending.len() >= FLUSH_ROWS {
+        if full {
             self.flush()?;
         }
         Ok(())
+    }
+
+    /// The ids of a run's metrics, in its order, into `self.ids`; an error
+    /// when the run names a metric twice.
+    fn metric_ids_of(&mut self, run: &RawRun) -> Result<()> {
+        self.ids.clear();
+        let same = run.metrics.len() == self.last_metrics.len()
+            && run.metrics.iter().zip(&self.last_metrics).all(|(m, (name, _))| m.name == *name);
+        if same {
+            self.ids.extend(self.last_metrics.iter().map(|(_, id)| *id));
+            return Ok(());
+        }
+        for m in &run.metrics {
+            let id = self.metric_id(m)?;
+            self.ids.push(id);
+        }
+        let mut sorted = self.ids.clone();
+        sorted.sort_unstable();
+        if let Some(&[twice, _]) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            let name =
+                run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&twice)).map_or("?", |m| &m.name);
+            // The run row goes with the source's savepoint.
+            return Err(Error::usage(format!("metric `{name}` appears twice in one record")));
+        }
+        self.last_metrics.clear();
+        self.last_metrics.extend(run.metrics.iter().map(|m| m.name.clone()).zip(self.ids.iter().copied()));
+        Ok(())
+    }
+
+    /// Empties the metric id caches (their rows were deleted or rolled back).
+    fn forget_metric_ids(&mut self) {
+        self.metric_ids.clear();
+        self.last_metrics.clear();
     }
 
     /// The id of a param set, from the cache or the database (made there if
@@ -434,11 +454,7 @@ impl<'s> Writer<'s> {
 
     /// Inserts the pending measurements, sorted by the table's key.
     fn flush(&mut self) -> Result<()> {
-        self.pending.sort_unstable_by_key(|&(m, r, _)| (m, r));
-        for &(m, r, v) in &self.pending {
-            self.insert_measurement.execute(params![m, r, v]).at(&self.path)?;
-        }
-        self.pending.clear();
+        self.pending.flush(&self.path)?;
         if let Some(source) = self.source.as_mut() {
             // What was pending of this source is now inside its savepoint.
             source.pending_from = 0;
@@ -475,6 +491,7 @@ impl<'s> Writer<'s> {
         for name in source.new_metrics {
             self.metric_ids.remove(&name);
         }
+        self.last_metrics.clear();
         for set in source.new_sets {
             if self.param_sets.remove(&set).is_some() {
                 self.param_set_bytes -= set.len();
@@ -505,8 +522,8 @@ impl<'s> Writer<'s> {
     fn lost_transaction(&mut self) {
         self.lost = true;
         self.tx_started = None;
-        self.pending.clear();
-        self.metric_ids.clear();
+        self.pending.truncate(0);
+        self.forget_metric_ids();
         self.param_sets.clear();
         self.param_set_bytes = 0;
         self.batch.id = None;
