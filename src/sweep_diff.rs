@@ -12,9 +12,9 @@
 //! one sweep records (a per-run tag) are not part of the key, nor are repeat
 //! markers (`repeat`, `seed`, … see [`crate::run::is_repeat_marker`]): the
 //! runs they tell apart are the repeats a cell compares.
-#![allow(clippy::format_push_string, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
 use serde::Serialize;
 
@@ -216,19 +216,16 @@ fn default_by(dataset: &Dataset, from: &str, to: &str, filter: Option<&Filter>) 
     by
 }
 
-/// Compares the two sweeps cell by cell.
-pub fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<SweepDiff> {
-    // Names as the data use them: reckon.toml's aliases resolved.
-    let opts =
-        &Options { filter: opts.filter.as_ref().map(|f| dataset.resolve_filter(f)).transpose()?, ..opts.clone() };
-    let (from, to) = pick_sweeps(dataset, opts)?;
-    let filter = opts.filter.as_ref();
-    let by = if opts.by.is_empty() {
-        default_by(dataset, &from, &to, filter)
-    } else {
-        opts.by.iter().map(|p| dataset.param_name(p, "--by")).collect::<Result<Vec<_>>>()?
-    };
-    let mut metrics: Vec<(String, Option<String>, Direction)> = Vec::new();
+/// A metric a diff compares: name, unit, direction.
+type MetricSpec = (String, Option<String>, Direction);
+
+/// One cell's values: the older sweep's runs, the newer sweep's.
+type Sides = (Vec<f64>, Vec<f64>);
+
+/// The metrics a diff compares (name, unit, direction), sorted, and the
+/// neutral ones left out when none were named.
+fn metrics_to_compare(dataset: &Dataset, opts: &Options) -> Result<(Vec<MetricSpec>, Vec<String>)> {
+    let mut metrics: Vec<MetricSpec> = Vec::new();
     let mut neutral_skipped = Vec::new();
     if opts.metrics.is_empty() {
         for m in dataset.metrics() {
@@ -247,24 +244,51 @@ pub fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<S
     metrics.sort_by(|a, b| a.0.cmp(&b.0));
     neutral_skipped.sort();
 
+    Ok((metrics, neutral_skipped))
+}
+
+/// Each cell's runs of one metric: cell key → (older sweep's values, newer
+/// sweep's values).
+fn sides_by_cell(
+    dataset: &Dataset,
+    metric: &str,
+    by: &[String],
+    (from, to): (&str, &str),
+    filter: Option<&Filter>,
+) -> Result<BTreeMap<Vec<Key>, Sides>> {
+    let mut groups: BTreeMap<Vec<Key>, Sides> = BTreeMap::new();
+    for (run, value) in dataset.values(metric)? {
+        let newer = run.sweep == to;
+        if !(newer || run.sweep == from) || filter.is_some_and(|f| !f.matches(run)) || !value.is_finite() {
+            continue;
+        }
+        let Some(key) = by.iter().map(|p| run.params.get(p).map(|v| Key::parse(&v.to_string()))).collect() else {
+            continue;
+        };
+        let sides = groups.entry(key).or_default();
+        if newer { &mut sides.1 } else { &mut sides.0 }.push(value);
+    }
+    Ok(groups)
+}
+
+/// Compares the two sweeps cell by cell.
+pub fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<SweepDiff> {
+    // Names as the data use them: reckon.toml's aliases resolved.
+    let opts =
+        &Options { filter: opts.filter.as_ref().map(|f| dataset.resolve_filter(f)).transpose()?, ..opts.clone() };
+    let (from, to) = pick_sweeps(dataset, opts)?;
+    let filter = opts.filter.as_ref();
+    let by = if opts.by.is_empty() {
+        default_by(dataset, &from, &to, filter)
+    } else {
+        opts.by.iter().map(|p| dataset.param_name(p, "--by")).collect::<Result<Vec<_>>>()?
+    };
+    let (metrics, neutral_skipped) = metrics_to_compare(dataset, opts)?;
     let mut cells = Vec::new();
     let (mut only_from, mut only_to) = (0, 0);
     let (mut from_runs, mut to_runs) = ((usize::MAX, 0), (usize::MAX, 0));
     for (metric, unit, direction) in metrics {
-        // Cell key → (older runs, newer runs).
-        type Sides = (Vec<f64>, Vec<f64>);
-        let mut groups: BTreeMap<Vec<Key>, Sides> = BTreeMap::new();
-        for (run, value) in dataset.values(&metric)? {
-            let newer = run.sweep == to;
-            if !(newer || run.sweep == from) || filter.is_some_and(|f| !f.matches(run)) || !value.is_finite() {
-                continue;
-            }
-            let Some(key) = by.iter().map(|p| run.params.get(p).map(|v| Key::parse(&v.to_string()))).collect() else {
-                continue;
-            };
-            let sides = groups.entry(key).or_default();
-            if newer { &mut sides.1 } else { &mut sides.0 }.push(value);
-        }
+        let groups = sides_by_cell(dataset, &metric, &by, (&from, &to), filter)?;
         let pooled = pooled_log_sd(groups.values().flat_map(|(a, b)| [a.as_slice(), b.as_slice()]));
         let margin = margins.of(&metric, direction);
         for (key, (old, new)) in &groups {
@@ -384,7 +408,8 @@ impl SweepDiff {
         let same = self.cells.iter().filter(|c| c.movement == Movement::Same).count();
         let noise = n - better - worse - same;
         format!(
-            "{} of {n} cells moved beyond noise ({better} better, {worse} worse); {noise} within noise; {same} the same within their margin",
+            "{} of {n} cells moved beyond noise ({better} better, {worse} worse); {noise} within noise; {same} the \
+             same within their margin",
             better + worse
         )
     }
@@ -404,7 +429,8 @@ impl SweepDiff {
         )];
         if self.from_runs.0 == 1 || self.to_runs.0 == 1 {
             lines.push(
-                "A side with a single run has no spread of its own: its noise is the spread of the metric's repeated runs, as for claims, and such cells are marked ¹."
+                "A side with a single run has no spread of its own: its noise is the spread of the metric's \
+                 repeated runs, as for claims, and such cells are marked ¹."
                     .to_string(),
             );
         }
@@ -491,9 +517,9 @@ impl SweepDiff {
             out.push('\n');
         }
         if !self.claims.is_empty() {
-            out.push_str(&format!("\nClaims whose verdict changed from {} to {}:\n", self.from, self.to));
+            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:", self.from, self.to);
             for l in self.claim_lines() {
-                out.push_str(&format!("  {l}\n"));
+                let _ = writeln!(out, "  {l}");
             }
         }
         out
@@ -527,12 +553,10 @@ impl SweepDiff {
             out.push('\n');
         }
         if !self.claims.is_empty() {
-            out.push_str(&format!("\nClaims whose verdict changed from {} to {}:\n\n", self.from, self.to));
+            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:\n", self.from, self.to);
             for c in &self.claims {
-                out.push_str(&format!(
-                    "- `{}` ({}:{}): {} → **{}** — {}\n",
-                    c.id, c.path, c.line, c.from, c.to, c.summary
-                ));
+                let _ =
+                    writeln!(out, "- `{}` ({}:{}): {} → **{}** — {}", c.id, c.path, c.line, c.from, c.to, c.summary);
             }
         }
         out

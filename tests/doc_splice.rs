@@ -6,8 +6,8 @@
 //! The numbers in the sample documents (92.7, 86.8, 96.0, 759.3 tok/s) are
 //! the examples of DESIGN.md "Living documents"; the document layer does not
 //! interpret them.
-#![allow(clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use proptest::prelude::*;
@@ -141,7 +141,8 @@ fn bom_and_missing_final_newline_are_kept() {
 
 #[test]
 fn unicode_around_regions() {
-    let text = "Débit: ≈ <!-- reckon:value metric=output_throughput config=\"eagle-topk1-v2\" -->旧<!-- /reckon:value --> tok/s — 猫🐈\n\
+    let text = "Débit: ≈ <!-- reckon:value metric=output_throughput \
+                config=\"eagle-topk1-v2\" -->旧<!-- /reckon:value --> tok/s — 猫🐈\n\
                 <!-- reckon:table titre=\"débit « max »\" -->\nancien\n<!-- /reckon:table -->\n🐈 fin";
     let doc = parse(text);
     assert_eq!(doc.regions.len(), 2);
@@ -212,7 +213,8 @@ fn sample() -> String {
      | concurrency | baseline |\n\
      <!-- /reckon:table -->\n\
      \n\
-     At 30 concurrent requests topk=1 with spec_v2 reaches <!-- reckon:value metric=output_throughput config=eagle-topk1-v2 concurrency=30 -->700<!-- /reckon:value --> tok/s.\n\
+     At 30 concurrent requests topk=1 with spec_v2 reaches <!-- reckon:value metric=output_throughput \
+     config=eagle-topk1-v2 concurrency=30 -->700<!-- /reckon:value --> tok/s.\n\
      \n\
      <!-- reckon:claim id=throughput-baseline-wins\n\
      \x20    baseline beats eagle-topk4-v1, eagle-topk1-v2 on output_throughput for all concurrency >= 30 -->\n\
@@ -312,7 +314,8 @@ fn nested_regions() {
     );
     // Only a value, and only one level deep.
     let err = parse_err(
-        "<!-- reckon:claim id=c a beats b on m -->\n<!-- reckon:table -->\n<!-- /reckon:table -->\n<!-- /reckon:claim -->\n",
+        "<!-- reckon:claim id=c a beats b on m -->\n<!-- reckon:table -->\n<!-- /reckon:table -->\n\
+         <!-- /reckon:claim -->\n",
     );
     assert!(err.starts_with("plan.md:2:1: `reckon:table` opens inside the `reckon:claim` region"), "{err}");
 }
@@ -454,13 +457,12 @@ fn build(pieces: &[Piece], eol: &str, final_newline: bool) -> (String, Vec<Strin
                     content.push_str(line);
                     content.push_str(eol);
                 }
-                text.push_str(&format!("<!-- reckon:{kind} q=1 -->{content}<!-- /reckon:{kind} -->{eol}"));
+                let _ = write!(text, "<!-- reckon:{kind} q=1 -->{content}<!-- /reckon:{kind} -->{eol}");
                 contents.push(content);
             }
             Piece::Value(before, value, after) => {
-                text.push_str(&format!(
-                    "{before} <!-- reckon:value metric=x -->{value}<!-- /reckon:value --> {after}{eol}"
-                ));
+                let _ =
+                    write!(text, "{before} <!-- reckon:value metric=x -->{value}<!-- /reckon:value --> {after}{eol}");
                 contents.push(value.clone());
             }
             Piece::Claim(lines) => {
@@ -470,9 +472,10 @@ fn build(pieces: &[Piece], eol: &str, final_newline: bool) -> (String, Vec<Strin
                     content.push_str(eol);
                 }
                 let id = contents.len();
-                text.push_str(&format!(
+                let _ = write!(
+                    text,
                     "<!-- reckon:claim id=c{id}{eol}     a beats b on m -->{content}<!-- /reckon:claim -->{eol}"
-                ));
+                );
                 contents.push(content);
             }
         }

@@ -2,7 +2,8 @@
 //! computed independently from the raw logs with scipy
 //! (`tests/fixtures/reference/sweep_diff.py`, whose output is quoted below),
 //! and the `diff` region kind.
-#![allow(clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
+
+use std::fmt::Write as _;
 
 mod common;
 use common::Sandbox;
@@ -97,10 +98,10 @@ fn three_runs_a_side_use_welch_as_scipy_does() {
         [("fast", [100.0, 102.0, 98.0], [110.0, 111.0, 109.0]), ("slow", [50.0, 51.0, 49.0], [50.5, 49.5, 50.2])]
     {
         for v in before {
-            a.push_str(&format!("{series},64,{v}\n"));
+            let _ = writeln!(a, "{series},64,{v}");
         }
         for v in after {
-            b.push_str(&format!("{series},64,{v}\n"));
+            let _ = writeln!(b, "{series},64,{v}");
         }
     }
     s.write("logs/2026-01-05/run.csv", a);

@@ -1,7 +1,6 @@
 //! Splicing: new region contents written between untouched slices of the
 //! original text, with the closing marker recording a digest of what reckon
 //! wrote so a later hand edit can be told apart.
-#![allow(clippy::unused_self)] // floor-plan debt (issue 7): fix these and delete this line
 
 use super::note;
 use super::{Document, Kind};
@@ -161,7 +160,7 @@ impl Document {
             let prefix = continuation_prefix(text, region.open.start);
             match (region.kind, &region.detached) {
                 (Kind::Claim, Some(detached)) => {
-                    let note = self.detached_note_for(region, replacement);
+                    let note = Self::detached_note_for(region, replacement);
                     let close = match &note {
                         Some(n) => format!("<!-- /reckon:claim digest={} -->", &digest(n)[..WRITTEN_DIGEST_LEN]),
                         None => "<!-- /reckon:claim -->".to_string(),
@@ -211,7 +210,7 @@ impl Document {
 
     /// The note an inline claim gets for `replacement` (see
     /// [`Document::content_for`]), naming its claim.
-    fn detached_note_for(&self, region: &super::Region, replacement: &str) -> Option<String> {
+    fn detached_note_for(region: &super::Region, replacement: &str) -> Option<String> {
         let id = region.arg("id").map_or("", |a| a.value.as_str());
         note::normalize_note(replacement).map(|n| note::detached_note(&n, id))
     }
@@ -221,7 +220,7 @@ impl Document {
     pub fn changes(&self, text: &str, index: usize, replacement: &str) -> bool {
         let Some(region) = self.regions.get(index) else { return false };
         if region.kind == Kind::Claim && region.detached.is_some() {
-            let new = self.detached_note_for(region, replacement).map(|n| n.replace("\r\n", "\n"));
+            let new = Self::detached_note_for(region, replacement).map(|n| n.replace("\r\n", "\n"));
             let old = region.status_note(text).map(|n| n.replace("\r\n", "\n"));
             return new != old;
         }
@@ -250,7 +249,8 @@ mod tests {
         let text = "> <!-- reckon:claim id=q a beats b on m -->\n> Baseline wins.\n> <!-- /reckon:claim -->\n";
         let note = status_note(Alert::Warning, "contradicted");
         let out = splice_one(text, 0, &note);
-        let expected_start = "> <!-- reckon:claim id=q a beats b on m -->\n> Baseline wins.\n>\n> > [!WARNING]\n> > **reckon:** contradicted\n> <!-- /reckon:claim digest=";
+        let expected_start = "> <!-- reckon:claim id=q a beats b on m -->\n> Baseline wins.\n>\n> > [!WARNING]\n\
+                              > > **reckon:** contradicted\n> <!-- /reckon:claim digest=";
         assert!(out.starts_with(expected_start), "{out}");
         // Every line stays in the quote, and removing the note restores the text.
         assert!(out.lines().all(|l| l.starts_with('>')), "{out}");

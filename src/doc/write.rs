@@ -2,12 +2,12 @@
 //! write a temporary file beside it with the same permissions, flush it to
 //! disk, and rename it over the original so readers see the old or the new
 //! file, never half of one.
-#![allow(clippy::needless_continue)] // floor-plan debt (issue 7): fix these and delete this line
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
+
+use tempfile::NamedTempFile;
 
 use crate::{Error, Result};
 
@@ -31,21 +31,19 @@ pub fn write_atomic(path: &Path, original: &[u8], new_text: &str) -> Result<()> 
     let dir = target
         .parent()
         .ok_or_else(|| Error::io(path, io::Error::new(io::ErrorKind::InvalidInput, "not a file in a directory")))?;
-    let (tmp_path, mut file) = create_temp(dir, &target).map_err(|e| Error::io(dir, e))?;
-    let tmp = TempFile { path: tmp_path, keep: false };
-
+    let mut tmp = create_temp(dir, &target).map_err(|e| Error::io(dir, e))?;
+    let file = tmp.as_file_mut();
     let written = file
         .write_all(new_text.as_bytes())
         .and_then(|()| file.set_permissions(permissions))
         .and_then(|()| file.sync_all());
-    drop(file);
-    written.map_err(|e| Error::io(&tmp.path, e))?;
+    written.map_err(|e| Error::io(tmp.path(), e))?;
 
     // Checked again as late as possible: the file may have changed while the
-    // temporary file was written.
+    // temporary file was written. (On an error the temporary file is
+    // removed as `tmp` drops.)
     ensure_unchanged(path, &target, original)?;
-    fs::rename(&tmp.path, &target).map_err(|e| Error::io(path, e))?;
-    tmp.keep();
+    tmp.persist(&target).map_err(|e| Error::io(path, e.error))?;
     sync_dir(dir);
     Ok(())
 }
@@ -60,17 +58,15 @@ pub fn write_generated(path: &Path, text: &str) -> Result<()> {
         _ => Path::new("."),
     };
     clean_stale_temps(dir);
-    let (tmp_path, mut file) = create_temp(dir, path).map_err(|e| Error::io(dir, e))?;
-    let tmp = TempFile { path: tmp_path, keep: false };
+    let mut tmp = create_temp(dir, path).map_err(|e| Error::io(dir, e))?;
     let permissions = fs::metadata(path).ok().map(|m| m.permissions());
+    let file = tmp.as_file_mut();
     let written = file
         .write_all(text.as_bytes())
         .and_then(|()| permissions.map_or(Ok(()), |p| file.set_permissions(p)))
         .and_then(|()| file.sync_all());
-    drop(file);
-    written.map_err(|e| Error::io(&tmp.path, e))?;
-    fs::rename(&tmp.path, path).map_err(|e| Error::io(path, e))?;
-    tmp.keep();
+    written.map_err(|e| Error::io(tmp.path(), e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     sync_dir(dir);
     Ok(())
 }
@@ -90,7 +86,7 @@ fn ensure_unchanged(path: &Path, target: &Path, original: &[u8]) -> Result<()> {
 }
 
 /// Removes the temporary files a reckon killed mid-write left in `dir`
-/// (`.NAME.reckon-PID-N.tmp`): those of a process that is gone, or, where
+/// (`.NAME.reckon-PID-XXXXXX.tmp`): those of a process that is gone, or, where
 /// that cannot be told, older than an hour. Best effort.
 pub fn clean_stale_temps(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else { return };
@@ -98,10 +94,7 @@ pub fn clean_stale_temps(dir: &Path) {
     for e in entries.flatten() {
         let name = e.file_name();
         let Some(name) = name.to_str() else { continue };
-        let Some(pid) = temp_owner(name) else { continue };
-        if pid == own {
-            continue;
-        }
+        let Some(pid) = temp_owner(name).filter(|pid| *pid != own) else { continue };
         let gone = match process_alive(pid) {
             Some(alive) => !alive,
             None => e
@@ -122,7 +115,8 @@ fn temp_owner(name: &str) -> Option<u32> {
     let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (_, tail) = rest.rsplit_once(".reckon-")?;
     let (pid, n) = tail.split_once('-')?;
-    n.bytes().all(|b| b.is_ascii_digit()).then_some(())?;
+    // A counter (older reckons) or tempfile's random letters and digits.
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric())).then_some(())?;
     pid.parse().ok()
 }
 
@@ -132,19 +126,18 @@ fn process_alive(pid: u32) -> Option<bool> {
     proc.join("self").exists().then(|| proc.join(pid.to_string()).exists())
 }
 
-/// A new file beside `target`, named after it so a stray one is recognisable.
-fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
+/// A new file beside `target`, named after it so a stray one is
+/// recognisable (`.NAME.reckon-PID-XXXXXX.tmp`), removed when dropped
+/// unless persisted. Created as a plain new file would be (0666 less the
+/// umask), not tempfile's private 0600: a new plot or page is for readers.
+fn create_temp(dir: &Path, target: &Path) -> io::Result<NamedTempFile> {
     let name = target.file_name().map_or_else(|| "document".into(), |n| n.to_string_lossy());
-    loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(".{name}.reckon-{}-{n}.tmp", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(file) => return Ok((tmp, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1_000_000 => continue,
-            Err(e) => return Err(e),
-        }
-    }
+    let prefix = format!(".{name}.reckon-{}-", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder.tempfile_in(dir)
 }
 
 /// Makes the rename durable. Best effort: not every platform or file system
@@ -156,26 +149,6 @@ fn sync_dir(dir: &Path) {
     }
     #[cfg(not(unix))]
     let _ = dir;
-}
-
-/// Removes the temporary file unless it was renamed into place.
-struct TempFile {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl TempFile {
-    fn keep(mut self) {
-        self.keep = true;
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = fs::remove_file(&self.path);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! Reviewing one living document: regenerate every region from the data,
 //! judge every claim, and collect what changed — the new text, the plot
 //! files, the stale regions and the claim verdicts — without writing.
-#![allow(clippy::needless_pass_by_value)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::path::{Path, PathBuf};
 
@@ -123,7 +122,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
         }
         let args = Args::new(pairs);
         let rendered = render::render(&render_ctx, region.kind.name(), &args)
-            .map_err(|e| region_error(&parsed, &text, region, e))?;
+            .map_err(|e| region_error(&parsed, &text, region, &e))?;
         for (file, new) in rendered.files {
             if drawn.contains(&file) {
                 return Err(parsed.error_at(
@@ -167,7 +166,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
 
 /// A renderer's complaint, placed at the argument it is about (or the
 /// opening marker).
-fn region_error(parsed: &doc::Document, text: &str, region: &doc::Region, e: RegionError) -> Error {
+fn region_error(parsed: &doc::Document, text: &str, region: &doc::Region, e: &RegionError) -> Error {
     let at = e.arg.as_deref().and_then(|k| region.arg(k)).map_or(region.open.start, |a| a.span.start);
     parsed.error_at(text, at, format!("{} region: {}", region.kind.name(), e.msg))
 }

@@ -8,8 +8,8 @@
 //! The loop reads answers line by line from any reader and writes to any
 //! writer, so it is tested without a terminal; the command itself refuses
 //! to run without one.
-#![allow(clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 
+use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::path::Path;
 
@@ -169,16 +169,16 @@ pub fn inline_diff(old: &str, new: &str, color: bool) -> String {
             for (emphasized, value) in change.iter_strings_lossy() {
                 let text = if invisibles { visible(&value) } else { value.to_string() };
                 let text = text.strip_suffix('\n').unwrap_or(&text).to_string();
-                line.push_str(&match (emphasized, color, tag) {
-                    (true, true, _) => style(tag).underlined().bold().apply_to(&text).to_string(),
-                    (true, false, ChangeTag::Delete) => format!("[-{text}-]"),
-                    (true, false, ChangeTag::Insert) => format!("{{+{text}+}}"),
-                    (false, true, _) => style(tag).apply_to(&text).to_string(),
-                    _ => text,
-                });
+                let _ = match (emphasized, color, tag) {
+                    (true, true, _) => write!(line, "{}", style(tag).underlined().bold().apply_to(&text)),
+                    (true, false, ChangeTag::Delete) => write!(line, "[-{text}-]"),
+                    (true, false, ChangeTag::Insert) => write!(line, "{{+{text}+}}"),
+                    (false, true, _) => write!(line, "{}", style(tag).apply_to(&text)),
+                    _ => write!(line, "{text}"),
+                };
             }
             let sign = if color { style(tag).apply_to(sign).to_string() } else { sign.to_string() };
-            out.push_str(&format!("{sign}{line}\n"));
+            let _ = writeln!(out, "{sign}{line}");
         }
     }
     out
