@@ -143,7 +143,8 @@ fn baseline_beats_topk4_held_on_the_old_sweep_and_still_does() {
     assert_eq!(
         ev.summary(v),
         "holds (6 of 6 points hold); closest at concurrency=30: baseline 641.8 vs eagle-topk4-v1 329.5 \
-         (+94.8%; no interval: single runs and no repeats to measure the noise, margin 2%), 1 run each, sweep 2026-11-20; rests on single runs"
+         (+94.8%; no interval: single runs and no repeats to measure the noise, margin 2%), 1 run each, \
+         sweep 2026-11-20; rests on single runs"
     );
     // … and on 2026-11-29.
     let base = cells(&BASELINE, |c| c >= 30.0);
@@ -231,7 +232,8 @@ fn single_point_claims() {
     assert_eq!(v, Verdict::Holds);
     assert_eq!(
         ev.summary(v),
-        "holds; closest at concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%; 95% interval +2.6% to +5.2%, margin 2%), 3 runs each, sweep 2026-11-29"
+        "holds; closest at concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%; 95% interval +2.6% to \
+            +5.2%, margin 2%), 3 runs each, sweep 2026-11-29"
     );
 }
 
@@ -335,7 +337,13 @@ fn beats_inside_the_margin_says_why_more_runs_cannot_decide() {
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Inconclusive);
     let s = ev.summary(v);
-    assert!(s.ends_with("the difference (+0.8%) is smaller than the 2% margin, so no number of runs makes `beats` hold; a `matches` statement would hold"), "{s}");
+    assert!(
+        s.ends_with(
+            "the difference (+0.8%) is smaller than the 2% margin, so no number of runs makes \
+        `beats` hold; a `matches` statement would hold"
+        ),
+        "{s}"
+    );
     assert!(!s.contains("more run"), "{s}");
 }
 
@@ -381,5 +389,12 @@ fn holm_undecided_points_are_explained() {
     let Judgement { verdict: v, evidence: ev } = combine_all(&pts);
     assert_eq!(v, Verdict::Inconclusive);
     assert_eq!(ev.undecided_by_holm, 3);
-    assert!(ev.summary(v).ends_with("3 comparisons decided on their own are undecided after Holm's correction over 3 comparisons (each interval shown is uncorrected)"), "{}", ev.summary(v));
+    assert!(
+        ev.summary(v).ends_with(
+            "3 comparisons decided on their own are undecided after Holm's correction \
+        over 3 comparisons (each interval shown is uncorrected)"
+        ),
+        "{}",
+        ev.summary(v)
+    );
 }

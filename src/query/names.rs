@@ -5,7 +5,6 @@
 //! (`tok/s` → `output_throughput`, `topk=1+v2` → `eagle-topk1-v2`).
 //! [`crate::query::Dataset`] applies it for every metric, param and param
 //! value it is asked about, so no caller resolves names on its own.
-#![allow(clippy::doc_markdown)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::BTreeMap;
 
@@ -77,7 +76,7 @@ impl Aliases {
 }
 
 /// The message for an alias that stands for several names; `what` says
-/// what they are, in the plural (`metrics`, `values of `config``).
+/// what they are, in the plural (`metrics`, ``values of `config` ``).
 pub fn ambiguous(word: &str, what: &str, candidates: &[String]) -> String {
     let list: Vec<String> = candidates.iter().map(|c| format!("`{c}`")).collect();
     format!(

@@ -1,7 +1,6 @@
 //! Parser tests: every form the language promises, the scenario's
 //! conclusions stated in it, canonical printing, and errors that point at
 //! the right byte.
-#![allow(clippy::items_after_statements, clippy::match_wildcard_for_single_variants)] // floor-plan debt (issue 7): fix these and delete this line
 
 use super::*;
 
@@ -70,7 +69,7 @@ fn several_opponents_for_all_at_least() {
     let p = pairwise("baseline beats eagle-topk4-v1, eagle-topk1-v2 on output_throughput for all concurrency >= 30");
     match &p.b {
         Opponents::Series(list) => assert_eq!(names(list), ["eagle-topk4-v1", "eagle-topk1-v2"]),
-        other => panic!("{other:?}"),
+        Opponents::Others => panic!("{:?}", p.b),
     }
     let q = p.quantifier.unwrap();
     assert_eq!(q.kind, QuantKind::ForAll);
@@ -143,6 +142,8 @@ fn matches_and_matches_or_beats() {
 
 #[test]
 fn literal_comparisons_between_series() {
+    use crate::claims::stats::Test;
+    use crate::metric::Direction;
     for (op, rel) in [
         (">", Relation::Gt),
         (">=", Relation::Ge),
@@ -155,8 +156,6 @@ fn literal_comparisons_between_series() {
         assert_eq!(p.relation, rel, "{op}");
     }
     // `beats` follows the metric; `<` is literal.
-    use crate::claims::stats::Test;
-    use crate::metric::Direction;
     assert_eq!(Relation::Beats.resolve(Direction::Lower), (Test::Beats, Direction::Lower));
     assert_eq!(Relation::Lt.resolve(Direction::Higher), (Test::Beats, Direction::Lower));
     assert_eq!(Relation::Ge.resolve(Direction::Lower), (Test::MatchesOrBeats, Direction::Higher));
@@ -336,7 +335,8 @@ fn the_scenarios_conclusions() {
         "max(eagle-topk4-v1 on output_throughput for all concurrency >= 50) ≈ 336 within 3%",
         // 4. "slightly better tok/s (96 vs 93)" at a single request.
         "eagle-topk4-v1 beats baseline on output_throughput at concurrency = 1",
-        "eagle-topk4-v1 on output_throughput at concurrency = 1 ≈ 96 and baseline on output_throughput at concurrency = 1 ≈ 93",
+        "eagle-topk4-v1 on output_throughput at concurrency = 1 ≈ 96 and baseline on output_throughput at \
+            concurrency = 1 ≈ 93",
         // 5. "by C=8 baseline is already 1.6x ahead".
         "baseline / eagle-topk4-v1 on output_throughput at concurrency = 8 ≈ 1.6 within 5%",
         // 6. "its peak of 773 tok/s".
@@ -360,7 +360,8 @@ fn the_scenarios_conclusions() {
 
 #[test]
 fn multi_line_statements_as_in_a_directive() {
-    let s = "\n     baseline beats eagle-topk4-v1, eagle-topk1-v2\n       on output_throughput\n       for all concurrency >= 30\n";
+    let s = "\n     baseline beats eagle-topk4-v1, eagle-topk1-v2\n       on output_throughput\n       for all \
+        concurrency >= 30\n";
     assert_eq!(
         canonical(s),
         "baseline beats eagle-topk4-v1, eagle-topk1-v2 on output_throughput for all concurrency >= 30"
@@ -444,7 +445,8 @@ fn error_positions_map_to_lines_and_columns() {
     let usage = err("a beats b").into_error("throughput-baseline-wins", "a beats b");
     assert_eq!(
         usage.to_string(),
-        "claim throughput-baseline-wins: line 1 column 10: expected `on METRIC` after the series names (found the end of the statement)"
+        "claim throughput-baseline-wins: line 1 column 10: expected `on METRIC` after the series names (found \
+            the end of the statement)"
     );
 }
 
@@ -716,7 +718,6 @@ mod round_trip {
 
     /// The claim without source offsets (printing moves words).
     fn strip(c: &Claim) -> String {
-        let mut v = serde_json::to_value(c).unwrap();
         fn walk(v: &mut serde_json::Value) {
             match v {
                 serde_json::Value::Object(m) => {
@@ -727,6 +728,7 @@ mod round_trip {
                 _ => {}
             }
         }
+        let mut v = serde_json::to_value(c).unwrap();
         walk(&mut v);
         v.to_string()
     }

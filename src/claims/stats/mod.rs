@@ -36,16 +36,15 @@
 //!   p-values feed Holm's step-down procedure ([`holm`]) when a claim spans
 //!   several points; with a single point Holm changes nothing, so the
 //!   interval rules above are exactly what a one-point claim uses.
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::many_single_char_names,
-    clippy::match_same_arms,
-    clippy::return_self_not_must_use
-)] // floor-plan debt (issue 7): fix these and delete this line
+
+mod value;
+
+pub use value::{
+    aggregate, approx_band, check_value, estimate_difference, estimate_level, estimate_ratio, Aggregate, Estimate,
+    PointOutcome, ValueCheck,
+};
 
 use crate::metric::Direction;
-use crate::syntax::Op;
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
@@ -86,6 +85,7 @@ impl Interval {
     }
 
     /// The interval mapped through `exp` (log scale → ratio scale).
+    #[must_use]
     pub fn exp(self) -> Interval {
         Interval { lo: self.lo.exp(), hi: self.hi.exp() }
     }
@@ -258,10 +258,10 @@ pub fn compare(
 
     // Each side's variance term s²/n and its degrees of freedom (None when
     // the variance is taken as known from the pooled sd).
-    let term = |s: &LogSample| -> Option<(f64, Option<usize>)> {
-        match s.var {
-            Some(v) => Some((v / s.n as f64, Some(s.n - 1))),
-            None => pooled.map(|p| (p * p / s.n as f64, None)),
+    let term = |side: &LogSample| -> Option<(f64, Option<usize>)> {
+        match side.var {
+            Some(v) => Some((v / side.n as f64, Some(side.n - 1))),
+            None => pooled.map(|p| (p * p / side.n as f64, None)),
         }
     };
     let single_run = sa.n < 2 || sb.n < 2;
@@ -274,12 +274,12 @@ pub fn compare(
     } else {
         (Interval::around(d, 0.0), Interval::around(d, 0.0))
     };
-    let m = (1.0 + margin).ln();
-    let outcome = if ci95.lo > m {
+    let log_margin = (1.0 + margin).ln();
+    let outcome = if ci95.lo > log_margin {
         Outcome::Better
-    } else if ci95.hi < -m {
+    } else if ci95.hi < -log_margin {
         Outcome::Worse
-    } else if ci90.lo > -m && ci90.hi < m {
+    } else if ci90.lo > -log_margin && ci90.hi < log_margin {
         Outcome::Equivalent
     } else {
         Outcome::Inconclusive
@@ -297,7 +297,7 @@ pub fn compare(
         }
     };
     let runs_needed = match (outcome, per_run_sd) {
-        (Outcome::Inconclusive, Some(s)) => runs_needed(d, s, m, sa.n.min(sb.n)),
+        (Outcome::Inconclusive, Some(s)) => runs_needed(d, s, log_margin, sa.n.min(sb.n)),
         _ => None,
     };
     let (a_value, b_value) = (median(a), median(b));
@@ -351,6 +351,8 @@ fn runs_for_distance(distance: f64, z_alpha: f64, per_run_sd: f64, runs_now: usi
         return None;
     }
     let more = n.ceil() - runs_now as f64;
+    // Between 1 and MAX_RUNS_ESTIMATE, a whole number: the cast is exact.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     Some(more.max(1.0) as u32)
 }
 
@@ -395,9 +397,8 @@ impl Comparison {
         }
         let (m, d, s) = (self.log_margin(), self.d, self.per_run_sd?);
         let (distance, z_alpha) = match test {
-            Test::Beats => (d.abs() - m, z(0.975)),
             Test::Matches if d.abs() < m => (m - d.abs(), z(0.95)),
-            Test::Matches => (d.abs() - m, z(0.975)),
+            Test::Beats | Test::Matches => (d.abs() - m, z(0.975)),
             Test::MatchesOrBeats if d > -m => (d + m, z(0.95)),
             Test::MatchesOrBeats => (-m - d, z(0.975)),
         };
@@ -487,297 +488,10 @@ pub fn holm(p_values: &[f64], alpha: f64) -> Vec<bool> {
     rejected
 }
 
-/// A number derived from the data (a cell value, a ratio or difference of
-/// two cells, an aggregate of those) with what the tests need to judge it.
-///
-/// Levels and ratios are estimated on the log scale (their `center` is a
-/// mean of logs: the geometric mean of a cell, the ratio of two geometric
-/// means), differences on the raw scale (a difference of means). The
-/// standard error and degrees of freedom are those of one series' t
-/// interval (n − 1) or of Welch's test (two series), as for a comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The value shown to readers (medians of the cells involved).
-    pub value: f64,
-    /// Whether `center` and `se` are on the log scale.
-    pub log: bool,
-    /// What the test is centred on: a mean of logs, or a mean.
-    pub center: f64,
-    /// Standard error of `center` (0 when nothing is known about the
-    /// noise: single runs and no repeats of the metric anywhere).
-    pub se: f64,
-    /// Degrees of freedom behind the t quantiles (infinite: normal).
-    pub df: f64,
-    /// Fewest runs behind any cell involved.
-    pub runs: usize,
-    /// Some cell involved had a single run.
-    pub single_run: bool,
-}
-
-impl Estimate {
-    /// The point estimate in the metric's units: the geometric mean (or
-    /// ratio of geometric means) for a log-scale estimate, the difference of
-    /// means otherwise.
-    pub fn estimate(&self) -> f64 {
-        if self.log {
-            self.center.exp()
-        } else {
-            self.center
-        }
-    }
-
-    /// The two-sided `level` interval of the estimate, in the metric's
-    /// units.
-    pub fn interval(&self, level: f64) -> Interval {
-        let half = if self.se > 0.0 { t_quantile(level, self.df) * self.se } else { 0.0 };
-        let i = Interval::around(self.center, half);
-        if self.log {
-            i.exp()
-        } else {
-            i
-        }
-    }
-
-    /// The 95% interval.
-    pub fn ci95(&self) -> Interval {
-        self.interval(0.95)
-    }
-}
-
-/// The estimate of one cell: the mean of the logs of its runs with the t
-/// standard error s/√n (n − 1 degrees of freedom); a single run takes
-/// `pooled_log_sd` as a known sd (normal quantiles), else has none.
-pub fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
-    let s = log_sample(xs)?;
-    let pooled = pooled_log_sd.filter(|p| p.is_finite() && *p > 0.0);
-    let (sd, df) = match (s.var, pooled) {
-        (Some(v), _) => (v.sqrt(), (s.n - 1) as f64),
-        (None, Some(p)) => (p, f64::INFINITY),
-        (None, None) => (0.0, f64::INFINITY),
-    };
-    Ok(Estimate {
-        value: median(xs),
-        log: true,
-        center: s.mean,
-        se: sd / (s.n as f64).sqrt(),
-        df,
-        runs: s.n,
-        single_run: s.n < 2,
-    })
-}
-
-/// The estimate of A/B (literal, whatever the metric's direction): the
-/// difference of the log means with Welch's standard error and degrees of
-/// freedom, exactly as [`compare`] computes d.
-pub fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
-    let c = compare(a, b, Direction::Higher, 0.0, pooled_log_sd)?;
-    Ok(Estimate {
-        value: c.a_value / c.b_value,
-        log: true,
-        center: c.d,
-        se: c.se,
-        df: c.df,
-        runs: c.n_a.min(c.n_b),
-        single_run: c.single_run,
-    })
-}
-
-/// The estimate of A − B: the difference of means with Welch's standard
-/// error on the raw values. A single-run side borrows its sd from
-/// `pooled_log_sd` scaled to the side's value (a log sd is a relative sd).
-pub fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
-    for &x in a.iter().chain(b) {
-        if !x.is_finite() {
-            return Err(StatsError::NotFinite(x));
-        }
-    }
-    if a.is_empty() || b.is_empty() {
-        return Err(StatsError::Empty);
-    }
-    let pooled = pooled_log_sd.filter(|p| p.is_finite() && *p > 0.0);
-    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
-    let term = |xs: &[f64]| -> Option<(f64, Option<usize>)> {
-        let n = xs.len();
-        if n >= 2 {
-            let m = mean(xs);
-            let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
-            Some((var / n as f64, Some(n - 1)))
-        } else {
-            pooled.map(|p| ((p * median(xs)).powi(2) / n as f64, None))
-        }
-    };
-    let terms: Vec<(f64, Option<usize>)> = [term(a), term(b)].into_iter().flatten().collect();
-    Ok(Estimate {
-        value: median(a) - median(b),
-        log: false,
-        center: mean(a) - mean(b),
-        se: terms.iter().map(|t| t.0).sum::<f64>().sqrt(),
-        df: welch_df(&terms),
-        runs: a.len().min(b.len()),
-        single_run: a.len() < 2 || b.len() < 2,
-    })
-}
-
-/// What the data say about one point of a claim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PointOutcome {
-    Holds,
-    Contradicted,
-    Inconclusive,
-}
-
-/// A value check with the numbers it was decided on, for the evidence.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct ValueCheck {
-    pub outcome: PointOutcome,
-    /// The interval that decided it, in the metric's units, at `level`.
-    pub interval: Interval,
-    pub level: f64,
-    /// The accepted band of `≈`/`=`/`in` (None for `<`, `>`, …).
-    pub band: Option<Interval>,
-}
-
-/// The accepted band of `≈ target` within `tolerance` (a fraction): on the
-/// log scale (levels and ratios) the factor band [target/(1+δ),
-/// target·(1+δ)], the same ±ln(1+δ) as `matches`; on the raw scale
-/// (differences) target ± δ·|target|.
-pub fn approx_band(est: &Estimate, target: f64, tolerance: f64) -> Interval {
-    if est.log && target > 0.0 {
-        let f = 1.0 + tolerance.abs();
-        Interval { lo: target / f, hi: target * f }
-    } else {
-        Interval::around(target, tolerance.abs() * target.abs())
-    }
-}
-
-/// Judges `estimate op target` (`upper`: the end of an `in lo..hi` range).
-///
-/// `≈`, `=` and `in` are the equivalence rule of `matches` (TOST at 5% per
-/// side): holds when the 90% interval lies inside the band, contradicted
-/// when the 95% interval lies wholly outside it, inconclusive otherwise.
-/// `>`/`<` hold when the 95% interval lies beyond the target and are
-/// contradicted when it lies wholly on the other side; `>=`/`<=` hold when
-/// the 90% interval does (one-sided at 5%, as `matches or beats`). On the
-/// log scale the intervals are those of the geometric mean. With a single
-/// run and no noise estimate every interval is the estimate itself.
-pub fn check_value(est: &Estimate, op: Op, target: f64, upper: Option<f64>, tolerance: f64) -> ValueCheck {
-    let (i90, i95) = (est.interval(0.90), est.interval(0.95));
-    let decide = |holds: bool, contradicted: bool| {
-        if holds {
-            PointOutcome::Holds
-        } else if contradicted {
-            PointOutcome::Contradicted
-        } else {
-            PointOutcome::Inconclusive
-        }
-    };
-    let banded = |band: Interval| ValueCheck {
-        outcome: decide(i90.lo >= band.lo && i90.hi <= band.hi, i95.hi < band.lo || i95.lo > band.hi),
-        interval: i90,
-        level: 0.90,
-        band: Some(band),
-    };
-    let one_sided =
-        |outcome, level| ValueCheck { outcome, interval: if level == 0.90 { i90 } else { i95 }, level, band: None };
-    match op {
-        Op::Approx | Op::Eq => banded(approx_band(est, target, tolerance)),
-        // No statement says it, but the meaning is plain: `≈` turned over.
-        Op::Ne => {
-            let approx = banded(approx_band(est, target, tolerance));
-            let outcome = match approx.outcome {
-                PointOutcome::Holds => PointOutcome::Contradicted,
-                PointOutcome::Contradicted => PointOutcome::Holds,
-                PointOutcome::Inconclusive => PointOutcome::Inconclusive,
-            };
-            ValueCheck { outcome, ..approx }
-        }
-        Op::In => {
-            let hi = upper.unwrap_or(target);
-            banded(Interval { lo: target.min(hi), hi: target.max(hi) })
-        }
-        Op::Gt => one_sided(decide(i95.lo > target, i95.hi < target), 0.95),
-        Op::Lt => one_sided(decide(i95.hi < target, i95.lo > target), 0.95),
-        Op::Ge => one_sided(decide(i90.lo >= target, i95.hi < target), 0.90),
-        Op::Le => one_sided(decide(i90.hi <= target, i95.lo > target), 0.90),
-    }
-}
-
-/// How the estimates of several points fold into one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Aggregate {
-    Max,
-    Min,
-    Mean,
-    Median,
-}
-
-impl Aggregate {
-    /// The name written in a claim.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Aggregate::Max => "max",
-            Aggregate::Min => "min",
-            Aggregate::Mean => "mean",
-            Aggregate::Median => "median",
-        }
-    }
-}
-
-/// Folds the per-point estimates of a range into one, keeping the index of
-/// the point it came from for `max`/`min` (the point named in evidence).
-/// `max`/`min` take the point with the extreme value and its uncertainty;
-/// `mean` averages values, centres and standard errors (as if the points'
-/// errors were fully correlated: wider than independent errors would give,
-/// so it errs towards inconclusive, never towards a false verdict) with the
-/// fewest degrees of freedom; `median` takes the middle point (the mean of
-/// the two middle points for an even count). `None` when `points` is empty.
-pub fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate, Option<usize>)> {
-    if points.is_empty() {
-        return None;
-    }
-    let pick = |better: fn(f64, f64) -> bool| {
-        let mut best = 0;
-        for (i, p) in points.iter().enumerate() {
-            if better(p.value, points[best].value) {
-                best = i;
-            }
-        }
-        (points[best], Some(best))
-    };
-    let average = |ps: &[&Estimate]| {
-        let k = ps.len() as f64;
-        Estimate {
-            value: ps.iter().map(|p| p.value).sum::<f64>() / k,
-            log: ps.iter().all(|p| p.log),
-            center: ps.iter().map(|p| p.center).sum::<f64>() / k,
-            se: ps.iter().map(|p| p.se).sum::<f64>() / k,
-            df: ps.iter().map(|p| p.df).fold(f64::INFINITY, f64::min),
-            runs: ps.iter().map(|p| p.runs).min().unwrap_or(0),
-            single_run: ps.iter().any(|p| p.single_run),
-        }
-    };
-    Some(match agg {
-        Aggregate::Max => pick(|v, best| v > best),
-        Aggregate::Min => pick(|v, best| v < best),
-        Aggregate::Mean => (average(&points.iter().collect::<Vec<_>>()), None),
-        Aggregate::Median => {
-            let mut order: Vec<usize> = (0..points.len()).collect();
-            order.sort_by(|&i, &j| points[i].value.total_cmp(&points[j].value));
-            let n = order.len();
-            if n % 2 == 1 {
-                (points[order[n / 2]], Some(order[n / 2]))
-            } else {
-                (average(&[&points[order[n / 2 - 1]], &points[order[n / 2]]]), None)
-            }
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::Op;
 
     // Output throughput runs of the 2026-11-29 sweep, copied from
     // notebooks/logs/2026-11-29/{eagle-topk1-v2,baseline}.jsonl

@@ -1,0 +1,489 @@
+//! A claim's verdict with its evidence: judged points folded into one
+//! verdict (every point, any point, every clause), with the multiple-testing
+//! correction, the example a reader sees first and the one-line summary.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::stats::{self, Comparison, PointOutcome, Test, ALPHA};
+use super::{percent, runs_word, shown, Point, Side, Stat, Verdict};
+
+/// The point shown to a reader: the worst counterexample of a contradicted
+/// claim, the weakest point of one that is inconclusive or holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Example {
+    pub point: String,
+    /// The side the data favour at this point, named first.
+    pub first: Side,
+    pub second: Side,
+    /// first/second − 1, literal (+0.101 is the first 10.1% above).
+    pub rel_diff: f64,
+    pub outcome: PointOutcome,
+    /// The numbers the point was decided on, as first/second.
+    pub stat: Option<Stat>,
+}
+
+/// A verdict with the evidence it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judgement {
+    pub verdict: Verdict,
+    pub evidence: Evidence,
+}
+
+impl Judgement {
+    /// One line for humans (see [`Evidence::summary`]).
+    pub fn summary(&self) -> String {
+        self.evidence.summary(self.verdict)
+    }
+}
+
+/// What a verdict rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evidence {
+    /// Points that held / contradicted / stayed inconclusive after Holm's
+    /// correction, out of `points`.
+    pub held: usize,
+    pub contradicted: usize,
+    pub inconclusive: usize,
+    pub points: usize,
+    /// The worst counterexample (contradicted) or the weakest point.
+    pub example: Option<Example>,
+    /// Fewest and most runs behind any side of any point.
+    pub min_runs: usize,
+    pub max_runs: usize,
+    /// Fewest runs behind A, and behind B, at any point (0 for a stated
+    /// number).
+    pub runs_a: usize,
+    pub runs_b: usize,
+    /// Run times the data came from, sorted, without duplicates.
+    pub dates: Vec<String>,
+    /// Some point rests on single runs.
+    pub single_runs: bool,
+    /// Roughly how many more runs per side would decide the inconclusive
+    /// points (the most any of them needs).
+    pub runs_needed: Option<u32>,
+    /// What the claim names but the data do not hold (`no runs at
+    /// request_rate = inf`), or for a claim with no data at all, why.
+    pub missing: Vec<String>,
+    /// Where the repeats behind the values came from, when the log says
+    /// (hyperfine's `times`, a `repeat` column); see
+    /// [`crate::query::Dataset::repeats_note`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<String>,
+    /// Distinct points (param values) and opponents among the comparisons:
+    /// `points` = comparisons, which is points × opponents when a claim
+    /// names several opponents.
+    pub distinct_points: usize,
+    pub opponents: usize,
+    /// Why more runs cannot decide an inconclusive point, when that is so
+    /// (replaces the runs-needed hint).
+    pub beyond_reach: Option<String>,
+    /// Every comparison with its final outcome, as written (A first), when
+    /// there are several.
+    pub breakdown: Vec<Example>,
+    /// A likely slip the data suggest (a number stated in the wrong unit).
+    pub hint: Option<String>,
+    /// Comparisons decided on their own (their interval clears the rule)
+    /// that Holm's correction over the claim's comparisons leaves
+    /// undecided.
+    pub undecided_by_holm: usize,
+}
+
+impl Evidence {
+    fn empty() -> Evidence {
+        Evidence {
+            held: 0,
+            contradicted: 0,
+            inconclusive: 0,
+            points: 0,
+            example: None,
+            min_runs: 0,
+            max_runs: 0,
+            runs_a: 0,
+            runs_b: 0,
+            dates: Vec::new(),
+            single_runs: false,
+            runs_needed: None,
+            missing: Vec::new(),
+            repeats: None,
+            distinct_points: 0,
+            opponents: 0,
+            beyond_reach: None,
+            breakdown: Vec::new(),
+            hint: None,
+            undecided_by_holm: 0,
+        }
+    }
+
+    /// How many points or opponents the verdict rests on, in words.
+    fn counted(&self, verdict: Verdict) -> String {
+        // Points and opponents named separately: "at 3 of 5 points",
+        // "against 2 of 3 opponents", "in 8 of 10 comparisons (5 points
+        // × 2 opponents)".
+        let (noun, extra) = if self.opponents <= 1 {
+            ("points", String::new())
+        } else if self.distinct_points <= 1 {
+            ("opponents", String::new())
+        } else {
+            ("comparisons", format!(": {} points × {} opponents", self.distinct_points, self.opponents))
+        };
+        match (verdict, noun) {
+            (Verdict::Contradicted, "opponents") => {
+                format!(" against {} of {} opponents", self.contradicted, self.points)
+            }
+            (Verdict::Contradicted, "points") => format!(" at {} of {} points", self.contradicted, self.points),
+            (Verdict::Contradicted, _) => format!(" in {} of {} {noun}{extra}", self.contradicted, self.points),
+            (_, "opponents") => format!(" (holds against {} of {} opponents)", self.held, self.points),
+            _ => format!(" ({} of {} {noun} hold{extra})", self.held, self.points),
+        }
+    }
+
+    /// The example point of a summary: where, the two sides, the
+    /// difference and its statistic, the runs behind each side.
+    fn example_text(ex: &Example, verdict: Verdict, points: usize) -> String {
+        let at = if ex.point.is_empty() { String::new() } else { format!(" at {}", ex.point) };
+        let lead = match verdict {
+            Verdict::Contradicted if points > 1 => format!("; worst{at}"),
+            Verdict::Contradicted => at.clone(),
+            Verdict::Holds => format!("; closest{at}"),
+            _ => format!("; weakest{at}"),
+        };
+        let mut s = lead;
+        // A relative difference means nothing against a stated 0.
+        let stat = ex.stat.map(|st| format!("; {}", st.describe())).unwrap_or_default();
+        let diff = match (ex.rel_diff.is_finite(), stat.is_empty()) {
+            (true, _) => format!(" ({}{stat})", percent(ex.rel_diff)),
+            (false, false) => format!(" ({})", &stat[2..]),
+            (false, true) => String::new(),
+        };
+        let _ = write!(
+            s,
+            ": {} {} vs {} {}{diff}",
+            ex.first.name,
+            shown(ex.first.value),
+            ex.second.name,
+            shown(ex.second.value),
+        );
+        let runs = match (ex.first.runs, ex.second.runs) {
+            (0, 0) => None,
+            (n, 0) | (0, n) => Some(runs_word(n)),
+            (x, y) if x == y => Some(format!("{} each", runs_word(x))),
+            (x, y) => Some(format!("{} vs {}", runs_word(x), runs_word(y))),
+        };
+        if let Some(r) = runs {
+            let _ = write!(s, ", {r}");
+        }
+        s
+    }
+
+    /// One line for humans, e.g. `contradicted at concurrency=30:
+    /// eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%), 3 runs each, sweep
+    /// 2026-11-29`.
+    pub fn summary(&self, verdict: Verdict) -> String {
+        if verdict == Verdict::NoData {
+            return match self.missing.as_slice() {
+                [] => "no data".to_string(),
+                why => format!("no data: {}", why.join("; ")),
+            };
+        }
+        let mut s = verdict.as_str().to_string();
+        if self.points > 1 {
+            s.push_str(&self.counted(verdict));
+        }
+        if let Some(ex) = &self.example {
+            s.push_str(&Self::example_text(ex, verdict, self.points));
+        }
+        if !self.dates.is_empty() {
+            let word = if self.dates.len() == 1 { "sweep" } else { "sweeps" };
+            let _ = write!(s, ", {word} {}", self.dates.join(", "));
+        }
+        if self.single_runs {
+            s.push_str("; rests on single runs");
+        }
+        if let Some(r) = &self.repeats {
+            let _ = write!(s, "; {r}");
+        }
+        if !self.missing.is_empty() {
+            let _ = write!(s, "; {}", self.missing.join("; "));
+        }
+        if let Some(h) = &self.hint {
+            let _ = write!(s, "; {h}");
+        }
+        if self.undecided_by_holm > 0 && verdict != Verdict::Holds {
+            let n = self.undecided_by_holm;
+            let _ = write!(
+                s,
+                "; {n} comparison{} decided on {} own {} undecided after Holm's correction over {} comparisons \
+                    (each interval shown is uncorrected)",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "its" } else { "their" },
+                if n == 1 { "is" } else { "are" },
+                self.points
+            );
+        }
+        if verdict == Verdict::Inconclusive {
+            if let Some(why) = &self.beyond_reach {
+                let _ = write!(s, "; {why}");
+            } else if let Some(n) = self.runs_needed {
+                let _ = write!(s, "; about {n} more run{} per side would decide", if n == 1 { "" } else { "s" });
+            }
+        }
+        s
+    }
+}
+
+impl Example {
+    /// The point's outcome in words.
+    pub fn outcome_word(&self) -> &'static str {
+        match self.outcome {
+            PointOutcome::Holds => "holds",
+            PointOutcome::Contradicted => "contradicted",
+            PointOutcome::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+fn oriented(p: &Point) -> Example {
+    let swap = p.d < 0.0;
+    let (first, second) = if swap { (p.b.clone(), p.a.clone()) } else { (p.a.clone(), p.b.clone()) };
+    Example {
+        point: p.label.clone(),
+        rel_diff: first.value / second.value - 1.0,
+        first,
+        second,
+        outcome: p.outcome,
+        stat: if swap { p.stat.map(Stat::inverted) } else { p.stat },
+    }
+}
+
+/// A point as listed in a breakdown: A first, as the claim names it.
+fn as_written(p: &Point, outcome: PointOutcome) -> Example {
+    Example {
+        point: p.label.clone(),
+        rel_diff: p.a.value / p.b.value - 1.0,
+        first: p.a.clone(),
+        second: p.b.clone(),
+        outcome,
+        stat: p.stat,
+    }
+}
+
+/// Builds the evidence given each point's final outcome.
+fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evidence {
+    let mut ev = Evidence::empty();
+    ev.points = points.len();
+    for o in finals {
+        match o {
+            PointOutcome::Holds => ev.held += 1,
+            PointOutcome::Contradicted => ev.contradicted += 1,
+            PointOutcome::Inconclusive => ev.inconclusive += 1,
+        }
+    }
+    let runs = points.iter().flat_map(|p| [p.a.runs, p.b.runs]).filter(|&r| r > 0);
+    ev.min_runs = runs.clone().min().unwrap_or(0);
+    ev.max_runs = runs.max().unwrap_or(0);
+    ev.runs_a = points.iter().map(|p| p.a.runs).min().unwrap_or(0);
+    ev.runs_b = points.iter().map(|p| p.b.runs).min().unwrap_or(0);
+    let mut dates: Vec<String> = points.iter().flat_map(|p| p.dates.iter().cloned()).collect();
+    dates.sort();
+    dates.dedup();
+    ev.dates = dates;
+    ev.single_runs = points.iter().any(|p| p.single_run);
+    ev.runs_needed = points
+        .iter()
+        .zip(finals)
+        .filter(|(_, o)| **o == PointOutcome::Inconclusive)
+        .filter_map(|(p, _)| p.runs_needed)
+        .max();
+    ev.undecided_by_holm = points
+        .iter()
+        .zip(finals)
+        .filter(|(p, o)| **o == PointOutcome::Inconclusive && p.outcome != PointOutcome::Inconclusive)
+        .count();
+    ev.beyond_reach = points
+        .iter()
+        .zip(finals)
+        .filter(|(_, o)| **o == PointOutcome::Inconclusive)
+        .find_map(|(p, _)| p.beyond_reach.clone());
+    let labels: std::collections::BTreeSet<&str> = points.iter().map(|p| p.label.as_str()).collect();
+    let opponents: std::collections::BTreeSet<&str> = points.iter().map(|p| p.b.name.as_str()).collect();
+    ev.distinct_points = labels.len();
+    ev.opponents = opponents.len();
+    if points.len() > 1 {
+        ev.breakdown = points.iter().zip(finals).map(|(p, o)| as_written(p, *o)).collect();
+    }
+    // The example: for a contradiction the contradicting point with the
+    // largest |d| (the largest gap); otherwise the point whose support is
+    // weakest (largest p for the claimed relation), ties to the first.
+    let pick = |want: PointOutcome, by: &dyn Fn(&Point) -> f64| -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, p) in points.iter().enumerate() {
+            if finals[i] != want && want != PointOutcome::Inconclusive {
+                continue;
+            }
+            if best.is_none_or(|b| by(p) > by(&points[b])) {
+                best = Some(i);
+            }
+        }
+        best
+    };
+    let idx = match verdict {
+        Verdict::Contradicted => pick(PointOutcome::Contradicted, &|p| p.d.abs()),
+        Verdict::NoData => None,
+        // `Inconclusive` as the wanted outcome means "any point".
+        _ => pick(PointOutcome::Inconclusive, &|p| p.p_holds),
+    };
+    ev.example = idx.map(|i| {
+        let mut ex = oriented(&points[i]);
+        ex.outcome = finals[i];
+        ex
+    });
+    ev
+}
+
+/// Folds the points of a `for all` (or `at`, with one point) clause: holds
+/// when Holm's procedure over the points' `p_holds` rejects every "does not
+/// hold" hypothesis; contradicted when Holm's procedure over `p_contradicts`
+/// rejects at least one "is not contradicted" hypothesis (so a claim over
+/// many points is not called contradicted by one lucky outlier); otherwise
+/// inconclusive; no points → no data. Both at α = [`ALPHA`].
+pub fn combine_all(points: &[Point]) -> Judgement {
+    if points.is_empty() {
+        return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
+    }
+    let (holds, contra) = corrected(points);
+    let finals = finals(&holds, &contra);
+    let verdict = if contra.iter().any(|&c| c) {
+        Verdict::Contradicted
+    } else if holds.iter().all(|&h| h) {
+        Verdict::Holds
+    } else {
+        Verdict::Inconclusive
+    };
+    Judgement { verdict, evidence: evidence(points, &finals, verdict) }
+}
+
+/// Folds the points of a `for any` clause: holds when Holm's procedure over
+/// `p_holds` rejects at least one "does not hold" hypothesis; contradicted
+/// when it rejects every "is not contradicted" hypothesis over
+/// `p_contradicts`; otherwise inconclusive; no points → no data.
+pub fn combine_any(points: &[Point]) -> Judgement {
+    if points.is_empty() {
+        return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
+    }
+    let (holds, contra) = corrected(points);
+    let finals = finals(&holds, &contra);
+    let verdict = if holds.iter().any(|&h| h) {
+        Verdict::Holds
+    } else if contra.iter().all(|&c| c) {
+        Verdict::Contradicted
+    } else {
+        Verdict::Inconclusive
+    };
+    let mut ev = evidence(points, &finals, verdict);
+    if verdict == Verdict::Holds {
+        // Show the point that makes it hold: the strongest one.
+        let best =
+            (0..points.len()).filter(|&i| holds[i]).min_by(|&i, &j| points[i].p_holds.total_cmp(&points[j].p_holds));
+        ev.example = best.map(|i| {
+            let mut ex = oriented(&points[i]);
+            ex.outcome = finals[i];
+            ex
+        });
+    }
+    Judgement { verdict, evidence: ev }
+}
+
+/// Holm-corrected hold and contradiction decisions per point.
+fn corrected(points: &[Point]) -> (Vec<bool>, Vec<bool>) {
+    let ph: Vec<f64> = points.iter().map(|p| p.p_holds).collect();
+    let pc: Vec<f64> = points.iter().map(|p| p.p_contradicts).collect();
+    (stats::holm(&ph, ALPHA), stats::holm(&pc, ALPHA))
+}
+
+fn finals(holds: &[bool], contra: &[bool]) -> Vec<PointOutcome> {
+    holds
+        .iter()
+        .zip(contra)
+        .map(|(&h, &c)| {
+            if h {
+                PointOutcome::Holds
+            } else if c {
+                PointOutcome::Contradicted
+            } else {
+                PointOutcome::Inconclusive
+            }
+        })
+        .collect()
+}
+
+/// A clause without data, saying why.
+pub fn no_data(reason: impl Into<String>) -> Judgement {
+    let mut evidence = Evidence::empty();
+    evidence.missing.push(reason.into());
+    Judgement { verdict: Verdict::NoData, evidence }
+}
+
+/// Adds what a clause names but the data lack to its judgement. A `for
+/// all` (or `at`) missing a point it names cannot hold, a `for any` missing
+/// one cannot be contradicted: the verdict becomes inconclusive and says
+/// which point is missing. Without any judged point it is no data, naming
+/// what is missing (`empty` when nothing named is missing).
+pub fn settle(mut j: Judgement, any: bool, named_missing: Vec<String>, empty: impl FnOnce() -> String) -> Judgement {
+    if j.evidence.points == 0 {
+        return no_data(if named_missing.is_empty() { empty() } else { named_missing.join("; ") });
+    }
+    if !named_missing.is_empty() {
+        let weakened = if any { Verdict::Contradicted } else { Verdict::Holds };
+        if j.verdict == weakened {
+            j.verdict = Verdict::Inconclusive;
+        }
+        j.evidence.missing = named_missing;
+    }
+    j
+}
+
+/// Folds the clauses of an `and`: any contradicted → contradicted; else any
+/// inconclusive → inconclusive; else any without data → no data; else
+/// holds. No clauses → no data.
+pub fn combine_and(verdicts: &[Verdict]) -> Verdict {
+    if verdicts.is_empty() {
+        Verdict::NoData
+    } else if verdicts.contains(&Verdict::Contradicted) {
+        Verdict::Contradicted
+    } else if verdicts.contains(&Verdict::Inconclusive) {
+        Verdict::Inconclusive
+    } else if verdicts.contains(&Verdict::NoData) {
+        Verdict::NoData
+    } else {
+        Verdict::Holds
+    }
+}
+
+/// The smallest param value from which A beats B for good: the smallest x
+/// such that A beats B at x and A is not worse than B at every larger
+/// point (a point where they match, or where A is ahead but not yet beyond
+/// noise, does not undo a crossover; one where B beats A does). `points`
+/// are (param value, comparison of A with B), in any order. `None` when A
+/// beats B at no such point.
+///
+/// With the scenario's 2026-11-29 sweep this is 4 for eagle-topk1-v2 over
+/// baseline: it loses at 1, matches at 2, beats at 4 and is never worse
+/// after.
+pub fn crossover(points: &[(f64, Comparison)]) -> Option<f64> {
+    let mut sorted: Vec<&(f64, Comparison)> = points.iter().collect();
+    sorted.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut answer = None;
+    // Walk from the largest point down while A stays not worse; remember the
+    // last (smallest) point where it beats.
+    for (x, c) in sorted.iter().rev() {
+        if !c.holds(Test::MatchesOrBeats) {
+            break;
+        }
+        if c.holds(Test::Beats) {
+            answer = Some(*x);
+        }
+    }
+    answer
+}

@@ -1,0 +1,430 @@
+//! Judging claims against the data: each clause of a parsed claim is turned
+//! into cells (the runs of each series at each point of the clause's param,
+//! from each cell's newest sweep), compared with the statistics of
+//! [`super::stats`], and folded into a verdict with its evidence. A claim
+//! can be judged as of any sweep date, which is how `reckon claims
+//! --history` finds the sweep that overturned it.
+
+mod curve;
+mod pairwise;
+mod value;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::lang::{self, Body, Claim, Clause, QuantKind};
+use super::{combine_all, combine_and, combine_any, Judgement, Point, Verdict};
+use crate::metric::{Direction, Margins};
+use crate::query::{Dataset, Filter, Key, Pivot, Query};
+use crate::run::Value;
+use crate::syntax::{Literal, Op};
+
+/// One clause of a claim with its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClauseReport {
+    /// The clause in canonical form.
+    pub statement: String,
+    pub verdict: Verdict,
+    /// One line: the verdict with its evidence.
+    pub summary: String,
+    pub judgement: Judgement,
+    /// Point-by-point findings a reader may want (e.g. where a crossover
+    /// happens and where A loses).
+    pub details: Vec<String>,
+}
+
+/// A claim region with its verdict, ready to report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimReport {
+    pub id: String,
+    pub line: usize,
+    /// The statement in canonical form.
+    pub statement: String,
+    pub verdict: Verdict,
+    pub summary: String,
+    pub clauses: Vec<ClauseReport>,
+    /// The sweep date the author marked the claim superseded on, if any.
+    pub superseded: Option<String>,
+    /// The status note reckon keeps in the region (None: no note).
+    #[serde(skip)]
+    pub note: Option<String>,
+    /// The newest sweep date the verdict rests on.
+    pub data_date: Option<String>,
+}
+
+impl ClaimReport {
+    /// Whether `reckon check` fails on this claim.
+    pub fn fails(&self, strict: bool) -> bool {
+        if self.superseded.is_some() {
+            return false;
+        }
+        match self.verdict {
+            Verdict::Contradicted => true,
+            Verdict::Inconclusive | Verdict::NoData => strict,
+            Verdict::Holds => false,
+        }
+    }
+}
+
+/// A problem with a claim statement, at a byte offset within it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimError {
+    pub offset: usize,
+    pub msg: String,
+}
+
+/// What a project says about judging, as plain values (the caller reads
+/// them from reckon.toml): the param whose values are the series a claim
+/// compares, and the practical margin δ of each metric. Metric directions
+/// are the dataset's, with the project's overrides already applied there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub series: String,
+    pub margins: Margins,
+}
+
+/// Judges claims over one dataset, optionally as of a sweep date.
+pub struct Judge<'a, 's> {
+    pub dataset: &'a Dataset<'s>,
+    pub settings: &'a Settings,
+    /// Only data from sweeps on or before this date (`YYYY-MM-DD`).
+    pub as_of: Option<String>,
+    /// The values of the series dimension the data hold, read once.
+    series_values: std::cell::OnceCell<BTreeSet<String>>,
+}
+
+/// The runs of one cell: their values and sweep dates.
+struct CellRuns<'p> {
+    values: &'p [f64],
+    sweeps: &'p [String],
+}
+
+impl<'a, 's> Judge<'a, 's> {
+    pub fn new(dataset: &'a Dataset<'s>, settings: &'a Settings) -> Self {
+        Judge { dataset, settings, as_of: None, series_values: std::cell::OnceCell::new() }
+    }
+
+    /// Judges every clause of a claim; the claim's verdict folds them.
+    pub fn claim(&self, claim: &Claim) -> std::result::Result<(Verdict, Vec<ClauseReport>), ClaimError> {
+        let mut reports = Vec::new();
+        for clause in &claim.clauses {
+            reports.push(self.clause(clause)?);
+        }
+        let verdict = combine_and(&reports.iter().map(|r| r.verdict).collect::<Vec<_>>());
+        Ok((verdict, reports))
+    }
+
+    /// The series a name stands for (itself, or what reckon.toml's
+    /// `[aliases]` make it); a name no run of the whole data holds is bad
+    /// input, pointed at, with the likely intended one.
+    fn series_name(&self, name: &lang::Name) -> std::result::Result<String, ClaimError> {
+        let at = |msg: String| ClaimError { offset: name.offset, msg };
+        let series = &self.settings.series;
+        let canonical = self.dataset.value_name(series, &name.text).map_err(|e| at(e.to_string()))?;
+        let canonical = canonical.unwrap_or_else(|| name.text.clone());
+        let held =
+            self.series_values.get_or_init(|| self.dataset.param_values(&self.settings.series).into_iter().collect());
+        if held.contains(&canonical) {
+            return Ok(canonical);
+        }
+        let known: Vec<&str> = held.iter().map(String::as_str).collect();
+        let hint = crate::query::did_you_mean(&canonical, known.iter().copied())
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        let alias = if canonical == name.text { String::new() } else { format!(" (an alias of `{canonical}`)") };
+        Err(at(format!(
+            "unknown series `{}`{alias}: no run has that value of `{series}`{hint}; the series are: {}",
+            name.text,
+            known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+        )))
+    }
+
+    /// The metric a name stands for; an unknown one is bad input.
+    fn metric_name(&self, name: &lang::Name) -> std::result::Result<String, ClaimError> {
+        self.dataset
+            .metric_name(&name.text)
+            .map(str::to_string)
+            .map_err(|e| ClaimError { offset: name.offset, msg: e.to_string() })
+    }
+
+    /// The param a name stands for; an unknown one is bad input.
+    fn param_name(&self, name: &lang::Name) -> std::result::Result<String, ClaimError> {
+        self.dataset
+            .param_name(&name.text, "the claim")
+            .map_err(|e| ClaimError { offset: name.offset, msg: e.to_string() })
+    }
+
+    /// The clause's filter: its `where`, and the as-of date.
+    fn filter(&self, clause: &Clause) -> std::result::Result<Filter, ClaimError> {
+        let mut filter = match &clause.filter {
+            Some(w) => Filter::parse(&w.source)
+                .map_err(|e| ClaimError { offset: w.offset + e.offset(), msg: format!("in `where`: {}", e.msg) })?,
+            None => Filter::all(),
+        };
+        if let Some(date) = &self.as_of {
+            filter = filter.and(Filter::compare("date", Op::Le, Literal::Text(date.clone())));
+        }
+        Ok(filter)
+    }
+
+    /// The pivot a clause reads: its metric by the quantifier's param (rows)
+    /// and the series dimension (cols). `None` when the metric or the param
+    /// has no runs (the clause has no data).
+    fn pivot(
+        &self,
+        clause: &Clause,
+        metric: &str,
+        param: Option<&str>,
+    ) -> std::result::Result<Option<Pivot>, ClaimError> {
+        if let Some(p) = param {
+            if p == self.settings.series {
+                return Err(ClaimError {
+                    offset: clause.offset,
+                    msg: format!(
+                        "`{p}` names the series being compared; range over another param, e.g. `for all concurrency`"
+                    ),
+                });
+            }
+        }
+        if !self.dataset.has_param(&self.settings.series) {
+            return Ok(None);
+        }
+        let mut q = Query::new(metric);
+        q.rows = param.map(|p| vec![p.to_string()]).unwrap_or_default();
+        q.cols = vec![self.settings.series.clone()];
+        q.filter = self.filter(clause)?;
+        if let Err(e) = self.dataset.check_filter(&q.filter) {
+            let offset = clause.filter.as_ref().map_or(clause.offset, |w| w.offset);
+            return Err(ClaimError { offset, msg: e.to_string() });
+        }
+        self.dataset
+            .evaluate(&q)
+            .map(Some)
+            .map_err(|e| ClaimError { offset: clause.body.metric().offset, msg: e.to_string() })
+    }
+
+    fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
+        let metric = self.metric_name(clause.body.metric())?;
+        // Every name is checked before any is judged: a typo is bad input.
+        for name in clause.body.series() {
+            self.series_name(name)?;
+        }
+        let param = clause.body.param().map(|p| self.param_name(p)).transpose()?;
+        if !self.dataset.has_param(&self.settings.series) {
+            return Err(ClaimError {
+                offset: clause.offset,
+                msg: format!(
+                    "no run has the series param `{}` (reckon.toml's `series =`), so there is nothing to compare",
+                    self.settings.series
+                ),
+            });
+        }
+        let direction = self.dataset.metric_info(&metric).map_or(Direction::Higher, |m| m.direction);
+        let margin = clause.within.unwrap_or_else(|| self.settings.margins.of(&metric, direction));
+        let mut details = Vec::new();
+        let judgement = match &clause.body {
+            Body::Pairwise(p) => self.pairwise(clause, p, &metric, param.as_deref(), direction, margin)?,
+            Body::Value(v) => self.value(clause, v, &metric, param.as_deref(), margin)?,
+            Body::Peak(p) => self.peak(clause, p, &metric, param.as_deref(), margin, &mut details)?,
+            Body::Crossover(c) => {
+                let (judgement, found) = self.crossover(clause, c, &metric, param.as_deref(), direction, margin)?;
+                details = found;
+                judgement
+            }
+        };
+        // The per-point breakdown of a claim over several points or
+        // opponents, A first as written.
+        for ex in &judgement.evidence.breakdown {
+            let at = if ex.point.is_empty() { String::new() } else { format!("{}: ", ex.point) };
+            let stat = ex.stat.map(|s| format!("; {}", s.describe())).unwrap_or_default();
+            let diff = if ex.rel_diff.is_finite() { super::percent(ex.rel_diff) } else { String::new() };
+            details.push(format!(
+                "{at}{} {} vs {} {} ({diff}{stat}): {}",
+                ex.first.name,
+                super::shown(ex.first.value),
+                ex.second.name,
+                super::shown(ex.second.value),
+                ex.outcome_word()
+            ));
+        }
+        let single = Claim { clauses: vec![clause.clone()] };
+        let summary = match (&clause.body, details.first()) {
+            // Say it in words: there is no crossover value to compare.
+            (Body::Crossover(_), Some(first)) if first.starts_with("no crossover") => {
+                format!("{}: {first}", judgement.verdict)
+            }
+            _ => judgement.summary(),
+        };
+        Ok(ClauseReport { statement: single.to_string(), verdict: judgement.verdict, summary, judgement, details })
+    }
+
+    /// The rows of a pivot a quantifier speaks about.
+    fn points<'p>(pivot: &'p Pivot, set: Option<&lang::PointSet>) -> Vec<(usize, &'p Key)> {
+        pivot
+            .rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, key)| {
+                let k = key.first()?;
+                set.is_none_or(|s| s.contains(&key_value(k))).then_some((i, k))
+            })
+            .collect()
+    }
+
+    /// A clause without `at`/`for all` compares one cell per series; it is
+    /// refused when a series' cell holds runs at several points of some
+    /// param, since pooling them would compare, say, every concurrency at once.
+    fn single_point(&self, clause: &Clause, pivot: &Pivot, series: &[String]) -> std::result::Result<(), ClaimError> {
+        for name in series {
+            let Some(col) = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == *name)) else {
+                continue;
+            };
+            let Some(cell) = pivot.cells.first().and_then(|row| row[col].as_ref()) else { continue };
+            if let Some((param, values)) = self.dataset.varying_params(&cell.runs).first() {
+                return Err(ClaimError {
+                    offset: clause.offset,
+                    msg: format!(
+                        "`{name}` has runs at several `{param}` values ({}); say which with `at {param} = …` or \
+                            `for all {param}`",
+                        values.join(", ")
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The pivot rows a clause judges, with their key: the quantifier's
+    /// points, or the single pooled row of a clause without one.
+    fn rows<'p>(pivot: &'p Pivot, q: Option<&lang::Quantifier>) -> Vec<(usize, Option<&'p Key>)> {
+        match q {
+            Some(q) => Self::points(pivot, Some(&q.points)).into_iter().map(|(i, k)| (i, Some(k))).collect(),
+            None => (0..pivot.rows.len()).map(|i| (i, None)).collect(),
+        }
+    }
+
+    /// The points a quantifier names one by one (`at P = v`, `in (a, b)`)
+    /// that no row of the pivot holds: each is reported, never dropped.
+    fn named_missing(pivot: &Pivot, q: Option<&lang::Quantifier>) -> Vec<String> {
+        let Some(q) = q else { return Vec::new() };
+        let named: Vec<&Literal> = match &q.points {
+            lang::PointSet::Cmp(Op::Eq, v) => vec![v],
+            lang::PointSet::In(vs) => vs.iter().collect(),
+            _ => return Vec::new(),
+        };
+        named
+            .into_iter()
+            .filter(|lit| {
+                !pivot
+                    .rows
+                    .iter()
+                    .filter_map(|r| r.first())
+                    .any(|k| lang::compare(lit, &key_value(k)) == Some(std::cmp::Ordering::Equal))
+            })
+            .map(|lit| format!("no runs at {} = {lit}", q.param.text))
+            .collect()
+    }
+
+    /// Whether the quantifier names its points one by one.
+    fn names_points(q: Option<&lang::Quantifier>) -> bool {
+        q.is_some_and(|q| matches!(q.points, lang::PointSet::Cmp(Op::Eq, _) | lang::PointSet::In(_)))
+    }
+
+    /// Why a clause found nothing to judge, when nothing it names is missing.
+    fn empty_reason(&self, clause: &Clause, pivot: &Pivot, q: Option<&lang::Quantifier>, series: &[String]) -> String {
+        let filter = clause.filter.as_ref().map(|w| format!(" where {}", w.source)).unwrap_or_default();
+        if pivot.runs_matched == 0 {
+            return match &self.as_of {
+                Some(d) => format!("no runs of `{}`{filter} on or before {d}", pivot.metric.name),
+                None => format!("no runs of `{}`{filter}", pivot.metric.name),
+            };
+        }
+        if let Some(q) = q {
+            if Self::points(pivot, Some(&q.points)).is_empty() {
+                return format!("no runs at {} {}{filter}", q.param.text, q.points);
+            }
+        }
+        format!("{} have no point in common{filter}", series.join(" and "))
+    }
+
+    /// Folds a clause's points as its quantifier says: `for any` needs one,
+    /// `at` and `for all` need every one.
+    fn fold(points: &[Point], q: Option<&lang::Quantifier>) -> Judgement {
+        match q.map(|q| q.kind) {
+            Some(QuantKind::ForAny) => combine_any(points),
+            _ => combine_all(points),
+        }
+    }
+
+    fn cell<'p>(pivot: &'p Pivot, row: usize, series: &str) -> Option<CellRuns<'p>> {
+        let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series))?;
+        let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
+        (!cell.values.is_empty()).then_some(CellRuns { values: &cell.values, sweeps: &cell.sweeps })
+    }
+
+    /// The per-run log sd of the metric seen in the pivot's repeated runs
+    /// (pooled over every cell with two or more runs), if any.
+    fn pooled_log_sd(pivot: &Pivot) -> Option<f64> {
+        let (mut ss, mut dof) = (0.0, 0usize);
+        for (_, _, cell) in pivot.iter() {
+            let logs: Vec<f64> = cell.values.iter().filter(|v| **v > 0.0).map(|v| v.ln()).collect();
+            if logs.len() >= 2 {
+                let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+                ss += logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>();
+                dof += logs.len() - 1;
+            }
+        }
+        (dof > 0).then(|| (ss / dof as f64).sqrt())
+    }
+
+    fn label(pivot: &Pivot, key: Option<&Key>) -> String {
+        match (pivot.row_params.first(), key) {
+            (Some(p), Some(k)) => format!("{p}={k}"),
+            _ => String::new(),
+        }
+    }
+
+    fn dates(cells: &[&CellRuns]) -> Vec<String> {
+        let set: BTreeSet<&String> = cells.iter().flat_map(|c| c.sweeps.iter()).collect();
+        set.into_iter().cloned().collect()
+    }
+
+    /// [`super::settle`] with the reasons this clause has.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        &self,
+        j: Judgement,
+        clause: &Clause,
+        pivot: &Pivot,
+        q: Option<&lang::Quantifier>,
+        missing: Vec<String>,
+        gaps: Vec<String>,
+        series: &[String],
+    ) -> Judgement {
+        let any = q.is_some_and(|q| q.kind == QuantKind::ForAny);
+        let mut j = super::settle(j, any, missing, || self.empty_reason(clause, pivot, q, series));
+        if j.verdict != Verdict::NoData {
+            j.evidence.missing.extend(gaps);
+            // The runs of the named series, at every point the pivot holds.
+            let ids: Vec<i64> = pivot
+                .cols
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.first().is_some_and(|k| series.contains(&k.to_string())))
+                .flat_map(|(col, _)| pivot.cells.iter().filter_map(move |row| row.get(col)?.as_ref()))
+                .flat_map(|cell| cell.runs.iter().copied())
+                .collect();
+            j.evidence.repeats = self.dataset.repeats_note(&ids);
+        }
+        j
+    }
+}
+
+/// A pivot key as the param value it stands for.
+fn key_value(k: &Key) -> Value {
+    match k {
+        Key::Num(n) => Value::Num(*n),
+        Key::Text(t) => Value::Text(t.clone()),
+    }
+}

@@ -1,0 +1,86 @@
+//! Pairwise clauses: one series against others (`A beats B on M`), point by
+//! point, with the comparison statistics.
+
+use super::ClaimError;
+use super::Judge;
+use crate::claims::lang::{self, Clause, Opponents, Relation};
+use crate::claims::stats::{self};
+use crate::claims::{combine_all, Judgement, Point};
+use crate::metric::Direction;
+
+impl Judge<'_, '_> {
+    pub(super) fn pairwise(
+        &self,
+        clause: &Clause,
+        p: &lang::Pairwise,
+        metric: &str,
+        param: Option<&str>,
+        direction: Direction,
+        margin: f64,
+    ) -> std::result::Result<Judgement, ClaimError> {
+        let q = p.quantifier.as_ref();
+        let Some(pivot) = self.pivot(clause, metric, param)? else {
+            return Ok(combine_all(&[]));
+        };
+        let (test, dir) = p.relation.resolve(direction);
+        // A literal comparison between series (`<`, `>=`, …) says nothing
+        // about a practical difference: the difference is tested against
+        // noise alone, unless the claim gives a `within`.
+        let literal = matches!(p.relation, Relation::Gt | Relation::Ge | Relation::Lt | Relation::Le);
+        let margin = if literal && clause.within.is_none() { 0.0 } else { margin };
+        let a = self.series_name(&p.a)?;
+        let opponents: Vec<String> = match &p.b {
+            Opponents::Series(names) => {
+                names.iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?
+            }
+            Opponents::Others => pivot
+                .cols
+                .iter()
+                .filter_map(|c| c.first())
+                .map(std::string::ToString::to_string)
+                .filter(|s| *s != a)
+                .collect(),
+        };
+        if q.is_none() {
+            let mut named = vec![a.clone()];
+            named.extend(opponents.iter().cloned());
+            self.single_point(clause, &pivot, &named)?;
+        }
+        let pooled = Self::pooled_log_sd(&pivot);
+        let mut points = Vec::new();
+        let mut missing = Self::named_missing(&pivot, q);
+        let mut gaps = Vec::new();
+        let rows = Self::rows(&pivot, q);
+        for (row, key) in rows {
+            let label = Self::label(&pivot, key);
+            let mut lacking = |s: &str| {
+                let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+                let list = if Self::names_points(q) { &mut missing } else { &mut gaps };
+                list.push(format!("no runs of {s}{at}"));
+            };
+            let Some(ca) = Self::cell(&pivot, row, &a) else {
+                lacking(&a);
+                continue;
+            };
+            for b in &opponents {
+                let Some(cb) = Self::cell(&pivot, row, b) else {
+                    lacking(b);
+                    continue;
+                };
+                let Ok(c) = stats::compare(ca.values, cb.values, dir, margin, pooled) else { continue };
+                points.push(Point::from_comparison(
+                    Self::label(&pivot, key),
+                    &a,
+                    b,
+                    &c,
+                    test,
+                    Self::dates(&[&ca, &cb]),
+                ));
+            }
+        }
+        let mut named = vec![a.clone()];
+        named.extend(opponents.iter().cloned());
+        let j = Self::fold(&points, q);
+        Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
+    }
+}

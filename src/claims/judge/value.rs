@@ -1,0 +1,239 @@
+//! Value clauses: a measured level, ratio or difference against a stated
+//! number (`A / B on M ≈ 2.3`), with its unit converted to the metric's.
+
+use super::ClaimError;
+use super::{CellRuns, Judge};
+use crate::claims::lang::{self, Clause, Term};
+use crate::claims::stats::{self};
+use crate::claims::{combine_all, Judgement, Point, Side, Stat, StatKind, Verdict};
+use crate::metric::format_number;
+use crate::query::Pivot;
+use crate::syntax::Op;
+
+/// What a value clause found: an estimate per point (with its label and
+/// sweep dates), the points it names that no run holds, and the points it
+/// ranges over where a series has no runs.
+struct Found {
+    estimates: Vec<(stats::Estimate, String, Vec<String>)>,
+    missing: Vec<String>,
+    gaps: Vec<String>,
+}
+
+impl Judge<'_, '_> {
+    pub(super) fn value(
+        &self,
+        clause: &Clause,
+        v: &lang::ValueClaim,
+        metric: &str,
+        param: Option<&str>,
+        margin: f64,
+    ) -> std::result::Result<Judgement, ClaimError> {
+        let q = v.quantifier.as_ref();
+        Self::aggregate_has_points(clause, v, metric)?;
+        let Some(pivot) = self.pivot(clause, metric, param)? else {
+            return Ok(combine_all(&[]));
+        };
+        let pooled = Self::pooled_log_sd(&pivot);
+        let series: Vec<String> =
+            v.term.series().iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?;
+        if q.is_none() {
+            self.single_point(clause, &pivot, &series)?;
+        }
+        let scale = self.unit_scale(v, metric)?;
+        let (target, upper) = (v.target * scale, v.upper.map(|u| u * scale));
+        let name = match &v.term {
+            Term::Level(_) => series[0].clone(),
+            Term::Ratio(..) => format!("{} / {}", series[0], series[1]),
+            Term::Difference(..) => format!("{} - {}", series[0], series[1]),
+        };
+        let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q), gaps: Vec::new() };
+        if let (Some(vs), Some(q)) = (&v.versus, q) {
+            Self::versus_estimates(&pivot, vs, q, &series[0], pooled, &mut found);
+        } else {
+            Self::point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
+        }
+        let Found { estimates, missing, gaps } = found;
+        let stated = Side { name: "stated".into(), value: target, runs: 0 };
+        // `≈`/`=` without `within` on a ratio use the metric's margin too:
+        // the same δ as `matches`.
+        let point = |est: &stats::Estimate, label: String, dates: Vec<String>| {
+            let check = stats::check_value(est, v.op, target, upper, margin);
+            let stat = Stat {
+                of: StatKind::Value,
+                estimate: est.estimate(),
+                interval: check.interval,
+                level: check.level,
+                margin: matches!(v.op, Op::Approx | Op::Eq).then_some(margin),
+                band: check.band,
+            };
+            let mut p = Point::from_check(
+                label,
+                Side { name: name.clone(), value: est.value, runs: est.runs },
+                stated.clone(),
+                check.outcome,
+                est.single_run,
+                dates,
+                Some(stat),
+            );
+            if let (Op::In, Some(hi)) = (v.op, upper) {
+                // The stated side of a range is its middle, for the
+                // relative difference; the band says the range.
+                p.b.name = format!("the middle of {}..{}", format_number(target), format_number(hi));
+                p.b.value = f64::midpoint(target, hi);
+            }
+            p
+        };
+        let j = if let Some(agg) = v.aggregate {
+            let folded: Vec<stats::Estimate> = estimates.iter().map(|e| e.0).collect();
+            match stats::aggregate(&folded, agg) {
+                None => combine_all(&[]),
+                Some((est, at)) => {
+                    let label = at.map(|i| estimates[i].1.clone()).unwrap_or_default();
+                    let mut dates: Vec<String> = estimates.iter().flat_map(|e| e.2.iter().cloned()).collect();
+                    dates.sort();
+                    dates.dedup();
+                    combine_all(&[point(&est, label, dates)])
+                }
+            }
+        } else {
+            let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
+            Self::fold(&points, q)
+        };
+        let mut j = self.settle(j, clause, &pivot, q, missing, gaps, &series);
+        if j.verdict == Verdict::Contradicted && v.unit.is_none() {
+            j.evidence.hint = self.unit_hint(metric, &j, target);
+        }
+        Ok(j)
+    }
+
+    /// An aggregate (`max(…)`) folds points: it must say which.
+    fn aggregate_has_points(clause: &Clause, v: &lang::ValueClaim, metric: &str) -> Result<(), ClaimError> {
+        let (Some(agg), None) = (v.aggregate, &v.quantifier) else { return Ok(()) };
+        let agg = agg.as_str();
+        Err(ClaimError {
+            offset: clause.offset,
+            msg: format!(
+                "`{agg}(…)` needs the points it ranges over: add `for all PARAM` inside it, \
+                 e.g. `{agg}(A on {metric} for all concurrency)`"
+            ),
+        })
+    }
+
+    /// One series at two points of a param: the quantifier's point against
+    /// the other one (`A on M at c = 8 / at c = 1 > 3`).
+    fn versus_estimates(
+        pivot: &Pivot,
+        vs: &lang::Versus,
+        q: &lang::Quantifier,
+        series: &str,
+        pooled: Option<f64>,
+        found: &mut Found,
+    ) {
+        let other = lang::Quantifier { points: lang::PointSet::Cmp(Op::Eq, vs.at.clone()), ..q.clone() };
+        found.missing.extend(Self::named_missing(pivot, Some(&other)));
+        let top = Self::rows(pivot, Some(q)).into_iter().next();
+        let bottom = Self::rows(pivot, Some(&other)).into_iter().next();
+        let (Some((r1, k1)), Some((r2, k2))) = (top, bottom) else { return };
+        let (l1, l2) = (Self::label(pivot, k1), Self::label(pivot, k2));
+        match (Self::cell(pivot, r1, series), Self::cell(pivot, r2, series)) {
+            (Some(c1), Some(c2)) => {
+                let est = if vs.ratio {
+                    stats::estimate_ratio(c1.values, c2.values, pooled)
+                } else {
+                    stats::estimate_difference(c1.values, c2.values, pooled)
+                };
+                if let Ok(est) = est {
+                    let label = format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" });
+                    found.estimates.push((est, label, Self::dates(&[&c1, &c2])));
+                }
+            }
+            (c1, _) => {
+                let at = if c1.is_none() { l1 } else { l2 };
+                found.missing.push(format!("no runs of {series} at {at}"));
+            }
+        }
+    }
+
+    /// The term's estimate at each point of the quantifier (or the one
+    /// pooled point of a clause without one).
+    fn point_estimates(
+        pivot: &Pivot,
+        term: &Term,
+        q: Option<&lang::Quantifier>,
+        series: &[String],
+        pooled: Option<f64>,
+        found: &mut Found,
+    ) {
+        for (row, key) in Self::rows(pivot, q) {
+            let cells: Option<Vec<CellRuns>> = series.iter().map(|s| Self::cell(pivot, row, s)).collect();
+            let Some(cells) = cells else {
+                let label = Self::label(pivot, key);
+                let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+                let lacking: Vec<&str> =
+                    series.iter().filter(|s| Self::cell(pivot, row, s).is_none()).map(String::as_str).collect();
+                let list = if Self::names_points(q) { &mut found.missing } else { &mut found.gaps };
+                list.push(format!("no runs of {}{at}", lacking.join(" or ")));
+                continue;
+            };
+            let est = match term {
+                Term::Level(_) => stats::estimate_level(cells[0].values, pooled),
+                Term::Ratio(..) => stats::estimate_ratio(cells[0].values, cells[1].values, pooled),
+                Term::Difference(..) => stats::estimate_difference(cells[0].values, cells[1].values, pooled),
+            };
+            let Ok(est) = est else { continue };
+            let refs: Vec<&CellRuns> = cells.iter().collect();
+            found.estimates.push((est, Self::label(pivot, key), Self::dates(&refs)));
+        }
+    }
+
+    /// The factor that turns the number a value clause states (in the unit
+    /// written) into the metric's stored unit; 1 without a unit. A unit on
+    /// a ratio, on a metric without a known unit, or of another dimension
+    /// is an error naming both units.
+    pub(super) fn unit_scale(&self, v: &lang::ValueClaim, metric: &str) -> std::result::Result<f64, ClaimError> {
+        let Some(unit) = &v.unit else { return Ok(1.0) };
+        let err = |msg: String| ClaimError { offset: unit.offset, msg };
+        let ratio = matches!(v.term, Term::Ratio(..)) || v.versus.as_ref().is_some_and(|vs| vs.ratio);
+        if ratio {
+            return Err(err(format!("a ratio has no unit: drop `{}`", unit.text)));
+        }
+        let stored = self.dataset.metric_info(metric).ok().and_then(|m| m.unit.clone());
+        let Some(stored) = stored else {
+            return Err(err(format!(
+                "`{metric}` has no stored unit to convert `{}` to; write the number in the metric's own unit \
+                    without `{}`, or set `unit` under [metrics.{metric}] in reckon.toml",
+                unit.text, unit.text
+            )));
+        };
+        let written = crate::metric::unit_scale(&unit.text);
+        match (written, crate::metric::unit_scale(&stored)) {
+            (Some((dw, fw)), Some((ds, fs))) if dw == ds => Ok(fw / fs),
+            _ => {
+                Err(err(format!("`{}` cannot be converted to `{stored}`, the unit `{metric}` is stored in", unit.text)))
+            }
+        }
+    }
+
+    /// For a contradicted value stated without a unit: a hint when the
+    /// measured value is about 1000× (or 1/1000×) the stated one and the
+    /// metric has a time unit, the usual slip between ms, µs and s.
+    pub(super) fn unit_hint(&self, metric: &str, j: &Judgement, target: f64) -> Option<String> {
+        let stored = self.dataset.metric_info(metric).ok()?.unit.clone()?;
+        let (dim, fs) = crate::metric::unit_scale(&stored)?;
+        let measured = j.evidence.example.as_ref()?.first.value;
+        let factor = measured / target;
+        if dim != "time" || !factor.is_finite() || factor <= 0.0 {
+            return None;
+        }
+        for (unit, f) in [("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)] {
+            let implied = f / fs;
+            if unit != stored && (factor / implied - 1.0).abs() < 0.5 {
+                return Some(format!(
+                    "`{metric}` is stored in {stored}: did you mean `{} {unit}`?",
+                    format_number(target)
+                ));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,522 @@
+//! The claim grammar: clauses and their forms (pairwise, value, change,
+//! peak, crossover), quantifiers, point sets and the `where` filter's extent.
+
+use super::parse::{Parser, Stated};
+use super::{
+    format_number, Aggregate, Body, Change, ChangeBound, Claim, ClaimParseError, Clause, Crossover, Name, Op,
+    Opponents, Pairwise, Peak, PointSet, QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
+};
+
+impl Parser<'_, '_> {
+    pub(super) fn claim(&mut self) -> Result<Claim, ClaimParseError> {
+        let mut clauses = vec![self.clause()?];
+        while self.eat_kw("and") {
+            clauses.push(self.clause()?);
+        }
+        Ok(Claim { clauses })
+    }
+
+    pub(super) fn clause(&mut self) -> Result<Clause, ClaimParseError> {
+        self.skip_ws();
+        let offset = self.pos;
+        if self.pos >= self.src.len() {
+            return Err(self.err("expected a claim such as `A beats B on METRIC at PARAM = VALUE`"));
+        }
+        let mut form_within = None;
+        let mut body = if self.peek_call("crossover") {
+            Body::Crossover(self.crossover()?)
+        } else if let Some(agg) = self.aggregate_call() {
+            Body::Value(self.aggregate_value(agg)?)
+        } else {
+            let (body, within) = self.series_first()?;
+            form_within = within;
+            body
+        };
+        let mut within = form_within;
+        loop {
+            self.skip_ws();
+            let kw_at = self.pos;
+            if self.eat_kw("within") {
+                if within.is_some() {
+                    return Err(ClaimParseError::new(kw_at, "`within` given twice"));
+                }
+                within = Some(self.percent()?);
+            } else if self.peek_kw("at") || self.peek_kw("for") {
+                self.skip_ws();
+                let at = self.pos;
+                let q = self.quantifier()?;
+                if let Body::Value(v) = &body {
+                    check_aggregate_quantifier(v.aggregate, &q, at)?;
+                }
+                let slot = match &mut body {
+                    Body::Pairwise(p) => &mut p.quantifier,
+                    Body::Value(v) if v.versus.is_none() => &mut v.quantifier,
+                    Body::Value(_) => {
+                        return Err(ClaimParseError::new(
+                            at,
+                            "a comparison between two points takes no other \
+                            quantifier",
+                        ))
+                    }
+                    Body::Crossover(_) => {
+                        return Err(ClaimParseError::new(
+                            at,
+                            "a crossover ranges over its `over PARAM`; restrict it there (`over concurrency >= 2`)",
+                        ))
+                    }
+                    Body::Peak(_) => {
+                        return Err(ClaimParseError::new(
+                            at,
+                            "a peak ranges over every point of its param; restrict them with `where` (`where \
+                                max_concurrency <= 150`)",
+                        ))
+                    }
+                };
+                if slot.is_some() {
+                    return Err(ClaimParseError::new(
+                        at,
+                        "a clause takes one quantifier (`at …`, `for all …` or `for any …`)",
+                    ));
+                }
+                *slot = Some(q);
+            } else {
+                break;
+            }
+        }
+        let filter = if self.eat_kw("where") { Some(self.filter()?) } else { None };
+        Ok(Clause { body, within, filter, offset })
+    }
+
+    /// `NAME(` ahead, for the call-like forms.
+    pub(super) fn peek_call(&mut self, name: &str) -> bool {
+        self.skip_ws();
+        let r = self.rest();
+        r.starts_with(name) && r[name.len()..].trim_start().starts_with('(')
+    }
+
+    pub(super) fn aggregate_call(&mut self) -> Option<Aggregate> {
+        [("max", Aggregate::Max), ("min", Aggregate::Min), ("mean", Aggregate::Mean), ("median", Aggregate::Median)]
+            .into_iter()
+            .find(|(name, _)| self.peek_call(name))
+            .map(|(_, a)| a)
+    }
+
+    pub(super) fn percent(&mut self) -> Result<f64, ClaimParseError> {
+        let v = self.expect_number("a percentage after `within` (`within 5%`)")?;
+        if v < 0.0 {
+            return Err(self.err("a tolerance cannot be negative"));
+        }
+        self.expect("%", "`%` after the tolerance (`within 5%`)")?;
+        Ok(v / 100.0)
+    }
+
+    /// Clauses that start with a series: pairwise, a relative change, a
+    /// peak, or a value term. Also returns a `within` the form itself
+    /// carries (`A within 5% of B`).
+    /// The other side of a pairwise clause: `others`, or series names.
+    fn opponents(&mut self) -> Result<Opponents, ClaimParseError> {
+        if self.eat_kw("others") {
+            return Ok(Opponents::Others);
+        }
+        let mut list = vec![self.series("a series name or `others` after the relation")?];
+        while self.eat(",") {
+            list.push(self.series("a series name after `,`")?);
+        }
+        Ok(Opponents::Series(list))
+    }
+
+    pub(super) fn series_first(&mut self) -> Result<(Body, Option<f64>), ClaimParseError> {
+        let a = self.series("a series name")?;
+        // `A within 5% of B on M`: A matches B within 5%.
+        let save = self.pos;
+        if self.eat_kw("within") {
+            let within = self.percent()?;
+            if self.eat_kw("of") {
+                let b = self.series("a series name after `of`")?;
+                self.expect_kw("on", "`on METRIC` after the series names")?;
+                let metric = self.ident("a metric name after `on`")?;
+                let body = Pairwise {
+                    a,
+                    relation: Relation::Matches,
+                    b: Opponents::Series(vec![b]),
+                    metric,
+                    quantifier: None,
+                };
+                return Ok((Body::Pairwise(body), Some(within)));
+            }
+            self.pos = save;
+        }
+        if let Some(relation) = self.relation() {
+            let b = self.opponents()?;
+            self.expect_kw("on", "`on METRIC` after the series names")?;
+            let metric = self.ident("a metric name after `on`")?;
+            return Ok((Body::Pairwise(Pairwise { a, relation, b, metric, quantifier: None }), None));
+        }
+        let cuts = if self.eat_kw("cuts") {
+            Some(true)
+        } else if self.eat_kw("raises") {
+            Some(false)
+        } else {
+            None
+        };
+        if let Some(cuts) = cuts {
+            return Ok((Body::Value(self.change(a, cuts)?), None));
+        }
+        let term = self.term_rest(a)?;
+        self.expect_kw("on", "`beats`, `matches`, a comparison (`>`, `<`, …) or `on METRIC` after the series name")?;
+        let metric = self.ident("a metric name after `on`")?;
+        if let Term::Level(series) = &term {
+            if let Some(highest) = self.peak_word() {
+                self.expect_kw("at", "`at PARAM = VALUE` after `peaks` (`peaks at max_concurrency = 150`)")?;
+                let param = self.ident("a param name after `at`")?;
+                self.expect("=", "`=` after the param (`peaks at max_concurrency = 150`)")?;
+                let at = self.literal("a value after `=`")?;
+                return Ok((Body::Peak(Peak { series: series.clone(), metric, highest, param, at }), None));
+            }
+        }
+        let mut quantifier = None;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            quantifier = Some(self.quantifier()?);
+        }
+        let versus = match &quantifier {
+            Some(q) if q.kind == QuantKind::At => self.versus(&q.param, &term)?,
+            _ => None,
+        };
+        let cmp_at = self.pos;
+        let st =
+            self.numeric_comparison().map_err(|e| misread_points(e, cmp_at, quantifier.as_ref(), &term, &metric))?;
+        let claim = ValueClaim {
+            aggregate: None,
+            term,
+            metric,
+            quantifier,
+            op: st.op,
+            target: st.target,
+            upper: st.upper,
+            unit: st.unit,
+            versus,
+            change: None,
+        };
+        Ok((Body::Value(claim), None))
+    }
+
+    /// `peaks` / `is highest` (true), `is lowest` (false).
+    pub(super) fn peak_word(&mut self) -> Option<bool> {
+        if self.eat_kw("peaks") {
+            return Some(true);
+        }
+        let save = self.pos;
+        if self.eat_kw("is") {
+            if self.eat_kw("highest") {
+                return Some(true);
+            }
+            if self.eat_kw("lowest") {
+                return Some(false);
+            }
+        }
+        self.pos = save;
+        None
+    }
+
+    /// After `A on M at P = v`: `/ at P = w` or ` - at P = w`.
+    pub(super) fn versus(&mut self, param: &Name, term: &Term) -> Result<Option<Versus>, ClaimParseError> {
+        let save = self.pos;
+        self.skip_ws();
+        let ratio = if self.eat("/") {
+            true
+        } else if self.rest().starts_with('-') && self.rest()[1..].starts_with(char::is_whitespace) {
+            self.pos += 1;
+            false
+        } else {
+            self.pos = save;
+            return Ok(None);
+        };
+        if !self.peek_kw("at") {
+            self.pos = save;
+            return Ok(None);
+        }
+        if !matches!(term, Term::Level(_)) {
+            return Err(self.err(
+                "compare one series between two points (`A on M at P = 8 / at P = 1`), not a ratio or difference",
+            ));
+        }
+        self.eat_kw("at");
+        let p = self.ident("a param name after `at`")?;
+        if p.text != param.text {
+            return Err(ClaimParseError::new(
+                p.offset,
+                format!("both points must be of the same param: `{}`, not `{}`", param.text, p.text),
+            ));
+        }
+        self.expect("=", "`=` after the param")?;
+        let at = self.literal("a value after `=`")?;
+        Ok(Some(Versus { ratio, at }))
+    }
+
+    /// After `A cuts`/`A raises`: `B on M [quantifier] by (at least | at
+    /// most | more than | less than) N%`.
+    pub(super) fn change(&mut self, a: Name, cuts: bool) -> Result<ValueClaim, ClaimParseError> {
+        let verb = if cuts { "cuts" } else { "raises" };
+        let b = self.series(&format!("the series `{verb}` is compared with"))?;
+        self.expect_kw("on", "`on METRIC` after the series name")?;
+        let metric = self.ident("a metric name after `on`")?;
+        let mut quantifier = None;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            quantifier = Some(self.quantifier()?);
+        }
+        self.expect_kw("by", &format!("`by at least N%` after the metric (`{verb} … by at least 35%`)"))?;
+        let bound = if self.eat_kw("at") {
+            if self.eat_kw("least") {
+                ChangeBound::AtLeast
+            } else if self.eat_kw("most") {
+                ChangeBound::AtMost
+            } else {
+                return Err(self.err("expected `least` or `most` after `by at`"));
+            }
+        } else if self.eat_kw("more") {
+            self.expect_kw("than", "`than` after `more`")?;
+            ChangeBound::MoreThan
+        } else if self.eat_kw("less") {
+            self.expect_kw("than", "`than` after `less`")?;
+            ChangeBound::LessThan
+        } else {
+            return Err(self.err("expected `at least`, `at most`, `more than` or `less than` after `by`"));
+        };
+        let percent = self.expect_number("a percentage (`35%`)")?;
+        if percent < 0.0 || (cuts && percent >= 100.0) {
+            return Err(self.err(format!("a change `{verb}` by {}% cannot be", format_number(percent))));
+        }
+        self.expect("%", "`%` after the percentage")?;
+        let change = Change { cuts, bound, percent };
+        let (op, target) = change.ratio_bound();
+        Ok(ValueClaim {
+            aggregate: None,
+            term: Term::Ratio(a, b),
+            metric,
+            quantifier,
+            op,
+            target,
+            upper: None,
+            unit: None,
+            versus: None,
+            change: Some(change),
+        })
+    }
+
+    /// After the first series of a term: `/ B`, ` - B`, or nothing.
+    pub(super) fn term_rest(&mut self, a: Name) -> Result<Term, ClaimParseError> {
+        if self.eat("/") {
+            let b = self.series("a series name after `/`")?;
+            return Ok(Term::Ratio(a, b));
+        }
+        self.skip_ws();
+        // A difference: a lone `-` (a `-` glued to a word would have been
+        // read as part of the name).
+        if self.rest().starts_with('-') && self.rest()[1..].starts_with(char::is_whitespace) {
+            self.pos += 1;
+            let b = self.series("a series name after `-`")?;
+            return Ok(Term::Difference(a, b));
+        }
+        Ok(Term::Level(a))
+    }
+
+    pub(super) fn relation(&mut self) -> Option<Relation> {
+        if self.eat_kw("beats") {
+            return Some(Relation::Beats);
+        }
+        if self.eat_kw("matches") {
+            let save = self.pos;
+            if self.eat_kw("or") && self.eat_kw("beats") {
+                return Some(Relation::MatchesOrBeats);
+            }
+            self.pos = save;
+            return Some(Relation::Matches);
+        }
+        for (s, r) in [
+            (">=", Relation::Ge),
+            ("≥", Relation::Ge),
+            ("<=", Relation::Le),
+            ("≤", Relation::Le),
+            (">", Relation::Gt),
+            ("<", Relation::Lt),
+        ] {
+            if self.eat(s) {
+                return Some(r);
+            }
+        }
+        None
+    }
+
+    pub(super) fn num_op(&mut self) -> Option<Op> {
+        for (s, op) in [
+            ("≈", Op::Approx),
+            ("~=", Op::Approx),
+            ("==", Op::Eq),
+            (">=", Op::Ge),
+            ("≥", Op::Ge),
+            ("<=", Op::Le),
+            ("≤", Op::Le),
+            ("=", Op::Eq),
+            (">", Op::Gt),
+            ("<", Op::Lt),
+        ] {
+            if self.eat(s) {
+                return Some(op);
+            }
+        }
+        None
+    }
+
+    /// `≈ 2.3`, `> 100 ms`, `in 350..353`: the operator, the number (and
+    /// the range's end) and the unit written, if any.
+    pub(super) fn numeric_comparison(&mut self) -> Result<Stated, ClaimParseError> {
+        if self.eat_kw("in") {
+            let lo = self.number().ok_or_else(|| self.err("expected a range `lo..hi` after `in` (`in 350..353`)"))?;
+            let lo_unit = self.unit();
+            self.expect("..", "`..` in the range (`in 350..353`)")?;
+            let hi = self.number().ok_or_else(|| self.err("expected the end of the range after `..`"))?;
+            let unit = self.unit();
+            if let (Some(a), Some(b)) = (&lo_unit, &unit) {
+                if a.text != b.text {
+                    return Err(ClaimParseError::new(
+                        b.offset,
+                        format!("a range takes one unit (`{}` and `{}`)", a.text, b.text),
+                    ));
+                }
+            }
+            if lo > hi {
+                return Err(self.err(format!(
+                    "a range runs from low to high: write `in {}..{}`",
+                    format_number(hi),
+                    format_number(lo)
+                )));
+            }
+            return Ok(Stated { op: Op::In, target: lo, upper: Some(hi), unit: unit.or(lo_unit) });
+        }
+        let op = self.num_op().ok_or_else(|| {
+            self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, `in 350..353`, …) after the metric")
+        })?;
+        let target = self.number_ext(true).ok_or_else(|| self.err("expected a number after the comparison"))?;
+        let unit = self.unit();
+        Ok(Stated { op, target, upper: None, unit })
+    }
+
+    /// A unit after a number (`ms`, `µs`, `tok/s`), when the next word is
+    /// one reckon knows ([`crate::metric::unit_scale`]).
+    pub(super) fn unit(&mut self) -> Option<Name> {
+        let save = self.pos;
+        // Glued (`1.66ms`) or after a space.
+        if self.rest().starts_with(char::is_whitespace) {
+            self.skip_ws();
+        }
+        let start = self.pos;
+        let len =
+            self.rest().find(|c: char| !(c.is_alphanumeric() || c == '/' || c == 'µ')).unwrap_or(self.rest().len());
+        let word = &self.rest()[..len];
+        if len > 0 && crate::metric::unit_scale(word).is_some() {
+            self.pos += len;
+            return Some(Name { text: word.to_string(), offset: start });
+        }
+        self.pos = save;
+        None
+    }
+
+    pub(super) fn aggregate_value(&mut self, aggregate: Aggregate) -> Result<ValueClaim, ClaimParseError> {
+        // The name and `(` were seen by `aggregate_call`.
+        let len = self.rest().find('(').unwrap_or(0);
+        self.pos += len + 1;
+        let a = self.series("a series name inside the aggregate")?;
+        let term = self.term_rest(a)?;
+        self.expect_kw("on", "`on METRIC` after the series name")?;
+        let metric = self.ident("a metric name after `on`")?;
+        let mut quantifier = None;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            self.skip_ws();
+            let at = self.pos;
+            let q = self.quantifier()?;
+            check_aggregate_quantifier(Some(aggregate), &q, at)?;
+            quantifier = Some(q);
+        }
+        self.expect(")", "`)` to close the aggregate")?;
+        if self.peek_kw("at") || self.peek_kw("for") {
+            self.skip_ws();
+            let at = self.pos;
+            if quantifier.is_some() {
+                return Err(ClaimParseError::new(at, "a clause takes one quantifier"));
+            }
+            let q = self.quantifier()?;
+            check_aggregate_quantifier(Some(aggregate), &q, at)?;
+            quantifier = Some(q);
+        }
+        let st = self.numeric_comparison()?;
+        Ok(ValueClaim {
+            aggregate: Some(aggregate),
+            term,
+            metric,
+            quantifier,
+            op: st.op,
+            target: st.target,
+            upper: st.upper,
+            unit: st.unit,
+            versus: None,
+            change: None,
+        })
+    }
+
+    pub(super) fn crossover(&mut self) -> Result<Crossover, ClaimParseError> {
+        self.eat_kw("crossover");
+        self.expect("(", "`(` after `crossover`")?;
+        let a = self.series("the first series of the crossover")?;
+        self.expect(",", "`,` between the two series of the crossover")?;
+        let b = self.series("the second series of the crossover")?;
+        self.expect_kw("on", "`on METRIC` after the series names")?;
+        let metric = self.ident("a metric name after `on`")?;
+        self.expect_kw("over", "`over PARAM` after the metric (`over concurrency`)")?;
+        let param = self.ident("a param name after `over`")?;
+        let points = self.point_set()?;
+        self.expect(")", "`)` to close the crossover")?;
+        let op = self.num_op().ok_or_else(|| self.err("expected a comparison after the crossover (`= 4`)"))?;
+        let target = self.literal("a param value after the comparison")?;
+        Ok(Crossover { a, b, metric, param, points, op, target })
+    }
+}
+
+fn check_aggregate_quantifier(agg: Option<Aggregate>, q: &Quantifier, at: usize) -> Result<(), ClaimParseError> {
+    if agg.is_some() && q.kind != QuantKind::ForAll {
+        return Err(ClaimParseError::new(
+            at,
+            "an aggregate runs over a range of points: use `for all PARAM …` (e.g. `for all concurrency >= 50`)",
+        ));
+    }
+    Ok(())
+}
+
+// ---- canonical printing ----
+
+/// A value comparison that did not parse after a `for all P …`: when the
+/// comparison was read as the points of P, say how to write it; else the
+/// error as it is.
+fn misread_points(
+    e: ClaimParseError,
+    at: usize,
+    quantifier: Option<&Quantifier>,
+    term: &Term,
+    metric: &Name,
+) -> ClaimParseError {
+    match quantifier {
+        Some(Quantifier { kind: QuantKind::ForAll | QuantKind::ForAny, param, points })
+            if !matches!(points, PointSet::Every) =>
+        {
+            let p = &param.text;
+            ClaimParseError::new(
+                at,
+                format!(
+                    "`{p} {points}` reads `{points}` as the points of `{p}`; to compare the value, write the \
+                     comparison before the quantifier (`{term} on {} {points} for all {p}`)",
+                    metric.text
+                ),
+            )
+        }
+        _ => e,
+    }
+}
