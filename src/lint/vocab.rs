@@ -316,6 +316,9 @@ pub struct Number {
     /// was stated (`2.3` → 0.05 / 2.3).
     pub precision: f64,
     pub unit: Unit,
+    /// With a `k`/`M` suffix, the value read as powers of two (`16k` →
+    /// 16384): how sizes and sequence lengths are often written.
+    pub binary: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -468,6 +471,7 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
     let after = &rest[len..];
     let next = after.chars().next();
     let mut unit = Unit::None;
+    let mut binary = None;
     // What follows the suffix character, if there is one.
     let past_next = &after[next.map_or(0, char::len_utf8)..];
     let suffix_ends = past_next.chars().next().is_none_or(|c| !is_word_char(c));
@@ -482,11 +486,12 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
             unit = Unit::Percent;
         }
         Some(c @ ('k' | 'K' | 'M' | 'G')) if suffix_ends => {
-            let f = match c {
-                'k' | 'K' => 1e3,
-                'M' => 1e6,
-                _ => 1e9,
+            let (f, b) = match c {
+                'k' | 'K' => (1e3, 1024.0),
+                'M' => (1e6, 1024.0 * 1024.0),
+                _ => (1e9, 1024.0 * 1024.0 * 1024.0),
             };
+            binary = Some(value * b);
             value *= f;
             half *= f;
             len += 1;
@@ -524,7 +529,7 @@ fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usi
         }
     }
     let precision = if value == 0.0 { 0.0 } else { half / value.abs() };
-    Some((Number { value, precision, unit }, len))
+    Some((Number { value, precision, unit, binary }, len))
 }
 
 #[cfg(test)]

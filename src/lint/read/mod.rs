@@ -134,9 +134,23 @@ pub fn read(
     let mut subject: Option<(String, &str)> =
         around.previous_subject.clone().filter(|_| pronoun).map(|s| (s, "the sentence before"));
     let mut lent_scope: Option<Scope> = None;
+    let mut last_param: Option<String> = None;
     for range in scope::clauses(tokens) {
         let c = &tokens[range];
-        let (scope, used) = scope::scope_of(c);
+        let (scope, mut used) = scope::scope_of(vocab, c);
+        let scope = match (scope, &last_param) {
+            (None, Some(p)) => scope::bare_point(vocab, c, p, &mut used),
+            (s, _) => s,
+        };
+        // `across the board`, `everywhere`: every point of the swept param.
+        let everywhere = has(c, &["everywhere"]) || c.windows(3).any(|w| w.iter().map(words::word).eq(EVERYWHERE));
+        let scope = match scope {
+            None if everywhere => scope::sweep_param(vocab, preferred_params).map(Scope::Every),
+            s => s,
+        };
+        if let Some(s) = &scope {
+            last_param = Some(s.param().to_string());
+        }
         let statement = has_statement(c, &used);
         let series: Vec<(usize, &Vec<String>)> = c
             .iter()
@@ -182,6 +196,9 @@ pub fn read(
     }
     out
 }
+
+/// `across the board`, as words.
+const EVERYWHERE: [Option<&str>; 3] = [Some("across"), Some("the"), Some("board")];
 
 /// The metric a token names, by name or as a number's unit.
 fn metric_named(t: &Token) -> Option<String> {
@@ -451,6 +468,29 @@ mod tests {
         assert_eq!(
             statements("At N=4096, cuBLAS reaches 790 TFLOPS, about 4% ahead of Triton."),
             ["cublas on tflops at size = 4096 ≈ 790", "cublas / triton on tflops at size = 4096 ≈ 1.04"]
+        );
+    }
+
+    #[test]
+    fn points_bounds_and_pairs_as_kernel_notes_write_them() {
+        // A number then the param, a binary `k`, a second ratio with its own
+        // bare point, `across the board`.
+        assert_eq!(
+            statements("cuBLAS is 1.5x faster than Triton on TFLOPS at 8k N and 10% faster at 512."),
+            [
+                "cublas / triton on tflops at size = 8192 ≈ 1.5 within 3.4%",
+                "cublas / triton on tflops at size = 512 ≈ 1.1"
+            ]
+        );
+        assert_eq!(
+            statements("cuBLAS is 2x faster than Triton on TFLOPS across the board."),
+            ["cublas / triton on tflops ≈ 2 for all size within 25%"]
+        );
+        // A negated bound is the opposite bound.
+        assert_eq!(statements("Triton never gets above 900 TFLOPS."), ["max(triton on tflops for all size) <= 900"]);
+        assert_eq!(
+            statements("At 4096 N cuBLAS takes 1.0 ms per call against 1.4 ms for Triton."),
+            ["cublas on latency_us at size = 4096 ≈ 1000 and triton on latency_us at size = 4096 ≈ 1400"]
         );
     }
 

@@ -3,7 +3,7 @@
 //! N=8`, `from 1 req/s to saturation`), every point (`at every size`) or a
 //! `[points]` phrase — written as the claim language's quantifier.
 
-use super::super::vocab::{Meaning, Scope, Tok, Token, Unit, Vocabulary};
+use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use super::words::{word, words_before};
 use crate::metric::format_number;
 
@@ -24,6 +24,13 @@ pub(super) fn clauses(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
             }
             Tok::Punct(';') => true,
             Tok::Punct(',') => depth <= 0 && !tokens.get(i + 1).is_some_and(|n| matches!(n.kind, Tok::Number(_))),
+            Tok::Word(w) if w == "and" => {
+                // `1.4x faster at 16k tokens and 10% faster at 1k`: a second
+                // ratio is a statement of its own, with its own point.
+                tokens
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(&n.kind, Tok::Number(n) if matches!(n.unit, Unit::Times | Unit::Percent)))
+            }
             Tok::Word(w) => matches!(w.as_str(), "while" | "whereas" | "but" | "although" | "though"),
             _ => false,
         };
@@ -36,11 +43,46 @@ pub(super) fn clauses(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// The point a number names on a param: as written, or — when the data
+/// hold that and not the decimal reading — its binary reading (`16k` →
+/// 16384).
+fn point_value(vocab: &Vocabulary, param: &str, n: &Number) -> f64 {
+    let held = |v: f64| vocab.param_values.get(param).is_some_and(|vs| vs.contains(&v));
+    match n.binary {
+        Some(b) if !held(n.value) && held(b) => b,
+        _ => n.value,
+    }
+}
+
+/// `… and 10% faster at 1k`: a bare `at N` in a clause that names no param
+/// is a point of the param the sentence's earlier clause named — when the
+/// data hold that point (`tops out at 210k` is a value, not a batch size).
+/// Marks the number used.
+pub(super) fn bare_point(vocab: &Vocabulary, tokens: &[Token], param: &str, used: &mut Vec<usize>) -> Option<Scope> {
+    let held = |v: f64| vocab.param_values.get(param).is_some_and(|vs| vs.contains(&v));
+    let (i, v) = tokens.iter().enumerate().find_map(|(i, t)| match &t.kind {
+        Tok::Number(n) if n.unit == Unit::None && i > 0 && word(&tokens[i - 1]) == Some("at") => {
+            Some((i, point_value(vocab, param, n))).filter(|(_, v)| held(*v))
+        }
+        _ => None,
+    })?;
+    used.push(i);
+    Some(Scope::At(param.to_string(), v))
+}
+
 /// A clause's scope, and the tokens it used.
-pub(super) fn scope_of(tokens: &[Token]) -> (Option<Scope>, Vec<usize>) {
+pub(super) fn scope_of(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usize>) {
     let mut used = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         match &t.kind {
+            // `at 4096 tokens`, `with 16k tokens`: a number then the param.
+            Tok::Number(n) if n.unit == Unit::None => {
+                let Some(Tok::Mention(Meaning::Param(p))) = tokens.get(i + 1).map(|t| &t.kind) else { continue };
+                used.extend([i, i + 1]);
+                let before = words_before(tokens, i, 2);
+                let at = Scope::At(p.clone(), point_value(vocab, p, n));
+                return (Some(ranged(at, &before, tokens.get(i + 2))), used);
+            }
             Tok::Mention(Meaning::Point(s)) => {
                 used.push(i);
                 let before = words_before(tokens, i, 2);
@@ -68,11 +110,12 @@ pub(super) fn scope_of(tokens: &[Token]) -> (Option<Scope>, Vec<usize>) {
                 if let Some(Tok::Number(n)) = tokens.get(j).map(|t| &t.kind) {
                     if n.unit == Unit::None {
                         used.extend([i, j]);
-                        let at = Scope::At(p.clone(), n.value);
+                        let v = point_value(vocab, p, n);
+                        let at = Scope::At(p.clone(), v);
                         if before.first() == Some(&"from") {
                             if let Some((k, Some(hi))) = next_point(tokens, j + 1, p) {
                                 used.extend(k);
-                                return (Some(Scope::Between(p.clone(), n.value, hi)), used);
+                                return (Some(Scope::Between(p.clone(), v, hi)), used);
                             }
                         }
                         return (Some(ranged(at, &before, tokens.get(j + 1))), used);
