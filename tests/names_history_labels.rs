@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{Ran, Sandbox};
+use common::Sandbox;
 
 const TOML: &str = r#"
 series = "config"
@@ -34,12 +34,6 @@ fn sandbox() -> Sandbox {
     let s = Sandbox::with_scenario();
     s.write("reckon.toml", TOML);
     s
-}
-
-fn expect(s: &Sandbox, code: i32, args: &[&str]) -> Ran {
-    let r = s.run(args);
-    assert_eq!(r.code, code, "reckon {args:?}\n{r:?}");
-    r
 }
 
 /// The text between a region's opening and closing markers.
@@ -96,22 +90,25 @@ fn aliases_work_in_query_names_and_filters() {
     assert!(moved.contains("output_throughput  max_concurrency=1"), "{moved}");
 
     // A typo is still refused, with the alias among the suggestions.
-    let r = expect(&s, 2, &["query", "--metric", "througput", "--rows", "C"]);
-    assert!(r.stderr.contains("unknown metric `througput` (did you mean `throughput`?)"), "{r:?}");
+    s.test()
+        .args(["query", "--metric", "througput", "--rows", "C"])
+        .status(2)
+        .stderr_has("unknown metric `througput` (did you mean `throughput`?)")
+        .run();
     // An alias shared by two series is ambiguous, in a filter as anywhere.
     s.write(
         "reckon.toml",
         TOML.replace("\"topk=4+v1\"]", "\"topk=4+v1\", \"EAGLE\"]")
             .replace("\"topk=1+v2\"]", "\"topk=1+v2\", \"eagle\"]"),
     );
-    let r = expect(&s, 2, &["query", "--metric", "tok/s", "--rows", "C", "--where", "config = EAGLE"]);
-    assert!(
-        r.stderr.contains(
+    s.test()
+        .args(["query", "--metric", "tok/s", "--rows", "C", "--where", "config = EAGLE"])
+        .status(2)
+        .stderr_has(
             "`EAGLE` is ambiguous: reckon.toml's [aliases] give it to several values of `config` \
-             (`eagle-topk1-v2`, `eagle-topk4-v1`)"
-        ),
-        "{r:?}"
-    );
+             (`eagle-topk1-v2`, `eagle-topk4-v1`)",
+        )
+        .run();
 }
 
 #[test]
@@ -154,9 +151,7 @@ v2 at C=30: <!-- reckon:value metric=throughput config=\"topk=1+v2\" C=30 --><!-
 
     // A misspelt alias in a region is bad input at its argument.
     s.write(doc, "<!-- reckon:value metric=tok/s config=\"topk=1+v3\" C=30 --><!-- /reckon:value -->\n");
-    let r = expect(&s, 2, &["check", doc]);
-    assert!(r.stderr.contains(&format!("{doc}:1:")), "{r:?}");
-    assert!(r.stderr.contains("no run matches"), "{r:?}");
+    s.test().args(["check", doc]).status(2).stderr_has(&format!("{doc}:1:")).stderr_has("no run matches").run();
 }
 
 #[test]
@@ -200,9 +195,13 @@ Baseline is strictly superior at saturation.
 
     // The second sweep arrives: the living table moves, the dated one stays.
     common::copy_dir(&common::scenario_logs().join("2026-11-29"), &s.path().join("logs/2026-11-29"));
-    let r = expect(&s, 1, &["check", doc]);
-    assert!(r.stdout.contains("claim `now` contradicted"), "{r:?}");
-    assert!(!r.stdout.contains("claim `then`"), "{r:?}");
+    let r = s
+        .test()
+        .args(["check", doc])
+        .status(1)
+        .stdout_has("claim `now` contradicted")
+        .stdout_lacks("claim `then`")
+        .run();
     let stale: Vec<&str> = r.stdout.lines().filter(|l| l.contains(": error: ") && l.contains("stale")).collect();
     assert_eq!(stale.len(), 1, "only the living table is stale: {r:?}");
     assert!(stale[0].contains(&format!("{doc}:3")), "{r:?}");
@@ -235,18 +234,18 @@ Baseline is strictly superior at saturation.
         doc,
         "<!-- reckon:table metric=output_throughput rows=max_concurrency as_of=2026-11 -->\n<!-- /reckon:table -->\n",
     );
-    let r = expect(&s, 2, &["check", doc]);
-    assert!(
-        r.stderr.contains(&format!("{doc}:1:")) && r.stderr.contains("as_of=`2026-11`: expected a sweep date"),
-        "{r:?}"
-    );
+    s.test()
+        .args(["check", doc])
+        .status(2)
+        .stderr_has(&format!("{doc}:1:"))
+        .stderr_has("as_of=`2026-11`: expected a sweep date")
+        .run();
     s.write(
         doc,
         "<!-- reckon:claim id=c as_of=yesterday baseline beats others on tok/s at C = 30 -->\n\
          x\n<!-- /reckon:claim -->\n",
     );
-    let r = expect(&s, 2, &["check", doc]);
-    assert!(r.stderr.contains("as_of=`yesterday`: expected a sweep date"), "{r:?}");
+    s.test().args(["check", doc]).status(2).stderr_has("as_of=`yesterday`: expected a sweep date").run();
 }
 
 #[test]
@@ -282,6 +281,9 @@ labels=\"max_concurrency=Concurrency; baseline=baseline (tok/s); topk=4+v1=EAGLE
     );
     // A label for nothing in the table is a typo, not a choice.
     s.write(doc, "<!-- reckon:table metric=tok/s rows=C labels=\"basline=Baseline\" -->\n<!-- /reckon:table -->\n");
-    let r = expect(&s, 2, &["check", doc]);
-    assert!(r.stderr.contains("labels: `basline` is neither a heading nor a row of this table"), "{r:?}");
+    s.test()
+        .args(["check", doc])
+        .status(2)
+        .stderr_has("labels: `basline` is neither a heading nor a row of this table")
+        .run();
 }

@@ -45,7 +45,6 @@ pub(crate) struct Test {
     args: Vec<String>,
     dir: Option<String>,
     env: Vec<(String, String)>,
-    stdin: Option<Vec<u8>>,
     status: i32,
     stdout: Expect,
     stderr: Expect,
@@ -65,7 +64,6 @@ impl Test {
             args: Vec::new(),
             dir: None,
             env: Vec::new(),
-            stdin: None,
             status: 0,
             stdout: Expect::default(),
             stderr: Expect::default(),
@@ -108,11 +106,6 @@ impl Test {
 
     pub(crate) fn env(mut self, key: &str, value: &str) -> Test {
         self.env.push((key.to_owned(), value.to_owned()));
-        self
-    }
-
-    pub(crate) fn stdin(mut self, input: impl AsRef<[u8]>) -> Test {
-        self.stdin = Some(input.as_ref().to_vec());
         self
     }
 
@@ -202,13 +195,9 @@ impl Test {
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
-        cmd.stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+        cmd.stdin(Stdio::null());
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().unwrap_or_else(|e| panic!("reckon {args:?} did not start: {e}"));
-        if let Some(input) = self.stdin.clone() {
-            let mut pipe = child.stdin.take().unwrap();
-            std::thread::spawn(move || std::io::Write::write_all(&mut pipe, &input));
-        }
         // Both pipes are read as the command writes, or a long output would
         // block it.
         let stdout = drain(child.stdout.take().unwrap());
