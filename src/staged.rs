@@ -6,7 +6,6 @@
 //! index's content (`git checkout-index`) where it differs — and checked
 //! against a copy of the database, so staged-but-uncommitted content never
 //! reaches the database later working-tree checks use.
-#![allow(clippy::assigning_clones, clippy::case_sensitive_file_extension_comparisons)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -127,7 +126,7 @@ pub fn staged_config(cfg: &Config) -> Result<Config> {
             let text = String::from_utf8(o.stdout)
                 .map_err(|_| Error::Config { path: file.clone(), msg: "the staged file is not UTF-8".into() })?;
             let mut staged = Config::parse(&text, &cfg.root, Some(file))?;
-            staged.database = cfg.database.clone();
+            staged.database.clone_from(&cfg.database);
             Ok(staged)
         }
         _ => Ok(cfg.clone()),
@@ -156,11 +155,13 @@ pub fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
     let tmpl = templates(staged_cfg);
     // Without configured documents, the staged markdown files are checked.
     let any_md = staged_cfg.documents.is_empty();
+    // Extensions compared as written: reckon reads `plan.md`, not `PLAN.MD`.
+    let has_extension = |rel: &str, ext: &str| Path::new(rel).extension().is_some_and(|e| e == ext);
     let wanted = |rel: &str| {
         is_read(staged_cfg, &tmpl, rel)
             || rel.starts_with("templates/")
-            || rel.ends_with(".svg")
-            || (any_md && rel.ends_with(".md"))
+            || has_extension(rel, "svg")
+            || (any_md && has_extension(rel, "md"))
     };
     let mut from_index = Vec::new();
     for rel in tracked.iter().filter(|r| wanted(r)) {
@@ -209,7 +210,7 @@ pub fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
     }
 
     let mut staged = staged_cfg.clone();
-    staged.root = copy_root.clone();
+    staged.root.clone_from(&copy_root);
     staged.file = staged_cfg.file.as_ref().map(|_| copy_root.join(FILE_NAME));
     staged.database = dir.path().join("reckon.sqlite");
     Ok(StagedTree { dir, cfg: staged, real_root: root.clone() })

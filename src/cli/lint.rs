@@ -35,13 +35,22 @@ pub(crate) struct LintArgs {
     pub(crate) write: bool,
     /// Leave out statements read with less confidence than this, 0 to 1
     /// (default: [lint] `min_confidence` in reckon.toml, else 0.5).
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", value_parser = parse_confidence)]
     pub(crate) min_confidence: Option<f64>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub(crate) format: CheckFormat,
     /// Do not ingest the sources of reckon.toml first.
     #[arg(long)]
     pub(crate) no_ingest: bool,
+}
+
+/// A confidence from 0 to 1, refused by clap (exit 2, with the flag named)
+/// otherwise.
+fn parse_confidence(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(c) if (0.0..=1.0).contains(&c) => Ok(c),
+        _ => Err("expected a number from 0 to 1".to_string()),
+    }
 }
 
 /// What lint printed and found over the documents so far.
@@ -53,10 +62,8 @@ struct Found {
 }
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
+    // reckon.toml's value was checked when it was read, the flag's by clap.
     let min_confidence = args.min_confidence.unwrap_or(cfg.lint.min_confidence);
-    if !(0.0..=1.0).contains(&min_confidence) {
-        return Err(Error::usage(format!("--min-confidence {min_confidence}: expected a number from 0 to 1")));
-    }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
     let linter = cfg.linter(dataset);
@@ -72,7 +79,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     let Found { mut out, items, problems } = found;
     let text = if args.format == CheckFormat::Json {
         let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
-            .map_err(|e| Error::usage(e.to_string()))?;
+            .map_err(|e| Error::io("<stdout>", e.into()))?;
         s.push('\n');
         s
     } else {
@@ -163,6 +170,10 @@ mod tests {
             panic!("not lint")
         };
         assert_eq!(a.min_confidence, Some(0.8));
+        for bad in ["2", "-0.1", "NaN", "high"] {
+            let e = parse(&["lint", "plan.md", &format!("--min-confidence={bad}")]).unwrap_err().to_string();
+            assert!(e.contains("--min-confidence") && e.contains("expected a number from 0 to 1"), "{e}");
+        }
         assert!(a.all && !a.write && !a.suggest);
     }
 }

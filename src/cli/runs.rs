@@ -76,7 +76,7 @@ fn runs_json(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> Result<String>
             })
         })
         .collect();
-    let mut s = serde_json::to_string_pretty(&items).map_err(|e| Error::usage(e.to_string()))?;
+    let mut s = serde_json::to_string_pretty(&items).map_err(|e| Error::io("<stdout>", e.into()))?;
     s.push('\n');
     Ok(s)
 }

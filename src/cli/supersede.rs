@@ -43,21 +43,21 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
         d.regions.iter().position(|r| r.kind == Kind::Claim && r.arg("id").is_some_and(|a| a.value == args.id))
     };
     let Some(index) = find(&parsed) else {
-        return Err(Error::usage(format!("{rel}: no claim with id `{}`", args.id)));
+        return Err(no_such_claim(&rel, &parsed, &args.id));
     };
     let region = &parsed.regions[index];
+    // The refusals point at the claim, with its line shown.
     if let Some(s) = region.arg("superseded") {
-        return Err(Error::usage(format!(
-            "{rel}:{}: claim `{}` is already superseded (on {})",
-            region.line, args.id, s.value
-        )));
+        let msg = format!("claim `{}` is already superseded (on {})", args.id, s.value);
+        return Err(parsed.error_at(&text, s.span.start, msg));
     }
     let report = judge::judge_claim(&dataset, cfg, None, &parsed, &text, region)?;
     if report.verdict != Verdict::Contradicted {
-        return Err(Error::usage(format!(
-            "{rel}:{}: claim `{}` is not contradicted ({}); only a conclusion the data contradict is superseded",
-            region.line, args.id, report.summary
-        )));
+        let msg = format!(
+            "claim `{}` is not contradicted ({}); only a conclusion the data contradict is superseded",
+            args.id, report.summary
+        );
+        return Err(parsed.error_at(&text, region.open.start, msg));
     }
     let date = report.data_date.clone().unwrap_or_else(|| chrono::Utc::now().format("%Y-%m-%d").to_string());
     let marked = supersede::mark(&text, &parsed, index, &date);
@@ -75,6 +75,22 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
         );
     }
     Ok(super::OK)
+}
+
+/// No claim has the id given: say which ids the document has.
+fn no_such_claim(rel: &str, parsed: &doc::Document, id: &str) -> Error {
+    let ids: Vec<String> = parsed
+        .regions
+        .iter()
+        .filter(|r| r.kind == Kind::Claim)
+        .filter_map(|r| r.arg("id").map(|a| format!("`{}`", a.value)))
+        .collect();
+    let known = if ids.is_empty() {
+        "; it has no claim regions".to_string()
+    } else {
+        format!("; its claims are {}", ids.join(", "))
+    };
+    Error::usage(format!("{rel}: no claim with id `{id}`{known}"))
 }
 
 #[cfg(test)]

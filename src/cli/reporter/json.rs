@@ -71,7 +71,7 @@ fn document(found: &CheckFindings, r: &DocReview) -> serde_json::Value {
 }
 
 fn pretty(value: &impl serde::Serialize) -> Result<String> {
-    let mut s = serde_json::to_string_pretty(value).map_err(|e| Error::usage(e.to_string()))?;
+    let mut s = serde_json::to_string_pretty(value).map_err(|e| Error::io("<stdout>", e.into()))?;
     s.push('\n');
     Ok(s)
 }
