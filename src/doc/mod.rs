@@ -99,12 +99,6 @@ impl Kind {
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name)
     }
-
-    /// Whether the region sits inside a sentence (its content stays on one
-    /// line) rather than being a block between two marker lines.
-    pub fn is_inline(self) -> bool {
-        matches!(self, Kind::Value)
-    }
 }
 
 impl fmt::Display for Kind {

@@ -24,10 +24,6 @@ use std::ops::Range;
 pub enum Alert {
     /// `> [!NOTE]`
     Note,
-    /// `> [!TIP]`
-    Tip,
-    /// `> [!IMPORTANT]`
-    Important,
     /// `> [!WARNING]`
     Warning,
     /// `> [!CAUTION]`
@@ -38,8 +34,6 @@ impl Alert {
     fn tag(self) -> &'static str {
         match self {
             Alert::Note => "NOTE",
-            Alert::Tip => "TIP",
-            Alert::Important => "IMPORTANT",
             Alert::Warning => "WARNING",
             Alert::Caution => "CAUTION",
         }

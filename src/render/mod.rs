@@ -56,9 +56,6 @@ pub struct Rendered {
     pub files: Vec<(PathBuf, String)>,
 }
 
-/// The region kinds that hold generated content (claims are judged, not rendered).
-pub const KINDS: [&str; 6] = ["table", "value", "plot", "sql", "template", "diff"];
-
 /// Renders one region of kind `kind` from its arguments.
 pub fn render(ctx: &Context, kind: &str, args: &Args) -> Result<Rendered, RegionError> {
     let rendered = match kind {
