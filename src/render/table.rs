@@ -35,6 +35,9 @@ struct Column {
     direction: Option<Direction>,
     /// Per row, the runs behind the value (empty when not known).
     runs: Vec<Vec<f64>>,
+    /// For a `ratio=` column, the names of the two columns it divides: a
+    /// series may have " / " in its own name, so the heading cannot tell.
+    ratio: Option<(String, String)>,
 }
 
 /// How `highlight=best` marks a row.
@@ -106,7 +109,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         }),
         _ => None,
     };
-    let ratio_cols = columns.iter().filter(|c| c.header.contains(" / ")).count();
+    let ratio_cols = columns.iter().filter(|c| c.ratio.is_some()).count();
     let compared = columns.len() - ratio_cols;
     let row_params = pivots.first().map_or_else(|| rows.clone(), |p| p.row_params.clone());
     let mut labels = Labels::parse(ctx, args)?;
@@ -170,6 +173,7 @@ fn one_metric(
             values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
             direction,
             runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.values.clone()).unwrap_or_default()).collect(),
+            ratio: None,
         })
         .collect();
     Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p] })
@@ -210,6 +214,7 @@ fn several_metrics(
                 values: keys.iter().map(value_at).collect(),
                 direction: None,
                 runs: Vec::new(),
+                ratio: None,
             }
         })
         .collect();
@@ -219,31 +224,38 @@ fn several_metrics(
 /// `ratio=A/B,…`: a column per ratio of two columns, row by row.
 fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), RegionError> {
     for spec in args.list("ratio") {
-        let Some((a, b)) = spec.split_once('/') else {
+        if !spec.contains('/') {
             return Err(RegionError::new(
                 Some("ratio"),
                 format!("ratio=`{spec}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1"),
             ));
-        };
+        }
         let columns = &table.columns;
-        let find = |name: &str| {
-            column_of(ctx, columns, name.trim()).ok_or_else(|| {
-                let known: Vec<&str> = columns.iter().map(|c| c.header.as_str()).collect();
-                RegionError::new(
-                    Some("ratio"),
-                    format!("ratio=`{spec}`: no column `{}`; columns are: {}", name.trim(), known.join(", ")),
-                )
-            })
+        // A column's own name may hold a `/` (`fp8 / tp2`): the split is
+        // the first at which both sides name columns.
+        let splits = spec.match_indices('/').map(|(at, _)| (spec[..at].trim(), spec[at + 1..].trim()));
+        let found = splits.clone().find_map(|(a, b)| Some((column_of(ctx, columns, a)?, column_of(ctx, columns, b)?)));
+        let Some((ia, ib)) = found else {
+            let known: Vec<&str> = columns.iter().map(|c| c.header.as_str()).collect();
+            let missing = splits
+                .flat_map(|(a, b)| [a, b])
+                .find(|name| column_of(ctx, columns, name).is_none())
+                .unwrap_or(spec.as_str());
+            return Err(RegionError::new(
+                Some("ratio"),
+                format!("ratio=`{spec}`: no column `{missing}`; columns are: {}", known.join(", ")),
+            ));
         };
-        let (ia, ib) = (find(a)?, find(b)?);
         let values = (0..table.row_keys.len())
             .map(|r| match (columns[ia].values[r], columns[ib].values[r]) {
                 (Some(x), Some(y)) if y != 0.0 => Some(x / y),
                 _ => None,
             })
             .collect();
-        let name = format!("{} / {}", columns[ia].name, columns[ib].name);
-        table.columns.push(Column { header: name.clone(), name, values, direction: None, runs: Vec::new() });
+        let (a, b) = (columns[ia].name.clone(), columns[ib].name.clone());
+        let name = format!("{a} / {b}");
+        let ratio = Some((a, b));
+        table.columns.push(Column { header: name.clone(), name, values, direction: None, runs: Vec::new(), ratio });
     }
     Ok(())
 }
@@ -283,8 +295,8 @@ fn row_order(ctx: &Context, args: &Args, table: &Table) -> Result<Vec<usize>, Re
 /// A column's heading with `labels=` applied: a ratio's two sides each, a
 /// `metric (unit)` heading whole.
 fn heading(labels: &mut Labels, c: &Column) -> String {
-    match c.name.split_once(" / ") {
-        Some((a, b)) if c.header.contains(" / ") => format!("{} / {}", labels.show(a), labels.show(b)),
+    match &c.ratio {
+        Some((a, b)) => format!("{} / {}", labels.show(a), labels.show(b)),
         _ if c.header != c.name => {
             // `metric (unit)`: a label replaces the whole heading.
             let label = labels.show(&c.name);
@@ -311,7 +323,7 @@ fn cell_text(
 ) -> String {
     let text = match col.values[r] {
         None => "-".to_string(),
-        Some(v) if col.header.contains(" / ") && ci >= compared => {
+        Some(v) if col.ratio.is_some() && ci >= compared => {
             format!("{}x", crate::query::NumberFormat { precision: Some(2) }.format(v))
         }
         Some(v) => number(v),
@@ -491,10 +503,82 @@ mod tests {
             values: vec![Some(value)],
             direction: Some(direction),
             runs: vec![runs],
+            ratio: None,
         }
     }
 
     const NOISE: Noise = Noise { margin: 0.02, pooled: None };
+
+    /// A table over two series, one of them named with " / " (as a
+    /// researcher names a combination: `fp8 / tp2`), with three repeats at
+    /// each of two concurrencies; `extra` holds more `key=value` arguments
+    /// (`_` for a space).
+    fn slash_series_table(extra: &str) -> String {
+        use crate::run::{RawRun, Value};
+        use crate::store::{Batch, NewSource, RunTime, Store};
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("test".into(), None);
+        let labels = std::collections::BTreeMap::new();
+        let src = NewSource {
+            path: "runs.jsonl",
+            hash: "runs",
+            format: "jsonl",
+            labels: &labels,
+            seen: crate::store::Seen::default(),
+            time: None,
+        };
+        let rt = RunTime { time: "2026-11-29T10:00:00Z".into(), origin: "log" };
+        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+        let mut line = 0;
+        for (config, tput) in [("fp8 / tp2", 200.0), ("bf16", 100.0)] {
+            for c in [1.0, 8.0] {
+                for rep in [-1.0, 0.0, 1.0] {
+                    line += 1;
+                    let mut raw = RawRun::new(line);
+                    raw.param("config", Value::Text(config.into()));
+                    raw.param("concurrency", Value::Num(c));
+                    raw.metric("output_throughput", tput * c + rep);
+                    w.add_run(&raw, &labels, &rt).unwrap();
+                }
+            }
+        }
+        w.commit().unwrap();
+        let dataset = crate::query::Dataset::load(&store).unwrap();
+        let settings = crate::render::Settings {
+            series: "config".into(),
+            templates: std::path::PathBuf::from("templates"),
+            aliases: std::collections::BTreeMap::new(),
+            margins: crate::metric::Margins::default(),
+            sql_seconds: 1.0,
+            template_fuel: 1000,
+        };
+        let ctx = Context { dataset: &dataset, store: &store, settings: &settings, doc_dir: std::path::Path::new(".") };
+        let mut pairs = vec![
+            ("metric".to_string(), "output_throughput".to_string()),
+            ("rows".to_string(), "concurrency".to_string()),
+            ("digits".to_string(), "0".to_string()),
+        ];
+        for pair in extra.split_whitespace() {
+            let (k, v) = pair.split_once('=').unwrap();
+            pairs.push((k.to_string(), v.replace('_', " ")));
+        }
+        render(&ctx, &Args::new(pairs)).unwrap().content
+    }
+
+    #[test]
+    fn a_series_named_with_a_slash_is_a_column_like_any_other() {
+        // Its values are numbers (not `x` ratios) and it competes for best.
+        assert_eq!(
+            slash_series_table("highlight=best"),
+            "| concurrency | bf16 | fp8 / tp2 |\n|---:|---:|---:|\n| 1 | 100 | **200** |\n| 8 | 800 | **1600** |"
+        );
+        // A ratio of it to another series is still a ratio column.
+        assert_eq!(
+            slash_series_table("ratio=fp8_/_tp2/bf16"),
+            "| concurrency | bf16 | fp8 / tp2 | fp8 / tp2 / bf16 |\n|---:|---:|---:|---:|\n\
+             | 1 | 100 | 200 | 2.00x |\n| 8 | 800 | 1600 | 2.00x |"
+        );
+    }
 
     #[test]
     fn best_beyond_noise_is_bold_alone() {
