@@ -212,6 +212,15 @@ fn check_points(points: &BTreeMap<String, String>, shown: &Path) -> Result<()> {
 }
 
 impl Config {
+    /// What a query's dataset takes from reckon.toml, as plain values:
+    /// the aliases and the per-metric direction and unit.
+    pub fn overrides(&self) -> crate::query::Overrides {
+        crate::query::Overrides {
+            aliases: self.aliases.clone(),
+            metrics: self.metrics.iter().map(|(name, m)| (name.clone(), (m.direction, m.unit.clone()))).collect(),
+        }
+    }
+
     /// The configuration with no reckon.toml: database under `root/db/`.
     pub fn defaults(root: &Path) -> Config {
         Config {

@@ -61,7 +61,7 @@ pub(super) fn open_current(cfg: &Config) -> Result<Store> {
 /// runs (`cargo bench --bench check`).
 pub(super) fn load_for_command<'s>(store: &'s Store, cfg: &Config) -> Result<&'s Dataset<'s>> {
     let mut dataset = Dataset::load(store)?;
-    dataset.apply_config(cfg);
+    dataset.apply_overrides(&cfg.overrides());
     Ok(Box::leak(Box::new(dataset)))
 }
 

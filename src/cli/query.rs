@@ -32,7 +32,7 @@ pub(crate) struct QueryArgs {
 pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
     let store = super::project::open_current(cfg)?;
     let mut dataset = Dataset::load(&store)?;
-    dataset.apply_config(cfg);
+    dataset.apply_overrides(&cfg.overrides());
     let mut query = Query::new(&args.metric);
     query.rows = args.rows;
     query.cols = if args.cols.is_empty() && dataset.has_param(&cfg.series) && !query.rows.contains(&cfg.series) {

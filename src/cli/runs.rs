@@ -31,7 +31,7 @@ pub(super) fn run(cfg: &Config, args: &RunsArgs) -> Result<i32> {
     if let Some(text) = &args.filter {
         // Names in the filter are checked and aliases resolved as `query` does.
         let mut dataset = crate::query::Dataset::load(&store)?;
-        dataset.apply_config(cfg);
+        dataset.apply_overrides(&cfg.overrides());
         let filter = dataset.resolve_filter(&crate::query::Filter::parse(text)?)?;
         runs.retain(|r| filter.matches(r));
     }

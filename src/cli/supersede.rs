@@ -34,7 +34,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
         return Ok(super::ERROR);
     }
     let mut dataset = Dataset::load(&store)?;
-    dataset.apply_config(cfg);
+    dataset.apply_overrides(&cfg.overrides());
     let path = doc_paths(cwd, std::slice::from_ref(&args.doc)).remove(0);
     let rel = shown(cwd, &path);
     let (original, text) = document::read(&path)?;

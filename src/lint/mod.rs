@@ -25,7 +25,7 @@ mod verdict;
 pub mod vocab;
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::Path;
 
@@ -171,8 +171,7 @@ impl<'a, 's> Linter<'a, 's> {
     /// A linter over `dataset`, as `options` say the project reads it.
     pub fn new(dataset: &'a Dataset<'s>, options: &Options) -> Self {
         let vocab = Vocabulary::new(dataset, options);
-        let sweeps: Vec<String> =
-            dataset.runs().iter().map(|r| r.sweep.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+        let sweeps: Vec<String> = dataset.sweeps().to_vec();
         let mut preferred_params: Vec<String> = Vec::new();
         for spec in options.points.values() {
             if let Some(s) = vocab::Scope::parse(spec, Some(0.0)) {

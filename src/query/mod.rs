@@ -2,20 +2,30 @@
 //! cols and rendered. Used by `reckon query`, by document regions (tables,
 //! values, plots) and by claims.
 //!
-//! - [`filter`]: the `--where` language.
-//! - [`cells`]: [`Dataset`] (runs loaded once, metric values cached),
-//!   [`Query`], [`Agg`], [`Cell`] and [`Pivot`], with the superseding rules.
+//! - [`filter`]: the `--where` language; [`names`]: aliases.
+//! - `runs`: the runs as columns of small integers; `column`: one field of
+//!   every run; `dataset`: [`Dataset`] (runs loaded once, metric values and
+//!   pivots kept); `provenance`: what a cell's runs mix and repeat.
+//! - `cell`: [`Agg`], [`Key`], [`Cell`] and the superseding rules; `pivot`:
+//!   [`Query`] and [`Pivot`].
 //! - [`output`]: the pivot as a terminal table, markdown, CSV and JSON.
 #![allow(clippy::default_trait_access, clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
 
-pub mod cells;
+mod cell;
+mod column;
+mod dataset;
 pub mod filter;
 pub mod names;
 pub mod output;
+mod pivot;
+mod provenance;
+mod runs;
 
-pub use cells::{median, Agg, Cell, Dataset, Key, Pivot, Query};
+pub use cell::{median, Agg, Cell, Key};
+pub use dataset::{Dataset, Overrides};
 pub use filter::{Filter, FilterError};
 pub use output::{markdown_table, md_escape, NumberFormat, MAX_DIGITS};
+pub use pivot::{Pivot, Query};
 
 /// How many names an "unknown …" message lists before it stops.
 const LIST_LIMIT: usize = 30;

@@ -11,7 +11,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
-use super::cells::{Agg, Cell, Key, Pivot};
+use super::{Agg, Cell, Key, Pivot};
 use crate::metric::format_number;
 use crate::{Error, Result};
 

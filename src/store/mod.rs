@@ -28,6 +28,7 @@ pub use batch::Batch;
 pub use lock::set_lock_wait;
 pub use open::SCHEMA_VERSION;
 pub use params::{encode_params, labels_json};
+pub use read::ScannedRun;
 pub use writer::{SourceWriter, Writer};
 
 use crate::metric::Direction;

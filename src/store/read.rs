@@ -12,6 +12,19 @@ use crate::Result;
 /// time origin, sweep, param set id.
 type RunRow = (i64, String, u64, String, String, String, i64);
 
+/// A run as [`Store::for_each_run_row`] hands it over, borrowed from the
+/// row: ids for its source and param set, text for its time and sweep.
+#[derive(Debug, Clone, Copy)]
+pub struct ScannedRun<'r> {
+    pub id: i64,
+    pub source: i64,
+    pub line: u64,
+    pub time: &'r str,
+    pub time_origin: &'r str,
+    pub sweep: &'r str,
+    pub param_set: i64,
+}
+
 impl Store {
     /// Every run, oldest first, with its params.
     pub fn runs(&self) -> Result<Vec<RunRecord>> {
@@ -61,6 +74,75 @@ impl Store {
             sets.insert(r.get(0)?, parse_params(r.get_ref(1)?.as_str().unwrap_or("{}")));
         }
         Ok(sets)
+    }
+
+    /// Every run as a row borrowed from `SQLite`, in no particular order: the
+    /// cheap scan a query's dataset is built from (params by set id, source
+    /// by id, no strings copied).
+    pub fn for_each_run_row(&self, mut each: impl FnMut(ScannedRun<'_>)) -> Result<()> {
+        let mut read = || -> rusqlite::Result<()> {
+            let mut stmt = self
+                .conn
+                .prepare_cached("SELECT id, source_id, line, time, time_origin, sweep, param_set_id FROM run")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let text = |i: usize| r.get_ref(i).map(|v| v.as_str().unwrap_or(""));
+                each(ScannedRun {
+                    id: r.get(0)?,
+                    source: r.get(1)?,
+                    line: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                    time: text(3)?,
+                    time_origin: text(4)?,
+                    sweep: text(5)?,
+                    param_set: r.get(6)?,
+                });
+            }
+            Ok(())
+        };
+        read().at(&self.path)
+    }
+
+    /// Every param set with its params, by id.
+    pub fn for_each_param_set(&self, mut each: impl FnMut(i64, BTreeMap<String, Value>)) -> Result<()> {
+        let mut read = || -> rusqlite::Result<()> {
+            let mut stmt = self.conn.prepare_cached("SELECT id, params FROM param_set")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                each(r.get(0)?, parse_params(r.get_ref(1)?.as_str().unwrap_or("{}")));
+            }
+            Ok(())
+        };
+        read().at(&self.path)
+    }
+
+    /// Every source's id, path and format.
+    pub fn for_each_source_name(&self, mut each: impl FnMut(i64, &str, &str)) -> Result<()> {
+        let mut read = || -> rusqlite::Result<()> {
+            let mut stmt = self.conn.prepare_cached("SELECT id, path, format FROM source")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                each(r.get(0)?, r.get_ref(1)?.as_str().unwrap_or(""), r.get_ref(2)?.as_str().unwrap_or(""));
+            }
+            Ok(())
+        };
+        read().at(&self.path)
+    }
+
+    /// The values of one metric as (run id, value), `None` for a NaN in the
+    /// log: one range of the measurement table's key, nothing copied.
+    pub fn for_each_metric_value(&self, metric: &str, mut each: impl FnMut(i64, Option<f64>)) -> Result<()> {
+        let mut read = || -> rusqlite::Result<()> {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT m.run_id, m.value FROM measurement m \
+                 WHERE m.metric_id = (SELECT id FROM metric WHERE name = ?1)",
+            )?;
+            let mut rows = stmt.query([metric])?;
+            while let Some(r) = rows.next()? {
+                each(r.get(0)?, r.get(1)?);
+            }
+            Ok(())
+        };
+        read().at(&self.path)
     }
 
     /// The values of one metric, by run id. `None` is a NaN in the log.

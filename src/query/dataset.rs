@@ -1,0 +1,318 @@
+//! The data a command reads: every run (loaded once, as columns), each
+//! metric's values (read on first use), and the names reckon.toml gives
+//! them. Many queries share one [`Dataset`]: a `reckon check` of a whole
+//! document reads the runs once and each metric once, and a pivot asked
+//! twice (the same table, or claims over the same metric) is computed once.
+
+use std::cell::{OnceCell, RefCell};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+
+use super::cell::Agg;
+use super::column::Column;
+use super::filter::{is_pseudo_param, Filter};
+use super::names::{ambiguous, Aliases, Resolution};
+use super::pivot::{Pivot, Query};
+use super::runs::Runs;
+use super::{did_you_mean, known_list};
+use crate::metric::Direction;
+use crate::store::{MetricInfo, RunRecord, Store};
+use crate::{Error, Result};
+
+/// One metric's values: position among [`Dataset::runs`] and value, in run
+/// order, NaN left out.
+pub(crate) type Values = Vec<(u32, f64)>;
+
+struct MetricSlot {
+    info: MetricInfo,
+    values: OnceCell<Values>,
+}
+
+/// What reckon.toml says about names, handed to a dataset as plain values
+/// (query knows nothing of reckon.toml): the aliases of metrics, params and
+/// values, and per metric the direction and unit the project states over
+/// what the store derived from the name.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    /// A name → the words researchers also write for it.
+    pub aliases: BTreeMap<String, Vec<String>>,
+    /// A metric → its direction and unit, each when stated.
+    pub metrics: BTreeMap<String, (Option<Direction>, Option<String>)>,
+}
+
+/// Pivots kept for reuse at most; a command asks for far fewer distinct ones.
+const PIVOTS_KEPT: usize = 512;
+
+/// The runs, loaded once, and each metric's values loaded on first use, so
+/// that many queries (a `reckon check` of a whole document) share one read.
+pub struct Dataset<'s> {
+    store: &'s Store,
+    pub(crate) runs: Runs,
+    /// The runs as full records, made only when a caller asks for them.
+    records: OnceCell<Vec<RunRecord>>,
+    params: BTreeSet<String>,
+    metrics: BTreeMap<String, MetricSlot>,
+    /// Every param and pseudo-param asked for so far, by name.
+    columns: RefCell<HashMap<String, Rc<Column>>>,
+    /// reckon.toml's words for metrics, params and values (see [`super::names`]).
+    pub(crate) aliases: Aliases,
+    /// Pivots computed so far, by their resolved query.
+    pub(crate) pivots: RefCell<HashMap<String, Pivot>>,
+}
+
+impl<'s> Dataset<'s> {
+    /// Reads every run and the list of metrics.
+    pub fn load(store: &'s Store) -> Result<Dataset<'s>> {
+        let runs = Runs::load(store)?;
+        // The params some run has: those of the sets runs use.
+        let mut used = vec![false; runs.sets.len()];
+        for s in &runs.set {
+            used[*s as usize] = true;
+        }
+        let params = runs.sets.iter().zip(&used).filter(|(_, u)| **u).flat_map(|(s, _)| s.keys().cloned()).collect();
+        let metrics = store
+            .metrics()?
+            .into_iter()
+            .map(|info| (info.name.clone(), MetricSlot { info, values: OnceCell::new() }))
+            .collect();
+        Ok(Dataset {
+            store,
+            runs,
+            records: OnceCell::new(),
+            params,
+            metrics,
+            columns: RefCell::new(HashMap::new()),
+            aliases: Aliases::default(),
+            pivots: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// Every run, oldest first. Builds full records on first use: commands
+    /// that only query never pay for them.
+    pub fn runs(&self) -> &[RunRecord] {
+        self.records.get_or_init(|| (0..self.runs.len()).map(|at| self.runs.record(at)).collect())
+    }
+
+    /// A run by id.
+    pub fn run(&self, id: i64) -> Option<&RunRecord> {
+        self.runs.position(id).map(|at| &self.runs()[at])
+    }
+
+    /// Every sweep some run belongs to, oldest first.
+    pub fn sweeps(&self) -> &[String] {
+        &self.runs.sweeps
+    }
+
+    /// Every metric, by name.
+    pub fn metrics(&self) -> impl Iterator<Item = &MetricInfo> {
+        self.metrics.values().map(|s| &s.info)
+    }
+
+    /// Every param some run has, sorted (pseudo-params not included).
+    pub fn params(&self) -> impl Iterator<Item = &str> {
+        self.params.iter().map(String::as_str)
+    }
+
+    /// Whether some run has the param (or a param `name` is an alias of),
+    /// or it is a pseudo-param.
+    pub fn has_param(&self, name: &str) -> bool {
+        self.holds_param(name) || matches!(self.aliases.resolve(name, |n| self.holds_param(n)), Resolution::Found(_))
+    }
+
+    fn holds_param(&self, name: &str) -> bool {
+        self.params.contains(name) || is_pseudo_param(name)
+    }
+
+    /// Takes the project's words: `[aliases]` become names every query
+    /// accepts, and a metric's stated direction and unit replace what the
+    /// store derived from its name, so every reader sees the project's word.
+    pub fn apply_overrides(&mut self, overrides: &Overrides) {
+        self.aliases = Aliases::new(&overrides.aliases);
+        for (name, (direction, unit)) in &overrides.metrics {
+            if let Some(slot) = self.metrics.get_mut(name) {
+                if let Some(d) = direction {
+                    slot.info.direction = *d;
+                }
+                if let Some(u) = unit {
+                    slot.info.unit = Some(u.clone());
+                }
+            }
+        }
+        self.pivots.borrow_mut().clear();
+    }
+
+    /// A metric's unit and direction, or a usage error naming the known
+    /// metrics and the likely one meant.
+    pub fn metric_info(&self, name: &str) -> Result<&MetricInfo> {
+        let name = self.metric_name(name)?;
+        match self.metrics.get(name) {
+            Some(slot) => Ok(&slot.info),
+            None => Err(Error::usage(format!("unknown metric `{name}`"))),
+        }
+    }
+
+    /// The metric a name stands for: itself, or the metric it is an alias
+    /// of; else a usage error naming the known metrics and the likely one
+    /// meant.
+    pub fn metric_name<'n>(&'n self, name: &'n str) -> Result<&'n str> {
+        let known = |n: &str| self.metrics.contains_key(n);
+        match self.aliases.resolve(name, known) {
+            Resolution::Found(found) => match self.metrics.get_key_value(&found) {
+                Some((key, _)) => Ok(key.as_str()),
+                None => Ok(name),
+            },
+            Resolution::Ambiguous(candidates) => Err(Error::usage(ambiguous(name, "metrics", &candidates))),
+            Resolution::AliasOf(_) | Resolution::Unknown => {
+                let known = || self.metrics.keys().map(String::as_str);
+                let hint = did_you_mean(name, known().chain(self.aliases.words_for(|n| self.metrics.contains_key(n))))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                let list = if self.metrics.is_empty() {
+                    "the database holds no metrics yet (run `reckon ingest`)".to_string()
+                } else {
+                    format!("known metrics: {}", known_list(known()))
+                };
+                Err(Error::usage(format!("unknown metric `{name}`{hint}; {list}")))
+            }
+        }
+    }
+
+    /// The param a name stands for: itself, or the param it is an alias
+    /// of; else a usage error saying where it was named (`used_in`: `rows`,
+    /// `the filter`) with the known params and the likely one meant.
+    pub fn param_name(&self, name: &str, used_in: &str) -> Result<String> {
+        let known = |n: &str| self.holds_param(n);
+        match self.aliases.resolve(name, known) {
+            Resolution::Found(found) => Ok(found),
+            Resolution::Ambiguous(candidates) => Err(Error::usage(ambiguous(name, "params", &candidates))),
+            Resolution::AliasOf(_) | Resolution::Unknown => {
+                // A log's own param may share a pseudo-param's name: list it once.
+                let known = || {
+                    self.params
+                        .iter()
+                        .map(String::as_str)
+                        .chain(super::filter::PSEUDO_PARAMS.iter().copied().filter(|p| !self.params.contains(*p)))
+                };
+                let hint = did_you_mean(name, known().chain(self.aliases.words_for(|n| self.holds_param(n))))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                Err(Error::usage(format!(
+                    "unknown param `{name}` in {used_in}{hint}; known params: {}",
+                    known_list(known())
+                )))
+            }
+        }
+    }
+
+    /// Checks that a param exists (see [`Dataset::param_name`]).
+    pub fn check_param(&self, name: &str, used_in: &str) -> Result<()> {
+        self.param_name(name, used_in).map(|_| ())
+    }
+
+    /// How a value of `param` is written in the data when `value` is an
+    /// alias of one (`topk=1+v2` → `eagle-topk1-v2`); `None` when it is to
+    /// be taken as written. An alias of several values the param takes is
+    /// a usage error naming them.
+    pub fn value_name(&self, param: &str, value: &str) -> Result<Option<String>> {
+        if self.aliases.canonicals(value).is_empty() {
+            return Ok(None);
+        }
+        let values = self.param_values(param);
+        match self.aliases.resolve(value, |n| values.iter().any(|v| v == n)) {
+            Resolution::Found(found) if found != value => Ok(Some(found)),
+            Resolution::Ambiguous(candidates) => {
+                Err(Error::usage(ambiguous(value, &format!("values of `{param}`"), &candidates)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The filter with its params and compared values as the data name
+    /// them (aliases resolved); a usage error for an unknown param.
+    pub fn resolve_filter(&self, filter: &Filter) -> Result<Filter> {
+        filter.resolve(&mut |p| self.param_name(p, "the filter"), &mut |p, v| self.value_name(p, v))
+    }
+
+    /// Checks every param a filter names.
+    pub fn check_filter(&self, filter: &Filter) -> Result<()> {
+        self.resolve_filter(filter).map(|_| ())
+    }
+
+    /// The query with every name as the data use it (aliases resolved).
+    pub fn resolve_query(&self, q: &Query) -> Result<Query> {
+        let params = |names: &[String], used_in: &str| -> Result<Vec<String>> {
+            names.iter().map(|p| self.param_name(p, used_in)).collect()
+        };
+        Ok(Query {
+            metric: self.metric_name(&q.metric)?.to_string(),
+            rows: params(&q.rows, "rows")?,
+            cols: params(&q.cols, "cols")?,
+            filter: if self.aliases.is_empty() { q.filter.clone() } else { self.resolve_filter(&q.filter)? },
+            agg: q.agg,
+        })
+    }
+
+    /// A metric's non-NaN values as (run, value), oldest run first; read
+    /// from the store on first use.
+    pub fn values(&self, metric: &str) -> Result<impl Iterator<Item = (&RunRecord, f64)>> {
+        let values = self.cached_values(metric)?;
+        let runs = self.runs();
+        Ok(values.iter().map(move |(i, v)| (&runs[*i as usize], *v)))
+    }
+
+    /// The distinct values a param takes across every run, as text (read
+    /// from the param's column: no pass over the runs).
+    pub fn param_values(&self, name: &str) -> Vec<String> {
+        self.column(name).slots.iter().map(super::column::Slot::text).collect()
+    }
+
+    pub(crate) fn cached_values(&self, metric: &str) -> Result<&Values> {
+        let metric = self.metric_name(metric)?;
+        let Some(slot) = self.metrics.get(metric) else {
+            return Err(Error::usage(format!("unknown metric `{metric}`")));
+        };
+        if let Some(v) = slot.values.get() {
+            return Ok(v);
+        }
+        let mut loaded: Values = Vec::new();
+        self.store.for_each_metric_value(metric, |id, v| {
+            if let (Some(at), Some(v)) = (self.runs.position(id), v.filter(|v| !v.is_nan())) {
+                loaded.push((u32::try_from(at).unwrap_or(u32::MAX), v));
+            }
+        })?;
+        // Run order is time order: `latest` and the superseding rely on it.
+        loaded.sort_unstable_by_key(|(i, _)| *i);
+        Ok(slot.values.get_or_init(|| loaded))
+    }
+
+    /// A field of every run, built on first use.
+    pub(crate) fn column(&self, name: &str) -> Rc<Column> {
+        if let Some(column) = self.columns.borrow().get(name) {
+            return Rc::clone(column);
+        }
+        let column = Rc::new(Column::build(&self.runs, name));
+        self.columns.borrow_mut().insert(name.to_string(), Rc::clone(&column));
+        column
+    }
+
+    /// The pivot of a resolved query asked before, if kept.
+    pub(crate) fn kept_pivot(&self, key: &str) -> Option<Pivot> {
+        self.pivots.borrow().get(key).cloned()
+    }
+
+    /// Keeps a pivot for the next ask of the same query.
+    pub(crate) fn keep_pivot(&self, key: String, pivot: &Pivot) {
+        let mut kept = self.pivots.borrow_mut();
+        if kept.len() >= PIVOTS_KEPT {
+            kept.clear();
+        }
+        kept.insert(key, pivot.clone());
+    }
+}
+
+/// The key a resolved query is kept under: every part that decides its
+/// pivot.
+pub(crate) fn pivot_key(q: &Query) -> String {
+    let agg: Agg = q.agg;
+    format!("{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{agg}", q.metric, q.rows, q.cols, q.filter)
+}

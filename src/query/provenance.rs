@@ -1,0 +1,120 @@
+//! What a verdict or an inline value says about the runs behind a cell:
+//! the points they mix, and where their repeats come from.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::cell::Key;
+use super::dataset::Dataset;
+use crate::run::{is_repeat_marker, Value};
+
+impl Dataset<'_> {
+    /// The positions of the runs with these ids.
+    fn positions(&self, run_ids: &[i64]) -> Vec<usize> {
+        run_ids.iter().filter_map(|id| self.runs.position(*id)).collect()
+    }
+
+    /// The numeric params whose values differ among the given runs (a
+    /// cell's), each with its distinct values (sorted, at most six shown).
+    /// A one-number reading of such runs mixes points — concurrencies,
+    /// batch sizes — so callers ask the author to pick one. Repeat markers
+    /// (`repeat`, `seed`, …, see [`crate::run::is_repeat_marker`]) tell
+    /// repeats apart, not points, and are not reported.
+    pub fn varying_params(&self, run_ids: &[i64]) -> Vec<(String, Vec<String>)> {
+        // Runs of one param set have the same params: each set is read once.
+        let sets: BTreeSet<u32> = self.positions(run_ids).into_iter().map(|at| self.runs.set[at]).collect();
+        let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
+        for set in sets {
+            for (name, value) in &self.runs.sets[set as usize] {
+                if is_repeat_marker(name) {
+                    continue;
+                }
+                if let Value::Num(n) = value {
+                    if n.is_finite() {
+                        let set = seen.entry(name.as_str()).or_default();
+                        if set.len() < 7 {
+                            set.insert(Key::Num(*n));
+                        }
+                    }
+                }
+            }
+        }
+        seen.into_iter()
+            .filter(|(_, values)| values.len() > 1)
+            .map(|(name, values)| {
+                let mut shown: Vec<String> = values.iter().take(6).map(Key::to_string).collect();
+                if values.len() > 6 {
+                    shown.push("…".into());
+                }
+                (name.to_string(), shown)
+            })
+            .collect()
+    }
+
+    /// Where the repeats among these runs come from, for a verdict's
+    /// evidence: several runs read from one log record (hyperfine's
+    /// `times`: "3 repeats per record from hyperfine's `times` (b.json:3,
+    /// b.json:23)"), or runs told apart by a repeat marker param ("repeats
+    /// told apart by `repeat` (gemm.csv)"). `None` when every run is its own
+    /// record with no marker: repeats only by sharing a configuration.
+    pub fn repeats_note(&self, run_ids: &[i64]) -> Option<String> {
+        let runs = &self.runs;
+        let at = self.positions(run_ids);
+        let mut records: BTreeMap<(&str, u64), usize> = BTreeMap::new();
+        for a in &at {
+            *records.entry((runs.source_name(*a), runs.line[*a])).or_default() += 1;
+        }
+        let format_of: BTreeMap<&str, &str> =
+            runs.sources.iter().zip(&runs.formats).map(|(p, f)| (p.as_str(), f.as_str())).collect();
+        let hyperfine = |src: &str| format_of.get(src).is_some_and(|f| *f == "hyperfine");
+        let shared: Vec<(&(&str, u64), &usize)> = records.iter().filter(|(_, n)| **n > 1).collect();
+        if !shared.is_empty() {
+            let (lo, hi) = (
+                shared.iter().map(|(_, n)| **n).min().unwrap_or(0),
+                shared.iter().map(|(_, n)| **n).max().unwrap_or(0),
+            );
+            let per = if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
+            let from = if shared.iter().all(|((src, _), _)| hyperfine(src)) {
+                "hyperfine's `times`"
+            } else {
+                "the log's per-repeat lists"
+            };
+            let at = places(&shared.iter().map(|((src, line), _)| format!("{src}:{line}")).collect::<Vec<_>>());
+            return Some(format!("{per} repeats per record from {from} ({at})"));
+        }
+        // A value from hyperfine's summaries (`mean`, `median`, …) is one
+        // number per command though hyperfine ran several repeats: say
+        // where they are.
+        if !records.is_empty() && records.keys().all(|(src, _)| hyperfine(src)) {
+            let mut all: BTreeMap<(&str, u64), usize> = records.keys().map(|k| (*k, 0)).collect();
+            for r in 0..runs.len() {
+                if let Some(n) = all.get_mut(&(runs.source_name(r), runs.line[r])) {
+                    *n += 1;
+                }
+            }
+            let most = all.values().copied().max().unwrap_or(0);
+            if most > 1 {
+                return Some(format!(
+                    "each value is hyperfine's summary of up to {most} repeats; the metric `time` holds one per run"
+                ));
+            }
+        }
+        let marker = at.iter().flat_map(|a| runs.params(*a).keys()).find(|k| is_repeat_marker(k))?;
+        let distinct: BTreeSet<String> =
+            at.iter().filter_map(|a| runs.params(*a).get(marker.as_str())).map(Value::to_string).collect();
+        if distinct.len() < 2 {
+            return None;
+        }
+        let sources: BTreeSet<&str> = at.iter().map(|a| runs.source_name(*a)).collect();
+        let at = places(&sources.into_iter().map(str::to_string).collect::<Vec<_>>());
+        Some(format!("repeats told apart by `{marker}` ({at})"))
+    }
+}
+
+/// The first two places, then how many more.
+fn places(items: &[String]) -> String {
+    let mut shown: Vec<String> = items.iter().take(2).cloned().collect();
+    if items.len() > 2 {
+        shown.push(format!("{} more", items.len() - 2));
+    }
+    shown.join(", ")
+}

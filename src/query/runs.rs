@@ -1,0 +1,238 @@
+//! The runs of a [`super::Dataset`], held as columns of small integers.
+//!
+//! A `reckon check` over a million values reads tens of thousands of runs.
+//! Holding each as a [`RunRecord`] (its own copy of dozens of params, its
+//! source path and time as strings) made loading cost more than everything
+//! a document asks afterwards, and made each cell compare sweep dates as
+//! strings. Here a run is a row of integers: its param set (runs of one
+//! configuration share one), the rank of its sweep, its time and its
+//! source. Full records are built only for the few commands that list runs.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::run::Value;
+use crate::store::{RunRecord, ScannedRun, Store};
+use crate::Result;
+
+/// Interns strings: each distinct one gets the index of its first sight.
+#[derive(Default)]
+struct Interner {
+    index: HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+impl Interner {
+    fn get(&mut self, text: &str) -> u32 {
+        if let Some(i) = self.index.get(text) {
+            return *i;
+        }
+        let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+        self.index.insert(text.to_string(), i);
+        self.names.push(text.to_string());
+        i
+    }
+
+    /// The names sorted, and each old index's rank among them: ranks
+    /// compare as the strings do.
+    fn ranked(self) -> (Vec<String>, Vec<u32>) {
+        let mut order: Vec<u32> = (0..u32::try_from(self.names.len()).unwrap_or(u32::MAX)).collect();
+        order.sort_unstable_by(|a, b| self.names[*a as usize].cmp(&self.names[*b as usize]));
+        let mut rank = vec![0; order.len()];
+        for (r, old) in order.iter().enumerate() {
+            rank[*old as usize] = u32::try_from(r).unwrap_or(u32::MAX);
+        }
+        let mut names = self.names;
+        let sorted = order.iter().map(|old| std::mem::take(&mut names[*old as usize])).collect();
+        (sorted, rank)
+    }
+}
+
+/// Where a run id sits among the runs: a dense table when ids are
+/// compact (the usual case: `SQLite` row ids), else a map.
+enum Positions {
+    Dense { first: i64, at: Vec<u32> },
+    Sparse(HashMap<i64, u32>),
+}
+
+/// Marks an id with no run in [`Positions::Dense`].
+const NONE: u32 = u32::MAX;
+
+impl Positions {
+    fn new(ids: &[i64]) -> Positions {
+        let (Some(&first), Some(&last)) = (ids.iter().min(), ids.iter().max()) else {
+            return Positions::Dense { first: 0, at: Vec::new() };
+        };
+        let span = usize::try_from(last - first).unwrap_or(usize::MAX);
+        if span / 4 > ids.len() + 1024 {
+            return Positions::Sparse(ids.iter().zip(0u32..).map(|(id, i)| (*id, i)).collect());
+        }
+        let mut at = vec![NONE; span + 1];
+        for (id, i) in ids.iter().zip(0u32..) {
+            at[usize::try_from(id - first).unwrap_or(0)] = i;
+        }
+        Positions::Dense { first, at }
+    }
+
+    fn get(&self, id: i64) -> Option<u32> {
+        match self {
+            Positions::Dense { first, at } => {
+                let k = usize::try_from(id.checked_sub(*first)?).ok()?;
+                at.get(k).copied().filter(|i| *i != NONE)
+            }
+            Positions::Sparse(map) => map.get(&id).copied(),
+        }
+    }
+}
+
+/// Every run, oldest first (by time, then file, then line, then id), as
+/// columns indexed by the run's position.
+pub(crate) struct Runs {
+    pub(crate) ids: Vec<i64>,
+    /// Index into [`Runs::sets`].
+    pub(crate) set: Vec<u32>,
+    /// Rank into [`Runs::sweeps`]: a later sweep has a larger rank.
+    pub(crate) sweep: Vec<u32>,
+    /// Rank into [`Runs::times`].
+    pub(crate) time: Vec<u32>,
+    /// Index into [`Runs::sources`].
+    pub(crate) source: Vec<u32>,
+    pub(crate) line: Vec<u64>,
+    origin: Vec<u32>,
+    /// The distinct sweep dates, sorted.
+    pub(crate) sweeps: Vec<String>,
+    /// The distinct run times (RFC 3339), sorted.
+    pub(crate) times: Vec<String>,
+    /// Source paths and formats.
+    pub(crate) sources: Vec<String>,
+    pub(crate) formats: Vec<String>,
+    origins: Vec<String>,
+    /// The distinct param maps, shared by the runs of one configuration.
+    pub(crate) sets: Vec<BTreeMap<String, Value>>,
+    positions: Positions,
+}
+
+/// A run as read, before the runs are put in order.
+struct Read {
+    id: i64,
+    set: u32,
+    sweep: u32,
+    time: u32,
+    source: u32,
+    line: u64,
+    origin: u32,
+}
+
+impl Runs {
+    /// Reads every run with its param set and source.
+    pub(crate) fn load(store: &Store) -> Result<Runs> {
+        let mut set_at: HashMap<i64, u32> = HashMap::new();
+        let mut sets = Vec::new();
+        store.for_each_param_set(|id, params| {
+            set_at.insert(id, u32::try_from(sets.len()).unwrap_or(u32::MAX));
+            sets.push(params);
+        })?;
+        let mut source_at: HashMap<i64, u32> = HashMap::new();
+        let (mut sources, mut formats) = (Vec::new(), Vec::new());
+        store.for_each_source_name(|id, path, format| {
+            source_at.insert(id, u32::try_from(sources.len()).unwrap_or(u32::MAX));
+            sources.push(path.to_string());
+            formats.push(format.to_string());
+        })?;
+        let (mut sweeps, mut times, mut origins) = (Interner::default(), Interner::default(), Interner::default());
+        let mut read = Vec::new();
+        let mut orphan_set = None;
+        store.for_each_run_row(|row: ScannedRun<'_>| {
+            // A run whose set or source vanished cannot exist (foreign
+            // keys); if one did, it keeps an empty param map.
+            let set = set_at.get(&row.param_set).copied().unwrap_or_else(|| {
+                *orphan_set.get_or_insert_with(|| {
+                    sets.push(BTreeMap::new());
+                    u32::try_from(sets.len() - 1).unwrap_or(u32::MAX)
+                })
+            });
+            let source = source_at.get(&row.source).copied().unwrap_or_else(|| {
+                sources.push(String::new());
+                formats.push(String::new());
+                u32::try_from(sources.len() - 1).unwrap_or(u32::MAX)
+            });
+            read.push(Read {
+                id: row.id,
+                set,
+                sweep: sweeps.get(row.sweep),
+                time: times.get(row.time),
+                source,
+                line: row.line,
+                origin: origins.get(row.time_origin),
+            });
+        })?;
+        let (sweeps, sweep_rank) = sweeps.ranked();
+        let (times, time_rank) = times.ranked();
+        // Sources by path, for the order: runs of one time in file order.
+        let mut by_path: Vec<u32> = (0..u32::try_from(sources.len()).unwrap_or(u32::MAX)).collect();
+        by_path.sort_unstable_by(|a, b| sources[*a as usize].cmp(&sources[*b as usize]));
+        let mut path_rank = vec![0u32; by_path.len()];
+        for (r, s) in by_path.iter().zip(0u32..) {
+            path_rank[*r as usize] = s;
+        }
+        // By time, then by file and line, never by id first: ids record the
+        // order files were ingested in, and a database rebuilt from the
+        // same logs must order (and pick the `latest` run) the same.
+        read.sort_unstable_by_key(|r| (time_rank[r.time as usize], path_rank[r.source as usize], r.line, r.id));
+        let ids: Vec<i64> = read.iter().map(|r| r.id).collect();
+        Ok(Runs {
+            positions: Positions::new(&ids),
+            ids,
+            set: read.iter().map(|r| r.set).collect(),
+            sweep: read.iter().map(|r| sweep_rank[r.sweep as usize]).collect(),
+            time: read.iter().map(|r| time_rank[r.time as usize]).collect(),
+            source: read.iter().map(|r| r.source).collect(),
+            line: read.iter().map(|r| r.line).collect(),
+            origin: read.iter().map(|r| r.origin).collect(),
+            sweeps,
+            times,
+            sources,
+            formats,
+            origins: origins.names,
+            sets,
+        })
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The position of the run with this id.
+    pub(crate) fn position(&self, id: i64) -> Option<usize> {
+        self.positions.get(id).map(|i| i as usize)
+    }
+
+    /// The run's params.
+    pub(crate) fn params(&self, at: usize) -> &BTreeMap<String, Value> {
+        &self.sets[self.set[at] as usize]
+    }
+
+    pub(crate) fn sweep_name(&self, at: usize) -> &str {
+        &self.sweeps[self.sweep[at] as usize]
+    }
+
+    pub(crate) fn source_name(&self, at: usize) -> &str {
+        &self.sources[self.source[at] as usize]
+    }
+
+    pub(crate) fn time_name(&self, at: usize) -> &str {
+        &self.times[self.time[at] as usize]
+    }
+
+    /// The run as a full record (its params copied).
+    pub(crate) fn record(&self, at: usize) -> RunRecord {
+        RunRecord {
+            id: self.ids[at],
+            source: self.source_name(at).to_string(),
+            line: self.line[at],
+            time: self.time_name(at).to_string(),
+            time_origin: self.origins[self.origin[at] as usize].clone(),
+            sweep: self.sweep_name(at).to_string(),
+            params: self.params(at).clone(),
+        }
+    }
+}
