@@ -236,7 +236,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/query/mod.rs",
     "src/render/value.rs",
     "src/report.rs",
-    "src/review/diff.rs",
     "tests/claims_e2e.rs",
     "tests/cli_ingest.rs",
     "tests/formats_json.rs",

@@ -55,7 +55,8 @@ mod tests {
         let d = unified("notebooks/plan.md", old, new, false);
         assert_eq!(
             d,
-            "--- a/notebooks/plan.md\n+++ b/notebooks/plan.md\n@@ -1,6 +1,6 @@\n # Plan\n \n | c | v |\n-| 1 | 92.7 |\n+| 1 | 96.4 |\n \n tail\n"
+            "--- a/notebooks/plan.md\n+++ b/notebooks/plan.md\n@@ -1,6 +1,6 @@\n\
+             \x20# Plan\n \n | c | v |\n-| 1 | 92.7 |\n+| 1 | 96.4 |\n \n tail\n"
         );
         assert!(!d.contains('\u{1b}'), "no escape codes without color");
         assert!(unified("p.md", old, new, true).contains('\u{1b}'));
