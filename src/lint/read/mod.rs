@@ -137,17 +137,7 @@ pub fn read(
     let mut last_param: Option<String> = None;
     for range in scope::clauses(tokens) {
         let c = &tokens[range];
-        let (scope, mut used) = scope::scope_of(vocab, c);
-        let scope = match (scope, &last_param) {
-            (None, Some(p)) => scope::bare_point(vocab, c, p, &mut used),
-            (s, _) => s,
-        };
-        // `across the board`, `everywhere`: every point of the swept param.
-        let everywhere = has(c, &["everywhere"]) || c.windows(3).any(|w| w.iter().map(words::word).eq(EVERYWHERE));
-        let scope = match scope {
-            None if everywhere => scope::sweep_param(vocab, preferred_params).map(Scope::Every),
-            s => s,
-        };
+        let (scope, used) = clause_scope(vocab, c, last_param.as_deref(), preferred_params);
         if let Some(s) = &scope {
             last_param = Some(s.param().to_string());
         }
@@ -183,6 +173,17 @@ pub fn read(
         };
         subject = Some((subj.clone(), "earlier in the sentence"));
         let scope = scope.or_else(|| lent_scope.clone());
+        // `for small values`: some points, not said which — not judged.
+        if let (None, Some((phrase, p))) = (&scope, scope::vague_param(c, text)) {
+            if statement {
+                let reason = format!(
+                    "`{phrase}` names some `{p}` values without saying which: add the phrase to [points] in \
+                     reckon.toml (e.g. \"{phrase}\" = \"{p} <= …\")"
+                );
+                out.push(Item::Unjudged { reason });
+            }
+            continue;
+        }
         let mut clause = match sentence.clause(c, subj, borrowed, names, scope, used) {
             Ok(clause) => clause,
             Err(Some(reason)) if statement => {
@@ -199,6 +200,27 @@ pub fn read(
 
 /// `across the board`, as words.
 const EVERYWHERE: [Option<&str>; 3] = [Some("across"), Some("the"), Some("board")];
+
+/// A clause's scope and the tokens it used: its own point or range; else a
+/// bare `at N` on the param an earlier clause named (`last_param`); else,
+/// for `across the board` or `everywhere`, every point of the swept param.
+fn clause_scope(
+    vocab: &Vocabulary,
+    c: &[Token],
+    last_param: Option<&str>,
+    preferred: &[String],
+) -> (Option<Scope>, Vec<usize>) {
+    let (scope, mut used) = scope::scope_of(vocab, c);
+    let scope = match (scope, last_param) {
+        (None, Some(p)) => scope::bare_point(vocab, c, p, &mut used),
+        (s, _) => s,
+    };
+    let everywhere = has(c, &["everywhere"]) || c.windows(3).any(|w| w.iter().map(words::word).eq(EVERYWHERE));
+    match scope {
+        None if everywhere => (scope::sweep_param(vocab, preferred).map(Scope::Every), used),
+        s => (s, used),
+    }
+}
 
 /// The metric a token names, by name or as a number's unit.
 fn metric_named(t: &Token) -> Option<String> {
@@ -491,6 +513,23 @@ mod tests {
         assert_eq!(
             statements("At 4096 N cuBLAS takes 1.0 ms per call against 1.4 ms for Triton."),
             ["cublas on latency_us at size = 4096 ≈ 1000 and triton on latency_us at size = 4096 ≈ 1400"]
+        );
+    }
+
+    #[test]
+    fn sizes_with_units_are_points_and_vague_ones_are_not_guessed() {
+        assert_eq!(
+            statements("cuBLAS beats Triton on TFLOPS for 8 KB sizes."),
+            ["cublas beats triton on tflops at size = 8192"]
+        );
+        assert_eq!(
+            statements("cuBLAS beats Triton on TFLOPS up to 4096-byte sizes."),
+            ["cublas beats triton on tflops for all size <= 4096"]
+        );
+        let items = readings("cuBLAS beats Triton on TFLOPS for large sizes.", &Surroundings::default());
+        assert!(
+            matches!(&items[..], [Item::Unjudged { reason }] if reason.starts_with("`large sizes` names some `size`")),
+            "{items:?}"
         );
     }
 

@@ -70,18 +70,66 @@ pub(super) fn bare_point(vocab: &Vocabulary, tokens: &[Token], param: &str, used
     Some(Scope::At(param.to_string(), v))
 }
 
+/// A size unit written between a number and its param (`10 KB values`):
+/// its decimal and binary factors.
+fn size_unit(w: &str) -> Option<(f64, f64)> {
+    Some(match w {
+        "b" | "byte" | "bytes" => (1.0, 1.0),
+        "kb" | "k" | "kib" => (1e3, 1024.0),
+        "mb" | "mib" => (1e6, 1024.0 * 1024.0),
+        "gb" | "gib" => (1e9, 1024.0 * 1024.0 * 1024.0),
+        _ => return None,
+    })
+}
+
+/// The point a number with a size unit names: in bytes (decimal or binary,
+/// whichever the data hold), else as written.
+fn sized_value(vocab: &Vocabulary, param: &str, n: &Number, size: Option<(f64, f64)>) -> f64 {
+    let held = |v: f64| vocab.param_values.get(param).is_some_and(|vs| vs.contains(&v));
+    match size {
+        Some((dec, bin)) => {
+            [n.value * dec, n.value * bin, n.value].into_iter().find(|v| held(*v)).unwrap_or(n.value * dec)
+        }
+        None => point_value(vocab, param, n),
+    }
+}
+
+/// A param named with a word that picks some of its values without saying
+/// which (`small values`, `long sequences`), as the phrase and the param.
+pub(super) fn vague_param(tokens: &[Token], text: &str) -> Option<(String, String)> {
+    const SOME: &[&str] = &[
+        "small", "smaller", "large", "larger", "big", "bigger", "long", "longer", "short", "shorter", "high", "higher",
+        "low", "lower", "tiny", "huge", "medium", "moderate", "few", "many", "most", "some",
+    ];
+    tokens.iter().enumerate().find_map(|(i, t)| match &t.kind {
+        Tok::Mention(Meaning::Param(p)) if i > 0 && word(&tokens[i - 1]).is_some_and(|w| SOME.contains(&w)) => {
+            Some((text[tokens[i - 1].start..t.end].to_string(), p.clone()))
+        }
+        _ => None,
+    })
+}
+
 /// A clause's scope, and the tokens it used.
 pub(super) fn scope_of(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usize>) {
     let mut used = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         match &t.kind {
-            // `at 4096 tokens`, `with 16k tokens`: a number then the param.
+            // `at 4096 tokens`, `with 16k tokens`, `for 10 KB values`,
+            // `100-byte values`: a number (and a size unit) then the param.
             Tok::Number(n) if n.unit == Unit::None => {
-                let Some(Tok::Mention(Meaning::Param(p))) = tokens.get(i + 1).map(|t| &t.kind) else { continue };
-                used.extend([i, i + 1]);
+                let mut j = i + 1;
+                if matches!(tokens.get(j).map(|t| &t.kind), Some(Tok::Punct('-'))) {
+                    j += 1;
+                }
+                let size = tokens.get(j).and_then(word).and_then(size_unit);
+                if size.is_some() {
+                    j += 1;
+                }
+                let Some(Tok::Mention(Meaning::Param(p))) = tokens.get(j).map(|t| &t.kind) else { continue };
+                used.extend(i..=j);
                 let before = words_before(tokens, i, 2);
-                let at = Scope::At(p.clone(), point_value(vocab, p, n));
-                return (Some(ranged(at, &before, tokens.get(i + 2))), used);
+                let at = Scope::At(p.clone(), sized_value(vocab, p, n, size));
+                return (Some(ranged(at, &before, tokens.get(j + 1))), used);
             }
             Tok::Mention(Meaning::Point(s)) => {
                 used.push(i);
