@@ -1,0 +1,189 @@
+//! Generic CSV and JSON lines: unit tests.
+
+use super::*;
+
+fn csv_runs(text: &str, opts: &GenericOptions) -> Result<Vec<RawRun>> {
+    let parse = |path: &Path, input: &mut dyn BufRead, emit: Emit| parse_csv(path, input, opts, emit);
+    Ok(crate::ingest::log_format::collect_with("t.csv", text, parse)?.0)
+}
+
+#[test]
+fn csv_columns_take_roles_from_all_rows() {
+    let text = "config,concurrency,tput,note\nbase,8,100.5,ok\nbase,16,180,\n\"eagle, v2\",32,nan,7\n";
+    let runs = csv_runs(text, &GenericOptions::default()).unwrap();
+    assert_eq!(runs.len(), 3);
+    assert_eq!(runs[0].line, 2);
+    assert_eq!(runs[2].line, 4);
+    assert_eq!(
+        runs[0].params,
+        vec![
+            ("config".into(), Value::Text("base".into())),
+            ("concurrency".into(), Value::Num(8.0)),
+            ("note".into(), Value::Text("ok".into()))
+        ]
+    );
+    assert_eq!(runs[0].metrics[0].name, "tput");
+    assert_eq!(runs[0].metrics[0].value, 100.5);
+    // Empty cell left out; mixed column `note` is a param.
+    assert_eq!(runs[1].params.len(), 2);
+    assert_eq!(runs[2].params[0].1, Value::Text("eagle, v2".into()));
+    assert_eq!(runs[2].params[2], ("note".into(), Value::Num(7.0)));
+    assert!(runs[2].metrics[0].value.is_nan());
+}
+
+#[test]
+fn csv_overrides_and_errors() {
+    let opts = GenericOptions { params: vec!["tput".into()], metrics: vec!["concurrency".into()] };
+    let runs = csv_runs("concurrency;tput\n8;1\n", &opts).unwrap();
+    assert_eq!(runs[0].params, vec![("tput".into(), Value::Num(1.0))]);
+    assert_eq!(runs[0].metrics[0].name, "concurrency");
+    let opts = GenericOptions { params: vec![], metrics: vec!["name".into()] };
+    let e = csv_runs("name,x\nabc,1\n", &opts).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "t.csv:2: column `name` is set to be a metric in reckon.toml, but this row has `abc`, which is not a number"
+    );
+    let e = csv_runs("a,b\n1,2\n3\n", &GenericOptions::default()).unwrap_err().to_string();
+    assert_eq!(e, "t.csv:3: this row has 1 fields but the header has 2; every row needs one cell per column");
+}
+
+#[test]
+fn csv_sniffing() {
+    assert_eq!(sniff_csv(b"a,b,c\n1,2,3\n4,5,6\n"), Some(b','));
+    assert_eq!(sniff_csv(b"a\tb\n1\t2\n"), Some(b'\t'));
+    assert_eq!(sniff_csv(b"1,2\n3,4\n"), None, "no header row");
+    assert_eq!(sniff_csv(b"hello, world\nthis is prose\n"), None);
+}
+
+#[test]
+fn identity_names() {
+    for n in [
+        "concurrency",
+        "max_concurrency",
+        "batch_size",
+        "input_len",
+        "num_prompts",
+        "request_rate",
+        "Threads",
+        "server.tp_size",
+        "run",
+        "lr",
+        "learning-rate",
+        "dropout",
+        "step",
+    ] {
+        assert!(is_identity_name(n), "{n}");
+    }
+    for n in ["output_throughput", "mean_ttft_ms", "completed", "max_concurrent_requests", "duration"] {
+        assert!(!is_identity_name(n), "{n}");
+    }
+}
+
+#[test]
+fn jsonl_flattens_objects_and_skips_arrays() {
+    let text =
+        "{\"a\": {\"b\": 1.5, \"c\": \"x\"}, \"l\": [1, 2], \"n\": null, \"t\": true, \"batch_size\": 4, \"r\": NaN}\n";
+    let (runs, _) = crate::ingest::log_format::collect::<Jsonl>("t.jsonl", text).unwrap();
+    let r = &runs[0];
+    assert_eq!(
+        r.params,
+        vec![
+            ("a.c".into(), Value::Text("x".into())),
+            ("batch_size".into(), Value::Num(4.0)),
+            ("t".into(), Value::Text("true".into()))
+        ]
+    );
+    assert_eq!(r.metrics.len(), 2);
+    assert_eq!(r.metrics[0].name, "a.b");
+    assert!(r.metrics[1].value.is_nan());
+}
+
+#[test]
+fn one_rule_types_every_column_of_a_kernel_grid() {
+    // M, N, K are the grid; `repeat` marks repeats; the latency in µs
+    // is a metric by its unit even where a row writes it whole.
+    let text = "kernel,M,N,K,repeat,latency_us,tflops,note\n\
+                tiled,1024,1024,1024,1,12.5,171.2,ok\n\
+                tiled,1024,1024,1024,2,13,165.1,ok\n\
+                tiled,4096,4096,4096,1,640.25,214.7,retry\n";
+    let runs = csv_runs(text, &GenericOptions::default()).unwrap();
+    let names = |r: &RawRun| r.params.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&runs[0]), ["kernel", "M", "N", "K", "repeat", "note"]);
+    let metrics: Vec<&str> = runs[1].metrics.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(metrics, ["latency_us", "tflops"]);
+    assert_eq!(runs[1].metrics[0].value, 13.0);
+    // A whole-number column with a fraction in any row is a metric, and
+    // so is one with a number no one would choose as a setting.
+    let runs = csv_runs("config,speed\na,3\nb,3.5\n", &GenericOptions::default()).unwrap();
+    assert_eq!(runs[0].metrics[0].name, "speed");
+    let runs = csv_runs("policy,cache_mb,evictions\nlru,64,23270\nlru,256,4096\n", &GenericOptions::default()).unwrap();
+    assert_eq!(runs[1].params[1], ("cache_mb".into(), Value::Num(256.0)));
+    assert_eq!(runs[1].metrics[0].name, "evictions");
+    // `[generic]` still decides first.
+    let opts = GenericOptions { params: vec![], metrics: vec!["M".into()] };
+    let runs = csv_runs(text, &opts).unwrap();
+    assert_eq!(runs[0].metrics[0].name, "M");
+}
+
+#[test]
+fn missing_values_neither_make_a_column_text_nor_become_measurements() {
+    // One `n/a` and one `-` among hit rates: still a metric, absent
+    // from those two runs only.
+    let text = "policy,cache_mb,hit_rate\nlru,64,0.52\nlru,256,n/a\nlfu,64,-\nlfu,256,0.71\n";
+    let runs = csv_runs(text, &GenericOptions::default()).unwrap();
+    assert_eq!(runs.len(), 4);
+    let rates: Vec<usize> = runs.iter().map(|r| r.metrics.len()).collect();
+    assert_eq!(rates, [1, 0, 0, 1]);
+    assert_eq!(runs[3].metrics[0].name, "hit_rate");
+    assert!(runs.iter().all(|r| r.params.iter().all(|(n, _)| n != "hit_rate")));
+    // A text column keeps `none` as its value: it is a setting there.
+    let runs = csv_runs("quant,tput\nnone,10.5\nfp8,12.25\n", &GenericOptions::default()).unwrap();
+    assert_eq!(runs[0].params[0], ("quant".into(), Value::Text("none".into())));
+    // The same in JSON lines, where `null` was already skipped.
+    let text = "{\"cache_mb\": 64, \"hit_rate\": 0.52}\n{\"cache_mb\": 256, \"hit_rate\": \"n/a\"}\n";
+    let mut runs = Vec::new();
+    let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
+    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
+        runs.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(runs[0].metrics[0].name, "hit_rate");
+    assert!(runs[1].metrics.is_empty() && runs[1].params.iter().all(|(n, _)| n != "hit_rate"));
+}
+
+#[test]
+fn jsonl_fields_take_roles_from_every_record() {
+    // `score` is whole in the first record and fractional in the
+    // second: a metric in both. `M` is whole throughout: a param.
+    let text = "{\"M\": 512, \"score\": 3, \"seed\": 7}\n{\"M\": 1024, \"score\": 3.5, \"seed\": 8}\n";
+    let (runs, _) = crate::ingest::log_format::collect::<Jsonl>("t.jsonl", text).unwrap();
+    for r in &runs {
+        assert_eq!(r.params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["M", "seed"]);
+        assert_eq!(r.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["score"]);
+    }
+    assert_eq!(runs[0].metrics[0].value, 3.0);
+}
+
+#[test]
+fn round_numbers_are_grid_values() {
+    for v in [0.0, 1.0, 7.0, 16.0, 96.0, 250.0, 768.0, 1024.0, 3000.0, 14336.0, 65536.0, -8.0] {
+        assert!(grid_value(v, true), "{v}");
+    }
+    for v in [23270.0, 45628.0, 137.0, 1001.0] {
+        assert!(!grid_value(v, true), "{v}");
+    }
+    assert!(!grid_value(1024.0, false), "written with a point");
+    assert!(!grid_value(f64::INFINITY, true));
+}
+
+#[test]
+fn names_that_say_measurement() {
+    for n in ["latency_us", "mean_ttft_ms", "tflops", "output_throughput", "total_output_tokens", "completed", "errors"]
+    {
+        assert!(is_measurement_name(n), "{n}");
+    }
+    for n in ["M", "K", "kernel", "heads", "stages"] {
+        assert!(!is_measurement_name(n), "{n}");
+    }
+}
