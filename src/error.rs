@@ -33,7 +33,22 @@ pub enum Error {
     #[error("database {}: {source}", path.display())]
     Sql { path: PathBuf, source: rusqlite::Error },
 
-    /// Bad arguments, a bad filter expression, an unknown metric.
+    /// A filter (`--where`, `where=`) that does not read: what is wrong,
+    /// the 1-based column, and the filter with a caret under it.
+    #[error("filter: {msg} at column {col}\n  {snippet}")]
+    Filter { col: usize, msg: String, snippet: String },
+
+    /// A claim statement that does not read or cannot be judged, for a
+    /// caller with no document to point into: the claim (its id), the
+    /// 1-based line and column within the statement, what is wrong.
+    #[error("claim {what}: line {line} column {col}: {msg}")]
+    Claim { what: String, line: usize, col: usize, msg: String },
+
+    /// A chart the plotting library could not draw.
+    #[error("plot: {0}")]
+    Plot(String),
+
+    /// Bad arguments, an unknown metric.
     #[error("{0}")]
     Usage(String),
 

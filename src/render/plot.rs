@@ -52,8 +52,9 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
-fn plot_err<E: std::fmt::Debug>(e: E) -> Error {
-    Error::usage(format!("plot: {e:?}"))
+/// What the plotting library says went wrong, in its words.
+fn plot_err<E: std::fmt::Display>(e: E) -> Error {
+    Error::Plot(e.to_string())
 }
 
 /// Renders the chart as an SVG document.

@@ -67,12 +67,7 @@ impl ClaimReport {
     }
 }
 
-/// A problem with a claim statement, at a byte offset within it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClaimError {
-    pub offset: usize,
-    pub msg: String,
-}
+pub use super::lang::ClaimError;
 
 /// What a project says about judging, as plain values (the caller reads
 /// them from reckon.toml): the param whose values are the series a claim

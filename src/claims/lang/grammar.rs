@@ -3,12 +3,12 @@
 
 use super::parse::{Parser, Stated};
 use super::{
-    format_number, Aggregate, Body, Change, ChangeBound, Claim, ClaimParseError, Clause, Crossover, Name, Op,
-    Opponents, Pairwise, Peak, PointSet, QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
+    format_number, Aggregate, Body, Change, ChangeBound, Claim, ClaimError, Clause, Crossover, Name, Op, Opponents,
+    Pairwise, Peak, PointSet, QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
 };
 
 impl Parser<'_, '_> {
-    pub(super) fn claim(&mut self) -> Result<Claim, ClaimParseError> {
+    pub(super) fn claim(&mut self) -> Result<Claim, ClaimError> {
         let mut clauses = vec![self.clause()?];
         while self.eat_kw("and") {
             clauses.push(self.clause()?);
@@ -16,7 +16,7 @@ impl Parser<'_, '_> {
         Ok(Claim { clauses })
     }
 
-    pub(super) fn clause(&mut self) -> Result<Clause, ClaimParseError> {
+    pub(super) fn clause(&mut self) -> Result<Clause, ClaimError> {
         self.skip_ws();
         let offset = self.pos;
         if self.pos >= self.src.len() {
@@ -38,7 +38,7 @@ impl Parser<'_, '_> {
             let kw_at = self.pos;
             if self.eat_kw("within") {
                 if within.is_some() {
-                    return Err(ClaimParseError::new(kw_at, "`within` given twice"));
+                    return Err(ClaimError::new(kw_at, "`within` given twice"));
                 }
                 within = Some(self.percent()?);
             } else if self.peek_kw("at") || self.peek_kw("for") {
@@ -52,20 +52,20 @@ impl Parser<'_, '_> {
                     Body::Pairwise(p) => &mut p.quantifier,
                     Body::Value(v) if v.versus.is_none() => &mut v.quantifier,
                     Body::Value(_) => {
-                        return Err(ClaimParseError::new(
+                        return Err(ClaimError::new(
                             at,
                             "a comparison between two points takes no other \
                             quantifier",
                         ))
                     }
                     Body::Crossover(_) => {
-                        return Err(ClaimParseError::new(
+                        return Err(ClaimError::new(
                             at,
                             "a crossover ranges over its `over PARAM`; restrict it there (`over concurrency >= 2`)",
                         ))
                     }
                     Body::Peak(_) => {
-                        return Err(ClaimParseError::new(
+                        return Err(ClaimError::new(
                             at,
                             "a peak ranges over every point of its param; restrict them with `where` (`where \
                                 max_concurrency <= 150`)",
@@ -73,7 +73,7 @@ impl Parser<'_, '_> {
                     }
                 };
                 if slot.is_some() {
-                    return Err(ClaimParseError::new(
+                    return Err(ClaimError::new(
                         at,
                         "a clause takes one quantifier (`at …`, `for all …` or `for any …`)",
                     ));
@@ -101,7 +101,7 @@ impl Parser<'_, '_> {
             .map(|(_, a)| a)
     }
 
-    pub(super) fn percent(&mut self) -> Result<f64, ClaimParseError> {
+    pub(super) fn percent(&mut self) -> Result<f64, ClaimError> {
         let v = self.expect_number("a percentage after `within` (`within 5%`)")?;
         if v < 0.0 {
             return Err(self.err("a tolerance cannot be negative"));
@@ -114,7 +114,7 @@ impl Parser<'_, '_> {
     /// peak, or a value term. Also returns a `within` the form itself
     /// carries (`A within 5% of B`).
     /// The other side of a pairwise clause: `others`, or series names.
-    fn opponents(&mut self) -> Result<Opponents, ClaimParseError> {
+    fn opponents(&mut self) -> Result<Opponents, ClaimError> {
         if self.eat_kw("others") {
             return Ok(Opponents::Others);
         }
@@ -125,7 +125,7 @@ impl Parser<'_, '_> {
         Ok(Opponents::Series(list))
     }
 
-    pub(super) fn series_first(&mut self) -> Result<(Body, Option<f64>), ClaimParseError> {
+    pub(super) fn series_first(&mut self) -> Result<(Body, Option<f64>), ClaimError> {
         let a = self.series("a series name")?;
         // `A within 5% of B on M`: A matches B within 5%.
         let save = self.pos;
@@ -219,7 +219,7 @@ impl Parser<'_, '_> {
     }
 
     /// After `A on M at P = v`: `/ at P = w` or ` - at P = w`.
-    pub(super) fn versus(&mut self, param: &Name, term: &Term) -> Result<Option<Versus>, ClaimParseError> {
+    pub(super) fn versus(&mut self, param: &Name, term: &Term) -> Result<Option<Versus>, ClaimError> {
         let save = self.pos;
         self.skip_ws();
         let ratio = if self.eat("/") {
@@ -243,7 +243,7 @@ impl Parser<'_, '_> {
         self.eat_kw("at");
         let p = self.ident("a param name after `at`")?;
         if p.text != param.text {
-            return Err(ClaimParseError::new(
+            return Err(ClaimError::new(
                 p.offset,
                 format!("both points must be of the same param: `{}`, not `{}`", param.text, p.text),
             ));
@@ -255,7 +255,7 @@ impl Parser<'_, '_> {
 
     /// After `A cuts`/`A raises`: `B on M [quantifier] by (at least | at
     /// most | more than | less than) N%`.
-    pub(super) fn change(&mut self, a: Name, cuts: bool) -> Result<ValueClaim, ClaimParseError> {
+    pub(super) fn change(&mut self, a: Name, cuts: bool) -> Result<ValueClaim, ClaimError> {
         let verb = if cuts { "cuts" } else { "raises" };
         let b = self.series(&format!("the series `{verb}` is compared with"))?;
         self.expect_kw("on", "`on METRIC` after the series name")?;
@@ -304,7 +304,7 @@ impl Parser<'_, '_> {
     }
 
     /// After the first series of a term: `/ B`, ` - B`, or nothing.
-    pub(super) fn term_rest(&mut self, a: Name) -> Result<Term, ClaimParseError> {
+    pub(super) fn term_rest(&mut self, a: Name) -> Result<Term, ClaimError> {
         if self.eat("/") {
             let b = self.series("a series name after `/`")?;
             return Ok(Term::Ratio(a, b));
@@ -369,7 +369,7 @@ impl Parser<'_, '_> {
 
     /// `≈ 2.3`, `> 100 ms`, `in 350..353`: the operator, the number (and
     /// the range's end) and the unit written, if any.
-    pub(super) fn numeric_comparison(&mut self) -> Result<Stated, ClaimParseError> {
+    pub(super) fn numeric_comparison(&mut self) -> Result<Stated, ClaimError> {
         if self.eat_kw("in") {
             let lo = self.number().ok_or_else(|| self.err("expected a range `lo..hi` after `in` (`in 350..353`)"))?;
             let lo_unit = self.unit();
@@ -378,7 +378,7 @@ impl Parser<'_, '_> {
             let unit = self.unit();
             if let (Some(a), Some(b)) = (&lo_unit, &unit) {
                 if a.text != b.text {
-                    return Err(ClaimParseError::new(
+                    return Err(ClaimError::new(
                         b.offset,
                         format!("a range takes one unit (`{}` and `{}`)", a.text, b.text),
                     ));
@@ -421,7 +421,7 @@ impl Parser<'_, '_> {
         None
     }
 
-    pub(super) fn aggregate_value(&mut self, aggregate: Aggregate) -> Result<ValueClaim, ClaimParseError> {
+    pub(super) fn aggregate_value(&mut self, aggregate: Aggregate) -> Result<ValueClaim, ClaimError> {
         // The name and `(` were seen by `aggregate_call`.
         let len = self.rest().find('(').unwrap_or(0);
         self.pos += len + 1;
@@ -442,7 +442,7 @@ impl Parser<'_, '_> {
             self.skip_ws();
             let at = self.pos;
             if quantifier.is_some() {
-                return Err(ClaimParseError::new(at, "a clause takes one quantifier"));
+                return Err(ClaimError::new(at, "a clause takes one quantifier"));
             }
             let q = self.quantifier()?;
             check_aggregate_quantifier(Some(aggregate), &q, at)?;
@@ -463,7 +463,7 @@ impl Parser<'_, '_> {
         })
     }
 
-    pub(super) fn crossover(&mut self) -> Result<Crossover, ClaimParseError> {
+    pub(super) fn crossover(&mut self) -> Result<Crossover, ClaimError> {
         self.eat_kw("crossover");
         self.expect("(", "`(` after `crossover`")?;
         let a = self.series("the first series of the crossover")?;
@@ -481,9 +481,9 @@ impl Parser<'_, '_> {
     }
 }
 
-fn check_aggregate_quantifier(agg: Option<Aggregate>, q: &Quantifier, at: usize) -> Result<(), ClaimParseError> {
+fn check_aggregate_quantifier(agg: Option<Aggregate>, q: &Quantifier, at: usize) -> Result<(), ClaimError> {
     if agg.is_some() && q.kind != QuantKind::ForAll {
-        return Err(ClaimParseError::new(
+        return Err(ClaimError::new(
             at,
             "an aggregate runs over a range of points: use `for all PARAM …` (e.g. `for all concurrency >= 50`)",
         ));
@@ -496,19 +496,13 @@ fn check_aggregate_quantifier(agg: Option<Aggregate>, q: &Quantifier, at: usize)
 /// A value comparison that did not parse after a `for all P …`: when the
 /// comparison was read as the points of P, say how to write it; else the
 /// error as it is.
-fn misread_points(
-    e: ClaimParseError,
-    at: usize,
-    quantifier: Option<&Quantifier>,
-    term: &Term,
-    metric: &Name,
-) -> ClaimParseError {
+fn misread_points(e: ClaimError, at: usize, quantifier: Option<&Quantifier>, term: &Term, metric: &Name) -> ClaimError {
     match quantifier {
         Some(Quantifier { kind: QuantKind::ForAll | QuantKind::ForAny, param, points })
             if !matches!(points, PointSet::Every) =>
         {
             let p = &param.text;
-            ClaimParseError::new(
+            ClaimError::new(
                 at,
                 format!(
                     "`{p} {points}` reads `{points}` as the points of `{p}`; to compare the value, write the \

@@ -55,18 +55,19 @@ use serde::Serialize;
 use parse::Parser;
 use std::fmt;
 
-/// A parse error at a byte offset within the statement.
+/// A problem with a claim statement at a byte offset within it: one that
+/// does not parse, or names what the data do not hold when judged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("at byte {offset}: {msg}")]
-pub struct ClaimParseError {
+pub struct ClaimError {
     /// 0-based byte offset within the statement text.
     pub offset: usize,
     pub msg: String,
 }
 
-impl ClaimParseError {
+impl ClaimError {
     fn new(offset: usize, msg: impl Into<String>) -> Self {
-        ClaimParseError { offset, msg: msg.into() }
+        ClaimError { offset, msg: msg.into() }
     }
 
     /// The 0-based line and 0-based column (in characters) of the error
@@ -81,7 +82,7 @@ impl ClaimParseError {
     /// document position to give.
     pub fn into_error(self, what: &str, statement: &str) -> crate::Error {
         let (line, col) = self.line_col(statement);
-        crate::Error::usage(format!("claim {what}: line {} column {}: {}", line + 1, col + 1, self.msg))
+        crate::Error::Claim { what: what.to_string(), line: line + 1, col: col + 1, msg: self.msg }
     }
 }
 
@@ -454,9 +455,9 @@ pub fn compare(lit: &Literal, v: &Value) -> Option<std::cmp::Ordering> {
 
 /// Parses a claim statement (the text after `id=…` in a claim directive,
 /// possibly spanning lines).
-pub fn parse(statement: &str) -> Result<Claim, ClaimParseError> {
+pub fn parse(statement: &str) -> Result<Claim, ClaimError> {
     if statement.len() > MAX_STATEMENT {
-        return Err(ClaimParseError::new(
+        return Err(ClaimError::new(
             0,
             format!(
                 "the statement is {} bytes long; a claim is at most {MAX_STATEMENT} bytes — split it into \
@@ -476,8 +477,8 @@ pub fn parse(statement: &str) -> Result<Claim, ClaimParseError> {
 }
 
 impl std::str::FromStr for Claim {
-    type Err = ClaimParseError;
-    fn from_str(s: &str) -> Result<Claim, ClaimParseError> {
+    type Err = ClaimError;
+    fn from_str(s: &str) -> Result<Claim, ClaimError> {
         parse(s)
     }
 }

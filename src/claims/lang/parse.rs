@@ -1,7 +1,7 @@
 //! The claim parser's reading of the statement text: keywords, quoted and
 //! bare names, numbers with their units, literals.
 
-use super::{is_ident_char, is_series_char, is_series_start, ClaimParseError, Literal, Name, Op, RESERVED};
+use super::{is_ident_char, is_series_char, is_series_start, ClaimError, Literal, Name, Op, RESERVED};
 
 /// The right-hand side of a value comparison as written.
 pub(super) struct Stated {
@@ -39,7 +39,7 @@ impl<'a> Parser<'a, '_> {
         self.pos = self.src.len() - trimmed.len();
     }
 
-    pub(super) fn err(&self, msg: impl Into<String>) -> ClaimParseError {
+    pub(super) fn err(&self, msg: impl Into<String>) -> ClaimError {
         let found = if self.rest().trim_start().chars().next().is_none() {
             " (found the end of the statement)".to_string()
         } else {
@@ -47,7 +47,7 @@ impl<'a> Parser<'a, '_> {
             format!(" (found `{word}`)")
         };
         let offset = self.src.len() - self.rest().trim_start().len();
-        ClaimParseError::new(offset, format!("{}{found}", msg.into()))
+        ClaimError::new(offset, format!("{}{found}", msg.into()))
     }
 
     /// Consumes `kw` when it is the next word (followed by something that
@@ -80,7 +80,7 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    pub(super) fn expect(&mut self, s: &str, what: &str) -> Result<(), ClaimParseError> {
+    pub(super) fn expect(&mut self, s: &str, what: &str) -> Result<(), ClaimError> {
         if self.eat(s) {
             Ok(())
         } else {
@@ -88,7 +88,7 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    pub(super) fn expect_kw(&mut self, kw: &str, what: &str) -> Result<(), ClaimParseError> {
+    pub(super) fn expect_kw(&mut self, kw: &str, what: &str) -> Result<(), ClaimError> {
         if self.eat_kw(kw) {
             Ok(())
         } else {
@@ -96,7 +96,7 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    pub(super) fn quoted(&mut self) -> Result<Option<Name>, ClaimParseError> {
+    pub(super) fn quoted(&mut self) -> Result<Option<Name>, ClaimError> {
         self.skip_ws();
         let start = self.pos;
         let Some(q) = self.peek().filter(|c| *c == '\'' || *c == '"') else {
@@ -108,16 +108,16 @@ impl<'a> Parser<'a, '_> {
                 let text = body[..end].to_string();
                 self.pos += 1 + end + 1;
                 if text.is_empty() {
-                    return Err(ClaimParseError::new(start, "empty quoted name"));
+                    return Err(ClaimError::new(start, "empty quoted name"));
                 }
                 Ok(Some(Name { text, offset: start }))
             }
-            None => Err(ClaimParseError::new(start, format!("unclosed quote {q}"))),
+            None => Err(ClaimError::new(start, format!("unclosed quote {q}"))),
         }
     }
 
     /// A series name: quoted, or a bare word that is not reserved.
-    pub(super) fn series(&mut self, what: &str) -> Result<Name, ClaimParseError> {
+    pub(super) fn series(&mut self, what: &str) -> Result<Name, ClaimError> {
         if let Some(n) = self.quoted()? {
             return Ok(n);
         }
@@ -129,7 +129,7 @@ impl<'a> Parser<'a, '_> {
         let len = self.rest().find(|c| !is_series_char(c)).unwrap_or(self.rest().len());
         let text = &self.rest()[..len];
         if RESERVED.contains(&text) {
-            return Err(ClaimParseError::new(
+            return Err(ClaimError::new(
                 start,
                 format!("expected {what}, found the keyword `{text}` (quote a series with that name: '{text}')"),
             ));
@@ -139,7 +139,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// A metric or param identifier.
-    pub(super) fn ident(&mut self, what: &str) -> Result<Name, ClaimParseError> {
+    pub(super) fn ident(&mut self, what: &str) -> Result<Name, ClaimError> {
         if let Some(n) = self.quoted()? {
             return Ok(n);
         }
@@ -211,12 +211,12 @@ impl<'a> Parser<'a, '_> {
         Some(v)
     }
 
-    pub(super) fn expect_number(&mut self, what: &str) -> Result<f64, ClaimParseError> {
+    pub(super) fn expect_number(&mut self, what: &str) -> Result<f64, ClaimError> {
         self.number().ok_or_else(|| self.err(format!("expected {what}")))
     }
 
     /// A param value: number, quoted string or bare word.
-    pub(super) fn literal(&mut self, what: &str) -> Result<Literal, ClaimParseError> {
+    pub(super) fn literal(&mut self, what: &str) -> Result<Literal, ClaimError> {
         if let Some(n) = self.number() {
             return Ok(Literal::Num(n));
         }

@@ -2,14 +2,14 @@
 //! the point sets they name, and where a clause's `where` filter ends.
 
 use super::parse::{Parser, MAX_PROBE_DEPTH};
-use super::{ClaimParseError, Op, PointSet, QuantKind, Quantifier, WhereClause};
+use super::{ClaimError, Op, PointSet, QuantKind, Quantifier, WhereClause};
 
 /// How a point set compares, longest spelling first.
 const POINT_OPS: [(&str, Op); 7] =
     [(">=", Op::Ge), ("≥", Op::Ge), ("<=", Op::Le), ("≤", Op::Le), ("=", Op::Eq), (">", Op::Gt), ("<", Op::Lt)];
 
 impl Parser<'_, '_> {
-    pub(super) fn quantifier(&mut self) -> Result<Quantifier, ClaimParseError> {
+    pub(super) fn quantifier(&mut self) -> Result<Quantifier, ClaimError> {
         if self.eat_kw("at") {
             let param = self.ident("a param name after `at`")?;
             self.expect("=", "`=` after the param (`at concurrency = 1`)")?;
@@ -29,7 +29,7 @@ impl Parser<'_, '_> {
         Ok(Quantifier { kind, param, points })
     }
 
-    pub(super) fn point_set(&mut self) -> Result<PointSet, ClaimParseError> {
+    pub(super) fn point_set(&mut self) -> Result<PointSet, ClaimError> {
         if self.eat_kw("in") {
             if self.eat("(") {
                 let mut lits = vec![self.literal("a value inside `in (…)`")?];
@@ -55,7 +55,7 @@ impl Parser<'_, '_> {
 
     /// The `where` text: to the end, or to the first top-level `and` after
     /// which the rest parses as clauses.
-    pub(super) fn filter(&mut self) -> Result<WhereClause, ClaimParseError> {
+    pub(super) fn filter(&mut self) -> Result<WhereClause, ClaimError> {
         self.skip_ws();
         let start = self.pos;
         let mut end = self.src.len();
@@ -83,7 +83,7 @@ impl Parser<'_, '_> {
         }
         let source = self.src[start..end].trim_end().to_string();
         if source.is_empty() {
-            return Err(ClaimParseError::new(start, "expected a filter after `where` (`where model = 'kimi-k2.5'`)"));
+            return Err(ClaimError::new(start, "expected a filter after `where` (`where model = 'kimi-k2.5'`)"));
         }
         self.pos = end;
         Ok(WhereClause { source, offset: start })

@@ -11,7 +11,7 @@ fn ok(s: &str) -> Claim {
     }
 }
 
-fn err(s: &str) -> ClaimParseError {
+fn err(s: &str) -> ClaimError {
     match parse(s) {
         Ok(c) => panic!("{s:?} parsed as {c:?}"),
         Err(e) => e,
@@ -440,7 +440,7 @@ fn error_positions_map_to_lines_and_columns() {
     assert_eq!(e.line_col(s), (2, 6));
     // Columns count characters, not bytes.
     let s = "ä ≈ beats";
-    let e = ClaimParseError { offset: s.find("beats").unwrap(), msg: String::new() };
+    let e = ClaimError { offset: s.find("beats").unwrap(), msg: String::new() };
     assert_eq!(e.line_col(s), (0, 4));
     let usage = err("a beats b").into_error("throughput-baseline-wins", "a beats b");
     assert_eq!(

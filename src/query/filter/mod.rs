@@ -97,7 +97,7 @@ impl std::error::Error for FilterError {}
 
 impl From<FilterError> for Error {
     fn from(e: FilterError) -> Error {
-        Error::Usage(e.to_string())
+        Error::Filter { col: e.col, snippet: e.snippet().replace('\n', "\n  "), msg: e.msg }
     }
 }
 

@@ -243,8 +243,12 @@ fn errors_point_at_the_column() {
     let e = err("modèle = ");
     assert_eq!(e.col, 10);
 
+    // As the library's error: a filter error of its own kind, its message
+    // unchanged.
     let usage: Error = err("model =").into();
-    assert!(matches!(usage, Error::Usage(ref m) if m.starts_with("filter: expected a value")));
+    assert!(matches!(usage, Error::Filter { col: 8, .. }), "{usage:?}");
+    assert_eq!(usage.to_string(), err("model =").to_string());
+    assert!(usage.to_string().starts_with("filter: expected a value"));
 }
 
 #[test]
