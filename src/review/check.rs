@@ -126,3 +126,102 @@ pub fn reported_by_verdict(r: &DocReview, s: &StaleRegion, strict: bool) -> bool
 pub fn needs_update(r: &DocReview, strict: bool) -> bool {
     !r.files.is_empty() || r.stale.iter().any(|s| !reported_by_verdict(r, s, strict))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::claims::judge::ClaimReport;
+    use crate::review::document::FileChange;
+
+    fn claim(id: &str, line: usize, verdict: Verdict, superseded: Option<&str>) -> ClaimReport {
+        ClaimReport {
+            id: id.into(),
+            line,
+            statement: "a beats b on m".into(),
+            verdict,
+            summary: format!("{} (the evidence)", verdict.as_str()),
+            clauses: Vec::new(),
+            superseded: superseded.map(str::to_string),
+            note: None,
+            data_date: None,
+        }
+    }
+
+    fn stale(kind: Kind, line: usize) -> StaleRegion {
+        StaleRegion { kind, line, col: 1, edited_by_hand: false }
+    }
+
+    /// A document with a stale table, a stale plot, a contradicted claim
+    /// (whose note is stale too), an inconclusive one, one that holds, and
+    /// a superseded one nothing replaces.
+    fn review() -> DocReview {
+        let text = "<!-- reckon:claim id=old superseded=2026-01-02 a beats b on m -->\nA wins.\n\
+                    <!-- /reckon:claim -->\n";
+        DocReview {
+            path: PathBuf::from("notes/plan.md"),
+            original: text.as_bytes().to_vec(),
+            text: text.into(),
+            updated: text.into(),
+            stale: vec![stale(Kind::Table, 3), stale(Kind::Claim, 10)],
+            files: vec![FileChange {
+                path: PathBuf::from("/p/notes/plot.svg"),
+                old: None,
+                new: String::new(),
+                line: 5,
+            }],
+            drawn: Vec::new(),
+            claims: vec![
+                claim("wrong", 10, Verdict::Contradicted, None),
+                claim("unsure", 12, Verdict::Inconclusive, None),
+                claim("right", 14, Verdict::Holds, None),
+                claim("old", 1, Verdict::Contradicted, Some("2026-01-02")),
+            ],
+            replacements: Vec::new(),
+        }
+    }
+
+    fn summary(problems: &[Problem]) -> Vec<(usize, &'static str, &str)> {
+        problems.iter().map(|p| (p.line, p.level.as_str(), p.msg.split(':').next().unwrap_or(""))).collect()
+    }
+
+    #[test]
+    fn each_problem_once_with_its_level() {
+        let r = review();
+        let shown = |p: &Path| p.strip_prefix("/p").unwrap_or(p).display().to_string();
+        let problems = document_problems(&r, false, &shown);
+        assert!(problems.iter().all(|p| p.path == "notes/plan.md"));
+        let lines: Vec<(usize, &str)> = problems.iter().map(|p| (p.line, p.level.as_str())).collect();
+        // The contradicted claim's stale note is not reported besides its verdict.
+        assert_eq!(
+            lines,
+            [(3, "error"), (5, "error"), (10, "error"), (12, "warning"), (1, "warning")],
+            "{problems:#?}"
+        );
+        assert_eq!(problems[0].msg, "table region is stale");
+        assert_eq!(problems[1].msg, "plot notes/plot.svg is stale");
+        assert!(problems[2].msg.contains("`reckon supersede notes/plan.md wrong --write`"), "{}", problems[2].msg);
+        assert!(problems[4].msg.starts_with("claim `old` was superseded on 2026-01-02 and no new conclusion"));
+        assert!(needs_update(&r, false));
+    }
+
+    #[test]
+    fn strict_fails_what_the_data_cannot_decide() {
+        let problems = document_problems(&review(), true, &|p: &Path| p.display().to_string());
+        let levels: Vec<_> = summary(&problems).into_iter().map(|(line, level, _)| (line, level)).collect();
+        assert_eq!(levels, [(3, "error"), (5, "error"), (10, "error"), (12, "error"), (1, "error")]);
+    }
+
+    #[test]
+    fn a_claim_note_alone_is_not_an_update() {
+        let mut r = review();
+        r.stale.retain(|s| s.kind == Kind::Claim);
+        r.files.clear();
+        assert!(!needs_update(&r, false), "the failing claim wants supersede, not update --write");
+        r.claims[0].verdict = Verdict::Holds;
+        assert!(needs_update(&r, false), "a note that no longer matches a holding claim is rewritten by update");
+        let problems = document_problems(&r, false, &|p: &Path| p.display().to_string());
+        assert_eq!(problems[0].msg, "claim region has a status note that no longer matches its verdict");
+    }
+}
