@@ -44,7 +44,6 @@ pub(crate) struct Test {
     sandbox: Sandbox,
     args: Vec<String>,
     dir: Option<String>,
-    env: Vec<(String, String)>,
     status: i32,
     stdout: Expect,
     stderr: Expect,
@@ -63,7 +62,6 @@ impl Test {
             sandbox,
             args: Vec::new(),
             dir: None,
-            env: Vec::new(),
             status: 0,
             stdout: Expect::default(),
             stderr: Expect::default(),
@@ -101,11 +99,6 @@ impl Test {
     /// Runs in this folder of the project instead of its root.
     pub(crate) fn current_dir(mut self, rel: &str) -> Test {
         self.dir = Some(rel.to_owned());
-        self
-    }
-
-    pub(crate) fn env(mut self, key: &str, value: &str) -> Test {
-        self.env.push((key.to_owned(), value.to_owned()));
         self
     }
 
@@ -191,9 +184,6 @@ impl Test {
         let mut cmd = self.sandbox.command(&args);
         if let Some(dir) = &self.dir {
             cmd.current_dir(self.sandbox.path().join(dir));
-        }
-        for (k, v) in &self.env {
-            cmd.env(k, v);
         }
         cmd.stdin(Stdio::null());
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
