@@ -14,6 +14,24 @@ pub enum Error {
     #[error("{}:{line}: {msg}", path.display())]
     Malformed { path: PathBuf, line: u64, msg: String },
 
+    /// A line of a log that is not UTF-8 text (`what` names the line:
+    /// a row, a record).
+    #[error(
+        "{}:{line}: this {what} is not valid UTF-8 text; \
+         save the log as UTF-8 (e.g. with `iconv -t UTF-8`) and ingest it again",
+        path.display()
+    )]
+    NotUtf8 { path: PathBuf, line: u64, what: &'static str },
+
+    /// A record of a log that names the same metric twice. The store, which
+    /// finds it, leaves `path` empty; the ingest that knows the log fills it.
+    #[error(
+        "{}:{line}: metric `{metric}` appears twice in one record; \
+         a run has one value per metric — rename or remove one of them in the log",
+        path.display()
+    )]
+    DuplicateMetric { path: PathBuf, line: u64, metric: String },
+
     /// A file no format recognises.
     #[error("{}: {msg}", path.display())]
     UnknownFormat { path: PathBuf, msg: String },

@@ -296,3 +296,21 @@ fn a_template_with_a_character_set_keeps_the_labels_it_captures() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("`[` opens a set of characters that must be closed by `]`"), "{r:?}");
 }
+
+#[test]
+fn a_row_that_is_not_utf8_and_a_metric_named_twice_say_where_and_what_to_do() {
+    let s = Sandbox::new();
+    s.write("bad.csv", b"config,tput_ms\nbase,1.5\n\xff\xfe,2.5\n");
+    let r = s.run(&["ingest", "--format", "csv", "bad.csv"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("error: bad.csv:3: this row is not valid UTF-8 text; save the log as UTF-8"), "{r:?}");
+    // A dotted key and a nested object flatten to the same metric name.
+    s.write("dup.jsonl", "{\"cfg\": \"a\", \"t.p_ms\": 2.5, \"t\": {\"p_ms\": 3.5}}\n");
+    let r = s.run(&["ingest", "dup.jsonl"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("error: dup.jsonl:1: metric `t.p_ms` appears twice in one record; a run has one value"),
+        "{r:?}"
+    );
+    assert_eq!(s.counts().1, 0);
+}

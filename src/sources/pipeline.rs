@@ -193,6 +193,9 @@ pub(super) fn write_file(
                     if let Err(e) = writer.add_encoded(&run, &json, &w.time) {
                         failed = Some(match e {
                             Error::Usage(msg) => Error::malformed(&w.shown, run.line, msg),
+                            Error::DuplicateMetric { line, metric, .. } => {
+                                Error::DuplicateMetric { path: w.shown.clone(), line, metric }
+                            }
                             e => e,
                         });
                         skip.store(index + 1, Ordering::Relaxed);

@@ -379,7 +379,7 @@ impl<'s> Writer<'s> {
             let name =
                 run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&twice)).map_or("?", |m| &m.name);
             // The run row goes with the source's savepoint.
-            return Err(Error::usage(format!("metric `{name}` appears twice in one record")));
+            return Err(Error::DuplicateMetric { path: PathBuf::new(), line: run.line, metric: name.to_owned() });
         }
         self.last_metrics.clear();
         self.last_metrics.extend(run.metrics.iter().map(|m| m.name.clone()).zip(self.ids.iter().copied()));

@@ -206,7 +206,7 @@ fn csv_error(path: &Path, e: &csv::Error) -> Error {
             line,
             format!("this row has {len} fields but the header has {expected_len}; every row needs one cell per column"),
         ),
-        csv::ErrorKind::Utf8 { .. } => Error::malformed(path, line, "this row is not valid UTF-8 text"),
+        csv::ErrorKind::Utf8 { .. } => Error::NotUtf8 { path: path.to_path_buf(), line, what: "row" },
         _ => Error::malformed(path, line, e.to_string()),
     }
 }
