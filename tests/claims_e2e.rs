@@ -9,7 +9,6 @@
 //! eagle-topk4-v1 353.2 at C=100, …); the 2026-11-20 values are the single
 //! "Serving Benchmark Result" blocks of `notebooks/logs/2026-11-20/*.log`
 //! (the table the example notebook shows: 773.0 / 336.1 at C=150, …).
-#![allow(clippy::cast_possible_truncation, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
@@ -121,6 +120,26 @@ request it is slower than baseline.
 <!-- /reckon:claim -->
 ";
 
+/// The human report names each contradicted conclusion with its
+/// counterexample (after both sweeps).
+fn human_report_names_each_verdict(s: &Sandbox) {
+    let human = s.ok(&["claims", DOC]).stdout;
+    for line in [
+        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
+            +12%, margin 2%), 3 runs each, sweep 2026-11-29",
+        "claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated \
+            2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
+        "claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; \
+            estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29",
+        "claim `single-request` holds; closest at max_concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%; \
+            95% interval +2.6% to +5.2%, margin 2%), 3 runs each, sweep 2026-11-29",
+        "claim `gap-at-c8` holds; closest at max_concurrency=8: baseline / eagle-topk4-v1 1.61 vs stated 1.6 \
+            (+0.4%; estimate 1.61, 90% interval 1.59 to 1.63, must lie in 1.52 to 1.68)",
+    ] {
+        assert!(human.contains(line), "missing `{line}` in\n{human}");
+    }
+}
+
 #[test]
 fn after_both_sweeps_the_verdicts_are_the_scenarios() {
     let s = example(&[FIRST, SECOND]);
@@ -186,18 +205,7 @@ fn after_both_sweeps_the_verdicts_are_the_scenarios() {
     // from C=2 on (152.3 vs 175.0) and loses at C=1 (96.4 vs 92.7).
     assert_eq!(verdict(&reports, "disable-threshold"), "holds");
 
-    // The human report names each contradicted conclusion with its
-    // counterexample.
-    let human = s.ok(&["claims", DOC]).stdout;
-    for line in [
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%), 3 runs each, sweep 2026-11-29",
-        "claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
-        "claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29",
-        "claim `single-request` holds; closest at max_concurrency=1: eagle-topk4-v1 96.4 vs baseline 92.7 (+4%; 95% interval +2.6% to +5.2%, margin 2%), 3 runs each, sweep 2026-11-29",
-        "claim `gap-at-c8` holds; closest at max_concurrency=8: baseline / eagle-topk4-v1 1.61 vs stated 1.6 (+0.4%; estimate 1.61, 90% interval 1.59 to 1.63, must lie in 1.52 to 1.68)",
-    ] {
-        assert!(human.contains(line), "missing `{line}` in\n{human}");
-    }
+    human_report_names_each_verdict(&s);
 
     // The crossover: eagle-topk1-v2 beats baseline for good from C=4; the
     // details say where it loses (C=1: 86.8 vs 92.7) and account for every
@@ -213,7 +221,8 @@ fn after_both_sweeps_the_verdicts_are_the_scenarios() {
     assert_eq!(
         details,
         [
-            "crossover at max_concurrency = 4: eagle-topk1-v2 beats baseline there and is not worse at any larger point",
+            "crossover at max_concurrency = 4: eagle-topk1-v2 beats baseline there and is not worse at any \
+                larger point",
             "eagle-topk1-v2 beats baseline at max_concurrency = 4, 8, 16, 30, 50, 250",
             "eagle-topk1-v2 matches baseline at max_concurrency = 2, 100",
             // Regression: these two used to fall through every list. At
@@ -232,7 +241,8 @@ fn after_both_sweeps_the_verdicts_are_the_scenarios() {
     // to 250; baseline beats it at none of them".
     s.write(
         "notebooks/claims-topk1.md",
-        "<!-- reckon:claim id=topk1-not-worse\n     eagle-topk1-v2 matches or beats baseline on output_throughput for all max_concurrency >= 2 -->\nx\n<!-- /reckon:claim -->\n",
+        "<!-- reckon:claim id=topk1-not-worse\n     eagle-topk1-v2 matches or beats baseline on \
+            output_throughput for all max_concurrency >= 2 -->\nx\n<!-- /reckon:claim -->\n",
     );
     let r = claims(&s, "notebooks/claims-topk1.md");
     assert_eq!(verdict(&r, "topk1-not-worse"), "holds");
@@ -252,6 +262,41 @@ fn history_blocks(out: &str) -> Vec<(String, Vec<String>)> {
         }
     }
     blocks
+}
+
+/// `claims --history --format json`: each claim's verdict as of each
+/// sweep, the flips marked, at the claim's line.
+fn history_json_shows_the_flip(s: &Sandbox, text: &str) {
+    let hist = json(&s.ok(&["claims", "--history", DOC, "--format", "json"]));
+    let items = hist.as_array().unwrap();
+    assert_eq!(items.len(), 6);
+    for item in items {
+        let timeline = item["history"].as_array().unwrap();
+        let as_of: Vec<&str> = timeline.iter().map(|t| t["as_of"].as_str().unwrap()).collect();
+        assert_eq!(as_of, [FIRST, SECOND], "{item:#}");
+        assert_eq!(timeline[0]["verdict"], "holds");
+        assert_eq!(timeline[0]["changed"], false);
+        let flipped =
+            ["throughput-baseline-wins", "saturation-ratio", "topk4-plateau"].contains(&item["id"].as_str().unwrap());
+        assert_eq!(timeline[1]["verdict"], if flipped { "contradicted" } else { "holds" }, "{item:#}");
+        assert_eq!(timeline[1]["changed"], flipped, "{item:#}");
+        assert_eq!(item["path"], DOC);
+        assert_eq!(
+            usize::try_from(item["line"].as_u64().unwrap()).unwrap(),
+            line_of(text, &format!("reckon:claim id={}", item["id"].as_str().unwrap()))
+        );
+    }
+    let saturation = items.iter().find(|i| i["id"] == "saturation-ratio").unwrap();
+    assert!(
+        saturation["history"][1]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37)"),
+        "{saturation:#}"
+    );
+
+    // And now check refuses the plan.
+    expect(s, 1, &["check", DOC]);
 }
 
 #[test]
@@ -312,41 +357,15 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
     }
     let (_, sweeps) = blocks.iter().find(|(h, _)| h.contains("`throughput-baseline-wins`")).unwrap();
     assert!(
-        sweeps[1].contains("worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%)"),
+        sweeps[1].contains(
+            "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% \
+            interval +8.4% to +12%, margin 2%)"
+        ),
         "{}",
         sweeps[1]
     );
 
-    let hist = json(&s.ok(&["claims", "--history", DOC, "--format", "json"]));
-    let items = hist.as_array().unwrap();
-    assert_eq!(items.len(), 6);
-    for item in items {
-        let timeline = item["history"].as_array().unwrap();
-        let as_of: Vec<&str> = timeline.iter().map(|t| t["as_of"].as_str().unwrap()).collect();
-        assert_eq!(as_of, [FIRST, SECOND], "{item:#}");
-        assert_eq!(timeline[0]["verdict"], "holds");
-        assert_eq!(timeline[0]["changed"], false);
-        let flipped =
-            ["throughput-baseline-wins", "saturation-ratio", "topk4-plateau"].contains(&item["id"].as_str().unwrap());
-        assert_eq!(timeline[1]["verdict"], if flipped { "contradicted" } else { "holds" }, "{item:#}");
-        assert_eq!(timeline[1]["changed"], flipped, "{item:#}");
-        assert_eq!(item["path"], DOC);
-        assert_eq!(
-            item["line"].as_u64().unwrap() as usize,
-            line_of(&text, &format!("reckon:claim id={}", item["id"].as_str().unwrap()))
-        );
-    }
-    let saturation = items.iter().find(|i| i["id"] == "saturation-ratio").unwrap();
-    assert!(
-        saturation["history"][1]["summary"]
-            .as_str()
-            .unwrap()
-            .contains("2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37)"),
-        "{saturation:#}"
-    );
-
-    // And now check refuses the plan.
-    expect(&s, 1, &["check", DOC]);
+    history_json_shows_the_flip(&s, &text);
 }
 
 /// Latencies: lower is better, and `beats` follows that. Values from
@@ -424,7 +443,10 @@ fn latency_claims_are_judged_lower_is_better() {
 
     let human = s.ok(&["claims", "notebooks/claims-latency.md"]).stdout;
     assert!(
-        human.contains("claim `tpot-mirror` contradicted at max_concurrency=30: eagle-topk1-v2 39.5 vs baseline 43.5 (-9.2%; 95% interval -10.7% to -7.8%, margin 5%), 3 runs each, sweep 2026-11-29"),
+        human.contains(
+            "claim `tpot-mirror` contradicted at max_concurrency=30: eagle-topk1-v2 39.5 vs baseline \
+            43.5 (-9.2%; 95% interval -10.7% to -7.8%, margin 5%), 3 runs each, sweep 2026-11-29"
+        ),
         "{human}"
     );
     // check fails on the contradicted ones only.
@@ -530,7 +552,11 @@ fn claims_naming_what_no_run_holds_are_bad_input() {
     }
     // A mistyped argument reads as the statement's start; the error says so.
     let doc = "notebooks/typo.md";
-    s.write(doc, "<!-- reckon:claim id=t superseeded=2026-11-29 baseline beats eagle-topk1-v2 on output_throughput -->\nx\n<!-- /reckon:claim -->\n");
+    s.write(
+        doc,
+        "<!-- reckon:claim id=t superseeded=2026-11-29 baseline beats eagle-topk1-v2 on \
+        output_throughput -->\nx\n<!-- /reckon:claim -->\n",
+    );
     let r = expect(&s, 2, &["check", doc]);
     assert!(
         r.stderr.contains("(if `superseeded=` is meant as an argument: a claim takes id, superseded, as_of)"),
@@ -546,9 +572,12 @@ fn aliases_name_series_and_metrics_in_claims() {
     let doc = "notebooks/aliases.md";
     s.write(
         doc,
-        "<!-- reckon:claim id=bare topk=1+v2 beats baseline on tok/s at max_concurrency = 30 -->\nx\n<!-- /reckon:claim -->\n\n\
-         <!-- reckon:claim id=quoted 'EAGLE-3 with topk=1' beats 'no speculation' on throughput at max_concurrency = 30 -->\nx\n<!-- /reckon:claim -->\n\n\
-         <!-- reckon:claim id=canonical eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = 30 -->\nx\n<!-- /reckon:claim -->\n",
+        "<!-- reckon:claim id=bare topk=1+v2 beats baseline on tok/s at max_concurrency = 30 -->\nx\n<!-- \
+            /reckon:claim -->\n\n\
+         <!-- reckon:claim id=quoted 'EAGLE-3 with topk=1' beats 'no speculation' on throughput at \
+         max_concurrency = 30 -->\nx\n<!-- /reckon:claim -->\n\n\
+         <!-- reckon:claim id=canonical eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = \
+         30 -->\nx\n<!-- /reckon:claim -->\n",
     );
     let reports = claims(&s, doc);
     let canonical = find(&reports, "canonical")["summary"].clone();
@@ -561,11 +590,16 @@ fn aliases_name_series_and_metrics_in_claims() {
         .replace("\"topk=4+v1\"]", "\"topk=4+v1\", \"EAGLE\"]")
         .replace("\"topk=1+v2\"]", "\"topk=1+v2\", \"eagle\"]");
     s.write("reckon.toml", toml);
-    s.write(doc, "<!-- reckon:claim id=amb EAGLE beats baseline on tok/s at max_concurrency = 30 -->\nx\n<!-- /reckon:claim -->\n");
+    s.write(
+        doc,
+        "<!-- reckon:claim id=amb EAGLE beats baseline on tok/s at max_concurrency = 30 -->\nx\n<!-- \
+        /reckon:claim -->\n",
+    );
     let r = expect(&s, 2, &["check", doc]);
     assert!(
         r.stderr.contains(&format!(
-            "{doc}:1:26: claim `amb`: `EAGLE` is ambiguous: reckon.toml's [aliases] give it to several values of `config` (`eagle-topk1-v2`, `eagle-topk4-v1`)"
+            "{doc}:1:26: claim `amb`: `EAGLE` is ambiguous: reckon.toml's [aliases] give it to several values \
+                of `config` (`eagle-topk1-v2`, `eagle-topk4-v1`)"
         )),
         "{r:?}"
     );
@@ -579,13 +613,16 @@ fn single_run_evidence_says_so() {
     // baseline 93.1); the second has three.
     s.write(
         doc,
-        "<!-- reckon:claim id=first-sweep\n     eagle-topk4-v1 beats baseline on output_throughput at max_concurrency = 1\n     where date = '2026-11-20' -->\nx\n<!-- /reckon:claim -->\n\n\
-         <!-- reckon:claim id=both-sweeps\n     eagle-topk4-v1 beats baseline on output_throughput at max_concurrency = 1 -->\nx\n<!-- /reckon:claim -->\n",
+        "<!-- reckon:claim id=first-sweep\n     eagle-topk4-v1 beats baseline on output_throughput at \
+            max_concurrency = 1\n     where date = '2026-11-20' -->\nx\n<!-- /reckon:claim -->\n\n\
+         <!-- reckon:claim id=both-sweeps\n     eagle-topk4-v1 beats baseline on output_throughput at \
+         max_concurrency = 1 -->\nx\n<!-- /reckon:claim -->\n",
     );
     let reports = claims(&s, doc);
     assert_eq!(
         find(&reports, "first-sweep")["summary"],
-        "holds; closest at max_concurrency=1: eagle-topk4-v1 96 vs baseline 93.1 (+3.1%; no interval: single runs and no repeats to measure the noise, margin 2%), 1 run each, sweep 2026-11-20; rests on single runs"
+        "holds; closest at max_concurrency=1: eagle-topk4-v1 96 vs baseline 93.1 (+3.1%; no interval: single \
+            runs and no repeats to measure the noise, margin 2%), 1 run each, sweep 2026-11-20; rests on single runs"
     );
     let ev = evidence(&reports, "first-sweep");
     assert_eq!(
@@ -619,8 +656,12 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
         r.stdout,
         format!(
             "{DOC}:{l_thr}: error: claim `throughput-baseline-wins` {thr}{hint}throughput-baseline-wins{end}\n\
-             {DOC}:{l_sat}: error: claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29{hint}saturation-ratio{end}\n\
-             {DOC}:{l_plat}: error: claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29{hint}topk4-plateau{end}\n\
+             {DOC}:{l_sat}: error: claim `saturation-ratio` contradicted at max_concurrency=100: baseline / \
+             eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in \
+             2.23 to 2.37), 3 runs, sweep 2026-11-29{hint}saturation-ratio{end}\n\
+             {DOC}:{l_plat}: error: claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 \
+             353.2 vs stated 336 (+5.1%; estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to \
+             342.7), 3 runs, sweep 2026-11-29{hint}topk4-plateau{end}\n\
              reckon check: 3 problem(s) in 1 document(s)\n",
             // The way forward for an overturned conclusion, not `update --write`.
             hint = format!("; keep it as history with `reckon supersede {DOC} "),
@@ -629,7 +670,8 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
         )
     );
     assert!(r.stdout.contains(
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%), 3 runs each, sweep 2026-11-29; "
+        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
+            +12%, margin 2%), 3 runs each, sweep 2026-11-29; "
     ));
 
     let r = expect(&s, 1, &["check", DOC, "--format", "github"]);
@@ -676,7 +718,8 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
 
 /// What `supersede` leaves for the author to replace with the new
 /// conclusion.
-const ROOM: &str = "<!-- The conclusion above was superseded on 2026-11-29. Write the new one here, stated in a claim region so reckon keeps checking it. -->";
+const ROOM: &str = "<!-- The conclusion above was superseded on 2026-11-29. Write the new one here, stated in a \
+    claim region so reckon keeps checking it. -->";
 
 /// The author's new conclusions, in the order of the superseded ones. Each
 /// holds on the 2026-11-29 sweep: topk=1 is not worse than baseline at any
@@ -735,9 +778,12 @@ fn superseding_keeps_the_old_words_as_history_and_check_passes_with_new_conclusi
 
     let text = s.read(DOC);
     let summaries = [
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%), 3 runs each, sweep 2026-11-29",
-        "contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
-        "contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29",
+        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
+            +12%, margin 2%), 3 runs each, sweep 2026-11-29",
+        "contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate \
+            2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
+        "contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% \
+            interval 349.2 to 357.6, must lie in 329.4 to 342.7), 3 runs, sweep 2026-11-29",
     ];
     for (id, evidence) in contradicted.iter().zip(summaries) {
         // The author's words, byte for byte, now behind `superseded=DATE`.
@@ -748,7 +794,13 @@ fn superseding_keeps_the_old_words_as_history_and_check_passes_with_new_conclusi
         // Then the note with the date and the evidence, in place of the warning.
         let note_at = text.find(now).unwrap() + now.len();
         let note = &text[note_at..note_at + text[note_at..].find("<!-- /reckon:claim").unwrap()];
-        assert!(note.starts_with("\n> [!NOTE]\n> **reckon:** superseded on 2026-11-29: this conclusion no longer holds and is kept as history. The data then: "), "{note}");
+        assert!(
+            note.starts_with(
+                "\n> [!NOTE]\n> **reckon:** superseded on 2026-11-29: this conclusion no \
+            longer holds and is kept as history. The data then: "
+            ),
+            "{note}"
+        );
         assert!(note.contains(evidence), "{id}: {note}");
         assert!(!note.contains("[!WARNING]"), "{note}");
     }
@@ -864,34 +916,40 @@ struct Malformed {
 const MALFORMED: [Malformed; 5] = [
     Malformed {
         // `within 5` ends the statement without `%`: the column after `5`.
-        doc: "# Plan\n\nSome prose.\n\n<!-- reckon:claim id=bad\n     baseline beats eagle-topk4-v1 on output_throughput\n       at max_concurrency = 8 within 5 -->\nWords.\n<!-- /reckon:claim -->\n",
+        doc: "# Plan\n\nSome prose.\n\n<!-- reckon:claim id=bad\n     baseline beats eagle-topk4-v1 on \
+            output_throughput\n       at max_concurrency = 8 within 5 -->\nWords.\n<!-- /reckon:claim -->\n",
         line: 7,
         col: 39,
         msg: "claim `bad`: expected `%` after the tolerance (`within 5%`) (found the end of the statement)",
     },
     Malformed {
-        doc: "<!-- reckon:claim id=typo\n     baseline beatz eagle-topk4-v1 on output_throughput -->\nWords.\n<!-- /reckon:claim -->\n",
+        doc: "<!-- reckon:claim id=typo\n     baseline beatz eagle-topk4-v1 on output_throughput \
+            -->\nWords.\n<!-- /reckon:claim -->\n",
         line: 2,
         col: 15,
-        msg: "claim `typo`: expected `beats`, `matches`, a comparison (`>`, `<`, …) or `on METRIC` after the series name (found `beatz`)",
+        msg: "claim `typo`: expected `beats`, `matches`, a comparison (`>`, `<`, …) or `on METRIC` after the \
+            series name (found `beatz`)",
     },
     Malformed {
         // Columns count characters: `≈` is three bytes, one column.
-        doc: "<!-- reckon:claim id=unicode\n     max(eagle-topk4-v1 on output_throughput for all max_concurrency) ≈ 336 within 2 -->\nWords.\n<!-- /reckon:claim -->\n",
+        doc: "<!-- reckon:claim id=unicode\n     max(eagle-topk4-v1 on output_throughput for all \
+            max_concurrency) ≈ 336 within 2 -->\nWords.\n<!-- /reckon:claim -->\n",
         line: 2,
         col: 85,
         msg: "claim `unicode`: expected `%` after the tolerance",
     },
     Malformed {
         // An error inside the `where` filter points into the filter.
-        doc: "<!-- reckon:claim id=filter\n     baseline beats eagle-topk4-v1 on output_throughput\n     for all max_concurrency where date = and x -->\nWords.\n<!-- /reckon:claim -->\n",
+        doc: "<!-- reckon:claim id=filter\n     baseline beats eagle-topk4-v1 on output_throughput\n     for \
+            all max_concurrency where date = and x -->\nWords.\n<!-- /reckon:claim -->\n",
         line: 3,
         col: 43,
         msg: "claim `filter`: in `where`: expected a value after '=', found the keyword `and`",
     },
     Malformed {
         // A misspelt param in the filter, found when judging.
-        doc: "<!-- reckon:claim id=param\n     baseline beats eagle-topk4-v1 on output_throughput\n     for all max_concurrency where modle = 1 -->\nWords.\n<!-- /reckon:claim -->\n",
+        doc: "<!-- reckon:claim id=param\n     baseline beats eagle-topk4-v1 on output_throughput\n     for all \
+            max_concurrency where modle = 1 -->\nWords.\n<!-- /reckon:claim -->\n",
         line: 3,
         col: 36,
         msg: "claim `param`: unknown param `modle` in the filter (did you mean `model`?)",
@@ -932,15 +990,24 @@ fn a_claim_without_a_point_over_many_points_is_refused() {
     s.write("reckon.toml", "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n");
     s.write(
         "plan.md",
-        "# Plan\n\n<!-- reckon:claim id=pooled\n     eagle-topk1-v2 beats baseline on output_throughput -->\nEAGLE wins.\n<!-- /reckon:claim -->\n",
+        "# Plan\n\n<!-- reckon:claim id=pooled\n     eagle-topk1-v2 beats baseline on output_throughput \
+            -->\nEAGLE wins.\n<!-- /reckon:claim -->\n",
     );
     let r = s.run(&["check", "plan.md"]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("plan.md:4:6: claim `pooled`: `eagle-topk1-v2` has runs at several `max_concurrency` values (1, 2, 4, 8, 16, 30, …); say which with `at max_concurrency = …` or `for all max_concurrency`"), "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "plan.md:4:6: claim `pooled`: `eagle-topk1-v2` has runs at several \
+        `max_concurrency` values (1, 2, 4, 8, 16, 30, …); say which with `at max_concurrency = …` or `for all \
+        max_concurrency`"
+        ),
+        "{r:?}"
+    );
     // Naming the point makes it a claim reckon can judge.
     s.write(
         "plan.md",
-        "# Plan\n\n<!-- reckon:claim id=pooled\n     eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = 30 -->\nEAGLE wins.\n<!-- /reckon:claim -->\n",
+        "# Plan\n\n<!-- reckon:claim id=pooled\n     eagle-topk1-v2 beats baseline on output_throughput at \
+            max_concurrency = 30 -->\nEAGLE wins.\n<!-- /reckon:claim -->\n",
     );
     let r = s.ok(&["claims", "plan.md"]);
     assert!(r.stdout.contains("claim `pooled` holds"), "{r:?}");
@@ -957,7 +1024,8 @@ fn a_superseded_note_is_not_rewritten_by_later_data() {
     );
     s.write(
         "plan.md",
-        "# Plan\n\n<!-- reckon:claim id=old\n     baseline beats others on output_throughput for all max_concurrency >= 30 -->\nBaseline is strictly superior.\n<!-- /reckon:claim -->\n",
+        "# Plan\n\n<!-- reckon:claim id=old\n     baseline beats others on output_throughput for all \
+            max_concurrency >= 30 -->\nBaseline is strictly superior.\n<!-- /reckon:claim -->\n",
     );
     s.ok(&["supersede", "plan.md", "old", "--write"]);
     let superseded = s.read("plan.md");
@@ -982,7 +1050,11 @@ fn every_claim_is_judged_and_every_error_reported() {
     let doc = "notebooks/mixed.md";
     s.write(
         doc,
-        "# Mixed\n\n<!-- reckon:claim id=bad-one\n     baseline beats on output_throughput -->\nA.\n<!-- /reckon:claim -->\n\n<!-- reckon:claim id=good\n     eagle-topk1-v2 beats baseline on output_throughput at max_concurrency = 30 -->\nB.\n<!-- /reckon:claim -->\n\n<!-- reckon:claim id=bad-two\n     baseline beats eagle-topk4-v1 on output_throughput at max_concurrency = 8 within 5 -->\nC.\n<!-- /reckon:claim -->\n",
+        "# Mixed\n\n<!-- reckon:claim id=bad-one\n     baseline beats on output_throughput -->\nA.\n<!-- \
+            /reckon:claim -->\n\n<!-- reckon:claim id=good\n     eagle-topk1-v2 beats baseline on \
+            output_throughput at max_concurrency = 30 -->\nB.\n<!-- /reckon:claim -->\n\n<!-- reckon:claim \
+            id=bad-two\n     baseline beats eagle-topk4-v1 on output_throughput at max_concurrency = 8 within 5 \
+            -->\nC.\n<!-- /reckon:claim -->\n",
     );
     let r = expect(&s, 2, &["claims", doc]);
     assert!(r.stdout.contains("claim `good` holds"), "{r:?}");

@@ -235,10 +235,8 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/query/mod.rs",
     "src/render/value.rs",
     "src/report.rs",
-    "tests/claims_e2e.rs",
     "tests/cli_ingest.rs",
     "tests/formats_json.rs",
-    "tests/inline_claims.rs",
     "tests/living_docs.rs",
     "tests/render_snapshots.rs",
     "tests/report_browser.rs",
@@ -254,7 +252,6 @@ const LINT_DEBTS: &[&str] = &[
     "src/ingest/vllm.rs",
     "src/query/mod.rs",
     "src/report.rs",
-    "tests/claims_e2e.rs",
     "tests/formats_json.rs",
     "tests/formats_stdout.rs",
 ];

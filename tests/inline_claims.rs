@@ -33,16 +33,20 @@ fn plan() -> String {
         "\
 # Plan
 
-We found that <!-- reckon:claim id=sentence {CONTRADICTED} -->baseline is strictly superior at saturation<!-- /reckon:claim --> in every run, and we moved on.
+We found that <!-- reckon:claim id=sentence {CONTRADICTED} -->baseline is strictly superior at \
+saturation<!-- /reckon:claim --> in every run, and we moved on.
 
 - Latency: fine.
 - Throughput: <!-- reckon:claim id=item {CONTRADICTED} -->baseline wins from C=30 on<!-- /reckon:claim -->.
 - Cost: unchanged.
 
-> As the review put it, <!-- reckon:claim id=quote {CONTRADICTED} -->baseline wins at saturation<!-- /reckon:claim -->,
+> As the review put it, <!-- reckon:claim id=quote {CONTRADICTED} -->baseline wins at saturation<!-- \
+/reckon:claim -->,
 > and nobody argued.
 
-Now <!-- reckon:claim id=with-value {HOLDS} -->topk=1 on the v2 path reaches <!-- reckon:value metric=output_throughput config=eagle-topk1-v2 max_concurrency=30 digits=1 --><!-- /reckon:value --> tok/s at C=30, ahead of baseline<!-- /reckon:claim -->.
+Now <!-- reckon:claim id=with-value {HOLDS} -->topk=1 on the v2 path reaches <!-- reckon:value \
+metric=output_throughput config=eagle-topk1-v2 max_concurrency=30 digits=1 --><!-- /reckon:value --> \
+tok/s at C=30, ahead of baseline<!-- /reckon:claim -->.
 
 ## Next
 "
