@@ -191,10 +191,10 @@ fn shared_values<'p>(
 ) -> BTreeMap<String, usize> {
     let params: Vec<&String> = params.collect();
     let mut seen: BTreeMap<(&str, String), BTreeSet<String>> = BTreeMap::new();
-    for run in dataset.runs() {
-        let Some(s) = run.params.get(series) else { continue };
+    for run in dataset.run_params() {
+        let Some(s) = run.get(series) else { continue };
         for p in &params {
-            if let Some(v) = run.params.get(p.as_str()) {
+            if let Some(v) = run.get(p.as_str()) {
                 seen.entry((p.as_str(), s.to_string())).or_default().insert(v.to_string());
             }
         }

@@ -93,6 +93,11 @@ impl<'s> Dataset<'s> {
         self.records.get_or_init(|| (0..self.runs.len()).map(|at| self.runs.record(at)).collect())
     }
 
+    /// The params of each run, oldest first, without building records.
+    pub fn run_params(&self) -> impl Iterator<Item = &BTreeMap<String, crate::run::Value>> {
+        (0..self.runs.len()).map(|at| self.runs.params(at))
+    }
+
     /// A run by id.
     pub fn run(&self, id: i64) -> Option<&RunRecord> {
         self.runs.position(id).map(|at| &self.runs()[at])
