@@ -13,6 +13,7 @@ mod measurements;
 mod open;
 mod params;
 mod read;
+mod source_writer;
 mod sources;
 mod writer;
 
@@ -29,7 +30,8 @@ pub use lock::set_lock_wait;
 pub use open::SCHEMA_VERSION;
 pub use params::{encode_params, labels_json};
 pub use read::ScannedRun;
-pub use writer::{SourceWriter, Writer};
+pub use source_writer::SourceWriter;
+pub use writer::Writer;
 
 use crate::metric::Direction;
 use crate::run::Value;

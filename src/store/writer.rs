@@ -23,50 +23,6 @@ impl Store {
     pub fn writer<'s>(&'s mut self, batch: &'s mut Batch) -> Result<Writer<'s>> {
         Writer::new(&self.conn, &self.path, batch)
     }
-
-    /// Starts ingesting one source in its own transaction. Returns `None`
-    /// when a source with the same content hash is already stored.
-    pub fn begin_source<'s>(&'s mut self, batch: &'s mut Batch, src: &NewSource) -> Result<Option<SourceWriter<'s>>> {
-        let mut writer = self.writer(batch)?;
-        if writer.begin_source(src)? {
-            return Ok(Some(SourceWriter { writer }));
-        }
-        // An earlier content of the path may have been deleted: keep that.
-        writer.commit()?;
-        Ok(None)
-    }
-}
-
-/// Writes the runs of one source inside its own transaction (a [`Writer`]
-/// for a single source). Dropped without [`SourceWriter::commit`], it rolls
-/// everything back.
-pub struct SourceWriter<'s> {
-    pub(super) writer: Writer<'s>,
-}
-
-impl SourceWriter<'_> {
-    /// Sets the sweeps that differ from the run time's date: `default` for
-    /// runs without their own time, `named` (a `sweep` label) for every run.
-    pub fn set_sweeps(&mut self, default: Option<String>, named: Option<String>) {
-        self.writer.set_sweeps(default, named);
-    }
-
-    /// Adds one run. `labels` override params of the same name from the log.
-    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
-        self.writer.add_run(run, labels, default_time)
-    }
-
-    /// How many runs were added so far.
-    pub fn runs(&self) -> u64 {
-        self.writer.source_runs()
-    }
-
-    /// Makes the source and its runs permanent.
-    pub fn commit(mut self) -> Result<u64> {
-        let runs = self.writer.end_source()?;
-        self.writer.commit()?;
-        Ok(runs)
-    }
 }
 
 /// The writer of one ingest command. Sources go in many to a transaction,
@@ -119,8 +75,9 @@ pub struct Writer<'s> {
 pub(super) struct OpenSource {
     id: i64,
     runs: u64,
-    /// `pending` rows before this one belong to earlier sources.
-    pending_from: usize,
+    /// The id of its first run: pending rows of runs from this id on are
+    /// its own (earlier sources' runs have lower ids).
+    first_run: Option<i64>,
     /// Cache entries made while writing it: their rows go with the savepoint.
     new_metrics: Vec<String>,
     pub(super) new_sets: Vec<String>,
@@ -200,14 +157,14 @@ impl<'s> Writer<'s> {
             }
         }
         self.tx_sources += 1;
-        self.conn.execute_batch("SAVEPOINT source").at(&self.path)?;
+        self.conn.prepare_cached("SAVEPOINT source").and_then(|mut s| s.execute([])).at(&self.path)?;
         let made_batch = self.batch.id.is_none();
         match self.start_source(src) {
             Ok(Some((id, replaced))) => {
                 self.source = Some(OpenSource {
                     id,
                     runs: 0,
-                    pending_from: self.pending.len(),
+                    first_run: None,
                     new_metrics: Vec::new(),
                     new_sets: Vec::new(),
                     made_batch,
@@ -218,7 +175,7 @@ impl<'s> Writer<'s> {
                 Ok(true)
             }
             Ok(None) => {
-                self.conn.execute_batch("RELEASE source").at(&self.path)?;
+                self.release_source()?;
                 Ok(false)
             }
             Err(e) => {
@@ -346,6 +303,9 @@ impl<'s> Writer<'s> {
         self.insert_run.execute(params![source.id, run.line, time, origin, sweep, set_id]).at(&self.path)?;
         let run_id = self.conn.last_insert_rowid();
         self.metric_ids_of(run)?;
+        if let Some(source) = self.source.as_mut() {
+            source.first_run.get_or_insert(run_id);
+        }
         let mut full = false;
         for (m, &metric_id) in run.metrics.iter().zip(&self.ids) {
             full |= self.pending.push(metric_id, run_id, m.value);
@@ -454,12 +414,9 @@ impl<'s> Writer<'s> {
 
     /// Inserts the pending measurements, sorted by the table's key.
     fn flush(&mut self) -> Result<()> {
-        self.pending.flush(&self.path)?;
-        if let Some(source) = self.source.as_mut() {
-            // What was pending of this source is now inside its savepoint.
-            source.pending_from = 0;
-        }
-        Ok(())
+        // What was pending of the source being written is now inside its
+        // savepoint, which undoes it if the source fails.
+        self.pending.flush(&self.path)
     }
 
     /// How many runs the source being written has so far.
@@ -477,8 +434,14 @@ impl<'s> Writer<'s> {
             self.delete_orphans()?;
         }
         self.source = None;
-        self.conn.execute_batch("RELEASE source").at(&self.path)?;
+        self.release_source()?;
         Ok(runs)
+    }
+
+    /// Keeps what was written since the source's savepoint.
+    fn release_source(&self) -> Result<()> {
+        self.conn.prepare_cached("RELEASE source").and_then(|mut s| s.execute([])).at(&self.path)?;
+        Ok(())
     }
 
     /// Undoes the source being written: the database is as without it.
@@ -487,7 +450,9 @@ impl<'s> Writer<'s> {
     /// them): the sources written since the last commit are absent too.
     pub fn abandon_source(&mut self) -> Result<()> {
         let Some(source) = self.source.take() else { return Ok(()) };
-        self.pending.truncate(source.pending_from);
+        if let Some(run) = source.first_run {
+            self.pending.forget_runs_from(run);
+        }
         for name in source.new_metrics {
             self.metric_ids.remove(&name);
         }
@@ -522,7 +487,7 @@ impl<'s> Writer<'s> {
     fn lost_transaction(&mut self) {
         self.lost = true;
         self.tx_started = None;
-        self.pending.truncate(0);
+        self.pending.clear();
         self.forget_metric_ids();
         self.param_sets.clear();
         self.param_set_bytes = 0;
