@@ -19,16 +19,25 @@ use crate::Result;
 struct Interner {
     index: HashMap<String, u32>,
     names: Vec<String>,
+    /// The index handed out last: runs come in the order they were
+    /// ingested, file by file, and neighbours mostly share a time and sweep,
+    /// so one comparison usually spares a hash.
+    last: Option<u32>,
 }
 
 impl Interner {
     fn get(&mut self, text: &str) -> u32 {
+        if let Some(last) = self.last.filter(|l| self.names[*l as usize] == text) {
+            return last;
+        }
         if let Some(i) = self.index.get(text) {
+            self.last = Some(*i);
             return *i;
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         self.index.insert(text.to_string(), i);
         self.names.push(text.to_string());
+        self.last = Some(i);
         i
     }
 
@@ -125,12 +134,12 @@ struct Read {
 impl Runs {
     /// Reads every run with its param set and source.
     pub(crate) fn load(store: &Store) -> Result<Runs> {
-        let mut set_at: HashMap<i64, u32> = HashMap::new();
-        let mut sets = Vec::new();
+        let (mut set_ids, mut sets) = (Vec::new(), Vec::new());
         store.for_each_param_set(|id, params| {
-            set_at.insert(id, u32::try_from(sets.len()).unwrap_or(u32::MAX));
+            set_ids.push(id);
             sets.push(params);
         })?;
+        let set_at = Positions::new(&set_ids);
         let mut source_at: HashMap<i64, u32> = HashMap::new();
         let (mut sources, mut formats) = (Vec::new(), Vec::new());
         store.for_each_source_name(|id, path, format| {
@@ -144,7 +153,7 @@ impl Runs {
         store.for_each_run_row(|row: ScannedRun<'_>| {
             // A run whose set or source vanished cannot exist (foreign
             // keys); if one did, it keeps an empty param map.
-            let set = set_at.get(&row.param_set).copied().unwrap_or_else(|| {
+            let set = set_at.get(row.param_set).unwrap_or_else(|| {
                 *orphan_set.get_or_insert_with(|| {
                     sets.push(BTreeMap::new());
                     u32::try_from(sets.len() - 1).unwrap_or(u32::MAX)
