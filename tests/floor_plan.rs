@@ -234,7 +234,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/ingest/vllm.rs",
     "src/query/mod.rs",
     "src/render/value.rs",
-    "src/report.rs",
     "tests/cli_ingest.rs",
     "tests/formats_json.rs",
     "tests/living_docs.rs",
@@ -251,7 +250,6 @@ const LINT_DEBTS: &[&str] = &[
     "src/ingest/pyjson.rs",
     "src/ingest/vllm.rs",
     "src/query/mod.rs",
-    "src/report.rs",
     "tests/formats_json.rs",
     "tests/formats_stdout.rs",
 ];

@@ -1,0 +1,210 @@
+//! The page body: the document's markdown, with a token where reckon's
+//! own HTML goes, parsed by comrak; the tree is edited (tokens swapped for
+//! reckon's HTML, table numbers linked to their provenance, external
+//! images made links) and then formatted. The author's raw HTML stays
+//! dropped: only reckon's own nodes are raw.
+
+use std::collections::BTreeMap;
+
+use comrak::nodes::NodeValue;
+use comrak::Node;
+
+use super::token;
+use crate::{Error, Result};
+
+/// The page body: the token-marked markdown rendered by comrak, with its
+/// tree edited before it is formatted — each token swapped for reckon's
+/// HTML, the numbers of linked tables wrapped in provenance links,
+/// external images turned into links.
+pub(super) fn render_body(
+    md: &str,
+    swaps: &BTreeMap<String, String>,
+    linked_tables: &[(usize, usize)],
+) -> Result<String> {
+    let arena = comrak::Arena::new();
+    let options = comrak_options();
+    let root = comrak::parse_document(&arena, md, &options);
+    for &(i, keys) in linked_tables {
+        link_table_numbers(&arena, root, i, keys);
+    }
+    swap_tokens(&arena, root, swaps);
+    no_external_images(&arena, root, &options);
+    let mut body = String::new();
+    comrak::format_html(root, &options, &mut body)
+        .map_err(|_| Error::usage("the report page could not be formatted".to_string()))?;
+    Ok(body)
+}
+
+fn raw<'a>(arena: &'a comrak::Arena<'a>, html: String) -> Node<'a> {
+    arena.alloc(NodeValue::Raw(html).into())
+}
+
+/// The token a paragraph consists of, if it is nothing but one.
+fn token_paragraph(node: Node<'_>) -> Option<String> {
+    if !matches!(node.data().value, NodeValue::Paragraph) {
+        return None;
+    }
+    let child = node.first_child()?;
+    if child.next_sibling().is_some() {
+        return None;
+    }
+    match &child.data().value {
+        NodeValue::Text(t) if t.starts_with("RECKONTOKEN") => Some(t.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether comrak writes a paragraph as `<p>…</p>` of its own: not in a
+/// tight list, not a footnote's last paragraph (which carries the backref).
+fn stands_alone(paragraph: Node<'_>) -> bool {
+    let parent = paragraph.parent();
+    let tight = parent.and_then(comrak::arena_tree::Node::parent).is_some_and(|n| match n.data().value {
+        NodeValue::List(l) => l.tight,
+        NodeValue::DescriptionItem(d) => d.tight,
+        _ => false,
+    }) || parent.is_some_and(|n| matches!(n.data().value, NodeValue::DescriptionTerm));
+    let footnote_end = parent.is_some_and(|n| matches!(n.data().value, NodeValue::FootnoteDefinition(_)))
+        && paragraph.next_sibling().is_none();
+    !tight && !footnote_end
+}
+
+/// Swaps each token for its HTML: a paragraph that is only a token gives
+/// way to the HTML as a block; a token within text is replaced in place.
+fn swap_tokens<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, swaps: &BTreeMap<String, String>) {
+    let nodes: Vec<Node<'a>> = root.descendants().collect();
+    for node in nodes {
+        if let Some(tok) = token_paragraph(node).filter(|_| stands_alone(node)) {
+            if let Some(html) = swaps.get(&tok) {
+                node.insert_before(raw(arena, format!("{html}\n")));
+                node.detach();
+                continue;
+            }
+        }
+        let text = match &node.data().value {
+            NodeValue::Text(t) if t.contains("RECKONTOKEN") => t.to_string(),
+            _ => continue,
+        };
+        let mut rest = text.as_str();
+        let mut pieces: Vec<Node<'a>> = Vec::new();
+        while let Some(at) = rest.find("RECKONTOKEN") {
+            let Some(len) = swaps.keys().find(|k| rest[at..].starts_with(k.as_str())).map(String::len) else {
+                break;
+            };
+            if at > 0 {
+                pieces.push(arena.alloc(NodeValue::Text(rest[..at].to_string().into()).into()));
+            }
+            pieces.push(raw(arena, swaps[&rest[at..at + len]].clone()));
+            rest = &rest[at + len..];
+        }
+        if pieces.is_empty() {
+            continue;
+        }
+        if !rest.is_empty() {
+            pieces.push(arena.alloc(NodeValue::Text(rest.to_string().into()).into()));
+        }
+        for piece in pieces {
+            node.insert_before(piece);
+        }
+        node.detach();
+    }
+}
+
+/// The plain text of a table cell when it holds only text and bold text
+/// (what a generated number is written as), else `None`.
+fn cell_text(cell: Node<'_>) -> Option<String> {
+    let mut out = String::new();
+    for n in cell.descendants().skip(1) {
+        match &n.data().value {
+            NodeValue::Text(t) => out.push_str(t),
+            NodeValue::Strong => {}
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Wraps each number of region `i`'s table in a link to its provenance,
+/// except in the first `keys` cells of each row (the row's params, which
+/// are not generated numbers). The table is what stands between the
+/// region's two token paragraphs.
+fn link_table_numbers<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, i: usize, keys: usize) {
+    let (begin, end) = (token("B", i), token("E", i));
+    let is = |n: Node<'a>, tok: &str| stands_alone(n) && token_paragraph(n).as_deref() == Some(tok);
+    let Some(start) = root.descendants().find(|n| is(n, &begin)) else {
+        return;
+    };
+    let mut between = Vec::new();
+    let mut next = start.next_sibling();
+    while let Some(n) = next {
+        if is(n, &end) {
+            break;
+        }
+        between.push(n);
+        next = n.next_sibling();
+    }
+    if next.is_none() {
+        return;
+    }
+    for block in between {
+        let rows = block.descendants().filter(|n| matches!(n.data().value, NodeValue::TableRow(false)));
+        let rows: Vec<Node<'a>> = rows.collect();
+        for row in rows {
+            for cell in row.children().skip(keys) {
+                let Some(text) = cell_text(cell) else { continue };
+                let number = text.trim().trim_end_matches(" ≈").trim_end_matches('x');
+                if !number.is_empty() && number.parse::<f64>().is_ok() {
+                    cell.prepend(raw(arena, format!("<a class=\"num\" href=\"#prov-{i}\">")));
+                    cell.append(raw(arena, "</a>".to_string()));
+                }
+            }
+        }
+    }
+}
+
+/// External images would be requests: they become links (`data:` images
+/// stay, as comrak writes them).
+fn no_external_images<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, options: &comrak::Options) {
+    let images: Vec<Node<'a>> = root.descendants().filter(|n| matches!(n.data().value, NodeValue::Image(_))).collect();
+    for image in images {
+        let url = match &image.data().value {
+            NodeValue::Image(link) => link.url.clone(),
+            _ => continue,
+        };
+        // The source as comrak would write it: empty for a dangerous URL.
+        let mut src = String::new();
+        if !comrak::html::dangerous_url(&url) {
+            let _ = comrak::html::escape_href(&mut src, &url, options.parse.relaxed_autolinks);
+        }
+        if src.starts_with("data:") {
+            continue;
+        }
+        // The alt text as comrak writes it: the image's text, escaped.
+        let mut alt = String::new();
+        for n in image.descendants().skip(1) {
+            let _ = match &n.data().value {
+                NodeValue::Text(t) => comrak::html::escape(&mut alt, t),
+                NodeValue::Code(c) => comrak::html::escape(&mut alt, &c.literal),
+                NodeValue::HtmlInline(h) => comrak::html::escape(&mut alt, h),
+                NodeValue::LineBreak | NodeValue::SoftBreak => {
+                    alt.push(' ');
+                    Ok(())
+                }
+                _ => Ok(()),
+            };
+        }
+        let shown = if alt.is_empty() { &src } else { &alt };
+        image.insert_before(raw(arena, format!("<a href=\"{src}\">[image: {shown}]</a>")));
+        image.detach();
+    }
+}
+
+fn comrak_options() -> comrak::Options<'static> {
+    let mut o = comrak::Options::default();
+    o.extension.table = true;
+    o.extension.alerts = true;
+    o.extension.footnotes = true;
+    o.extension.strikethrough = true;
+    o.extension.autolink = true;
+    o.extension.tasklist = true;
+    o
+}
