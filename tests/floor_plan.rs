@@ -237,8 +237,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "tests/cli_ingest.rs",
     "tests/formats_json.rs",
     "tests/living_docs.rs",
-    "tests/render_snapshots.rs",
-    "tests/report_browser.rs",
 ];
 
 /// Files that still silence some of the lints Cargo.toml's `[lints]` sets

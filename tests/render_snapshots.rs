@@ -142,7 +142,8 @@ fn bar_plot_data_names_categories() {
 fn sql_runs_per_config_and_sweep() {
     insta::assert_snapshot!(content(
         "sql",
-        "query=\"SELECT run.sweep AS sweep, p.value AS config, count(*) AS runs, avg(m.value) AS mean_output_throughput \
+        "query=\"SELECT run.sweep AS sweep, p.value AS config, count(*) AS runs, avg(m.value) AS \
+         mean_output_throughput \
          FROM run JOIN run_param p ON p.run_id = run.id AND p.key = 'config' \
          JOIN run_metric m ON m.run_id = run.id AND m.metric = 'output_throughput' \
          GROUP BY run.sweep, p.value ORDER BY run.sweep, p.value\" digits=1"
@@ -169,9 +170,11 @@ fn update_diff_of_a_small_document() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("doc.md");
     let text = "# Plan\n\n\
-                <!-- reckon:table metric=output_throughput rows=max_concurrency where=\"max_concurrency in (1, 30, 250)\" digits=1 highlight=best -->\n\
+                <!-- reckon:table metric=output_throughput rows=max_concurrency where=\"max_concurrency \
+                 in (1, 30, 250)\" digits=1 highlight=best -->\n\
                 <!-- /reckon:table -->\n\n\
-                At C=30 eagle-topk4-v1 gives <!-- reckon:value metric=output_throughput config=eagle-topk4-v1 max_concurrency=30 digits=1 -->0<!-- /reckon:value --> tok/s.\n";
+                At C=30 eagle-topk4-v1 gives <!-- reckon:value metric=output_throughput \
+                 config=eagle-topk4-v1 max_concurrency=30 digits=1 -->0<!-- /reckon:value --> tok/s.\n";
     std::fs::write(&path, text).unwrap();
     let cfg = Config::defaults(dir.path());
     let review = |store: &Store| {

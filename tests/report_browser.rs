@@ -128,7 +128,9 @@ fn values_from_logs_are_escaped() {
     s.ok(&["ingest", "-q", "--label", "x=1", "logs/{date}/run.csv"]);
     s.write(
         "plan.md",
-        "# Plan <b>bold</b>\n\n<!-- reckon:table metric=throughput rows=size cols=config -->\n<!-- /reckon:table -->\n\n<!-- reckon:claim id=c\n     plain beats others on throughput for all size -->\nPlain is best.\n<!-- /reckon:claim -->\n",
+        "# Plan <b>bold</b>\n\n<!-- reckon:table metric=throughput rows=size cols=config -->\n<!-- \
+         /reckon:table -->\n\n<!-- reckon:claim id=c\n     plain beats others on throughput for all size \
+         -->\nPlain is best.\n<!-- /reckon:claim -->\n",
     );
     s.ok(&["report", "plan.md", "--out", "site"]);
     let html = s.read("site/plan.html");
@@ -159,7 +161,8 @@ fn provenance_lists_the_runs_a_value_read() {
     s.ok(&["ingest", "-q", "logs/{date}/run.csv"]);
     s.write(
         "plan.md",
-        "Now <!-- reckon:value metric=throughput config=fast --><!-- /reckon:value -->, then <!-- reckon:value metric=throughput config=fast as_of=2026-01-05 --><!-- /reckon:value -->.\n",
+        "Now <!-- reckon:value metric=throughput config=fast --><!-- /reckon:value -->, then <!-- \
+         reckon:value metric=throughput config=fast as_of=2026-01-05 --><!-- /reckon:value -->.\n",
     );
     s.ok(&["report", "plan.md", "--out", "site"]);
     let html = s.read("site/plan.html");
