@@ -183,7 +183,7 @@ impl Vocabulary {
 }
 
 /// For each param, how many of its values every series has runs at (one
-/// pass over the runs).
+/// pass over the distinct param sets: runs sharing one add nothing).
 fn shared_values<'p>(
     dataset: &Dataset,
     series: &str,
@@ -191,10 +191,10 @@ fn shared_values<'p>(
 ) -> BTreeMap<String, usize> {
     let params: Vec<&String> = params.collect();
     let mut seen: BTreeMap<(&str, String), BTreeSet<String>> = BTreeMap::new();
-    for run in dataset.run_params() {
-        let Some(s) = run.get(series) else { continue };
+    for set in dataset.param_sets() {
+        let Some(s) = set.get(series) else { continue };
         for p in &params {
-            if let Some(v) = run.get(p.as_str()) {
+            if let Some(v) = set.get(p.as_str()) {
                 seen.entry((p.as_str(), s.to_string())).or_default().insert(v.to_string());
             }
         }
