@@ -236,7 +236,6 @@ const WIDTH_DEBTS: &[&str] = &[
     "src/render/value.rs",
     "tests/cli_ingest.rs",
     "tests/formats_json.rs",
-    "tests/living_docs.rs",
 ];
 
 /// Files that still silence some of the lints Cargo.toml's `[lints]` sets

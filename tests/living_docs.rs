@@ -133,7 +133,8 @@ fn notebook_story_across_the_two_sweeps() {
         // C=2, 100, 150 and 200: topk1-v2 and baseline within noise of
         // each other, so both are marked as tied rather than one bolded.
         "+| 100 | **773.0** ≈ | **775.2** ≈ | 353.2 |",
-        "+_99 runs; sweep 2026-11-29; median of each cell's newest sweep._ _≈: tied for best, none of them ahead of the others beyond noise._",
+        "+_99 runs; sweep 2026-11-29; median of each cell's newest sweep._ _≈: tied for best, none of them \
+         ahead of the others beyond noise._",
     ] {
         assert!(out.lines().any(|l| l == line), "missing `{line}` in\n{out}");
     }
@@ -147,7 +148,8 @@ fn notebook_story_across_the_two_sweeps() {
     }
     assert!(
         out.contains(
-            "+<!-- reckon:value metric=output_throughput config=eagle-topk4-v1 max_over=max_concurrency digits=1 -->353.2<!-- /reckon:value digest="
+            "+<!-- reckon:value metric=output_throughput config=eagle-topk4-v1 max_over=max_concurrency \
+             digits=1 -->353.2<!-- /reckon:value digest="
         ),
         "{out}"
     );
@@ -221,7 +223,13 @@ fn claim_free_document_passes_check_after_update_write() {
     code(&s, &["update", "--write", "doc.md"], 0);
     code(&s, &["check", "doc.md"], 0);
     let first = s.read("doc.md");
-    assert!(first.contains("Baseline peaks at <!-- reckon:value metric=output_throughput config=baseline max_over=max_concurrency digits=1 -->773.0<!-- /reckon:value digest="), "{first}");
+    assert!(
+        first.contains(
+            "Baseline peaks at <!-- reckon:value metric=output_throughput config=baseline \
+     max_over=max_concurrency digits=1 -->773.0<!-- /reckon:value digest="
+        ),
+        "{first}"
+    );
     let d = parse("doc.md", &first);
     assert_eq!(outside(&d, &first), outside(&parse("doc.md", &original), &original));
 
@@ -250,7 +258,10 @@ fn directives_in_code_are_text() {
 
     // Next to a real region, the fenced example keeps its stale numbers.
     let text = String::from_utf8(example.clone()).unwrap();
-    let mixed = format!("{text}\nAt C=30: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 -->0<!-- /reckon:value --> tok/s.\n");
+    let mixed = format!(
+        "{text}\nAt C=30: <!-- reckon:value metric=output_throughput config=baseline \
+     max_concurrency=30 -->0<!-- /reckon:value --> tok/s.\n"
+    );
     s.write("mixed.md", &mixed);
     code(&s, &["update", "--write", "mixed.md"], 0);
     let after = s.read("mixed.md");
@@ -331,19 +342,28 @@ fn malformed_directives_are_errors_at_their_position() {
     let head = "# Plan\n\nText.\n";
     // (directive text on line 4, expected start of the error)
     let cases: [(&str, &str); 11] = [
-        ("<!-- reckon:tabel metric=output_throughput -->\n<!-- /reckon:tabel -->\n", "bad.md:4:13: unknown directive `reckon:tabel`; the kinds are table, value, plot, sql, template, claim"),
+        (
+            "<!-- reckon:tabel metric=output_throughput -->\n<!-- /reckon:tabel -->\n",
+            "bad.md:4:13: unknown \
+         directive `reckon:tabel`; the kinds are table, value, plot, sql, template, claim",
+        ),
         (
             "<!-- reckon:table metirc=output_throughput rows=max_concurrency -->\n<!-- /reckon:table -->\n",
             "bad.md:4:19: table region: unknown argument `metirc` (did you mean `metric`?)",
         ),
-        ("<!-- reckon:table metric=output_throughput rows=max_concurrency -->\n| x |\n", "bad.md:4:1: the `reckon:table` region is never closed"),
+        (
+            "<!-- reckon:table metric=output_throughput rows=max_concurrency -->\n| x |\n",
+            "bad.md:4:1: the \
+         `reckon:table` region is never closed",
+        ),
         ("| x |\n<!-- /reckon:table -->\n", "bad.md:5:1: `<!-- /reckon:table -->` closes no region"),
         (
             "<!-- reckon:table metric=output_throughput rows=max_concurrency -->\n<!-- /reckon:plot -->\n",
             "bad.md:5:1: `<!-- /reckon:plot -->` does not close the `reckon:table` region opened at line 4",
         ),
         (
-            "<!-- reckon:table metric=output_throughput rows=max_concurrency -->\n<!-- reckon:value metric=output_throughput -->1<!-- /reckon:value -->\n<!-- /reckon:table -->\n",
+            "<!-- reckon:table metric=output_throughput rows=max_concurrency -->\n<!-- reckon:value \
+             metric=output_throughput -->1<!-- /reckon:value -->\n<!-- /reckon:table -->\n",
             "bad.md:5:1: `reckon:value` opens inside the `reckon:table` region opened at line 4",
         ),
         (
@@ -359,11 +379,13 @@ fn malformed_directives_are_errors_at_their_position() {
             "bad.md:4:65: table region: unknown param `confg` in cols (did you mean `config`?)",
         ),
         (
-            "<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"confg = baseline\" -->\n<!-- /reckon:table -->\n",
+            "<!-- reckon:table metric=output_throughput rows=max_concurrency where=\"confg = baseline\" \
+             -->\n<!-- /reckon:table -->\n",
             "bad.md:4:65: table region: unknown param `confg` in the filter (did you mean `config`?)",
         ),
         (
-            "At C=8 <!-- reckon:value metric=output_throughput config=baseline max_concurency=8 -->1<!-- /reckon:value -->\n",
+            "At C=8 <!-- reckon:value metric=output_throughput config=baseline max_concurency=8 -->1<!-- \
+             /reckon:value -->\n",
             "bad.md:4:67: value region: unknown param or argument `max_concurency` (did you mean `max_concurrency`?)",
         ),
     ];
@@ -381,7 +403,11 @@ fn malformed_directives_are_errors_at_their_position() {
         "<!-- reckon:plot metric=output_throughput x=max_concurrency series=confg -->\n<!-- /reckon:plot -->\n",
     );
     assert!(stderr.starts_with("error: bad.md:1:61: plot region: unknown param `confg` in series"), "{stderr}");
-    let stderr = malformed(&s, "<!-- reckon:template name=sweeps.md metric=output_throughput rows=max_concurency -->\n<!-- /reckon:template -->\n");
+    let stderr = malformed(
+        &s,
+        "<!-- reckon:template name=sweeps.md metric=output_throughput \
+     rows=max_concurency -->\n<!-- /reckon:template -->\n",
+    );
     assert!(
         stderr.starts_with("error: bad.md:1:62: template region: unknown param `max_concurency` in rows"),
         "{stderr}"
@@ -548,12 +574,23 @@ fn a_value_over_several_points_is_refused() {
     s.write("v.md", "Baseline: <!-- reckon:value metric=output_throughput config=baseline --><!-- /reckon:value -->\n");
     let r = s.run(&["update", "--write", "v.md"]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("v.md:1:29: value region: the runs this value reads differ in `max_concurrency` (1, 2, 4, 8, 16, 30, …); pick one with `max_concurrency=…`, or take the best or worst with `max_over=max_concurrency` / `min_over=max_concurrency`"), "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "v.md:1:29: value region: the runs this value reads differ in \
+     `max_concurrency` (1, 2, 4, 8, 16, 30, …); pick one with `max_concurrency=…`, or take the best or worst \
+     with `max_over=max_concurrency` / `min_over=max_concurrency`"
+        ),
+        "{r:?}"
+    );
     assert_eq!(
         s.read("v.md"),
         "Baseline: <!-- reckon:value metric=output_throughput config=baseline --><!-- /reckon:value -->\n"
     );
-    s.write("v.md", "Baseline: <!-- reckon:value metric=output_throughput config=baseline max_concurrency=30 --><!-- /reckon:value -->\n");
+    s.write(
+        "v.md",
+        "Baseline: <!-- reckon:value metric=output_throughput config=baseline \
+     max_concurrency=30 --><!-- /reckon:value -->\n",
+    );
     s.ok(&["update", "--write", "v.md"]);
     assert!(s.read("v.md").contains("-->689.4<!--"), "{}", s.read("v.md"));
 }
