@@ -146,13 +146,9 @@ fn notebook_story_across_the_two_sweeps() {
         let plus = out.lines().any(|l| l.starts_with('+') && l.contains(&format!("-->{new}<!-- /reckon:value")));
         assert!(minus && plus, "value {old} -> {new} not in the diff\n{out}");
     }
-    assert!(
-        out.contains(
-            "+<!-- reckon:value metric=output_throughput config=eagle-topk4-v1 max_over=max_concurrency \
-             digits=1 -->353.2<!-- /reckon:value digest="
-        ),
-        "{out}"
-    );
+    let peak = "+<!-- reckon:value metric=output_throughput config=eagle-topk4-v1 max_over=max_concurrency \
+                digits=1 -->353.2<!-- /reckon:value digest=";
+    assert!(out.contains(peak), "{out}");
     // Baseline's peak is 773.0 in both sweeps (C=150, then C=100): unchanged.
     assert!(!out.lines().any(|l| l.starts_with(['-', '+']) && l.contains("-->773.0<")), "{out}");
     // The plot: its data, not its coordinates, as a diff.
