@@ -207,7 +207,8 @@ fn labels_come_from_the_command_line_and_reckon_toml() {
     let t = Sandbox::with_scenario();
     t.write(
         "reckon.toml",
-        "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\nlabels = { model = \"kimi-k2.5\" }\n\n[[source]]\npath = \"logs/{date}/{config}.log\"\nlabels = { model = \"kimi-k2.5\" }\n",
+        "[[source]]\npath = \"logs/{date}/{config}.jsonl\"\nlabels = { model = \"kimi-k2.5\" }\n\n\
+         [[source]]\npath = \"logs/{date}/{config}.log\"\nlabels = { model = \"kimi-k2.5\" }\n",
     );
     std::fs::create_dir_all(t.path().join("sub/dir")).unwrap();
     let r = Sandbox::run_in(&t, "sub/dir", &["ingest"]);
@@ -248,7 +249,10 @@ fn re_ingesting_a_path_with_other_labels_relabels_it_and_a_copy_elsewhere_says_i
     std::fs::copy(s.path().join("logs/2026-11-29/baseline.jsonl"), s.path().join("copy.jsonl")).unwrap();
     let r = s.ok(&["ingest", "--label", "config=other", "copy.jsonl"]);
     assert!(
-        r.stderr.contains("copy.jsonl: already ingested; these bytes were ingested with labels {\"config\":\"baseline\"}; the labels given now are not applied"),
+        r.stderr.contains(
+            "copy.jsonl: already ingested; \
+            these bytes were ingested with labels {\"config\":\"baseline\"}; the labels given now are not applied"
+        ),
         "{r:?}"
     );
     assert_eq!(s.counts(), before);

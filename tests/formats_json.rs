@@ -3,7 +3,6 @@
 //! and why it refuses the file. Expected numbers are copied from the fixture
 //! files named in each test (`tests/fixtures/…`). The stdout-style files
 //! (`*.txt`, `*.log`, `*.md`) are covered by the stdout parser's tests.
-#![allow(clippy::case_sensitive_file_extension_comparisons)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -231,7 +230,9 @@ fn sglang_output_details_arrays_are_skipped() {
     }
     assert_eq!(
         outcome.skipped,
-        vec!["per-request arrays (errors, generated_texts, input_lens, itls, output_lens, ttfts) are not stored; reckon keeps the summary fields".to_string()]
+        vec!["per-request arrays (errors, generated_texts, input_lens, itls, output_lens, \
+            ttfts) are not stored; reckon keeps the summary fields"
+            .to_string()]
     );
     close(metric(r, "output_throughput"), 725.0259146544664);
     assert_eq!(metric(r, "total_input_vision_tokens"), 0.0);
@@ -306,7 +307,9 @@ fn vllm_save_detailed_arrays_are_skipped() {
     assert_eq!(unit(r, "duration"), Some("s"));
     assert_eq!(
         outcome.skipped,
-        vec!["per-request arrays (errors, generated_texts, input_lens, itls, output_lens, start_times, ttfts) are not stored; reckon keeps the summary fields".to_string()]
+        vec!["per-request arrays (errors, generated_texts, input_lens, itls, output_lens, start_times, \
+            ttfts) are not stored; reckon keeps the summary fields"
+            .to_string()]
     );
 }
 
@@ -502,7 +505,8 @@ fn every_json_fixture_is_covered() {
     for dir in ["sglang", "vllm", "hyperfine", "criterion", "gbench", "pytest-benchmark", "llmperf"] {
         for entry in std::fs::read_dir(fixture(&format!("corpus/{dir}"))).unwrap() {
             let name = entry.unwrap().file_name().into_string().unwrap();
-            if name.ends_with(".txt") || name.ends_with(".log") || name.ends_with(".md") {
+            let ext = std::path::Path::new(&name).extension().and_then(|e| e.to_str());
+            if matches!(ext, Some("txt" | "log" | "md")) {
                 continue;
             }
             assert!(covered.contains(&format!("corpus/{dir}/{name}\"")), "no test for corpus/{dir}/{name}");
@@ -584,7 +588,11 @@ fn nan_inside_a_string_is_not_a_token() {
 
 #[test]
 fn bare_non_finite_tokens_parse() {
-    let line = br#"{"backend": "sglang", "request_rate": Infinity, "mean_e2e_latency_ms": NaN, "odd_ms": -Infinity, "completed": 0}"#;
+    let line = concat!(
+        r#"{"backend": "sglang", "request_rate": Infinity, "mean_e2e_latency_ms": NaN, "#,
+        r#""odd_ms": -Infinity, "completed": 0}"#,
+    )
+    .as_bytes();
     let runs = parse_bytes(Format::SglangJsonl, line).unwrap();
     let r = &runs[0];
     assert_eq!(param(r, "request_rate"), Some(&Value::Num(f64::INFINITY)));

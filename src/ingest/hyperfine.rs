@@ -17,7 +17,7 @@
 //!
 //! Params of every run: `command`, and each `-P`/`-L` scan parameter under
 //! its own name (numbers read as numbers).
-#![allow(clippy::assigning_clones, clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
+#![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::BufRead;
 use std::path::Path;
@@ -92,7 +92,7 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
             }
         }
         let mut summary = RawRun::new(line);
-        summary.params = params.clone();
+        summary.params.clone_from(&params);
         for name in SECONDS {
             if let Some(x) = obj.get(*name).and_then(pyjson::as_f64) {
                 summary.metric_with_unit(*name, x, "s");
@@ -143,7 +143,7 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         for (r, time) in times.iter().enumerate() {
             let mut run = if r == 0 { std::mem::take(&mut summary) } else { RawRun::new(line) };
             run.line = line;
-            run.params = params.clone();
+            run.params.clone_from(&params);
             run.param("repeat", Value::Num((r + 1) as f64));
             run.metric_with_unit("time", *time, "s");
             if let Some(codes) = &exit_codes {
@@ -164,7 +164,12 @@ mod tests {
 
     #[test]
     fn parameters_null_stddev_and_memory() {
-        let text = r#"{"results": [{"command": "sleep 0.1", "mean": 0.1, "stddev": null, "median": 0.1, "user": 0.0, "system": 0.0, "min": 0.1, "max": 0.1, "times": [0.1], "memory_usage_byte": [100], "parameters": {"t": "0.1", "mode": "fast"}}]}"#;
+        let text = concat!(
+            r#"{"results": [{"command": "sleep 0.1", "mean": 0.1, "stddev": null, "#,
+            r#""median": 0.1, "user": 0.0, "system": 0.0, "min": 0.1, "max": 0.1, "#,
+            r#""times": [0.1], "memory_usage_byte": [100], "parameters": {"t": "0.1", "#,
+            r#""mode": "fast"}}]}"#,
+        );
         let runs = parse_text(text).unwrap();
         let r = &runs[0];
         // `parameters` come in name order, then the repeat.
@@ -182,7 +187,11 @@ mod tests {
 
     #[test]
     fn each_repeat_is_a_run_and_the_summaries_count_once() {
-        let text = r#"{"results": [{"command": "a", "mean": 2.0, "stddev": 1.0, "median": 2.0, "user": 0.5, "system": 0.1, "min": 1.0, "max": 3.0, "times": [1.0, 2.0, 3.0], "exit_codes": [0, 0, 1], "memory_usage_byte": [10, 30, 20]}]}"#;
+        let text = concat!(
+            r#"{"results": [{"command": "a", "mean": 2.0, "stddev": 1.0, "median": 2.0, "#,
+            r#""user": 0.5, "system": 0.1, "min": 1.0, "max": 3.0, "times": [1.0, 2.0, 3.0], "#,
+            r#""exit_codes": [0, 0, 1], "memory_usage_byte": [10, 30, 20]}]}"#,
+        );
         let runs = parse_text(text).unwrap();
         assert_eq!(runs.len(), 3);
         let value = |r: &RawRun, name: &str| r.metrics.iter().find(|m| m.name == name).map(|m| m.value);

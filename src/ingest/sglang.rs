@@ -127,7 +127,10 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
             return Err(Error::malformed(
                 path,
                 n,
-                format!("`{shown}` is not a JSON object; a SGLang result file holds one JSON object per line (a lone `word:` line is read as a section label)"),
+                format!(
+                    "`{shown}` is not a JSON object; a SGLang result file holds one JSON object per line \
+                     (a lone `word:` line is read as a section label)"
+                ),
             ));
         }
         let value = pyjson::parse(text).map_err(|e| e.into_error(path, n))?;
@@ -233,7 +236,10 @@ mod tests {
 
     #[test]
     fn labels_blank_lines_and_nested_config() {
-        let text = "torch:\n{\"run_name\": \"a\", \"batch_size\": 1, \"total_latency\": 0.5, \"server_info\": {\"x\": {\"y\": 2}, \"prefill\": [{\"tp_size\": 4, \"internal_states\": [{\"z\": 1}]}], \"cuda_graph_bs\": [1, 2]}}\n\nte:\n{\"run_name\": \"b\", \"ttfts\": [0.1], \"request_rate\": Infinity}\n";
+        let text = "torch:\n{\"run_name\": \"a\", \"batch_size\": 1, \"total_latency\": 0.5, \
+            \"server_info\": {\"x\": {\"y\": 2}, \"prefill\": [{\"tp_size\": 4, \
+            \"internal_states\": [{\"z\": 1}]}], \"cuda_graph_bs\": [1, 2]}}\n\nte:\n{\"run_name\": \"b\", \
+            \"ttfts\": [0.1], \"request_rate\": Infinity}\n";
         let (rs, outcome) = runs(text).unwrap();
         assert_eq!(rs.len(), 2);
         assert_eq!(rs[0].line, 2);

@@ -51,7 +51,8 @@ impl PathTemplate {
                             Some(ch) if ch.is_alphanumeric() || ch == '_' || ch == '-' || ch == '.' => name.push(ch),
                             _ => {
                                 return Err(Error::usage(format!(
-                                    "path template `{text}`: `{{` must be followed by a label name and `}}`, e.g. `logs/{{date}}/{{config}}.jsonl`"
+                                    "path template `{text}`: `{{` must be followed by a label name and `}}`, \
+                                        e.g. `logs/{{date}}/{{config}}.jsonl`"
                                 )))
                             }
                         }
@@ -120,7 +121,8 @@ impl PathTemplate {
     /// The error for a template that matched no file.
     pub fn no_match(&self, root: &Path) -> Error {
         Error::usage(format!(
-            "path template `{}` matched no file (looked under {}); check the path, or quote the template so the shell does not expand it",
+            "path template `{}` matched no file (looked under {}); check the path, \
+                or quote the template so the shell does not expand it",
             self.text,
             root.display()
         ))

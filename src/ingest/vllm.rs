@@ -20,7 +20,6 @@
 //!   `errors`, …) and are not stored;
 //! * all-failed runs (completed 0, zeros everywhere) are stored as written:
 //!   the data say what happened.
-#![allow(clippy::default_trait_access)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::collections::BTreeSet;
 use std::io::BufRead;
@@ -109,7 +108,7 @@ fn to_run(
             }
             Json::Object(inner) => {
                 // Not written by vLLM today; keep it readable if it comes.
-                super::generic::add_object(&mut run, key, inner, &Default::default())
+                super::generic::add_object(&mut run, key, inner, &super::generic::GenericOptions::default())
                     .map_err(|m| Error::malformed(path, line, m))?;
             }
             Json::Bool(b) => run.param(key, Value::Text(b.to_string())),
@@ -169,7 +168,9 @@ mod tests {
 
     #[test]
     fn metadata_goodput_and_rates() {
-        let text = "{\"date\": \"20250530-194738\", \"tp\": \"8\", \"gpu\": \"L40S\", \"request_rate\": \"inf\", \"request_goodput:\": 3.5, \"max_num_seqs\": 4, \"completed\": 0, \"failed\": 8, \"itls\": [[0.1]]}";
+        let text = "{\"date\": \"20250530-194738\", \"tp\": \"8\", \"gpu\": \"L40S\", \
+            \"request_rate\": \"inf\", \"request_goodput:\": 3.5, \"max_num_seqs\": 4, \"completed\": 0, \
+            \"failed\": 8, \"itls\": [[0.1]]}";
         let (runs, o) = crate::ingest::log_format::collect::<VllmJson>("v.json", text).unwrap();
         let r = &runs[0];
         assert_eq!(r.time.as_deref(), Some("2025-05-30T19:47:38Z"));
