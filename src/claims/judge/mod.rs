@@ -267,24 +267,42 @@ impl<'a, 's> Judge<'a, 's> {
             .collect()
     }
 
-    /// A clause without `at`/`for all` compares one cell per series; it is
-    /// refused when a series' cell holds runs at several points of some
-    /// param, since pooling them would compare, say, every concurrency at once.
-    fn single_point(&self, clause: &Clause, pivot: &Pivot, series: &[String]) -> std::result::Result<(), ClaimError> {
-        for name in series {
-            let Some(col) = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == *name)) else {
-                continue;
-            };
-            let Some(cell) = pivot.cells.first().and_then(|row| row[col].as_ref()) else { continue };
-            if let Some((param, values)) = self.dataset.varying_params(&cell.runs).first() {
-                return Err(ClaimError {
-                    offset: clause.offset,
-                    msg: format!(
-                        "`{name}` has runs at several `{param}` values ({}); say which with `at {param} = …` or \
-                            `for all {param}`",
-                        values.join(", ")
+    /// Each cell a clause judges must hold one point: a clause without
+    /// `at`/`for all` compares one cell per series, a quantified one a cell
+    /// per series at each of its points. A cell whose runs lie at several
+    /// values of some other param is refused, since pooling them would
+    /// compare, say, every concurrency (or every tile size at one matrix
+    /// size) at once; repeat markers tell repeats apart and do not count.
+    fn single_point(
+        &self,
+        clause: &Clause,
+        pivot: &Pivot,
+        q: Option<&lang::Quantifier>,
+        series: &[String],
+    ) -> std::result::Result<(), ClaimError> {
+        for (row, key) in Self::rows(pivot, q) {
+            for name in series {
+                let Some(col) = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == *name))
+                else {
+                    continue;
+                };
+                let Some(cell) = pivot.cells.get(row).and_then(|r| r[col].as_ref()) else { continue };
+                let Some((param, values)) = self.dataset.varying_params(&cell.runs).into_iter().next() else {
+                    continue;
+                };
+                let values = values.join(", ");
+                let msg = match key {
+                    None => format!(
+                        "`{name}` has runs at several `{param}` values ({values}); say which with \
+                         `at {param} = …` or `for all {param}`"
                     ),
-                });
+                    Some(k) => format!(
+                        "`{name}` has runs at several `{param}` values ({values}) at {}; say which with \
+                         `where {param} = …` after the claim",
+                        Self::label(pivot, Some(k))
+                    ),
+                };
+                return Err(ClaimError { offset: clause.offset, msg });
             }
         }
         Ok(())

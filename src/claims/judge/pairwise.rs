@@ -41,11 +41,9 @@ impl Judge<'_, '_> {
                 .filter(|s| *s != a)
                 .collect(),
         };
-        if q.is_none() {
-            let mut named = vec![a.clone()];
-            named.extend(opponents.iter().cloned());
-            self.single_point(clause, &pivot, &named)?;
-        }
+        let mut named = vec![a.clone()];
+        named.extend(opponents.iter().cloned());
+        self.single_point(clause, &pivot, q, &named)?;
         let pooled = Self::pooled_log_sd(&pivot);
         let mut points = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);

@@ -36,9 +36,7 @@ impl Judge<'_, '_> {
         let pooled = Self::pooled_log_sd(&pivot);
         let series: Vec<String> =
             v.term.series().iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?;
-        if q.is_none() {
-            self.single_point(clause, &pivot, &series)?;
-        }
+        self.single_point(clause, &pivot, q, &series)?;
         let scale = self.unit_scale(v, metric)?;
         let (target, upper) = (v.target * scale, v.upper.map(|u| u * scale));
         let name = match &v.term {
