@@ -65,15 +65,22 @@ fn record(out: &mut impl Write, n: usize, c: u32) {
     writeln!(
         out,
         concat!(
-            r#"{{"tag": "bench_c{c}", "backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": {c}, "#,
-            r#""sharegpt_output_len": null, "random_input_len": 1000, "random_output_len": 1000, "random_range_ratio": 1.0, "#,
-            r#""server_info": {{"model_path": "moonshotai/Kimi-K2.5", "tp_size": 8, "speculative_algorithm": null, "enable_spec_v2": false}}, "#,
-            r#""duration": {d}, "completed": 16, "total_input_tokens": 16000, "total_output_tokens": 15997, "total_output_tokens_retokenized": 15992, "#,
-            r#""request_throughput": {a}, "input_throughput": {b}, "output_throughput": {b}, "total_throughput": {e}, "#,
-            r#""mean_e2e_latency_ms": {l}, "median_e2e_latency_ms": {l}, "std_e2e_latency_ms": 440.4, "p99_e2e_latency_ms": {l}, "#,
+            r#"{{"tag": "bench_c{c}", "backend": "sglang", "dataset_name": "random", "#,
+            r#""request_rate": Infinity, "max_concurrency": {c}, "#,
+            r#""sharegpt_output_len": null, "random_input_len": 1000, "#,
+            r#""random_output_len": 1000, "random_range_ratio": 1.0, "#,
+            r#""server_info": {{"model_path": "moonshotai/Kimi-K2.5", "tp_size": 8, "#,
+            r#""speculative_algorithm": null, "enable_spec_v2": false}}, "#,
+            r#""duration": {d}, "completed": 16, "total_input_tokens": 16000, "#,
+            r#""total_output_tokens": 15997, "total_output_tokens_retokenized": 15992, "#,
+            r#""request_throughput": {a}, "input_throughput": {b}, "#,
+            r#""output_throughput": {b}, "total_throughput": {e}, "#,
+            r#""mean_e2e_latency_ms": {l}, "median_e2e_latency_ms": {l}, "#,
+            r#""std_e2e_latency_ms": 440.4, "p99_e2e_latency_ms": {l}, "#,
             r#""mean_ttft_ms": 189.37, "median_ttft_ms": 176.11, "std_ttft_ms": 56.81, "p99_ttft_ms": 454.48, "#,
             r#""mean_tpot_ms": 10.83, "median_tpot_ms": 10.72, "std_tpot_ms": 0.54, "p99_tpot_ms": 12.99, "#,
-            r#""mean_itl_ms": 10.83, "median_itl_ms": 10.50, "std_itl_ms": 4.33, "p95_itl_ms": 20.57, "p99_itl_ms": 29.24, "#,
+            r#""mean_itl_ms": 10.83, "median_itl_ms": 10.50, "std_itl_ms": 4.33, "#,
+            r#""p95_itl_ms": 20.57, "p99_itl_ms": 29.24, "#,
             r#""concurrency": 0.985, "accept_length": null}}"#
         ),
         c = c,
@@ -246,6 +253,16 @@ fn bare_measurements_round(dir: &Path, rows: &[(i64, i64, Option<f64>)]) -> Dura
     start.elapsed()
 }
 
+/// The first `reckon check` in a fresh clone of the repository: no database
+/// yet, every log to ingest with its commit time from git.
+fn first_check_of_clone(bin: &Path, tmp: &Path, repo: &Path, round: usize) -> Duration {
+    let clone = tmp.join(format!("clone-{round}"));
+    git(tmp, &["clone", "-q", &repo.display().to_string(), &clone.display().to_string()], None);
+    let took = timed(bin, &clone, &["check", "notebooks/plan.md"], &[0]);
+    std::fs::remove_dir_all(&clone).unwrap();
+    took
+}
+
 fn main() {
     // `cargo test --benches` runs bench targets with no `--bench` flag: keep that quick.
     let benching = std::env::args().any(|a| a == "--bench");
@@ -289,21 +306,19 @@ fn main() {
             git(&repo, &["commit", "-q", "-m", "plan"], Some("2027-01-01T00:00:00Z"));
         }
         remove_db(&one_db);
-        let db_arg = one_db.display().to_string();
-        single = single.min(timed(&bin, &one, &["--db", &db_arg, "ingest", "--quiet", "all.jsonl"], &[0]));
+        let db = one_db.display().to_string();
+        single = single.min(timed(&bin, &one, &["--db", &db, "ingest", "--quiet", "all.jsonl"], &[0]));
         bare = bare.min(bare_round(tmp.path(), &tables, &rows));
         bare_measurements = bare_measurements.min(bare_measurements_round(tmp.path(), &rows));
-        let clone = tmp.path().join(format!("clone-{round}"));
-        git(tmp.path(), &["clone", "-q", &repo.display().to_string(), &clone.display().to_string()], None);
-        first_check = first_check.min(timed(&bin, &clone, &["check", "notebooks/plan.md"], &[0]));
-        std::fs::remove_dir_all(&clone).unwrap();
+        first_check = first_check.min(first_check_of_clone(&bin, tmp.path(), &repo, round));
     }
     assert_eq!(rows.len(), measurement_rows(&one_db).len(), "both ingests hold the same rows ({})", one_db.display());
 
     let records = files * CONCURRENCIES.len();
     let rate = |d: Duration| rows.len() as f64 / d.as_secs_f64();
     println!(
-        "ingest benchmark: {files} files x {} bench_serving records = {records} records, {} metric rows, {commits} git commits (generated in {:.1} s); {}; best of {rounds} round(s)",
+        "ingest benchmark: {files} files x {} bench_serving records = {records} records, {} metric rows, \
+         {commits} git commits (generated in {:.1} s); {}; best of {rounds} round(s)",
         CONCURRENCIES.len(),
         rows.len(),
         gen_time.as_secs_f64(),

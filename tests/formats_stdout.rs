@@ -1,7 +1,6 @@
 //! The "Serving Benchmark Result" stdout reader against every console log
 //! in the fixture corpus and the scenario's old sweep. Expected numbers are
 //! copied from the fixture files themselves (line numbers given).
-#![allow(clippy::unnecessary_wraps)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::fs::File;
 use std::io::BufReader;
@@ -56,10 +55,13 @@ fn param<'a>(run: &'a RawRun, key: &str) -> Option<&'a Value> {
     run.params.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
+// Wrapped because every use compares with `param()`, which returns an Option.
+#[allow(clippy::unnecessary_wraps)]
 fn text(s: &str) -> Option<Value> {
     Some(Value::Text(s.to_string()))
 }
 
+#[allow(clippy::unnecessary_wraps)] // compared with `param()`, as `text`
 fn num(n: f64) -> Option<Value> {
     Some(Value::Num(n))
 }

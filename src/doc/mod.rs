@@ -438,7 +438,8 @@ mod tests {
             <!-- /reckon:table -->\n\
             reaches <!-- reckon:value metric=output_throughput concurrency=30 -->759.3<!-- /reckon:value --> tok/s\n\
             \n\
-            <!-- reckon:claim id=throughput-baseline-wins\n     baseline beats eagle-topk4-v1 on output_throughput -->\n\
+            <!-- reckon:claim id=throughput-baseline-wins\n\
+            \x20    baseline beats eagle-topk4-v1 on output_throughput -->\n\
             - baseline is strictly superior.\n\
             <!-- /reckon:claim -->\n";
         let d = doc(text);

@@ -17,7 +17,6 @@
 //!
 //! Params of every run: `command`, and each `-P`/`-L` scan parameter under
 //! its own name (numbers read as numbers).
-#![allow(clippy::too_many_lines)] // floor-plan debt (issue 7): fix these and delete this line
 
 use std::io::BufRead;
 use std::path::Path;
@@ -49,17 +48,7 @@ impl LogFormat for Hyperfine {
 }
 
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-    let mut doc = Vec::new();
-    let limit = super::limit::line_bytes();
-    std::io::Read::read_to_end(&mut std::io::Read::take(&mut *input, limit as u64 + 1), &mut doc)
-        .map_err(|e| Error::io(path, e))?;
-    if doc.len() > limit {
-        return Err(Error::malformed(
-            path,
-            1,
-            format!("the export is longer than {} MiB; raise `line_bytes` under [limits] in reckon.toml", limit >> 20),
-        ));
-    }
+    let doc = read_export(path, input)?;
     let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
     let Some(results) = value.get("results").and_then(Json::as_array) else {
         return Err(Error::malformed(
@@ -74,12 +63,44 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         let Json::Object(obj) = result else {
             return Err(Error::malformed(path, line, "expected an object for each hyperfine result"));
         };
+        emit_result(&Record { path, line, obj }, emit)?;
+    }
+    Ok(Outcome::default())
+}
+
+/// The whole export (hyperfine writes one JSON document), refused past the
+/// longest-line limit so a huge file cannot exhaust memory.
+fn read_export(path: &Path, input: &mut dyn BufRead) -> Result<Vec<u8>> {
+    let mut doc = Vec::new();
+    let limit = super::limit::line_bytes();
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut *input, limit as u64 + 1), &mut doc)
+        .map_err(|e| Error::io(path, e))?;
+    if doc.len() > limit {
+        return Err(Error::malformed(
+            path,
+            1,
+            format!("the export is longer than {} MiB; raise `line_bytes` under [limits] in reckon.toml", limit >> 20),
+        ));
+    }
+    Ok(doc)
+}
+
+/// One entry of `results`, with where it starts for error messages.
+struct Record<'a> {
+    path: &'a Path,
+    line: u64,
+    obj: &'a serde_json::Map<String, Json>,
+}
+
+impl Record<'_> {
+    /// The command and the `--parameter-scan` / `-L` values of a result.
+    fn params(&self) -> Result<Vec<(String, Value)>> {
         let mut params = Vec::new();
-        match obj.get("command") {
+        match self.obj.get("command") {
             Some(Json::String(c)) => params.push(("command".to_string(), Value::Text(c.clone()))),
-            _ => return Err(Error::malformed(path, line, "this hyperfine result has no `command`")),
+            _ => return Err(Error::malformed(self.path, self.line, "this hyperfine result has no `command`")),
         }
-        if let Some(Json::Object(scan)) = obj.get("parameters") {
+        if let Some(Json::Object(scan)) = self.obj.get("parameters") {
             for (k, v) in scan {
                 match v {
                     Json::String(s) => params.push((k.clone(), Value::from_label(s))),
@@ -91,71 +112,77 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
                 }
             }
         }
-        let mut summary = RawRun::new(line);
-        summary.params.clone_from(&params);
-        for name in SECONDS {
-            if let Some(x) = obj.get(*name).and_then(pyjson::as_f64) {
-                summary.metric_with_unit(*name, x, "s");
-            }
-        }
-        let per_repeat = |key: &str| -> Result<Option<Vec<f64>>> {
-            match obj.get(key) {
-                None | Some(Json::Null) => Ok(None),
-                Some(Json::Array(items)) => items
-                    .iter()
-                    .map(|v| {
-                        pyjson::as_f64(v)
-                            .ok_or_else(|| Error::malformed(path, line, format!("`{key}` holds {v}, expected numbers")))
-                    })
-                    .collect::<Result<Vec<f64>>>()
-                    .map(Some),
-                Some(other) => Err(Error::malformed(
-                    path,
-                    line,
-                    format!(
-                        "`{key}` is {}, expected a list with one number per repeat",
-                        super::generic::kind_of(other)
-                    ),
-                )),
-            }
-        };
-        let memory = per_repeat("memory_usage_byte")?;
-        if let Some(max) = memory.as_ref().and_then(|m| m.iter().copied().reduce(f64::max)) {
-            summary.metric_with_unit("max_memory_usage_byte", max, "B");
-        }
-        let times = match per_repeat("times")? {
-            Some(t) if !t.is_empty() => t,
-            _ => {
-                emit(summary)?;
-                continue;
-            }
-        };
-        let exit_codes = per_repeat("exit_codes")?;
-        for (list, key) in [(&exit_codes, "exit_codes"), (&memory, "memory_usage_byte")] {
-            if list.as_ref().is_some_and(|l| l.len() != times.len()) {
-                return Err(Error::malformed(
-                    path,
-                    line,
-                    format!("`{key}` and `times` differ in length; hyperfine writes one entry per repeat in each"),
-                ));
-            }
-        }
-        for (r, time) in times.iter().enumerate() {
-            let mut run = if r == 0 { std::mem::take(&mut summary) } else { RawRun::new(line) };
-            run.line = line;
-            run.params.clone_from(&params);
-            run.param("repeat", Value::Num((r + 1) as f64));
-            run.metric_with_unit("time", *time, "s");
-            if let Some(codes) = &exit_codes {
-                run.metric("exit_code", codes[r]);
-            }
-            if let Some(mem) = &memory {
-                run.metric_with_unit("memory_usage_byte", mem[r], "B");
-            }
-            emit(run)?;
+        Ok(params)
+    }
+
+    /// A list with one number per repeat (`times`, `exit_codes`,
+    /// `memory_usage_byte`), or `None` when the export lacks it.
+    fn per_repeat(&self, key: &str) -> Result<Option<Vec<f64>>> {
+        let (path, line) = (self.path, self.line);
+        match self.obj.get(key) {
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|v| {
+                    pyjson::as_f64(v)
+                        .ok_or_else(|| Error::malformed(path, line, format!("`{key}` holds {v}, expected numbers")))
+                })
+                .collect::<Result<Vec<f64>>>()
+                .map(Some),
+            Some(other) => Err(Error::malformed(
+                path,
+                line,
+                format!("`{key}` is {}, expected a list with one number per repeat", super::generic::kind_of(other)),
+            )),
         }
     }
-    Ok(Outcome::default())
+}
+
+/// A result becomes one run per repeat (its `times`), the first carrying
+/// the summary statistics; without `times`, the summary alone.
+fn emit_result(record: &Record<'_>, emit: Emit) -> Result<()> {
+    let (path, line) = (record.path, record.line);
+    let params = record.params()?;
+    let mut summary = RawRun::new(line);
+    summary.params.clone_from(&params);
+    for name in SECONDS {
+        if let Some(x) = record.obj.get(*name).and_then(pyjson::as_f64) {
+            summary.metric_with_unit(*name, x, "s");
+        }
+    }
+    let memory = record.per_repeat("memory_usage_byte")?;
+    if let Some(max) = memory.as_ref().and_then(|m| m.iter().copied().reduce(f64::max)) {
+        summary.metric_with_unit("max_memory_usage_byte", max, "B");
+    }
+    let times = match record.per_repeat("times")? {
+        Some(t) if !t.is_empty() => t,
+        _ => return emit(summary),
+    };
+    let exit_codes = record.per_repeat("exit_codes")?;
+    for (list, key) in [(&exit_codes, "exit_codes"), (&memory, "memory_usage_byte")] {
+        if list.as_ref().is_some_and(|l| l.len() != times.len()) {
+            return Err(Error::malformed(
+                path,
+                line,
+                format!("`{key}` and `times` differ in length; hyperfine writes one entry per repeat in each"),
+            ));
+        }
+    }
+    for (r, time) in times.iter().enumerate() {
+        let mut run = if r == 0 { std::mem::take(&mut summary) } else { RawRun::new(line) };
+        run.line = line;
+        run.params.clone_from(&params);
+        run.param("repeat", Value::Num((r + 1) as f64));
+        run.metric_with_unit("time", *time, "s");
+        if let Some(codes) = &exit_codes {
+            run.metric("exit_code", codes[r]);
+        }
+        if let Some(mem) = &memory {
+            run.metric_with_unit("memory_usage_byte", mem[r], "B");
+        }
+        emit(run)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -49,7 +49,8 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 return Err(RegionError::new(
                     Some("metric"),
                     format!(
-                        "the runs this value reads differ in `{param}` ({}); pick one with `{param}=…`, or take the best or worst with `max_over={param}` / `min_over={param}`",
+                        "the runs this value reads differ in `{param}` ({}); pick one with `{param}=…`, or \
+                         take the best or worst with `max_over={param}` / `min_over={param}`",
                         values.join(", ")
                     ),
                 ));
