@@ -149,7 +149,7 @@ pub struct SweepDiff {
 /// The sweeps in the data (matching `filter`), oldest first.
 pub fn sweeps(dataset: &Dataset, filter: Option<&Filter>) -> Vec<String> {
     let set: BTreeSet<&str> =
-        dataset.runs().iter().filter(|r| filter.is_none_or(|f| f.matches(r))).map(|r| r.sweep.as_str()).collect();
+        dataset.runs().iter().filter(|r| filter.is_none_or(|f| f.matches(*r))).map(|r| r.sweep.as_str()).collect();
     set.into_iter().map(str::to_string).collect()
 }
 
@@ -193,7 +193,7 @@ fn default_by(dataset: &Dataset, from: &str, to: &str, filter: Option<&Filter>) 
     let runs: Vec<_> = dataset
         .runs()
         .iter()
-        .filter(|r| (r.sweep == from || r.sweep == to) && filter.is_none_or(|f| f.matches(r)))
+        .filter(|r| (r.sweep == from || r.sweep == to) && filter.is_none_or(|f| f.matches(*r)))
         .collect();
     let Some(first) = runs.first() else { return Vec::new() };
     let mut by = Vec::new();

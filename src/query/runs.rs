@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::filter;
 use crate::run::Value;
 use crate::store::{RunRecord, ScannedRun, Store};
 use crate::Result;
@@ -242,6 +243,22 @@ impl Runs {
             time_origin: self.origins[self.origin[at] as usize].clone(),
             sweep: self.sweep_name(at).to_string(),
             params: self.params(at).clone(),
+        }
+    }
+}
+
+/// A run record is filtered by its params and by `date`/`sweep`, `time` and
+/// `source`, the names the filter language gives a run's provenance.
+impl filter::Fields for RunRecord {
+    fn field(&self, name: &str) -> Option<filter::Field<'_>> {
+        if let Some(v) = self.params.get(name) {
+            return Some(filter::Field::Value(v));
+        }
+        match name {
+            "date" | "sweep" => Some(filter::Field::Text(&self.sweep)),
+            "time" => Some(filter::Field::Text(&self.time)),
+            "source" => Some(filter::Field::Text(&self.source)),
+            _ => None,
         }
     }
 }

@@ -33,7 +33,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::run::Value;
-use crate::store::RunRecord;
 use crate::syntax::{compare_read, Literal, Op};
 use crate::Error;
 
@@ -185,20 +184,6 @@ pub trait Fields {
     fn field(&self, name: &str) -> Option<Field<'_>>;
 }
 
-impl Fields for RunRecord {
-    fn field(&self, name: &str) -> Option<Field<'_>> {
-        if let Some(v) = self.params.get(name) {
-            return Some(Field::Value(v));
-        }
-        match name {
-            "date" | "sweep" => Some(Field::Text(&self.sweep)),
-            "time" => Some(Field::Text(&self.time)),
-            "source" => Some(Field::Text(&self.source)),
-            _ => None,
-        }
-    }
-}
-
 impl Fields for BTreeMap<String, Value> {
     fn field(&self, name: &str) -> Option<Field<'_>> {
         self.get(name).map(Field::Value)
@@ -285,7 +270,7 @@ impl Filter {
     }
 
     /// Whether a run passes.
-    pub fn matches(&self, run: &RunRecord) -> bool {
+    pub fn matches<F: Fields + ?Sized>(&self, run: &F) -> bool {
         self.matches_fields(run)
     }
 

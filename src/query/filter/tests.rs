@@ -1,4 +1,5 @@
 use super::*;
+use crate::store::RunRecord;
 
 #[test]
 fn hostile_nesting_is_an_error_and_long_chains_are_fine() {
