@@ -11,7 +11,7 @@ use crate::{Error, Result};
 /// The metadata of `path` (symlinks followed) when it is a regular file;
 /// otherwise an error saying what it is. Checked before opening: opening a
 /// FIFO for reading blocks until something writes to it.
-pub fn regular_file(path: &Path, shown: &Path) -> Result<Metadata> {
+pub(crate) fn regular_file(path: &Path, shown: &Path) -> Result<Metadata> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, e))?;
     if meta.is_file() {
         return Ok(meta);
@@ -20,7 +20,7 @@ pub fn regular_file(path: &Path, shown: &Path) -> Result<Metadata> {
 }
 
 /// What a path that is not a regular file is, for messages.
-pub fn not_regular(meta: &Metadata) -> String {
+pub(crate) fn not_regular(meta: &Metadata) -> String {
     let what = if meta.is_dir() { "a directory" } else { special_kind(meta) };
     format!("is {what}, not a regular file; reckon reads only regular files")
 }
@@ -46,7 +46,7 @@ fn special_kind(_: &Metadata) -> &'static str {
 }
 
 /// Reads a regular file whole.
-pub fn read_regular(path: &Path, shown: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_regular(path: &Path, shown: &Path) -> Result<Vec<u8>> {
     regular_file(path, shown)?;
     std::fs::read(path).map_err(|e| Error::io(shown, e))
 }
@@ -54,7 +54,7 @@ pub fn read_regular(path: &Path, shown: &Path) -> Result<Vec<u8>> {
 /// The real path of `path` (every symlink resolved) when it lies inside the
 /// real path of `base`; `Err` says where it leads otherwise. `path` must
 /// exist.
-pub fn resolve_within(base: &Path, path: &Path) -> std::result::Result<PathBuf, String> {
+pub(crate) fn resolve_within(base: &Path, path: &Path) -> std::result::Result<PathBuf, String> {
     let real_base = std::fs::canonicalize(base).map_err(|e| format!("{}: {e}", base.display()))?;
     let real = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if real.starts_with(&real_base) {

@@ -16,8 +16,9 @@ use crate::ingest::PathTemplate;
 use crate::{Error, Result};
 
 /// A temporary copy of the staged files reckon reads; removed when dropped.
-pub struct StagedTree {
-    dir: tempfile::TempDir,
+pub(crate) struct StagedTree {
+    /// Held, never read: dropping it removes the copy.
+    _dir: tempfile::TempDir,
     /// The configuration as staged, rooted in the copy, with the database
     /// pointing at a copy of the project's.
     pub cfg: Config,
@@ -27,13 +28,8 @@ pub struct StagedTree {
 
 impl StagedTree {
     /// The copy's root: the project root as staged.
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.cfg.root
-    }
-
-    /// The folder holding the copy.
-    pub fn path(&self) -> &Path {
-        self.dir.path()
     }
 }
 
@@ -62,7 +58,7 @@ fn split_z(bytes: &[u8]) -> Vec<String> {
 /// check is about: those given (relative to `cwd`, as the git hook passes
 /// them after `--`), or else every path staged for the commit, deletions
 /// included.
-pub fn changed_paths(root: &Path, cwd: &Path, given: &[PathBuf]) -> Result<Vec<String>> {
+pub(crate) fn changed_paths(root: &Path, cwd: &Path, given: &[PathBuf]) -> Result<Vec<String>> {
     if !given.is_empty() {
         return Ok(given
             .iter()
@@ -103,7 +99,7 @@ fn templates(cfg: &Config) -> Vec<PathTemplate> {
 
 /// Whether a path (relative to the root) is one reckon reads for `cfg`:
 /// reckon.toml, a document, or a log a `[[source]]` matches.
-pub fn is_read(cfg: &Config, templates: &[PathTemplate], rel: &str) -> bool {
+pub(crate) fn is_read(cfg: &Config, templates: &[PathTemplate], rel: &str) -> bool {
     rel == FILE_NAME
         || cfg.is_document(rel)
         || templates.iter().any(|t| t.captures(&cfg.root, &cfg.root.join(rel)).is_some())
@@ -111,14 +107,14 @@ pub fn is_read(cfg: &Config, templates: &[PathTemplate], rel: &str) -> bool {
 
 /// Whether the commit touches anything reckon reads, under the working
 /// tree's configuration or the staged one.
-pub fn touches(cfg: &Config, staged_cfg: &Config, changed: &[String]) -> bool {
+pub(crate) fn touches(cfg: &Config, staged_cfg: &Config, changed: &[String]) -> bool {
     let (a, b) = (templates(cfg), templates(staged_cfg));
     changed.iter().any(|p| is_read(cfg, &a, p) || is_read(staged_cfg, &b, p))
 }
 
 /// reckon.toml as staged (relative to the root), or the working tree's when
 /// it is not in the index (an untracked configuration still configures).
-pub fn staged_config(cfg: &Config) -> Result<Config> {
+pub(crate) fn staged_config(cfg: &Config) -> Result<Config> {
     let Some(file) = &cfg.file else { return Ok(cfg.clone()) };
     let out = git(&cfg.root).args(["show", &format!(":./{FILE_NAME}")]).stderr(Stdio::null()).output();
     match out {
@@ -136,7 +132,7 @@ pub fn staged_config(cfg: &Config) -> Result<Config> {
 /// Lays out the staged files reckon reads under a temporary folder in the
 /// git directory (the same file system as the working tree, so hard links
 /// work) and copies the database there.
-pub fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
+pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
     let root = &cfg.root;
     let git_dir = git_output(git(root).args(["rev-parse", "--absolute-git-dir"]), "finding the git directory")?;
     let git_dir = PathBuf::from(String::from_utf8_lossy(&git_dir).trim());
@@ -213,7 +209,7 @@ pub fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
     staged.root.clone_from(&copy_root);
     staged.file = staged_cfg.file.as_ref().map(|_| copy_root.join(FILE_NAME));
     staged.database = dir.path().join("reckon.sqlite");
-    Ok(StagedTree { dir, cfg: staged, real_root: root.clone() })
+    Ok(StagedTree { _dir: dir, cfg: staged, real_root: root.clone() })
 }
 
 /// Hard-links (else copies) a regular file into the staged tree; false when

@@ -28,7 +28,7 @@ const PSEUDO: [&str; 3] = ["date", "time", "source"];
 
 /// What to compare.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// The older sweep (default: the second newest).
     pub from: Option<String>,
     /// The newer sweep (default: the newest).
@@ -44,7 +44,7 @@ pub struct Options {
 /// How a cell moved from the older sweep to the newer one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Movement {
+pub(crate) enum Movement {
     /// Better beyond noise (for the metric's direction; up for a neutral one).
     Better,
     /// Worse beyond noise (down for a neutral metric).
@@ -56,7 +56,7 @@ pub enum Movement {
 }
 
 impl Movement {
-    pub fn beyond_noise(self) -> bool {
+    pub(crate) fn beyond_noise(self) -> bool {
         matches!(self, Movement::Better | Movement::Worse)
     }
 
@@ -74,7 +74,7 @@ impl Movement {
 
 /// One side of a cell's comparison.
 #[derive(Debug, Clone, Serialize)]
-pub struct SweepSide {
+pub(crate) struct SweepSide {
     /// The median of the cell's runs in that sweep.
     pub value: f64,
     pub runs: usize,
@@ -82,7 +82,7 @@ pub struct SweepSide {
 
 /// One cell present in both sweeps.
 #[derive(Debug, Clone, Serialize)]
-pub struct CellMove {
+pub(crate) struct CellMove {
     pub metric: String,
     pub unit: Option<String>,
     pub direction: Direction,
@@ -105,18 +105,18 @@ pub struct CellMove {
 }
 
 impl CellMove {
-    pub fn cell_label(&self) -> String {
+    pub(crate) fn cell_label(&self) -> String {
         self.cell.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
     }
 
-    pub fn verdict(&self) -> &'static str {
+    pub(crate) fn verdict(&self) -> &'static str {
         self.movement.words(self.direction)
     }
 }
 
 /// A claim whose verdict differs as of the two sweeps.
 #[derive(Debug, Clone, Serialize)]
-pub struct ClaimMove {
+pub(crate) struct ClaimMove {
     pub path: String,
     pub line: usize,
     pub id: String,
@@ -128,7 +128,7 @@ pub struct ClaimMove {
 
 /// Everything `reckon diff` says.
 #[derive(Debug, Clone, Serialize)]
-pub struct SweepDiff {
+pub(crate) struct SweepDiff {
     pub from: String,
     pub to: String,
     /// The params that make a cell.
@@ -147,14 +147,14 @@ pub struct SweepDiff {
 }
 
 /// The sweeps in the data (matching `filter`), oldest first.
-pub fn sweeps(dataset: &Dataset, filter: Option<&Filter>) -> Vec<String> {
+pub(crate) fn sweeps(dataset: &Dataset, filter: Option<&Filter>) -> Vec<String> {
     let set: BTreeSet<&str> =
         dataset.runs().iter().filter(|r| filter.is_none_or(|f| f.matches(*r))).map(|r| r.sweep.as_str()).collect();
     set.into_iter().map(str::to_string).collect()
 }
 
 /// The two sweeps to compare: as given, else the two newest.
-pub fn pick_sweeps(dataset: &Dataset, opts: &Options) -> Result<(String, String)> {
+pub(crate) fn pick_sweeps(dataset: &Dataset, opts: &Options) -> Result<(String, String)> {
     let all = sweeps(dataset, opts.filter.as_ref());
     let known = |s: &str, what: &str| -> Result<()> {
         if all.iter().any(|x| x == s) {
@@ -272,7 +272,7 @@ fn sides_by_cell(
 }
 
 /// Compares the two sweeps cell by cell.
-pub fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<SweepDiff> {
+pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<SweepDiff> {
     // Names as the data use them: reckon.toml's aliases resolved.
     let opts =
         &Options { filter: opts.filter.as_ref().map(|f| dataset.resolve_filter(f)).transpose()?, ..opts.clone() };
@@ -354,7 +354,7 @@ pub fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<S
 
 /// The per-run sd of ln(value) pooled over every group of two or more runs
 /// (the spread the claim engine uses for single-run sides).
-pub fn pooled_log_sd<'a>(groups: impl Iterator<Item = &'a [f64]>) -> Option<f64> {
+pub(crate) fn pooled_log_sd<'a>(groups: impl Iterator<Item = &'a [f64]>) -> Option<f64> {
     let (mut ss, mut dof) = (0.0, 0usize);
     for g in groups {
         let logs: Vec<f64> = g.iter().filter(|v| **v > 0.0).map(|v| v.ln()).collect();
@@ -385,7 +385,7 @@ fn num(v: f64, digits: Option<usize>) -> String {
 
 /// Which cells a rendering lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Listing {
+pub(crate) enum Listing {
     /// Every cell whose value changed.
     Changed,
     /// Only the cells that moved beyond noise.
@@ -401,7 +401,7 @@ impl SweepDiff {
     }
 
     /// "12 of 484 cells moved beyond noise (5 better, 7 worse); …".
-    pub fn headline(&self) -> String {
+    pub(crate) fn headline(&self) -> String {
         let n = self.cells.len();
         let better = self.cells.iter().filter(|c| c.movement == Movement::Better).count();
         let worse = self.cells.iter().filter(|c| c.movement == Movement::Worse).count();
@@ -484,7 +484,7 @@ impl SweepDiff {
     }
 
     /// An aligned table for a terminal.
-    pub fn to_text(&self, listing: Listing, digits: Option<usize>) -> String {
+    pub(crate) fn to_text(&self, listing: Listing, digits: Option<usize>) -> String {
         let mut out = self.preamble().join("\n");
         out.push_str("\n\n");
         let mut rows = vec![self.header()];
@@ -526,7 +526,7 @@ impl SweepDiff {
     }
 
     /// A markdown section (used by `--format markdown` and `diff` regions).
-    pub fn to_markdown(&self, listing: Listing, digits: Option<usize>) -> String {
+    pub(crate) fn to_markdown(&self, listing: Listing, digits: Option<usize>) -> String {
         let mut out = self.preamble().join(" ");
         out.push_str("\n\n");
         let body: Vec<Vec<String>> = self
@@ -562,7 +562,7 @@ impl SweepDiff {
         out
     }
 
-    pub fn to_json(&self) -> Result<String> {
+    pub(crate) fn to_json(&self) -> Result<String> {
         let mut s = serde_json::to_string_pretty(self).map_err(|e| Error::usage(e.to_string()))?;
         s.push('\n');
         Ok(s)

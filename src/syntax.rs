@@ -16,7 +16,7 @@ use crate::metric::format_number;
 /// `'8'` once unquoted, and `inf` / `Infinity` (how vLLM writes an
 /// unbounded request rate). Surrounding spaces are ignored; NaN is not a
 /// number a researcher compares with.
-pub fn read_number(text: &str) -> Option<f64> {
+pub(crate) fn read_number(text: &str) -> Option<f64> {
     let t = text.trim();
     match t {
         "inf" | "Infinity" | "+inf" => Some(f64::INFINITY),
@@ -81,7 +81,7 @@ impl Literal {
 
 /// [`Literal::compare`] with the literal's readings already taken (a
 /// filter takes them once, not once per run).
-pub fn compare_read(
+pub(crate) fn compare_read(
     num: Option<f64>,
     text: Option<&str>,
     lit_num: Option<f64>,
@@ -171,12 +171,12 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// The byte offset of the 1-based character column `col` of `text` (its
 /// end when the column is past it).
-pub fn byte_of_col(text: &str, col: usize) -> usize {
+pub(crate) fn byte_of_col(text: &str, col: usize) -> usize {
     text.char_indices().nth(col.saturating_sub(1)).map_or(text.len(), |(i, _)| i)
 }
 
 /// The largest char boundary at or before `i` (clamped to the text).
-pub fn floor_char_boundary(s: &str, i: usize) -> usize {
+pub(crate) fn floor_char_boundary(s: &str, i: usize) -> usize {
     let mut i = i.min(s.len());
     while !s.is_char_boundary(i) {
         i -= 1;

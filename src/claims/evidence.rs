@@ -348,7 +348,7 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
 /// rejects at least one "is not contradicted" hypothesis (so a claim over
 /// many points is not called contradicted by one lucky outlier); otherwise
 /// inconclusive; no points → no data. Both at α = [`ALPHA`].
-pub fn combine_all(points: &[Point]) -> Judgement {
+pub(crate) fn combine_all(points: &[Point]) -> Judgement {
     if points.is_empty() {
         return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
     }
@@ -368,7 +368,7 @@ pub fn combine_all(points: &[Point]) -> Judgement {
 /// `p_holds` rejects at least one "does not hold" hypothesis; contradicted
 /// when it rejects every "is not contradicted" hypothesis over
 /// `p_contradicts`; otherwise inconclusive; no points → no data.
-pub fn combine_any(points: &[Point]) -> Judgement {
+pub(crate) fn combine_any(points: &[Point]) -> Judgement {
     if points.is_empty() {
         return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
     }
@@ -419,7 +419,7 @@ fn finals(holds: &[bool], contra: &[bool]) -> Vec<PointOutcome> {
 }
 
 /// A clause without data, saying why.
-pub fn no_data(reason: impl Into<String>) -> Judgement {
+pub(crate) fn no_data(reason: impl Into<String>) -> Judgement {
     let mut evidence = Evidence::empty();
     evidence.missing.push(reason.into());
     Judgement { verdict: Verdict::NoData, evidence }
@@ -430,7 +430,12 @@ pub fn no_data(reason: impl Into<String>) -> Judgement {
 /// one cannot be contradicted: the verdict becomes inconclusive and says
 /// which point is missing. Without any judged point it is no data, naming
 /// what is missing (`empty` when nothing named is missing).
-pub fn settle(mut j: Judgement, any: bool, named_missing: Vec<String>, empty: impl FnOnce() -> String) -> Judgement {
+pub(crate) fn settle(
+    mut j: Judgement,
+    any: bool,
+    named_missing: Vec<String>,
+    empty: impl FnOnce() -> String,
+) -> Judgement {
     if j.evidence.points == 0 {
         return no_data(if named_missing.is_empty() { empty() } else { named_missing.join("; ") });
     }
@@ -447,7 +452,7 @@ pub fn settle(mut j: Judgement, any: bool, named_missing: Vec<String>, empty: im
 /// Folds the clauses of an `and`: any contradicted → contradicted; else any
 /// inconclusive → inconclusive; else any without data → no data; else
 /// holds. No clauses → no data.
-pub fn combine_and(verdicts: &[Verdict]) -> Verdict {
+pub(crate) fn combine_and(verdicts: &[Verdict]) -> Verdict {
     if verdicts.is_empty() {
         Verdict::NoData
     } else if verdicts.contains(&Verdict::Contradicted) {
@@ -471,7 +476,7 @@ pub fn combine_and(verdicts: &[Verdict]) -> Verdict {
 /// With the scenario's 2026-11-29 sweep this is 4 for eagle-topk1-v2 over
 /// baseline: it loses at 1, matches at 2, beats at 4 and is never worse
 /// after.
-pub fn crossover(points: &[(f64, Comparison)]) -> Option<f64> {
+pub(crate) fn crossover(points: &[(f64, Comparison)]) -> Option<f64> {
     let mut sorted: Vec<&(f64, Comparison)> = points.iter().collect();
     sorted.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut answer = None;

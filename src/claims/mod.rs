@@ -14,9 +14,9 @@
 //!    clauses of an `and` with [`combine_and`].
 
 mod evidence;
-pub mod judge;
-pub mod lang;
-pub mod stats;
+pub(crate) mod judge;
+pub(crate) mod lang;
+pub(crate) mod stats;
 
 use std::fmt::Write as _;
 
@@ -24,7 +24,7 @@ use crate::metric::format_number;
 use serde::Serialize;
 use stats::{Comparison, Interval, PointOutcome, Test};
 
-pub use evidence::{combine_all, combine_and, combine_any, crossover, no_data, settle, Evidence, Example, Judgement};
+pub(crate) use evidence::{combine_all, combine_and, combine_any, crossover, no_data, settle, Judgement};
 
 /// What the data say about a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -71,7 +71,7 @@ pub struct Side {
 
 /// One judged point of a claim clause, ready to be folded into a verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Point {
+pub(crate) struct Point {
     /// Where the point is, e.g. `concurrency=30` (empty for a claim about
     /// the whole data, such as an aggregate).
     pub label: String,
@@ -190,7 +190,7 @@ impl Stat {
 
 impl Point {
     /// A pairwise point from a [`Comparison`] of A with B under `test`.
-    pub fn from_comparison(
+    pub(crate) fn from_comparison(
         label: impl Into<String>,
         a: impl Into<String>,
         b: impl Into<String>,
@@ -232,7 +232,7 @@ impl Point {
     /// A value point: a derived number (`a`) checked against a stated one
     /// (`b`, runs 0) by [`stats::check_value`], whose outcome is final (no
     /// p-values: it is not corrected across points).
-    pub fn from_check(
+    pub(crate) fn from_check(
         label: impl Into<String>,
         a: Side,
         b: Side,

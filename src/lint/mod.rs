@@ -18,11 +18,11 @@
 
 mod context;
 mod intent;
-pub mod prose;
-pub mod read;
-pub mod report;
+pub(crate) mod prose;
+pub(crate) mod read;
+pub(crate) mod report;
 mod verdict;
-pub mod vocab;
+pub(crate) mod vocab;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};

@@ -8,7 +8,7 @@ use pulldown_cmark::{Event, Tag, TagEnd};
 
 /// What kind of block a piece of prose is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BlockKind {
+pub(crate) enum BlockKind {
     Paragraph,
     ListItem,
     Heading(u8),
@@ -30,7 +30,7 @@ struct Seg {
 
 /// A block of prose: its plain text and where each piece of it came from.
 #[derive(Debug, Clone)]
-pub struct Block {
+pub(crate) struct Block {
     pub kind: BlockKind,
     pub text: String,
     /// Each piece of `text`: where it starts in `text`, and the document
@@ -46,7 +46,7 @@ pub struct Block {
 
 impl Block {
     /// The document offset of byte `i` of the block's text.
-    pub fn source_offset(&self, i: usize) -> usize {
+    pub(crate) fn source_offset(&self, i: usize) -> usize {
         match self.seg_of(i) {
             Some(g) if g.exact => (g.src + (i - g.plain)).min(g.src_end),
             Some(g) => g.src,
@@ -56,7 +56,7 @@ impl Block {
 
     /// The document offset just after the text's bytes before `i` (an
     /// exclusive end; `i` > 0).
-    pub fn source_end(&self, i: usize) -> usize {
+    pub(crate) fn source_end(&self, i: usize) -> usize {
         match self.seg_of(i.saturating_sub(1)) {
             Some(g) if g.exact => (g.src + (i - g.plain)).min(g.src_end),
             Some(g) => g.src_end,
@@ -72,7 +72,7 @@ impl Block {
 
 /// One sentence of a block.
 #[derive(Debug, Clone)]
-pub struct Sentence {
+pub(crate) struct Sentence {
     pub block: usize,
     /// The sentence's range within its block's text.
     pub range: Range<usize>,
@@ -126,7 +126,7 @@ fn flush(open: Open, out: &mut Vec<Block>, heading_stack: &mut Vec<(u8, usize)>)
 
 /// The blocks of prose of `text`, in document order. Text inside any of
 /// `skip` (reckon regions) is left out.
-pub fn blocks(text: &str, skip: &[Range<usize>]) -> Vec<Block> {
+pub(crate) fn blocks(text: &str, skip: &[Range<usize>]) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
     let mut heading_stack: Vec<(u8, usize)> = Vec::new();
@@ -203,7 +203,7 @@ const ABBREVIATIONS: [&str; 13] =
     ["e.g", "i.e", "vs", "etc", "approx", "cf", "fig", "no", "eq", "ca", "al", "resp", "incl"];
 
 /// The sentences of each block.
-pub fn sentences(blocks: &[Block]) -> Vec<Sentence> {
+pub(crate) fn sentences(blocks: &[Block]) -> Vec<Sentence> {
     let mut out = Vec::new();
     for (bi, b) in blocks.iter().enumerate() {
         let t = &b.text;

@@ -50,7 +50,7 @@ fn headline(f: &Finding) -> String {
 }
 
 /// The human report of one document.
-pub fn human(path: &str, findings: &[Finding], sel: Selection) -> String {
+pub(crate) fn human(path: &str, findings: &[Finding], sel: Selection) -> String {
     let mut out = String::new();
     for f in findings.iter().filter(|f| sel.shows(f)) {
         let _ = writeln!(out, "{path}:{}:{}: {}", f.line, f.col, headline(f));
@@ -68,7 +68,7 @@ pub fn human(path: &str, findings: &[Finding], sel: Selection) -> String {
 }
 
 /// One JSON object per finding.
-pub fn json_items(path: &str, findings: &[Finding], sel: Selection) -> Vec<serde_json::Value> {
+pub(crate) fn json_items(path: &str, findings: &[Finding], sel: Selection) -> Vec<serde_json::Value> {
     findings
         .iter()
         .filter(|f| sel.shows(f))
@@ -85,7 +85,7 @@ pub fn json_items(path: &str, findings: &[Finding], sel: Selection) -> Vec<serde
 
 /// GitHub workflow annotations: problems as errors (or warnings), the rest
 /// shown as notices.
-pub fn github(path: &str, findings: &[Finding], sel: Selection, problem_level: &str) -> String {
+pub(crate) fn github(path: &str, findings: &[Finding], sel: Selection, problem_level: &str) -> String {
     let mut out = String::new();
     for f in findings.iter().filter(|f| sel.shows(f)) {
         let level = if sel.fails(f) { problem_level } else { "notice" };
@@ -106,12 +106,12 @@ pub fn github(path: &str, findings: &[Finding], sel: Selection, problem_level: &
 }
 
 /// Escapes a workflow command's message (GitHub Actions: %, CR, LF).
-pub fn gh_escape(s: &str) -> String {
+pub(crate) fn gh_escape(s: &str) -> String {
     s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// Escapes a workflow command's property value (also `:` and `,`).
-pub fn gh_property(s: &str) -> String {
+pub(crate) fn gh_property(s: &str) -> String {
     gh_escape(s).replace(':', "%3A").replace(',', "%2C")
 }
 
@@ -121,7 +121,7 @@ pub fn gh_property(s: &str) -> String {
 /// so that no other sentence of the author's sits under a claim it is not
 /// part of.
 #[derive(Debug, Clone)]
-pub struct Wrap {
+pub(crate) struct Wrap {
     /// Byte range wrapped: whole lines (from a line start to after its line
     /// break), or an inline sentence.
     pub range: Range<usize>,
@@ -136,7 +136,7 @@ pub struct Wrap {
 /// judged conclusion sits unchecked under it. A sentence that also says
 /// something lint could not judge (unjudged, ambiguous) is wrapped all the
 /// same; the notes returned say so, with where and why, for the author.
-pub fn to_wrap(findings: &[Finding], chosen: impl Fn(&Finding) -> bool) -> (Vec<&Finding>, Vec<String>) {
+pub(crate) fn to_wrap(findings: &[Finding], chosen: impl Fn(&Finding) -> bool) -> (Vec<&Finding>, Vec<String>) {
     let spans: Vec<&Range<usize>> = findings.iter().filter(|f| chosen(f)).map(|f| &f.span).collect();
     let judged = |f: &Finding| f.claim.is_some() && f.verdict.is_some() && f.as_of.is_none();
     let wrapped: Vec<&Finding> =
@@ -157,7 +157,7 @@ pub fn to_wrap(findings: &[Finding], chosen: impl Fn(&Finding) -> bool) -> (Vec<
 /// The claim regions `--write` and `--suggest` make of the chosen findings
 /// (those with a claim, outside tables): one per sentence, or per run of
 /// lines holding several statements of one sentence.
-pub fn wraps(text: &str, findings: &[&Finding]) -> Vec<Wrap> {
+pub(crate) fn wraps(text: &str, findings: &[&Finding]) -> Vec<Wrap> {
     let mut spans: Vec<Wrap> = findings
         .iter()
         .filter(|f| !f.in_table)
@@ -218,7 +218,7 @@ fn quote_prefix(line: &str) -> String {
 /// The text with each wrap between claim markers (on lines of their own
 /// around whole lines, inline around a sentence); ids are `lint-LINE`, made
 /// unique against `taken`.
-pub fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
+pub(crate) fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
     let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let mut out = String::with_capacity(text.len() + wraps.len() * 120);
     let mut at = 0;
@@ -252,7 +252,7 @@ pub fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
 
 /// Ready-to-paste claim regions, one per wrap, each with the lines it
 /// wraps (an inline region shown within its lines).
-pub fn suggestions(path: &str, text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
+pub(crate) fn suggestions(path: &str, text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> String {
     let mut out = String::new();
     for w in wraps {
         let _ = writeln!(out, "{path}:{}:", w.first_line);

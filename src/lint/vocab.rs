@@ -14,7 +14,7 @@ use crate::run::is_repeat_marker;
 
 /// A point or a range of points of one param.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Scope {
+pub(crate) enum Scope {
     At(String, f64),
     /// `param op value`, op one of `> >= < <=`.
     Range(String, &'static str, f64),
@@ -26,7 +26,7 @@ pub enum Scope {
 }
 
 impl Scope {
-    pub fn param(&self) -> &str {
+    pub(crate) fn param(&self) -> &str {
         match self {
             Scope::At(p, _)
             | Scope::Range(p, _, _)
@@ -40,7 +40,7 @@ impl Scope {
     /// Parses a `[points]` value: `p = 1`, `p >= 100`, `p in 2..250`, `the
     /// largest p`, `the smallest p`, `every p`; `{n}` stands for the number
     /// a phrase captured.
-    pub fn parse(spec: &str, n: Option<f64>) -> Option<Scope> {
+    pub(crate) fn parse(spec: &str, n: Option<f64>) -> Option<Scope> {
         let spec = match n {
             Some(n) => spec.replace("{n}", &crate::metric::format_number(n)),
             None => spec.to_string(),
@@ -77,7 +77,7 @@ impl Scope {
 
 /// What a phrase of prose names.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Meaning {
+pub(crate) enum Meaning {
     /// One or more series (more than one: ambiguous).
     Series(Vec<String>),
     Metric(String),
@@ -93,7 +93,7 @@ struct Template {
 }
 
 /// Everything prose can name in one project.
-pub struct Vocabulary {
+pub(crate) struct Vocabulary {
     /// Lowercase phrase → meaning, longest phrases first.
     phrases: Vec<(String, Meaning)>,
     templates: Vec<Template>,
@@ -108,13 +108,12 @@ pub struct Vocabulary {
     /// param's points are shared, a measurement stored as a param (a peak
     /// memory per configuration) shares none.
     pub shared_values: BTreeMap<String, usize>,
-    pub series_param: String,
 }
 
 impl Vocabulary {
     /// The vocabulary of a dataset's series, metrics and params, as the
     /// project names them.
-    pub fn new(dataset: &Dataset, options: &Options) -> Vocabulary {
+    pub(crate) fn new(dataset: &Dataset, options: &Options) -> Vocabulary {
         let series: BTreeSet<String> = dataset.param_values(&options.series).into_iter().collect();
         let params: BTreeMap<String, Vec<String>> = dataset
             .params()
@@ -131,7 +130,11 @@ impl Vocabulary {
     /// `seed`, `run`, … see [`crate::run::is_repeat_marker`]) tell repeats
     /// apart, not points: prose never names a point by them, and a sentence
     /// without a point never speaks of every one of them.
-    pub fn build(options: &Options, series: &BTreeSet<String>, params: &BTreeMap<String, Vec<String>>) -> Vocabulary {
+    pub(crate) fn build(
+        options: &Options,
+        series: &BTreeSet<String>,
+        params: &BTreeMap<String, Vec<String>>,
+    ) -> Vocabulary {
         let params: BTreeMap<String, Vec<String>> =
             params.iter().filter(|(p, _)| !is_repeat_marker(p)).map(|(p, v)| (p.clone(), v.clone())).collect();
         let params = &params;
@@ -172,12 +175,11 @@ impl Vocabulary {
             margins: rules.iter().map(|(m, r)| (m.clone(), r.margin)).collect(),
             shared_values: param_values.iter().map(|(p, v)| (p.clone(), v.len())).collect(),
             param_values,
-            series_param: options.series.clone(),
         }
     }
 
     /// The unit a metric is stored in, if known.
-    pub fn unit(&self, metric: &str) -> Option<&str> {
+    pub(crate) fn unit(&self, metric: &str) -> Option<&str> {
         self.units.get(metric).and_then(|u| u.as_deref())
     }
 }
@@ -292,14 +294,14 @@ fn add_phrase(map: &mut BTreeMap<String, Vec<Meaning>>, phrase: &str, m: Meaning
 
 /// One token of a sentence, with its byte range in the sentence.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Token {
+pub(crate) struct Token {
     pub kind: Tok,
     pub start: usize,
     pub end: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Tok {
+pub(crate) enum Tok {
     Mention(Meaning),
     Number(Number),
     Date(String),
@@ -310,7 +312,7 @@ pub enum Tok {
 
 /// A number as written, with its unit.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Number {
+pub(crate) struct Number {
     pub value: f64,
     /// Half the last written digit, relative to the value: how precisely it
     /// was stated (`2.3` → 0.05 / 2.3).
@@ -322,7 +324,7 @@ pub struct Number {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Unit {
+pub(crate) enum Unit {
     None,
     /// `2.3x`
     Times,
@@ -342,7 +344,7 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// Time units and their length in seconds.
-pub fn time_unit(word: &str) -> Option<f64> {
+pub(crate) fn time_unit(word: &str) -> Option<f64> {
     match word {
         "ns" => Some(1e-9),
         "us" | "µs" | "μs" => Some(1e-6),
@@ -353,7 +355,7 @@ pub fn time_unit(word: &str) -> Option<f64> {
 }
 
 /// Cuts a sentence into tokens.
-pub fn tokenize(vocab: &Vocabulary, s: &str) -> Vec<Token> {
+pub(crate) fn tokenize(vocab: &Vocabulary, s: &str) -> Vec<Token> {
     let lower = s.to_ascii_lowercase();
     let mut out = Vec::new();
     let mut i = 0;

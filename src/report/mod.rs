@@ -29,7 +29,7 @@ use crate::syntax::Literal;
 use crate::{Error, Result};
 
 /// Escapes text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     // comrak's escaper: & < > " (its output is a fmt::Write, infallible on a String).
     let _ = comrak::html::escape(&mut out, s);
@@ -346,7 +346,7 @@ impl Marked {
 }
 
 /// One document's page, from its review (regenerated text, claims, plots).
-pub fn page(ctx: &Context, review: &DocReview, doc_dir: &Path) -> Result<String> {
+pub(crate) fn page(ctx: &Context, review: &DocReview, doc_dir: &Path) -> Result<String> {
     let text = &review.updated;
     let parsed = doc::parse(&review.path, text)?;
     let mut marked = Marked { md: String::with_capacity(text.len()), ..Marked::default() };
@@ -423,13 +423,13 @@ fn wrap_page(review: &DocReview, body: &str, provenance: &str, newest: Option<&s
 }
 
 /// Where a document's page goes: `DIR/<stem>.html`.
-pub fn page_path(out_dir: &Path, doc: &Path) -> PathBuf {
+pub(crate) fn page_path(out_dir: &Path, doc: &Path) -> PathBuf {
     let stem = doc.file_stem().map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
     out_dir.join(format!("{stem}.html"))
 }
 
 /// Writes a page atomically (a reader never sees half of it).
-pub fn write_page(path: &Path, html: &str) -> Result<()> {
+pub(crate) fn write_page(path: &Path, html: &str) -> Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }

@@ -67,7 +67,7 @@ impl ClaimReport {
     }
 }
 
-pub use super::lang::ClaimError;
+pub(crate) use super::lang::ClaimError;
 
 /// What a project says about judging, as plain values (the caller reads
 /// them from reckon.toml): the param whose values are the series a claim
@@ -80,7 +80,7 @@ pub struct Settings {
 }
 
 /// Judges claims over one dataset, optionally as of a sweep date.
-pub struct Judge<'a, 's> {
+pub(crate) struct Judge<'a, 's> {
     pub dataset: &'a Dataset<'s>,
     pub settings: &'a Settings,
     /// Only data from sweeps on or before this date (`YYYY-MM-DD`).
@@ -96,12 +96,12 @@ struct CellRuns<'p> {
 }
 
 impl<'a, 's> Judge<'a, 's> {
-    pub fn new(dataset: &'a Dataset<'s>, settings: &'a Settings) -> Self {
+    pub(crate) fn new(dataset: &'a Dataset<'s>, settings: &'a Settings) -> Self {
         Judge { dataset, settings, as_of: None, series_values: std::cell::OnceCell::new() }
     }
 
     /// Judges every clause of a claim; the claim's verdict folds them.
-    pub fn claim(&self, claim: &Claim) -> std::result::Result<(Verdict, Vec<ClauseReport>), ClaimError> {
+    pub(crate) fn claim(&self, claim: &Claim) -> std::result::Result<(Verdict, Vec<ClauseReport>), ClaimError> {
         let mut reports = Vec::new();
         for clause in &claim.clauses {
             reports.push(self.clause(clause)?);

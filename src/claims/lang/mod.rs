@@ -49,7 +49,7 @@ use super::stats::{Aggregate, Test};
 use crate::metric::format_number;
 use crate::metric::Direction;
 use crate::run::Value;
-pub use crate::syntax::{Literal, Op};
+pub(crate) use crate::syntax::{Literal, Op};
 use serde::Serialize;
 
 use parse::Parser;
@@ -445,7 +445,7 @@ impl PointSet {
 /// A param value compared with a literal of the statement
 /// (`value.cmp(literal)`), as `--where` compares them: see
 /// [`Literal::compare`].
-pub fn compare(lit: &Literal, v: &Value) -> Option<std::cmp::Ordering> {
+pub(crate) fn compare(lit: &Literal, v: &Value) -> Option<std::cmp::Ordering> {
     let text = match v {
         Value::Text(t) => Some(t.as_str()),
         Value::Num(_) => None,
@@ -455,7 +455,7 @@ pub fn compare(lit: &Literal, v: &Value) -> Option<std::cmp::Ordering> {
 
 /// Parses a claim statement (the text after `id=…` in a claim directive,
 /// possibly spanning lines).
-pub fn parse(statement: &str) -> Result<Claim, ClaimError> {
+pub(crate) fn parse(statement: &str) -> Result<Claim, ClaimError> {
     if statement.len() > MAX_STATEMENT {
         return Err(ClaimError::new(
             0,
@@ -526,7 +526,7 @@ fn is_ident_char(c: char) -> bool {
 /// The longest claim statement reckon parses. Real statements are a line
 /// or two; the limit bounds the work a hostile document can ask of the
 /// parser (every `and` after a `where` is a place the filter may end).
-pub const MAX_STATEMENT: usize = 4096;
+pub(crate) const MAX_STATEMENT: usize = 4096;
 
 mod grammar;
 mod parse;

@@ -39,9 +39,8 @@
 
 mod value;
 
-pub use value::{
-    aggregate, approx_band, check_value, estimate_difference, estimate_level, estimate_ratio, Aggregate, Estimate,
-    PointOutcome, ValueCheck,
+pub(crate) use value::{
+    aggregate, check_value, estimate_difference, estimate_level, estimate_ratio, Aggregate, Estimate, PointOutcome,
 };
 
 use crate::metric::Direction;
@@ -51,7 +50,7 @@ use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 /// The family-wise error rate for every decision: a per-point rule fires
 /// when its scaled p-value is at most this, and Holm's procedure keeps the
 /// whole claim at this level.
-pub const ALPHA: f64 = 0.05;
+pub(crate) const ALPHA: f64 = 0.05;
 
 /// Power aimed at when estimating how many runs would decide a comparison.
 const POWER: f64 = 0.8;
@@ -62,7 +61,7 @@ const MAX_RUNS_ESTIMATE: f64 = 1000.0;
 
 /// Why a set of samples cannot be compared on the log scale.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum StatsError {
+pub(crate) enum StatsError {
     #[error("no runs to compare")]
     Empty,
     #[error("value {0} is not a finite positive number (ratios need positive values)")]
@@ -94,7 +93,7 @@ impl Interval {
 /// What the data say about one comparison of A with B.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// A beats B beyond the margin (95% interval above ln(1+δ)).
     Better,
     /// B beats A beyond the margin (95% interval below −ln(1+δ)).
@@ -119,7 +118,7 @@ pub enum Test {
 
 /// One comparison of A's runs with B's runs at one point.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Comparison {
+pub(crate) struct Comparison {
     /// ln(A/B) from the means of the logs, positive when A is better.
     pub d: f64,
     /// Standard error of `d` (0 when nothing is known about the noise).
@@ -185,12 +184,12 @@ fn log_sample(xs: &[f64]) -> Result<LogSample, StatsError> {
 
 /// The median of finite samples (the cell value): the same median a table
 /// cell shows.
-pub use crate::query::median;
+pub(crate) use crate::query::median;
 
 /// The two-sided quantile: the `q` with P(|T| ≤ q) = `level` for a t
 /// distribution with `df` degrees of freedom (normal when `df` is infinite
 /// or huge). `t_quantile(0.95, 4.0)` = 2.776.
-pub fn t_quantile(level: f64, df: f64) -> f64 {
+pub(crate) fn t_quantile(level: f64, df: f64) -> f64 {
     let p = 0.5 + level / 2.0;
     match student(df) {
         Some(t) => t.inverse_cdf(p),
@@ -200,7 +199,7 @@ pub fn t_quantile(level: f64, df: f64) -> f64 {
 
 /// P(T ≤ x) for a t distribution with `df` degrees of freedom (normal when
 /// `df` is infinite or huge).
-pub fn t_cdf(x: f64, df: f64) -> f64 {
+pub(crate) fn t_cdf(x: f64, df: f64) -> f64 {
     match student(df) {
         Some(t) => t.cdf(x),
         None => standard_normal().cdf(x),
@@ -228,7 +227,7 @@ fn z(p: f64) -> f64 {
 /// `v = s²/n` with `n − 1` degrees of freedom each; a term with `None`
 /// degrees of freedom is a known variance and contributes nothing to the
 /// denominator. Infinite when every term is known.
-pub fn welch_df(terms: &[(f64, Option<usize>)]) -> f64 {
+pub(crate) fn welch_df(terms: &[(f64, Option<usize>)]) -> f64 {
     let total: f64 = terms.iter().map(|t| t.0).sum();
     let denom: f64 = terms.iter().filter_map(|&(v, dof)| dof.map(|k| v * v / k as f64)).sum();
     if denom > 0.0 {
@@ -243,7 +242,7 @@ pub fn welch_df(terms: &[(f64, Option<usize>)]) -> f64 {
 /// practical margin `margin` (a fraction: 0.02 = 2%). `pooled_log_sd` is
 /// the per-run standard deviation of ln(metric) seen in repeated runs
 /// elsewhere, used for a side that has a single run.
-pub fn compare(
+pub(crate) fn compare(
     a: &[f64],
     b: &[f64],
     direction: Direction,
@@ -334,7 +333,7 @@ pub fn compare(
 /// is n minus the runs already there (at least 1); `None` when d sits on the
 /// threshold or the estimate exceeds 1000 runs (no practical number decides
 /// it).
-pub fn runs_needed(d: f64, per_run_sd: f64, log_margin: f64, runs_now: usize) -> Option<u32> {
+pub(crate) fn runs_needed(d: f64, per_run_sd: f64, log_margin: f64, runs_now: usize) -> Option<u32> {
     let (distance, z_alpha) =
         if d.abs() > log_margin { (d.abs() - log_margin, z(0.975)) } else { (log_margin - d.abs(), z(0.95)) };
     runs_for_distance(distance, z_alpha, per_run_sd, runs_now)
@@ -382,7 +381,7 @@ impl Comparison {
     /// Whether no number of runs can make `test` hold: `beats` with the
     /// estimated difference inside the margin (more runs only narrow the
     /// interval around a d that is too small).
-    pub fn beyond_reach(&self, test: Test) -> bool {
+    pub(crate) fn beyond_reach(&self, test: Test) -> bool {
         test == Test::Beats && self.d.abs() <= self.log_margin()
     }
 
@@ -391,7 +390,7 @@ impl Comparison {
     /// interval has to clear for the verdict the point estimate points to.
     /// `None` when decided already, when beyond reach, or when nothing is
     /// known about the noise.
-    pub fn runs_needed_for(&self, test: Test) -> Option<u32> {
+    pub(crate) fn runs_needed_for(&self, test: Test) -> Option<u32> {
         if self.holds(test) || self.contradicts(test) || self.beyond_reach(test) {
             return None;
         }
@@ -406,37 +405,37 @@ impl Comparison {
     }
 
     /// ln(1+δ).
-    pub fn log_margin(&self) -> f64 {
+    pub(crate) fn log_margin(&self) -> f64 {
         (1.0 + self.margin).ln()
     }
 
     /// Scaled p-value for "A beats B": ≤ [`ALPHA`] exactly when the 95%
     /// interval lies above ln(1+δ).
-    pub fn p_better(&self) -> f64 {
+    pub(crate) fn p_better(&self) -> f64 {
         (2.0 * p_above(self, self.log_margin())).min(1.0)
     }
 
     /// Scaled p-value for "B beats A": ≤ [`ALPHA`] exactly when the 95%
     /// interval lies below −ln(1+δ).
-    pub fn p_worse(&self) -> f64 {
+    pub(crate) fn p_worse(&self) -> f64 {
         (2.0 * p_below(self, -self.log_margin())).min(1.0)
     }
 
     /// TOST p-value for "A matches B": ≤ [`ALPHA`] exactly when the 90%
     /// interval lies inside ±ln(1+δ).
-    pub fn p_equivalent(&self) -> f64 {
+    pub(crate) fn p_equivalent(&self) -> f64 {
         let m = self.log_margin();
         p_above(self, -m).max(p_below(self, m))
     }
 
     /// One-sided p-value for "A is not worse than B beyond the margin":
     /// ≤ [`ALPHA`] exactly when the 90% interval lies above −ln(1+δ).
-    pub fn p_not_worse(&self) -> f64 {
+    pub(crate) fn p_not_worse(&self) -> f64 {
         p_above(self, -self.log_margin())
     }
 
     /// The p-value supporting `test`.
-    pub fn p_holds(&self, test: Test) -> f64 {
+    pub(crate) fn p_holds(&self, test: Test) -> f64 {
         match test {
             Test::Beats => self.p_better(),
             Test::Matches => self.p_equivalent(),
@@ -449,7 +448,7 @@ impl Comparison {
     ///   fails to confirm the claim: inconclusive, not contradicted);
     /// - matches: either side beats the other;
     /// - matches or beats: B beats A.
-    pub fn p_contradicts(&self, test: Test) -> f64 {
+    pub(crate) fn p_contradicts(&self, test: Test) -> f64 {
         match test {
             Test::Beats | Test::MatchesOrBeats => self.p_worse(),
             Test::Matches => self.p_better().min(self.p_worse()),
@@ -457,13 +456,13 @@ impl Comparison {
     }
 
     /// Whether this single comparison supports `test` at [`ALPHA`].
-    pub fn holds(&self, test: Test) -> bool {
+    pub(crate) fn holds(&self, test: Test) -> bool {
         self.p_holds(test) <= ALPHA
     }
 
     /// Whether this single comparison shows the opposite of `test` at
     /// [`ALPHA`].
-    pub fn contradicts(&self, test: Test) -> bool {
+    pub(crate) fn contradicts(&self, test: Test) -> bool {
         !self.holds(test) && self.p_contradicts(test) <= ALPHA
     }
 }
@@ -472,7 +471,7 @@ impl Comparison {
 /// are rejected with family-wise error rate `alpha`. Sorted ascending, the
 /// i-th smallest p (0-based) is compared with α/(m − i); rejection stops at
 /// the first that fails. NaN p-values are never rejected.
-pub fn holm(p_values: &[f64], alpha: f64) -> Vec<bool> {
+pub(crate) fn holm(p_values: &[f64], alpha: f64) -> Vec<bool> {
     let m = p_values.len();
     let mut order: Vec<usize> = (0..m).collect();
     // Stable sort keeps ties in input order: deterministic.

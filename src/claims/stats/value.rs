@@ -17,7 +17,7 @@ use crate::syntax::Op;
 /// standard error and degrees of freedom are those of one series' t
 /// interval (n − 1) or of Welch's test (two series), as for a comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Estimate {
+pub(crate) struct Estimate {
     /// The value shown to readers (medians of the cells involved).
     pub value: f64,
     /// Whether `center` and `se` are on the log scale.
@@ -39,7 +39,7 @@ impl Estimate {
     /// The point estimate in the metric's units: the geometric mean (or
     /// ratio of geometric means) for a log-scale estimate, the difference of
     /// means otherwise.
-    pub fn estimate(&self) -> f64 {
+    pub(crate) fn estimate(&self) -> f64 {
         if self.log {
             self.center.exp()
         } else {
@@ -49,7 +49,7 @@ impl Estimate {
 
     /// The two-sided `level` interval of the estimate, in the metric's
     /// units.
-    pub fn interval(&self, level: f64) -> Interval {
+    pub(crate) fn interval(&self, level: f64) -> Interval {
         let half = if self.se > 0.0 { t_quantile(level, self.df) * self.se } else { 0.0 };
         let i = Interval::around(self.center, half);
         if self.log {
@@ -59,8 +59,9 @@ impl Estimate {
         }
     }
 
-    /// The 95% interval.
-    pub fn ci95(&self) -> Interval {
+    /// The 95% interval (the tests compare it with scipy's).
+    #[cfg(test)]
+    pub(crate) fn ci95(&self) -> Interval {
         self.interval(0.95)
     }
 }
@@ -68,7 +69,7 @@ impl Estimate {
 /// The estimate of one cell: the mean of the logs of its runs with the t
 /// standard error s/√n (n − 1 degrees of freedom); a single run takes
 /// `pooled_log_sd` as a known sd (normal quantiles), else has none.
-pub fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
+pub(crate) fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
     let s = log_sample(xs)?;
     let pooled = pooled_log_sd.filter(|p| p.is_finite() && *p > 0.0);
     let (sd, df) = match (s.var, pooled) {
@@ -90,7 +91,7 @@ pub fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate
 /// The estimate of A/B (literal, whatever the metric's direction): the
 /// difference of the log means with Welch's standard error and degrees of
 /// freedom, exactly as [`compare`] computes d.
-pub fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
+pub(crate) fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
     let c = compare(a, b, Direction::Higher, 0.0, pooled_log_sd)?;
     Ok(Estimate {
         value: c.a_value / c.b_value,
@@ -106,7 +107,7 @@ pub fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Resul
 /// The estimate of A − B: the difference of means with Welch's standard
 /// error on the raw values. A single-run side borrows its sd from
 /// `pooled_log_sd` scaled to the side's value (a log sd is a relative sd).
-pub fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
+pub(crate) fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
     for &x in a.iter().chain(b) {
         if !x.is_finite() {
             return Err(StatsError::NotFinite(x));
@@ -150,7 +151,7 @@ pub enum PointOutcome {
 
 /// A value check with the numbers it was decided on, for the evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct ValueCheck {
+pub(crate) struct ValueCheck {
     pub outcome: PointOutcome,
     /// The interval that decided it, in the metric's units, at `level`.
     pub interval: Interval,
@@ -163,7 +164,7 @@ pub struct ValueCheck {
 /// log scale (levels and ratios) the factor band [target/(1+δ),
 /// target·(1+δ)], the same ±ln(1+δ) as `matches`; on the raw scale
 /// (differences) target ± δ·|target|.
-pub fn approx_band(est: &Estimate, target: f64, tolerance: f64) -> Interval {
+pub(crate) fn approx_band(est: &Estimate, target: f64, tolerance: f64) -> Interval {
     if est.log && target > 0.0 {
         let f = 1.0 + tolerance.abs();
         Interval { lo: target / f, hi: target * f }
@@ -182,7 +183,7 @@ pub fn approx_band(est: &Estimate, target: f64, tolerance: f64) -> Interval {
 /// the 90% interval does (one-sided at 5%, as `matches or beats`). On the
 /// log scale the intervals are those of the geometric mean. With a single
 /// run and no noise estimate every interval is the estimate itself.
-pub fn check_value(est: &Estimate, op: Op, target: f64, upper: Option<f64>, tolerance: f64) -> ValueCheck {
+pub(crate) fn check_value(est: &Estimate, op: Op, target: f64, upper: Option<f64>, tolerance: f64) -> ValueCheck {
     let (i90, i95) = (est.interval(0.90), est.interval(0.95));
     let decide = |holds: bool, contradicted: bool| {
         if holds {
@@ -254,7 +255,7 @@ impl Aggregate {
 /// so it errs towards inconclusive, never towards a false verdict) with the
 /// fewest degrees of freedom; `median` takes the middle point (the mean of
 /// the two middle points for an even count). `None` when `points` is empty.
-pub fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate, Option<usize>)> {
+pub(crate) fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate, Option<usize>)> {
     if points.is_empty() {
         return None;
     }

@@ -16,7 +16,7 @@ mod scope;
 mod statement;
 mod words;
 
-pub use scope::quantifier;
+pub(crate) use scope::quantifier;
 
 use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use crate::metric::Direction;
@@ -24,7 +24,7 @@ use words::{has, words_before, BEST, BETTER, COPULA, HEDGE, HIGHER, HIGHEST, LOW
 
 /// One claim a sentence was read as.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Reading {
+pub(crate) struct Reading {
     /// The claim, in reckon's claim language.
     pub statement: String,
     /// It states a number (a value, ratio, peak or bound), which can go
@@ -37,7 +37,7 @@ pub struct Reading {
 
 /// What a clause yields.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Item {
+pub(crate) enum Item {
     Reading(Reading),
     /// A name that fits several series, with them.
     Ambiguous {
@@ -53,7 +53,7 @@ pub enum Item {
 
 /// What the surroundings of a sentence offer.
 #[derive(Debug, Default, Clone)]
-pub struct Surroundings {
+pub(crate) struct Surroundings {
     /// Series named elsewhere in the sentence's block, nearest first.
     pub block_series: Vec<String>,
     /// Series named elsewhere in the section, nearest first.
@@ -108,7 +108,7 @@ struct Clause<'c> {
 
 /// Reads the sentence's clauses. `preferred_params` are the params the
 /// project's `[points]` phrases use.
-pub fn read(
+pub(crate) fn read(
     vocab: &Vocabulary,
     tokens: &[Token],
     text: &str,
@@ -371,7 +371,7 @@ impl Clause<'_> {
 }
 
 /// A series name as the claim language writes it (quoted when needed).
-pub fn name(s: &str) -> String {
+pub(crate) fn name(s: &str) -> String {
     let bare = s.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
         && s.chars().all(|c| c.is_alphanumeric() || "_-=+.:@#".contains(c))
         && !matches!(

@@ -233,7 +233,7 @@ fn ranged(s: Scope, before: &[&str], after: Option<&Token>) -> Scope {
 
 /// The quantifier of a scope in the claim language (`None`: the scope is
 /// the largest/smallest value of a param the data do not hold).
-pub fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<String> {
+pub(crate) fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<String> {
     let values = vocab.param_values.get(s.param());
     let f = format_number;
     Some(match s {
