@@ -34,13 +34,6 @@
 //! Run: `cargo bench --bench check` (about two minutes on 2 cores). Without
 //! `--bench` (`cargo test --benches`) every size is tiny. Set
 //! `RECKON_BENCH_KEEP=1` to keep the generated projects for profiling.
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::default_trait_access,
-    clippy::similar_names,
-    clippy::too_many_lines
-)] // floor-plan debt (issue 7): fix these and delete this line
 
 mod common;
 
@@ -161,15 +154,23 @@ fn generate_logs(dir: &Path, s: &Sizes) -> usize {
     runs
 }
 
+/// A count a little below a round one, from `x` in [0, 64): the whole
+/// part, which fits a `u32` and is never negative, so the cast is exact.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn whole(x: f64) -> u32 {
+    debug_assert!((0.0..64.0).contains(&x));
+    x as u32
+}
+
 /// One `bench_serving` JSONL record, shaped like `SGLang` writes it.
 #[allow(clippy::too_many_arguments)]
 fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: usize, seed: u64) -> String {
     let noise = |k: u64| unit(seed * 64 + k);
     let tput = throughput(config, c, len, m, d, noise(0));
     let per_req = tput / f64::from(c); // tok/s each request sees
-    let tpot = 1000.0 / per_req;
+    let token_ms = 1000.0 / per_req;
     let ttft = (60.0 + f64::from(len) * 0.12) * (1.0 + f64::from(c) / 40.0) * (0.9 + 0.2 * noise(1));
-    let e2e = ttft + tpot * 999.0;
+    let e2e = ttft + token_ms * 999.0;
     let prompts = (c * 4).max(16);
     let duration = f64::from(prompts) * 1000.0 / tput;
     let spec = config != "baseline";
@@ -180,17 +181,27 @@ fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: 
     write!(
         s,
         concat!(
-            r#"{{"tag": "{model}_{config}_c{c}_in{len}_r{rep}", "backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "#,
-            r#""max_concurrency": {c}, "sharegpt_output_len": null, "random_input_len": {len}, "random_output_len": 1000, "random_range_ratio": 1.0, "#,
-            r#""server_info": {{"model_path": "org/{model}", "tp_size": 8, "quantization": "int4", "cuda_graph_max_bs": 64, "attention_backend": "flashinfer", "#,
-            r#""speculative_algorithm": {algo}, "speculative_eagle_topk": {topk}, "speculative_num_steps": {steps}, "enable_spec_v2": {v2}}}, "#,
-            r#""duration": {duration:.4}, "completed": {prompts}, "total_input_tokens": {tin}, "total_output_tokens": {tout}, "total_output_tokens_retokenized": {tret}, "#,
-            r#""request_throughput": {rt:.6}, "input_throughput": {it:.4}, "output_throughput": {tput:.4}, "total_throughput": {tt:.4}, "#,
+            r#"{{"tag": "{model}_{config}_c{c}_in{len}_r{rep}", "backend": "sglang", "dataset_name": "random", "#,
+            r#""request_rate": Infinity, "#,
+            r#""max_concurrency": {c}, "sharegpt_output_len": null, "random_input_len": {len}, "#,
+            r#""random_output_len": 1000, "random_range_ratio": 1.0, "#,
+            r#""server_info": {{"model_path": "org/{model}", "tp_size": 8, "quantization": "int4", "#,
+            r#""cuda_graph_max_bs": 64, "attention_backend": "flashinfer", "#,
+            r#""speculative_algorithm": {algo}, "speculative_eagle_topk": {topk}, "speculative_num_steps": "#,
+            r#"{steps}, "enable_spec_v2": {v2}}}, "#,
+            r#""duration": {duration:.4}, "completed": {prompts}, "total_input_tokens": {tin}, "#,
+            r#""total_output_tokens": {tout}, "total_output_tokens_retokenized": {tret}, "#,
+            r#""request_throughput": {rt:.6}, "input_throughput": {it:.4}, "output_throughput": {tput:.4}, "#,
+            r#""total_throughput": {tt:.4}, "#,
             r#""max_output_tokens_per_s": {peak:.2}, "max_concurrent_requests": {c}, "#,
-            r#""mean_e2e_latency_ms": {e2e:.4}, "median_e2e_latency_ms": {e2e_med:.4}, "std_e2e_latency_ms": {e2e_sd:.4}, "p99_e2e_latency_ms": {e2e_p99:.4}, "#,
-            r#""mean_ttft_ms": {ttft:.4}, "median_ttft_ms": {ttft_med:.4}, "std_ttft_ms": {ttft_sd:.4}, "p99_ttft_ms": {ttft_p99:.4}, "#,
-            r#""mean_tpot_ms": {tpot:.4}, "median_tpot_ms": {tpot_med:.4}, "std_tpot_ms": {tpot_sd:.4}, "p99_tpot_ms": {tpot_p99:.4}, "#,
-            r#""mean_itl_ms": {itl:.4}, "median_itl_ms": {itl_med:.4}, "std_itl_ms": {itl_sd:.4}, "p95_itl_ms": {itl_p95:.4}, "p99_itl_ms": {itl_p99:.4}, "#,
+            r#""mean_e2e_latency_ms": {e2e:.4}, "median_e2e_latency_ms": {e2e_med:.4}, "std_e2e_latency_ms": "#,
+            r#"{e2e_sd:.4}, "p99_e2e_latency_ms": {e2e_p99:.4}, "#,
+            r#""mean_ttft_ms": {ttft:.4}, "median_ttft_ms": {ttft_med:.4}, "std_ttft_ms": {ttft_sd:.4}, "#,
+            r#""p99_ttft_ms": {ttft_p99:.4}, "#,
+            r#""mean_tpot_ms": {tpot:.4}, "median_tpot_ms": {tpot_med:.4}, "std_tpot_ms": {tpot_sd:.4}, "#,
+            r#""p99_tpot_ms": {tpot_p99:.4}, "#,
+            r#""mean_itl_ms": {itl:.4}, "median_itl_ms": {itl_med:.4}, "std_itl_ms": {itl_sd:.4}, "p95_itl_ms": "#,
+            r#"{itl_p95:.4}, "p99_itl_ms": {itl_p99:.4}, "#,
             r#""concurrency": {conc:.4}, "accept_length": {accept}}}"#
         ),
         model = model,
@@ -205,8 +216,8 @@ fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: 
         duration = duration,
         prompts = prompts,
         tin = prompts * len,
-        tout = prompts * 1000 - (noise(3) * 30.0) as u32,
-        tret = prompts * 1000 - (noise(4) * 40.0) as u32,
+        tout = prompts * 1000 - whole(noise(3) * 30.0),
+        tret = prompts * 1000 - whole(noise(4) * 40.0),
         rt = tput / 1000.0,
         it = tput * f64::from(len) / 1000.0,
         tput = tput,
@@ -220,15 +231,15 @@ fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: 
         ttft_med = ttft * (0.92 + 0.04 * noise(8)),
         ttft_sd = ttft * 0.3,
         ttft_p99 = ttft * (2.2 + 0.4 * noise(9)),
-        tpot = tpot,
-        tpot_med = tpot * (0.98 + 0.02 * noise(10)),
-        tpot_sd = tpot * 0.05,
-        tpot_p99 = tpot * (1.15 + 0.1 * noise(11)),
-        itl = tpot * 1.05,
-        itl_med = tpot * (0.97 + 0.03 * noise(12)),
-        itl_sd = tpot * 0.4,
-        itl_p95 = tpot * (1.9 + 0.2 * noise(13)),
-        itl_p99 = tpot * (2.6 + 0.4 * noise(14)),
+        tpot = token_ms,
+        tpot_med = token_ms * (0.98 + 0.02 * noise(10)),
+        tpot_sd = token_ms * 0.05,
+        tpot_p99 = token_ms * (1.15 + 0.1 * noise(11)),
+        itl = token_ms * 1.05,
+        itl_med = token_ms * (0.97 + 0.03 * noise(12)),
+        itl_sd = token_ms * 0.4,
+        itl_p95 = token_ms * (1.9 + 0.2 * noise(13)),
+        itl_p99 = token_ms * (2.6 + 0.4 * noise(14)),
         conc = f64::from(c) * (0.95 + 0.04 * noise(15)),
         accept = accept,
     )
@@ -287,41 +298,39 @@ fn region_filter(i: usize, s: &Sizes) -> Option<String> {
     }
 }
 
-/// A document of `s.regions` regions: ~40% tables, ~45% inline values, and
-/// plots, SQL and templates 5% each, in sections of prose.
-fn regions_document(s: &Sizes) -> String {
-    let mut doc =
-        String::from("# Speculative decoding across models and prompt lengths\n\n_Generated by benches/check.rs._\n\n");
-    let n = s.regions;
-    let (plots, sqls, templates) = ((n / 20).max(1), (n / 20).max(1), (n / 20).max(1));
-    let tables = n * 2 / 5;
-    let values = n.saturating_sub(plots + sqls + templates + tables);
-    let sql_queries = [
-        "SELECT json_extract(p.params, '$.config') AS config, count(*) AS runs, max(sweep) AS latest FROM run JOIN param_set p ON p.id = run.param_set_id GROUP BY 1 ORDER BY 1",
-        "SELECT name, unit, direction FROM metric ORDER BY name",
-        "SELECT sweep, count(*) AS runs FROM run GROUP BY sweep ORDER BY sweep DESC LIMIT 5",
-        "SELECT format, count(*) AS files, sum(size) AS bytes FROM source GROUP BY format",
-        "SELECT json_extract(p.params, '$.config') AS config, avg(m.value) AS mean_tput FROM run r JOIN param_set p ON p.id = r.param_set_id JOIN measurement m ON m.run_id = r.id JOIN metric ON metric.id = m.metric_id WHERE metric.name = 'output_throughput' GROUP BY 1 ORDER BY 1",
-    ];
+/// The `tables` table regions of [`regions_document`], each with its heading.
+fn table_regions(doc: &mut String, s: &Sizes, tables: usize) -> usize {
     let aggs = ["median", "median", "mean", "max", "all", "median", "min"];
-    let mut i = 0;
     for t in 0..tables {
-        i += 1;
         writeln!(doc, "## Table {t}\n").unwrap();
         let filter = region_filter(t, s).map(|f| format!(" where=\"{f}\"")).unwrap_or_default();
         if t % 8 == 7 {
             let config = CONFIGS[t % s.configs];
-            writeln!(doc, "<!-- reckon:table metrics=output_throughput,mean_ttft_ms,p99_tpot_ms series={config} rows=max_concurrency digits=2{filter} -->\n<!-- /reckon:table -->\n").unwrap();
+            writeln!(
+                doc,
+                "<!-- reckon:table metrics=output_throughput,mean_ttft_ms,p99_tpot_ms series={config} \
+                rows=max_concurrency digits=2{filter} -->\n<!-- /reckon:table -->\n"
+            )
+            .unwrap();
         } else {
             let metric = TABLE_METRICS[t % TABLE_METRICS.len()];
             let extra = if t % 3 == 0 { " highlight=best caption=true" } else { "" };
             let agg = aggs[t % aggs.len()];
-            writeln!(doc, "<!-- reckon:table metric={metric} rows=max_concurrency agg={agg} digits=1{extra}{filter} -->\n<!-- /reckon:table -->\n").unwrap();
+            writeln!(
+                doc,
+                "<!-- reckon:table metric={metric} rows=max_concurrency agg={agg} digits=1{extra}{filter} \
+                -->\n<!-- /reckon:table -->\n"
+            )
+            .unwrap();
         }
     }
+    tables
+}
+
+/// The `values` inline values of [`regions_document`], one sentence each.
+fn value_regions(doc: &mut String, s: &Sizes, values: usize) -> usize {
     writeln!(doc, "## Inline numbers\n").unwrap();
     for v in 0..values {
-        i += 1;
         let config = CONFIGS[v % s.configs];
         let model = MODELS[v % s.models];
         let len = INPUT_LENS[(v / 2) % s.input_lens];
@@ -333,16 +342,47 @@ fn regions_document(s: &Sizes) -> String {
         };
         writeln!(
             doc,
-            "With {model} and {len}-token prompts, {config} reaches <!-- reckon:value metric={metric} config={config} model={model} random_input_len={len} {what} digits=1 --><!-- /reckon:value --> ({metric})."
+            "With {model} and {len}-token prompts, {config} reaches <!-- reckon:value metric={metric} \
+                config={config} model={model} random_input_len={len} {what} digits=1 --><!-- /reckon:value --> \
+                ({metric})."
         )
         .unwrap();
     }
+    values
+}
+
+/// A document of `s.regions` regions: ~40% tables, ~45% inline values, and
+/// plots, SQL and templates 5% each, in sections of prose.
+fn regions_document(s: &Sizes) -> String {
+    let mut doc =
+        String::from("# Speculative decoding across models and prompt lengths\n\n_Generated by benches/check.rs._\n\n");
+    let n = s.regions;
+    let (plots, sqls, templates) = ((n / 20).max(1), (n / 20).max(1), (n / 20).max(1));
+    let tables = n * 2 / 5;
+    let values = n.saturating_sub(plots + sqls + templates + tables);
+    let sql_queries = [
+        "SELECT json_extract(p.params, '$.config') AS config, count(*) AS runs, max(sweep) AS latest FROM run JOIN \
+            param_set p ON p.id = run.param_set_id GROUP BY 1 ORDER BY 1",
+        "SELECT name, unit, direction FROM metric ORDER BY name",
+        "SELECT sweep, count(*) AS runs FROM run GROUP BY sweep ORDER BY sweep DESC LIMIT 5",
+        "SELECT format, count(*) AS files, sum(size) AS bytes FROM source GROUP BY format",
+        "SELECT json_extract(p.params, '$.config') AS config, avg(m.value) AS mean_tput FROM run r JOIN param_set p \
+            ON p.id = r.param_set_id JOIN measurement m ON m.run_id = r.id JOIN metric ON metric.id = m.metric_id \
+            WHERE metric.name = 'output_throughput' GROUP BY 1 ORDER BY 1",
+    ];
+    let mut i = table_regions(&mut doc, s, tables);
+    i += value_regions(&mut doc, s, values);
     writeln!(doc, "\n## Plots\n").unwrap();
     for p in 0..plots {
         i += 1;
         let model = MODELS[p % s.models];
         let metric = ["output_throughput", "p99_ttft_ms"][p % 2];
-        writeln!(doc, "<!-- reckon:plot metric={metric} x=max_concurrency log=x file=plot-{p}.svg where=\"model = '{model}' and random_input_len = 1000\" -->\n<!-- /reckon:plot -->\n").unwrap();
+        writeln!(
+            doc,
+            "<!-- reckon:plot metric={metric} x=max_concurrency log=x file=plot-{p}.svg where=\"model = \
+            '{model}' and random_input_len = 1000\" -->\n<!-- /reckon:plot -->\n"
+        )
+        .unwrap();
     }
     writeln!(doc, "## Provenance\n").unwrap();
     for q in 0..sqls {
@@ -360,7 +400,12 @@ fn regions_document(s: &Sizes) -> String {
         let model = MODELS[t % s.models];
         let (name, metric) =
             if t % 2 == 0 { ("best-per-row.md", "output_throughput") } else { ("sweeps.md", "p99_ttft_ms") };
-        writeln!(doc, "<!-- reckon:template name={name} metric={metric} rows=max_concurrency digits=1 where=\"model = '{model}'\" -->\n<!-- /reckon:template -->\n").unwrap();
+        writeln!(
+            doc,
+            "<!-- reckon:template name={name} metric={metric} rows=max_concurrency digits=1 where=\"model \
+            = '{model}'\" -->\n<!-- /reckon:template -->\n"
+        )
+        .unwrap();
     }
     assert_eq!(i, n);
     doc
@@ -394,15 +439,43 @@ fn claims_document(s: &Sizes) -> String {
             0 => format!("{a} beats others on output_throughput for all max_concurrency >= 30 where {pinned}"),
             1 => format!("{a} matches or beats {b} on output_throughput for all max_concurrency where {pinned}"),
             2 => format!("{a} beats {b} on output_throughput at max_concurrency = 1 where {pinned}"),
-            3 => format!("max({a} / {b} on output_throughput for all max_concurrency) ≈ {:.2} within 5% where {pinned}", max_ratio * off),
-            4 => format!("{a} / {b} on output_throughput at max_concurrency = 8 ≈ {:.2} within 5% where {pinned}", expect(a, 8) / expect(b, 8) * off),
-            5 => format!("max({a} on output_throughput for all max_concurrency >= 50) ≈ {:.0} within 3% where {pinned}", plateau * off),
-            6 => format!("crossover({a}, {b} on output_throughput over max_concurrency) = {} where {pinned}", CONCURRENCIES[k % 5]),
+            3 => format!(
+                "max({a} / {b} on output_throughput for all max_concurrency) ≈ {:.2} within 5% where \
+                {pinned}",
+                max_ratio * off
+            ),
+            4 => format!(
+                "{a} / {b} on output_throughput at max_concurrency = 8 ≈ {:.2} within 5% where \
+                {pinned}",
+                expect(a, 8) / expect(b, 8) * off
+            ),
+            5 => format!(
+                "max({a} on output_throughput for all max_concurrency >= 50) ≈ {:.0} within 3% where \
+                {pinned}",
+                plateau * off
+            ),
+            6 => format!(
+                "crossover({a}, {b} on output_throughput over max_concurrency) = {} where \
+                {pinned}",
+                CONCURRENCIES[k % 5]
+            ),
             7 => format!("{a} beats {b} on p99_ttft_ms for all max_concurrency >= 100 where {pinned}"),
-            8 => format!("{a} matches {b} on mean_tpot_ms for all max_concurrency in (1, 2, 4) and {a} beats {b} on output_throughput for any max_concurrency where {pinned}"),
-            _ => format!("{a} matches or beats others on median_e2e_latency_ms for all max_concurrency <= 16 where model = '{model}' and date >= '{}'", sweep_date(s.dates / 2)),
+            8 => format!(
+                "{a} matches {b} on mean_tpot_ms for all max_concurrency in (1, 2, 4) and {a} beats {b} on \
+                output_throughput for any max_concurrency where {pinned}"
+            ),
+            _ => format!(
+                "{a} matches or beats others on median_e2e_latency_ms for all max_concurrency <= 16 where \
+                model = '{model}' and date >= '{}'",
+                sweep_date(s.dates / 2)
+            ),
         };
-        writeln!(doc, "<!-- reckon:claim id=c{k}\n     {statement} -->\nConclusion {k}: {a} against {b} on {model} with {len}-token prompts.\n<!-- /reckon:claim -->\n").unwrap();
+        writeln!(
+            doc,
+            "<!-- reckon:claim id=c{k}\n     {statement} -->\nConclusion {k}: {a} against {b} on {model} \
+            with {len}-token prompts.\n<!-- /reckon:claim -->\n"
+        )
+        .unwrap();
     }
     doc
 }
@@ -458,7 +531,7 @@ fn lint_document(s: &Sizes) -> String {
 /// How many lint findings of each status a `lint --all --format json` run gave.
 fn lint_statuses(out: &Output) -> String {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for st in v["statements"].as_array().unwrap() {
         *counts.entry(st["status"].as_str().unwrap_or("?").to_string()).or_default() += 1;
     }
@@ -635,7 +708,7 @@ fn generated_project(bin: &Path, dir: &Path, s: &Sizes, dates: usize) -> (String
     reckon(bin, dir, &["ingest"]);
     let ingest_time = ingested.elapsed();
     let (runs, values) = database_size(dir);
-    assert_eq!(runs as usize, written);
+    assert_eq!(usize::try_from(runs).unwrap(), written);
     let files = dates * s.models * s.configs;
     let data = format!("{runs} runs / {values} values / {files} files");
     eprintln!(
@@ -684,77 +757,14 @@ fn ms(d: Duration) -> f64 {
 fn main() {
     // `cargo test --benches` runs bench targets with no `--bench` flag: keep that quick.
     let benching = std::env::args().any(|a| a == "--bench");
-    let s = if benching {
-        Sizes {
-            dates: 32,
-            models: 2,
-            configs: 8,
-            input_lens: 3,
-            repeats: 2,
-            regions: 100,
-            claims: 100,
-            lint_lines: 2000,
-            lint_statements: 200,
-            example_runs: 20,
-            cold_runs: 5,
-            large_runs: 7,
-        }
-    } else {
-        Sizes {
-            dates: 2,
-            models: 1,
-            configs: 3,
-            input_lens: 1,
-            repeats: 1,
-            regions: 20,
-            claims: 10,
-            lint_lines: 100,
-            lint_statements: 20,
-            example_runs: 1,
-            cold_runs: 1,
-            large_runs: 1,
-        }
-    };
+    let s = sizes(benching);
     let bin = common::reckon_binary();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut rows = Vec::new();
 
     // 1. The bundled example.
     let example = example_project(repo);
-    let ex = example.path();
-    let doc = "notebooks/eagle-fast-verify.md";
-    let check = ["check", doc];
-    reckon(&bin, ex, &["ingest"]);
-    let (ex_runs, ex_values) = database_size(ex);
-    let ex_data = format!("{ex_runs} runs / {ex_values} values");
-    let (times, out) = time_runs(&bin, ex, &check, s.example_runs, || {});
-    rows.push(Row {
-        case: "example: check, warm database".into(),
-        data: ex_data.clone(),
-        times,
-        target_ms: 50.0,
-        rss: None,
-        note: format!("exit {} (stale, claims flagged)", out.status.code().unwrap_or(-1)),
-    });
-    let (times, out) = time_runs(&bin, ex, &check, s.cold_runs, || remove_database(ex));
-    rows.push(Row {
-        case: "example: check, cold (ingests first)".into(),
-        data: ex_data.clone(),
-        times,
-        target_ms: 50.0,
-        rss: None,
-        note: format!("exit {}", out.status.code().unwrap_or(-1)),
-    });
-    reckon(&bin, ex, &["update", "--write", doc]);
-    let (times, out) = time_runs(&bin, ex, &check, s.example_runs, || {});
-    rows.push(Row {
-        case: "example: check after update --write".into(),
-        data: ex_data,
-        times,
-        target_ms: 50.0,
-        rss: None,
-        note: format!("exit {} (current; contradicted claims remain)", out.status.code().unwrap_or(-1)),
-    });
+    example_rows(&bin, example.path(), &s, &mut rows);
 
     // 2.–5. The large project, and a small one of the same shape.
     let large = tempfile::tempdir().unwrap();
@@ -786,60 +796,154 @@ fn main() {
         });
     }
 
-    std::fs::write(lg.join("regions.md"), regions_document(&s)).unwrap();
-    reckon(&bin, lg, &["update", "--write", "regions.md"]);
-    let (times, out, rss) = time_runs_rss(&bin, lg, &["check", "regions.md"], s.large_runs, &mut || {});
+    document_rows(&bin, lg, &lg_data, &s, &mut rows);
+
+    print_rows(&bin, &rows);
+    if std::env::var_os("RECKON_BENCH_KEEP").is_some() {
+        println!(
+            "kept the projects: {}, {} and {}",
+            example.keep().display(),
+            large.keep().display(),
+            small.keep().display()
+        );
+    }
+    if !benching {
+        println!("(test mode: tiny sizes; run `cargo bench --bench check` for the real figures)");
+    }
+}
+
+/// The sizes of the real benchmark, or tiny ones for `cargo test --benches`.
+fn sizes(benching: bool) -> Sizes {
+    if benching {
+        Sizes {
+            dates: 32,
+            models: 2,
+            configs: 8,
+            input_lens: 3,
+            repeats: 2,
+            regions: 100,
+            claims: 100,
+            lint_lines: 2000,
+            lint_statements: 200,
+            example_runs: 20,
+            cold_runs: 5,
+            large_runs: 7,
+        }
+    } else {
+        Sizes {
+            dates: 2,
+            models: 1,
+            configs: 3,
+            input_lens: 1,
+            repeats: 1,
+            regions: 20,
+            claims: 10,
+            lint_lines: 100,
+            lint_statements: 20,
+            example_runs: 1,
+            cold_runs: 1,
+            large_runs: 1,
+        }
+    }
+}
+
+/// Case 1: `check` on the bundled example, warm, cold and after an update.
+fn example_rows(bin: &Path, ex: &Path, s: &Sizes, rows: &mut Vec<Row>) {
+    let doc = "notebooks/eagle-fast-verify.md";
+    let check = ["check", doc];
+    reckon(bin, ex, &["ingest"]);
+    let (ex_runs, ex_values) = database_size(ex);
+    let ex_data = format!("{ex_runs} runs / {ex_values} values");
+    let (times, out) = time_runs(bin, ex, &check, s.example_runs, || {});
+    rows.push(Row {
+        case: "example: check, warm database".into(),
+        data: ex_data.clone(),
+        times,
+        target_ms: 50.0,
+        rss: None,
+        note: format!("exit {} (stale, claims flagged)", out.status.code().unwrap_or(-1)),
+    });
+    let (times, out) = time_runs(bin, ex, &check, s.cold_runs, || remove_database(ex));
+    rows.push(Row {
+        case: "example: check, cold (ingests first)".into(),
+        data: ex_data.clone(),
+        times,
+        target_ms: 50.0,
+        rss: None,
+        note: format!("exit {}", out.status.code().unwrap_or(-1)),
+    });
+    reckon(bin, ex, &["update", "--write", doc]);
+    let (times, out) = time_runs(bin, ex, &check, s.example_runs, || {});
+    rows.push(Row {
+        case: "example: check after update --write".into(),
+        data: ex_data,
+        times,
+        target_ms: 50.0,
+        rss: None,
+        note: format!("exit {} (current; contradicted claims remain)", out.status.code().unwrap_or(-1)),
+    });
+}
+
+/// Cases 3–5: many regions, many claims and an unannotated plan, all over
+/// the large project.
+fn document_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec<Row>) {
+    std::fs::write(lg.join("regions.md"), regions_document(s)).unwrap();
+    reckon(bin, lg, &["update", "--write", "regions.md"]);
+    let (times, out, rss) = time_runs_rss(bin, lg, &["check", "regions.md"], s.large_runs, &mut || {});
     rows.push(Row {
         case: format!("check, {} regions", s.regions),
-        data: lg_data.clone(),
+        data: lg_data.to_string(),
         times,
         target_ms: 200.0,
         rss: Some(rss),
         note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
     });
 
-    std::fs::write(lg.join("claims.md"), claims_document(&s)).unwrap();
-    reckon(&bin, lg, &["update", "--write", "claims.md"]);
-    let (times, _, rss) = time_runs_rss(&bin, lg, &["check", "claims.md"], s.large_runs, &mut || {});
-    let judged = verdicts(&reckon(&bin, lg, &["claims", "--format", "json", "claims.md"]));
+    std::fs::write(lg.join("claims.md"), claims_document(s)).unwrap();
+    reckon(bin, lg, &["update", "--write", "claims.md"]);
+    let (times, _, rss) = time_runs_rss(bin, lg, &["check", "claims.md"], s.large_runs, &mut || {});
+    let judged = verdicts(&reckon(bin, lg, &["claims", "--format", "json", "claims.md"]));
     rows.push(Row {
         case: format!("check, {} claims", s.claims),
-        data: lg_data.clone(),
+        data: lg_data.to_string(),
         times,
         target_ms: 200.0,
         rss: Some(rss),
         note: judged,
     });
-    let (times, _, rss) = time_runs_rss(&bin, lg, &["claims", "claims.md"], s.large_runs, &mut || {});
+    let (times, _, rss) = time_runs_rss(bin, lg, &["claims", "claims.md"], s.large_runs, &mut || {});
     rows.push(Row {
         case: format!("claims, {} claims", s.claims),
-        data: lg_data.clone(),
+        data: lg_data.to_string(),
         times,
         target_ms: 200.0,
         rss: Some(rss),
         note: String::new(),
     });
 
-    let plan = lint_document(&s);
+    let plan = lint_document(s);
     let plan_lines = plan.lines().count();
     std::fs::write(lg.join("plan.md"), plan).unwrap();
-    let (times, _, rss) = time_runs_rss(&bin, lg, &["lint", "plan.md"], s.large_runs, &mut || {});
-    let found = lint_statuses(&reckon(&bin, lg, &["lint", "--all", "--format", "json", "plan.md"]));
+    let (times, _, rss) = time_runs_rss(bin, lg, &["lint", "plan.md"], s.large_runs, &mut || {});
+    let found = lint_statuses(&reckon(bin, lg, &["lint", "--all", "--format", "json", "plan.md"]));
     rows.push(Row {
         case: format!("lint, {plan_lines} lines / {} statements", s.lint_statements),
-        data: lg_data,
+        data: lg_data.to_string(),
         times,
         target_ms: 200.0,
         rss: Some(rss),
         note: found,
     });
+}
 
+/// The results table, and the peak memory against its target.
+fn print_rows(bin: &Path, rows: &[Row]) {
     println!("reckon check benchmark: {} (whole process, wall clock)", bin.display());
     println!(
         "{:<36} {:<40} {:>4} {:>8} {:>9} {:>8}  {:<6} {:>8} note",
         "case", "data", "runs", "min ms", "median ms", "target", "median", "peak RSS"
     );
-    for r in &rows {
+    for r in rows {
         let min = ms(r.times[0]);
         let median = ms(r.times[r.times.len() / 2]);
         let verdict = if median <= r.target_ms { "ok" } else { "MISSES" };
@@ -863,15 +967,4 @@ fn main() {
         peak as f64 / 1024.0,
         if peak <= 30 * 1024 { "ok" } else { "MISSES" }
     );
-    if std::env::var_os("RECKON_BENCH_KEEP").is_some() {
-        println!(
-            "kept the projects: {}, {} and {}",
-            example.keep().display(),
-            large.keep().display(),
-            small.keep().display()
-        );
-    }
-    if !benching {
-        println!("(test mode: tiny sizes; run `cargo bench --bench check` for the real figures)");
-    }
 }

@@ -9,7 +9,8 @@
 //! - `cell`: [`Agg`], [`Key`], [`Cell`] and the superseding rules; `pivot`:
 //!   [`Query`] and [`Pivot`].
 //! - [`output`]: the pivot as a terminal table, markdown, CSV and JSON.
-#![allow(clippy::default_trait_access, clippy::format_push_string)] // floor-plan debt (issue 7): fix these and delete this line
+
+use std::fmt::Write as _;
 
 mod cell;
 mod column;
@@ -73,7 +74,8 @@ fn known_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let shown: Vec<String> = names.iter().take(LIST_LIMIT).map(|n| format!("`{n}`")).collect();
     let mut s = shown.join(", ");
     if names.len() > LIST_LIMIT {
-        s.push_str(&format!(" and {} more", names.len() - LIST_LIMIT));
+        // Writing to a String cannot fail.
+        let _ = write!(s, " and {} more", names.len() - LIST_LIMIT);
     }
     s
 }
@@ -238,7 +240,13 @@ mod tests {
             "unknown metric `output_througput` (did you mean `output_throughput`?); known metrics: `output_throughput`"
         );
         let e = ds.evaluate(&query(&["concurency"], &["config"], "", Agg::Median)).unwrap_err().to_string();
-        assert!(e.starts_with("unknown param `concurency` in rows (did you mean `concurrency`?); known params: `concurrency`, `config`, `date`"), "{e}");
+        assert!(
+            e.starts_with(
+                "unknown param `concurency` in rows (did you mean `concurrency`?); known params: \
+            `concurrency`, `config`, `date`"
+            ),
+            "{e}"
+        );
         let e = ds.evaluate(&query(&["concurrency"], &["config"], "modle = x", Agg::Median)).unwrap_err().to_string();
         assert!(e.starts_with("unknown param `modle` in the filter"), "{e}");
         let e = ds.evaluate(&query(&["config"], &["config"], "", Agg::Median)).unwrap_err().to_string();
@@ -254,11 +262,13 @@ mod tests {
         let fmt = NumberFormat::default();
         assert_eq!(
             p.to_markdown(&fmt),
-            "| concurrency | baseline | eagle-topk1-v2 |\n|---:|---:|---:|\n| 1 | 92.7 | 86.8 |\n| 30 | 689.4 | 759.3 |\n"
+            "| concurrency | baseline | eagle-topk1-v2 |\n|---:|---:|---:|\n| 1 | 92.7 | 86.8 |\n| 30 | 689.4 | \
+                759.3 |\n"
         );
         assert_eq!(
             p.to_text(&NumberFormat { precision: Some(1) }),
-            "concurrency  baseline  eagle-topk1-v2\n          1      92.7            86.8\n         30     689.4           759.3\n"
+            "concurrency  baseline  eagle-topk1-v2\n          1      92.7            86.8\n         30     \
+                689.4           759.3\n"
         );
         assert_eq!(p.to_csv(&fmt).unwrap(), "concurrency,baseline,eagle-topk1-v2\n1,92.7,86.8\n30,689.4,759.3\n");
 

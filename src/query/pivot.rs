@@ -302,7 +302,7 @@ mod tests {
     use crate::query::filter::Fields;
     use crate::query::median;
     use crate::run::{RawRun, Value};
-    use crate::store::{Batch, NewSource, RunRecord, RunTime, Store};
+    use crate::store::{Batch, NewSource, RunRecord, RunTime, Seen, Store};
 
     /// The aggregation's contract on full records, comparing sweep dates as
     /// text (entries are (run index, value) in run time order).
@@ -386,8 +386,7 @@ mod tests {
     fn add(store: &mut Store, path: &str, time: &str, runs: &[(Vec<(&str, Value)>, f64)]) {
         let mut batch = Batch::new("test".into(), None);
         let labels = BTreeMap::new();
-        let src =
-            NewSource { path, hash: path, format: "jsonl", labels: &labels, seen: Default::default(), time: None };
+        let src = NewSource { path, hash: path, format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
         let rt = RunTime { time: time.into(), origin: "log" };
         let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
         for (i, (params, value)) in runs.iter().enumerate() {
