@@ -1,0 +1,168 @@
+//! The shape of a JSON text read without parsing it (detection sees only a
+//! head of the file, cut at any byte), and byte offsets of array elements
+//! mapped to lines for error messages.
+
+/// The shape of the start of a JSON text, read without parsing it fully, so
+/// it works on a head cut off at any byte.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Shape {
+    /// The first non-space byte: `{`, `[`, or something else.
+    pub first: Option<u8>,
+    /// Keys of the top-level object (depth 1), or of the objects that are
+    /// elements of a top-level array (depth 2 under `[`), in order.
+    pub top_keys: Vec<String>,
+    /// Keys one level deeper than `top_keys`.
+    pub inner_keys: Vec<String>,
+    /// Keys two levels deeper than `top_keys`.
+    pub deep_keys: Vec<String>,
+    /// For a top-level array: the first byte of its first element.
+    pub first_element: Option<u8>,
+}
+
+impl Shape {
+    pub fn has(&self, key: &str) -> bool {
+        self.top_keys.iter().any(|k| k == key)
+    }
+    pub fn has_inner(&self, key: &str) -> bool {
+        self.inner_keys.iter().any(|k| k == key)
+    }
+    pub fn has_deep(&self, key: &str) -> bool {
+        self.deep_keys.iter().any(|k| k == key)
+    }
+}
+
+/// Skims a JSON text (possibly cut short) and collects the keys near its
+/// top. Stops after `limit` keys in total. Escapes in keys are kept as
+/// written; the keys that matter for detection have none.
+pub fn shape(text: &[u8], limit: usize) -> Shape {
+    let mut shape = Shape::default();
+    let mut i = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
+    shape.first = text.get(i).copied();
+    let base = match shape.first {
+        Some(b'{') => 1,
+        Some(b'[') => {
+            shape.first_element = text[i + 1..].iter().copied().find(|b| !b.is_ascii_whitespace());
+            2
+        }
+        _ => return shape,
+    };
+    // Stack of containers: true for object.
+    let mut stack: Vec<bool> = Vec::new();
+    // In an object, the next string is a key when this is set.
+    let mut expect_key = false;
+    let mut total = 0;
+    while i < text.len() && total < limit {
+        let b = text[i];
+        match b {
+            b'{' => {
+                stack.push(true);
+                expect_key = true;
+            }
+            b'[' => {
+                stack.push(false);
+                expect_key = false;
+            }
+            b'}' | b']' => {
+                stack.pop();
+                expect_key = false;
+            }
+            b',' => expect_key = stack.last() == Some(&true),
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                let mut escaped = false;
+                while j < text.len() {
+                    let c = text[j];
+                    if escaped {
+                        escaped = false;
+                    } else if c == b'\\' {
+                        escaped = true;
+                    } else if c == b'"' {
+                        break;
+                    }
+                    j += 1;
+                }
+                if expect_key && j < text.len() {
+                    let key = String::from_utf8_lossy(&text[start..j]).into_owned();
+                    let depth = stack.len();
+                    let target = if depth == base {
+                        Some(&mut shape.top_keys)
+                    } else if depth == base + 1 {
+                        Some(&mut shape.inner_keys)
+                    } else if depth == base + 2 {
+                        Some(&mut shape.deep_keys)
+                    } else {
+                        None
+                    };
+                    if let Some(t) = target {
+                        if !t.contains(&key) {
+                            t.push(key);
+                            total += 1;
+                        }
+                    }
+                }
+                expect_key = false;
+                i = j;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    shape
+}
+
+/// Start offsets of the elements of the first array met at container depth
+/// `depth` (0 for a top-level array, 1 for an array that is a value of the
+/// top-level object). Used to give each element of a JSON document its own
+/// line number.
+pub fn array_element_offsets(text: &[u8], depth: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut stack = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    // Set while inside the chosen array: waiting for an element to start.
+    let mut inside = false;
+    let mut want = false;
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        if want && !b.is_ascii_whitespace() && b != b']' {
+            out.push(i);
+            want = false;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => stack += 1,
+            b'[' => {
+                if stack == depth && !inside && out.is_empty() {
+                    inside = true;
+                    want = true;
+                }
+                stack += 1;
+            }
+            b'}' | b']' => {
+                stack = stack.saturating_sub(1);
+                if inside && stack == depth {
+                    return out;
+                }
+            }
+            b',' if inside && stack == depth + 1 => want = true,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The 1-based line of byte `offset` in `text`.
+pub fn line_of(text: &[u8], offset: usize) -> u64 {
+    // One more line than line breaks before the offset.
+    text[..offset.min(text.len())].split(|&b| b == b'\n').count() as u64
+}
