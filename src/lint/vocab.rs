@@ -385,7 +385,13 @@ pub(crate) fn tokenize(vocab: &Vocabulary, s: &str) -> Vec<Token> {
                 continue;
             }
         }
-        if c.is_ascii_digit() && word_start {
+        // `bs=32` where `bs` names nothing reckon knows: the setting of some
+        // knob, neither a stated value nor a point; read as a plain word.
+        let unknown_setting = matches!(
+            out.as_slice(),
+            [.., Token { kind: Tok::Word(_), .. }, Token { kind: Tok::Punct('='), end, .. }] if *end == i
+        );
+        if c.is_ascii_digit() && word_start && !unknown_setting {
             if let Some((tok, len)) = number_at(vocab, rest, &lower[i..]) {
                 out.push(Token { kind: Tok::Number(tok), start: i, end: i + len });
                 i += len;
@@ -619,6 +625,16 @@ pub(crate) mod tests {
         assert!(t.contains(&Tok::Mention(Meaning::Series(vec!["cutlass".into(), "triton".into()]))));
         assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 11.6 && n.unit == Unit::Time(1e-6))));
         assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 212.0 && n.unit == Unit::Time(1e-3))));
+    }
+
+    #[test]
+    fn a_number_set_on_an_unknown_knob_is_neither_a_value_nor_a_point() {
+        // `bs` and `C` name nothing the data hold: `bs=32` is a setting, and
+        // reading 32 as a stated throughput would judge a claim nobody made.
+        let t = kinds("cuBLAS reaches 240 TFLOPS with bs=32 from C=50 on");
+        assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 240.0)), "{t:?}");
+        assert!(!t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 32.0 || n.value == 50.0)), "{t:?}");
+        assert!(t.contains(&Tok::Word("32".into())), "{t:?}");
     }
 
     proptest::proptest! {
