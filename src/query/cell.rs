@@ -52,6 +52,19 @@ impl Agg {
     /// Every aggregation, in the order they are documented.
     pub const ALL: [Agg; 7] = [Agg::Median, Agg::Mean, Agg::Min, Agg::Max, Agg::Count, Agg::Latest, Agg::All];
 
+    /// One value from a cell's values (already narrowed to the runs this
+    /// aggregation reads: the newest sweep's, or the latest run for `latest`).
+    pub(crate) fn fold(self, values: &[f64]) -> f64 {
+        match self {
+            Agg::Median | Agg::All => median(values),
+            Agg::Mean => values.iter().sum::<f64>() / values.len() as f64,
+            Agg::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
+            Agg::Max => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            Agg::Count => values.len() as f64,
+            Agg::Latest => values.first().copied().unwrap_or(f64::NAN),
+        }
+    }
+
     /// The name used on the command line and in directives.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -269,14 +282,7 @@ pub(crate) fn aggregate(agg: Agg, runs: &Runs, entries: &[(u32, f64)]) -> Cell {
         }
     };
     let values: Vec<f64> = used.iter().map(|(_, v)| *v).collect();
-    let value = match agg {
-        Agg::Median | Agg::All => median(&values),
-        Agg::Mean => values.iter().sum::<f64>() / values.len() as f64,
-        Agg::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
-        Agg::Max => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        Agg::Count => values.len() as f64,
-        Agg::Latest => values.first().copied().unwrap_or(f64::NAN),
-    };
+    let value = agg.fold(&values);
     let mut sweeps: Vec<u32> = used.iter().map(|(i, _)| runs.sweep[*i as usize]).collect();
     sweeps.sort_unstable();
     sweeps.dedup();
