@@ -461,12 +461,12 @@ fn claims_document(s: &Sizes) -> String {
             ),
             7 => format!("{a} beats {b} on p99_ttft_ms for all max_concurrency >= 100 where {pinned}"),
             8 => format!(
-                "{a} matches {b} on mean_tpot_ms for all max_concurrency in (1, 2, 4) and {a} beats {b} on \
-                output_throughput for any max_concurrency where {pinned}"
+                "{a} matches {b} on mean_tpot_ms for all max_concurrency in (1, 2, 4) where {pinned} and {a} \
+                beats {b} on output_throughput for any max_concurrency where {pinned}"
             ),
             _ => format!(
                 "{a} matches or beats others on median_e2e_latency_ms for all max_concurrency <= 16 where \
-                model = '{model}' and date >= '{}'",
+                model = '{model}' and random_input_len = {len} and date >= '{}'",
                 sweep_date(s.dates / 2)
             ),
         };
