@@ -168,3 +168,72 @@ fn diff_region_is_a_living_section() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("plan.md:1:") && r.stderr.contains("no runs in sweep `1999-01-01`"), "{r:?}");
 }
+
+/// A cache study: a CSV sweep over policy × cache size (three repeats), a
+/// warm-up CSV that records hit rate per policy only, and hyperfine timings
+/// of the trace replay per policy. Only LFU at 512 MB moves (+12%).
+fn cache_study() -> Sandbox {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"policy\"\n\n[metrics.hit_rate]\ndirection = \"higher\"\nmargin = 0.02\n");
+    for (sweep, lfu_512, warm_rate) in [("2026-03-02", 0.66, 0.300), ("2026-03-16", 0.74, 0.301)] {
+        let mut csv = String::from("policy,cache_mb,repeat,hit_rate\n");
+        let mut warm = String::from("policy,repeat,hit_rate\n");
+        for (policy, rates) in [("lru", [0.40, 0.55, 0.70]), ("lfu", [0.42, 0.58, lfu_512])] {
+            for (mb, rate) in [128, 256, 512].iter().zip(rates) {
+                for (rep, jitter) in [(1, 0.998), (2, 1.0), (3, 1.002)] {
+                    let _ = writeln!(csv, "{policy},{mb},{rep},{:.4}", rate * jitter);
+                }
+            }
+            for (rep, jitter) in [(1, 0.999), (2, 1.0), (3, 1.001)] {
+                let _ = writeln!(warm, "{policy},{rep},{:.4}", warm_rate * jitter);
+            }
+        }
+        s.write(&format!("logs/{sweep}/hits.csv"), csv);
+        s.write(&format!("logs/{sweep}/warm.csv"), warm);
+        let result = |policy: &str, t: f64| {
+            format!(
+                r#"{{"command": "replay --policy {policy}", "mean": {t}, "stddev": 0.01, "median": {t}, "user": {t},
+                "system": 0.01, "min": {lo}, "max": {hi}, "times": [{lo}, {t}, {hi}], "exit_codes": [0, 0, 0],
+                "parameters": {{"policy": "{policy}"}}}}"#,
+                lo = t - 0.01,
+                hi = t + 0.01
+            )
+        };
+        let replay = format!(r#"{{"results": [{}, {}]}}"#, result("lru", 2.10), result("lfu", 2.30));
+        s.write(&format!("logs/{sweep}/replay.json"), replay);
+    }
+    s.ok(&["ingest", "-q", "logs/{date}/hits.csv", "logs/{date}/warm.csv", "logs/{date}/replay.json"]);
+    s
+}
+
+#[test]
+fn cells_keep_the_params_of_a_sweep_that_another_format_lacks() {
+    let s = cache_study();
+    // The replay timings (hyperfine) know only `policy`; the hit rates are
+    // still told apart by cache size, so the one cell that moved shows.
+    let all: Value = serde_json::from_str(&s.ok(&["diff", "--format", "json"]).stdout).unwrap();
+    assert_eq!(all["by_metric"]["hit_rate"], serde_json::json!(["cache_mb", "policy"]), "{}", all["by_metric"]);
+    assert!(all["by_metric"]["time"].as_array().unwrap().iter().all(|p| p != "cache_mb"), "{}", all["by_metric"]);
+    let moved: Vec<&Value> = all["cells"].as_array().unwrap().iter().filter(|c| c["movement"] == "better").collect();
+    assert_eq!(moved.len(), 1, "{moved:?}");
+    assert_eq!(moved[0]["metric"], "hit_rate");
+    assert_eq!(moved[0]["cell"], serde_json::json!([["cache_mb", "512"], ["policy", "lfu"]]));
+    close(&moved[0]["change"], 0.74 / 0.66 - 1.0, 5e-3);
+
+    // The warm-up runs record hit rate without a cache size: never pooled
+    // with the sized runs, they are cells of their own, and the diff says so.
+    let hits: Value =
+        serde_json::from_str(&s.ok(&["diff", "--metric", "hit_rate", "--format", "json"]).stdout).unwrap();
+    let cells = hits["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 8, "6 sized cells and 2 warm-up cells: {cells:?}");
+    let warm: Vec<&Value> = cells.iter().filter(|c| c["cell"].as_array().unwrap().len() == 1).collect();
+    assert_eq!(warm.len(), 2, "{cells:?}");
+    assert!(warm.iter().all(|c| c["from"]["runs"] == 3 && (c["from"]["value"].as_f64().unwrap() - 0.3).abs() < 1e-9));
+    assert_eq!(hits["unkeyed"], serde_json::json!([{"metric": "hit_rate", "params": ["cache_mb"], "runs": 12}]));
+    let text = s.ok(&["diff", "--metric", "hit_rate", "--only-moved"]).stdout;
+    assert!(text.contains("cells by cache_mb, policy:"), "{text}");
+    assert!(text.contains("12 hit_rate run(s) lack cache_mb"), "{text}");
+    assert!(text.contains("1 of 8 cells moved beyond noise"), "{text}");
+    let text = s.ok(&["diff"]).stdout;
+    assert!(text.contains("cache_mb, policy for hit_rate;"), "each metric's key is said: {text}");
+}

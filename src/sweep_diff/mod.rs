@@ -1,0 +1,468 @@
+//! What moved between two sweeps: for every metric and every cell measured
+//! in both, the change in the cell's value and whether it is beyond noise,
+//! decided by the same statistics as claims ([`crate::claims::stats`]): the
+//! newer sweep's runs are compared with the older one's as "A beats B", so a
+//! cell "got better" exactly when a claim "the new sweep beats the old one
+//! on this metric at this cell" would hold.
+//!
+//! A cell is the runs sharing the values of the key params. By default each
+//! metric is keyed by the params that vary within a sweep among the runs that
+//! hold that metric (the experiment's dimensions, e.g. config and
+//! `max_concurrency`): a hyperfine log that records only `kernel` beside a
+//! CSV sweep over `kernel`, `M` and `tile` must not shrink the CSV's cells to
+//! one per kernel. Params that only tell the sweeps apart (a date label, a
+//! server version) or that only one sweep records (a per-run tag) are not
+//! part of the key, nor are repeat markers (`repeat`, `seed`, … see
+//! [`crate::run::is_repeat_marker`]): the runs they tell apart are the
+//! repeats a cell compares. A run that lacks a key param (another format
+//! logged the same metric with fewer params) is never pooled with runs that
+//! have it: it falls in a cell of its own, keyed by the params it has, and the
+//! diff says so.
+
+mod show;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+pub(crate) use show::Listing;
+
+use crate::claims::stats::{self, Interval, Outcome};
+use crate::metric::{Direction, Margins};
+use crate::query::{Dataset, Filter, Key};
+use crate::store::RunRecord;
+use crate::{Error, Result};
+
+/// Fields every run has that are not params of the experiment.
+const PSEUDO: [&str; 3] = ["date", "time", "source"];
+
+/// What to compare.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Options {
+    /// The older sweep (default: the second newest).
+    pub from: Option<String>,
+    /// The newer sweep (default: the newest).
+    pub to: Option<String>,
+    /// Only these metrics (default: every metric with a direction).
+    pub metrics: Vec<String>,
+    /// Only runs matching this filter.
+    pub filter: Option<Filter>,
+    /// The params that make a cell (default: see the module comment).
+    pub by: Vec<String>,
+}
+
+/// How a cell moved from the older sweep to the newer one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Movement {
+    /// Better beyond noise (for the metric's direction; up for a neutral one).
+    Better,
+    /// Worse beyond noise (down for a neutral metric).
+    Worse,
+    /// The same within the metric's margin, shown beyond noise.
+    Same,
+    /// Neither: the change is within noise, or too few runs to tell.
+    WithinNoise,
+}
+
+impl Movement {
+    pub(crate) fn beyond_noise(self) -> bool {
+        matches!(self, Movement::Better | Movement::Worse)
+    }
+
+    fn words(self, direction: Direction) -> &'static str {
+        match (self, direction) {
+            (Movement::Better, Direction::Neutral) => "up beyond noise",
+            (Movement::Worse, Direction::Neutral) => "down beyond noise",
+            (Movement::Better, _) => "better beyond noise",
+            (Movement::Worse, _) => "worse beyond noise",
+            (Movement::Same, _) => "same within margin",
+            (Movement::WithinNoise, _) => "within noise",
+        }
+    }
+}
+
+/// One side of a cell's comparison.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct SweepSide {
+    /// The median of the cell's runs in that sweep.
+    pub value: f64,
+    pub runs: usize,
+}
+
+/// One cell present in both sweeps.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CellMove {
+    pub metric: String,
+    pub unit: Option<String>,
+    pub direction: Direction,
+    /// The key params and their values.
+    pub cell: Vec<(String, String)>,
+    pub from: SweepSide,
+    pub to: SweepSide,
+    /// to/from − 1 of the medians.
+    pub change: f64,
+    /// 95% interval of the ratio to/from (geometric means of the runs).
+    pub ratio_ci95: Interval,
+    /// The practical margin δ (a fraction).
+    pub margin: f64,
+    pub movement: Movement,
+    /// A side has a single run: its noise is the metric's spread in
+    /// repeated runs elsewhere, as for claims.
+    pub single_run: bool,
+    /// ln(to/from), signed so that positive is better.
+    pub effect: f64,
+}
+
+impl CellMove {
+    pub(crate) fn cell_label(&self) -> String {
+        self.cell.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+    }
+
+    pub(crate) fn verdict(&self) -> &'static str {
+        self.movement.words(self.direction)
+    }
+}
+
+/// A claim whose verdict differs as of the two sweeps.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ClaimMove {
+    pub path: String,
+    pub line: usize,
+    pub id: String,
+    pub from: crate::claims::Verdict,
+    pub to: crate::claims::Verdict,
+    /// The evidence as of the newer sweep.
+    pub summary: String,
+}
+
+/// Everything `reckon diff` says.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct SweepDiff {
+    pub from: String,
+    pub to: String,
+    /// The params that make a cell, over every metric compared.
+    pub by: Vec<String>,
+    /// Each compared metric's key params (they differ when formats that
+    /// record different params are compared).
+    pub by_metric: BTreeMap<String, Vec<String>>,
+    /// Runs that lack some of their metric's key params, and so form cells of
+    /// their own.
+    pub unkeyed: Vec<Unkeyed>,
+    /// Runs per cell in each sweep: (fewest, most).
+    pub from_runs: (usize, usize),
+    pub to_runs: (usize, usize),
+    /// Every cell in both sweeps, moved beyond noise first, then by size.
+    pub cells: Vec<CellMove>,
+    /// Cells measured in only one of the sweeps.
+    pub only_from: usize,
+    pub only_to: usize,
+    /// Metrics without a direction, left out unless named.
+    pub neutral_skipped: Vec<String>,
+    pub claims: Vec<ClaimMove>,
+}
+
+/// The runs of one metric that lack some key params.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Unkeyed {
+    pub metric: String,
+    /// The key params some of those runs lack.
+    pub params: Vec<String>,
+    pub runs: usize,
+}
+
+/// The sweeps in the data (matching `filter`), oldest first.
+pub(crate) fn sweeps(dataset: &Dataset, filter: Option<&Filter>) -> Vec<String> {
+    let set: BTreeSet<&str> =
+        dataset.runs().iter().filter(|r| filter.is_none_or(|f| f.matches(*r))).map(|r| r.sweep.as_str()).collect();
+    set.into_iter().map(str::to_string).collect()
+}
+
+/// The two sweeps to compare: as given, else the two newest.
+pub(crate) fn pick_sweeps(dataset: &Dataset, opts: &Options) -> Result<(String, String)> {
+    let all = sweeps(dataset, opts.filter.as_ref());
+    let known = |s: &str, what: &str| -> Result<()> {
+        if all.iter().any(|x| x == s) {
+            Ok(())
+        } else {
+            Err(Error::usage(format!(
+                "no runs in sweep `{s}` (the {what} sweep); sweeps in the data: {}",
+                if all.is_empty() { "none (ingest logs first)".to_string() } else { all.join(", ") }
+            )))
+        }
+    };
+    let to = match &opts.to {
+        Some(t) => {
+            known(t, "newer")?;
+            t.clone()
+        }
+        None => all.last().cloned().ok_or_else(|| Error::usage("no sweeps in the data; ingest logs first"))?,
+    };
+    let from = match &opts.from {
+        Some(f) => {
+            known(f, "older")?;
+            f.clone()
+        }
+        None => all.iter().rev().find(|s| **s < to).cloned().ok_or_else(|| {
+            Error::usage(format!("no sweep before {to}; a diff needs two (sweeps in the data: {})", all.join(", ")))
+        })?,
+    };
+    if from == to {
+        return Err(Error::usage(format!("the older and the newer sweep are the same ({to})")));
+    }
+    Ok((from, to))
+}
+
+/// A metric's runs in the two sweeps (matching the filter, with a finite
+/// value): the run, whether it is of the newer sweep, the value.
+type MetricRuns<'a> = Vec<(&'a RunRecord, bool, f64)>;
+
+fn metric_runs<'a>(
+    dataset: &'a Dataset,
+    metric: &str,
+    (from, to): (&str, &str),
+    filter: Option<&Filter>,
+) -> Result<MetricRuns<'a>> {
+    Ok(dataset
+        .values(metric)?
+        .filter(|(run, value)| {
+            (run.sweep == from || run.sweep == to) && filter.is_none_or(|f| f.matches(*run)) && value.is_finite()
+        })
+        .map(|(run, value)| (run, run.sweep == to, value))
+        .collect())
+}
+
+/// The default key params of one metric: recorded in both sweeps, varying
+/// within one of them among the runs that hold the metric. A param some runs
+/// lack varies (present and absent differ), so a format that does not record
+/// it never pools its runs with those of a format that does.
+fn default_by(runs: &MetricRuns<'_>) -> Vec<String> {
+    // Per param, per sweep (older, newer): the values seen and how many runs have it.
+    let mut seen: BTreeMap<&str, [(BTreeSet<String>, usize); 2]> = BTreeMap::new();
+    let mut total = [0usize; 2];
+    for (run, newer, _) in runs {
+        let side = usize::from(*newer);
+        total[side] += 1;
+        for (name, value) in &run.params {
+            if PSEUDO.contains(&name.as_str()) || crate::run::is_repeat_marker(name) {
+                continue;
+            }
+            let entry = &mut seen.entry(name.as_str()).or_default()[side];
+            entry.1 += 1;
+            if entry.0.len() < 2 {
+                entry.0.insert(value.to_string());
+            }
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, sides)| {
+            let both = sides.iter().all(|(_, n)| *n > 0);
+            let varies = sides.iter().zip(total).any(|((values, n), all)| values.len() > 1 || (*n > 0 && *n < all));
+            both && varies
+        })
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// A metric a diff compares: name, unit, direction.
+type MetricSpec = (String, Option<String>, Direction);
+
+/// One cell's values: the older sweep's runs, the newer sweep's.
+type Sides = (Vec<f64>, Vec<f64>);
+
+/// The metrics a diff compares (name, unit, direction), sorted, and the
+/// neutral ones left out when none were named.
+fn metrics_to_compare(dataset: &Dataset, opts: &Options) -> Result<(Vec<MetricSpec>, Vec<String>)> {
+    let mut metrics: Vec<MetricSpec> = Vec::new();
+    let mut neutral_skipped = Vec::new();
+    if opts.metrics.is_empty() {
+        for m in dataset.metrics() {
+            if m.direction == Direction::Neutral {
+                neutral_skipped.push(m.name.clone());
+            } else {
+                metrics.push((m.name.clone(), m.unit.clone(), m.direction));
+            }
+        }
+    } else {
+        for name in &opts.metrics {
+            let m = dataset.metric_info(name)?;
+            metrics.push((m.name.clone(), m.unit.clone(), m.direction));
+        }
+    }
+    metrics.sort_by(|a, b| a.0.cmp(&b.0));
+    neutral_skipped.sort();
+
+    Ok((metrics, neutral_skipped))
+}
+
+/// Each cell's runs of one metric: cell key (a param a run lacks is
+/// `None`) → (older sweep's values, newer sweep's values).
+fn sides_by_cell(runs: &MetricRuns<'_>, by: &[String]) -> BTreeMap<Vec<Option<Key>>, Sides> {
+    let mut groups: BTreeMap<Vec<Option<Key>>, Sides> = BTreeMap::new();
+    for (run, newer, value) in runs {
+        let key = by.iter().map(|p| run.params.get(p).map(|v| Key::parse(&v.to_string()))).collect();
+        let sides = groups.entry(key).or_default();
+        if *newer { &mut sides.1 } else { &mut sides.0 }.push(*value);
+    }
+    groups
+}
+
+/// The runs of `metric` lacking some of the key params `by`, if any.
+fn unkeyed(metric: &str, by: &[String], groups: &BTreeMap<Vec<Option<Key>>, Sides>) -> Option<Unkeyed> {
+    let mut params = BTreeSet::new();
+    let mut runs = 0;
+    for (key, (old, new)) in groups {
+        if key.iter().any(Option::is_none) {
+            runs += old.len() + new.len();
+            params.extend(by.iter().zip(key).filter(|(_, k)| k.is_none()).map(|(p, _)| p.clone()));
+        }
+    }
+    (runs > 0).then(|| Unkeyed { metric: metric.to_string(), params: params.into_iter().collect(), runs })
+}
+
+/// What one metric's cells add to a diff.
+#[derive(Default)]
+struct Tally {
+    cells: Vec<CellMove>,
+    only_from: usize,
+    only_to: usize,
+    from_runs: Option<(usize, usize)>,
+    to_runs: Option<(usize, usize)>,
+}
+
+fn widen(range: Option<(usize, usize)>, n: usize) -> (usize, usize) {
+    range.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n)))
+}
+
+/// Compares one metric's cells.
+fn compare_cells(
+    (metric, unit, direction): &MetricSpec,
+    margin: f64,
+    by: &[String],
+    groups: &BTreeMap<Vec<Option<Key>>, Sides>,
+    tally: &mut Tally,
+) {
+    let pooled = pooled_log_sd(groups.values().flat_map(|(a, b)| [a.as_slice(), b.as_slice()]));
+    for (key, (old, new)) in groups {
+        match (old.is_empty(), new.is_empty()) {
+            (true, true) => continue,
+            (true, false) => {
+                tally.only_to += 1;
+                continue;
+            }
+            (false, true) => {
+                tally.only_from += 1;
+                continue;
+            }
+            _ => {}
+        }
+        // Ratios need positive values: a zero or negative cell is left out.
+        let Ok(c) = stats::compare(new, old, *direction, margin, pooled) else { continue };
+        tally.from_runs = Some(widen(tally.from_runs, old.len()));
+        tally.to_runs = Some(widen(tally.to_runs, new.len()));
+        let movement = match c.outcome {
+            Outcome::Better => Movement::Better,
+            Outcome::Worse => Movement::Worse,
+            Outcome::Equivalent => Movement::Same,
+            Outcome::Inconclusive => Movement::WithinNoise,
+        };
+        // The comparison's interval is of d signed by direction; the
+        // ratio to/from is stated literally.
+        let literal = if *direction == Direction::Lower { Interval { lo: -c.ci95.hi, hi: -c.ci95.lo } } else { c.ci95 };
+        tally.cells.push(CellMove {
+            metric: metric.clone(),
+            unit: unit.clone(),
+            direction: *direction,
+            // A param the cell's runs lack is left out of its label.
+            cell: by.iter().zip(key).filter_map(|(p, k)| Some((p.clone(), k.as_ref()?.to_string()))).collect(),
+            from: SweepSide { value: c.b_value, runs: c.n_b },
+            to: SweepSide { value: c.a_value, runs: c.n_a },
+            change: c.rel_diff,
+            ratio_ci95: literal.exp(),
+            margin,
+            movement,
+            single_run: c.single_run,
+            effect: c.d,
+        });
+    }
+}
+
+/// Compares the two sweeps cell by cell.
+pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<SweepDiff> {
+    // Names as the data use them: reckon.toml's aliases resolved.
+    let opts =
+        &Options { filter: opts.filter.as_ref().map(|f| dataset.resolve_filter(f)).transpose()?, ..opts.clone() };
+    let (from, to) = pick_sweeps(dataset, opts)?;
+    let filter = opts.filter.as_ref();
+    let chosen = opts.by.iter().map(|p| dataset.param_name(p, "--by")).collect::<Result<Vec<_>>>()?;
+    let (metrics, neutral_skipped) = metrics_to_compare(dataset, opts)?;
+    let mut tally = Tally::default();
+    let (mut by_metric, mut unkeyed_runs) = (BTreeMap::new(), Vec::new());
+    for spec in metrics {
+        let runs = metric_runs(dataset, &spec.0, (&from, &to), filter)?;
+        let by = if chosen.is_empty() { default_by(&runs) } else { chosen.clone() };
+        let groups = sides_by_cell(&runs, &by);
+        compare_cells(&spec, margins.of(&spec.0, spec.2), &by, &groups, &mut tally);
+        unkeyed_runs.extend(unkeyed(&spec.0, &by, &groups));
+        by_metric.insert(spec.0, by);
+    }
+    let mut cells = tally.cells;
+    cells.sort_by(|a, b| {
+        b.movement.beyond_noise().cmp(&a.movement.beyond_noise()).then(b.effect.abs().total_cmp(&a.effect.abs()))
+    });
+    let by = if chosen.is_empty() {
+        by_metric.values().flatten().cloned().collect::<BTreeSet<_>>().into_iter().collect()
+    } else {
+        chosen
+    };
+    Ok(SweepDiff {
+        from,
+        to,
+        by,
+        by_metric,
+        unkeyed: unkeyed_runs,
+        from_runs: tally.from_runs.unwrap_or((0, 0)),
+        to_runs: tally.to_runs.unwrap_or((0, 0)),
+        cells,
+        only_from: tally.only_from,
+        only_to: tally.only_to,
+        neutral_skipped,
+        claims: Vec::new(),
+    })
+}
+
+/// The per-run sd of ln(value) pooled over every group of two or more runs
+/// (the spread the claim engine uses for single-run sides).
+pub(crate) fn pooled_log_sd<'a>(groups: impl Iterator<Item = &'a [f64]>) -> Option<f64> {
+    let (mut ss, mut dof) = (0.0, 0usize);
+    for g in groups {
+        let logs: Vec<f64> = g.iter().filter(|v| **v > 0.0).map(|v| v.ln()).collect();
+        if logs.len() >= 2 {
+            let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+            ss += logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>();
+            dof += logs.len() - 1;
+        }
+    }
+    (dof > 0).then(|| (ss / dof as f64).sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pooled_sd_ignores_single_runs() {
+        assert_eq!(pooled_log_sd([[1.0].as_slice()].into_iter()), None);
+        let g1 = [100.0, 110.0];
+        let sd = pooled_log_sd([g1.as_slice(), [5.0].as_slice()].into_iter()).unwrap();
+        let expect = ((110f64.ln() - 100f64.ln()).powi(2) / 2.0).sqrt();
+        assert!((sd - expect).abs() < 1e-12, "{sd} vs {expect}");
+    }
+
+    #[test]
+    fn movement_words_follow_direction() {
+        assert_eq!(Movement::Better.words(Direction::Lower), "better beyond noise");
+        assert_eq!(Movement::Worse.words(Direction::Neutral), "down beyond noise");
+        assert!(!Movement::WithinNoise.beyond_noise());
+    }
+}

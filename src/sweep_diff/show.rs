@@ -1,0 +1,243 @@
+//! How a sweep diff is said: the preamble (sweeps, runs per cell, what keys
+//! the cells), an aligned table for a terminal, a markdown section, JSON.
+
+use std::fmt::Write as _;
+
+use super::{CellMove, Movement, SweepDiff};
+use crate::{Error, Result};
+
+fn runs_phrase(r: (usize, usize)) -> String {
+    match r {
+        (1, 1) => "single runs (1 run per cell)".to_string(),
+        (a, b) if a == b => format!("{a} runs per cell"),
+        (a, b) => format!("{a}–{b} runs per cell"),
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:+.1}%", x * 100.0)
+}
+
+fn num(v: f64, digits: Option<usize>) -> String {
+    crate::query::NumberFormat { precision: digits }.format(v)
+}
+
+/// Which cells a rendering lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Listing {
+    /// Every cell whose value changed.
+    Changed,
+    /// Only the cells that moved beyond noise.
+    BeyondNoise,
+}
+
+impl SweepDiff {
+    fn listed(&self, listing: Listing) -> impl Iterator<Item = &CellMove> {
+        self.cells.iter().filter(move |c| match listing {
+            Listing::Changed => c.from.value != c.to.value || c.movement.beyond_noise(),
+            Listing::BeyondNoise => c.movement.beyond_noise(),
+        })
+    }
+
+    /// "12 of 484 cells moved beyond noise (5 better, 7 worse); …".
+    pub(crate) fn headline(&self) -> String {
+        let n = self.cells.len();
+        let better = self.cells.iter().filter(|c| c.movement == Movement::Better).count();
+        let worse = self.cells.iter().filter(|c| c.movement == Movement::Worse).count();
+        let same = self.cells.iter().filter(|c| c.movement == Movement::Same).count();
+        let noise = n - better - worse - same;
+        format!(
+            "{} of {n} cells moved beyond noise ({better} better, {worse} worse); {noise} within noise; {same} the \
+             same within their margin",
+            better + worse
+        )
+    }
+
+    /// Lines said before and after the cells: the sweeps, the runs, what was
+    /// left out.
+    fn preamble(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{} → {}, cells by {}: {} has {}, {} has {}.",
+            self.from,
+            self.to,
+            self.keys_phrase(),
+            self.from,
+            runs_phrase(self.from_runs),
+            self.to,
+            runs_phrase(self.to_runs)
+        )];
+        if self.from_runs.0 == 1 || self.to_runs.0 == 1 {
+            lines.push(
+                "A side with a single run has no spread of its own: its noise is the spread of the metric's \
+                 repeated runs, as for claims, and such cells are marked ¹."
+                    .to_string(),
+            );
+        }
+        if !self.unkeyed.is_empty() {
+            let each: Vec<String> = self
+                .unkeyed
+                .iter()
+                .map(|u| format!("{} {} run(s) lack {}", u.runs, u.metric, u.params.join(", ")))
+                .collect();
+            lines.push(format!(
+                "Runs that lack a key param are not pooled with those that have it: they form cells of their own, \
+                 labelled by the params they have ({}).",
+                each.join("; ")
+            ));
+        }
+        lines.push(self.headline() + ".");
+        lines
+    }
+
+    /// `config, max_concurrency`, or, when the metrics' runs record
+    /// different params, each key with the metrics it keys.
+    fn keys_phrase(&self) -> String {
+        let list =
+            |by: &[String]| if by.is_empty() { "(nothing: one cell per metric)".to_string() } else { by.join(", ") };
+        let mut groups: Vec<(&[String], Vec<&str>)> = Vec::new();
+        for (metric, by) in &self.by_metric {
+            match groups.iter_mut().find(|(b, _)| *b == by.as_slice()) {
+                Some((_, metrics)) => metrics.push(metric),
+                None => groups.push((by, vec![metric])),
+            }
+        }
+        if groups.len() < 2 {
+            return list(&self.by);
+        }
+        groups
+            .iter()
+            .map(|(by, metrics)| format!("{} for {}", list(by), metrics.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn postscript(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.only_from + self.only_to > 0 {
+            lines.push(format!(
+                "Not compared: {} cell(s) only in {}, {} only in {}.",
+                self.only_from, self.from, self.only_to, self.to
+            ));
+        }
+        if !self.neutral_skipped.is_empty() {
+            lines.push(format!(
+                "Metrics without a better direction not compared (name them with --metric): {}.",
+                self.neutral_skipped.join(", ")
+            ));
+        }
+        lines
+    }
+
+    fn claim_lines(&self) -> Vec<String> {
+        self.claims
+            .iter()
+            .map(|c| format!("{}:{}: claim `{}`: {} → {}: {}", c.path, c.line, c.id, c.from, c.to, c.summary))
+            .collect()
+    }
+
+    fn row(c: &CellMove, digits: Option<usize>) -> Vec<String> {
+        let mark = if c.single_run { "¹" } else { "" };
+        vec![
+            c.metric.clone(),
+            c.cell_label(),
+            num(c.from.value, digits),
+            num(c.to.value, digits),
+            pct(c.change),
+            format!("{}…{}", pct(c.ratio_ci95.lo - 1.0), pct(c.ratio_ci95.hi - 1.0)),
+            format!("{} vs {}", c.from.runs, c.to.runs),
+            format!("{}{mark}", c.verdict()),
+        ]
+    }
+
+    fn header(&self) -> Vec<String> {
+        ["metric", "cell", &self.from, &self.to, "change", "95% interval", "runs", "verdict"]
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect()
+    }
+
+    /// An aligned table for a terminal.
+    pub(crate) fn to_text(&self, listing: Listing, digits: Option<usize>) -> String {
+        let mut out = self.preamble().join("\n");
+        out.push_str("\n\n");
+        let mut rows = vec![self.header()];
+        rows.extend(self.listed(listing).map(|c| Self::row(c, digits)));
+        if rows.len() == 1 {
+            out.push_str("(no cell moved)\n");
+        } else {
+            let widths: Vec<usize> =
+                (0..rows[0].len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+            for row in &rows {
+                let mut line = String::new();
+                for (i, cell) in row.iter().enumerate() {
+                    let pad = widths[i] - cell.chars().count();
+                    // Numbers right-aligned, words left-aligned.
+                    if (2..=6).contains(&i) {
+                        line.push_str(&" ".repeat(pad));
+                        line.push_str(cell);
+                    } else {
+                        line.push_str(cell);
+                        line.push_str(&" ".repeat(pad));
+                    }
+                    line.push_str("  ");
+                }
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        }
+        for l in self.postscript() {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        if !self.claims.is_empty() {
+            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:", self.from, self.to);
+            for l in self.claim_lines() {
+                let _ = writeln!(out, "  {l}");
+            }
+        }
+        out
+    }
+
+    /// A markdown section (used by `--format markdown` and `diff` regions).
+    pub(crate) fn to_markdown(&self, listing: Listing, digits: Option<usize>) -> String {
+        let mut out = self.preamble().join(" ");
+        out.push_str("\n\n");
+        let body: Vec<Vec<String>> = self
+            .listed(listing)
+            .map(|c| {
+                let mut r = Self::row(c, digits);
+                r[1] = r[1].replace('|', "\\|");
+                if c.movement.beyond_noise() {
+                    r[7] = format!("**{}**", r[7]);
+                }
+                r
+            })
+            .collect();
+        if body.is_empty() {
+            out.push_str("_No cell moved._\n");
+        } else {
+            let right = [false, false, true, true, true, true, true, false];
+            out.push_str(&crate::query::markdown_table(&self.header(), &right, &body));
+        }
+        let post = self.postscript();
+        if !post.is_empty() {
+            out.push('\n');
+            out.push_str(&post.join(" "));
+            out.push('\n');
+        }
+        if !self.claims.is_empty() {
+            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:\n", self.from, self.to);
+            for c in &self.claims {
+                let _ =
+                    writeln!(out, "- `{}` ({}:{}): {} → **{}** — {}", c.id, c.path, c.line, c.from, c.to, c.summary);
+            }
+        }
+        out
+    }
+
+    pub(crate) fn to_json(&self) -> Result<String> {
+        let mut s = serde_json::to_string_pretty(self).map_err(|e| Error::usage(e.to_string()))?;
+        s.push('\n');
+        Ok(s)
+    }
+}
