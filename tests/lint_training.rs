@@ -4,7 +4,10 @@
 //! reader stores as a param). What a cold trial of lint on it showed, pinned:
 //! a sentence opening with `It`, a peak stated without its unit after one
 //! the sentence gave, `N unit for X vs M unit for Y`, and a measurement
-//! stored as a param taken for the swept one.
+//! stored as a param taken for the swept one; and a pair of numbers whose
+//! point is named in words reckon does not know.
+
+use std::fmt::Write as _;
 
 mod common;
 
@@ -97,4 +100,75 @@ fn a_region_checks_all_its_sentence_says() {
         c["claim"]["clauses"].as_array().unwrap().iter().map(|k| k["verdict"].as_str().unwrap()).collect();
     // As lint judged them: stale is contradicted now; the peak within noise.
     assert_eq!(verdicts, ["contradicted", "inconclusive"]);
+}
+
+/// An optimizer study by sequence length, whose notes name the point of a
+/// pair of numbers in words reckon does not know ("the warm-up runs"). The
+/// pair and the comparison it backs are values at one point: without a
+/// `[points]` entry they are left unjudged with a hint to add one, never
+/// widened to every sequence length (where Lion loses at 2048 and 4096).
+#[test]
+fn a_stated_pair_without_a_known_point_asks_for_a_points_entry() {
+    let sb = Sandbox::new();
+    let toml = "series = \"optimizer\"\n\n[[source]]\npath = \"logs/{date}/runs.csv\"\n\n[aliases]\nlion = \
+                [\"Lion\"]\nadamw = [\"AdamW\"]\ntokens_per_s = [\"tokens/s\", \"throughput\"]\n";
+    sb.write("reckon.toml", toml);
+    let mut csv = String::from("optimizer,seq_len,seed,tokens_per_s\n");
+    for (optimizer, rates) in
+        [("adamw", [98000.0, 90000.0, 76000.0, 52000.0]), ("lion", [101000.0, 88000.0, 71000.0, 47000.0])]
+    {
+        for (seq_len, rate) in [512, 1024, 2048, 4096].iter().zip(rates) {
+            for (seed, jitter) in [(0, 0.997), (1, 1.0), (2, 1.003)] {
+                let _ = writeln!(csv, "{optimizer},{seq_len},{seed},{:.1}", rate * jitter);
+            }
+        }
+    }
+    sb.write("logs/2026-05-04/runs.csv", csv);
+    sb.write(
+        "notes.md",
+        "# Lion vs AdamW on the 350M model\n\n## Throughput\n\nFor the warm-up runs, Lion is slightly faster than \
+         AdamW (101k vs 98k tokens/s).\n",
+    );
+    let lint = |sb: &Sandbox| {
+        let ran = sb.run(&["lint", "--all", "--format", "json", "notes.md"]);
+        let v: Value = serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+        let found: Vec<(String, String, String)> = v["statements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let text = |k: &str| s[k].as_str().unwrap_or("").to_string();
+                (text("claim"), text("status"), text("summary"))
+            })
+            .collect();
+        (ran.code, found)
+    };
+    let (code, found) = lint(&sb);
+    assert_eq!(code, 0, "nothing is reported: {found:#?}");
+    let claims: Vec<&str> = found.iter().map(|(c, _, _)| c.as_str()).collect();
+    assert_eq!(
+        claims,
+        ["lion on tokens_per_s ≈ 101000 and adamw on tokens_per_s ≈ 98000", "lion beats adamw on tokens_per_s"],
+        "the comparison is not widened to every sequence length: {found:#?}"
+    );
+    for (_, status, summary) in &found {
+        assert_eq!(status, "unjudged", "{found:#?}");
+        assert!(summary.contains("add them to [points] in reckon.toml"), "{summary}");
+        assert!(summary.contains("\"seq_len = …\""), "{summary}");
+    }
+    // With the phrase in [points], both are judged at that point and hold.
+    sb.write("reckon.toml", format!("{toml}\n[points]\n\"warm-up runs\" = \"seq_len = 512\"\n"));
+    let (code, found) = lint(&sb);
+    assert_eq!(code, 0, "{found:#?}");
+    let judged: Vec<(&str, &str)> = found.iter().map(|(c, s, _)| (c.as_str(), s.as_str())).collect();
+    assert_eq!(
+        judged,
+        [
+            (
+                "lion on tokens_per_s at seq_len = 512 ≈ 101000 and adamw on tokens_per_s at seq_len = 512 ≈ 98000",
+                "holds"
+            ),
+            ("lion beats adamw on tokens_per_s at seq_len = 512", "holds")
+        ]
+    );
 }

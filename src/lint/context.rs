@@ -126,5 +126,6 @@ pub(super) fn table_cell(vocab: &Vocabulary, blocks: &[Block], tokens: &[Vec<Tok
         number: true,
         confidence,
         notes,
+        unplaced: None,
     })
 }

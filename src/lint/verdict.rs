@@ -19,7 +19,15 @@ impl Linter<'_, '_> {
             Ok(v) => v,
             Err(msg) => {
                 f.status = Status::Unjudged;
-                f.summary = msg;
+                f.summary = match &r.unplaced {
+                    // The claim language's advice (`at p = …`) does not
+                    // help prose that names its point in words.
+                    Some(p) => format!(
+                        "{msg}. The sentence names no point reckon can find: if words in it name one, add them to \
+                         [points] in reckon.toml (`\"<those words>\" = \"{p} = …\"`)"
+                    ),
+                    None => msg,
+                };
                 return;
             }
         };

@@ -33,6 +33,10 @@ pub(crate) struct Reading {
     pub confidence: f64,
     /// How the reading borrowed from the context.
     pub notes: Vec<String>,
+    /// The sentence names no point reckon can find (no `[points]` phrase,
+    /// no `at p = v`): the param a point would set (the sweep's), for the
+    /// hint when the claim engine refuses to pool its points.
+    pub unplaced: Option<String>,
 }
 
 /// What a clause yields.
@@ -101,6 +105,9 @@ struct Clause<'c> {
     scope: Option<Scope>,
     /// The scope as the claim language writes it, with a leading space.
     q_text: String,
+    /// The clause states one value per series (`96 vs 93 tok/s`): values
+    /// at one point, so its comparisons are not widened to every point.
+    stated_pair: bool,
     notes: Vec<String>,
     confidence: f64,
     out: Vec<Item>,
@@ -314,6 +321,7 @@ impl Sentence<'_> {
             direction,
             scope,
             q_text,
+            stated_pair: false,
             notes,
             confidence,
             out: Vec::new(),
@@ -361,11 +369,13 @@ impl Clause<'_> {
     /// otherwise read it as its points).
     fn push(&mut self, statement: &str, number: bool, confidence: f64, notes: &[String]) {
         let statement = crate::claims::lang::parse(statement).map_or_else(|_| statement.to_string(), |c| c.to_string());
+        let unplaced = if self.scope.is_none() { scope::sweep_param(self.vocab, self.preferred) } else { None };
         self.out.push(Item::Reading(Reading {
             statement,
             number,
             confidence: confidence.clamp(0.05, 1.0),
             notes: notes.to_vec(),
+            unplaced,
         }));
     }
 }
