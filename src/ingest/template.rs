@@ -107,14 +107,24 @@ impl PathTemplate {
     /// The files the template matches under `root` (relative templates) in
     /// sorted order; possibly none.
     pub fn files(&self, root: &Path) -> Result<Vec<PathBuf>> {
+        Ok(self.files_with_metadata(root)?.into_iter().map(|(p, _)| p).collect())
+    }
+
+    /// [`PathTemplate::files`] with the metadata each was found by (the
+    /// `stat` that tells a file from a folder), so that a caller comparing
+    /// files with what it stored of them needs no second one.
+    pub fn files_with_metadata(&self, root: &Path) -> Result<Vec<(PathBuf, std::fs::Metadata)>> {
         let pattern = if Path::new(&self.glob).is_absolute() {
             self.glob.clone()
         } else {
             root.join(&self.glob).to_string_lossy().into_owned()
         };
         let paths = glob::glob(&pattern).map_err(|e| Error::usage(format!("path template `{}`: {e}", self.text)))?;
-        let mut files: Vec<PathBuf> = paths.filter_map(std::result::Result::ok).filter(|p| p.is_file()).collect();
-        files.sort();
+        let mut files: Vec<(PathBuf, std::fs::Metadata)> = paths
+            .filter_map(std::result::Result::ok)
+            .filter_map(|p| std::fs::metadata(&p).ok().filter(std::fs::Metadata::is_file).map(|m| (p, m)))
+            .collect();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(files)
     }
 

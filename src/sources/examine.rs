@@ -1,8 +1,8 @@
 //! What a file is before it is parsed: unchanged since it was ingested
-//! (judged from its metadata, or its hash), or work for the parser with
-//! its run time.
+//! (judged from its metadata against the stored sources read once per
+//! command, or from its hash), or work for the parser with its run time.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use super::time::{fixed_time, run_time};
 use super::{display_path, Job};
 use crate::ingest::stdout;
 use crate::run::Value;
-use crate::store::{RunTime, Seen, Writer};
+use crate::store::{RunTime, Seen, StoredSource};
 use crate::{Error, Result};
 
 /// A file to parse, with what was learnt of it before parsing.
@@ -27,20 +27,32 @@ pub(super) struct Work {
     pub(super) sweep: Option<String>,
 }
 
-/// Looks at a file before it is parsed: `None` when the store already holds
-/// its bytes (judged from its metadata, or from its hash when the metadata
-/// moved), else what the parser and writer need. A file whose content
-/// changed replaces what its path gave before.
-pub(super) fn examine(writer: &mut Writer, root: &Path, job: Job, git: &GitView) -> Result<Option<Work>> {
+/// What looking at a file before parsing it decided.
+pub(super) enum Examined {
+    /// The store holds its bytes with the run time they get now.
+    Unchanged,
+    /// The store holds its bytes, but how the file looks now (or the run
+    /// time its runs now get, when given) is to be recorded.
+    Refresh { id: i64, seen: Seen, time: Option<RunTime> },
+    /// To read and parse; its content replaces what its path gave before.
+    Parse(Box<Work>),
+}
+
+/// What is stored, by path: the map [`crate::store::Store::stored_sources`] reads.
+pub(super) type Stored = HashMap<String, Option<StoredSource>>;
+
+/// Looks at a file before it is parsed, against what the store holds for
+/// its path (`stored`, read once per command): unchanged when its metadata
+/// proves the stored bytes are still there (one `stat`, no query) or, when
+/// the metadata moved, when its hash is the stored one. git is asked only
+/// when the run time can come from it.
+pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView) -> Result<Examined> {
+    let shown = display_path(root, &job.path);
+    let meta = match job.meta.take() {
+        Some(meta) => meta,
+        None => metadata(&job.path, &shown)?,
+    };
     let path = &job.path;
-    let shown = display_path(root, path);
-    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Error::io(
-            &shown,
-            std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)"),
-        ),
-        _ => Error::io(&shown, e),
-    })?;
     if meta.is_dir() {
         return Err(Error::UnknownFormat {
             path: shown.clone(),
@@ -59,36 +71,40 @@ pub(super) fn examine(writer: &mut Writer, root: &Path, job: Job, git: &GitView)
         source_labels.insert("sweep".into(), Value::Text(s.clone()));
     }
     let rel = shown_str.replace('\\', "/");
-    let mut seen = seen_of(&meta, git);
-    let labels_json = crate::store::labels_json(&source_labels);
+    let mut seen = seen_of(&meta);
     let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
-    let stored = writer.stored_source(&shown_str)?.filter(|s| s.labels == labels_json);
-    if let Some(s) = stored.as_ref().filter(|s| same_file(&s.seen, &seen)) {
+    let labels_json = crate::store::labels_json(&source_labels);
+    let stored = stored.get(&shown_str).and_then(Option::as_ref).filter(|s| s.labels == labels_json);
+    if let Some(s) = stored.filter(|s| same_file(&s.seen, &seen)) {
         // The bytes are the ones ingested; only the run time can have moved
         // (a new commit, or a template that now gives a date).
         let time_holds = match &fixed {
             Some((t, _)) => s.time.as_ref() == Some(t),
             None => {
                 s.time.as_ref().is_some_and(|t| t.origin == "git" || t.origin == "mtime")
-                    && s.seen.git_head == seen.git_head
+                    && s.seen.git_head.as_deref() == git.head()
             }
         };
         if time_holds {
-            return Ok(None);
+            return Ok(Examined::Unchanged);
         }
         if fixed.is_none() {
             let (time, _) = run_time(path, &rel, None, &meta, git)?;
             let mut kept = s.seen.clone();
-            kept.git_head.clone_from(&seen.git_head);
-            writer.refresh_source(s.id, &kept, (s.time.as_ref() != Some(&time)).then_some(&time))?;
-            return Ok(None);
+            kept.git_head = git.head().map(str::to_string);
+            let time = (s.time.as_ref() != Some(&time)).then_some(time);
+            return Ok(Examined::Refresh { id: s.id, seen: kept, time });
         }
         // A date or sweep now fixed by the path or a label: read it again.
+    }
+    // HEAD matters only to a time git can give; a fixed one never asks.
+    if fixed.is_none() {
+        seen.git_head = git.head().map(str::to_string);
     }
     // The clock before the file is read (by the parser, a little later).
     seen.checked_ns = Some(now_ns());
     let (time, sweep) = run_time(path, &rel, fixed, &meta, git)?;
-    if let Some(s) = stored.as_ref() {
+    if let Some(s) = stored {
         // The path was ingested before: when its bytes are the same (touched
         // but not changed), remember how it looks now. A new time is set in
         // place when it is a plain one (git or mtime: the sweep is its
@@ -97,12 +113,22 @@ pub(super) fn examine(writer: &mut Writer, root: &Path, job: Job, git: &GitView)
         if s.hash == hash {
             let same_time = s.time.as_ref() == Some(&time);
             if same_time || (sweep.is_none() && job.sweep.is_none()) {
-                writer.refresh_source(s.id, &seen, (!same_time).then_some(&time))?;
-                return Ok(None);
+                return Ok(Examined::Refresh { id: s.id, seen, time: (!same_time).then_some(time) });
             }
         }
     }
-    Ok(Some(Work { job, shown, shown_str, source_labels, seen, time, sweep }))
+    Ok(Examined::Parse(Box::new(Work { job, shown, shown_str, source_labels, seen, time, sweep })))
+}
+
+/// A file's metadata, when the expansion did not bring it.
+fn metadata(path: &Path, shown: &Path) -> Result<std::fs::Metadata> {
+    std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::io(
+            shown,
+            std::io::Error::new(e.kind(), "no such file; check the path (globs and templates must be quoted)"),
+        ),
+        _ => Error::io(shown, e),
+    })
 }
 
 pub(super) const HEAD_BYTES: usize = 256 * 1024;
@@ -118,8 +144,9 @@ fn now_ns() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
 }
 
-/// How a file looks now, from its metadata.
-fn seen_of(meta: &std::fs::Metadata, git: &GitView) -> Seen {
+/// How a file looks now, from its metadata (HEAD and the clock are the
+/// caller's to add).
+fn seen_of(meta: &std::fs::Metadata) -> Seen {
     let ns = |t: std::io::Result<std::time::SystemTime>| {
         t.ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
@@ -133,14 +160,7 @@ fn seen_of(meta: &std::fs::Metadata, git: &GitView) -> Seen {
     };
     #[cfg(not(unix))]
     let (ctime_ns, inode) = (None, None);
-    Seen {
-        size: meta.len(),
-        mtime_ns: ns(meta.modified()),
-        ctime_ns,
-        inode,
-        checked_ns: None,
-        git_head: git.head().map(str::to_string),
-    }
+    Seen { size: meta.len(), mtime_ns: ns(meta.modified()), ctime_ns, inode, checked_ns: None, git_head: None }
 }
 
 /// Whether the stored record of a file proves, from metadata alone, that

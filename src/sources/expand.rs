@@ -22,6 +22,9 @@ pub struct Job {
     /// The sweep a `sweep` label (or a `{sweep}` in the path) names, as
     /// `YYYY-MM-DD` or `YYYY-MM`.
     pub sweep: Option<String>,
+    /// The file's metadata as the expansion found it (a template's glob
+    /// reads it anyway), so that examining the file needs no second `stat`.
+    pub meta: Option<std::fs::Metadata>,
 }
 
 /// The names every run has built in, what they hold and what to do
@@ -79,7 +82,7 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
             }
         };
         if PathTemplate::is_pattern(&req.path) {
-            let files = PathTemplate::parse(&req.path).and_then(|t| Ok((t.files(root)?, t)));
+            let files = PathTemplate::parse(&req.path).and_then(|t| Ok((t.files_with_metadata(root)?, t)));
             match files {
                 Err(e) => jobs.push(Err((PathBuf::from(&req.path), e))),
                 Ok((files, template)) if files.is_empty() => {
@@ -96,7 +99,7 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
                     jobs.push(Err((PathBuf::from(&req.path), e)));
                 }
                 Ok((files, template)) => {
-                    for path in files {
+                    for (path, meta) in files {
                         let mut labels = req_labels.clone();
                         let mut date = None;
                         let mut captured = BTreeMap::new();
@@ -122,13 +125,13 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
                             }
                         };
                         labels.extend(captured);
-                        jobs.push(Ok(Job { path, format: req.format, labels, date, sweep }));
+                        jobs.push(Ok(Job { path, format: req.format, labels, date, sweep, meta: Some(meta) }));
                     }
                 }
             }
         } else {
             let path = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
-            jobs.push(Ok(Job { path, format: req.format, labels: req_labels, date: None, sweep: named }));
+            jobs.push(Ok(Job { path, format: req.format, labels: req_labels, date: None, sweep: named, meta: None }));
         }
     }
     jobs

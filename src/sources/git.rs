@@ -49,9 +49,14 @@ impl GitView {
     }
 
     /// The commit checked out, if `root` is in a git repository with one.
+    /// Outside any repository git is not started (a process costs
+    /// milliseconds, looking for one a few `stat`s).
     pub fn head(&self) -> Option<&str> {
         self.head
             .get_or_init(|| {
+                if !may_be_in_repository(&self.root) {
+                    return None;
+                }
                 let out = self.git().args(["rev-parse", "--verify", "-q", "HEAD"]).output().ok()?;
                 out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
             })
@@ -118,6 +123,19 @@ impl GitView {
         });
         times.get(rel).copied()
     }
+}
+
+/// Whether git could find a repository for `root`: it or a folder above
+/// holds a `.git` (a folder, or the file of a linked worktree or
+/// submodule), or is itself a bare repository (`HEAD`, `objects/` and
+/// `refs/`). git looks for nothing else (`GIT_DIR` is not passed on), so
+/// where none is found it has no HEAD to give. When the folder cannot be
+/// resolved, git is asked.
+fn may_be_in_repository(root: &Path) -> bool {
+    let Ok(folder) = root.canonicalize() else { return true };
+    folder.ancestors().any(|d| {
+        d.join(".git").exists() || (d.join("HEAD").is_file() && d.join("objects").is_dir() && d.join("refs").is_dir())
+    })
 }
 
 fn split_z(bytes: &[u8]) -> impl Iterator<Item = &str> {

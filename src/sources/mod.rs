@@ -19,8 +19,9 @@ mod time;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
+use std::sync::mpsc::Receiver;
 
-use examine::{examine, Work};
+use examine::{examine, Examined, Stored, Work};
 use pipeline::{write_file, Parsed};
 
 pub use expand::{expand, Job};
@@ -119,6 +120,11 @@ pub struct Options {
 /// hashes and parses the files in order while this thread writes them.
 /// `on_file` is called for each file, in order, once its outcome is final:
 /// when the transaction holding it (and the files before it) is committed.
+///
+/// What is stored of every source is read in one query, and each file is
+/// compared with it by its metadata: when nothing changed (every `check`
+/// before a commit) that is one `stat` per file, no query per file, no
+/// writer, no thread, and no git process unless a file's time comes from git.
 pub fn ingest(
     store: &mut Store,
     root: &Path,
@@ -130,15 +136,16 @@ pub fn ingest(
     let jobs = expand(root, requests);
     let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests));
     let mut report = Report::default();
-    // First what is gone, so that a copy of a removed file's bytes elsewhere
-    // is ingested in its place, as it would be into an empty database.
-    let gone = match gone_paths(store, root, requests, &jobs) {
-        Ok(gone) => gone,
+    let stored = match store.stored_sources() {
+        Ok(stored) => stored,
         Err(e) => {
             report.files.push(FileReport { path: PathBuf::from(store.path()), outcome: FileOutcome::Failed(e) });
             return report;
         }
     };
+    // First what is gone, so that a copy of a removed file's bytes elsewhere
+    // is ingested in its place, as it would be into an empty database.
+    let gone = gone_paths(&stored, root, requests, &jobs);
     let total = jobs.len() + gone.len();
     for (i, path) in gone.iter().enumerate() {
         let outcome = match store.remove_paths(std::slice::from_ref(path)) {
@@ -149,17 +156,27 @@ pub fn ingest(
         on_file(&file, i + 1, total);
         report.files.push(file);
     }
+    let planned = plan(root, jobs, &gone, &stored, &git);
+    drop(stored);
+    let mut progress = Progress { report: &mut report, total, on_file };
+    if planned.iter().all(|(p, _)| matches!(p, Planned::Done(_))) {
+        // Nothing to write: no writer, no transaction, no parser thread.
+        for (p, i) in planned {
+            if let Planned::Done(file) = p {
+                progress.report(file, i);
+            }
+        }
+        return report;
+    }
     let db_path = store.path().to_path_buf();
     let mut writer = match store.writer(batch) {
         Ok(w) => w,
         Err(e) => {
-            report.files.push(FileReport { path: db_path, outcome: FileOutcome::Failed(e) });
+            progress.report.files.push(FileReport { path: db_path, outcome: FileOutcome::Failed(e) });
             return report;
         }
     };
-
-    let (work, slots) = plan(&mut writer, root, jobs, &gone, &git);
-    write_all(&mut writer, &work, slots, opts, &mut Progress { report: &mut report, total, on_file });
+    write_all(&mut writer, planned, opts, &mut progress);
     report
 }
 
@@ -171,25 +188,32 @@ struct Progress<'a> {
     on_file: &'a mut dyn FnMut(&FileReport, usize, usize),
 }
 
+impl Progress<'_> {
+    /// Reports one settled file, the `i`-th of the command (from 0).
+    fn report(&mut self, file: FileReport, i: usize) {
+        (self.on_file)(&file, i + 1, self.total);
+        self.report.files.push(file);
+    }
+}
+
 /// What each file needs before parsing, in order: files unchanged since
 /// they were ingested (by their metadata) are settled here, unread. A path
 /// requested twice in one command (a template and an explicit path) is read
 /// once, with the labels of its first request. Each slot carries the file's
 /// place among all the command's files (the gone ones come first).
 fn plan(
-    writer: &mut Writer,
     root: &Path,
     jobs: Vec<std::result::Result<Job, (PathBuf, Error)>>,
     gone: &[String],
+    stored: &Stored,
     git: &GitView,
-) -> (Vec<Work>, Vec<(Slot, usize)>) {
+) -> Vec<(Planned, usize)> {
     let mut first_labels: HashMap<PathBuf, BTreeMap<String, Value>> = HashMap::new();
-    let mut work: Vec<Work> = Vec::new();
-    let mut slots: Vec<(Slot, usize)> = Vec::with_capacity(jobs.len());
+    let mut planned: Vec<(Planned, usize)> = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.into_iter().enumerate() {
         let i = i + gone.len();
         let slot = match job {
-            Err((path, e)) => Slot::Done(FileReport { path, outcome: FileOutcome::Failed(e) }),
+            Err((path, e)) => Planned::Done(FileReport { path, outcome: FileOutcome::Failed(e) }),
             Ok(job) if first_labels.contains_key(&job.path) => {
                 let relabel = (first_labels[&job.path] != job.labels).then(|| {
                     format!(
@@ -199,78 +223,134 @@ fn plan(
                         crate::store::labels_json(&job.labels)
                     )
                 });
-                Slot::Done(FileReport {
+                Planned::Done(FileReport {
                     path: display_path(root, &job.path),
                     outcome: FileOutcome::AlreadyPresent { relabel },
                 })
             }
-            Ok(job) if !job.path.exists() && gone.iter().any(|g| Path::new(g) == display_path(root, &job.path)) => {
+            // (`gone` first: it is nearly always empty, and then no `stat`.)
+            Ok(job) if gone.iter().any(|g| Path::new(g) == display_path(root, &job.path)) && !job.path.exists() => {
                 continue; // reported as removed above
             }
             Ok(job) => {
                 first_labels.insert(job.path.clone(), job.labels.clone());
                 let shown = display_path(root, &job.path);
-                match examine(writer, root, job, git) {
-                    Ok(Some(w)) => {
-                        work.push(w);
-                        Slot::Parse(work.len() - 1)
-                    }
-                    Ok(None) => {
-                        Slot::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: None } })
-                    }
-                    Err(e) => Slot::Done(FileReport { path: shown, outcome: FileOutcome::Failed(e) }),
+                match examine(root, job, stored, git) {
+                    Ok(Examined::Parse(w)) => Planned::Parse(w),
+                    Ok(Examined::Refresh { id, seen, time }) => Planned::Refresh(Refresh { shown, id, seen, time }),
+                    Ok(Examined::Unchanged) => Planned::Done(FileReport {
+                        path: shown,
+                        outcome: FileOutcome::AlreadyPresent { relabel: None },
+                    }),
+                    Err(e) => Planned::Done(FileReport { path: shown, outcome: FileOutcome::Failed(e) }),
                 }
             }
         };
-        slots.push((slot, i));
+        planned.push((slot, i));
     }
-    (work, slots)
+    planned
 }
 
-/// Parses the planned files on a thread of their own while this one writes
-/// them, settling outcomes as their transactions commit.
-fn write_all(writer: &mut Writer, work: &[Work], slots: Vec<(Slot, usize)>, opts: &Options, progress: &mut Progress) {
+/// Records refreshed sources and parses the planned files on a thread of
+/// their own (when there are any) while this one writes them, settling
+/// outcomes as their transactions commit.
+fn write_all(writer: &mut Writer, planned: Vec<(Planned, usize)>, opts: &Options, progress: &mut Progress) {
+    let mut work: Vec<Work> = Vec::new();
+    let slots: Vec<(Slot, usize)> = planned
+        .into_iter()
+        .map(|(p, i)| match p {
+            Planned::Done(file) => (Slot::Done(file), i),
+            Planned::Refresh(r) => (Slot::Refresh(r), i),
+            Planned::Parse(w) => {
+                work.push(*w);
+                (Slot::Parse(work.len() - 1), i)
+            }
+        })
+        .collect();
     // The file (its index in `work`, plus one) whose remaining runs the
     // writer no longer wants: the parser skips to the next file.
     let skip = AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::sync_channel::<Parsed>(16);
+    if work.is_empty() {
+        drop(send);
+        write_slots(writer, &receive, &work, slots, opts, &skip, progress);
+        return;
+    }
     std::thread::scope(|scope| {
-        let parser = scope.spawn(|| pipeline::parse_files(work, &opts.generic, &skip, send));
-        // Outcomes wait here until the transaction holding them commits.
-        let mut waiting: Vec<(FileReport, usize)> = Vec::new();
-        for (slot, i) in slots {
-            let file = match slot {
-                Slot::Done(file) => file,
-                Slot::Parse(n) => {
-                    let w = &work[n];
-                    let outcome = write_file(writer, &receive, w, n, &skip);
-                    FileReport { path: w.shown.clone(), outcome }
-                }
-            };
-            if writer.take_lost() {
-                lose(&mut waiting, writer.path());
-            }
-            let stop = opts.fail_fast && matches!(file.outcome, FileOutcome::Failed(_));
-            waiting.push((file, i));
-            if stop {
-                break;
-            }
-            if writer.commit_due() || !writer.in_transaction() {
-                settle(writer, &mut waiting, progress);
-            }
-        }
-        settle(writer, &mut waiting, progress);
+        let parser = scope.spawn(|| pipeline::parse_files(&work, &opts.generic, &skip, send));
+        write_slots(writer, &receive, &work, slots, opts, &skip, progress);
         // The parser stops at its next hand-over once nobody listens.
         drop(receive);
         let _ = parser.join();
     });
 }
 
-/// A requested file on its way: settled before parsing, or to be parsed
-/// (its index in the parser's list).
+/// The writer's side of [`write_all`]: each slot in order.
+fn write_slots(
+    writer: &mut Writer,
+    receive: &Receiver<Parsed>,
+    work: &[Work],
+    slots: Vec<(Slot, usize)>,
+    opts: &Options,
+    skip: &AtomicUsize,
+    progress: &mut Progress,
+) {
+    // Outcomes wait here until the transaction holding them commits.
+    let mut waiting: Vec<(FileReport, usize)> = Vec::new();
+    for (slot, i) in slots {
+        let file = match slot {
+            Slot::Done(file) => file,
+            Slot::Refresh(r) => {
+                let outcome = match writer.refresh_source(r.id, &r.seen, r.time.as_ref()) {
+                    Ok(()) => FileOutcome::AlreadyPresent { relabel: None },
+                    Err(e) => FileOutcome::Failed(e),
+                };
+                FileReport { path: r.shown, outcome }
+            }
+            Slot::Parse(n) => {
+                let w = &work[n];
+                let outcome = write_file(writer, receive, w, n, skip);
+                FileReport { path: w.shown.clone(), outcome }
+            }
+        };
+        if writer.take_lost() {
+            lose(&mut waiting, writer.path());
+        }
+        let stop = opts.fail_fast && matches!(file.outcome, FileOutcome::Failed(_));
+        waiting.push((file, i));
+        if stop {
+            break;
+        }
+        if writer.commit_due() || !writer.in_transaction() {
+            settle(writer, &mut waiting, progress);
+        }
+    }
+    settle(writer, &mut waiting, progress);
+}
+
+/// A requested file as planned: settled before parsing, unchanged but
+/// with its record to refresh, or to be parsed.
+enum Planned {
+    Done(FileReport),
+    Refresh(Refresh),
+    Parse(Box<Work>),
+}
+
+/// A requested file on its way to the writer: as planned, a file to parse
+/// named by its index in the parser's list.
 enum Slot {
     Done(FileReport),
+    Refresh(Refresh),
     Parse(usize),
+}
+
+/// A file whose stored bytes are still there, with how it looks now and,
+/// when it moved, the run time its runs get now.
+struct Refresh {
+    shown: PathBuf,
+    id: i64,
+    seen: crate::store::Seen,
+    time: Option<crate::store::RunTime>,
 }
 
 /// Commits what is written and reports the files waiting for it.
@@ -280,8 +360,7 @@ fn settle(writer: &mut Writer, waiting: &mut Vec<(FileReport, usize)>, progress:
         lose_with(waiting, &e.to_string());
     }
     for (file, i) in waiting.drain(..) {
-        (progress.on_file)(&file, i + 1, progress.total);
-        progress.report.files.push(file);
+        progress.report(file, i);
     }
 }
 
@@ -320,14 +399,13 @@ fn patterns(requests: &[Request]) -> Vec<String> {
 /// among the files it matches now; for an explicit path, the path itself
 /// when the file is gone.
 fn gone_paths(
-    store: &Store,
+    stored: &Stored,
     root: &Path,
     requests: &[Request],
     jobs: &[std::result::Result<Job, (PathBuf, Error)>],
-) -> Result<Vec<String>> {
-    let stored = store.source_paths()?;
+) -> Vec<String> {
     if stored.is_empty() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let present: std::collections::HashSet<PathBuf> =
         jobs.iter().filter_map(|j| j.as_ref().ok()).map(|j| display_path(root, &j.path)).collect();
@@ -335,25 +413,25 @@ fn gone_paths(
     for req in requests {
         if PathTemplate::is_pattern(&req.path) {
             let Ok(template) = PathTemplate::parse(&req.path) else { continue };
-            for s in &stored {
+            for s in stored.keys() {
                 // Matched by the template's text but not among the files it
                 // finds now: deleted, or no longer a file; a fresh ingest
                 // would not read it either.
-                if template.captures(root, &root.join(s)).is_some() && !present.contains(Path::new(s)) {
+                if !present.contains(Path::new(s)) && template.captures(root, &root.join(s)).is_some() {
                     gone.push(s.clone());
                 }
             }
         } else {
             let abs = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
             let shown = display_path(root, &abs).to_string_lossy().into_owned();
-            if !abs.exists() && stored.contains(&shown) {
+            if stored.contains_key(&shown) && !abs.exists() {
                 gone.push(shown);
             }
         }
     }
     gone.sort();
     gone.dedup();
-    Ok(gone)
+    gone
 }
 
 /// Removes the runs of every stored source whose file no longer exists

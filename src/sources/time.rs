@@ -68,6 +68,11 @@ pub(super) fn run_time(
 /// month (`2026-09`) is the first instant of the month.
 pub fn parse_date(text: &str) -> Option<String> {
     use chrono::{NaiveDate, NaiveDateTime};
+    // The usual folder name, `2026-09-01`, read without trying every form
+    // (every file of a `{date}` template asks, on every check).
+    if plain_date(text).is_some() {
+        return Some(format!("{text}T00:00:00Z"));
+    }
     for f in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d_%H-%M-%S", "%Y%m%d-%H%M%S", "%Y-%m-%dT%H%M%S"] {
         if let Ok(t) = NaiveDateTime::parse_from_str(text, f) {
             return Some(t.format("%Y-%m-%dT%H:%M:%SZ").to_string());
@@ -79,6 +84,18 @@ pub fn parse_date(text: &str) -> Option<String> {
         }
     }
     year_month(text).map(|m| format!("{m}-01T00:00:00Z"))
+}
+
+/// A date written `YYYY-MM-DD`, when it is a real day.
+fn plain_date(text: &str) -> Option<chrono::NaiveDate> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let number = |r: std::ops::Range<usize>| -> Option<u32> {
+        b[r.clone()].iter().all(u8::is_ascii_digit).then(|| text[r].parse().ok())?
+    };
+    chrono::NaiveDate::from_ymd_opt(i32::try_from(number(0..4)?).ok()?, number(5..7)?, number(8..10)?)
 }
 
 /// A year and month, `2026-09` or `2026_09`, as `2026-09`.

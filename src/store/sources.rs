@@ -2,7 +2,7 @@
 //! the same bytes, a changed file replacing its runs, a gone file losing
 //! them, and the names no run uses any more.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
@@ -17,6 +17,15 @@ impl Store {
     /// (or, from an older reckon, several — replaced on the next ingest).
     pub fn stored_source(&self, path: &str) -> Result<Option<StoredSource>> {
         stored_source(&self.conn, path).at(&self.path)
+    }
+
+    /// Every stored path with what is stored for it, read in one query:
+    /// the "nothing changed" test of a command compares each file's
+    /// metadata with this map instead of asking the database per file.
+    /// A path stored more than once (by an older reckon) maps to `None`,
+    /// as [`Store::stored_source`] answers for it.
+    pub fn stored_sources(&self) -> Result<HashMap<String, Option<StoredSource>>> {
+        stored_sources(&self.conn).at(&self.path)
     }
 
     /// Records that a stored source's file was looked at again and still
@@ -126,35 +135,51 @@ impl Store {
     }
 }
 
+/// The columns a [`StoredSource`] is read from, in the order
+/// [`stored_source_row`] expects them after the path.
+const STORED_COLUMNS: &str =
+    "path, id, hash, labels, format, size, mtime_ns, ctime_ns, inode, checked_ns, git_head, time, time_origin";
+
+/// A row of `SELECT {STORED_COLUMNS}` as the path and its stored source.
+fn stored_source_row(r: &rusqlite::Row) -> rusqlite::Result<(String, StoredSource)> {
+    let time: Option<String> = r.get(11)?;
+    let origin: Option<String> = r.get(12)?;
+    let source = StoredSource {
+        id: r.get(1)?,
+        hash: r.get(2)?,
+        labels: r.get(3)?,
+        format: r.get(4)?,
+        seen: Seen {
+            size: r.get(5)?,
+            mtime_ns: r.get(6)?,
+            ctime_ns: r.get(7)?,
+            inode: r.get(8)?,
+            checked_ns: r.get(9)?,
+            git_head: r.get(10)?,
+        },
+        time: time.zip(origin).map(|(time, o)| RunTime { time, origin: RunTime::origin_named(&o) }),
+    };
+    Ok((r.get(0)?, source))
+}
+
 pub(super) fn stored_source(conn: &Connection, path: &str) -> rusqlite::Result<Option<StoredSource>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, hash, labels, format, size, mtime_ns, ctime_ns, inode, checked_ns, git_head, time, time_origin
-         FROM source WHERE path = ?1 LIMIT 2",
-    )?;
-    let mut rows = stmt.query_map([path], |r| {
-        let time: Option<String> = r.get(10)?;
-        let origin: Option<String> = r.get(11)?;
-        Ok(StoredSource {
-            id: r.get(0)?,
-            hash: r.get(1)?,
-            labels: r.get(2)?,
-            format: r.get(3)?,
-            seen: Seen {
-                size: r.get(4)?,
-                mtime_ns: r.get(5)?,
-                ctime_ns: r.get(6)?,
-                inode: r.get(7)?,
-                checked_ns: r.get(8)?,
-                git_head: r.get(9)?,
-            },
-            time: time.zip(origin).map(|(time, o)| RunTime { time, origin: RunTime::origin_named(&o) }),
-        })
-    })?;
+    let mut stmt = conn.prepare_cached(&format!("SELECT {STORED_COLUMNS} FROM source WHERE path = ?1 LIMIT 2"))?;
+    let mut rows = stmt.query_map([path], stored_source_row)?;
     let first = rows.next().transpose()?;
     if rows.next().transpose()?.is_some() {
         return Ok(None);
     }
-    Ok(first)
+    Ok(first.map(|(_, s)| s))
+}
+
+fn stored_sources(conn: &Connection) -> rusqlite::Result<HashMap<String, Option<StoredSource>>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {STORED_COLUMNS} FROM source"))?;
+    let mut map: HashMap<String, Option<StoredSource>> = HashMap::new();
+    for row in stmt.query_map([], stored_source_row)? {
+        let (path, source) = row?;
+        map.entry(path).and_modify(|twice| *twice = None).or_insert(Some(source));
+    }
+    Ok(map)
 }
 
 /// The updates of [`Store::refresh_source`], inside the caller's transaction.
