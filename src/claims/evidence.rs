@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::stats::{self, Comparison, PointOutcome, Test, ALPHA};
-use super::{percent, runs_word, shown, Point, Side, Stat, Verdict};
+use super::{percent, round_to, runs_word, shown, BeyondReach, Point, Side, Stat, Verdict};
+use crate::metric::format_number;
 
 /// The point shown to a reader: the worst counterexample of a contradicted
 /// claim, the weakest point of one that is inconclusive or holds.
@@ -301,11 +302,6 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         .zip(finals)
         .filter(|(p, o)| **o == PointOutcome::Inconclusive && p.outcome != PointOutcome::Inconclusive)
         .count();
-    ev.beyond_reach = points
-        .iter()
-        .zip(finals)
-        .filter(|(_, o)| **o == PointOutcome::Inconclusive)
-        .find_map(|(p, _)| p.beyond_reach.clone());
     let labels: std::collections::BTreeSet<&str> = points.iter().map(|p| p.label.as_str()).collect();
     let opponents: std::collections::BTreeSet<&str> = points.iter().map(|p| p.b.name.as_str()).collect();
     ev.distinct_points = labels.len();
@@ -339,7 +335,41 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         ex.outcome = finals[i];
         ex
     });
+    // Said of the example when it is out of reach, else of the first such
+    // point, named: never another point's numbers under the example's.
+    let reach = |i: usize| Some((i, points[i].beyond_reach.filter(|_| finals[i] == PointOutcome::Inconclusive)?));
+    ev.beyond_reach = idx
+        .and_then(reach)
+        .or_else(|| (0..points.len()).find_map(reach))
+        .map(|(i, b)| beyond_reach_text(&points[i], b, idx == Some(i), points.len()));
     ev
+}
+
+/// Why more runs cannot make `beats` hold at a point, in the numbers the
+/// point is shown with: the example's orientation (larger first) when it is
+/// the example, else as the breakdown lists it (A first), with its label.
+fn beyond_reach_text(p: &Point, b: BeyondReach, is_example: bool, points: usize) -> String {
+    let ex = if is_example { oriented(p) } else { as_written(p, PointOutcome::Inconclusive) };
+    let m = format_number(round_to(b.margin * 100.0, 3));
+    // The difference shown is of the medians; the rule looks at the
+    // geometric means. Quote the shown one when it too lies inside the
+    // margin, else the one the rule used, saying so.
+    let diff = match ex.stat {
+        Some(st) if !(ex.rel_diff.is_finite() && ex.rel_diff.abs() <= b.margin) => {
+            format!("the difference of the runs' geometric means ({})", percent(st.estimate - 1.0))
+        }
+        _ => format!("the difference ({})", percent(ex.rel_diff)),
+    };
+    if points == 1 {
+        let matches = if b.matches_holds { "holds" } else { "would hold" };
+        return format!(
+            "{diff} is smaller than the {m}% margin, so no number of runs makes `beats` hold; a `matches` \
+             statement {matches}"
+        );
+    }
+    let at =
+        if is_example { String::new() } else { format!("at {} ({} vs {}) ", ex.point, ex.first.name, ex.second.name) };
+    format!("{at}{diff} is smaller than the {m}% margin, so no number of runs makes `beats` hold there")
 }
 
 /// Folds the points of a `for all` (or `at`, with one point) clause: holds

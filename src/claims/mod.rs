@@ -97,7 +97,18 @@ pub(crate) struct Point {
     /// The numbers the point was decided on.
     pub stat: Option<Stat>,
     /// Why no number of runs can decide the point, when that is so.
-    pub beyond_reach: Option<String>,
+    pub beyond_reach: Option<BeyondReach>,
+}
+
+/// An inconclusive `beats` point whose estimated difference lies inside
+/// the margin: more runs only narrow the interval around it. Said in words
+/// by the evidence, which knows how the point is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub(crate) struct BeyondReach {
+    /// The practical margin δ (a fraction).
+    pub margin: f64,
+    /// Whether `matches` holds at the point.
+    pub matches_holds: bool,
 }
 
 /// The numbers a point was decided on, so that a reader can check them:
@@ -217,15 +228,8 @@ impl Point {
             runs_needed: if outcome == PointOutcome::Inconclusive { c.runs_needed_for(test) } else { None },
             dates,
             stat: Some(comparison_stat(c, test)),
-            beyond_reach: (outcome == PointOutcome::Inconclusive && c.beyond_reach(test)).then(|| {
-                let m = format_number(round_to(c.margin * 100.0, 3));
-                let matches = if c.holds(Test::Matches) { "holds" } else { "would hold" };
-                format!(
-                    "the difference ({}) is smaller than the {m}% margin, so no number of runs makes `beats` \
-                        hold; a `matches` statement {matches}",
-                    percent(c.rel_diff)
-                )
-            }),
+            beyond_reach: (outcome == PointOutcome::Inconclusive && c.beyond_reach(test))
+                .then(|| BeyondReach { margin: c.margin, matches_holds: c.holds(Test::Matches) }),
         }
     }
 

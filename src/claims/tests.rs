@@ -347,6 +347,54 @@ fn beats_inside_the_margin_says_why_more_runs_cannot_decide() {
     assert!(!s.contains("more run"), "{s}");
 }
 
+/// A kernel claim over three matrix sizes (TFLOPS, three repeats): the
+/// weakest point (M=1024, noisy) is shown, and the reason more runs cannot
+/// help is of another point (M=2048, inside the margin). The reason names
+/// that point and its own numbers, and advises `matches` only for a
+/// one-point claim (at M=4096 a `matches` would be contradicted). Cold trial:
+/// "weakest at M=1024: … (+8.1%) …; the difference (-2.1%) is smaller than
+/// the 2% margin …; a `matches` statement would hold".
+#[test]
+fn the_reason_more_runs_cannot_decide_is_of_the_point_it_names() {
+    let cells = [
+        ("M=1024", [35.4, 33.0, 39.0], [38.2, 37.9, 38.5]),
+        ("M=2048", [99.5, 99.9, 99.2], [100.0, 100.4, 99.8]),
+        ("M=4096", [220.0, 221.0, 219.5], [200.0, 201.0, 199.0]),
+    ];
+    let points: Vec<Point> = cells
+        .iter()
+        .map(|(label, cutlass, cublas)| {
+            let c = compare(cutlass, cublas, Direction::Higher, 0.02, None).unwrap();
+            Point::from_comparison(*label, "cutlass", "cublas", &c, Test::Beats, vec![NEW.into()])
+        })
+        .collect();
+    let Judgement { verdict: v, evidence: ev } = combine_all(&points);
+    assert_eq!(v, Verdict::Inconclusive);
+    let s = ev.summary(v);
+    assert!(s.contains("weakest at M=1024: cublas 38.2 vs cutlass 35.4 (+7.9%;"), "{s}");
+    assert!(
+        s.ends_with(
+            "; at M=2048 (cutlass vs cublas) the difference (-0.5%) is smaller than the 2% margin, so no number of \
+             runs makes `beats` hold there"
+        ),
+        "{s}"
+    );
+    // The breakdown shows M=2048 with the same number.
+    assert_eq!(percent(ev.breakdown[1].rel_diff), "-0.5%");
+
+    // One skewed cell: the medians differ by more than the margin, the
+    // geometric means (what the rule looks at) by less; the reason quotes
+    // the latter and says so, rather than "-2.5% is smaller than 2%" (both
+    // of cublas over cutlass, as the example names them).
+    let c = compare(&[102.6, 102.6, 93.0], &[100.0, 100.0, 100.0], Direction::Higher, 0.02, Some(0.01)).unwrap();
+    assert!(c.beyond_reach(Test::Beats), "{c:?}");
+    let p = Point::from_comparison("M=8192", "cutlass", "cublas", &c, Test::Beats, vec![NEW.into()]);
+    let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
+    let s = ev.summary(v);
+    assert!(s.contains("cublas 100 vs cutlass 102.6 (-2.5%;"), "{s}");
+    assert!(s.contains("the difference of the runs' geometric means (+0.7%) is smaller than the 2% margin"), "{s}");
+}
+
 /// Issue 9: counts name points and opponents separately.
 #[test]
 fn counts_name_points_and_opponents() {
