@@ -92,6 +92,9 @@ pub struct Limits {
     pub line_bytes: usize,
     /// Seconds a command waits for another process writing to the database.
     pub lock_wait_seconds: f64,
+    /// Seconds an ingest's transaction stays open at most: what a kill or a
+    /// crash can lose (each file in it whole or absent, read again next time).
+    pub commit_seconds: f64,
 }
 
 impl Default for Limits {
@@ -101,6 +104,7 @@ impl Default for Limits {
             template_fuel: 5_000_000,
             line_bytes: crate::ingest::limit::DEFAULT_LINE_BYTES,
             lock_wait_seconds: 600.0,
+            commit_seconds: 2.0,
         }
     }
 }
@@ -319,12 +323,14 @@ impl Config {
             || raw.limits.line_bytes == 0
             || raw.limits.lock_wait_seconds.is_nan()
             || raw.limits.lock_wait_seconds <= 0.0
+            || raw.limits.commit_seconds.is_nan()
+            || raw.limits.commit_seconds <= 0.0
         {
             return Err(Error::Config {
                 path: shown,
-                msg:
-                    "[limits]: every limit must be positive (sql_seconds, template_fuel, line_bytes, lock_wait_seconds)"
-                        .into(),
+                msg: "[limits]: every limit must be positive \
+                     (sql_seconds, template_fuel, line_bytes, lock_wait_seconds, commit_seconds)"
+                    .into(),
             });
         }
         cfg.limits = raw.limits;

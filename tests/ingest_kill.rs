@@ -102,6 +102,10 @@ fn remove_db(s: &Sandbox) {
 #[test]
 fn an_ingest_killed_at_any_moment_leaves_every_file_whole_or_absent() {
     let s = Sandbox::new();
+    // Transactions of at most 20 ms, each of several files: a whole ingest
+    // here takes well under the default bound (2 s), in which it would be
+    // one transaction, and a kill could only leave none of it or all.
+    s.write("reckon.toml", "[limits]\ncommit_seconds = 0.02\n");
     let expected = write_logs(&s);
     let args = ["ingest", "--quiet", "logs/*/*.jsonl"];
 

@@ -51,6 +51,19 @@ impl<'s> Measurements<'s> {
         self.rows >= FLUSH_ROWS
     }
 
+    /// How many rows wait.
+    pub(super) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// True when so many rows wait that the next sources would overflow the
+    /// buffer: their transaction should be committed now, so that its rows
+    /// go in as one pass (the next file's would otherwise be inserted
+    /// before the commit, and the rest after).
+    pub(super) fn nearly_full(&self) -> bool {
+        self.rows >= FLUSH_ROWS - FLUSH_ROWS / 8
+    }
+
     /// Forgets the rows of runs from `run` on (a source undone: its runs
     /// have the highest ids).
     pub(super) fn forget_runs_from(&mut self, run: i64) {

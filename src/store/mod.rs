@@ -31,6 +31,7 @@ pub use open::SCHEMA_VERSION;
 pub use params::{encode_params, labels_json};
 pub use read::ScannedRun;
 pub use source_writer::SourceWriter;
+pub use writer::set_commit_every;
 pub use writer::Writer;
 
 use crate::metric::Direction;

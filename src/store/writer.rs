@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -66,8 +67,9 @@ pub struct Writer<'s> {
     pub(super) source: Option<OpenSource>,
     /// The open transaction was rolled back by `SQLite`.
     lost: bool,
-    /// Sources begun in the open transaction.
-    tx_sources: usize,
+    /// Measurements were inserted since the open transaction began: every
+    /// later insert lands in the middle of the table, so it is time to commit.
+    tx_flushed: bool,
     insert_run: rusqlite::Statement<'s>,
 }
 
@@ -98,12 +100,28 @@ pub(super) struct OpenSource {
 /// cache catches nearly every repeat; 8 MiB holds tens of thousands of sets.
 pub(super) const PARAM_SET_CACHE_BYTES: usize = 8 << 20;
 
-/// How long a transaction of many sources stays open before it is
-/// committed, and how many sources it holds at most: enough that commits
-/// cost little, few enough that a concurrent ingest waits briefly and a
-/// kill loses little work.
-const COMMIT_EVERY: Duration = Duration::from_millis(300);
-const COMMIT_SOURCES: usize = 128;
+/// How long a transaction of many sources stays open at most
+/// (`[limits] commit_seconds`), in milliseconds. A commit inserts the
+/// measurements waiting for it, and each insert after the first lands in
+/// the middle of the measurement table (keyed by metric, then run), which
+/// costs about twice an append at its end: so sources are committed as
+/// seldom as this bound and the pending rows' bound
+/// (`Measurements::nearly_full`) allow. The bound is what a kill -9 can
+/// lose (the files of at most this long, each whole or absent, read again
+/// by the next ingest) and how late an ingest reports its progress. A
+/// concurrent writer is not helped by a shorter one: this writer takes the
+/// lock again at once after each commit, so the other usually gets it only
+/// when the ingest ends either way (within `[limits] lock_wait_seconds`).
+static COMMIT_EVERY_MS: AtomicU64 = AtomicU64::new(2_000);
+
+/// Sets how long an ingest's transaction stays open at most (from reckon.toml).
+pub fn set_commit_every(every: Duration) {
+    COMMIT_EVERY_MS.store(u64::try_from(every.as_millis()).unwrap_or(u64::MAX), Ordering::Relaxed);
+}
+
+fn commit_every() -> Duration {
+    Duration::from_millis(COMMIT_EVERY_MS.load(Ordering::Relaxed))
+}
 
 impl<'s> Writer<'s> {
     fn new(conn: &'s Connection, path: &Path, batch: &'s mut Batch) -> Result<Writer<'s>> {
@@ -127,7 +145,7 @@ impl<'s> Writer<'s> {
             json: String::new(),
             source: None,
             lost: false,
-            tx_sources: 0,
+            tx_flushed: false,
         })
     }
 
@@ -136,7 +154,7 @@ impl<'s> Writer<'s> {
         if self.tx_started.is_none() {
             self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_err(&self.path, friendly(&e)))?;
             self.tx_started = Some(std::time::Instant::now());
-            self.tx_sources = 0;
+            self.tx_flushed = false;
         }
         Ok(())
     }
@@ -156,7 +174,6 @@ impl<'s> Writer<'s> {
                 let _ = std::fs::write(writer_note(&self.path), note);
             }
         }
-        self.tx_sources += 1;
         self.conn.prepare_cached("SAVEPOINT source").and_then(|mut s| s.execute([])).at(&self.path)?;
         let made_batch = self.batch.id.is_none();
         match self.start_source(src) {
@@ -416,6 +433,7 @@ impl<'s> Writer<'s> {
     fn flush(&mut self) -> Result<()> {
         // What was pending of the source being written is now inside its
         // savepoint, which undoes it if the source fails.
+        self.tx_flushed |= self.tx_started.is_some() && self.pending.rows() > 0;
         self.pending.flush(&self.path)
     }
 
@@ -494,9 +512,11 @@ impl<'s> Writer<'s> {
         self.batch.id = None;
     }
 
-    /// True when the open transaction has been open long enough to commit.
+    /// True when the open transaction should be committed: it has been open
+    /// long enough, its pending measurements nearly fill their buffer, or
+    /// some were inserted already (a source too large for the buffer).
     pub fn commit_due(&self) -> bool {
-        self.tx_started.is_some_and(|t| self.tx_sources >= COMMIT_SOURCES || t.elapsed() >= COMMIT_EVERY)
+        self.tx_started.is_some_and(|t| self.tx_flushed || self.pending.nearly_full() || t.elapsed() >= commit_every())
     }
 
     /// True while sources are written but not yet committed.
