@@ -9,6 +9,7 @@ use regex::Regex;
 
 use super::Options;
 use crate::metric::Direction;
+use crate::query::filter::is_pseudo_param;
 use crate::query::Dataset;
 use crate::run::is_repeat_marker;
 
@@ -115,13 +116,23 @@ impl Vocabulary {
     /// project names them.
     pub(crate) fn new(dataset: &Dataset, options: &Options) -> Vocabulary {
         let series: BTreeSet<String> = dataset.param_values(&options.series).into_iter().collect();
-        let params: BTreeMap<String, Vec<String>> = dataset
+        let mut texts: BTreeMap<String, (Vec<String>, Vec<Option<u32>>)> = dataset
             .params()
             .filter(|p| *p != options.series && !p.contains('.'))
-            .map(|p| (p.to_string(), dataset.param_values(p)))
+            .map(|p| (p.to_string(), dataset.param_texts(p)))
+            .collect();
+        // A param named like a pseudo-param (`date`, `source`, …) is, for a
+        // run without it, the pseudo-param: its values come from every run.
+        let params: BTreeMap<String, Vec<String>> = texts
+            .iter()
+            .map(|(p, (values, _))| {
+                let values = if is_pseudo_param(p) { dataset.param_values(p) } else { values.clone() };
+                (p.clone(), values)
+            })
             .collect();
         let mut vocab = Vocabulary::build(options, &series, &params);
-        vocab.shared_values = shared_values(dataset, &options.series, vocab.param_values.keys());
+        texts.retain(|p, _| vocab.param_values.contains_key(p));
+        vocab.shared_values = shared_values(dataset, &options.series, &texts);
         vocab
     }
 
@@ -185,31 +196,29 @@ impl Vocabulary {
 }
 
 /// For each param, how many of its values every series has runs at (one
-/// pass over the distinct param sets: runs sharing one add nothing).
-fn shared_values<'p>(
+/// pass over the distinct param sets, `texts` by param as
+/// [`Dataset::param_texts`] gives them: runs sharing a set add nothing).
+fn shared_values(
     dataset: &Dataset,
     series: &str,
-    params: impl Iterator<Item = &'p String>,
+    texts: &BTreeMap<String, (Vec<String>, Vec<Option<u32>>)>,
 ) -> BTreeMap<String, usize> {
-    let params: Vec<&String> = params.collect();
-    let mut seen: BTreeMap<(&str, String), BTreeSet<String>> = BTreeMap::new();
-    for set in dataset.param_sets() {
-        let Some(s) = set.get(series) else { continue };
-        for p in &params {
-            if let Some(v) = set.get(p.as_str()) {
-                seen.entry((p.as_str(), s.to_string())).or_default().insert(v.to_string());
-            }
-        }
-    }
+    let (_, series_of) = dataset.param_texts(series);
     let series_count = dataset.param_values(series).len();
-    params
+    texts
         .iter()
-        .map(|p| {
-            let mut sets = seen.iter().filter(|((q, _), _)| q == p).map(|(_, vs)| vs);
+        .map(|(p, (_, of_set))| {
+            // The values of `p` each series has, by series.
+            let mut seen: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+            for (s, v) in series_of.iter().zip(of_set) {
+                if let (Some(s), Some(v)) = (s, v) {
+                    seen.entry(*s).or_default().insert(*v);
+                }
+            }
+            let mut sets = seen.values();
             let first = sets.next().cloned().unwrap_or_default();
-            let held_by = seen.keys().filter(|(q, _)| q == p).count();
-            let common: BTreeSet<String> = sets.fold(first, |acc, vs| acc.intersection(vs).cloned().collect());
-            ((*p).clone(), if held_by == series_count { common.len() } else { 0 })
+            let common: BTreeSet<u32> = sets.fold(first, |acc, vs| acc.intersection(vs).copied().collect());
+            (p.clone(), if seen.len() == series_count { common.len() } else { 0 })
         })
         .collect()
 }
@@ -548,6 +557,16 @@ pub(crate) mod tests {
     use crate::metric::Margins;
 
     pub(crate) fn vocabulary() -> Vocabulary {
+        let series = ["cublas", "triton", "cutlass"].into_iter().map(String::from).collect();
+        let strings = |xs: &[&str]| xs.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();
+        let params =
+            [("size".to_string(), strings(&["512", "4096", "8192"])), ("cache_mb".to_string(), strings(&["64"]))]
+                .into_iter()
+                .collect();
+        Vocabulary::build(&options(), &series, &params)
+    }
+
+    fn options() -> Options {
         let strings = |xs: &[&str]| xs.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();
         // reckon's default margins: 2% for a throughput, 5% for a latency.
         let rule = |name: &str, direction, margin| MetricRule {
@@ -555,7 +574,7 @@ pub(crate) mod tests {
             direction,
             margin,
         };
-        let options = Options {
+        Options {
             series: "kernel".into(),
             aliases: [
                 ("cublas", strings(&["cuBLAS"])),
@@ -588,13 +607,79 @@ pub(crate) mod tests {
                     other: 0.05,
                 },
             },
+        }
+    }
+
+    #[test]
+    fn a_datasets_vocabulary_is_what_its_runs_say() {
+        use crate::query::filter::{Field, Fields};
+        use crate::run::Value;
+        use crate::store::builder::StoreBuilder;
+        let (num, text) = (Value::Num, |t: &str| Value::Text(t.into()));
+        let run = |kernel: &str, size: f64, peak: Value, source: Option<&str>| {
+            let mut p = vec![("kernel", text(kernel)), ("size", num(size)), ("peak_mb", peak)];
+            p.extend(source.map(|s| ("source", text(s))));
+            (p, 1.0)
         };
-        let series = ["cublas", "triton", "cutlass"].into_iter().map(String::from).collect();
-        let params =
-            [("size".to_string(), strings(&["512", "4096", "8192"])), ("cache_mb".to_string(), strings(&["64"]))]
-                .into_iter()
-                .collect();
-        Vocabulary::build(&options, &series, &params)
+        // `size` is swept by every kernel at 512 and 4096 (cutlass also at
+        // 8192); `peak_mb` is one number per kernel, once as text that reads
+        // like another's number; `source` is a param of some runs only.
+        let store = StoreBuilder::new()
+            .source(
+                "a.jsonl",
+                "2026-11-20T09:00:00Z",
+                &[
+                    run("cublas", 512.0, num(1.0), None),
+                    run("cublas", 4096.0, num(1.0), Some("lab")),
+                    run("triton", 512.0, text("1"), None),
+                    run("triton", 4096.0, text("1"), None),
+                ],
+            )
+            .source(
+                "b.jsonl",
+                "2026-11-21T09:00:00Z",
+                &[
+                    run("cutlass", 512.0, num(3.0), None),
+                    run("cutlass", 4096.0, num(3.0), None),
+                    run("cutlass", 8192.0, num(3.0), None),
+                    run("cublas", 512.0, num(1.0), None),
+                ],
+            )
+            .build();
+        let dataset = Dataset::load(&store).unwrap();
+        let vocab = Vocabulary::new(&dataset, &options());
+        // The same read from every run's full record.
+        let runs = dataset.runs();
+        let texts = |p: &str| -> BTreeSet<String> {
+            let text = |f: Field<'_>| match f {
+                Field::Value(v) => v.to_string(),
+                Field::Text(t) => t.to_string(),
+            };
+            runs.iter().filter_map(|r| r.field(p)).map(text).collect()
+        };
+        let series = texts("kernel");
+        let params: BTreeMap<String, Vec<String>> =
+            ["peak_mb", "size", "source"].iter().map(|p| ((*p).to_string(), texts(p).into_iter().collect())).collect();
+        let expect = Vocabulary::build(&options(), &series, &params);
+        assert_eq!(vocab.param_values, expect.param_values);
+        assert_eq!(vocab.param_values["source"].len(), 0, "source names files and a lab: no numbers");
+        let shared = |p: &str| {
+            let at = |k: &str| -> BTreeSet<String> {
+                runs.iter()
+                    .filter(|r| r.params.get("kernel").is_some_and(|v| v.to_string() == k))
+                    .filter_map(|r| r.params.get(p).map(ToString::to_string))
+                    .collect()
+            };
+            let held: Vec<BTreeSet<String>> = series.iter().map(|k| at(k)).filter(|v| !v.is_empty()).collect();
+            if held.len() < series.len() {
+                return 0;
+            }
+            held.iter().skip(1).fold(held[0].clone(), |acc, v| acc.intersection(v).cloned().collect()).len()
+        };
+        let expect: BTreeMap<String, usize> =
+            ["peak_mb", "size", "source"].iter().map(|p| ((*p).to_string(), shared(p))).collect();
+        assert_eq!(vocab.shared_values, expect);
+        assert_eq!((expect["size"], expect["peak_mb"], expect["source"]), (2, 0, 0));
     }
 
     fn kinds(s: &str) -> Vec<Tok> {

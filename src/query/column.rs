@@ -112,13 +112,14 @@ impl Column {
     pub(crate) fn build(runs: &Runs, name: &str) -> Column {
         let mut slots = SlotsBuilder { slots: Vec::new(), seen: HashMap::new() };
         let mut of_set = vec![UNSEEN; runs.sets.len()];
+        let key = runs.sets.key(name);
         let pseudo = pseudo_of(runs, name);
         let mut of_pseudo = vec![UNSEEN; pseudo.map_or(0, |(_, names)| names.len())];
         let mut of_run = Vec::with_capacity(runs.len());
         for at in 0..runs.len() {
             let set = runs.set[at] as usize;
             if of_set[set] == UNSEEN {
-                of_set[set] = match runs.sets[set].get(name) {
+                of_set[set] = match key.and_then(|k| runs.sets.value(set, k)) {
                     Some(v) => slots.slot(Field::Value(v)),
                     None => ABSENT,
                 };

@@ -14,6 +14,7 @@ use super::filter::{is_pseudo_param, Filter};
 use super::names::{ambiguous, Aliases, Resolution};
 use super::pivot::{Pivot, Query};
 use super::runs::Runs;
+use super::sets::ParamSet;
 use super::{did_you_mean, known_list};
 use crate::metric::Direction;
 use crate::store::{MetricInfo, RunRecord, Store};
@@ -69,7 +70,13 @@ impl<'s> Dataset<'s> {
         for s in &runs.set {
             used[*s as usize] = true;
         }
-        let params = runs.sets.iter().zip(&used).filter(|(_, u)| **u).flat_map(|(s, _)| s.keys().cloned()).collect();
+        let mut named = vec![false; runs.sets.names().len()];
+        for set in (0..runs.sets.len()).filter(|s| used[*s]) {
+            for k in runs.sets.keys_of(set) {
+                named[k as usize] = true;
+            }
+        }
+        let params = runs.sets.names().iter().zip(named).filter(|(_, n)| *n).map(|(p, _)| p.clone()).collect();
         let metrics = store
             .metrics()?
             .into_iter()
@@ -96,12 +103,25 @@ impl<'s> Dataset<'s> {
     /// The distinct param maps the runs have, each once: runs of one
     /// configuration share one, so which values occur together is answered
     /// over a few hundred maps instead of every run.
-    pub fn param_sets(&self) -> impl Iterator<Item = &BTreeMap<String, crate::run::Value>> {
+    pub fn param_sets(&self) -> impl Iterator<Item = ParamSet<'_>> {
+        self.used_sets().into_iter().map(|s| self.runs.sets.get(s))
+    }
+
+    /// The indices of the param sets some run has, in order.
+    fn used_sets(&self) -> Vec<usize> {
         let mut used = vec![false; self.runs.sets.len()];
         for s in &self.runs.set {
             used[*s as usize] = true;
         }
-        self.runs.sets.iter().zip(used).filter(|(_, u)| *u).map(|(s, _)| s)
+        (0..self.runs.sets.len()).filter(|s| used[*s]).collect()
+    }
+
+    /// A param over [`Dataset::param_sets`]: the distinct texts of its
+    /// values (in order of first appearance) and, for each set, the index
+    /// of its value's text if it has the param. Which values occur together
+    /// is answered from these without writing a value as text twice.
+    pub fn param_texts(&self, name: &str) -> (Vec<String>, Vec<Option<u32>>) {
+        self.runs.sets.texts(name, &self.used_sets())
     }
 
     /// A run by id.

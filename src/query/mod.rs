@@ -21,12 +21,14 @@ pub mod output;
 mod pivot;
 mod provenance;
 mod runs;
+mod sets;
 
 pub use cell::{median, Agg, Cell, Key};
 pub use dataset::{Dataset, Overrides};
 pub use filter::{Filter, FilterError};
 pub use output::{markdown_table, md_escape, NumberFormat, MAX_DIGITS};
 pub use pivot::{Pivot, Query};
+pub use sets::ParamSet;
 
 /// How many names an "unknown …" message lists before it stops.
 const LIST_LIMIT: usize = 30;

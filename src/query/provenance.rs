@@ -24,13 +24,13 @@ impl Dataset<'_> {
         let sets: BTreeSet<u32> = self.positions(run_ids).into_iter().map(|at| self.runs.set[at]).collect();
         let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
         for set in sets {
-            for (name, value) in &self.runs.sets[set as usize] {
+            for (name, value) in self.runs.sets.get(set as usize).iter() {
                 if is_repeat_marker(name) {
                     continue;
                 }
                 if let Value::Num(n) = value {
                     if n.is_finite() {
-                        let set = seen.entry(name.as_str()).or_default();
+                        let set = seen.entry(name).or_default();
                         if set.len() < 7 {
                             set.insert(Key::Num(*n));
                         }
@@ -100,7 +100,7 @@ impl Dataset<'_> {
         }
         let marker = at.iter().flat_map(|a| runs.params(*a).keys()).find(|k| is_repeat_marker(k))?;
         let distinct: BTreeSet<String> =
-            at.iter().filter_map(|a| runs.params(*a).get(marker.as_str())).map(Value::to_string).collect();
+            at.iter().filter_map(|a| runs.params(*a).get(marker)).map(Value::to_string).collect();
         if distinct.len() < 2 {
             return None;
         }

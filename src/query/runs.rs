@@ -8,10 +8,10 @@
 //! configuration share one), the rank of its sweep, its time and its
 //! source. Full records are built only for the few commands that list runs.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use super::filter;
-use crate::run::Value;
+use super::sets::{ParamSet, ParamSets, SetsBuilder};
 use crate::store::{RunRecord, ScannedRun, Store};
 use crate::Result;
 
@@ -116,8 +116,8 @@ pub(crate) struct Runs {
     pub(crate) sources: Vec<String>,
     pub(crate) formats: Vec<String>,
     origins: Vec<String>,
-    /// The distinct param maps, shared by the runs of one configuration.
-    pub(crate) sets: Vec<BTreeMap<String, Value>>,
+    /// The distinct param sets, shared by the runs of one configuration.
+    pub(crate) sets: ParamSets,
     positions: Positions,
 }
 
@@ -135,10 +135,10 @@ struct Read {
 impl Runs {
     /// Reads every run with its param set and source.
     pub(crate) fn load(store: &Store) -> Result<Runs> {
-        let (mut set_ids, mut sets) = (Vec::new(), Vec::new());
-        store.for_each_param_set(|id, params| {
+        let (mut set_ids, mut sets) = (Vec::new(), SetsBuilder::default());
+        store.for_each_param_set(|id, pairs| {
             set_ids.push(id);
-            sets.push(params);
+            sets.add(pairs);
         })?;
         let set_at = Positions::new(&set_ids);
         let mut source_at: HashMap<i64, u32> = HashMap::new();
@@ -154,12 +154,7 @@ impl Runs {
         store.for_each_run_row(|row: ScannedRun<'_>| {
             // A run whose set or source vanished cannot exist (foreign
             // keys); if one did, it keeps an empty param map.
-            let set = set_at.get(row.param_set).unwrap_or_else(|| {
-                *orphan_set.get_or_insert_with(|| {
-                    sets.push(BTreeMap::new());
-                    u32::try_from(sets.len() - 1).unwrap_or(u32::MAX)
-                })
-            });
+            let set = set_at.get(row.param_set).unwrap_or_else(|| *orphan_set.get_or_insert_with(|| sets.add_empty()));
             let source = source_at.get(&row.source).copied().unwrap_or_else(|| {
                 sources.push(String::new());
                 formats.push(String::new());
@@ -203,7 +198,7 @@ impl Runs {
             sources,
             formats,
             origins: origins.names,
-            sets,
+            sets: sets.finish(),
         })
     }
 
@@ -217,8 +212,8 @@ impl Runs {
     }
 
     /// The run's params.
-    pub(crate) fn params(&self, at: usize) -> &BTreeMap<String, Value> {
-        &self.sets[self.set[at] as usize]
+    pub(crate) fn params(&self, at: usize) -> ParamSet<'_> {
+        self.sets.get(self.set[at] as usize)
     }
 
     pub(crate) fn sweep_name(&self, at: usize) -> &str {
@@ -242,7 +237,7 @@ impl Runs {
             time: self.time_name(at).to_string(),
             time_origin: self.origins[self.origin[at] as usize].clone(),
             sweep: self.sweep_name(at).to_string(),
-            params: self.params(at).clone(),
+            params: self.params(at).to_map(),
         }
     }
 }

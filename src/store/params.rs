@@ -8,6 +8,7 @@
 //! always wrote: numbers as Rust prints them (`1`, not `1.0`; never an
 //! exponent), and backspace and form feed as `\u0008` / `\u000c`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io;
 
@@ -87,37 +88,69 @@ impl Formatter for StoredForm {
 /// sorted, as [`write_params_json`] writes it); anything unreadable is no
 /// params.
 pub(super) fn parse_params(json: &str) -> BTreeMap<String, Value> {
-    serde_json::from_str::<Params>(json).map(|p| p.0).unwrap_or_default()
+    let mut pairs = Vec::new();
+    parse_param_pairs(json, &mut pairs);
+    // Keys come sorted, so the map is built in bulk; a repeated key keeps
+    // its last value, as inserting one by one would.
+    pairs.into_iter().map(|(k, v)| (k.into_owned(), v)).collect()
 }
 
-/// Params deserialized straight into [`Value`]s: loading every run for a
-/// query reads tens of thousands of these, and going through
-/// `serde_json::Value` built every map twice.
-struct Params(BTreeMap<String, Value>);
+/// Reads a run's params JSON into `out` (cleared first) as (name, value)
+/// pairs in the order written, each name borrowed from `json` unless it
+/// holds an escape; anything unreadable is no params. Loading a dataset
+/// reads hundreds of these: allocating every name of every set cost more
+/// than the parse.
+pub(crate) fn parse_param_pairs<'j>(json: &'j str, out: &mut Vec<(Cow<'j, str>, Value)>) {
+    out.clear();
+    let mut de = serde_json::Deserializer::from_str(json);
+    let read = serde::Deserializer::deserialize_map(&mut de, Pairs(out)).and_then(|()| de.end());
+    if read.is_err() {
+        out.clear();
+    }
+}
+
+/// Fills a list of pairs from a JSON object.
+struct Pairs<'o, 'j>(&'o mut Vec<(Cow<'j, str>, Value)>);
+
+/// A param's name, borrowed from the JSON text where it can be.
+struct Name<'j>(Cow<'j, str>);
 
 /// One param value: numbers as numbers, strings as text, anything else
 /// (null, booleans, arrays, objects) as its JSON text.
 struct ParamValue(Value);
 
-impl<'de> serde::Deserialize<'de> for Params {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Params, D::Error> {
+impl<'de> serde::de::Visitor<'de> for Pairs<'_, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object of params")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
+        while let Some((Name(k), ParamValue(v))) = map.next_entry::<Name<'de>, ParamValue>()? {
+            self.0.push((k, v));
+        }
+        Ok(())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Name<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Name<'de>, D::Error> {
         struct Visit;
         impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Params;
+            type Value = Name<'de>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object of params")
+                f.write_str("a param name")
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Params, A::Error> {
-                let mut pairs: Vec<(String, Value)> = Vec::with_capacity(map.size_hint().unwrap_or(16));
-                while let Some((k, ParamValue(v))) = map.next_entry::<String, ParamValue>()? {
-                    pairs.push((k, v));
-                }
-                // Keys come sorted, so the map is built in bulk; a repeated
-                // key keeps its last value, as inserting one by one would.
-                Ok(Params(pairs.into_iter().collect()))
+            fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Name<'de>, E> {
+                Ok(Name(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> std::result::Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> std::result::Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(v)))
             }
         }
-        d.deserialize_map(Visit)
+        d.deserialize_str(Visit)
     }
 }
 

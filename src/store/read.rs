@@ -1,8 +1,9 @@
 //! Reading runs and measurements back for queries.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
-use super::params::parse_params;
+use super::params::{parse_param_pairs, parse_params};
 use super::{AtDb, MetricInfo, RunRecord, Store};
 use crate::metric::Direction;
 use crate::run::Value;
@@ -102,13 +103,17 @@ impl Store {
         read().at(&self.path)
     }
 
-    /// Every param set with its params, by id.
-    pub fn for_each_param_set(&self, mut each: impl FnMut(i64, BTreeMap<String, Value>)) -> Result<()> {
+    /// Every param set with its params as (name, value) pairs in the order
+    /// stored (names sorted), by id. The names are borrowed from the row: a caller
+    /// keeps each distinct one once.
+    pub fn for_each_param_set(&self, mut each: impl FnMut(i64, &[(Cow<'_, str>, Value)])) -> Result<()> {
         let mut read = || -> rusqlite::Result<()> {
             let mut stmt = self.conn.prepare_cached("SELECT id, params FROM param_set")?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
-                each(r.get(0)?, parse_params(r.get_ref(1)?.as_str().unwrap_or("{}")));
+                let mut pairs = Vec::new();
+                parse_param_pairs(r.get_ref(1)?.as_str().unwrap_or("{}"), &mut pairs);
+                each(r.get(0)?, &pairs);
             }
             Ok(())
         };
