@@ -56,6 +56,17 @@ impl<R: Read> Read for LineLimit<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         let chunk = &buf[..n];
+        if self.run + n <= self.limit {
+            // No stretch in this chunk can pass the limit: only the count of
+            // lines and the stretch after the last break are needed, which
+            // memchr finds without a branch per byte.
+            self.lines += memchr::memchr_iter(b'\n', chunk).count() as u64;
+            self.run = match memchr::memrchr2(b'\n', b'\r', chunk) {
+                Some(last) => n - last - 1,
+                None => self.run + n,
+            };
+            return Ok(n);
+        }
         match chunk.iter().rposition(|&b| b == b'\n' || b == b'\r') {
             Some(last) => {
                 // The longest stretch inside this chunk, then what follows
@@ -109,12 +120,16 @@ mod tests {
     use super::*;
 
     fn read_all(text: &[u8], limit: usize) -> (std::io::Result<Vec<u8>>, u64) {
+        read_in(text, limit, 3)
+    }
+
+    fn read_in(text: &[u8], limit: usize, chunk: usize) -> (std::io::Result<Vec<u8>>, u64) {
         let over = Arc::new(AtomicU64::new(0));
         let mut r = LineLimit::new(text, over.clone());
         r.limit = limit;
         let mut out = Vec::new();
         // Small reads, so lines cross chunk boundaries.
-        let mut buf = [0u8; 3];
+        let mut buf = vec![0u8; chunk];
         let res = loop {
             match r.read(&mut buf) {
                 Ok(0) => break Ok(out),
@@ -136,5 +151,20 @@ mod tests {
         let (res, line) = read_all(b"ok\n123456", 5);
         assert!(res.is_err());
         assert_eq!(line, 2);
+    }
+
+    #[test]
+    fn every_read_size_refuses_the_same_line() {
+        // Reads small enough for the per-byte path and large enough for the
+        // counting one, and every mix of the two, agree on the line.
+        let texts: [&[u8]; 4] =
+            [b"abc\nde\nfghijk\nl\n", b"12345\r12345\r123456\n", b"a\n\n\nabcdef", b"abcde\nabcde\n"];
+        for text in texts {
+            let (res, line) = read_in(text, 5, text.len());
+            for chunk in 1..=text.len() + 1 {
+                let (r, l) = read_in(text, 5, chunk);
+                assert_eq!((r.is_ok(), l), (res.is_ok(), line), "{chunk} {:?}", String::from_utf8_lossy(text));
+            }
+        }
     }
 }

@@ -10,9 +10,11 @@
 //! documents line by line within the longest-line limit, and `shape` looks
 //! at a head of text for detection.
 
+mod node;
 mod records;
 mod shape;
 
+pub use node::{Member, Node, Reader};
 pub use records::{is_blank, read_records, trim, LineReader};
 pub use shape::{array_element_offsets, line_of, shape, Shape};
 
@@ -54,15 +56,27 @@ impl ParseError {
 /// Rewrites the bare tokens into sentinel strings. Borrows the input when it
 /// holds none, which is the common case.
 pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
+    let mut out = Vec::new();
+    if rewrite_into(text, &mut out) {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Rewrites the bare tokens of `text` into sentinel strings in `out`
+/// (replacing what it held, keeping its allocation); false, with `out`
+/// untouched, when `text` holds none.
+pub(crate) fn rewrite_into(text: &[u8], out: &mut Vec<u8>) -> bool {
     // JSON text with neither `I` nor `N` cannot hold a token.
     if !text.iter().any(|&b| b == b'I' || b == b'N') {
-        return Cow::Borrowed(text);
+        return false;
     }
     // One pass: the copy is only made at the first token, and whole runs of
     // ordinary bytes are copied at once. Outside strings only `"`, `I`, `N`
     // (and the `-` of `-Infinity`, just before an `I`) matter; inside
     // strings only `"` and `\\`.
-    let mut out: Option<Vec<u8>> = None;
+    let mut started = false;
     let mut copied = 0;
     let mut i = 0;
     while let Some(at) = text[i..].iter().position(|&b| b == b'"' || b == b'I' || b == b'N') {
@@ -96,7 +110,11 @@ pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
             i = j + 1;
             continue;
         };
-        let out = out.get_or_insert_with(|| Vec::with_capacity(text.len() + 64));
+        if !started {
+            started = true;
+            out.clear();
+            out.reserve(text.len() + 64);
+        }
         out.extend_from_slice(&text[copied..start]);
         out.push(b'"');
         // The NUL must be escaped to be valid inside a JSON string.
@@ -106,13 +124,10 @@ pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
         copied = start + len;
         i = copied;
     }
-    match out {
-        None => Cow::Borrowed(text),
-        Some(mut out) => {
-            out.extend_from_slice(&text[copied..]);
-            Cow::Owned(out)
-        }
+    if started {
+        out.extend_from_slice(&text[copied..]);
     }
+    started
 }
 
 /// Parses one JSON text in Python's dialect into a [`Value`]. Non-finite
