@@ -258,6 +258,13 @@ fn the_unchanged_test_misses_no_change() {
     std::fs::remove_file(&gemm).unwrap();
     p.check_like_fresh("a deleted log");
 
+    // A log ingested by hand, which no source of reckon.toml names, deleted.
+    p.s.write("other/kernels.csv", results(300));
+    p.reckon(&["ingest", "other/kernels.csv"]);
+    assert!(content(&p.s.db()).iter().any(|r| r.starts_with("other/kernels.csv")));
+    std::fs::remove_file(p.path("other/kernels.csv")).unwrap();
+    p.check_like_fresh("a deleted log no source names");
+
     // A new commit changes a committed log's time without touching it.
     let attn = p.path("committed/attn.csv");
     let seen = std::fs::metadata(&attn).unwrap().modified().unwrap();

@@ -31,8 +31,9 @@ pub(super) fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options
     }
     let requests = sources_requests(cfg, None, &std::collections::BTreeMap::new())?;
     let mut store = Store::open(&cfg.database)?;
-    report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, true);
-    let opts = sources::Options { fail_fast: false, generic: cfg.generic.clone(), ..base };
+    // The runs of deleted logs are forgotten by the ingest, which looks at
+    // each file once.
+    let opts = sources::Options { fail_fast: false, generic: cfg.generic.clone(), forget_missing: true, ..base };
     let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, true);
     // The documents are rendered over a read-only connection: a region's
     // SQL runs under an authorizer too, but nothing a document does should

@@ -27,6 +27,9 @@ pub struct Job {
     pub meta: Option<std::fs::Metadata>,
 }
 
+/// A requested file, or why a request gave none (the path as requested).
+pub type Expanded = std::result::Result<Job, (PathBuf, Error)>;
+
 /// The names every run has built in, what they hold and what to do
 /// instead; a label of that name would hide them.
 const BUILT_IN: &[(&str, &str, &str)] = &[
@@ -69,9 +72,19 @@ fn take_sweep(labels: &mut BTreeMap<String, Value>) -> Result<Option<String>> {
 /// Expands requests into files. Paths are relative to `root`. A request that
 /// names a missing file, a directory, or a template matching nothing becomes
 /// an error for that request (other requests still expand).
-pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job, (PathBuf, Error)>> {
+pub fn expand(root: &Path, requests: &[Request]) -> Vec<Expanded> {
+    expand_templates(root, requests).0
+}
+
+/// [`expand`], also giving back each request's template: `None` for a
+/// plain path or a template that cannot be read (its error is among the
+/// jobs). A template is compiled once per command.
+pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expanded>, Vec<Option<PathTemplate>>) {
     let mut jobs = Vec::new();
+    let mut templates = Vec::with_capacity(requests.len());
     for req in requests {
+        let template = PathTemplate::is_pattern(&req.path).then(|| PathTemplate::parse(&req.path));
+        templates.push(template.as_ref().and_then(|t| t.as_ref().ok()).cloned());
         let mut req_labels = req.labels.clone();
         let named = check_label_names(req_labels.keys()).and_then(|()| take_sweep(&mut req_labels));
         let named = match named {
@@ -81,8 +94,8 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
                 continue;
             }
         };
-        if PathTemplate::is_pattern(&req.path) {
-            let files = PathTemplate::parse(&req.path).and_then(|t| Ok((t.files_with_metadata(root)?, t)));
+        if let Some(template) = template {
+            let files = template.and_then(|t| Ok((t.files_with_metadata(root)?, t)));
             match files {
                 Err(e) => jobs.push(Err((PathBuf::from(&req.path), e))),
                 Ok((files, template)) if files.is_empty() => {
@@ -134,7 +147,7 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<std::result::Result<Job,
             jobs.push(Ok(Job { path, format: req.format, labels: req_labels, date: None, sweep: named, meta: None }));
         }
     }
-    jobs
+    (jobs, templates)
 }
 
 #[cfg(test)]

@@ -22,9 +22,10 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::mpsc::Receiver;
 
 use examine::{examine, Examined, Stored, Work};
+use expand::expand_templates;
 use pipeline::{write_file, Parsed};
 
-pub use expand::{expand, Job};
+pub use expand::{expand, Expanded, Job};
 pub use git::GitView;
 pub use time::{parse_date, parse_sweep};
 
@@ -112,6 +113,11 @@ pub struct Options {
     pub git_root: Option<PathBuf>,
     /// Run times follow the index (what is staged), not the working tree.
     pub staged: bool,
+    /// Also forget every stored source whose file is gone, whether or not
+    /// a request covers it (what [`forget_missing`] does, folded into the
+    /// command's one look at the files: a file a request finds is not
+    /// looked at twice).
+    pub forget_missing: bool,
 }
 
 /// Ingests every requested file. Files go in many to a transaction, each
@@ -133,8 +139,8 @@ pub fn ingest(
     batch: &mut Batch,
     on_file: &mut dyn FnMut(&FileReport, usize, usize),
 ) -> Report {
-    let jobs = expand(root, requests);
-    let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests));
+    let (jobs, templates) = expand_templates(root, requests);
+    let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests, &templates));
     let mut report = Report::default();
     let stored = match store.stored_sources() {
         Ok(stored) => stored,
@@ -145,7 +151,7 @@ pub fn ingest(
     };
     // First what is gone, so that a copy of a removed file's bytes elsewhere
     // is ingested in its place, as it would be into an empty database.
-    let gone = gone_paths(&stored, root, requests, &jobs);
+    let gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget_missing);
     let total = jobs.len() + gone.len();
     for (i, path) in gone.iter().enumerate() {
         let outcome = match store.remove_paths(std::slice::from_ref(path)) {
@@ -201,13 +207,7 @@ impl Progress<'_> {
 /// requested twice in one command (a template and an explicit path) is read
 /// once, with the labels of its first request. Each slot carries the file's
 /// place among all the command's files (the gone ones come first).
-fn plan(
-    root: &Path,
-    jobs: Vec<std::result::Result<Job, (PathBuf, Error)>>,
-    gone: &[String],
-    stored: &Stored,
-    git: &GitView,
-) -> Vec<(Planned, usize)> {
+fn plan(root: &Path, jobs: Vec<Expanded>, gone: &[String], stored: &Stored, git: &GitView) -> Vec<(Planned, usize)> {
     let mut first_labels: HashMap<PathBuf, BTreeMap<String, Value>> = HashMap::new();
     let mut planned: Vec<(Planned, usize)> = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.into_iter().enumerate() {
@@ -383,13 +383,11 @@ fn lose_with(waiting: &mut [(FileReport, usize)], why: &str) {
 
 /// The requests' paths as globs relative to the root, to limit git's history
 /// walk to the logs.
-fn patterns(requests: &[Request]) -> Vec<String> {
+fn patterns(requests: &[Request], templates: &[Option<PathTemplate>]) -> Vec<String> {
     requests
         .iter()
-        .map(|r| match PathTemplate::parse(&r.path) {
-            Ok(t) if PathTemplate::is_pattern(&r.path) => t.glob().to_string(),
-            _ => r.path.clone(),
-        })
+        .zip(templates)
+        .map(|(r, t)| t.as_ref().map_or_else(|| r.path.clone(), |t| t.glob().to_string()))
         .filter(|p| !Path::new(p).is_absolute())
         .collect()
 }
@@ -397,12 +395,15 @@ fn patterns(requests: &[Request]) -> Vec<String> {
 /// The stored paths the requests cover that no longer hold a file of
 /// theirs: for a template or glob, stored paths it matches that are not
 /// among the files it matches now; for an explicit path, the path itself
-/// when the file is gone.
+/// when the file is gone. With `every_missing`, also the stored paths no
+/// request found whose file is gone.
 fn gone_paths(
     stored: &Stored,
     root: &Path,
     requests: &[Request],
-    jobs: &[std::result::Result<Job, (PathBuf, Error)>],
+    templates: &[Option<PathTemplate>],
+    jobs: &[Expanded],
+    every_missing: bool,
 ) -> Vec<String> {
     if stored.is_empty() {
         return Vec::new();
@@ -410,9 +411,9 @@ fn gone_paths(
     let present: std::collections::HashSet<PathBuf> =
         jobs.iter().filter_map(|j| j.as_ref().ok()).map(|j| display_path(root, &j.path)).collect();
     let mut gone = Vec::new();
-    for req in requests {
+    for (req, template) in requests.iter().zip(templates) {
         if PathTemplate::is_pattern(&req.path) {
-            let Ok(template) = PathTemplate::parse(&req.path) else { continue };
+            let Some(template) = template else { continue };
             for s in stored.keys() {
                 // Matched by the template's text but not among the files it
                 // finds now: deleted, or no longer a file; a fresh ingest
@@ -426,6 +427,14 @@ fn gone_paths(
             let shown = display_path(root, &abs).to_string_lossy().into_owned();
             if stored.contains_key(&shown) && !abs.exists() {
                 gone.push(shown);
+            }
+        }
+    }
+    if every_missing {
+        // A file a request found was just looked at: only the others are.
+        for s in stored.keys() {
+            if !present.contains(Path::new(s)) && !root.join(s).exists() {
+                gone.push(s.clone());
             }
         }
     }
