@@ -99,3 +99,37 @@ fn a_staged_check_from_the_top_of_a_repository_finds_each_projects_reckon_toml()
     s.test().args(["check", "--staged", "--", "bench/notebooks/logs/2026-11-29/baseline.jsonl"]).status(1).run();
     s.test().args(["check", "--staged", "--", "README.md"]).stdout("").run();
 }
+
+/// A one-value claim with its `where` before the number (as comparisons
+/// put it after the point): refused at its `file:line`, with the claim
+/// rewritten the way it parses. Cold trial, on a cache study.
+#[test]
+fn a_value_with_where_before_its_number_says_how_to_write_it() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"policy\"\n");
+    s.write("logs/2026-03-02/hits.csv", "policy,cache_mb,trace,hit_rate\nlfu,512,zipf,0.74\nlru,512,zipf,0.70\n");
+    s.ok(&["ingest", "-q", "logs/{date}/hits.csv"]);
+    s.write(
+        "notes.md",
+        "# Cache policies\n\n<!-- reckon:claim id=lfu-512\n     lfu on hit_rate at cache_mb = 512 where trace = 'zipf' \
+         ≈ 0.74 within 2% -->\nLFU hits 74% at 512 MB on the Zipf trace.\n<!-- /reckon:claim -->\n",
+    );
+    for command in ["claims", "check"] {
+        let ran = s.run(&[command, "notes.md"]);
+        assert_eq!(ran.code, 2, "{ran:?}");
+        assert!(
+            ran.stderr.contains(
+                "notes.md:4:40: claim `lfu-512`: the number comes before `where`, which ends the clause: write `lfu on \
+                 hit_rate at cache_mb = 512 ≈ 0.74 within 2% where trace = 'zipf'`"
+            ),
+            "{}",
+            ran.stderr
+        );
+    }
+    // Written that way, it parses and holds.
+    let fixed =
+        s.read("notes.md").replace("where trace = 'zipf' ≈ 0.74 within 2%", "≈ 0.74 within 2% where trace = 'zipf'");
+    s.write("notes.md", fixed);
+    let ran = s.run(&["claims", "notes.md"]);
+    assert!(ran.code == 0 && ran.stdout.contains("holds"), "{ran:?}");
+}

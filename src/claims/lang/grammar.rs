@@ -393,12 +393,39 @@ impl Parser<'_, '_> {
             }
             return Ok(Stated { op: Op::In, target: lo, upper: Some(hi), unit: unit.or(lo_unit) });
         }
+        if self.peek_kw("where") {
+            return Err(self.number_after_where());
+        }
         let op = self.num_op().ok_or_else(|| {
             self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, `in 350..353`, …) after the metric")
         })?;
         let target = self.number_ext(true).ok_or_else(|| self.err("expected a number after the comparison"))?;
         let unit = self.unit();
         Ok(Stated { op, target, upper: None, unit })
+    }
+
+    /// `A on M at P = 8 where Q = 128 ≈ 255`: the filter ends a clause, so
+    /// the number goes before it. Says so at the `where`, with the claim
+    /// rewritten when the number can be found after the filter.
+    fn number_after_where(&self) -> ClaimError {
+        let head = self.src[..self.pos].trim_end();
+        let at = self.src.len() - self.rest().trim_start().len();
+        let after = &self.src[at + "where".len()..];
+        // The last place a comparison with a number parses: the filter's
+        // own `=`/`>=` come before it.
+        let split = ["≈", "~=", "==", ">=", "≥", "<=", "≤", "=", ">", "<", " in "]
+            .iter()
+            .flat_map(|op| after.match_indices(op).map(|(i, _)| i))
+            .filter(|&i| {
+                let mut p = Parser { src: &after[i..], pos: 0, probes: self.probes, depth: self.depth };
+                p.numeric_comparison().is_ok()
+            })
+            .max();
+        let rewritten = match split {
+            Some(i) => format!("{head} {} where {}", after[i..].trim(), after[..i].trim()),
+            None => format!("{head} ≈ N where {}", after.trim()),
+        };
+        ClaimError::new(at, format!("the number comes before `where`, which ends the clause: write `{rewritten}`"))
     }
 
     /// A unit after a number (`ms`, `µs`, `tok/s`), when the next word is

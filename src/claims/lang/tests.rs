@@ -733,3 +733,18 @@ mod round_trip {
         v.to_string()
     }
 }
+
+/// A value's number written after its `where`: the filter's own operators
+/// are told from the number's, and the claim is given back rewritten.
+#[test]
+fn a_number_after_the_filter_is_refused_with_the_claim_rewritten() {
+    let e = err("lfu on p99_ms at cache_mb = 64 where trace >= 2 and warm = 1 < 5 ms");
+    assert_eq!(e.offset, "lfu on p99_ms at cache_mb = 64 ".len());
+    assert_eq!(
+        e.msg,
+        "the number comes before `where`, which ends the clause: write `lfu on p99_ms at cache_mb = 64 < 5 ms where \
+         trace >= 2 and warm = 1`"
+    );
+    let e = err("lfu on p99_ms where trace = 'zipf'");
+    assert!(e.msg.ends_with("write `lfu on p99_ms ≈ N where trace = 'zipf'`"), "{}", e.msg);
+}
