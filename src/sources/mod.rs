@@ -19,11 +19,10 @@ mod time;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
-use std::sync::mpsc::Receiver;
 
 use examine::{examine, Examined, Stored, Work};
 use expand::expand_templates;
-use pipeline::{write_file, Parsed};
+use pipeline::{write_file, Inbox, Outbox};
 
 pub use expand::{expand, Expanded, Job};
 pub use git::GitView;
@@ -270,15 +269,16 @@ fn write_all(writer: &mut Writer, planned: Vec<(Planned, usize)>, opts: &Options
     // The file (its index in `work`, plus one) whose remaining runs the
     // writer no longer wants: the parser skips to the next file.
     let skip = AtomicUsize::new(0);
-    let (send, receive) = std::sync::mpsc::sync_channel::<Parsed>(16);
+    let (send, receive) = std::sync::mpsc::sync_channel(pipeline::PARCELS_AHEAD);
+    let mut receive = Inbox::new(receive);
     if work.is_empty() {
         drop(send);
-        write_slots(writer, &receive, &work, slots, opts, &skip, progress);
+        write_slots(writer, &mut receive, &work, slots, opts, &skip, progress);
         return;
     }
     std::thread::scope(|scope| {
-        let parser = scope.spawn(|| pipeline::parse_files(&work, &opts.generic, &skip, send));
-        write_slots(writer, &receive, &work, slots, opts, &skip, progress);
+        let parser = scope.spawn(|| pipeline::parse_files(&work, &opts.generic, &skip, Outbox::new(send)));
+        write_slots(writer, &mut receive, &work, slots, opts, &skip, progress);
         // The parser stops at its next hand-over once nobody listens.
         drop(receive);
         let _ = parser.join();
@@ -288,7 +288,7 @@ fn write_all(writer: &mut Writer, planned: Vec<(Planned, usize)>, opts: &Options
 /// The writer's side of [`write_all`]: each slot in order.
 fn write_slots(
     writer: &mut Writer,
-    receive: &Receiver<Parsed>,
+    receive: &mut Inbox,
     work: &[Work],
     slots: Vec<(Slot, usize)>,
     opts: &Options,
