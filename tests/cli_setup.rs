@@ -17,6 +17,29 @@ fn init_creates_the_layout_and_keeps_what_exists() {
     assert_eq!(s.read("reckon.toml"), "series = \"variant\"\n", "init never overwrites");
 }
 
+/// A kernel-tuning repository that already has a reckon.toml keeping its
+/// plan at the top and its database in `cache/`: init makes only what that
+/// file names (cold trial: it created notebooks/ and templates/ anyway).
+#[test]
+fn init_beside_a_reckon_toml_makes_only_the_folders_it_names() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"kernel\"\ndatabase = \"cache/gemm.sqlite\"\ndocuments = [\"plan.md\"]\n");
+    s.test().arg("init").stderr_has("created cache/, cache/.gitignore").run();
+    for p in ["notebooks", "templates", "db"] {
+        assert!(!s.path().join(p).exists(), "{p} created");
+    }
+    assert!(s.read("cache/.gitignore").contains("*.sqlite"));
+    // Documents in a folder of their own: that folder, up to the wildcard.
+    s.write("reckon.toml", "series = \"kernel\"\ndocuments = [\"docs/perf/*.md\", \"README.md\"]\n");
+    s.test().arg("init").stderr_has("created docs/perf/, db/, db/.gitignore").run();
+    assert!(!s.path().join("notebooks").exists() && !s.path().join("templates").exists());
+    // A reckon.toml that does not parse is said, not half-followed.
+    s.write("reckon.toml", "series = [\n");
+    let ran = s.run(&["init"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stderr.contains("reckon.toml:"), "{}", ran.stderr);
+}
+
 #[test]
 fn the_git_hook_refuses_a_commit_with_a_stale_document() {
     let s = Sandbox::with_scenario();

@@ -95,7 +95,8 @@ pub(crate) enum Command {
     /// Render each document as a self-contained HTML page (DIR/NAME.html): plots
     /// inline, claims with their verdicts and evidence, numbers linked to their runs.
     Report(report::ReportArgs),
-    /// Create reckon.toml, notebooks/, db/ and templates/ in the current folder.
+    /// Create reckon.toml, notebooks/, db/ and templates/ in the current folder
+    /// (beside an existing reckon.toml: only the folders of its documents and database).
     Init,
     /// Git hooks.
     #[command(subcommand)]
