@@ -14,6 +14,7 @@ use super::examine::{hash_file, Work, HEAD_BYTES};
 use super::FileOutcome;
 use crate::ingest::generic::GenericOptions;
 use crate::ingest::{canonical, limit, stdout, Format, Outcome};
+use crate::run::{MetricNames, RunBatch};
 use crate::store::{NewSource, Writer};
 use crate::{Error, Result};
 
@@ -22,7 +23,7 @@ use crate::{Error, Result};
 /// readable file its runs in batches and an `End` with the parse's outcome.
 pub(super) enum Parsed {
     Start(Result<(String, Format)>),
-    Runs(Vec<(crate::run::RawRun, String)>),
+    Runs(RunBatch),
     End(Result<Outcome>),
 }
 
@@ -171,23 +172,23 @@ fn parse_file(
         }
         Err(e) => return out.push(Parsed::Start(Err(e))),
     };
-    let mut batch = Vec::with_capacity(BATCH_RUNS);
+    let mut batch = RunBatch::default();
+    let mut names = MetricNames::default();
+    let mut json = String::new();
     let mut emit = |mut run: crate::run::RawRun| -> Result<()> {
         canonical::add_canonical_params(&mut run);
-        // The params are encoded here, off the inserting thread, and
-        // freed on the thread that allocated them.
-        let mut json = String::new();
+        // The params are encoded and the run packed here, off the
+        // inserting thread, and the run is freed on the thread that
+        // allocated it: what crosses over is a few buffers per batch.
         crate::store::encode_params(&run, &w.job.labels, &mut json);
-        run.params = Vec::new();
-        batch.push((run, json));
+        batch.push(&run, &mut names, &json);
         if batch.len() == BATCH_RUNS {
             if skip.load(Ordering::Relaxed) == i + 1 {
                 return Err(Error::usage("skipped"));
             }
             // Runs travel in batches: one hand-over per run would cost a
             // thread wake-up each.
-            out.push(Parsed::Runs(std::mem::replace(&mut batch, Vec::with_capacity(BATCH_RUNS))))
-                .map_err(|Stopped| Error::usage("ingest stopped"))?;
+            out.push(Parsed::Runs(batch.take())).map_err(|Stopped| Error::usage("ingest stopped"))?;
         }
         Ok(())
     };
@@ -266,11 +267,12 @@ pub(super) fn write_file(
     let parsed = loop {
         match receive.recv() {
             Some(Parsed::Runs(runs)) => {
+                writer.learn_metrics(&runs.new_metrics);
                 if failed.is_some() {
                     continue;
                 }
-                for (run, json) in runs {
-                    if let Err(e) = writer.add_encoded(&run, &json, &w.time) {
+                for run in runs.runs() {
+                    if let Err(e) = writer.add_packed(run, &w.time) {
                         failed = Some(match e {
                             Error::Usage(msg) => Error::malformed(&w.shown, run.line, msg),
                             Error::DuplicateMetric { line, metric, .. } => {

@@ -13,6 +13,7 @@ mod measurements;
 mod open;
 mod params;
 mod read;
+mod run_writer;
 mod source_writer;
 mod sources;
 mod writer;

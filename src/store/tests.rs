@@ -276,3 +276,91 @@ fn more_measurements_than_one_insert_holds_all_arrive_sorted_or_not() {
         assert_eq!(value, Some(at * 10.0 + 3.0));
     }
 }
+
+/// Every row of a database but the batch's wall clock, as text.
+fn dump(store: &Store) -> Vec<String> {
+    let mut rows = Vec::new();
+    for table in ["source", "param_set", "metric", "run", "measurement"] {
+        let mut stmt = store.conn.prepare(&format!("SELECT * FROM {table} ORDER BY 1, 2")).unwrap();
+        let n = stmt.column_count();
+        let mut q = stmt.query([]).unwrap();
+        while let Some(r) = q.next().unwrap() {
+            let cells: Vec<String> =
+                (0..n).map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap())).collect();
+            rows.push(format!("{table}: {}", cells.join(" | ")));
+        }
+    }
+    rows
+}
+
+#[test]
+fn packed_runs_write_what_whole_runs_write() {
+    let labels: BTreeMap<String, Value> = [("config".to_string(), Value::Text("a".into()))].into();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let mut runs: Vec<RawRun> = (1..=40).map(|i| run(i, f64::from(u32::try_from(i).unwrap()), 10.0)).collect();
+    runs[5].metric_with_unit("duration", 2.0, "s");
+    runs[6].time = Some("2026-11-30T01:02:03Z".into());
+    runs[7].metrics.reverse();
+    // The next file names its metrics in another order: indices are per file.
+    runs[15].metrics.reverse();
+    let twice = {
+        let mut r = run(41, 1.0, 1.0);
+        r.metric("output_throughput", 3.0);
+        r
+    };
+    let write = |packed: bool, with_twice: bool| {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("test".into(), None);
+        let mut w = store.writer(&mut batch).unwrap();
+        for (n, file) in runs.chunks(15).enumerate() {
+            let hash = format!("h{n}");
+            let path = format!("f{n}.jsonl");
+            let src = NewSource {
+                path: &path,
+                hash: &hash,
+                format: "sglang-jsonl",
+                labels: &labels,
+                seen: Seen::default(),
+                time: Some(&t),
+            };
+            assert!(w.begin_source(&src).unwrap());
+            let mut file: Vec<RawRun> = file.to_vec();
+            if with_twice && n == 1 {
+                file.push(twice.clone());
+            }
+            let added = if packed {
+                let (mut names, mut json) = (crate::run::MetricNames::default(), String::new());
+                let mut result = Ok(());
+                for part in file.chunks(4) {
+                    let mut b = crate::run::RunBatch::default();
+                    for r in part {
+                        encode_params(r, &labels, &mut json);
+                        b.push(r, &mut names, &json);
+                    }
+                    w.learn_metrics(&b.new_metrics);
+                    for v in b.runs() {
+                        result = result.and_then(|()| w.add_packed(v, &t));
+                    }
+                }
+                result
+            } else {
+                file.iter().try_for_each(|r| w.add_run(r, &labels, &t))
+            };
+            match added {
+                Ok(()) => assert_eq!(w.end_source().unwrap(), file.len() as u64),
+                Err(e) => {
+                    assert!(e.to_string().contains("output_throughput"), "{e}");
+                    w.abandon_source().unwrap();
+                }
+            }
+        }
+        w.commit().unwrap();
+        drop(w);
+        dump(&store)
+    };
+    for with_twice in [false, true] {
+        let whole = write(false, with_twice);
+        assert!(whole.len() > 100, "{}", whole.len());
+        assert_eq!(write(true, with_twice), whole, "a metric named twice: {with_twice}");
+    }
+}

@@ -11,11 +11,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::lock::{friendly, writer_note};
 use super::measurements::Measurements;
-use super::params::{encode_params, labels_json};
+use super::params::labels_json;
 use super::sources::{delete_orphans, delete_path, other_labels, refresh_source, stored_source};
 use super::{db_err, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
-use crate::metric;
-use crate::run::{Metric, RawRun, Value};
+use crate::run::Value;
 use crate::{Error, Result};
 
 impl Store {
@@ -40,12 +39,12 @@ impl Store {
 /// Dropped with a transaction open, the writer rolls it back: sources not
 /// yet committed are absent, as after a kill.
 pub struct Writer<'s> {
-    conn: &'s Connection,
-    path: PathBuf,
-    batch: &'s mut Batch,
+    pub(super) conn: &'s Connection,
+    pub(super) path: PathBuf,
+    pub(super) batch: &'s mut Batch,
     /// When the open transaction began; `None` outside one.
-    tx_started: Option<std::time::Instant>,
-    metric_ids: HashMap<String, i64>,
+    pub(super) tx_started: Option<std::time::Instant>,
+    pub(super) metric_ids: HashMap<String, i64>,
     /// Param set ids by their JSON text, for the sets this writer met
     /// lately: bounded by [`PARAM_SET_CACHE_BYTES`] (a log whose every run
     /// has its own params kept each one, 1 GiB for a 3 GiB JSONL), then
@@ -54,45 +53,54 @@ pub struct Writer<'s> {
     /// The bytes of the keys in `param_sets`.
     pub(super) param_set_bytes: usize,
     /// Measurements not yet inserted.
-    pending: Measurements<'s>,
+    pub(super) pending: Measurements<'s>,
     /// The metrics of the last run added, by position, with their ids:
     /// runs of one log name the same metrics in the same order, so a run
     /// whose names match them needs neither lookups nor the check for a
     /// metric named twice.
-    last_metrics: Vec<(String, i64)>,
+    pub(super) last_metrics: Vec<(String, i64)>,
     /// Scratch for spotting a metric named twice in one record.
-    ids: Vec<i64>,
-    json: String,
+    pub(super) ids: Vec<i64>,
+    /// The metric names of the file being written, by the index packed runs
+    /// name them by (see [`RunBatch`](crate::run::RunBatch)), and their ids
+    /// once known.
+    pub(super) file_metrics: Vec<(String, Option<String>)>,
+    pub(super) file_ids: Vec<Option<i64>>,
+    /// The metric indices of the last packed run, whose ids are in
+    /// `last_packed_ids`: most runs name the same ones.
+    pub(super) last_indices: Vec<u32>,
+    pub(super) last_packed_ids: Vec<i64>,
+    pub(super) json: String,
     /// The source being written, if any.
     pub(super) source: Option<OpenSource>,
     /// The open transaction was rolled back by `SQLite`.
-    lost: bool,
+    pub(super) lost: bool,
     /// Measurements were inserted since the open transaction began: every
     /// later insert lands in the middle of the table, so it is time to commit.
-    tx_flushed: bool,
-    insert_run: rusqlite::Statement<'s>,
+    pub(super) tx_flushed: bool,
+    pub(super) insert_run: rusqlite::Statement<'s>,
 }
 
 /// What a writer must undo if the source being written fails.
 pub(super) struct OpenSource {
-    id: i64,
-    runs: u64,
+    pub(super) id: i64,
+    pub(super) runs: u64,
     /// The id of its first run: pending rows of runs from this id on are
     /// its own (earlier sources' runs have lower ids).
-    first_run: Option<i64>,
+    pub(super) first_run: Option<i64>,
     /// Cache entries made while writing it: their rows go with the savepoint.
-    new_metrics: Vec<String>,
+    pub(super) new_metrics: Vec<String>,
     pub(super) new_sets: Vec<String>,
     /// The batch row was created inside this source's savepoint.
-    made_batch: bool,
+    pub(super) made_batch: bool,
     /// An earlier content of the path was deleted under this savepoint.
-    replaced: bool,
+    pub(super) replaced: bool,
     /// The sweep of runs that take the default time, when it is not that
     /// time's date (a `{date}` of year and month names the month).
-    default_sweep: Option<String>,
+    pub(super) default_sweep: Option<String>,
     /// The sweep a `sweep` label names: every run of the source is in it,
     /// whatever its own time.
-    named_sweep: Option<String>,
+    pub(super) named_sweep: Option<String>,
 }
 
 /// The most bytes of params text the param-set cache of a writer holds.
@@ -142,6 +150,10 @@ impl<'s> Writer<'s> {
             param_set_bytes: 0,
             last_metrics: Vec::new(),
             ids: Vec::new(),
+            file_metrics: Vec::new(),
+            file_ids: Vec::new(),
+            last_indices: Vec::new(),
+            last_packed_ids: Vec::new(),
             json: String::new(),
             source: None,
             lost: false,
@@ -174,6 +186,10 @@ impl<'s> Writer<'s> {
                 let _ = std::fs::write(writer_note(&self.path), note);
             }
         }
+        // Packed runs name metrics by their index in this file.
+        self.file_metrics.clear();
+        self.file_ids.clear();
+        self.last_indices.clear();
         self.conn.prepare_cached("SAVEPOINT source").and_then(|mut s| s.execute([])).at(&self.path)?;
         let made_batch = self.batch.id.is_none();
         match self.start_source(src) {
@@ -292,145 +308,8 @@ impl<'s> Writer<'s> {
         Ok(self.conn.last_insert_rowid())
     }
 
-    /// Adds one run. `labels` override params of the same name from the log.
-    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
-        let mut json = std::mem::take(&mut self.json);
-        encode_params(run, labels, &mut json);
-        let added = self.add_encoded(run, &json, default_time);
-        self.json = json;
-        added
-    }
-
-    /// Adds one run whose params (merged with the labels) were already
-    /// encoded by [`encode_params`] — ingest encodes on its parsing thread.
-    pub fn add_encoded(&mut self, run: &RawRun, params_json: &str, default_time: &RunTime) -> Result<()> {
-        let outside = || Error::usage("internal: a run was added outside a source");
-        if self.source.is_none() {
-            return Err(outside());
-        }
-        let set_id = self.param_set_id(params_json)?;
-        let source = self.source.as_ref().ok_or_else(outside)?;
-        let (time, origin, sweep) = match &run.time {
-            Some(t) => (t.as_str(), "log", None),
-            None => (default_time.time.as_str(), default_time.origin, source.default_sweep.as_deref()),
-        };
-        // A sweep is the UTC date of the run time unless a label or a
-        // month-only `{date}` names it.
-        let sweep = source.named_sweep.as_deref().or(sweep).unwrap_or_else(|| time.get(..10).unwrap_or(time));
-        self.insert_run.execute(params![source.id, run.line, time, origin, sweep, set_id]).at(&self.path)?;
-        let run_id = self.conn.last_insert_rowid();
-        self.metric_ids_of(run)?;
-        if let Some(source) = self.source.as_mut() {
-            source.first_run.get_or_insert(run_id);
-        }
-        let mut full = false;
-        for (m, &metric_id) in run.metrics.iter().zip(&self.ids) {
-            full |= self.pending.push(metric_id, run_id, m.value);
-        }
-        if let Some(source) = self.source.as_mut() {
-            source.runs += 1;
-        }
-        if full {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    /// The ids of a run's metrics, in its order, into `self.ids`; an error
-    /// when the run names a metric twice.
-    fn metric_ids_of(&mut self, run: &RawRun) -> Result<()> {
-        self.ids.clear();
-        let same = run.metrics.len() == self.last_metrics.len()
-            && run.metrics.iter().zip(&self.last_metrics).all(|(m, (name, _))| m.name == *name);
-        if same {
-            self.ids.extend(self.last_metrics.iter().map(|(_, id)| *id));
-            return Ok(());
-        }
-        for m in &run.metrics {
-            let id = self.metric_id(m)?;
-            self.ids.push(id);
-        }
-        let mut sorted = self.ids.clone();
-        sorted.sort_unstable();
-        if let Some(&[twice, _]) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            let name =
-                run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&twice)).map_or("?", |m| &m.name);
-            // The run row goes with the source's savepoint.
-            return Err(Error::DuplicateMetric { path: PathBuf::new(), line: run.line, metric: name.to_owned() });
-        }
-        self.last_metrics.clear();
-        self.last_metrics.extend(run.metrics.iter().map(|m| m.name.clone()).zip(self.ids.iter().copied()));
-        Ok(())
-    }
-
-    /// Empties the metric id caches (their rows were deleted or rolled back).
-    fn forget_metric_ids(&mut self) {
-        self.metric_ids.clear();
-        self.last_metrics.clear();
-    }
-
-    /// The id of a param set, from the cache or the database (made there if
-    /// new; a new one is remembered so a rollback can forget it).
-    fn param_set_id(&mut self, params_json: &str) -> Result<i64> {
-        if let Some(id) = self.param_sets.get(params_json) {
-            return Ok(*id);
-        }
-        let id = self
-            .conn
-            .prepare_cached("INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING")
-            .and_then(|mut s| s.execute([params_json]))
-            .and_then(|_| {
-                self.conn
-                    .prepare_cached("SELECT id FROM param_set WHERE params = ?1")?
-                    .query_row([params_json], |r| r.get(0))
-            })
-            .at(&self.path)?;
-        if self.param_set_bytes + params_json.len() > PARAM_SET_CACHE_BYTES {
-            self.param_sets = HashMap::new();
-            self.param_set_bytes = 0;
-            // Nothing made before is cached any more, so a rollback
-            // has nothing of it to remove; keeping the list grew it
-            // by every distinct set of the file (579 MiB peak for a
-            // 3 GiB JSONL whose runs all differ).
-            if let Some(source) = self.source.as_mut() {
-                source.new_sets.clear();
-            }
-        }
-        self.param_set_bytes += params_json.len();
-        self.param_sets.insert(params_json.to_string(), id);
-        if let Some(source) = self.source.as_mut() {
-            source.new_sets.push(params_json.to_string());
-        }
-        Ok(id)
-    }
-
-    /// The id of a metric, from the cache or the database (made there, with
-    /// the unit and direction its name implies, if new).
-    fn metric_id(&mut self, m: &Metric) -> Result<i64> {
-        if let Some(id) = self.metric_ids.get(&m.name) {
-            return Ok(*id);
-        }
-        let unit = m.unit.as_deref().or_else(|| metric::unit_from_name(&m.name));
-        let direction = metric::direction_from_name(&m.name, unit);
-        let id = self
-            .conn
-            .prepare_cached(
-                "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
-            )
-            .and_then(|mut s| s.execute(params![m.name, unit, direction.as_str()]))
-            .and_then(|_| {
-                self.conn.prepare_cached("SELECT id FROM metric WHERE name = ?1")?.query_row([&m.name], |r| r.get(0))
-            })
-            .at(&self.path)?;
-        self.metric_ids.insert(m.name.clone(), id);
-        if let Some(source) = self.source.as_mut() {
-            source.new_metrics.push(m.name.clone());
-        }
-        Ok(id)
-    }
-
     /// Inserts the pending measurements, sorted by the table's key.
-    fn flush(&mut self) -> Result<()> {
+    pub(super) fn flush(&mut self) -> Result<()> {
         // What was pending of the source being written is now inside its
         // savepoint, which undoes it if the source fails.
         self.tx_flushed |= self.tx_started.is_some() && self.pending.rows() > 0;
@@ -475,6 +354,7 @@ impl<'s> Writer<'s> {
             self.metric_ids.remove(&name);
         }
         self.last_metrics.clear();
+        self.forget_file_ids();
         for set in source.new_sets {
             if self.param_sets.remove(&set).is_some() {
                 self.param_set_bytes -= set.len();

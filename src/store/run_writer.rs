@@ -1,0 +1,231 @@
+//! Runs into the store: a writer's run rows, the ids of their metrics and
+//! param sets (cached for the command), and their measurements held for
+//! insertion in key order. Runs come whole ([`RawRun`]) or packed by
+//! ingest's parser thread ([`PackedView`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use rusqlite::params;
+
+use super::params::encode_params;
+use super::writer::PARAM_SET_CACHE_BYTES;
+use super::{AtDb, RunTime, Writer};
+use crate::metric;
+use crate::run::{PackedView, RawRun, Value};
+use crate::{Error, Result};
+
+impl Writer<'_> {
+    /// Adds one run. `labels` override params of the same name from the log.
+    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
+        let mut json = std::mem::take(&mut self.json);
+        encode_params(run, labels, &mut json);
+        let added = self.add_encoded(run, &json, default_time);
+        self.json = json;
+        added
+    }
+
+    /// Adds one run whose params (merged with the labels) were already
+    /// encoded by [`encode_params`].
+    pub fn add_encoded(&mut self, run: &RawRun, params_json: &str, default_time: &RunTime) -> Result<()> {
+        let run_id = self.insert_run(run.line, run.time.as_deref(), params_json, default_time)?;
+        self.metric_ids_of(run)?;
+        self.push_values(run_id, run.metrics.iter().map(|m| m.value))
+    }
+
+    /// Learns the metric names a batch of packed runs of the file being
+    /// written introduces (see [`RunBatch`](crate::run::RunBatch)).
+    pub fn learn_metrics(&mut self, names: &[(String, Option<String>)]) {
+        self.file_metrics.extend_from_slice(names);
+        self.file_ids.resize(self.file_metrics.len(), None);
+    }
+
+    /// Adds one packed run: params encoded, metrics by index into the
+    /// names learnt for the file — ingest packs runs on its parsing thread.
+    pub fn add_packed(&mut self, run: PackedView<'_>, default_time: &RunTime) -> Result<()> {
+        let run_id = self.insert_run(run.line, run.time, run.params_json, default_time)?;
+        self.packed_ids(run.line, run.metrics)?;
+        self.push_values(run_id, run.metrics.iter().map(|&(_, v)| v))
+    }
+
+    /// Inserts a run's row and returns its id.
+    fn insert_run(&mut self, line: u64, time: Option<&str>, params_json: &str, default_time: &RunTime) -> Result<i64> {
+        let outside = || Error::usage("internal: a run was added outside a source");
+        if self.source.is_none() {
+            return Err(outside());
+        }
+        let set_id = self.param_set_id(params_json)?;
+        let source = self.source.as_ref().ok_or_else(outside)?;
+        let (time, origin, sweep) = match time {
+            Some(t) => (t, "log", None),
+            None => (default_time.time.as_str(), default_time.origin, source.default_sweep.as_deref()),
+        };
+        // A sweep is the UTC date of the run time unless a label or a
+        // month-only `{date}` names it.
+        let sweep = source.named_sweep.as_deref().or(sweep).unwrap_or_else(|| time.get(..10).unwrap_or(time));
+        self.insert_run.execute(params![source.id, line, time, origin, sweep, set_id]).at(&self.path)?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Holds a run's values, whose metric ids are in `self.ids`.
+    fn push_values(&mut self, run_id: i64, values: impl Iterator<Item = f64>) -> Result<()> {
+        if let Some(source) = self.source.as_mut() {
+            source.first_run.get_or_insert(run_id);
+            source.runs += 1;
+        }
+        let mut full = false;
+        for (value, &metric_id) in values.zip(&self.ids) {
+            full |= self.pending.push(metric_id, run_id, value);
+        }
+        if full {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// The ids of a packed run's metrics, in its order, into `self.ids`;
+    /// an error when the run names a metric twice.
+    fn packed_ids(&mut self, line: u64, metrics: &[(u32, f64)]) -> Result<()> {
+        self.ids.clear();
+        let same = metrics.len() == self.last_indices.len()
+            && metrics.iter().zip(&self.last_indices).all(|(&(i, _), &last)| i == last);
+        if same {
+            self.ids.extend_from_slice(&self.last_packed_ids);
+            return Ok(());
+        }
+        for &(i, _) in metrics {
+            let i = i as usize;
+            let id = if let Some(id) = self.file_ids.get(i).copied().flatten() {
+                id
+            } else {
+                let (name, unit) = self
+                    .file_metrics
+                    .get(i)
+                    .cloned()
+                    .ok_or_else(|| Error::usage("internal: a run named a metric by an unknown index"))?;
+                let id = self.metric_id(&name, unit.as_deref())?;
+                self.file_ids[i] = Some(id);
+                id
+            };
+            self.ids.push(id);
+        }
+        if let Some(twice) = named_twice(&self.ids) {
+            let name = metrics
+                .iter()
+                .find(|&&(i, _)| self.file_ids.get(i as usize).copied().flatten() == Some(twice))
+                .and_then(|&(i, _)| self.file_metrics.get(i as usize))
+                .map_or("?", |(name, _)| name.as_str());
+            // The run row goes with the source's savepoint.
+            return Err(Error::DuplicateMetric { path: PathBuf::new(), line, metric: name.to_owned() });
+        }
+        self.last_indices.clear();
+        self.last_indices.extend(metrics.iter().map(|&(i, _)| i));
+        self.last_packed_ids.clone_from(&self.ids);
+        Ok(())
+    }
+
+    /// The ids of a run's metrics, in its order, into `self.ids`; an error
+    /// when the run names a metric twice.
+    fn metric_ids_of(&mut self, run: &RawRun) -> Result<()> {
+        self.ids.clear();
+        let same = run.metrics.len() == self.last_metrics.len()
+            && run.metrics.iter().zip(&self.last_metrics).all(|(m, (name, _))| m.name == *name);
+        if same {
+            self.ids.extend(self.last_metrics.iter().map(|(_, id)| *id));
+            return Ok(());
+        }
+        for m in &run.metrics {
+            let id = self.metric_id(&m.name, m.unit.as_deref())?;
+            self.ids.push(id);
+        }
+        if let Some(twice) = named_twice(&self.ids) {
+            let name =
+                run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&twice)).map_or("?", |m| &m.name);
+            // The run row goes with the source's savepoint.
+            return Err(Error::DuplicateMetric { path: PathBuf::new(), line: run.line, metric: name.to_owned() });
+        }
+        self.last_metrics.clear();
+        self.last_metrics.extend(run.metrics.iter().map(|m| m.name.clone()).zip(self.ids.iter().copied()));
+        Ok(())
+    }
+
+    /// Empties the metric id caches (their rows were deleted or rolled back).
+    pub(super) fn forget_metric_ids(&mut self) {
+        self.metric_ids.clear();
+        self.last_metrics.clear();
+        self.forget_file_ids();
+    }
+
+    /// Empties the ids of the file's metric indices (the names stay).
+    pub(super) fn forget_file_ids(&mut self) {
+        self.file_ids.iter_mut().for_each(|id| *id = None);
+        self.last_indices.clear();
+    }
+
+    /// The id of a param set, from the cache or the database (made there if
+    /// new; a new one is remembered so a rollback can forget it).
+    fn param_set_id(&mut self, params_json: &str) -> Result<i64> {
+        if let Some(id) = self.param_sets.get(params_json) {
+            return Ok(*id);
+        }
+        let id = self
+            .conn
+            .prepare_cached("INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING")
+            .and_then(|mut s| s.execute([params_json]))
+            .and_then(|_| {
+                self.conn
+                    .prepare_cached("SELECT id FROM param_set WHERE params = ?1")?
+                    .query_row([params_json], |r| r.get(0))
+            })
+            .at(&self.path)?;
+        if self.param_set_bytes + params_json.len() > PARAM_SET_CACHE_BYTES {
+            self.param_sets = HashMap::new();
+            self.param_set_bytes = 0;
+            // Nothing made before is cached any more, so a rollback
+            // has nothing of it to remove; keeping the list grew it
+            // by every distinct set of the file (579 MiB peak for a
+            // 3 GiB JSONL whose runs all differ).
+            if let Some(source) = self.source.as_mut() {
+                source.new_sets.clear();
+            }
+        }
+        self.param_set_bytes += params_json.len();
+        self.param_sets.insert(params_json.to_string(), id);
+        if let Some(source) = self.source.as_mut() {
+            source.new_sets.push(params_json.to_string());
+        }
+        Ok(id)
+    }
+
+    /// The id of a metric, from the cache or the database (made there, with
+    /// the unit and direction its name implies, if new).
+    fn metric_id(&mut self, name: &str, unit: Option<&str>) -> Result<i64> {
+        if let Some(id) = self.metric_ids.get(name) {
+            return Ok(*id);
+        }
+        let unit = unit.or_else(|| metric::unit_from_name(name));
+        let direction = metric::direction_from_name(name, unit);
+        let id = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
+            )
+            .and_then(|mut s| s.execute(params![name, unit, direction.as_str()]))
+            .and_then(|_| {
+                self.conn.prepare_cached("SELECT id FROM metric WHERE name = ?1")?.query_row([name], |r| r.get(0))
+            })
+            .at(&self.path)?;
+        self.metric_ids.insert(name.to_owned(), id);
+        if let Some(source) = self.source.as_mut() {
+            source.new_metrics.push(name.to_owned());
+        }
+        Ok(id)
+    }
+}
+
+/// An id that appears twice among a run's metric ids.
+fn named_twice(ids: &[i64]) -> Option<i64> {
+    let mut sorted = ids.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+}
