@@ -284,3 +284,23 @@ fn the_unchanged_test_misses_no_change() {
     p.check_like_fresh("an edit of a committed log");
     assert!(content(&p.s.db()).iter().any(|r| r.starts_with("committed/attn.csv") && r.contains(" mtime ")));
 }
+
+#[test]
+fn a_log_named_twice_in_one_command_is_read_once_with_the_labels_of_its_first_mention() {
+    let s = Sandbox::new();
+    s.write("logs/gemm.csv", results(180));
+    s.write("logs/conv.csv", results(90));
+    for _ in 0..2 {
+        let r = s.ok(&["ingest", "logs/{kernel}.csv", "logs/gemm.csv"]);
+        assert!(
+            r.stderr.contains(
+                "logs/gemm.csv: already ingested; this command reads it more than once; \
+                 the labels of its first mention, {\"kernel\":\"gemm\"}, are applied and not {}"
+            ),
+            "{r:?}"
+        );
+        assert_eq!(s.counts().0, 2, "two sources, gemm.csv once");
+    }
+    let gemm: Vec<String> = content(&s.db()).into_iter().filter(|r| r.starts_with("logs/gemm.csv")).collect();
+    assert!(!gemm.is_empty() && gemm.iter().all(|r| r.contains("\"kernel\":\"gemm\"")), "{gemm:?}");
+}

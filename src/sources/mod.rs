@@ -16,6 +16,7 @@ mod git;
 mod pipeline;
 mod time;
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
@@ -211,14 +212,20 @@ fn plan(root: &Path, jobs: Vec<Expanded>, gone: &[String], stored: &Stored, git:
     let mut planned: Vec<(Planned, usize)> = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.into_iter().enumerate() {
         let i = i + gone.len();
-        let slot = match job {
-            Err((path, e)) => Planned::Done(FileReport { path, outcome: FileOutcome::Failed(e) }),
-            Ok(job) if first_labels.contains_key(&job.path) => {
-                let relabel = (first_labels[&job.path] != job.labels).then(|| {
+        let job = match job {
+            Ok(job) => job,
+            Err((path, e)) => {
+                planned.push((Planned::Done(FileReport { path, outcome: FileOutcome::Failed(e) }), i));
+                continue;
+            }
+        };
+        let slot = match first_labels.entry(job.path.clone()) {
+            Entry::Occupied(first) => {
+                let relabel = (*first.get() != job.labels).then(|| {
                     format!(
                         "this command reads it more than once; \
                          the labels of its first mention, {}, are applied and not {}",
-                        crate::store::labels_json(&first_labels[&job.path]),
+                        crate::store::labels_json(first.get()),
                         crate::store::labels_json(&job.labels)
                     )
                 });
@@ -228,11 +235,13 @@ fn plan(root: &Path, jobs: Vec<Expanded>, gone: &[String], stored: &Stored, git:
                 })
             }
             // (`gone` first: it is nearly always empty, and then no `stat`.)
-            Ok(job) if gone.iter().any(|g| Path::new(g) == display_path(root, &job.path)) && !job.path.exists() => {
+            Entry::Vacant(_)
+                if gone.iter().any(|g| Path::new(g) == display_path(root, &job.path)) && !job.path.exists() =>
+            {
                 continue; // reported as removed above
             }
-            Ok(job) => {
-                first_labels.insert(job.path.clone(), job.labels.clone());
+            Entry::Vacant(first) => {
+                first.insert(job.labels.clone());
                 let shown = display_path(root, &job.path);
                 match examine(root, job, stored, git) {
                     Ok(Examined::Parse(w)) => Planned::Parse(w),
@@ -408,8 +417,12 @@ fn gone_paths(
     if stored.is_empty() {
         return Vec::new();
     }
-    let present: std::collections::HashSet<PathBuf> =
-        jobs.iter().filter_map(|j| j.as_ref().ok()).map(|j| display_path(root, &j.path)).collect();
+    // As the store keeps paths: text (hashing a `Path` walks its components).
+    let present: std::collections::HashSet<String> = jobs
+        .iter()
+        .filter_map(|j| j.as_ref().ok())
+        .map(|j| display_path(root, &j.path).to_string_lossy().into_owned())
+        .collect();
     let mut gone = Vec::new();
     for (req, template) in requests.iter().zip(templates) {
         if PathTemplate::is_pattern(&req.path) {
@@ -418,7 +431,7 @@ fn gone_paths(
                 // Matched by the template's text but not among the files it
                 // finds now: deleted, or no longer a file; a fresh ingest
                 // would not read it either.
-                if !present.contains(Path::new(s)) && template.captures(root, &root.join(s)).is_some() {
+                if !present.contains(s) && template.captures(root, &root.join(s)).is_some() {
                     gone.push(s.clone());
                 }
             }
@@ -433,7 +446,7 @@ fn gone_paths(
     if every_missing {
         // A file a request found was just looked at: only the others are.
         for s in stored.keys() {
-            if !present.contains(Path::new(s)) && !root.join(s).exists() {
+            if !present.contains(s) && !root.join(s).exists() {
                 gone.push(s.clone());
             }
         }
