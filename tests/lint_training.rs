@@ -1,7 +1,7 @@
 //! `reckon lint` on a training study (`tests/fixtures/lint-training/`: FP8
 //! against BF16 by micro-batch size, three seeds, two sweeps of JSONL; the
-//! logs keep peak memory as a whole number per setting, which the generic
-//! reader stores as a param). What a cold trial of lint on it showed, pinned:
+//! logs keep peak memory as a whole number per setting, which its
+//! reckon.toml makes a param). What a cold trial of lint on it showed, pinned:
 //! a sentence opening with `It`, a peak stated without its unit after one
 //! the sentence gave, `N unit for X vs M unit for Y`, and a measurement
 //! stored as a param taken for the swept one; and a pair of numbers whose

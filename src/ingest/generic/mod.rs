@@ -11,11 +11,15 @@
 //! 3. any value that is not a number (text, booleans) → param;
 //! 4. a name that says the field is a setting of the run
 //!    ([`is_identity_name`]: `*concurrency*`, `*_size`, `*_len`, `num_*`,
-//!    `request_rate`, `threads`, `lr`, `dropout`, `epoch`, …) → param;
+//!    `request_rate`, `threads`, `lr`, `dropout`, `epoch`, …), or a size
+//!    chosen in round numbers (a thing then a size unit: `value_bytes`,
+//!    `block_kb`; not `peak_rss_kb`) → param;
 //! 5. a name that says it is a measurement ([`is_measurement_name`]: a unit
 //!    suffix such as `_ms`, `_us`, `_s`, a word such as `throughput`,
-//!    `latency`, `time`, `flops`, `bandwidth`, `errors`, or a count of
-//!    results such as `tokens`, `requests`, `completed`, `bytes`) → metric;
+//!    `latency`, `time`, `flops`, `bandwidth`, `errors`, a count of
+//!    results such as `tokens`, `requests`, `completed`, `bytes`, or what a
+//!    run used: `peak`, `mem`, `rss`, `evictions`, `util`) → metric, even
+//!    when its values are round;
 //! 6. otherwise, round whole numbers in every value ([`grid_value`]: written
 //!    without a decimal point or exponent, and zero, of at most two
 //!    significant digits, or an odd number up to 15 times a power of two)
@@ -168,7 +172,36 @@ const MEASUREMENT_WORDS: &[&str] = &[
     "score",
     "loss",
     "memory",
+    // What a run used or did, whatever its values look like: peak memory
+    // (`peak_rss_kb`, `peak_mem_gb`), evictions, utilisation.
+    "peak",
+    "mem",
+    "rss",
+    "used",
+    "usage",
+    "footprint",
+    "allocated",
+    "evictions",
+    "eviction",
+    "util",
+    "utilization",
+    "elapsed",
+    "energy",
 ];
+
+/// The last words of a name that make it a size in some unit.
+const SIZE_UNITS: &[&str] = &["bytes", "kb", "mb", "gb", "tb", "kib", "mib", "gib"];
+
+/// Whether a name is a size someone chose: a thing then a size unit
+/// (`value_bytes`, `block_kb`, `cache_mb`), the thing not itself a
+/// measurement (`peak_rss_kb`, `total_bytes` are measured).
+fn is_sized_setting(name: &str) -> bool {
+    let n = leaf_name(name);
+    match n.rsplit_once('_') {
+        Some((thing, unit)) => SIZE_UNITS.contains(&unit) && !thing.is_empty() && !is_measurement_name(thing),
+        None => false,
+    }
+}
 
 /// Whether a field's name says it is a measurement: a unit the name implies
 /// (`_ms`, `_us`, `_ns`, `_s`, throughputs), a better direction it implies
@@ -232,6 +265,10 @@ pub fn grid_value(value: f64, whole: bool) -> bool {
 /// step 1 are the caller's).
 pub fn role_of(name: &str, seen: Seen) -> Role {
     if crate::run::is_repeat_marker(name) || seen.text || is_identity_name(name) {
+        Role::Param
+    } else if is_sized_setting(name) && !seen.off_grid {
+        // `value_bytes` in round sizes: chosen, though `bytes` names a
+        // measurement elsewhere.
         Role::Param
     } else if is_measurement_name(name) || seen.off_grid {
         Role::Metric

@@ -1,5 +1,8 @@
 //! Generic CSV and JSON lines: unit tests.
 
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
 use super::*;
 
 fn csv_runs(text: &str, opts: &GenericOptions) -> Result<Vec<RawRun>> {
@@ -175,6 +178,44 @@ fn round_numbers_are_grid_values() {
     }
     assert!(!grid_value(1024.0, false), "written with a point");
     assert!(!grid_value(f64::INFINITY, true));
+}
+
+/// A key-value store benchmark (store × value size, three runs): the value
+/// size in bytes is a setting though `bytes` names a measurement elsewhere;
+/// evictions and peak memory are measurements though every value is round
+/// (0 evictions, 81920 KB). The same in CSV and JSON lines.
+#[test]
+fn sizes_chosen_and_amounts_used_are_told_by_name() {
+    let text = "store,value_bytes,run,bytes_per_sec,evictions,peak_rss_kb,total_bytes\n\
+                rocksdb,1024,1,52428800,12,81920,1048576\n\
+                rocksdb,4096,1,73400320,40,90112,4194304\n\
+                lmdb,1024,1,61865984,0,40960,1048576\n\
+                lmdb,4096,1,80740352,0,45056,4194304\n";
+    let mut jsonl = String::new();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for line in lines {
+        let fields: Vec<String> = header
+            .iter()
+            .zip(line.split(','))
+            .map(|(k, v)| if *k == "store" { format!("\"{k}\": \"{v}\"") } else { format!("\"{k}\": {v}") })
+            .collect();
+        let _ = writeln!(jsonl, "{{{}}}", fields.join(", "));
+    }
+    let (from_jsonl, _) = crate::ingest::log_format::collect::<Jsonl>("kv.jsonl", &jsonl).unwrap();
+    for runs in [csv_runs(text, &GenericOptions::default()).unwrap(), from_jsonl] {
+        // JSON objects come back with their keys sorted: compare as sets.
+        let params: BTreeSet<&str> = runs[1].params.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(params, BTreeSet::from(["run", "store", "value_bytes"]));
+        let metrics: BTreeSet<&str> = runs[1].metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(metrics, BTreeSet::from(["bytes_per_sec", "evictions", "peak_rss_kb", "total_bytes"]));
+    }
+    // A size written off the grid is measured, whatever its name.
+    let runs = csv_runs("store,value_bytes\nlmdb,1017\nlmdb,2043\n", &GenericOptions::default()).unwrap();
+    assert_eq!(runs[0].metrics[0].name, "value_bytes");
+    for n in ["peak_mem_gb", "gpu_util", "evictions", "peak_rss_kb"] {
+        assert!(is_measurement_name(n), "{n}");
+    }
 }
 
 #[test]
