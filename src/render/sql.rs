@@ -192,6 +192,40 @@ fn describe(action: &AuthAction<'_>) -> String {
 }
 
 pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
+    render_on(ctx.store.connection(), ctx.settings, args, &Stop::never())
+}
+
+/// When to give up on a query besides its time budget: another region
+/// evaluated beside this one failed first, so its result would be thrown
+/// away (see `review::evaluate`).
+#[derive(Clone)]
+pub struct Stop(Option<std::sync::Arc<dyn Fn() -> bool + Send + Sync>>);
+
+impl Stop {
+    /// Run to the end (or the time budget).
+    pub fn never() -> Stop {
+        Stop(None)
+    }
+
+    /// Give up once `when` returns true (it is asked every few thousand
+    /// steps of the query).
+    pub fn when(when: impl Fn() -> bool + Send + Sync + 'static) -> Stop {
+        Stop(Some(std::sync::Arc::new(when)))
+    }
+
+    fn now(&self) -> bool {
+        self.0.as_ref().is_some_and(|f| f())
+    }
+}
+
+/// [`render`] over a given connection: `sql` regions may run on their own
+/// read-only connections, beside the regions that read the dataset.
+pub fn render_on(
+    conn: &rusqlite::Connection,
+    settings: &super::Settings,
+    args: &Args,
+    stop: &Stop,
+) -> Result<Rendered, RegionError> {
     args.allow(&["query", "digits", "as_of"])?;
     let sql = args.required("query")?;
     let fmt = number_format(args)?;
@@ -199,7 +233,6 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         Some(value) => Some(super::as_of_date(value).map_err(|msg| RegionError::new(Some("as_of"), msg))?),
         None => None,
     };
-    let conn = ctx.store.connection();
     let err = |e: rusqlite::Error| RegionError::new(Some("query"), format!("SQL: {e}"));
 
     // The first refused action, to say what was refused rather than
@@ -216,10 +249,11 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             Authorization::Deny
         }
     }));
-    let budget = Duration::from_secs_f64(ctx.settings.sql_seconds);
+    let budget = Duration::from_secs_f64(settings.sql_seconds);
     let deadline = Instant::now() + budget;
     // Checked every 10,000 virtual machine steps; returning true interrupts.
-    conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
+    let asked = stop.clone();
+    conn.progress_handler(10_000, Some(move || Instant::now() > deadline || asked.now()));
     let result = run(conn, sql, &fmt, as_of.as_deref());
     conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
     conn.progress_handler(0, None::<fn() -> bool>);
@@ -233,14 +267,18 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                     format!("SQL regions may only read reckon's database; {what} is not allowed"),
                 ));
             }
-            if matches!(&e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::OperationInterrupted)
-            {
+            let interrupted =
+                matches!(&e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::OperationInterrupted);
+            if interrupted && stop.now() {
+                return Err(RegionError::new(Some("query"), "the query was stopped: another region failed first"));
+            }
+            if interrupted {
                 return Err(RegionError::new(
                     Some("query"),
                     format!(
                         "the query ran longer than {}s and was stopped; simplify it, or raise `sql_seconds` under \
                          [limits] in reckon.toml",
-                        ctx.settings.sql_seconds
+                        settings.sql_seconds
                     ),
                 ));
             }
@@ -325,4 +363,49 @@ fn run(
         }
     }
     Ok(Rendered { content: markdown_table(&header, &numeric, &body).trim_end().to_string(), files: vec![] })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{render_on, Stop};
+    use crate::render::{Args, Settings};
+    use crate::store::Store;
+
+    fn settings(sql_seconds: f64) -> Settings {
+        Settings {
+            series: "config".into(),
+            templates: "templates".into(),
+            aliases: std::collections::BTreeMap::new(),
+            margins: crate::metric::Margins::default(),
+            sql_seconds,
+            template_fuel: 1000,
+        }
+    }
+
+    fn query(sql: &str) -> Args {
+        Args::new(vec![("query".into(), sql.into())])
+    }
+
+    /// A query that never ends on its own.
+    const ENDLESS: &str = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n";
+
+    #[test]
+    fn a_query_is_stopped_when_told_long_before_its_time_budget() {
+        let store = Store::open_in_memory().unwrap();
+        let told = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = told.clone();
+        let stop = Stop::when(move || flag.load(std::sync::atomic::Ordering::Relaxed));
+        // Told after the query started: without the stop it would run for
+        // the hour its budget allows (and this test would not end).
+        let teller = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            told.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let err = render_on(store.connection(), &settings(3600.0), &query(ENDLESS), &stop).unwrap_err();
+        teller.join().unwrap();
+        assert_eq!(err.msg, "the query was stopped: another region failed first");
+        // The connection is left as it was: the next query runs in full.
+        let out = render_on(store.connection(), &settings(3600.0), &query("SELECT 41 + 1 AS n"), &Stop::never());
+        assert_eq!(out.unwrap().content, "| n |\n|---:|\n| 42 |");
+    }
 }

@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::evaluate::{self, Job, Outcome};
 use super::Context;
 use crate::doc::{self, Kind};
-use crate::render::{self, Args, RegionError};
+use crate::render::{self, RegionError};
 use crate::{Error, Result};
 
 /// A region whose content does not match the data.
@@ -82,9 +83,62 @@ pub fn read(path: &Path) -> Result<(Vec<u8>, String)> {
 pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let (original, text) = read(path)?;
     let parsed = doc::parse(path, &text)?;
+    let jobs = jobs(&parsed, path);
+    let threads = evaluate::sql_threads(ctx.store, &jobs);
+    review_parsed(ctx, path, original, text, &parsed, &jobs, threads)
+}
+
+/// [`review`] with `threads` threads running the `sql` regions beside this
+/// one, however many cores there are (tests compare the outcomes).
+#[cfg(test)]
+pub(crate) fn review_with_threads(ctx: &Context, path: &Path, threads: usize) -> Result<DocReview> {
+    let (original, text) = read(path)?;
+    let parsed = doc::parse(path, &text)?;
+    let jobs = jobs(&parsed, path);
+    review_parsed(ctx, path, original, text, &parsed, &jobs, threads)
+}
+
+/// What each region asks for: a claim to judge, or a kind and arguments to
+/// render (a plot without `file=` gets its default name here).
+fn jobs(parsed: &doc::Document, path: &Path) -> Vec<Job> {
+    parsed
+        .regions
+        .iter()
+        .map(|region| {
+            if region.kind == Kind::Claim {
+                return Job::Claim;
+            }
+            let mut pairs: Vec<(String, String)> =
+                region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect();
+            if region.kind == Kind::Plot && region.arg("file").is_none() {
+                // Named after the document too, so two documents in one folder
+                // plotting the same metric do not share (and fight over) a file.
+                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let metric = region.arg("metric").map_or("plot", |a| a.value.as_str());
+                let x = region.arg("x").map_or("x", |a| a.value.as_str());
+                pairs.push(("file".into(), format!("{stem}-{metric}-by-{x}.svg")));
+            }
+            Job::Render(region.kind, pairs)
+        })
+        .collect()
+}
+
+/// [`review`] of a parsed document, its `sql` regions run by `threads`
+/// threads beside this one: the regions are evaluated (see
+/// [`evaluate`]), then taken in document order as if evaluated one by one.
+fn review_parsed(
+    ctx: &Context,
+    path: &Path,
+    original: Vec<u8>,
+    text: String,
+    parsed: &doc::Document,
+    jobs: &[Job],
+    threads: usize,
+) -> Result<DocReview> {
     let doc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let settings = super::render_settings(ctx.cfg);
     let render_ctx = render::Context { dataset: ctx.dataset, store: ctx.store, settings: &settings, doc_dir: &doc_dir };
+    let mut outcomes = evaluate::outcomes(ctx, &render_ctx, parsed, &text, jobs, threads);
     let mut replacements: Vec<(usize, String)> = Vec::new();
     let mut files: Vec<FileChange> = Vec::new();
     let mut drawn: Vec<PathBuf> = Vec::new();
@@ -93,36 +147,27 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     // does not hide the problems (or verdicts) of the others.
     let mut claim_errors: Vec<Error> = Vec::new();
     for (i, region) in parsed.regions.iter().enumerate() {
-        if region.kind == Kind::Claim {
-            let report = match super::claim::judge_region(ctx, &parsed, &text, region) {
-                Ok(r) => r,
-                Err(e) => {
-                    claim_errors.push(e);
-                    continue;
-                }
-            };
-            // A superseded claim's note is history, written when it was
-            // superseded: later data must not rewrite what it said then.
-            let note = match (&report.superseded, region.status_note(&text)) {
-                (Some(_), Some(kept)) => kept.to_string(),
-                _ => report.note.clone().unwrap_or_default(),
-            };
-            replacements.push((i, note));
-            claims.push(report);
-            continue;
-        }
-        let mut pairs: Vec<(String, String)> = region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect();
-        if region.kind == Kind::Plot && region.arg("file").is_none() {
-            // Named after the document too, so two documents in one folder
-            // plotting the same metric do not share (and fight over) a file.
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let metric = region.arg("metric").map_or("plot", |a| a.value.as_str());
-            let x = region.arg("x").map_or("x", |a| a.value.as_str());
-            pairs.push(("file".into(), format!("{stem}-{metric}-by-{x}.svg")));
-        }
-        let args = Args::new(pairs);
-        let rendered = render::render(&render_ctx, region.kind.name(), &args)
-            .map_err(|e| region_error(&parsed, &text, region, &e))?;
+        // A region is unset only after one that failed, which returns first;
+        // evaluating it here keeps that an optimization, not a promise.
+        let outcome = outcomes[i].take().unwrap_or_else(|| evaluate::one(ctx, &render_ctx, parsed, &text, i, &jobs[i]));
+        let rendered = match outcome {
+            Outcome::Claim(Ok(report)) => {
+                // A superseded claim's note is history, written when it was
+                // superseded: later data must not rewrite what it said then.
+                let note = match (&report.superseded, region.status_note(&text)) {
+                    (Some(_), Some(kept)) => kept.to_string(),
+                    _ => report.note.clone().unwrap_or_default(),
+                };
+                replacements.push((i, note));
+                claims.push(report);
+                continue;
+            }
+            Outcome::Claim(Err(e)) => {
+                claim_errors.push(e);
+                continue;
+            }
+            Outcome::Render(r) => r.map_err(|e| region_error(parsed, &text, region, &e))?,
+        };
         for (file, new) in rendered.files {
             if drawn.contains(&file) {
                 return Err(parsed.error_at(

@@ -4,6 +4,7 @@ pub mod check;
 pub mod claim;
 pub mod diff;
 pub mod document;
+mod evaluate;
 pub mod interactive;
 pub mod supersede;
 
