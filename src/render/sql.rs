@@ -267,8 +267,8 @@ pub fn render_on(
                     format!("SQL regions may only read reckon's database; {what} is not allowed"),
                 ));
             }
-            let interrupted =
-                matches!(&e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::OperationInterrupted);
+            let interrupted = matches!(&e, rusqlite::Error::SqliteFailure(f, _)
+                if f.code == rusqlite::ErrorCode::OperationInterrupted);
             if interrupted && stop.now() {
                 return Err(RegionError::new(Some("query"), "the query was stopped: another region failed first"));
             }

@@ -194,7 +194,8 @@ mod tests {
         for (source, time, gain) in [("old", "2026-11-20T09:00:00Z", 1.0), ("new", "2026-11-29T14:00:00Z", 1.1)] {
             let mut runs: Vec<(Vec<(&str, Value)>, f64)> = Vec::new();
             for c in [1.0, 8.0, 30.0] {
-                let at = |config: &str| vec![("config", Value::Text(config.into())), ("max_concurrency", Value::Num(c))];
+                let at =
+                    |config: &str| vec![("config", Value::Text(config.into())), ("max_concurrency", Value::Num(c))];
                 runs.push((at("baseline"), 90.0 * c * gain));
                 runs.push((at("eagle"), 110.0 * c * gain / (1.0 + c / 20.0)));
             }
@@ -276,7 +277,11 @@ mod tests {
             // A table fails first (line 3); a failing sql region follows.
             (format!("{TABLE}{bad_table}{}{}", sql("SELECT 1"), sql("PRAGMA user_version")), 3, "no_such_metric"),
             // Two sql regions fail; the first one (line 5) is the error.
-            (format!("{TABLE}{}{}{}", sql("SELECT 1"), sql("PRAGMA user_version"), sql("SELECT * FROM nope")), 5, "PRAGMA"),
+            (
+                format!("{TABLE}{}{}{}", sql("SELECT 1"), sql("PRAGMA user_version"), sql("SELECT * FROM nope")),
+                5,
+                "PRAGMA",
+            ),
         ];
         for (text, line, what) in cases {
             for threads in [0, 1, 3] {
@@ -296,7 +301,8 @@ mod tests {
     fn a_bad_claim_is_reported_after_every_region_renders() {
         let dir = tempfile::tempdir().unwrap();
         let store = store(dir.path());
-        let bad_claim = "<!-- reckon:claim id=c2 eagle beats baseline on no_such_metric -->\nx\n<!-- /reckon:claim -->\n";
+        let bad_claim =
+            "<!-- reckon:claim id=c2 eagle beats baseline on no_such_metric -->\nx\n<!-- /reckon:claim -->\n";
         let text = format!("{bad_claim}{}{TABLE}{}", sql("SELECT 1 AS one"), claim(1));
         for threads in [0, 2] {
             let err = review(dir.path(), &store, &text, threads).unwrap_err().to_string();
