@@ -411,16 +411,21 @@ impl Parser<'_, '_> {
         let head = self.src[..self.pos].trim_end();
         let at = self.src.len() - self.rest().trim_start().len();
         let after = &self.src[at + "where".len()..];
-        // The last place a comparison with a number parses: the filter's
-        // own `=`/`>=` come before it.
-        let split = ["≈", "~=", "==", ">=", "≥", "<=", "≤", "=", ">", "<", " in "]
-            .iter()
-            .flat_map(|op| after.match_indices(op).map(|(i, _)| i))
-            .filter(|&i| {
-                let mut p = Parser { src: &after[i..], pos: 0, probes: self.probes, depth: self.depth };
-                p.numeric_comparison().is_ok()
-            })
-            .max();
+        // Where the number's comparison starts: at the last `≈` (a filter
+        // never uses one, and the number after it may be mistyped), else at
+        // the last operator a number follows — the filter's own `=`/`>=`
+        // come before it.
+        let last_approx = ["≈", "~="].iter().filter_map(|op| after.rfind(op)).max();
+        let split = last_approx.or_else(|| {
+            after
+                .char_indices()
+                .map(|(i, _)| i)
+                .filter(|&i| {
+                    let mut p = Parser { src: &after[i..], pos: 0, probes: self.probes, depth: self.depth };
+                    !after[..i].ends_with(['<', '>', '=', '!']) && p.numeric_comparison().is_ok()
+                })
+                .max()
+        });
         let rewritten = match split {
             Some(i) => format!("{head} {} where {}", after[i..].trim(), after[..i].trim()),
             None => format!("{head} ≈ N where {}", after.trim()),

@@ -745,6 +745,13 @@ fn a_number_after_the_filter_is_refused_with_the_claim_rewritten() {
         "the number comes before `where`, which ends the clause: write `lfu on p99_ms at cache_mb = 64 < 5 ms where \
          trace >= 2 and warm = 1`"
     );
+    // A mistyped number after `≈` still marks where it starts.
+    let e = err("lfu on ops_per_sec at threads = 16 where object_bytes = 64 ≈ 11.9M within 5%");
+    assert!(
+        e.msg.ends_with("write `lfu on ops_per_sec at threads = 16 ≈ 11.9M within 5% where object_bytes = 64`"),
+        "{}",
+        e.msg
+    );
     let e = err("lfu on p99_ms where trace = 'zipf'");
     assert!(e.msg.ends_with("write `lfu on p99_ms ≈ N where trace = 'zipf'`"), "{}", e.msg);
 }

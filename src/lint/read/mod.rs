@@ -19,6 +19,7 @@ mod words;
 pub(crate) use scope::quantifier;
 
 use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
+use crate::claims::lang::Body;
 use crate::metric::Direction;
 use words::{has, words_before, BEST, BETTER, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH, OBJECT, VS, WORSE};
 
@@ -368,8 +369,17 @@ impl Clause<'_> {
     /// prints it back (a comparison before a `for all`, which would
     /// otherwise read it as its points).
     fn push(&mut self, statement: &str, number: bool, confidence: f64, notes: &[String]) {
-        let statement = crate::claims::lang::parse(statement).map_or_else(|_| statement.to_string(), |c| c.to_string());
-        let unplaced = if self.scope.is_none() { scope::sweep_param(self.vocab, self.preferred) } else { None };
+        let parsed = crate::claims::lang::parse(statement);
+        // Without a point: the sentence gave none and none was read in
+        // (`for all` of a comparison or a peak is a reading, not a gap).
+        let pointless = parsed.as_ref().is_ok_and(|c| {
+            c.clauses
+                .iter()
+                .any(|k| matches!(k.body, Body::Pairwise(_) | Body::Value(_)) && k.body.quantifier().is_none())
+        });
+        let unplaced =
+            if self.scope.is_none() && pointless { scope::sweep_param(self.vocab, self.preferred) } else { None };
+        let statement = parsed.map_or_else(|_| statement.to_string(), |c| c.to_string());
         self.out.push(Item::Reading(Reading {
             statement,
             number,
@@ -540,6 +550,37 @@ mod tests {
         assert!(
             matches!(&items[..], [Item::Unjudged { reason }] if reason.starts_with("`large sizes` names some `size`")),
             "{items:?}"
+        );
+    }
+
+    /// A reading with no point carries the swept param (for the `[points]`
+    /// hint); one lint widened to `for all` does not, and a comparison
+    /// stated with its pair of numbers is not widened.
+    #[test]
+    fn readings_without_a_point_say_so() {
+        let unplaced = |sentence: &str| -> Vec<(String, Option<String>)> {
+            readings(sentence, &Surroundings::default())
+                .into_iter()
+                .filter_map(|i| match i {
+                    Item::Reading(r) => Some((r.statement, r.unplaced)),
+                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            unplaced("Triton is slower than cuBLAS on TFLOPS."),
+            [("cublas beats triton on tflops for all size".to_string(), None)]
+        );
+        assert_eq!(
+            unplaced("For small batches cuBLAS is slightly faster than Triton (42 vs 38 TFLOPS)."),
+            [
+                ("cublas on tflops ≈ 42 and triton on tflops ≈ 38".to_string(), Some("size".to_string())),
+                ("cublas beats triton on tflops".to_string(), Some("size".to_string()))
+            ]
+        );
+        assert_eq!(
+            unplaced("cuBLAS delivers 790 TFLOPS at N=4096."),
+            [("cublas on tflops at size = 4096 ≈ 790".to_string(), None)]
         );
     }
 
