@@ -106,6 +106,9 @@ struct Clause<'c> {
     scope: Option<Scope>,
     /// The scope as the claim language writes it, with a leading space.
     q_text: String,
+    /// A point on a second param (`at 16 threads for small objects`), as
+    /// the filter every claim read from the clause ends with.
+    filter: Option<String>,
     /// The clause states one value per series (`96 vs 93 tok/s`): values
     /// at one point, so its comparisons are not widened to every point.
     stated_pair: bool,
@@ -145,7 +148,8 @@ pub(crate) fn read(
     let mut last_param: Option<String> = None;
     for range in scope::clauses(tokens) {
         let c = &tokens[range];
-        let (scope, used) = clause_scope(vocab, c, last_param.as_deref(), preferred_params);
+        let (scope, mut used) = clause_scope(vocab, c, last_param.as_deref(), preferred_params);
+        let also = scope.as_ref().and_then(|s| scope::second_point(vocab, c, s, &mut used));
         if let Some(s) = &scope {
             last_param = Some(s.param().to_string());
         }
@@ -200,6 +204,7 @@ pub(crate) fn read(
             }
             Err(_) => continue,
         };
+        clause.filter = also;
         clause.read_all();
         out.append(&mut clause.out);
     }
@@ -323,6 +328,7 @@ impl Sentence<'_> {
             scope,
             q_text,
             stated_pair: false,
+            filter: None,
             notes,
             confidence,
             out: Vec::new(),
@@ -369,7 +375,12 @@ impl Clause<'_> {
     /// prints it back (a comparison before a `for all`, which would
     /// otherwise read it as its points).
     fn push(&mut self, statement: &str, number: bool, confidence: f64, notes: &[String]) {
-        let parsed = crate::claims::lang::parse(statement);
+        let mut parsed = crate::claims::lang::parse(statement);
+        if let (Ok(claim), Some(f)) = (&mut parsed, &self.filter) {
+            for k in claim.clauses.iter_mut().filter(|k| k.filter.is_none()) {
+                k.filter = Some(crate::claims::lang::WhereClause { source: f.clone(), offset: 0 });
+            }
+        }
         // Without a point: the sentence gave none and none was read in
         // (`for all` of a comparison or a peak is a reading, not a gap).
         let pointless = parsed.as_ref().is_ok_and(|c| {
@@ -550,6 +561,21 @@ mod tests {
         assert!(
             matches!(&items[..], [Item::Unjudged { reason }] if reason.starts_with("`large sizes` names some `size`")),
             "{items:?}"
+        );
+    }
+
+    /// Two points on two params in one clause: the second is the filter
+    /// of every claim the clause gives (not dropped, which pooled runs).
+    #[test]
+    fn a_second_point_is_a_filter() {
+        assert_eq!(
+            statements("At N=4096 cuBLAS delivers 790 TFLOPS with 64 MB of cache."),
+            ["cublas on tflops at size = 4096 ≈ 790 where cache_mb = 64"]
+        );
+        assert_eq!(
+            statements("cuBLAS vs Triton at N=512 with 64 MB: 42 vs 38 TFLOPS."),
+            ["cublas on tflops at size = 512 ≈ 42 where cache_mb = 64 and triton on tflops at size = 512 ≈ 38 where \
+              cache_mb = 64"]
         );
     }
 

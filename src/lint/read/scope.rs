@@ -176,6 +176,23 @@ pub(super) fn scope_of(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, 
     (None, used)
 }
 
+/// `at 16 threads for small objects`: a point on a second param after the
+/// clause's scope, as a filter (`object_bytes = 64`). Marks its tokens used.
+pub(super) fn second_point(
+    vocab: &Vocabulary,
+    tokens: &[Token],
+    first: &Scope,
+    used: &mut Vec<usize>,
+) -> Option<String> {
+    let from = used.iter().max()? + 1;
+    let (Some(Scope::At(p, v)), more) = scope_of(vocab, tokens.get(from..)?) else { return None };
+    if p == first.param() {
+        return None;
+    }
+    used.extend(more.into_iter().map(|i| i + from));
+    Some(format!("{p} = {}", format_number(v)))
+}
+
 fn low_value(s: &Scope) -> Option<f64> {
     match s {
         Scope::At(_, v) | Scope::Range(_, _, v) => Some(*v),
