@@ -16,7 +16,7 @@ use crate::Result;
 /// rows gets, while every further batch descends into the middle of the
 /// B-tree once per row. So the batch is as large as a command's memory
 /// allows; a file of up to a million values goes in as one.
-const FLUSH_ROWS: usize = 1 << 20;
+pub(super) const FLUSH_ROWS: usize = 1 << 20;
 
 /// Rows per multi-row INSERT: one statement step per this many rows
 /// instead of one each (`SQLite` allows 32,766 parameters).
@@ -34,7 +34,7 @@ pub(super) struct Measurements<'s> {
 
 impl<'s> Measurements<'s> {
     pub(super) fn new(conn: &'s Connection, db: &Path) -> Result<Measurements<'s>> {
-        let insert = "INSERT INTO measurement (metric_id, run_id, value) VALUES ";
+        let insert = "INSERT OR FAIL INTO measurement (metric_id, run_id, value) VALUES ";
         let many = format!("{insert}{}", vec!["(?, ?, ?)"; ROWS_PER_INSERT].join(", "));
         Ok(Measurements {
             by_metric: BTreeMap::new(),
@@ -62,6 +62,29 @@ impl<'s> Measurements<'s> {
     /// before the commit, and the rest after).
     pub(super) fn nearly_full(&self) -> bool {
         self.rows >= FLUSH_ROWS - FLUSH_ROWS / 8
+    }
+
+    /// Inserts the waiting rows of runs from `run` on (the source being
+    /// written: its runs have the highest ids), in the table's key order,
+    /// and keeps the others waiting. A source that fills the buffer flushes
+    /// only its own rows: inserted under its savepoint, the rows of sources
+    /// before it would go with it if it failed, though they are kept.
+    pub(super) fn flush_runs_from(&mut self, run: i64, db: &Path) -> Result<()> {
+        let mut own = BTreeMap::new();
+        for (&metric, rows) in &mut self.by_metric {
+            let keep = rows.partition_point(|&(r, _)| r < run);
+            if keep < rows.len() {
+                own.insert(metric, rows.split_off(keep));
+            }
+        }
+        let earlier = std::mem::replace(&mut self.by_metric, own);
+        let earlier_rows = self.rows - self.by_metric.values().map(Vec::len).sum::<usize>();
+        self.rows -= earlier_rows;
+        let flushed = self.flush(db);
+        self.by_metric = earlier;
+        self.by_metric.retain(|_, rows| !rows.is_empty());
+        self.rows = earlier_rows;
+        flushed
     }
 
     /// Forgets the rows of runs from `run` on (a source undone: its runs

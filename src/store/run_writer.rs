@@ -78,7 +78,11 @@ impl Writer<'_> {
             full |= self.pending.push(metric_id, run_id, value);
         }
         if full {
-            self.flush()?;
+            // Only this source's rows: the savepoint they go in under undoes
+            // them with the source, and must not undo the sources before it.
+            let first = self.source.as_ref().and_then(|s| s.first_run).unwrap_or(run_id);
+            self.tx_flushed |= self.tx_started.is_some();
+            self.pending.flush_runs_from(first, &self.path)?;
         }
         Ok(())
     }

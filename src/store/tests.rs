@@ -364,3 +364,42 @@ fn packed_runs_write_what_whole_runs_write() {
         assert_eq!(write(true, with_twice), whole, "a metric named twice: {with_twice}");
     }
 }
+
+#[test]
+fn a_source_that_fills_the_measurement_buffer_and_fails_takes_only_its_own_rows() {
+    use super::measurements::FLUSH_ROWS;
+    let mut store = Store::open_in_memory().unwrap();
+    let mut batch = Batch::new("test".into(), None);
+    let labels = BTreeMap::new();
+    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
+    let src = |hash: &'static str| NewSource {
+        path: hash,
+        hash,
+        format: "jsonl",
+        labels: &labels,
+        seen: Seen::default(),
+        time: Some(&t),
+    };
+    let mut w = store.writer(&mut batch).unwrap();
+    assert!(w.begin_source(&src("a")).unwrap());
+    w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+    w.end_source().unwrap();
+    // More rows than the buffer holds (they are inserted before the source
+    // ends), then the source fails: the first source keeps its rows.
+    assert!(w.begin_source(&src("big")).unwrap());
+    let metrics = 128;
+    for line in 0..=FLUSH_ROWS / metrics {
+        let mut r = RawRun::new(line as u64 + 1);
+        for k in 0..metrics {
+            r.metric(format!("m{k}"), k as f64);
+        }
+        w.add_run(&r, &labels, &t).unwrap();
+    }
+    w.abandon_source().unwrap();
+    w.commit().unwrap();
+    drop(w);
+    let n = |sql: &str| store.connection().query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    assert_eq!(n("SELECT count(*) FROM source"), 1);
+    assert_eq!(n("SELECT count(*) FROM run"), 1);
+    assert_eq!(n("SELECT count(*) FROM measurement"), 2, "the first source's two values");
+}
