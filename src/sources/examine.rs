@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::git::GitView;
-use super::time::{fixed_time, run_time};
+use super::time::{fixed_time, later_run_time, run_time, When};
 use super::{display_path, Job};
 use crate::ingest::stdout;
 use crate::run::Value;
@@ -23,7 +23,9 @@ pub(super) struct Work {
     /// The labels the source is recorded with (a `sweep` label among them).
     pub(super) source_labels: BTreeMap<String, Value>,
     pub(super) seen: Seen,
-    pub(super) time: RunTime,
+    /// Decided when the file is written, so that git's history walk runs
+    /// while files are read and parsed.
+    pub(super) time: When,
     pub(super) sweep: Option<String>,
 }
 
@@ -103,20 +105,24 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
     }
     // The clock before the file is read (by the parser, a little later).
     seen.checked_ns = Some(now_ns());
-    let (time, sweep) = run_time(path, &rel, fixed, &meta, git)?;
-    if let Some(s) = stored {
-        // The path was ingested before: when its bytes are the same (touched
-        // but not changed), remember how it looks now. A new time is set in
-        // place when it is a plain one (git or mtime: the sweep is its
-        // date); one a path or label fixes is read again.
-        let (hash, _) = hash_file(path, &shown)?;
-        if s.hash == hash {
-            let same_time = s.time.as_ref() == Some(&time);
-            if same_time || (sweep.is_none() && job.sweep.is_none()) {
-                return Ok(Examined::Refresh { id: s.id, seen, time: (!same_time).then_some(time) });
+    let (time, sweep) = match stored {
+        Some(s) => {
+            // The path was ingested before: when its bytes are the same
+            // (touched but not changed), remember how it looks now. A new
+            // time is set in place when it is a plain one (git or mtime: the
+            // sweep is its date); one a path or label fixes is read again.
+            let (time, sweep) = run_time(path, &rel, fixed, &meta, git)?;
+            let (hash, _) = hash_file(path, &shown)?;
+            if s.hash == hash {
+                let same_time = s.time.as_ref() == Some(&time);
+                if same_time || (sweep.is_none() && job.sweep.is_none()) {
+                    return Ok(Examined::Refresh { id: s.id, seen, time: (!same_time).then_some(time) });
+                }
             }
+            (When::Known(time), sweep)
         }
-    }
+        None => later_run_time(path, &rel, fixed, &meta, git)?,
+    };
     Ok(Examined::Parse(Box::new(Work { job, shown, shown_str, source_labels, seen, time, sweep })))
 }
 

@@ -3,7 +3,7 @@
 //! number of git processes per command (never one per file), and only when
 //! some file's run time needs it.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,6 +20,8 @@ pub struct GitView {
     head: OnceCell<Option<String>>,
     dirty: OnceCell<Option<HashSet<String>>>,
     times: OnceCell<HashMap<String, i64>>,
+    /// The history walk, once started in the background (`start_walk`).
+    walk: RefCell<Option<std::thread::JoinHandle<HashMap<String, i64>>>>,
 }
 
 impl GitView {
@@ -39,6 +41,7 @@ impl GitView {
             head: OnceCell::new(),
             dirty: OnceCell::new(),
             times: OnceCell::new(),
+            walk: RefCell::new(None),
         }
     }
 
@@ -80,49 +83,73 @@ impl GitView {
         dirty.as_ref().is_some_and(|d| d.contains(rel))
     }
 
+    /// Starts the walk [`GitView::commit_time`] reads on a thread of its
+    /// own, if it has not started: the walk of a long history takes a
+    /// process a good part of a second, which files are read and parsed
+    /// in meanwhile.
+    pub fn start_walk(&self) {
+        if self.times.get().is_some() || self.walk.borrow().is_some() || self.head().is_none() {
+            return;
+        }
+        let mut log = self.log();
+        *self.walk.borrow_mut() = Some(std::thread::spawn(move || walk(&mut log)));
+    }
+
     /// The time (seconds since the epoch) of the last commit that touched
     /// the file: one walk of the history of the command's logs, newest
     /// first, the first time each path is seen.
     pub fn commit_time(&self, rel: &str) -> Option<i64> {
         let times = self.times.get_or_init(|| {
-            let mut times = HashMap::new();
+            if let Some(started) = self.walk.borrow_mut().take() {
+                return started.join().unwrap_or_default();
+            }
             if self.head().is_none() {
-                return times;
+                return HashMap::new();
             }
-            let out = self
-                .git()
-                .args(["-c", "core.quotePath=false", "log", "--format=%x01%ct", "--name-only", "-z", "--relative"])
-                .arg("HEAD")
-                .arg("--")
-                .args(&self.pathspecs)
-                .output();
-            let Ok(out) = out else { return times };
-            if !out.status.success() {
-                return times;
-            }
-            let mut current: Option<i64> = None;
-            for field in split_z(&out.stdout) {
-                // A commit's line is "\x01<time>" (after the previous
-                // commit's file list, a newline may precede it).
-                let field = field.trim_start_matches('\n');
-                if let Some(t) = field.strip_prefix('\u{1}') {
-                    let (t, first_file) = t.split_once('\n').unwrap_or((t, ""));
-                    current = t.trim().parse().ok();
-                    if !first_file.is_empty() {
-                        if let Some(t) = current {
-                            times.entry(first_file.to_string()).or_insert(t);
-                        }
-                    }
-                } else if let Some(t) = current {
-                    if !field.is_empty() {
-                        times.entry(field.to_string()).or_insert(t);
-                    }
-                }
-            }
-            times
+            walk(&mut self.log())
         });
         times.get(rel).copied()
     }
+
+    /// The history walk: each commit's time and the logs it touched.
+    fn log(&self) -> Command {
+        let mut c = self.git();
+        c.args(["-c", "core.quotePath=false", "log", "--format=%x01%ct", "--name-only", "-z", "--relative"])
+            .arg("HEAD")
+            .arg("--")
+            .args(&self.pathspecs);
+        c
+    }
+}
+
+/// Runs the history walk: for each path, the time of the newest commit
+/// that touched it.
+fn walk(log: &mut Command) -> HashMap<String, i64> {
+    let mut times = HashMap::new();
+    let Ok(out) = log.output() else { return times };
+    if !out.status.success() {
+        return times;
+    }
+    let mut current: Option<i64> = None;
+    for field in split_z(&out.stdout) {
+        // A commit's line is "\x01<time>" (after the previous commit's file
+        // list, a newline may precede it).
+        let field = field.trim_start_matches('\n');
+        if let Some(t) = field.strip_prefix('\u{1}') {
+            let (t, first_file) = t.split_once('\n').unwrap_or((t, ""));
+            current = t.trim().parse().ok();
+            if !first_file.is_empty() {
+                if let Some(t) = current {
+                    times.entry(first_file.to_string()).or_insert(t);
+                }
+            }
+        } else if let Some(t) = current {
+            if !field.is_empty() {
+                times.entry(field.to_string()).or_insert(t);
+            }
+        }
+    }
+    times
 }
 
 /// Whether git could find a repository for `root`: it or a folder above

@@ -23,7 +23,7 @@ use std::sync::atomic::AtomicUsize;
 
 use examine::{examine, Examined, Stored, Work};
 use expand::expand_templates;
-use pipeline::{write_file, Inbox, Outbox};
+use pipeline::{write_file, Feed, Inbox, Outbox};
 
 pub use expand::{expand, Expanded, Job};
 pub use git::GitView;
@@ -182,7 +182,7 @@ pub fn ingest(
             return report;
         }
     };
-    write_all(&mut writer, planned, opts, &mut progress);
+    write_all(&mut writer, planned, &git, opts, &mut progress);
     report
 }
 
@@ -262,7 +262,13 @@ fn plan(root: &Path, jobs: Vec<Expanded>, gone: &[String], stored: &Stored, git:
 /// Records refreshed sources and parses the planned files on a thread of
 /// their own (when there are any) while this one writes them, settling
 /// outcomes as their transactions commit.
-fn write_all(writer: &mut Writer, planned: Vec<(Planned, usize)>, opts: &Options, progress: &mut Progress) {
+fn write_all(
+    writer: &mut Writer,
+    planned: Vec<(Planned, usize)>,
+    git: &GitView,
+    opts: &Options,
+    progress: &mut Progress,
+) {
     let mut work: Vec<Work> = Vec::new();
     let slots: Vec<(Slot, usize)> = planned
         .into_iter()
@@ -279,17 +285,17 @@ fn write_all(writer: &mut Writer, planned: Vec<(Planned, usize)>, opts: &Options
     // writer no longer wants: the parser skips to the next file.
     let skip = AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::sync_channel(pipeline::PARCELS_AHEAD);
-    let mut receive = Inbox::new(receive);
+    let mut feed = Feed { inbox: Inbox::new(receive), work: &work, git, skip: &skip };
     if work.is_empty() {
         drop(send);
-        write_slots(writer, &mut receive, &work, slots, opts, &skip, progress);
+        write_slots(writer, &mut feed, slots, opts, progress);
         return;
     }
     std::thread::scope(|scope| {
         let parser = scope.spawn(|| pipeline::parse_files(&work, &opts.generic, &skip, Outbox::new(send)));
-        write_slots(writer, &mut receive, &work, slots, opts, &skip, progress);
+        write_slots(writer, &mut feed, slots, opts, progress);
         // The parser stops at its next hand-over once nobody listens.
-        drop(receive);
+        drop(feed);
         let _ = parser.join();
     });
 }
@@ -297,11 +303,9 @@ fn write_all(writer: &mut Writer, planned: Vec<(Planned, usize)>, opts: &Options
 /// The writer's side of [`write_all`]: each slot in order.
 fn write_slots(
     writer: &mut Writer,
-    receive: &mut Inbox,
-    work: &[Work],
+    feed: &mut Feed,
     slots: Vec<(Slot, usize)>,
     opts: &Options,
-    skip: &AtomicUsize,
     progress: &mut Progress,
 ) {
     // Outcomes wait here until the transaction holding them commits.
@@ -317,9 +321,8 @@ fn write_slots(
                 FileReport { path: r.shown, outcome }
             }
             Slot::Parse(n) => {
-                let w = &work[n];
-                let outcome = write_file(writer, receive, w, n, skip);
-                FileReport { path: w.shown.clone(), outcome }
+                let outcome = write_file(writer, feed, n);
+                FileReport { path: feed.work[n].shown.clone(), outcome }
             }
         };
         if writer.take_lost() {

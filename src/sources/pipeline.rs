@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
 
 use super::examine::{hash_file, Work, HEAD_BYTES};
+use super::git::GitView;
 use super::FileOutcome;
 use crate::ingest::generic::GenericOptions;
 use crate::ingest::{canonical, limit, stdout, Format, Outcome};
 use crate::run::{MetricNames, RunBatch};
-use crate::store::{NewSource, Writer};
+use crate::store::{NewSource, RunTime, Writer};
 use crate::{Error, Result};
 
 /// What the parser thread hands over, in file order: for each file a
@@ -140,6 +141,16 @@ fn open_file(w: &Work) -> Result<(String, Format, Input)> {
     Ok((hash, format, Input::File(file)))
 }
 
+/// What the writer reads files from: the parser's hand-overs, the files
+/// it parses (in order), git for their run times, and where the writer
+/// tells the parser which file it no longer wants.
+pub(super) struct Feed<'a> {
+    pub(super) inbox: Inbox,
+    pub(super) work: &'a [Work],
+    pub(super) git: &'a GitView,
+    pub(super) skip: &'a AtomicUsize,
+}
+
 /// Runs handed from the parsing thread to the inserting one at a time.
 const BATCH_RUNS: usize = 256;
 
@@ -217,40 +228,24 @@ fn parse_file(
 
 /// Writes one file's runs as the parser hands them over, under the file's
 /// own savepoint.
-pub(super) fn write_file(
-    writer: &mut Writer,
-    receive: &mut Inbox,
-    w: &Work,
-    index: usize,
-    skip: &AtomicUsize,
-) -> FileOutcome {
+pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> FileOutcome {
+    let (w, receive, skip) = (&feed.work[index], &mut feed.inbox, feed.skip);
     let stopped = || Error::malformed(&w.shown, 1, "the parser stopped unexpectedly");
     let (hash, format) = match receive.recv() {
         Some(Parsed::Start(Ok(started))) => started,
         Some(Parsed::Start(Err(e))) => return FileOutcome::Failed(e),
         _ => return FileOutcome::Failed(stopped()),
     };
-    let src = NewSource {
-        path: &w.shown_str,
-        hash: &hash,
-        format: format.name(),
-        labels: &w.source_labels,
-        seen: w.seen.clone(),
-        time: Some(&w.time),
-    };
-    let begun = writer.begin_source(&src);
-    if matches!(begun, Ok(true)) {
-        writer.set_sweeps(w.sweep.clone(), w.job.sweep.clone());
-    }
-    if !matches!(begun, Ok(true)) {
+    let begun = begin(writer, w, feed.git, &hash, format);
+    if !matches!(begun, Ok(Some(_))) {
         skip.store(index + 1, Ordering::Relaxed);
         if !drain_file(receive) {
             return FileOutcome::Failed(stopped());
         }
     }
-    match begun {
+    let time = match begun {
         Err(e) => return FileOutcome::Failed(e),
-        Ok(false) => {
+        Ok(None) => {
             // The same bytes count once, whatever labels come with them now.
             let relabel = writer.other_labels(&hash, &w.source_labels).ok().flatten().map(|stored| {
                 format!(
@@ -261,8 +256,8 @@ pub(super) fn write_file(
             });
             return FileOutcome::AlreadyPresent { relabel };
         }
-        Ok(true) => {}
-    }
+        Ok(Some(time)) => time,
+    };
     let mut failed = None;
     let parsed = loop {
         match receive.recv() {
@@ -272,7 +267,7 @@ pub(super) fn write_file(
                     continue;
                 }
                 for run in runs.runs() {
-                    if let Err(e) = writer.add_packed(run, &w.time) {
+                    if let Err(e) = writer.add_packed(run, &time) {
                         failed = Some(match e {
                             Error::Usage(msg) => Error::malformed(&w.shown, run.line, msg),
                             Error::DuplicateMetric { line, metric, .. } => {
@@ -304,6 +299,25 @@ pub(super) fn write_file(
             FileOutcome::Failed(e)
         }
     }
+}
+
+/// Begins the file's source at its run time (once git's history walk ends,
+/// when the time comes from it). `None` when the same bytes are stored.
+fn begin(writer: &mut Writer, w: &Work, git: &GitView, hash: &str, format: Format) -> Result<Option<RunTime>> {
+    let time = w.time.resolve(git)?;
+    let src = NewSource {
+        path: &w.shown_str,
+        hash,
+        format: format.name(),
+        labels: &w.source_labels,
+        seen: w.seen.clone(),
+        time: Some(&time),
+    };
+    if !writer.begin_source(&src)? {
+        return Ok(None);
+    }
+    writer.set_sweeps(w.sweep.clone(), w.job.sweep.clone());
+    Ok(Some(time))
 }
 
 /// Reads and drops a file's remaining hand-overs, up to its `End`. False

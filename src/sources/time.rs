@@ -43,25 +43,69 @@ pub(super) fn run_time(
     meta: &std::fs::Metadata,
     git: &GitView,
 ) -> Result<(RunTime, Option<String>)> {
-    if let Some(f) = fixed {
-        return Ok(f);
+    let (when, sweep) = later_run_time(path, rel, fixed, meta, git)?;
+    Ok((when.resolve(git)?, sweep))
+}
+
+/// [`run_time`], except that a time from git's history is not waited for:
+/// the history walk is started in the background (files are read and
+/// parsed meanwhile) and the time is decided when it is needed.
+pub(super) fn later_run_time(
+    path: &Path,
+    rel: &str,
+    fixed: Option<(RunTime, Option<String>)>,
+    meta: &std::fs::Metadata,
+    git: &GitView,
+) -> Result<(When, Option<String>)> {
+    if let Some((time, sweep)) = fixed {
+        return Ok((When::Known(time), sweep));
     }
-    let committed = if Path::new(rel).is_absolute() {
+    if Path::new(rel).is_absolute() {
         // Outside the project: asked about on its own (rare).
-        git_commit_time(path)
-    } else if git.differs_from_head(rel) {
-        None
-    } else {
-        git.commit_time(rel)
-            .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
-            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-    };
-    if let Some(time) = committed {
-        return Ok((RunTime { time, origin: "git" }, None));
+        if let Some(time) = git_commit_time(path) {
+            return Ok((When::Known(RunTime { time, origin: "git" }), None));
+        }
+    } else if git.head().is_some() && !git.differs_from_head(rel) {
+        git.start_walk();
+        return Ok((When::Committed { rel: rel.to_string(), modified: meta.modified().ok() }, None));
     }
     let mtime = meta.modified().map_err(|e| Error::io(rel, e))?;
+    Ok((When::Known(modified_time(mtime)), None))
+}
+
+/// A run time, or the file's last commit time once git's history walk has
+/// given it (else its modification time).
+#[derive(Debug)]
+pub(super) enum When {
+    Known(RunTime),
+    Committed { rel: String, modified: Option<std::time::SystemTime> },
+}
+
+impl When {
+    /// The run time, waiting for git's history walk if it still runs.
+    pub(super) fn resolve(&self, git: &GitView) -> Result<RunTime> {
+        match self {
+            When::Known(time) => Ok(time.clone()),
+            When::Committed { rel, modified } => {
+                let committed = git
+                    .commit_time(rel)
+                    .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
+                    .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+                if let Some(time) = committed {
+                    return Ok(RunTime { time, origin: "git" });
+                }
+                let mtime = modified.ok_or_else(|| {
+                    Error::io(rel, std::io::Error::other("the file system gives no modification time"))
+                })?;
+                Ok(modified_time(mtime))
+            }
+        }
+    }
+}
+
+fn modified_time(mtime: std::time::SystemTime) -> RunTime {
     let time: chrono::DateTime<chrono::Utc> = mtime.into();
-    Ok((RunTime { time: time.format("%Y-%m-%dT%H:%M:%SZ").to_string(), origin: "mtime" }, None))
+    RunTime { time: time.format("%Y-%m-%dT%H:%M:%SZ").to_string(), origin: "mtime" }
 }
 
 /// Reads a date or date-time written in a path, as RFC 3339 UTC. A year and
