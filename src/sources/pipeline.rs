@@ -126,7 +126,8 @@ fn open_file(w: &Work) -> Result<(String, Format, Input)> {
             // its first result block.
             let title = stdout::TITLE.as_bytes();
             let rest = &bytes[head.len().saturating_sub(title.len())..];
-            let later = bytes.len() > head.len() && rest.windows(title.len()).any(|w| w == title);
+            // memmem, not a byte-by-byte window: this looks through every file.
+            let later = bytes.len() > head.len() && memchr::memmem::find(rest, title).is_some();
             Format::detect_with(shown, head, later)?
         };
         return Ok((hash, format, Input::Bytes(bytes)));

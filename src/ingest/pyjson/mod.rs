@@ -69,7 +69,7 @@ pub fn rewrite(text: &[u8]) -> Cow<'_, [u8]> {
 /// untouched, when `text` holds none.
 pub(crate) fn rewrite_into(text: &[u8], out: &mut Vec<u8>) -> bool {
     // JSON text with neither `I` nor `N` cannot hold a token.
-    if !text.iter().any(|&b| b == b'I' || b == b'N') {
+    if memchr::memchr2(b'I', b'N', text).is_none() {
         return false;
     }
     // One pass: the copy is only made at the first token, and whole runs of
@@ -79,13 +79,13 @@ pub(crate) fn rewrite_into(text: &[u8], out: &mut Vec<u8>) -> bool {
     let mut started = false;
     let mut copied = 0;
     let mut i = 0;
-    while let Some(at) = text[i..].iter().position(|&b| b == b'"' || b == b'I' || b == b'N') {
+    while let Some(at) = memchr::memchr3(b'"', b'I', b'N', &text[i..]) {
         let j = i + at;
         if text[j] == b'"' {
             // Skip to the end of the string, honouring escapes.
             let mut k = j + 1;
             while k < text.len() {
-                match text[k..].iter().position(|&b| b == b'"' || b == b'\\') {
+                match memchr::memchr2(b'"', b'\\', &text[k..]) {
                     None => k = text.len(),
                     Some(p) if text[k + p] == b'\\' => k += p + 2,
                     Some(p) => {
