@@ -192,13 +192,24 @@ const MEASUREMENT_WORDS: &[&str] = &[
 /// The last words of a name that make it a size in some unit.
 const SIZE_UNITS: &[&str] = &["bytes", "kb", "mb", "gb", "tb", "kib", "mib", "gib"];
 
+/// Words before a size unit that make it an amount moved, not a size chosen
+/// (`read_bytes`, `tx_mb`).
+const MOVED: &[&str] =
+    &["read", "written", "write", "sent", "recv", "received", "rx", "tx", "freed", "copied", "transferred", "spilled"];
+
 /// Whether a name is a size someone chose: a thing then a size unit
 /// (`value_bytes`, `block_kb`, `cache_mb`), the thing not itself a
-/// measurement (`peak_rss_kb`, `total_bytes` are measured).
+/// measurement (`peak_rss_kb`, `total_bytes`) nor an amount moved
+/// (`read_bytes`).
 fn is_sized_setting(name: &str) -> bool {
     let n = leaf_name(name);
     match n.rsplit_once('_') {
-        Some((thing, unit)) => SIZE_UNITS.contains(&unit) && !thing.is_empty() && !is_measurement_name(thing),
+        Some((thing, unit)) => {
+            SIZE_UNITS.contains(&unit)
+                && !thing.is_empty()
+                && !is_measurement_name(thing)
+                && !thing.split('_').any(|w| MOVED.contains(&w))
+        }
         None => false,
     }
 }

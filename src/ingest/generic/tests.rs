@@ -216,6 +216,9 @@ fn sizes_chosen_and_amounts_used_are_told_by_name() {
     for n in ["peak_mem_gb", "gpu_util", "evictions", "peak_rss_kb"] {
         assert!(is_measurement_name(n), "{n}");
     }
+    // An amount moved is measured even in round sizes.
+    let runs = csv_runs("store,read_bytes\nlmdb,4096\nlmdb,1048576\n", &GenericOptions::default()).unwrap();
+    assert_eq!(runs[0].metrics[0].name, "read_bytes");
 }
 
 #[test]
