@@ -98,22 +98,35 @@ impl RawRun {
 /// to tell apart.
 pub fn is_repeat_marker(name: &str) -> bool {
     let leaf = name.rsplit('.').next().unwrap_or(name);
-    let n: String = leaf.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect();
-    matches!(
-        n.as_str(),
-        "repeat"
-            | "rep"
-            | "run"
-            | "run_number"
-            | "run_index"
-            | "run_idx"
-            | "seed"
-            | "iteration"
-            | "iter"
-            | "trial"
-            | "repetition"
-            | "repetition_index"
-    )
+    // Compared byte by byte, without building the folded name: a verdict's
+    // evidence asks this of every param of every run it read.
+    REPEAT_MARKERS.iter().any(|m| m.len() == leaf.len() && leaf.bytes().zip(m.bytes()).all(|(c, m)| fold(c) == m))
+}
+
+/// The names [`is_repeat_marker`] knows, folded.
+const REPEAT_MARKERS: [&str; 12] = [
+    "repeat",
+    "rep",
+    "run",
+    "run_number",
+    "run_index",
+    "run_idx",
+    "seed",
+    "iteration",
+    "iter",
+    "trial",
+    "repetition",
+    "repetition_index",
+];
+
+/// A byte of a param name as [`is_repeat_marker`] compares it: `-` and
+/// space read as `_`, ASCII letters in lower case (other bytes, UTF-8
+/// included, as they are: no marker has them).
+fn fold(c: u8) -> u8 {
+    match c {
+        b'-' | b' ' => b'_',
+        c => c.to_ascii_lowercase(),
+    }
 }
 
 /// The runs of one file on their way from the parser thread to the writer,
@@ -252,6 +265,73 @@ impl MetricNames {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeat_markers_are_read_whatever_their_case_dashes_and_prefix() {
+        // The rule as first written: the last dotted part, `-` and spaces as
+        // `_`, lower case, then one of the names.
+        let reference = |name: &str| {
+            let leaf = name.rsplit('.').next().unwrap_or(name);
+            let n: String =
+                leaf.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect();
+            REPEAT_MARKERS.contains(&n.as_str())
+        };
+        let names = [
+            "repeat",
+            "Repeat",
+            "REP",
+            "run",
+            "Run-Number",
+            "run index",
+            "run_idx",
+            "seed",
+            "bench.seed",
+            "Iteration",
+            "iter",
+            "trial",
+            "repetition",
+            "Repetition-Index",
+            "repeats",
+            "re",
+            "runs",
+            "run_",
+            "server.config",
+            "seeds",
+            "iter.x",
+            "a.b.TRIAL",
+            "",
+            ".",
+            "rün",
+            "run\u{0301}",
+            "ＲＵＮ",
+            "config",
+            "max_concurrency",
+        ];
+        for name in names {
+            assert_eq!(is_repeat_marker(name), reference(name), "{name:?}");
+        }
+        let yes: Vec<&str> = names.iter().copied().filter(|n| is_repeat_marker(n)).collect();
+        assert_eq!(
+            yes,
+            [
+                "repeat",
+                "Repeat",
+                "REP",
+                "run",
+                "Run-Number",
+                "run index",
+                "run_idx",
+                "seed",
+                "bench.seed",
+                "Iteration",
+                "iter",
+                "trial",
+                "repetition",
+                "Repetition-Index",
+                "a.b.TRIAL"
+            ]
+        );
+    }
 
     fn run(line: u64, metrics: &[(&str, f64, Option<&str>)]) -> RawRun {
         let mut r = RawRun::new(line);
