@@ -411,12 +411,12 @@ impl Parser<'_, '_> {
         let head = self.src[..self.pos].trim_end();
         let at = self.src.len() - self.rest().trim_start().len();
         let after = &self.src[at + "where".len()..];
-        // Where the number's comparison starts: at the last `≈` (a filter
-        // never uses one, and the number after it may be mistyped), else at
-        // the last operator a number follows — the filter's own `=`/`>=`
-        // come before it.
-        let last_approx = ["≈", "~="].iter().filter_map(|op| after.rfind(op)).max();
-        let split = last_approx.or_else(|| {
+        // Where the number's comparison starts: at the first `≈` (a filter
+        // never uses one, the number after it may be mistyped, and a later
+        // one belongs to the next clause), else at the last operator a
+        // number follows — the filter's own `=`/`>=` come before it.
+        let approx = ["≈", "~="].iter().filter_map(|op| after.find(op)).min();
+        let split = approx.or_else(|| {
             after
                 .char_indices()
                 .map(|(i, _)| i)
@@ -427,7 +427,12 @@ impl Parser<'_, '_> {
                 .max()
         });
         let rewritten = match split {
-            Some(i) => format!("{head} {} where {}", after[i..].trim(), after[..i].trim()),
+            Some(i) => {
+                // The number's clause ends at the next `and`; the filter goes
+                // with it, before the clauses after.
+                let end = after[i..].find(" and ").map_or(after.len(), |k| i + k);
+                format!("{head} {} where {}{}", after[i..end].trim(), after[..i].trim(), &after[end..])
+            }
             None => format!("{head} ≈ N where {}", after.trim()),
         };
         ClaimError::new(at, format!("the number comes before `where`, which ends the clause: write `{rewritten}`"))

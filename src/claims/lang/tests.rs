@@ -752,6 +752,23 @@ fn a_number_after_the_filter_is_refused_with_the_claim_rewritten() {
         "{}",
         e.msg
     );
+    // The first `≈` after the filter: a later one is the next clause's,
+    // which keeps its place after the filter.
+    let e = err("lfu on hit_rate where trace = 'zipf' ≈ 0.7 and lru on hit_rate ≈ 0.6");
+    assert!(
+        e.msg.ends_with("write `lfu on hit_rate ≈ 0.7 where trace = 'zipf' and lru on hit_rate ≈ 0.6`"),
+        "{}",
+        e.msg
+    );
     let e = err("lfu on p99_ms where trace = 'zipf'");
     assert!(e.msg.ends_with("write `lfu on p99_ms ≈ N where trace = 'zipf'`"), "{}", e.msg);
+    // Each rewrite parses (the mistyped number aside).
+    for bad in [
+        "lfu on p99_ms at cache_mb = 64 where trace >= 2 and warm = 1 < 5 ms",
+        "lfu on hit_rate where trace = 'zipf' ≈ 0.7 and lru on hit_rate ≈ 0.6",
+    ] {
+        let msg = err(bad).msg;
+        let rewritten = msg.split('`').rev().nth(1).unwrap();
+        assert!(parse(rewritten).is_ok(), "{rewritten}");
+    }
 }
