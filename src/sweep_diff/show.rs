@@ -74,11 +74,19 @@ impl SweepDiff {
             );
         }
         if !self.unkeyed.is_empty() {
-            let each: Vec<String> = self
-                .unkeyed
-                .iter()
-                .map(|u| format!("{} {} run(s) lack {}", u.runs, u.metric, u.params.join(", ")))
-                .collect();
+            // Grouped by what they lack: a hyperfine log lacks the same
+            // params for each of its metrics.
+            let mut by_params: Vec<(String, Vec<String>)> = Vec::new();
+            for u in &self.unkeyed {
+                let lack = u.params.join(", ");
+                let runs = format!("{} {} run(s)", u.runs, u.metric);
+                match by_params.iter_mut().find(|(l, _)| *l == lack) {
+                    Some((_, list)) => list.push(runs),
+                    None => by_params.push((lack, vec![runs])),
+                }
+            }
+            let each: Vec<String> =
+                by_params.iter().map(|(lack, runs)| format!("{} lack {lack}", runs.join(", "))).collect();
             lines.push(format!(
                 "Runs that lack a key param are not pooled with those that have it: they form cells of their own, \
                  labelled by the params they have ({}).",
