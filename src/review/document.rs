@@ -147,8 +147,9 @@ fn review_parsed(
     // does not hide the problems (or verdicts) of the others.
     let mut claim_errors: Vec<Error> = Vec::new();
     for (i, region) in parsed.regions.iter().enumerate() {
-        // A region is unset only after one that failed, which returns first;
-        // evaluating it here keeps that an optimization, not a promise.
+        // Unset: after a region that failed (which returns first), or an sql
+        // region its thread could not run. Evaluated here, the threads stay
+        // an optimization, never a promise.
         let outcome = outcomes[i].take().unwrap_or_else(|| evaluate::one(ctx, &render_ctx, parsed, &text, i, &jobs[i]));
         let rendered = match outcome {
             Outcome::Claim(Ok(report)) => {
