@@ -172,3 +172,20 @@ fn a_stated_pair_without_a_known_point_asks_for_a_points_entry() {
         ]
     );
 }
+
+/// With no document named, lint reads the `documents` of reckon.toml, as
+/// `check`, `update` and `claims` do (cold trial: it refused with a usage
+/// error instead), and says what to do when there are none.
+#[test]
+fn lint_without_a_document_reads_the_documents_of_reckon_toml() {
+    let sb = study();
+    let named = sb.run(&["lint", "plan.md"]);
+    let bare = sb.run(&["lint"]);
+    assert_eq!(bare.code, 2, "no documents anywhere: {bare:?}");
+    assert!(bare.stderr.contains("documents = ["), "{bare:?}");
+    let toml = sb.read("reckon.toml");
+    sb.write("reckon.toml", &format!("documents = [\"*.md\"]\n{toml}"));
+    let bare = sb.run(&["lint"]);
+    assert_eq!((bare.code, &bare.stdout), (named.code, &named.stdout), "{bare:?}");
+    assert!(named.stdout.contains("plan.md:"), "{named:?}");
+}

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::project::{doc_paths, load_for_command, prepare, relative_error, shown};
+use super::project::{doc_paths, documents, load_for_command, prepare, relative_error, shown};
 use super::CheckFormat;
 use crate::config::Config;
 use crate::doc;
@@ -19,10 +19,9 @@ use crate::{Error, Result};
 
 // Each bool is an independent command-line flag (clap derives one per field).
 #[allow(clippy::struct_excessive_bools)]
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub(crate) struct LintArgs {
-    /// Markdown documents.
-    #[arg(required = true)]
+    /// Markdown documents (none: the `documents` of reckon.toml).
     pub(crate) docs: Vec<PathBuf>,
     /// Show every statement found (holding, inconclusive, history, plans), not only problems.
     #[arg(long)]
@@ -64,13 +63,20 @@ struct Found {
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     // reckon.toml's value was checked when it was read, the flag's by clap.
     let min_confidence = args.min_confidence.unwrap_or(cfg.lint.min_confidence);
+    let docs = documents(cfg, &args.docs)?;
+    if docs.is_empty() {
+        return Err(Error::usage(
+            "no documents: name them (reckon lint notebooks/plan.md), \
+             or list them in reckon.toml as documents = [\"notebooks/*.md\"]",
+        ));
+    }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
     let linter = cfg.linter(dataset);
     let sel = Selection { all: args.all, min_confidence };
     let mut found = Found::default();
     let mut errors = 0;
-    for path in doc_paths(cwd, &args.docs) {
+    for path in doc_paths(cwd, &docs) {
         if let Err(e) = lint_document(&linter, &path, &shown(cwd, &path), args, sel, &mut found) {
             eprintln!("error: {}", relative_error(e, cwd));
             errors += 1;

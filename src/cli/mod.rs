@@ -184,7 +184,9 @@ pub(crate) fn run(cli: Cli) -> Result<i32> {
         Command::Claims(args) => per_config(&cfg, &cwd, db, &args.docs, |c, docs| {
             claims::run(c, &cwd, &claims::ClaimsArgs { docs, ..args.clone() })
         }),
-        Command::Lint(args) => lint::run(&cfg, &cwd, &args),
+        Command::Lint(args) => per_config(&cfg, &cwd, db, &args.docs, |c, docs| {
+            lint::run(c, &cwd, &lint::LintArgs { docs, ..args.clone() })
+        }),
         Command::Supersede(args) => supersede::run(&cfg, &cwd, &args),
         Command::Review(args) => review::run(&cfg, &cwd, &args),
         Command::Report(args) => report::run(&cfg, &cwd, &args),

@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 
 use super::super::log_format::{Emit, Outcome};
 use super::super::pyjson;
-use super::{missing_marker, number, role_of, GenericOptions, Rewind, Role, Seen};
+use super::{missing_marker, number, GenericOptions, Rewind, Role, Seen};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
@@ -46,10 +46,11 @@ fn flatten(prefix: &str, obj: &serde_json::Map<String, Json>, out: &mut Vec<(Str
 fn add_fields(
     run: &mut RawRun,
     fields: Vec<(String, JsonField)>,
-    role: &dyn Fn(&str) -> Role,
+    role: &dyn Fn(&str) -> Option<Role>,
 ) -> std::result::Result<(), String> {
     for (name, field) in fields {
-        match (role(&name), field) {
+        let Some(role) = role(&name) else { continue };
+        match (role, field) {
             (Role::Metric, JsonField::Num(x, _)) => run.metric(name, x),
             (Role::Metric, JsonField::Text(s)) => match number(&s) {
                 Some(x) => run.metric(name, x),
@@ -81,20 +82,15 @@ pub fn add_object(
     let seen: std::collections::HashMap<String, Seen> = fields
         .iter()
         .map(|(name, f)| {
-            let seen = match f {
-                JsonField::Num(x, whole) => {
-                    let mut s = Seen::default();
-                    s.number(*x, *whole);
-                    s
-                }
-                JsonField::Text(t) => Seen { text: !missing_marker(t), off_grid: false },
-            };
+            let mut seen = Seen::default();
+            match f {
+                JsonField::Num(x, whole) => seen.number(*x, *whole),
+                JsonField::Text(t) => seen.text(t),
+            }
             (name.clone(), seen)
         })
         .collect();
-    add_fields(run, fields, &|name| {
-        opts.forced(name).unwrap_or_else(|| role_of(name, seen.get(name).copied().unwrap_or_default()))
-    })
+    add_fields(run, fields, &|name| seen.get(name).copied().unwrap_or_default().role(name, opts))
 }
 
 /// Parses JSON lines of objects (one run per line), or one JSON document
@@ -133,25 +129,20 @@ pub fn parse_jsonl_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOpt
             };
             match f {
                 JsonField::Num(x, whole) => s.number(*x, *whole),
-                JsonField::Text(t) => s.text |= !missing_marker(t),
+                JsonField::Text(t) => s.text(t),
             }
         }
         Ok(())
     })?;
-    let roles: std::collections::HashMap<String, Role> = seen
-        .into_iter()
-        .map(|(name, s)| {
-            let role = opts.forced(&name).unwrap_or_else(|| role_of(&name, s));
-            (name, role)
-        })
-        .collect();
+    let roles: std::collections::HashMap<String, Role> =
+        seen.into_iter().filter_map(|(name, s)| s.role(&name, opts).map(|r| (name, r))).collect();
     input.rewind().map_err(|e| Error::io(path, e))?;
     pyjson::read_records(path, &mut *input, &mut |line, value| {
         let obj = record_object(path, line, value)?;
         let mut fields = Vec::new();
         flatten("", &obj, &mut fields);
         let mut run = RawRun::new(line);
-        add_fields(&mut run, fields, &|name| roles.get(name).copied().unwrap_or(Role::Param))
+        add_fields(&mut run, fields, &|name| roles.get(name).copied())
             .map_err(|m| Error::malformed(path, line, m))?;
         emit(run)
     })?;

@@ -234,6 +234,12 @@ pub struct Seen {
     pub text: bool,
     /// Some numeric value is not a grid coordinate ([`grid_value`]).
     pub off_grid: bool,
+    /// Some value says something: a number, text, or the word `none`
+    /// (`quantization = none` is a setting). A field whose every value is
+    /// a "no value" marker (`n/a`, `-`, `?`, …) says nothing and is not
+    /// stored: in a one-run file of an out-of-memory run, `mfu_pct = n/a`
+    /// was kept as a param, its value the text `n/a`.
+    pub says: bool,
 }
 
 impl Seen {
@@ -241,6 +247,24 @@ impl Seen {
     /// number.
     pub fn number(&mut self, value: f64, whole: bool) {
         self.off_grid |= !grid_value(value, whole);
+        self.says = true;
+    }
+
+    /// Notes one text value (a cell or a JSON string that is not a number).
+    pub fn text(&mut self, text: &str) {
+        let marker = missing_marker(text);
+        self.text |= !marker;
+        self.says |= !marker || text.trim().eq_ignore_ascii_case("none");
+    }
+
+    /// The field's role by the module's rule, `None` when it says nothing
+    /// (see [`Seen::says`]).
+    pub fn role(self, name: &str, opts: &GenericOptions) -> Option<Role> {
+        match opts.forced(name) {
+            Some(role) => Some(role),
+            None if self.says => Some(role_of(name, self)),
+            None => None,
+        }
     }
 }
 

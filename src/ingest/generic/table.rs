@@ -5,7 +5,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 
 use super::super::log_format::{Emit, Outcome};
-use super::{missing_marker, number, role_of, written_whole, GenericOptions, Rewind, Role, Seen};
+use super::{missing_marker, number, written_whole, GenericOptions, Rewind, Role, Seen};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
@@ -138,8 +138,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
             let Some(slot) = seen.get_mut(i) else { continue };
             let s = slot.get_or_insert_with(Seen::default);
             match number(c) {
-                None if missing_marker(c) => {}
-                None => s.text = true,
+                None => s.text(c),
                 Some(v) => s.number(v, written_whole(c)),
             }
         }
@@ -155,10 +154,10 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
                 // An unnamed column is the index pandas writes: not data.
                 return None;
             }
-            if let Some(r) = opts.forced(name) {
-                return Some(r);
+            match seen {
+                Some(s) => s.role(name, opts),
+                None => opts.forced(name),
             }
-            seen.map(|s| role_of(name, s))
         })
         .collect();
 

@@ -155,6 +155,38 @@ fn missing_values_neither_make_a_column_text_nor_become_measurements() {
     assert!(runs[1].metrics.is_empty() && runs[1].params.iter().all(|(n, _)| n != "hit_rate"));
 }
 
+/// One file per run, the run out of memory: its measurements all `n/a`.
+/// A column that says nothing in this file is left out, not kept as a
+/// param valued `n/a` (`mfu_pct` has no measurement word, and no value to
+/// be off the grid); `none` alone still names a setting.
+#[test]
+fn a_column_of_no_values_is_left_out() {
+    let text = "micro_batch,seq_len,run,tokens_per_sec,mfu_pct,peak_mem_gb,quant\n8,4096,1,n/a,n/a,80.0,none\n";
+    let runs = csv_runs(text, &GenericOptions::default()).unwrap();
+    let params: Vec<&str> = runs[0].params.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(params, ["micro_batch", "seq_len", "run", "quant"]);
+    let metrics: Vec<&str> = runs[0].metrics.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(metrics, ["peak_mem_gb"]);
+    // Said to be a param in reckon.toml: kept as written.
+    let opts = GenericOptions { params: vec!["mfu_pct".into()], metrics: vec![] };
+    let runs = csv_runs(text, &opts).unwrap();
+    assert!(runs[0].params.contains(&("mfu_pct".into(), Value::Text("n/a".into()))));
+    // JSON lines alike, one record at a time too.
+    let text = "{\"micro_batch\": 8, \"mfu_pct\": \"n/a\", \"peak_mem_gb\": 80.0}\n";
+    let mut runs = Vec::new();
+    let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
+    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
+        runs.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert!(runs[0].params.iter().all(|(n, _)| n != "mfu_pct"), "{:?}", runs[0].params);
+    let obj: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text.trim()).unwrap();
+    let mut run = RawRun::new(1);
+    add_object(&mut run, "", &obj, &GenericOptions::default()).unwrap();
+    assert!(run.params.iter().all(|(n, _)| n != "mfu_pct"), "{:?}", run.params);
+}
+
 #[test]
 fn jsonl_fields_take_roles_from_every_record() {
     // `score` is whole in the first record and fractional in the
