@@ -142,8 +142,7 @@ pub fn parse_jsonl_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOpt
         let mut fields = Vec::new();
         flatten("", &obj, &mut fields);
         let mut run = RawRun::new(line);
-        add_fields(&mut run, fields, &|name| roles.get(name).copied())
-            .map_err(|m| Error::malformed(path, line, m))?;
+        add_fields(&mut run, fields, &|name| roles.get(name).copied()).map_err(|m| Error::malformed(path, line, m))?;
         emit(run)
     })?;
     Ok(Outcome::default())
