@@ -184,7 +184,7 @@ fn lint_without_a_document_reads_the_documents_of_reckon_toml() {
     assert_eq!(bare.code, 2, "no documents anywhere: {bare:?}");
     assert!(bare.stderr.contains("documents = ["), "{bare:?}");
     let toml = sb.read("reckon.toml");
-    sb.write("reckon.toml", &format!("documents = [\"*.md\"]\n{toml}"));
+    sb.write("reckon.toml", format!("documents = [\"*.md\"]\n{toml}"));
     let bare = sb.run(&["lint"]);
     assert_eq!((bare.code, &bare.stdout), (named.code, &named.stdout), "{bare:?}");
     assert!(named.stdout.contains("plan.md:"), "{named:?}");
