@@ -169,8 +169,9 @@ mod tests {
     use crate::cli::Command;
 
     #[test]
-    fn documents_are_required_and_suggest_excludes_write() {
-        assert!(parse(&["lint"]).is_err());
+    fn documents_default_to_reckon_toml_and_suggest_excludes_write() {
+        // No document: reckon.toml's `documents`, as for check and claims.
+        assert!(parse(&["lint"]).is_ok_and(|c| matches!(c.command, Command::Lint(a) if a.docs.is_empty())));
         assert!(parse(&["lint", "plan.md", "--suggest", "--write"]).is_err());
         let Command::Lint(a) = parse(&["lint", "plan.md", "--min-confidence", "0.8", "--all"]).unwrap().command else {
             panic!("not lint")
