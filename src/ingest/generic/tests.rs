@@ -56,6 +56,14 @@ fn csv_sniffing() {
     assert_eq!(sniff_csv(b"a\tb\n1\t2\n"), Some(b'\t'));
     assert_eq!(sniff_csv(b"1,2\n3,4\n"), None, "no header row");
     assert_eq!(sniff_csv(b"hello, world\nthis is prose\n"), None);
+    // A small file whose last row was cut is still a table, so the parser
+    // can name that row (cold trial: "not a benchmark log reckon knows").
+    let cut = "micro_batch,seq_len,run,tokens_per_sec\n2,1024,1,1000.5\n2,1024,2\n";
+    assert_eq!(sniff_csv(cut.as_bytes()), Some(b','));
+    let e = csv_runs(cut, &GenericOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("t.csv:3:") && e.contains("3 fields but the header has 4"), "{e}");
+    // Not when an earlier row disagrees too.
+    assert_eq!(sniff_csv(b"a,b,c\n1,2\n3,4,5\n6\n"), None);
 }
 
 #[test]
