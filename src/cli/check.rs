@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::project::{documents, load_for_command, prepare, prepare_with, relative_error, review_all, shown};
+use super::project::{
+    documents, expect_documents, load_for_command, prepare, prepare_with, relative_error, review_all, shown,
+};
 use super::reporter::{reporter, CheckFindings};
 use super::CheckFormat;
 use crate::config::{Config, LintLevel};
@@ -146,6 +148,7 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     }
     let (store, ingest_failed) = prepare_with(cfg, args.no_ingest, how.opts)?;
     let dataset = load_for_command(&store, cfg)?;
+    expect_documents(dataset, cwd, docs)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
     let (reviews, errors) = review_all(&ctx, cwd, docs);
     let mut problems: Vec<Problem> =

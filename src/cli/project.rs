@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::claims::judge::ClaimReport;
 use crate::config::Config;
-use crate::query::Dataset;
+use crate::doc::Kind;
+use crate::query::{Dataset, Filter};
 use crate::render::plot;
 use crate::review::diff::unified;
 use crate::review::document::{self, DocReview};
@@ -64,6 +65,38 @@ pub(super) fn load_for_command<'s>(store: &'s Store, cfg: &Config) -> Result<&'s
     let mut dataset = Dataset::load(store)?;
     dataset.apply_overrides(&cfg.overrides());
     Ok(Box::leak(Box::new(dataset)))
+}
+
+/// Tells the dataset the filters of the documents' regions before they are
+/// reviewed: when every region is a table, value or plot with a `where=`,
+/// only the runs those filters can pass are read first (see
+/// [`Dataset::expect`]); a region asking for more still gets every run. A
+/// document that cannot be read here is reported when it is reviewed.
+pub(super) fn expect_documents(dataset: &Dataset, cwd: &Path, docs: &[PathBuf]) -> Result<()> {
+    let mut filters = Vec::new();
+    for path in doc_paths(cwd, docs) {
+        // Only a regular file is read (a FIFO would block); the review says what is wrong with any other.
+        let Some(text) = crate::fsguard::read_regular(&path, &path).ok().and_then(|b| String::from_utf8(b).ok()) else {
+            return Ok(());
+        };
+        // A region of another kind reads every run anyway: spare the parse.
+        let other = |kind: &Kind| !matches!(kind, Kind::Table | Kind::Value | Kind::Plot);
+        if Kind::ALL.iter().filter(|k| other(k)).any(|k| text.contains(&format!("reckon:{}", k.name()))) {
+            return Ok(());
+        }
+        let Ok(doc) = crate::doc::parse(&path, &text) else { return Ok(()) };
+        for region in &doc.regions {
+            let filter = match region.kind {
+                Kind::Table | Kind::Value | Kind::Plot if region.arg("as_of").is_none() => {
+                    region.arg("where").and_then(|a| Filter::parse(&a.value).ok())
+                }
+                _ => None,
+            };
+            let Some(filter) = filter else { return Ok(()) };
+            filters.push(filter);
+        }
+    }
+    dataset.expect(&filters)
 }
 
 /// The documents a command reads: those given, else the `documents` of

@@ -24,7 +24,7 @@ pub(crate) mod report;
 mod verdict;
 pub(crate) mod vocab;
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::Path;
@@ -146,7 +146,9 @@ pub struct Finding {
 pub struct Linter<'a, 's> {
     vocab: Vocabulary,
     /// Every sweep date, oldest first.
-    sweeps: Vec<String>,
+    /// Read on first need: a document whose prose states nothing needs no
+    /// run that its regions did not.
+    sweeps: OnceCell<Vec<String>>,
     /// The params the `[points]` phrases use: what a sentence without a
     /// point speaks of first.
     preferred_params: Vec<String>,
@@ -171,7 +173,6 @@ impl<'a, 's> Linter<'a, 's> {
     /// A linter over `dataset`, as `options` say the project reads it.
     pub fn new(dataset: &'a Dataset<'s>, options: &Options) -> Self {
         let vocab = Vocabulary::new(dataset, options);
-        let sweeps: Vec<String> = dataset.sweeps().to_vec();
         let mut preferred_params: Vec<String> = Vec::new();
         for spec in options.points.values() {
             if let Some(s) = vocab::Scope::parse(spec, Some(0.0)) {
@@ -182,12 +183,17 @@ impl<'a, 's> Linter<'a, 's> {
         }
         Linter {
             vocab,
-            sweeps,
+            sweeps: OnceCell::new(),
             preferred_params,
             dataset,
             judging: options.judging.clone(),
             judged: RefCell::default(),
         }
+    }
+
+    /// Every sweep date, oldest first (none if the store cannot be read).
+    fn sweeps(&self) -> &[String] {
+        self.sweeps.get_or_init(|| self.dataset.sweeps().unwrap_or_default())
     }
 
     /// Every statement of the document (`path` names it in errors).
@@ -237,7 +243,7 @@ impl<'a, 's> Linter<'a, 's> {
         }
         let plan = intent::is_plan(&toks) || b.headings.iter().any(|h| intent::is_plan_heading(&prose.blocks[*h].text));
         let as_of = intent::history_date(&prose.blocks, &prose.tokens, s.block, &toks)
-            .filter(|d| self.sweeps.last().is_some_and(|newest| d < newest));
+            .filter(|d| self.sweeps().last().is_some_and(|newest| d < newest));
         let (line, col) = crate::doc::location(prose.text, s.span.start);
         let blank = Finding {
             line,

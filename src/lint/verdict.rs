@@ -52,7 +52,7 @@ impl Linter<'_, '_> {
         // — it held, or they were within noise of it (not contradicted, not
         // without data). One more judgement, only for contradicted numbers.
         if verdict == Verdict::Contradicted && r.number {
-            if let Some(before) = self.sweeps.len().checked_sub(2).map(|i| &self.sweeps[i]) {
+            if let Some(before) = self.sweeps().len().checked_sub(2).map(|i| &self.sweeps()[i]) {
                 if let Ok((Verdict::Holds | Verdict::Inconclusive, _)) = self.verdict(&r.statement, Some(before)) {
                     f.status = Status::Stale;
                     f.held_as_of = Some(before.clone());

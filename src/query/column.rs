@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use super::filter::{Field, Fields};
 use super::runs::Runs;
+use super::sets::ParamSets;
 use crate::run::Value;
 
 /// A run's field held apart from the run: a param's value, or the text of a
@@ -109,17 +110,17 @@ impl Column {
     /// The column of `name` over every run: a run's own param of that name,
     /// else the pseudo-param (a param named like a pseudo-param is what the
     /// run reports for it), else absent.
-    pub(crate) fn build(runs: &Runs, name: &str) -> Column {
+    pub(crate) fn build(runs: &Runs, sets: &ParamSets, name: &str) -> Column {
         let mut slots = SlotsBuilder { slots: Vec::new(), seen: HashMap::new() };
-        let mut of_set = vec![UNSEEN; runs.sets.len()];
-        let key = runs.sets.key(name);
+        let mut of_set = vec![UNSEEN; sets.len()];
+        let key = sets.key(name);
         let pseudo = pseudo_of(runs, name);
         let mut of_pseudo = vec![UNSEEN; pseudo.map_or(0, |(_, names)| names.len())];
         let mut of_run = Vec::with_capacity(runs.len());
         for at in 0..runs.len() {
             let set = runs.set[at] as usize;
             if of_set[set] == UNSEEN {
-                of_set[set] = match key.and_then(|k| runs.sets.value(set, k)) {
+                of_set[set] = match key.and_then(|k| sets.value(set, k)) {
                     Some(v) => slots.slot(Field::Value(v)),
                     None => ABSENT,
                 };

@@ -1,8 +1,13 @@
-//! The data a command reads: every run (loaded once, as columns), each
-//! metric's values (read on first use), and the names reckon.toml gives
-//! them. Many queries share one [`Dataset`]: a `reckon check` of a whole
-//! document reads the runs once and each metric once, and a pivot asked
-//! twice (the same table, or claims over the same metric) is computed once.
+//! The data a command reads: every param set (read once), the runs (read
+//! on first need, as columns), each metric's values (read on first use),
+//! and the names reckon.toml gives them. Many queries share one
+//! [`Dataset`]: a `reckon check` of a whole document reads the runs once
+//! and each metric once, and a pivot asked twice (the same table, or claims
+//! over the same metric) is computed once.
+//!
+//! The first query reads only the runs whose param set its filter can pass
+//! (a table of one model and prompt length reads a few of many
+//! configurations); anything asking for more reads every run, once.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -13,8 +18,8 @@ use super::column::Column;
 use super::filter::{is_pseudo_param, Filter};
 use super::names::{ambiguous, Aliases, Resolution};
 use super::pivot::{Pivot, Query};
-use super::runs::Runs;
-use super::sets::ParamSet;
+use super::runs::{Positions, Runs};
+use super::sets::{ParamSet, ParamSets, SetsBuilder};
 use super::{did_you_mean, known_list};
 use crate::metric::Direction;
 use crate::store::{MetricInfo, RunRecord, Store};
@@ -26,7 +31,8 @@ pub(crate) type Values = Vec<(u32, f64)>;
 
 struct MetricSlot {
     info: MetricInfo,
-    values: OnceCell<Values>,
+    /// The values of the runs loaded (cleared when more runs are read).
+    values: RefCell<Option<Rc<Values>>>,
 }
 
 /// What reckon.toml says about names, handed to a dataset as plain values
@@ -44,17 +50,31 @@ pub struct Overrides {
 /// Pivots kept for reuse at most; a command asks for far fewer distinct ones.
 const PIVOTS_KEPT: usize = 512;
 
-/// The runs, loaded once, and each metric's values loaded on first use, so
-/// that many queries (a `reckon check` of a whole document) share one read.
+/// The param sets, the runs (those a query needs, or every run) and each
+/// metric's values loaded on first use, so that many queries (a `reckon
+/// check` of a whole document) share one read.
 pub struct Dataset<'s> {
     store: &'s Store,
-    pub(crate) runs: Runs,
+    /// Every param set, and where a set's id sits among them.
+    pub(crate) sets: ParamSets,
+    set_ids: Vec<i64>,
+    /// The index of an empty set, for a run whose set is gone.
+    orphan: u32,
+    /// Which sets some run has.
+    used: Vec<bool>,
+    /// The runs read so far.
+    runs: RefCell<Rc<Runs>>,
+    /// The sets whose runs [`Dataset::runs`] holds; `None`: every run.
+    loaded: RefCell<Option<Vec<bool>>>,
     /// The runs as full records, made only when a caller asks for them.
     records: OnceCell<Vec<RunRecord>>,
     params: BTreeSet<String>,
     metrics: BTreeMap<String, MetricSlot>,
-    /// Every param and pseudo-param asked for so far, by name.
+    /// Every param and pseudo-param asked for so far, by name, over the
+    /// runs loaded.
     columns: RefCell<HashMap<String, Rc<Column>>>,
+    /// The distinct values of each param asked for so far, as text.
+    set_values: RefCell<HashMap<String, Vec<String>>>,
     /// reckon.toml's words for metrics, params and values (see [`super::names`]).
     pub(crate) aliases: Aliases,
     /// Pivots computed so far, by their resolved query.
@@ -62,58 +82,153 @@ pub struct Dataset<'s> {
 }
 
 impl<'s> Dataset<'s> {
-    /// Reads every run and the list of metrics.
+    /// Reads every param set and the list of metrics; runs are read when a
+    /// query needs them.
     pub fn load(store: &'s Store) -> Result<Dataset<'s>> {
-        let runs = Runs::load(store)?;
-        // The params some run has: those of the sets runs use.
-        let mut used = vec![false; runs.sets.len()];
-        for s in &runs.set {
-            used[*s as usize] = true;
+        let (mut set_ids, mut builder) = (Vec::new(), SetsBuilder::default());
+        store.for_each_param_set(|id, pairs| {
+            set_ids.push(id);
+            builder.add(pairs);
+        })?;
+        let orphan = builder.add_empty();
+        let sets = builder.finish();
+        let set_at = Positions::new(&set_ids);
+        let mut used = vec![false; sets.len()];
+        for id in store.used_param_sets()? {
+            used[set_at.get(id).unwrap_or(orphan) as usize] = true;
         }
-        let mut named = vec![false; runs.sets.names().len()];
-        for set in (0..runs.sets.len()).filter(|s| used[*s]) {
-            for k in runs.sets.keys_of(set) {
+        // The params some run has: those of the sets runs use.
+        let mut named = vec![false; sets.names().len()];
+        for set in (0..sets.len()).filter(|s| used[*s]) {
+            for k in sets.keys_of(set) {
                 named[k as usize] = true;
             }
         }
-        let params = runs.sets.names().iter().zip(named).filter(|(_, n)| *n).map(|(p, _)| p.clone()).collect();
+        let params = sets.names().iter().zip(named).filter(|(_, n)| *n).map(|(p, _)| p.clone()).collect();
         let metrics = store
             .metrics()?
             .into_iter()
-            .map(|info| (info.name.clone(), MetricSlot { info, values: OnceCell::new() }))
+            .map(|info| (info.name.clone(), MetricSlot { info, values: RefCell::new(None) }))
             .collect();
         Ok(Dataset {
             store,
-            runs,
+            loaded: RefCell::new(Some(vec![false; sets.len()])),
+            sets,
+            set_ids,
+            orphan,
+            used,
+            runs: RefCell::new(Rc::new(Runs::default())),
             records: OnceCell::new(),
             params,
             metrics,
             columns: RefCell::new(HashMap::new()),
+            set_values: RefCell::new(HashMap::new()),
             aliases: Aliases::default(),
             pivots: RefCell::new(HashMap::new()),
         })
     }
 
+    /// The runs loaded so far.
+    pub(crate) fn loaded_runs(&self) -> Rc<Runs> {
+        Rc::clone(&self.runs.borrow())
+    }
+
+    /// Every run, read now if not yet.
+    pub(crate) fn all_runs(&self) -> Result<Rc<Runs>> {
+        if self.loaded.borrow().is_some() {
+            self.read_runs(None)?;
+        }
+        Ok(self.loaded_runs())
+    }
+
+    /// The runs holding every run a filter (resolved) can pass: those read
+    /// so far when they do (see [`Dataset::expect`]), else every run.
+    pub(crate) fn runs_for(&self, filter: &Filter) -> Result<Rc<Runs>> {
+        let covered = match self.loaded.borrow().as_ref() {
+            None => true,
+            Some(loaded) => {
+                self.sets_passing(filter).is_some_and(|need| need.iter().zip(loaded).all(|(n, l)| !n || *l))
+            }
+        };
+        if covered {
+            Ok(self.loaded_runs())
+        } else {
+            self.all_runs()
+        }
+    }
+
+    /// The param sets some run has that a filter (resolved) can pass;
+    /// `None` when it names a pseudo-param (a field of the run, not of its
+    /// set).
+    fn sets_passing(&self, filter: &Filter) -> Option<Vec<bool>> {
+        if filter.params().iter().any(|p| is_pseudo_param(p)) {
+            return None;
+        }
+        Some((0..self.sets.len()).map(|s| self.used[s] && filter.matches_fields(&self.sets.get(s))).collect())
+    }
+
+    /// Told the filters of every query a command is about to ask (a
+    /// document's regions), reads now only the runs of the param sets they
+    /// can pass, when those are few of many: a table of one model and prompt
+    /// length reads a few configurations' runs. Any query asking for more
+    /// reads every run then. Filters it cannot use (a pseudo-param, an
+    /// unknown name) leave the runs to be read in full on first need.
+    pub fn expect(&self, filters: &[Filter]) -> Result<()> {
+        if self.loaded.borrow().as_ref().is_none_or(|loaded| loaded.iter().any(|l| *l)) {
+            return Ok(());
+        }
+        let mut union = vec![false; self.sets.len()];
+        for filter in filters {
+            let Some(need) = self.resolve_filter(filter).ok().and_then(|f| self.sets_passing(&f)) else {
+                return Ok(());
+            };
+            for (u, n) in union.iter_mut().zip(need) {
+                *u |= n;
+            }
+        }
+        if union.iter().filter(|n| **n).count() * 4 < self.used.iter().filter(|u| **u).count() {
+            self.read_runs(Some(union))?;
+        }
+        Ok(())
+    }
+
+    /// Reads the runs of the sets marked in `sets` (`None`: every run) in
+    /// place of those read before; what was worked out over those goes.
+    fn read_runs(&self, sets: Option<Vec<bool>>) -> Result<()> {
+        let ids: Option<Vec<i64>> = sets
+            .as_ref()
+            .map(|marked| self.set_ids.iter().zip(marked).filter(|(_, m)| **m).map(|(id, _)| *id).collect());
+        let runs = Runs::load(self.store, &Positions::new(&self.set_ids), self.orphan, ids.as_deref())?;
+        *self.runs.borrow_mut() = Rc::new(runs);
+        *self.loaded.borrow_mut() = sets;
+        self.columns.borrow_mut().clear();
+        for slot in self.metrics.values() {
+            slot.values.borrow_mut().take();
+        }
+        Ok(())
+    }
+
     /// Every run, oldest first. Builds full records on first use: commands
     /// that only query never pay for them.
     pub fn runs(&self) -> &[RunRecord] {
-        self.records.get_or_init(|| (0..self.runs.len()).map(|at| self.runs.record(at)).collect())
+        if let Some(records) = self.records.get() {
+            return records;
+        }
+        // A store that cannot be read now was read a moment ago: no runs.
+        let runs = self.all_runs().unwrap_or_default();
+        self.records.get_or_init(|| (0..runs.len()).map(|at| runs.record(at, &self.sets)).collect())
     }
 
     /// The distinct param maps the runs have, each once: runs of one
     /// configuration share one, so which values occur together is answered
     /// over a few hundred maps instead of every run.
     pub fn param_sets(&self) -> impl Iterator<Item = ParamSet<'_>> {
-        self.used_sets().into_iter().map(|s| self.runs.sets.get(s))
+        self.used_sets().into_iter().map(|s| self.sets.get(s))
     }
 
     /// The indices of the param sets some run has, in order.
     fn used_sets(&self) -> Vec<usize> {
-        let mut used = vec![false; self.runs.sets.len()];
-        for s in &self.runs.set {
-            used[*s as usize] = true;
-        }
-        (0..self.runs.sets.len()).filter(|s| used[*s]).collect()
+        (0..self.sets.len()).filter(|s| self.used[*s]).collect()
     }
 
     /// A param over [`Dataset::param_sets`]: the distinct texts of its
@@ -121,17 +236,18 @@ impl<'s> Dataset<'s> {
     /// of its value's text if it has the param. Which values occur together
     /// is answered from these without writing a value as text twice.
     pub fn param_texts(&self, name: &str) -> (Vec<String>, Vec<Option<u32>>) {
-        self.runs.sets.texts(name, &self.used_sets())
+        self.sets.texts(name, &self.used_sets())
     }
 
     /// A run by id.
     pub fn run(&self, id: i64) -> Option<&RunRecord> {
-        self.runs.position(id).map(|at| &self.runs()[at])
+        let runs = self.all_runs().ok()?;
+        runs.position(id).map(|at| &self.runs()[at])
     }
 
     /// Every sweep some run belongs to, oldest first.
-    pub fn sweeps(&self) -> &[String] {
-        &self.runs.sweeps
+    pub fn sweeps(&self) -> Result<Vec<String>> {
+        Ok(self.all_runs()?.sweeps.clone())
     }
 
     /// Every metric, by name.
@@ -286,42 +402,73 @@ impl<'s> Dataset<'s> {
     /// A metric's non-NaN values as (run, value), oldest run first; read
     /// from the store on first use.
     pub fn values(&self, metric: &str) -> Result<impl Iterator<Item = (&RunRecord, f64)>> {
+        self.all_runs()?;
         let values = self.cached_values(metric)?;
         let runs = self.runs();
-        Ok(values.iter().map(move |(i, v)| (&runs[*i as usize], *v)))
+        Ok((0..values.len()).map(move |k| (&runs[values[k].0 as usize], values[k].1)))
     }
 
-    /// The distinct values a param takes across every run, as text (read
-    /// from the param's column: no pass over the runs).
+    /// The distinct values a param takes across every run, as text, in no
+    /// particular order: a param's from the param sets, a pseudo-param's
+    /// (which a run without a param of its name has) from its column.
     pub fn param_values(&self, name: &str) -> Vec<String> {
-        self.column(name).slots.iter().map(super::column::Slot::text).collect()
+        if is_pseudo_param(name) {
+            return match self.all_runs() {
+                Ok(_) => self.column(name).slots.iter().map(super::column::Slot::text).collect(),
+                Err(_) => Vec::new(),
+            };
+        }
+        if let Some(values) = self.set_values.borrow().get(name) {
+            return values.clone();
+        }
+        let values: Vec<String> =
+            self.sets.distinct(name, &self.used_sets()).into_iter().map(ToString::to_string).collect();
+        self.set_values.borrow_mut().insert(name.to_string(), values.clone());
+        values
     }
 
-    pub(crate) fn cached_values(&self, metric: &str) -> Result<&Values> {
+    /// A metric's values over the runs loaded.
+    pub(crate) fn cached_values(&self, metric: &str) -> Result<Rc<Values>> {
         let metric = self.metric_name(metric)?;
         let Some(slot) = self.metrics.get(metric) else {
             return Err(Error::usage(format!("unknown metric `{metric}`")));
         };
-        if let Some(v) = slot.values.get() {
-            return Ok(v);
+        if let Some(v) = slot.values.borrow().as_ref() {
+            return Ok(Rc::clone(v));
         }
+        let runs = self.loaded_runs();
+        // The runs of a few of many param sets are looked up one by one (in
+        // id order, each look-up lands near the one before); else the
+        // metric's whole key range is read, which costs about as much as
+        // looking up a sixth of it.
+        let few = self.loaded.borrow().as_ref().is_some_and(|loaded| {
+            let (read, used) = (loaded.iter().filter(|l| **l).count(), self.used.iter().filter(|u| **u).count());
+            read * 5 < used
+        });
+        let ids = few.then(|| {
+            let mut ids = runs.ids.clone();
+            ids.sort_unstable();
+            ids
+        });
         let mut loaded: Values = Vec::new();
-        self.store.for_each_metric_value(metric, |id, v| {
-            if let (Some(at), Some(v)) = (self.runs.position(id), v.filter(|v| !v.is_nan())) {
+        self.store.for_each_metric_value(metric, ids.as_deref(), |id, v| {
+            if let (Some(at), Some(v)) = (runs.position(id), v.filter(|v| !v.is_nan())) {
                 loaded.push((u32::try_from(at).unwrap_or(u32::MAX), v));
             }
         })?;
         // Run order is time order: `latest` and the superseding rely on it.
         loaded.sort_unstable_by_key(|(i, _)| *i);
-        Ok(slot.values.get_or_init(|| loaded))
+        let loaded = Rc::new(loaded);
+        *slot.values.borrow_mut() = Some(Rc::clone(&loaded));
+        Ok(loaded)
     }
 
-    /// A field of every run, built on first use.
+    /// A field of every run loaded, built on first use.
     pub(crate) fn column(&self, name: &str) -> Rc<Column> {
         if let Some(column) = self.columns.borrow().get(name) {
             return Rc::clone(column);
         }
-        let column = Rc::new(Column::build(&self.runs, name));
+        let column = Rc::new(Column::build(&self.loaded_runs(), &self.sets, name));
         self.columns.borrow_mut().insert(name.to_string(), Rc::clone(&column));
         column
     }

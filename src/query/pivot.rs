@@ -64,12 +64,14 @@ impl Dataset<'_> {
             }
         }
         self.check_filter(&q.filter)?;
+        // The runs first: columns and values are over the runs loaded.
+        let runs = self.runs_for(&q.filter)?;
         let values = self.cached_values(&q.metric)?;
         let group: Vec<&str> = q.rows.iter().chain(&q.cols).map(String::as_str).collect();
         let group_columns: Vec<Rc<Column>> = group.iter().map(|p| self.column(p)).collect();
         let keys: Keys<'_> = group_columns.iter().map(|c| slot_keys(c)).collect();
-        let grouped = self.group(q, values, &group, &group_columns, &keys);
-        let pivot = assemble(q, info, &keys, grouped, |entries| aggregate(q.agg, &self.runs, entries));
+        let grouped = self.group(q, &values, &group, &group_columns, &keys);
+        let pivot = assemble(q, info, &keys, grouped, |entries| aggregate(q.agg, &runs, entries));
         self.keep_pivot(key, &pivot);
         Ok(pivot)
     }
@@ -333,7 +335,7 @@ mod tests {
         let mut groups: BTreeMap<Vec<Key>, Values> = BTreeMap::new();
         let mut excluded: BTreeMap<String, usize> = BTreeMap::new();
         let mut matched = 0;
-        for &(i, v) in ds.cached_values(&q.metric).unwrap() {
+        for &(i, v) in ds.cached_values(&q.metric).unwrap().iter() {
             let run = &ds.runs()[i as usize];
             if !q.filter.matches(run) {
                 continue;
@@ -439,31 +441,80 @@ mod tests {
         s
     }
 
+    const GROUPINGS: [(&[&str], &[&str]); 7] = [
+        (&["concurrency"], &["config"]),
+        (&[], &["config"]),
+        (&[], &[]),
+        (&["date"], &["source"]),
+        (&["model"], &["config"]),
+        (&["tag"], &["seq"]),
+        (&["concurrency", "config"], &["time"]),
+    ];
+
+    const FILTERS: [&str; 9] = [
+        "",
+        "config in (baseline, eagle) and concurrency >= 4",
+        "date = 2026-11-29",
+        "date = 2026-01-01 or model = kimi",
+        "source ~ 'b*'",
+        "time > '2026-11-21'",
+        "not (model = 'kimi') or concurrency = 8",
+        "tag != 't5' and seq >= 3",
+        "concurrency = 0",
+    ];
+
+    fn query(rows: &[&str], cols: &[&str], filter: &str, agg: Agg) -> Query {
+        Query {
+            metric: "output_throughput".into(),
+            rows: rows.iter().map(std::string::ToString::to_string).collect(),
+            cols: cols.iter().map(std::string::ToString::to_string).collect(),
+            filter: Filter::parse(filter).unwrap(),
+            agg,
+        }
+    }
+
+    #[test]
+    fn a_dataset_told_the_filters_reads_their_runs_and_answers_as_over_every_run() {
+        let s = store();
+        let every = Dataset::load(&s).unwrap();
+        assert_eq!(every.runs().len(), 1110);
+        let mut partial = 0;
+        for filter in FILTERS {
+            for (rows, cols) in GROUPINGS {
+                // A fresh dataset told this query's filter first.
+                let ds = Dataset::load(&s).unwrap();
+                let q = query(rows, cols, filter, Agg::Mean);
+                ds.expect(std::slice::from_ref(&q.filter)).unwrap();
+                let read = ds.loaded_runs().len();
+                partial += usize::from(read > 0 && read < 1110);
+                assert_eq!(ds.evaluate(&q).unwrap(), reference(&every, &q), "rows {rows:?} cols {cols:?} `{filter}`");
+                // Then queries it has not read all runs for.
+                for then in FILTERS {
+                    let q = query(rows, cols, then, Agg::Latest);
+                    assert_eq!(ds.evaluate(&q).unwrap(), reference(&every, &q), "`{filter}` then `{then}`");
+                }
+            }
+        }
+        assert!(partial >= GROUPINGS.len(), "`concurrency = 0` reads few sets");
+        // A filter on params alone reads the runs of the sets it passes.
+        let ds = Dataset::load(&s).unwrap();
+        let few = Filter::parse("concurrency = 30 and seq < 90").unwrap();
+        let passing = every.runs().iter().filter(|r| few.matches(*r)).count();
+        assert_eq!(passing, 30);
+        ds.expect(&[few, Filter::parse("config = eagle and seq < 90 and seq > 80").unwrap()]).unwrap();
+        assert_eq!(ds.loaded_runs().len(), passing + 3, "runs 81..89 not at concurrency 30: 82, 85, 88");
+        ds.evaluate(&query(&["concurrency"], &[], "seq = 85", Agg::Mean)).unwrap();
+        assert_eq!(ds.loaded_runs().len(), passing + 3, "sets read before: nothing more is read");
+        ds.evaluate(&query(&[], &[], "model = kimi", Agg::Mean)).unwrap();
+        assert_eq!(ds.loaded_runs().len(), 1110, "more sets: every run");
+    }
+
     #[test]
     fn columns_give_what_reading_each_run_gives() {
         let s = store();
         let ds = Dataset::load(&s).unwrap();
         assert_eq!(ds.runs().len(), 1110);
-        let groupings: [(&[&str], &[&str]); 7] = [
-            (&["concurrency"], &["config"]),
-            (&[], &["config"]),
-            (&[], &[]),
-            (&["date"], &["source"]),
-            (&["model"], &["config"]),
-            (&["tag"], &["seq"]),
-            (&["concurrency", "config"], &["time"]),
-        ];
-        let filters = [
-            "",
-            "config in (baseline, eagle) and concurrency >= 4",
-            "date = 2026-11-29",
-            "date = 2026-01-01 or model = kimi",
-            "source ~ 'b*'",
-            "time > '2026-11-21'",
-            "not (model = 'kimi') or concurrency = 8",
-            "tag != 't5' and seq >= 3",
-            "concurrency = 0",
-        ];
+        let (groupings, filters) = (GROUPINGS, FILTERS);
         let mut compared = 0;
         for (rows, cols) in groupings {
             for filter in filters {

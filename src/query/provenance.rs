@@ -2,15 +2,17 @@
 //! the points they mix, and where their repeats come from.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use super::cell::Key;
 use super::dataset::Dataset;
+use super::runs::Runs;
 use crate::run::{is_repeat_marker, Value};
 
 impl Dataset<'_> {
-    /// The positions of the runs with these ids.
-    fn positions(&self, run_ids: &[i64]) -> Vec<usize> {
-        run_ids.iter().filter_map(|id| self.runs.position(*id)).collect()
+    /// The positions of the runs with these ids among the runs loaded.
+    fn positions(runs: &Runs, run_ids: &[i64]) -> Vec<usize> {
+        run_ids.iter().filter_map(|id| runs.position(*id)).collect()
     }
 
     /// The numeric params whose values differ among the given runs (a
@@ -21,18 +23,19 @@ impl Dataset<'_> {
     /// repeats apart, not points, and are not reported.
     pub fn varying_params(&self, run_ids: &[i64]) -> Vec<(String, Vec<String>)> {
         // Runs of one param set have the same params: each set is read once.
-        let sets: BTreeSet<u32> = self.positions(run_ids).into_iter().map(|at| self.runs.set[at]).collect();
+        let runs = self.loaded_runs();
+        let sets: BTreeSet<u32> = Self::positions(&runs, run_ids).into_iter().map(|at| runs.set[at]).collect();
         let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
         for set in sets {
-            for (name, value) in self.runs.sets.get(set as usize).iter() {
+            for (name, value) in self.sets.get(set as usize).iter() {
                 if is_repeat_marker(name) {
                     continue;
                 }
-                if let Value::Num(n) = value {
+                if let Value::Num(n) = *value {
                     if n.is_finite() {
                         let set = seen.entry(name).or_default();
                         if set.len() < 7 {
-                            set.insert(Key::Num(*n));
+                            set.insert(Key::Num(n));
                         }
                     }
                 }
@@ -57,8 +60,8 @@ impl Dataset<'_> {
     /// told apart by `repeat` (gemm.csv)"). `None` when every run is its own
     /// record with no marker: repeats only by sharing a configuration.
     pub fn repeats_note(&self, run_ids: &[i64]) -> Option<String> {
-        let runs = &self.runs;
-        let at = self.positions(run_ids);
+        let runs = self.loaded_runs();
+        let at = Self::positions(&runs, run_ids);
         let mut records: BTreeMap<(&str, u64), usize> = BTreeMap::new();
         for a in &at {
             *records.entry((runs.source_name(*a), runs.line[*a])).or_default() += 1;
@@ -86,8 +89,10 @@ impl Dataset<'_> {
         // where they are.
         if !records.is_empty() && records.keys().all(|(src, _)| hyperfine(src)) {
             let mut all: BTreeMap<(&str, u64), usize> = records.keys().map(|k| (*k, 0)).collect();
-            for r in 0..runs.len() {
-                if let Some(n) = all.get_mut(&(runs.source_name(r), runs.line[r])) {
+            // A record's runs may have other param sets than those loaded.
+            let every = self.all_runs().unwrap_or_else(|_| Rc::clone(&runs));
+            for r in 0..every.len() {
+                if let Some(n) = all.get_mut(&(every.source_name(r), every.line[r])) {
                     *n += 1;
                 }
             }
@@ -98,9 +103,10 @@ impl Dataset<'_> {
                 ));
             }
         }
-        let marker = at.iter().flat_map(|a| runs.params(*a).keys()).find(|k| is_repeat_marker(k))?;
+        let params = |a: &usize| self.sets.get(runs.set[*a] as usize);
+        let marker = at.iter().flat_map(|a| params(a).keys()).find(|k| is_repeat_marker(k))?;
         let distinct: BTreeSet<String> =
-            at.iter().filter_map(|a| runs.params(*a).get(marker)).map(Value::to_string).collect();
+            at.iter().filter_map(|a| params(a).get(marker)).map(Value::to_string).collect();
         if distinct.len() < 2 {
             return None;
         }

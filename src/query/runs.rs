@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::filter;
-use super::sets::{ParamSet, ParamSets, SetsBuilder};
+use super::sets::ParamSets;
 use crate::store::{RunRecord, ScannedRun, Store};
 use crate::Result;
 
@@ -57,18 +57,24 @@ impl Interner {
     }
 }
 
-/// Where a run id sits among the runs: a dense table when ids are
-/// compact (the usual case: `SQLite` row ids), else a map.
-enum Positions {
+/// Where an id sits in a list: a dense table when ids are compact (the
+/// usual case: `SQLite` row ids), else a map.
+pub(crate) enum Positions {
     Dense { first: i64, at: Vec<u32> },
     Sparse(HashMap<i64, u32>),
+}
+
+impl Default for Positions {
+    fn default() -> Positions {
+        Positions::Dense { first: 0, at: Vec::new() }
+    }
 }
 
 /// Marks an id with no run in [`Positions::Dense`].
 const NONE: u32 = u32::MAX;
 
 impl Positions {
-    fn new(ids: &[i64]) -> Positions {
+    pub(crate) fn new(ids: &[i64]) -> Positions {
         let (Some(&first), Some(&last)) = (ids.iter().min(), ids.iter().max()) else {
             return Positions::Dense { first: 0, at: Vec::new() };
         };
@@ -83,7 +89,7 @@ impl Positions {
         Positions::Dense { first, at }
     }
 
-    fn get(&self, id: i64) -> Option<u32> {
+    pub(crate) fn get(&self, id: i64) -> Option<u32> {
         match self {
             Positions::Dense { first, at } => {
                 let k = usize::try_from(id.checked_sub(*first)?).ok()?;
@@ -94,11 +100,13 @@ impl Positions {
     }
 }
 
-/// Every run, oldest first (by time, then file, then line, then id), as
-/// columns indexed by the run's position.
+/// Every run (or the runs of some param sets), oldest first (by time,
+/// then file, then line, then id), as columns indexed by the run's
+/// position.
+#[derive(Default)]
 pub(crate) struct Runs {
     pub(crate) ids: Vec<i64>,
-    /// Index into [`Runs::sets`].
+    /// Index into the dataset's [`ParamSets`].
     pub(crate) set: Vec<u32>,
     /// Rank into [`Runs::sweeps`]: a later sweep has a larger rank.
     pub(crate) sweep: Vec<u32>,
@@ -116,8 +124,6 @@ pub(crate) struct Runs {
     pub(crate) sources: Vec<String>,
     pub(crate) formats: Vec<String>,
     origins: Vec<String>,
-    /// The distinct param sets, shared by the runs of one configuration.
-    pub(crate) sets: ParamSets,
     positions: Positions,
 }
 
@@ -133,14 +139,10 @@ struct Read {
 }
 
 impl Runs {
-    /// Reads every run with its param set and source.
-    pub(crate) fn load(store: &Store) -> Result<Runs> {
-        let (mut set_ids, mut sets) = (Vec::new(), SetsBuilder::default());
-        store.for_each_param_set(|id, pairs| {
-            set_ids.push(id);
-            sets.add(pairs);
-        })?;
-        let set_at = Positions::new(&set_ids);
+    /// Reads every run (with `wanted`, the runs of those param set ids)
+    /// with its source; `set_at` gives a param set id's index, `orphan` the
+    /// index of an empty set for a run whose set is gone.
+    pub(crate) fn load(store: &Store, set_at: &Positions, orphan: u32, wanted: Option<&[i64]>) -> Result<Runs> {
         let mut source_at: HashMap<i64, u32> = HashMap::new();
         let (mut sources, mut formats) = (Vec::new(), Vec::new());
         store.for_each_source_name(|id, path, format| {
@@ -150,11 +152,10 @@ impl Runs {
         })?;
         let (mut sweeps, mut times, mut origins) = (Interner::default(), Interner::default(), Interner::default());
         let mut read = Vec::new();
-        let mut orphan_set = None;
-        store.for_each_run_row(|row: ScannedRun<'_>| {
+        store.for_each_run_row(wanted, |row: ScannedRun<'_>| {
             // A run whose set or source vanished cannot exist (foreign
             // keys); if one did, it keeps an empty param map.
-            let set = set_at.get(row.param_set).unwrap_or_else(|| *orphan_set.get_or_insert_with(|| sets.add_empty()));
+            let set = set_at.get(row.param_set).unwrap_or(orphan);
             let source = source_at.get(&row.source).copied().unwrap_or_else(|| {
                 sources.push(String::new());
                 formats.push(String::new());
@@ -198,7 +199,6 @@ impl Runs {
             sources,
             formats,
             origins: origins.names,
-            sets: sets.finish(),
         })
     }
 
@@ -209,11 +209,6 @@ impl Runs {
     /// The position of the run with this id.
     pub(crate) fn position(&self, id: i64) -> Option<usize> {
         self.positions.get(id).map(|i| i as usize)
-    }
-
-    /// The run's params.
-    pub(crate) fn params(&self, at: usize) -> ParamSet<'_> {
-        self.sets.get(self.set[at] as usize)
     }
 
     pub(crate) fn sweep_name(&self, at: usize) -> &str {
@@ -228,8 +223,8 @@ impl Runs {
         &self.times[self.time[at] as usize]
     }
 
-    /// The run as a full record (its params copied).
-    pub(crate) fn record(&self, at: usize) -> RunRecord {
+    /// The run as a full record (its params, from `sets`, copied).
+    pub(crate) fn record(&self, at: usize, sets: &ParamSets) -> RunRecord {
         RunRecord {
             id: self.ids[at],
             source: self.source_name(at).to_string(),
@@ -237,7 +232,7 @@ impl Runs {
             time: self.time_name(at).to_string(),
             time_origin: self.origins[self.origin[at] as usize].clone(),
             sweep: self.sweep_name(at).to_string(),
-            params: self.params(at).to_map(),
+            params: sets.get(self.set[at] as usize).to_map(),
         }
     }
 }

@@ -8,8 +8,9 @@
 //! integer and the params some run has are a mark per name.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::filter::{Field, Fields};
 use crate::run::Value;
 
 /// Every param set: the param names once, sorted, and each set's values by
@@ -52,6 +53,14 @@ impl<'s> ParamSet<'s> {
     /// The set as a map of owned names and values.
     pub fn to_map(&self) -> BTreeMap<String, Value> {
         self.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    }
+}
+
+/// A filter reads a set's params; a set has no pseudo-params (those are
+/// the run's).
+impl Fields for ParamSet<'_> {
+    fn field(&self, name: &str) -> Option<Field<'_>> {
+        self.get(name).map(Field::Value)
     }
 }
 
@@ -161,6 +170,14 @@ impl ParamSets {
     pub(crate) fn value(&self, set: usize, key: u32) -> Option<&Value> {
         let entries = &self.sets[set];
         entries.binary_search_by_key(&key, |(k, _)| *k).ok().map(|i| &entries[i].1)
+    }
+
+    /// The distinct values of a param over some sets, in order of first
+    /// appearance (numbers by their bits: `1` and `"1"` are two values).
+    pub(crate) fn distinct(&self, name: &str, sets: &[usize]) -> Vec<&Value> {
+        let Some(key) = self.key(name) else { return Vec::new() };
+        let mut seen: HashSet<ValueKey<'_>> = HashSet::new();
+        sets.iter().filter_map(|set| self.value(*set, key)).filter(|v| seen.insert(ValueKey::of(v))).collect()
     }
 
     /// A param over some sets: the distinct texts of its values, in order

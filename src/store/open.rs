@@ -11,8 +11,11 @@ use super::{db_err, AtDb, Store};
 use crate::{Error, Result};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] =
-    &[include_str!("../../db/migrations/0001_init.sql"), include_str!("../../db/migrations/0002_source_cache.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../db/migrations/0001_init.sql"),
+    include_str!("../../db/migrations/0002_source_cache.sql"),
+    include_str!("../../db/migrations/0003_run_param_set.sql"),
+];
 
 /// The schema version this reckon writes.
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations, far below i64::MAX

@@ -79,13 +79,11 @@ impl Store {
 
     /// Every run as a row borrowed from `SQLite`, in no particular order: the
     /// cheap scan a query's dataset is built from (params by set id, source
-    /// by id, no strings copied).
-    pub fn for_each_run_row(&self, mut each: impl FnMut(ScannedRun<'_>)) -> Result<()> {
-        let mut read = || -> rusqlite::Result<()> {
-            let mut stmt = self
-                .conn
-                .prepare_cached("SELECT id, source_id, line, time, time_origin, sweep, param_set_id FROM run")?;
-            let mut rows = stmt.query([])?;
+    /// by id, no strings copied). With `sets`, only the runs of those param
+    /// sets (through the index on the set id).
+    pub fn for_each_run_row(&self, sets: Option<&[i64]>, mut each: impl FnMut(ScannedRun<'_>)) -> Result<()> {
+        let columns = "SELECT id, source_id, line, time, time_origin, sweep, param_set_id FROM run";
+        let mut read = |rows: &mut rusqlite::Rows<'_>| -> rusqlite::Result<()> {
             while let Some(r) = rows.next()? {
                 let text = |i: usize| r.get_ref(i).map(|v| v.as_str().unwrap_or(""));
                 each(ScannedRun {
@@ -99,6 +97,28 @@ impl Store {
                 });
             }
             Ok(())
+        };
+        let mut all = || -> rusqlite::Result<()> { read(&mut self.conn.prepare_cached(columns)?.query([])?) };
+        let Some(sets) = sets else { return all().at(&self.path) };
+        let mut some = || -> rusqlite::Result<()> {
+            let mut stmt = self.conn.prepare_cached(&format!("{columns} WHERE param_set_id = ?1"))?;
+            for set in sets {
+                read(&mut stmt.query([set])?)?;
+            }
+            Ok(())
+        };
+        some().at(&self.path)
+    }
+
+    /// The ids of the param sets some run has (a look-up of the run index
+    /// per set).
+    pub fn used_param_sets(&self) -> Result<Vec<i64>> {
+        let read = || -> rusqlite::Result<Vec<i64>> {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT id FROM param_set WHERE EXISTS (SELECT 1 FROM run WHERE run.param_set_id = param_set.id)",
+            )?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect()
         };
         read().at(&self.path)
     }
@@ -134,16 +154,38 @@ impl Store {
     }
 
     /// The values of one metric as (run id, value), `None` for a NaN in the
-    /// log: one range of the measurement table's key, nothing copied.
-    pub fn for_each_metric_value(&self, metric: &str, mut each: impl FnMut(i64, Option<f64>)) -> Result<()> {
+    /// log: one range of the measurement table's key, nothing copied. With
+    /// `runs` (best in id order: each look-up lands near the one before),
+    /// only the values of those runs, one look-up each.
+    pub fn for_each_metric_value(
+        &self,
+        metric: &str,
+        runs: Option<&[i64]>,
+        mut each: impl FnMut(i64, Option<f64>),
+    ) -> Result<()> {
         let mut read = || -> rusqlite::Result<()> {
-            let mut stmt = self.conn.prepare_cached(
-                "SELECT m.run_id, m.value FROM measurement m \
-                 WHERE m.metric_id = (SELECT id FROM metric WHERE name = ?1)",
-            )?;
-            let mut rows = stmt.query([metric])?;
-            while let Some(r) = rows.next()? {
-                each(r.get(0)?, r.get(1)?);
+            let Some(runs) = runs else {
+                let mut stmt = self.conn.prepare_cached(
+                    "SELECT m.run_id, m.value FROM measurement m \
+                     WHERE m.metric_id = (SELECT id FROM metric WHERE name = ?1)",
+                )?;
+                let mut rows = stmt.query([metric])?;
+                while let Some(r) = rows.next()? {
+                    each(r.get(0)?, r.get(1)?);
+                }
+                return Ok(());
+            };
+            let mut id = self.conn.prepare_cached("SELECT id FROM metric WHERE name = ?1")?;
+            let Some(metric_id) = id.query_map([metric], |r| r.get::<_, i64>(0))?.next().transpose()? else {
+                return Ok(());
+            };
+            let mut stmt =
+                self.conn.prepare_cached("SELECT value FROM measurement WHERE metric_id = ?1 AND run_id = ?2")?;
+            for run in runs {
+                let mut rows = stmt.query([metric_id, *run])?;
+                if let Some(r) = rows.next()? {
+                    each(*run, r.get(0)?);
+                }
             }
             Ok(())
         };
