@@ -37,6 +37,22 @@ fn a_source_goes_in_whole_and_only_once() {
     assert_eq!(w.commit().unwrap(), 2);
     let copy = NewSource { path: "copy-of-a.jsonl", ..src.clone() };
     assert!(store.begin_source(&mut batch, &copy).unwrap().is_none(), "the same bytes elsewhere add nothing");
+    // The same file as stored — what a second ingest running at the same
+    // time finds once the first has written it — is not written again
+    // (cold trial: two ingests each wrote every file, the second replacing
+    // the first's runs).
+    let ids = store.runs().unwrap().iter().map(|r| r.id).collect::<Vec<_>>();
+    assert!(store.begin_source(&mut batch, &src).unwrap().is_none(), "already written");
+    assert_eq!(store.runs().unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), ids);
+    // Other labels on the same path and bytes relabel it.
+    let relabelled = BTreeMap::from([("config".to_string(), Value::Text("other".into()))]);
+    let relabel = NewSource { labels: &relabelled, ..src.clone() };
+    store.begin_source(&mut batch, &relabel).unwrap().expect("relabelled").commit().unwrap();
+    let src = NewSource { labels: &labels, ..src.clone() };
+    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+    w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
+    w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
+    w.commit().unwrap();
 
     // A source dropped without commit leaves nothing behind.
     let src2 = NewSource { hash: "h2", ..src.clone() };

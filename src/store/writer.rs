@@ -230,6 +230,33 @@ impl<'s> Writer<'s> {
     /// are stored (the earlier content of the path, if any, is deleted
     /// all the same).
     fn start_source(&mut self, src: &NewSource) -> Result<Option<(i64, bool)>> {
+        // Another ingest wrote this very file — path, bytes, labels and
+        // time — after this one looked at it (two ingests at once): it is
+        // already in, not to be deleted and written again.
+        let written: Option<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT id FROM source WHERE path = ?1 AND hash = ?2 AND format = ?3 AND labels = ?4 \
+                 AND time IS ?5 AND time_origin IS ?6",
+            )
+            .and_then(|mut s| {
+                s.query_row(
+                    params![
+                        src.path,
+                        src.hash,
+                        src.format,
+                        labels_json(src.labels),
+                        src.time.map(|t| t.time.as_str()),
+                        src.time.map(|t| t.origin)
+                    ],
+                    |r| r.get(0),
+                )
+                .optional()
+            })
+            .at(&self.path)?;
+        if written.is_some() {
+            return Ok(None);
+        }
         let replaced = delete_path(self.conn, src.path).at(&self.path)?;
         let exists: Option<i64> = self
             .conn

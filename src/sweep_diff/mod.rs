@@ -360,7 +360,13 @@ fn compare_cells(
         let Ok(c) = stats::compare(new, old, *direction, margin, pooled) else { continue };
         tally.from_runs = Some(widen(tally.from_runs, old.len()));
         tally.to_runs = Some(widen(tally.to_runs, new.len()));
+        // A single run against a single run, with no repeated runs of the
+        // metric anywhere to lend a spread (hyperfine's `stddev`, `mean`:
+        // one number per command): the interval is the point itself, and
+        // any change past the margin would read as beyond noise. Too few
+        // runs to tell.
         let movement = match c.outcome {
+            _ if c.single_run && c.se == 0.0 => Movement::WithinNoise,
             Outcome::Better => Movement::Better,
             Outcome::Worse => Movement::Worse,
             Outcome::Equivalent => Movement::Same,
@@ -457,6 +463,36 @@ mod tests {
         let sd = pooled_log_sd([g1.as_slice(), [5.0].as_slice()].into_iter()).unwrap();
         let expect = ((110f64.ln() - 100f64.ln()).powi(2) / 2.0).sqrt();
         assert!((sd - expect).abs() < 1e-12, "{sd} vs {expect}");
+    }
+
+    /// Hyperfine's summaries are one number per command per sweep: a
+    /// `stddev` 22% higher on one run each is not "worse beyond noise"
+    /// (cold trial: every summary of a tokenizer study moved "beyond
+    /// noise" on a zero-width interval). A metric with repeats elsewhere
+    /// lends its spread to single runs, as before.
+    #[test]
+    fn single_runs_without_a_spread_to_borrow_are_too_few_to_tell() {
+        let spec: MetricSpec = ("stddev".into(), Some("s".into()), Direction::Lower);
+        let cell = |v: &[f64], w: &[f64]| (v.to_vec(), w.to_vec());
+        let groups: BTreeMap<Vec<Option<Key>>, Sides> = [
+            (vec![Some(Key::Text("hf-fast".into()))], cell(&[0.030], &[0.0365])),
+            (vec![Some(Key::Text("tiktoken".into()))], cell(&[0.028], &[0.028])),
+        ]
+        .into();
+        let mut tally = Tally::default();
+        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, &mut tally);
+        let moves: Vec<Movement> = tally.cells.iter().map(|c| c.movement).collect();
+        assert_eq!(moves, [Movement::WithinNoise, Movement::WithinNoise]);
+        // With repeated runs in another cell, that spread decides.
+        let groups: BTreeMap<Vec<Option<Key>>, Sides> = [
+            (vec![Some(Key::Text("hf-fast".into()))], cell(&[1.90], &[1.60])),
+            (vec![Some(Key::Text("tiktoken".into()))], cell(&[1.20, 1.21, 1.19], &[1.20, 1.22, 1.19])),
+        ]
+        .into();
+        let mut tally = Tally::default();
+        let spec: MetricSpec = ("time".into(), Some("s".into()), Direction::Lower);
+        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, &mut tally);
+        assert_eq!(tally.cells[0].movement, Movement::Better);
     }
 
     #[test]

@@ -33,9 +33,8 @@ pub fn sniff_csv(head: &[u8]) -> Option<u8> {
         let n = counts[0];
         // Most rows agreeing with the header is enough to call it CSV: the
         // parser then names the row that does not, at its line. So is every
-        // row but the last (the header and one row at least), as a writer
-        // killed mid-row leaves a one-run
-        // file: header, row, cut row, two of three agreeing.
+        // row but the last (the header and one row at least): a writer
+        // killed mid-row leaves a one-run file of header, row, cut row.
         let agreeing = counts.iter().filter(|&&c| c == n).count();
         let all_but_last = counts.len() >= 3 && counts[..counts.len() - 1].iter().all(|&c| c == n);
         if n >= 1 && (agreeing * 5 >= lines.len() * 4 || all_but_last) && best.is_none_or(|(_, b)| n > b) {
