@@ -439,11 +439,11 @@ impl<'s> Dataset<'s> {
         let runs = self.loaded_runs();
         // The runs of a few of many param sets are looked up one by one (in
         // id order, each look-up lands near the one before); else the
-        // metric's whole key range is read, which costs about as much as
-        // looking up a sixth of it.
+        // metric's whole key range is read, which costs less than looking
+        // up a sixth of it.
         let few = self.loaded.borrow().as_ref().is_some_and(|loaded| {
             let (read, used) = (loaded.iter().filter(|l| **l).count(), self.used.iter().filter(|u| **u).count());
-            read * 5 < used
+            read * 8 < used
         });
         let ids = few.then(|| {
             let mut ids = runs.ids.clone();

@@ -101,6 +101,7 @@ impl Store {
         let mut all = || -> rusqlite::Result<()> { read(&mut self.conn.prepare_cached(columns)?.query([])?) };
         let Some(sets) = sets else { return all().at(&self.path) };
         let mut some = || -> rusqlite::Result<()> {
+            let _one_read = self.one_read()?;
             let mut stmt = self.conn.prepare_cached(&format!("{columns} WHERE param_set_id = ?1"))?;
             for set in sets {
                 read(&mut stmt.query([set])?)?;
@@ -108,6 +109,18 @@ impl Store {
             Ok(())
         };
         some().at(&self.path)
+    }
+
+    /// Holds one read transaction while many statements run, unless one is
+    /// open: each statement on its own takes and drops the database's read
+    /// lock (two `fcntl` and an `fstat` each), which cost more than the
+    /// look-ups themselves. Dropped, it ends the read (nothing was written).
+    fn one_read(&self) -> rusqlite::Result<Option<rusqlite::Transaction<'_>>> {
+        if self.conn.is_autocommit() {
+            self.conn.unchecked_transaction().map(Some)
+        } else {
+            Ok(None)
+        }
     }
 
     /// The ids of the param sets some run has (a look-up of the run index
@@ -175,6 +188,7 @@ impl Store {
                 }
                 return Ok(());
             };
+            let _one_read = self.one_read()?;
             let mut id = self.conn.prepare_cached("SELECT id FROM metric WHERE name = ?1")?;
             let Some(metric_id) = id.query_map([metric], |r| r.get::<_, i64>(0))?.next().transpose()? else {
                 return Ok(());
