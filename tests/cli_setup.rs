@@ -40,6 +40,27 @@ fn init_beside_a_reckon_toml_makes_only_the_folders_it_names() {
     assert!(ran.stderr.contains("reckon.toml:"), "{}", ran.stderr);
 }
 
+/// `init` in a subfolder of a project makes a project of its own, which
+/// the commands there then use: it says so, naming the reckon.toml above
+/// (cold trial: it created a second project without a word). A folder
+/// with no project above gets no note.
+#[test]
+fn init_inside_another_project_names_the_reckon_toml_above() {
+    let s = Sandbox::new();
+    let fresh = s.run(&["init"]);
+    assert!(!fresh.stderr.contains("note:"), "{fresh:?}");
+    std::fs::create_dir_all(s.path().join("bench")).unwrap();
+    let mut c = s.command(&["init"]);
+    c.current_dir(s.path().join("bench"));
+    let out = c.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("created reckon.toml"), "{stderr}");
+    let above = s.path().join("reckon.toml");
+    assert!(stderr.contains(&format!("note: {} is the reckon.toml of the folders above", above.display())), "{stderr}");
+    assert!(!s.read("reckon.toml").contains("https://github.com/ "), "no dangling link in the generated file");
+}
+
 #[test]
 fn the_git_hook_refuses_a_commit_with_a_stale_document() {
     let s = Sandbox::with_scenario();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
 
-const INIT_TOML: &str = r#"# reckon's configuration: https://github.com/ (see README.md of reckon)
+const INIT_TOML: &str = r#"# reckon's configuration: every setting is in the "reckon.toml" section of reckon's README.md.
 
 database = "db/reckon.sqlite"
 # The param whose values name the things being compared.
@@ -72,7 +72,23 @@ pub(super) fn run(cwd: &Path) -> Result<i32> {
     } else {
         eprintln!("reckon init: created {}", created.join(", "));
     }
+    // A new project inside another (a monorepo's bench/ is one on purpose;
+    // `init` run from the wrong folder is another): say which reckon.toml
+    // now governs what, since commands pick the nearest one silently.
+    if let Some(above) = fresh.then(|| enclosing_config(cwd)).flatten() {
+        eprintln!(
+            "reckon init: note: {} is the reckon.toml of the folders above; commands run in this folder \
+             (and documents under it) now use ./reckon.toml instead. If this folder belongs to that project, \
+             remove ./reckon.toml and run reckon from there",
+            above.display()
+        );
+    }
     Ok(super::OK)
+}
+
+/// The reckon.toml of a folder above `cwd`, if any.
+fn enclosing_config(cwd: &Path) -> Option<PathBuf> {
+    cwd.ancestors().skip(1).map(|d| d.join(crate::config::FILE_NAME)).find(|f| f.is_file())
 }
 
 /// The folder a `documents` glob lies in, up to its first wildcard
