@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
 
-const INIT_TOML: &str = r#"# reckon's configuration: every setting is in the "reckon.toml" section of reckon's README.md.
+const INIT_TOML: &str = r#"# reckon's configuration: see the "reckon.toml" section of reckon's README.md.
 
 database = "db/reckon.sqlite"
 # The param whose values name the things being compared.
