@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::project::{doc_paths, documents, load_for_command, prepare, shown};
+use super::project::{doc_paths, documents_needed, load_for_command, prepare, shown};
 use super::reporter::{reporter, ClaimEntry};
 use super::CheckFormat;
 use crate::config::Config;
@@ -11,7 +11,7 @@ use crate::doc::{self, Kind};
 use crate::query::Dataset;
 use crate::review::claim as judge;
 use crate::review::document;
-use crate::{Error, Result};
+use crate::Result;
 
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct ClaimsArgs {
@@ -28,13 +28,7 @@ pub(crate) struct ClaimsArgs {
 }
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &ClaimsArgs) -> Result<i32> {
-    let docs = documents(cfg, &args.docs)?;
-    if docs.is_empty() {
-        return Err(Error::usage(
-            "no documents: name them (reckon claims notebooks/plan.md), \
-             or list them in reckon.toml as documents = [\"notebooks/*.md\"]",
-        ));
-    }
+    let docs = documents_needed(cfg, &args.docs, "claims")?;
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
     let mut entries = Vec::new();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::project::{doc_paths, documents, load_for_command, prepare, relative_error, shown};
+use super::project::{doc_paths, documents_needed, load_for_command, prepare, relative_error, shown};
 use super::CheckFormat;
 use crate::config::Config;
 use crate::doc;
@@ -63,13 +63,7 @@ struct Found {
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     // reckon.toml's value was checked when it was read, the flag's by clap.
     let min_confidence = args.min_confidence.unwrap_or(cfg.lint.min_confidence);
-    let docs = documents(cfg, &args.docs)?;
-    if docs.is_empty() {
-        return Err(Error::usage(
-            "no documents: name them (reckon lint notebooks/plan.md), \
-             or list them in reckon.toml as documents = [\"notebooks/*.md\"]",
-        ));
-    }
+    let docs = documents_needed(cfg, &args.docs, "lint")?;
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = load_for_command(&store, cfg)?;
     let linter = cfg.linter(dataset);

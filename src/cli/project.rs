@@ -108,6 +108,19 @@ pub(super) fn documents(cfg: &Config, given: &[PathBuf]) -> Result<Vec<PathBuf>>
     cfg.document_paths()
 }
 
+/// The documents a command that needs some reads (`claims`, `lint`): those
+/// given, else reckon.toml's; none is a usage error naming how to give them.
+pub(super) fn documents_needed(cfg: &Config, given: &[PathBuf], command: &str) -> Result<Vec<PathBuf>> {
+    let docs = documents(cfg, given)?;
+    if docs.is_empty() {
+        return Err(Error::usage(format!(
+            "no documents: name them (reckon {command} notebooks/plan.md), \
+             or list them in reckon.toml as documents = [\"notebooks/*.md\"]"
+        )));
+    }
+    Ok(docs)
+}
+
 /// The documents as given on the command line, relative to the current folder.
 pub(super) fn doc_paths(cwd: &Path, docs: &[PathBuf]) -> Vec<PathBuf> {
     docs.iter().map(|d| if d.is_absolute() { d.clone() } else { cwd.join(d) }).collect()
