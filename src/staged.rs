@@ -1,6 +1,8 @@
 //! The staged view a pre-commit hook checks: what `git commit` is about to
-//! record, not the working tree. The files reckon reads (reckon.toml, the
-//! documents, the logs its sources match, templates, plots) are laid out in
+//! record, not the working tree. The files of the index reckon reads
+//! (reckon.toml, the documents, the logs its sources match, templates,
+//! plots) — and no others: a log on disk but not staged, or taken out of the
+//! index, is not part of the commit and not judged — are laid out in
 //! a temporary folder inside the git directory — hard links to the working
 //! tree where it equals the index (so nothing is read or hashed again), the
 //! index's content (`git checkout-index`) where it differs — and checked
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::config::{Config, FILE_NAME};
+use crate::ingest::template::slashed;
 use crate::ingest::PathTemplate;
 use crate::{Error, Result};
 
@@ -65,7 +68,7 @@ pub(crate) fn changed_paths(root: &Path, cwd: &Path, given: &[PathBuf]) -> Resul
             .filter_map(|p| {
                 let abs = if p.is_absolute() { p.clone() } else { cwd.join(p) };
                 let abs = normalize(&abs);
-                abs.strip_prefix(normalize(root)).ok().map(|r| r.to_string_lossy().replace('\\', "/"))
+                abs.strip_prefix(normalize(root)).ok().map(slashed)
             })
             .collect());
     }
@@ -165,17 +168,6 @@ pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
         // same metadata, so the database copy already knows the file.
         if differs.contains(rel) || !link(&root.join(rel), &copy_root.join(rel))? {
             from_index.push(rel.clone());
-        }
-    }
-    // Logs git does not track (ignored, or not added) are the researcher's
-    // data all the same, and no commit changes them: taken as they are.
-    let tracked: HashSet<&String> = tracked.iter().collect();
-    for t in &tmpl {
-        for file in t.files(root)? {
-            let rel = crate::sources::display_path(root, &file).to_string_lossy().replace('\\', "/");
-            if !tracked.contains(&rel) && !Path::new(&rel).is_absolute() {
-                link(&file, &copy_root.join(&rel))?;
-            }
         }
     }
     if !from_index.is_empty() {

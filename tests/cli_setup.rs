@@ -75,7 +75,8 @@ fn the_git_hook_refuses_a_commit_with_a_stale_document() {
     // An existing hook is not replaced without --force.
     s.test().args(["hook", "install"]).status(2).run();
 
-    git.ok(&["add", "plan.md", "reckon.toml"]);
+    // The hook judges the logs the commit records: they are staged with the plan.
+    git.ok(&["add", "plan.md", "reckon.toml", "logs"]);
     let r = git.commit("stale plan");
     assert_ne!(r.code, 0, "the hook must refuse a stale document:\n{r:?}");
     assert!((r.stderr.clone() + &r.stdout).contains("plan.md:3: error: value region is stale"), "{r:?}");

@@ -157,3 +157,54 @@ fn a_staged_bad_log_is_refused(s: &Sandbox, git: &Git) {
     s.ok(&["check"]);
     assert_eq!(git.commits(), 4);
 }
+
+/// `check --staged` judges the logs the commit records, no others: the new
+/// sweep on disk but never staged does not refuse a commit of the plan and
+/// the old sweep; and a log taken out of the index (`git rm --cached`, still
+/// on disk) is not judged, so a commit dropping data the plan rests on is
+/// refused.
+#[test]
+fn finding_16_check_staged_judges_the_index_logs_not_the_disk() {
+    let (s, git) = project();
+    git.ok(&["add", "-A"]);
+    s.add_sweep("", "2026-11-29");
+    let r = git.commit("plan and the 2026-11-20 sweep, the 2026-11-29 sweep not staged");
+    assert_eq!(r.code, 0, "logs that are not staged were judged: {r:?}");
+
+    for id in OVERTURNED {
+        s.ok(&["supersede", DOC, id, "--write"]);
+    }
+    write_new_conclusions(&s, &NEW_CONCLUSIONS);
+    s.ok(&["update", "--write"]);
+    git.ok(&["add", "-A"]);
+    let r = git.commit("the 2026-11-29 sweep, with what it changes");
+    assert_eq!(r.code, 0, "{r:?}");
+
+    git.ok(&["rm", "-q", "-r", "--cached", "notebooks/logs/2026-11-29"]);
+    assert!(s.path().join("notebooks/logs/2026-11-29/baseline.jsonl").is_file(), "still on disk");
+    let r = git.commit("the plan without the sweep it rests on");
+    assert_ne!(r.code, 0, "a commit dropping the logs the plan rests on goes in: {r:?}");
+    assert!(r.stderr.contains("unknown series `eagle-topk1-v2`"), "{r:?}");
+    assert_eq!(git.commits(), 2);
+}
+
+/// A log whose name holds a backslash is a log like any other: the hook
+/// judges it as `reckon check` does (git prints such a path quoted unless
+/// asked for `-z`, and `\` is no folder separator on Unix).
+#[cfg(unix)]
+#[test]
+fn finding_17_a_log_named_with_a_backslash_is_judged_by_the_hook_as_by_check() {
+    let (s, git) = project();
+    git.ok(&["add", "-A"]);
+    assert_eq!(git.commit("plan and the 2026-11-20 sweep").code, 0);
+    let log = "notebooks/logs/2026-11-20/eagle\\v3.log";
+    // The baseline's log, its series left to the path and one number moved.
+    let baseline = s.read("notebooks/logs/2026-11-20/baseline.log");
+    s.write(log, baseline.replacen(" config=baseline", "", 1).replacen("93.10", "193.10", 1));
+    git.ok(&["add", "--", log]);
+    let r = git.commit("a new log");
+    assert_ne!(r.code, 0, "the hook let the new series in unjudged: {r:?}");
+    assert_eq!(git.commits(), 1);
+    let check = s.test().arg("check").status(1).stdout_has("eagle\\v3").run();
+    assert!(r.stderr.contains("is stale"), "the hook names no stale region:\n{r:?}\n{check:?}");
+}

@@ -153,9 +153,21 @@ impl PathTemplate {
     /// template is relative), or `None` when the path does not fit.
     pub fn captures(&self, root: &Path, path: &Path) -> Option<BTreeMap<String, String>> {
         let rel = if Path::new(&self.text).is_absolute() { path } else { path.strip_prefix(root).unwrap_or(path) };
-        let s = rel.to_string_lossy().replace('\\', "/");
-        let caps = self.regex.captures(&s)?;
+        let text = slashed(rel);
+        let caps = self.regex.captures(&text)?;
         Some(self.names.iter().enumerate().map(|(i, n)| (n.clone(), caps[i + 1].to_string())).collect())
+    }
+}
+
+/// A path as the `/`-separated text templates match and git prints: `\\`
+/// is a separator only where the platform makes it one (on Unix it is part
+/// of a name, as in `eagle\\v3.jsonl`).
+pub fn slashed(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '\\' {
+        text.replace('\\', "/")
+    } else {
+        text.into_owned()
     }
 }
 
@@ -223,6 +235,15 @@ mod tests {
             t.captures(Path::new("/r"), Path::new("/r/logs/a/b/c.jsonl")).is_none(),
             "a capture never spans folders"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_backslash_is_part_of_a_name_on_unix() {
+        let t = PathTemplate::parse("logs/{date}/{config}.jsonl").unwrap();
+        let caps = t.captures(Path::new("/r"), Path::new("/r/logs/2026-11-29/eagle\\v3.jsonl")).unwrap();
+        assert_eq!(caps["config"], "eagle\\v3");
+        assert_eq!(slashed(Path::new("logs/a\\b.jsonl")), "logs/a\\b.jsonl");
     }
 
     #[test]

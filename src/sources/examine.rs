@@ -72,7 +72,7 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
     if let Some(s) = &job.sweep {
         source_labels.insert("sweep".into(), Value::Text(s.clone()));
     }
-    let rel = shown_str.replace('\\', "/");
+    let rel = crate::ingest::template::slashed(&shown);
     let mut seen = seen_of(&meta);
     let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
     let labels_json = crate::store::labels_json(&source_labels);
