@@ -45,12 +45,31 @@ fn git(dir: &Path) -> Command {
 fn git_output(c: &mut Command, what: &str) -> Result<Vec<u8>> {
     let out = c.stderr(Stdio::piped()).output().map_err(|e| Error::io("git", e))?;
     if !out.status.success() {
-        return Err(Error::usage(format!(
-            "{what}: git failed: {}; `check --staged` runs inside a git repository (a pre-commit hook)",
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
+        // git's first line says what went wrong; what follows is usage text.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let said = stderr.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("no message");
+        return Err(Error::usage(format!("{what}: git failed: {said}")));
     }
     Ok(out.stdout)
+}
+
+/// Refuses a folder outside any git work tree: what a commit records is
+/// the index of a repository, and there is none to ask (outside one,
+/// `git diff` turns into `git diff --no-index` and answers with its usage).
+pub(crate) fn require_repository(dir: &Path) -> Result<()> {
+    let inside = git(dir)
+        .args(["rev-parse", "--is-inside-work-tree"])
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| Error::io("git", e))?;
+    if inside.status.success() && inside.stdout.starts_with(b"true") {
+        return Ok(());
+    }
+    Err(Error::usage(format!(
+        "`check --staged` judges what a git commit records, and {} is not inside a git work tree; \
+         run it in the repository (the pre-commit hook does), or `reckon check` for the files as they are",
+        dir.display()
+    )))
 }
 
 fn split_z(bytes: &[u8]) -> Vec<String> {

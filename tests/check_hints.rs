@@ -100,6 +100,16 @@ fn a_staged_check_from_the_top_of_a_repository_finds_each_projects_reckon_toml()
     s.test().args(["check", "--staged", "--", "README.md"]).stdout("").run();
 }
 
+/// `check --staged` outside any git repository: one line saying so and
+/// what to run instead, exit 2 (not git's usage text for `diff --no-index`).
+#[test]
+fn finding_19_check_staged_outside_a_repository_says_so_in_one_line() {
+    let s = example();
+    let r = s.test().args(["check", "--staged"]).status(2).stdout("").stderr_has("not inside a git work tree").run();
+    assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
+    assert!(r.stderr.contains("`reckon check`"), "{r:?}");
+}
+
 /// A one-value claim with its `where` before the number (as comparisons
 /// put it after the point): refused at its `file:line`, with the claim
 /// rewritten the way it parses. Cold trial, on a cache study.

@@ -45,6 +45,7 @@ pub(crate) struct CheckArgs {
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
     if args.staged {
+        crate::staged::require_repository(cwd)?;
         if cfg.file.is_some() {
             return check_staged(cfg, cwd, args);
         }
