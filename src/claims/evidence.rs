@@ -67,6 +67,9 @@ pub struct Evidence {
     /// What the claim names but the data do not hold (`no runs at
     /// request_rate = inf`), or for a claim with no data at all, why.
     pub missing: Vec<String>,
+    /// Runs left out of the statistics because they logged no measurement
+    /// (`1 of 3 runs of b at concurrency=1 logged tput 0, left out: …`).
+    pub left_out: Vec<String>,
     /// Where the repeats behind the values came from, when the log says
     /// (hyperfine's `times`, a `repeat` column); see
     /// [`crate::query::Dataset::repeats_note`].
@@ -107,6 +110,7 @@ impl Evidence {
             single_runs: false,
             runs_needed: None,
             missing: Vec::new(),
+            left_out: Vec::new(),
             repeats: None,
             distinct_points: 0,
             opponents: 0,
@@ -183,10 +187,8 @@ impl Evidence {
     /// 2026-11-29`.
     pub fn summary(&self, verdict: Verdict) -> String {
         if verdict == Verdict::NoData {
-            return match self.missing.as_slice() {
-                [] => "no data".to_string(),
-                why => format!("no data: {}", why.join("; ")),
-            };
+            let why: Vec<&str> = self.missing.iter().chain(&self.left_out).map(String::as_str).collect();
+            return if why.is_empty() { "no data".to_string() } else { format!("no data: {}", why.join("; ")) };
         }
         let mut s = verdict.as_str().to_string();
         if self.points > 1 {
@@ -205,8 +207,8 @@ impl Evidence {
         if let Some(r) = &self.repeats {
             let _ = write!(s, "; {r}");
         }
-        if !self.missing.is_empty() {
-            let _ = write!(s, "; {}", self.missing.join("; "));
+        for said in self.missing.iter().chain(&self.left_out) {
+            let _ = write!(s, "; {said}");
         }
         if let Some(h) = &self.hint {
             let _ = write!(s, "; {h}");

@@ -2,7 +2,7 @@
 //! point, or one series overtakes another (a crossover).
 
 use super::ClaimError;
-use super::{CellRuns, Judge};
+use super::{CellRuns, Judge, Scale};
 use crate::claims::lang::{self, Clause, QuantKind};
 use crate::claims::stats::{self, PointOutcome, Test};
 use crate::claims::{combine_all, Judgement, Point, Side};
@@ -43,18 +43,18 @@ impl Judge<'_, '_> {
         let named = format!("{s} at {}={}", p.param.text, p.at);
         let cells: Vec<(usize, Option<&Key>, Option<CellRuns>)> = Self::rows(&pivot, None)
             .into_iter()
-            .map(|(r, _)| (r, pivot.rows[r].first(), Self::cell(&pivot, r, &s)))
+            .map(|(r, _)| (r, pivot.rows[r].first(), self.cell(&pivot, r, &s, Scale::Log)))
             .collect();
         // The measured extreme, for the details.
         let extreme = cells
             .iter()
-            .filter_map(|(_, k, c)| Some((k.as_ref()?, stats::median(c.as_ref()?.values))))
+            .filter_map(|(_, k, c)| Some((k.as_ref()?, stats::median(&c.as_ref()?.values))))
             .reduce(|x, y| if (y.1 > x.1) == p.highest && y.1 != x.1 { y } else { x });
         if let Some((k, v)) = extreme {
             let word = if p.highest { "highest" } else { "lowest" };
             details.push(format!("{s} is {word} at {} = {k} ({}) in the data", p.param.text, format_number(v)));
         }
-        match peak_row.and_then(|(r, _)| Self::cell(&pivot, r, &s).map(|c| (r, c))) {
+        match peak_row.and_then(|(r, _)| self.cell(&pivot, r, &s, Scale::Log).map(|c| (r, c))) {
             None if missing.is_empty() => missing.push(format!("no runs of {named}")),
             None => {}
             Some((r0, c0)) => {
@@ -67,7 +67,13 @@ impl Judge<'_, '_> {
                         gaps.push(format!("no runs of {s} at {label}"));
                         continue;
                     };
-                    let Ok(cmp) = stats::compare(c0.values, c.values, dir, margin, pooled) else { continue };
+                    let cmp = match stats::compare(&c0.values, &c.values, dir, margin, pooled) {
+                        Ok(cmp) => cmp,
+                        Err(e) => {
+                            gaps.push(format!("{named} and {s} at {label} cannot be compared: {e}"));
+                            continue;
+                        }
+                    };
                     points.push(Point::from_comparison(
                         label,
                         named.clone(),
@@ -103,11 +109,11 @@ impl Judge<'_, '_> {
         let mut dates = Vec::new();
         for (row, key) in Self::points(&pivot, Some(&c.points)) {
             let (Some(x), Some(ca), Some(cb)) =
-                (key.as_f64(), Self::cell(&pivot, row, &a), Self::cell(&pivot, row, &b))
+                (key.as_f64(), self.cell(&pivot, row, &a, Scale::Log), self.cell(&pivot, row, &b, Scale::Log))
             else {
                 continue;
             };
-            let Ok(cmp) = stats::compare(ca.values, cb.values, direction, margin, pooled) else { continue };
+            let Ok(cmp) = stats::compare(&ca.values, &cb.values, direction, margin, pooled) else { continue };
             dates.extend(Self::dates(&[&ca, &cb]));
             compared.push((x, cmp));
         }

@@ -14,8 +14,9 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::lang::{self, Body, Claim, Clause, QuantKind};
+use super::stats;
 use super::{combine_all, combine_and, combine_any, Judgement, Point, Verdict};
-use crate::metric::{Direction, Margins};
+use crate::metric::{format_number, Direction, Margins};
 use crate::query::{Dataset, Filter, Key, Pivot, Query};
 use crate::run::Value;
 use crate::syntax::{Literal, Op};
@@ -87,17 +88,34 @@ pub(crate) struct Judge<'a, 's> {
     pub as_of: Option<String>,
     /// The values of the series dimension the data hold, read once.
     series_values: std::cell::OnceCell<BTreeSet<String>>,
+    /// What the clause being judged left out of its statistics (runs that
+    /// logged no measurement), said in its evidence.
+    left_out: std::cell::RefCell<BTreeSet<String>>,
 }
 
-/// The runs of one cell: their values and sweep dates.
-struct CellRuns<'p> {
-    values: &'p [f64],
-    sweeps: &'p [String],
+/// The runs of one cell the statistics use: their values and sweep dates.
+struct CellRuns {
+    values: Vec<f64>,
+    sweeps: Vec<String>,
+}
+
+/// How a clause's statistics read a cell's values: as logs (levels, ratios,
+/// comparisons) or raw (differences).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scale {
+    Log,
+    Raw,
 }
 
 impl<'a, 's> Judge<'a, 's> {
     pub(crate) fn new(dataset: &'a Dataset<'s>, settings: &'a Settings) -> Self {
-        Judge { dataset, settings, as_of: None, series_values: std::cell::OnceCell::new() }
+        Judge {
+            dataset,
+            settings,
+            as_of: None,
+            series_values: std::cell::OnceCell::new(),
+            left_out: std::cell::RefCell::default(),
+        }
     }
 
     /// Judges every clause of a claim; the claim's verdict folds them.
@@ -200,6 +218,7 @@ impl<'a, 's> Judge<'a, 's> {
     }
 
     fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
+        self.left_out.borrow_mut().clear();
         let metric = self.metric_name(clause.body.metric())?;
         // Every name is checked before any is judged: a typo is bad input.
         for name in clause.body.series() {
@@ -218,7 +237,7 @@ impl<'a, 's> Judge<'a, 's> {
         let direction = self.dataset.metric_info(&metric).map_or(Direction::Higher, |m| m.direction);
         let margin = clause.within.unwrap_or_else(|| self.settings.margins.of(&metric, direction));
         let mut details = Vec::new();
-        let judgement = match &clause.body {
+        let mut judgement = match &clause.body {
             Body::Pairwise(p) => self.pairwise(clause, p, &metric, param.as_deref(), direction, margin)?,
             Body::Value(v) => self.value(clause, v, &metric, param.as_deref(), margin)?,
             Body::Peak(p) => self.peak(clause, p, &metric, param.as_deref(), margin, &mut details)?,
@@ -228,6 +247,7 @@ impl<'a, 's> Judge<'a, 's> {
                 judgement
             }
         };
+        judgement.evidence.left_out = std::mem::take(&mut *self.left_out.borrow_mut()).into_iter().collect();
         // The per-point breakdown of a claim over several points or
         // opponents, A first as written.
         for ex in &judgement.evidence.breakdown {
@@ -370,10 +390,35 @@ impl<'a, 's> Judge<'a, 's> {
         }
     }
 
-    fn cell<'p>(pivot: &'p Pivot, row: usize, series: &str) -> Option<CellRuns<'p>> {
+    /// The runs of `series` at a pivot row the statistics can use on
+    /// `scale`; a run that logged no measurement there (a failed run's 0,
+    /// see [`stats::measurable`]) is left out and said in the evidence.
+    /// `None` when no run is left.
+    fn cell(&self, pivot: &Pivot, row: usize, series: &str, scale: Scale) -> Option<CellRuns> {
         let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series))?;
         let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
-        (!cell.values.is_empty()).then_some(CellRuns { values: &cell.values, sweeps: &cell.sweeps })
+        let log = scale == Scale::Log;
+        let values: Vec<f64> = cell.values.iter().copied().filter(|v| stats::measurable(*v, log)).collect();
+        let dropped: Vec<f64> = cell.values.iter().copied().filter(|v| !stats::measurable(*v, log)).collect();
+        if let Some(first) = dropped.first() {
+            let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
+            let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+            let logged: Vec<String> =
+                dropped.iter().map(|v| format_number(*v)).collect::<BTreeSet<_>>().into_iter().collect();
+            let why = if log && first.is_finite() {
+                "not a measurement a ratio can use (a run whose requests all failed logs 0)"
+            } else {
+                "not a finite number"
+            };
+            self.left_out.borrow_mut().insert(format!(
+                "{} of {} runs of {series}{at} logged {} {}, left out: {why}",
+                dropped.len(),
+                cell.values.len(),
+                pivot.metric.name,
+                logged.join(", ")
+            ));
+        }
+        (!values.is_empty()).then(|| CellRuns { values, sweeps: cell.sweeps.clone() })
     }
 
     /// The per-run log sd of the metric seen in the pivot's repeated runs

@@ -2,7 +2,7 @@
 //! point, with the comparison statistics.
 
 use super::ClaimError;
-use super::Judge;
+use super::{Judge, Scale};
 use crate::claims::lang::{self, Clause, Opponents, Relation};
 use crate::claims::stats::{self};
 use crate::claims::{combine_all, Judgement, Point};
@@ -51,29 +51,26 @@ impl Judge<'_, '_> {
         let rows = Self::rows(&pivot, q);
         for (row, key) in rows {
             let label = Self::label(&pivot, key);
-            let mut lacking = |s: &str| {
-                let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
-                let list = if Self::names_points(q) { &mut missing } else { &mut gaps };
-                list.push(format!("no runs of {s}{at}"));
+            let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+            // A point the claim names goes missing; one of a range is a gap.
+            let mut lacking = |what: String| {
+                if Self::names_points(q) { &mut missing } else { &mut gaps }.push(what);
             };
-            let Some(ca) = Self::cell(&pivot, row, &a) else {
-                lacking(&a);
+            let Some(ca) = self.cell(&pivot, row, &a, Scale::Log) else {
+                lacking(format!("no runs of {a}{at}"));
                 continue;
             };
             for b in &opponents {
-                let Some(cb) = Self::cell(&pivot, row, b) else {
-                    lacking(b);
+                let Some(cb) = self.cell(&pivot, row, b, Scale::Log) else {
+                    lacking(format!("no runs of {b}{at}"));
                     continue;
                 };
-                let Ok(c) = stats::compare(ca.values, cb.values, dir, margin, pooled) else { continue };
-                points.push(Point::from_comparison(
-                    Self::label(&pivot, key),
-                    &a,
-                    b,
-                    &c,
-                    test,
-                    Self::dates(&[&ca, &cb]),
-                ));
+                match stats::compare(&ca.values, &cb.values, dir, margin, pooled) {
+                    Ok(c) => {
+                        points.push(Point::from_comparison(label.clone(), &a, b, &c, test, Self::dates(&[&ca, &cb])))
+                    }
+                    Err(e) => lacking(format!("{a} and {b} cannot be compared{at}: {e}")),
+                }
             }
         }
         let mut named = vec![a.clone()];

@@ -2,7 +2,7 @@
 //! number (`A / B on M ≈ 2.3`), with its unit converted to the metric's.
 
 use super::ClaimError;
-use super::{CellRuns, Judge};
+use super::{CellRuns, Judge, Scale};
 use crate::claims::lang::{self, Clause, Term};
 use crate::claims::stats::{self};
 use crate::claims::{combine_all, Judgement, Point, Side, Stat, StatKind, Verdict};
@@ -46,9 +46,9 @@ impl Judge<'_, '_> {
         };
         let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q), gaps: Vec::new() };
         if let (Some(vs), Some(q)) = (&v.versus, q) {
-            Self::versus_estimates(&pivot, vs, q, &series[0], pooled, &mut found);
+            self.versus_estimates(&pivot, vs, q, &series[0], pooled, &mut found);
         } else {
-            Self::point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
+            self.point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
         }
         let Found { estimates, missing, gaps } = found;
         let stated = Side { name: "stated".into(), value: target, runs: 0 };
@@ -120,6 +120,7 @@ impl Judge<'_, '_> {
     /// One series at two points of a param: the quantifier's point against
     /// the other one (`A on M at c = 8 / at c = 1 > 3`).
     fn versus_estimates(
+        &self,
         pivot: &Pivot,
         vs: &lang::Versus,
         q: &lang::Quantifier,
@@ -133,12 +134,13 @@ impl Judge<'_, '_> {
         let bottom = Self::rows(pivot, Some(&other)).into_iter().next();
         let (Some((r1, k1)), Some((r2, k2))) = (top, bottom) else { return };
         let (l1, l2) = (Self::label(pivot, k1), Self::label(pivot, k2));
-        match (Self::cell(pivot, r1, series), Self::cell(pivot, r2, series)) {
+        let scale = if vs.ratio { Scale::Log } else { Scale::Raw };
+        match (self.cell(pivot, r1, series, scale), self.cell(pivot, r2, series, scale)) {
             (Some(c1), Some(c2)) => {
                 let est = if vs.ratio {
-                    stats::estimate_ratio(c1.values, c2.values, pooled)
+                    stats::estimate_ratio(&c1.values, &c2.values, pooled)
                 } else {
-                    stats::estimate_difference(c1.values, c2.values, pooled)
+                    stats::estimate_difference(&c1.values, &c2.values, pooled)
                 };
                 if let Ok(est) = est {
                     let label = format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" });
@@ -155,6 +157,7 @@ impl Judge<'_, '_> {
     /// The term's estimate at each point of the quantifier (or the one
     /// pooled point of a clause without one).
     fn point_estimates(
+        &self,
         pivot: &Pivot,
         term: &Term,
         q: Option<&lang::Quantifier>,
@@ -162,21 +165,23 @@ impl Judge<'_, '_> {
         pooled: Option<f64>,
         found: &mut Found,
     ) {
+        let scale = if matches!(term, Term::Difference(..)) { Scale::Raw } else { Scale::Log };
         for (row, key) in Self::rows(pivot, q) {
-            let cells: Option<Vec<CellRuns>> = series.iter().map(|s| Self::cell(pivot, row, s)).collect();
+            let cells: Vec<Option<CellRuns>> = series.iter().map(|s| self.cell(pivot, row, s, scale)).collect();
+            let lacking: Vec<&str> =
+                series.iter().zip(&cells).filter(|(_, c)| c.is_none()).map(|(s, _)| s.as_str()).collect();
+            let cells: Option<Vec<CellRuns>> = cells.into_iter().collect();
             let Some(cells) = cells else {
                 let label = Self::label(pivot, key);
                 let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
-                let lacking: Vec<&str> =
-                    series.iter().filter(|s| Self::cell(pivot, row, s).is_none()).map(String::as_str).collect();
                 let list = if Self::names_points(q) { &mut found.missing } else { &mut found.gaps };
                 list.push(format!("no runs of {}{at}", lacking.join(" or ")));
                 continue;
             };
             let est = match term {
-                Term::Level(_) => stats::estimate_level(cells[0].values, pooled),
-                Term::Ratio(..) => stats::estimate_ratio(cells[0].values, cells[1].values, pooled),
-                Term::Difference(..) => stats::estimate_difference(cells[0].values, cells[1].values, pooled),
+                Term::Level(_) => stats::estimate_level(&cells[0].values, pooled),
+                Term::Ratio(..) => stats::estimate_ratio(&cells[0].values, &cells[1].values, pooled),
+                Term::Difference(..) => stats::estimate_difference(&cells[0].values, &cells[1].values, pooled),
             };
             let Ok(est) = est else { continue };
             let refs: Vec<&CellRuns> = cells.iter().collect();

@@ -182,6 +182,17 @@ fn log_sample(xs: &[f64]) -> Result<LogSample, StatsError> {
     Ok(LogSample { n, mean, var })
 }
 
+/// Whether a logged value is a measurement the statistics can use: on the
+/// log scale (levels, ratios, every comparison) a finite positive number,
+/// on the raw scale (differences) any finite one. Zero throughput is what
+/// vLLM logs for every metric of a run whose requests all failed: not a
+/// measurement of the system but of its failure, and no ratio can be taken
+/// of it. Such a run is left out of the statistics by the judge, which
+/// says so in the evidence; it is never silently dropped.
+pub(crate) fn measurable(x: f64, log_scale: bool) -> bool {
+    x.is_finite() && (!log_scale || x > 0.0)
+}
+
 /// The median of finite samples (the cell value): the same median a table
 /// cell shows.
 pub(crate) use crate::query::median;
