@@ -67,7 +67,7 @@ impl Judge<'_, '_> {
                 };
                 match stats::compare(&ca.values, &cb.values, dir, margin, pooled) {
                     Ok(c) => {
-                        points.push(Point::from_comparison(label.clone(), &a, b, &c, test, Self::dates(&[&ca, &cb])))
+                        points.push(Point::from_comparison(label.clone(), &a, b, &c, test, Self::dates(&[&ca, &cb])));
                     }
                     Err(e) => lacking(format!("{a} and {b} cannot be compared{at}: {e}")),
                 }
