@@ -49,6 +49,8 @@ fn parse_label(s: &str) -> std::result::Result<(String, String), String> {
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     let (root, requests) = ingest_requests(cfg, cwd, args)?;
+    // A request refused before the store is opened changes nothing.
+    sources::check_requests(&requests)?;
     let mut store = Store::open(&cfg.database)?;
     if args.rebuild {
         store.clear()?;

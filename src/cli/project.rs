@@ -31,6 +31,7 @@ pub(super) fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options
         return Ok((open_current(cfg)?, false));
     }
     let requests = sources_requests(cfg, None, &std::collections::BTreeMap::new())?;
+    sources::check_requests(&requests)?;
     let mut store = Store::open(&cfg.database)?;
     // The runs of deleted logs are forgotten by the ingest, which looks at
     // each file once.

@@ -31,7 +31,10 @@ impl PathTemplate {
         // gone (`./logs/x` is `logs/x`), so the template drops them too.
         let normalized = without_dot_folders(text);
         let mut chars = normalized.chars().peekable();
+        // What the last piece was, to refuse two wildcards side by side.
+        let mut last: Option<String> = None;
         while let Some(c) = chars.next() {
+            let before = last.take();
             match c {
                 '[' => {
                     let class = char_class(&mut chars).ok_or_else(|| {
@@ -62,18 +65,25 @@ impl PathTemplate {
                             "path template `{text}`: empty or repeated label `{{{name}}}`"
                         )));
                     }
+                    let piece = format!("{{{name}}}");
+                    side_by_side(text, before.as_deref(), &piece)?;
                     glob.push('*');
                     re.push_str("([^/]+?)");
                     names.push(name);
+                    last = Some(piece);
                 }
                 '*' if chars.peek() == Some(&'*') => {
                     chars.next();
+                    side_by_side(text, before.as_deref(), "**")?;
                     glob.push_str("**");
                     re.push_str(".*");
+                    last = Some("**".into());
                 }
                 '*' => {
+                    side_by_side(text, before.as_deref(), "*")?;
                     glob.push('*');
                     re.push_str("[^/]*");
+                    last = Some("*".into());
                 }
                 '?' => {
                     glob.push('?');
@@ -86,6 +96,10 @@ impl PathTemplate {
             }
         }
         re.push('$');
+        // The glob library reads the glob when files are listed: a glob it
+        // refuses is refused here, before any file or the store is looked at.
+        glob::Pattern::new(&glob)
+            .map_err(|e| Error::usage(format!("path template `{text}` is not a glob reckon can read: {}", e.msg)))?;
         let regex = Regex::new(&re).map_err(|e| Error::usage(format!("path template `{text}`: {e}")))?;
         Ok(PathTemplate { text: text.to_string(), glob, regex, names })
     }
@@ -169,6 +183,19 @@ pub fn slashed(path: &Path) -> String {
     } else {
         text.into_owned()
     }
+}
+
+/// Refuses a capture beside another capture or a `*`: a path could not say
+/// where one ends and the other begins (and the glob would read `**`).
+fn side_by_side(text: &str, before: Option<&str>, piece: &str) -> Result<()> {
+    let Some(before) = before else { return Ok(()) };
+    if !(before.starts_with('{') || piece.starts_with('{')) {
+        return Ok(());
+    }
+    Err(Error::usage(format!(
+        "path template `{text}`: `{before}` and `{piece}` are side by side, so a path cannot say where one \
+         ends and the other begins; put a separator between them, e.g. `{before}-{piece}`"
+    )))
 }
 
 /// The template's text without `.` folders (`./logs/x` → `logs/x`).

@@ -69,6 +69,23 @@ fn take_sweep(labels: &mut BTreeMap<String, Value>) -> Result<Option<String>> {
     })
 }
 
+/// Refuses, before the store or any file is looked at, the first request
+/// that could never give a file: a template reckon cannot read, a label or
+/// a capture named like a built-in, a `sweep` label that is not a date. A
+/// refused command changes nothing.
+pub fn check_requests(requests: &[Request]) -> Result<()> {
+    for req in requests {
+        let mut labels = req.labels.clone();
+        check_label_names(labels.keys())?;
+        take_sweep(&mut labels)?;
+        if PathTemplate::is_pattern(&req.path) {
+            let template = PathTemplate::parse(&req.path)?;
+            check_label_names(template.names().iter().filter(|n| *n != "date"))?;
+        }
+    }
+    Ok(())
+}
+
 /// Expands requests into files. Paths are relative to `root`. A request that
 /// names a missing file, a directory, or a template matching nothing becomes
 /// an error for that request (other requests still expand).
@@ -77,14 +94,15 @@ pub fn expand(root: &Path, requests: &[Request]) -> Vec<Expanded> {
 }
 
 /// [`expand`], also giving back each request's template: `None` for a
-/// plain path or a template that cannot be read (its error is among the
-/// jobs). A template is compiled once per command.
+/// plain path or a request that gave an error instead of files (it is
+/// among the jobs): only a template whose files were listed can say which
+/// stored paths it no longer finds. A template is compiled once per command.
 pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expanded>, Vec<Option<PathTemplate>>) {
     let mut jobs = Vec::new();
     let mut templates = Vec::with_capacity(requests.len());
     for req in requests {
         let template = PathTemplate::is_pattern(&req.path).then(|| PathTemplate::parse(&req.path));
-        templates.push(template.as_ref().and_then(|t| t.as_ref().ok()).cloned());
+        templates.push(None);
         let mut req_labels = req.labels.clone();
         let named = check_label_names(req_labels.keys()).and_then(|()| take_sweep(&mut req_labels));
         let named = match named {
@@ -99,7 +117,10 @@ pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expand
             match files {
                 Err(e) => jobs.push(Err((PathBuf::from(&req.path), e))),
                 Ok((files, template)) if files.is_empty() => {
-                    if !req.optional {
+                    if req.optional {
+                        // A configured source none of whose logs are left.
+                        *templates.last_mut().expect("pushed above") = Some(template);
+                    } else {
                         jobs.push(Err((PathBuf::from(&req.path), template.no_match(root))));
                     }
                 }
@@ -112,6 +133,7 @@ pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expand
                     jobs.push(Err((PathBuf::from(&req.path), e)));
                 }
                 Ok((files, template)) => {
+                    *templates.last_mut().expect("pushed above") = Some(template.clone());
                     for (path, meta) in files {
                         let mut labels = req_labels.clone();
                         let mut date = None;

@@ -25,7 +25,7 @@ use examine::{examine, Examined, Stored, Work};
 use expand::expand_templates;
 use pipeline::{write_file, Feed, Inbox, Outbox};
 
-pub use expand::{expand, Expanded, Job};
+pub use expand::{check_requests, expand, Expanded, Job};
 pub use git::GitView;
 pub use time::{parse_date, parse_sweep};
 
