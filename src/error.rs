@@ -47,6 +47,15 @@ pub enum Error {
     #[error("database {}: {msg}", path.display())]
     Database { path: PathBuf, msg: String },
 
+    /// A database `SQLite` finds damaged (a copy cut short, a full disk, a
+    /// page overwritten): it is a cache of the logs, built again from them.
+    #[error(
+        "database {} is damaged ({detail}); it is only a cache of the logs: \
+         run `reckon ingest --rebuild` to replace it and read them again (or delete the file)",
+        path.display()
+    )]
+    DamagedDatabase { path: PathBuf, detail: String },
+
     /// An SQL statement that failed, with the database it ran on.
     #[error("database {}: {source}", path.display())]
     Sql { path: PathBuf, source: rusqlite::Error },
@@ -87,5 +96,14 @@ impl Error {
 
     pub fn usage(msg: impl Into<String>) -> Self {
         Error::Usage(msg.into())
+    }
+
+    /// Whether this is a damaged database (see [`Error::DamagedDatabase`]).
+    pub fn is_damaged_database(&self) -> bool {
+        match self {
+            Error::DamagedDatabase { .. } => true,
+            Error::Several(errors) => errors.iter().any(Error::is_damaged_database),
+            _ => false,
+        }
     }
 }

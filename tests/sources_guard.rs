@@ -38,3 +38,31 @@ fn finding_10_a_refused_template_removes_nothing() {
     assert!(r.stderr.contains("`{config}` and `*` are side by side"), "{r:?}");
     assert_eq!(s.counts().1, 2, "a refused command leaves the store as it was");
 }
+
+#[test]
+fn finding_15_a_damaged_database_says_to_rebuild_and_rebuild_replaces_it() {
+    let s = Sandbox::example("", &["2026-11-20", "2026-11-29"]);
+    s.ok(&["ingest"]);
+    let query = ["query", "--metric", "output_throughput", "--rows", "max_concurrency", "--cols", "config"];
+    let good = s.ok(&query).stdout;
+    // A copy cut short: every page past the middle is gone.
+    let c = rusqlite::Connection::open(s.db()).unwrap();
+    c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).unwrap();
+    drop(c);
+    let size = std::fs::metadata(s.db()).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(s.db()).unwrap().set_len(size / 2).unwrap();
+    for args in [&["check", "notebooks/eagle-fast-verify.md"][..], &query[..]] {
+        let r = s.run(args);
+        assert_eq!(r.code, 2, "{r:?}");
+        assert!(r.stderr.contains("is damaged (database disk image is malformed)"), "{r:?}");
+        assert!(r.stderr.contains("run `reckon ingest --rebuild`"), "{r:?}");
+    }
+    let r = s.ok(&["ingest", "--rebuild", "--quiet"]);
+    assert!(!r.stderr.contains("damaged"), "{r:?}");
+    assert_eq!(s.ok(&query).stdout, good, "the rebuilt cache answers as before");
+    let c = rusqlite::Connection::open(s.db()).unwrap();
+    let ok: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(ok, "ok");
+    let left: Vec<_> = std::fs::read_dir(s.path().join("db")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.iter().all(|n| !n.to_string_lossy().contains("rebuild")), "no temporary file left: {left:?}");
+}

@@ -51,12 +51,14 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     let (root, requests) = ingest_requests(cfg, cwd, args)?;
     // A request refused before the store is opened changes nothing.
     sources::check_requests(&requests)?;
-    let mut store = Store::open(&cfg.database)?;
-    if args.rebuild {
-        store.clear()?;
+    let mut store = if args.rebuild {
+        // Also when the database is damaged: it is a cache of the logs.
+        Store::open_empty(&cfg.database)?
     } else {
+        let mut store = Store::open(&cfg.database)?;
         report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, args.quiet);
-    }
+        store
+    };
     let opts = sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), ..Default::default() };
     let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
     Ok(super::exit_code(failed, false, false))

@@ -164,6 +164,25 @@ fn db_err(path: &Path, msg: impl Into<String>) -> Error {
     Error::Database { path: path.to_path_buf(), msg: msg.into() }
 }
 
+/// A failure of `SQLite` on the database at `path`, in the researcher's
+/// words: a damaged file says what to run, a busy one who holds it.
+fn db_failure(path: &Path, e: &rusqlite::Error) -> Error {
+    match damage(e) {
+        Some(detail) => Error::DamagedDatabase { path: path.to_path_buf(), detail },
+        None => db_err(path, lock::friendly(e)),
+    }
+}
+
+/// What `SQLite` said, when it found the file damaged.
+fn damage(e: &rusqlite::Error) -> Option<String> {
+    match e {
+        rusqlite::Error::SqliteFailure(f, msg) if f.code == rusqlite::ErrorCode::DatabaseCorrupt => {
+            Some(msg.clone().unwrap_or_else(|| "database disk image is malformed".into()))
+        }
+        _ => None,
+    }
+}
+
 /// Names the database a failed SQL statement ran on.
 trait AtDb<T> {
     fn at(self, db: &Path) -> Result<T>;
@@ -171,7 +190,10 @@ trait AtDb<T> {
 
 impl<T> AtDb<T> for rusqlite::Result<T> {
     fn at(self, db: &Path) -> Result<T> {
-        self.map_err(|source| Error::Sql { path: db.to_path_buf(), source })
+        self.map_err(|source| match damage(&source) {
+            Some(detail) => Error::DamagedDatabase { path: db.to_path_buf(), detail },
+            None => Error::Sql { path: db.to_path_buf(), source },
+        })
     }
 }
 

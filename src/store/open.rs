@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::lock::{friendly, wait_for_writers};
-use super::{db_err, AtDb, Store};
+use super::lock::wait_for_writers;
+use super::{damage, db_err, db_failure, AtDb, Store};
 use crate::{Error, Result};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
@@ -44,6 +44,21 @@ impl Store {
         store.configure()?;
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Opens the database at `path` emptied, for an ingest that starts from
+    /// nothing (`ingest --rebuild`). A file `SQLite` finds damaged is
+    /// replaced by a new database: it is a cache of the logs, and what it
+    /// held cannot be trusted anyway. The new file is made beside it and
+    /// renamed over it, so the path holds a whole database at every moment.
+    pub fn open_empty(path: &Path) -> Result<Store> {
+        match Store::open(path).and_then(|mut s| s.clear().map(|()| s)) {
+            Err(e) if e.is_damaged_database() => {
+                replace_damaged(path)?;
+                Store::open(path)
+            }
+            other => other,
+        }
     }
 
     /// Opens an existing database without writing to it. A missing database
@@ -115,7 +130,7 @@ impl Store {
         // just created, and enforcing them costs two B-tree lookups per measurement.
         c.pragma_update(None, "foreign_keys", "OFF").at(&path)?;
         if path.as_os_str() != ":memory:" {
-            let mode = switch_to_wal(c).map_err(|e| db_err(&path, friendly(&e)))?;
+            let mode = switch_to_wal(c).map_err(|e| db_failure(&path, &e))?;
             if !mode.eq_ignore_ascii_case("wal") {
                 return Err(db_err(&path, format!("could not switch to WAL journal mode (got {mode})")));
             }
@@ -125,7 +140,7 @@ impl Store {
     }
 
     fn user_version(&self) -> Result<i64> {
-        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_err(&self.path, friendly(&e)))
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_failure(&self.path, &e))
     }
 
     fn migrate(&mut self) -> Result<()> {
@@ -137,20 +152,47 @@ impl Store {
         if version == SCHEMA_VERSION {
             return Ok(());
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| db_err(&path, friendly(&e)))?;
+        let tx =
+            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
         // Another process may have migrated while we waited for the lock.
         let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).at(&path)?;
         let applied = usize::try_from(version).unwrap_or(usize::MAX);
         for (number, sql) in (1i64..).zip(MIGRATIONS).skip(applied) {
-            tx.execute_batch(sql).map_err(|e| db_err(&path, format!("migration {number} failed: {e}")))?;
+            tx.execute_batch(sql).map_err(|e| match damage(&e) {
+                Some(_) => db_failure(&path, &e),
+                None => db_err(&path, format!("migration {number} failed: {e}")),
+            })?;
             tx.pragma_update(None, "user_version", number).at(&path)?;
         }
         tx.commit().at(&path)?;
         Ok(())
     }
+}
+
+/// Puts a new, empty database at `path` in place of the damaged one there.
+fn replace_damaged(path: &Path) -> Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let fresh = tempfile::Builder::new()
+        .prefix(".reckon-rebuild-")
+        .suffix(".sqlite")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        std::fs::set_permissions(fresh.path(), meta.permissions()).map_err(|e| Error::io(fresh.path(), e))?;
+    }
+    // Created at the current schema and closed: its own journal is gone.
+    drop(Store::open(fresh.path())?);
+    // The damaged file's journal would be read as the new file's.
+    for suffix in ["-wal", "-shm"] {
+        let mut journal = path.as_os_str().to_os_string();
+        journal.push(suffix);
+        match std::fs::remove_file(&journal) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(PathBuf::from(journal), e)),
+            _ => {}
+        }
+    }
+    fresh.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
 }
 
 /// Puts the database in WAL mode. Switching needs an exclusive lock and

@@ -6,9 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use super::lock::friendly;
 use super::params::labels_json;
-use super::{db_err, AtDb, RunTime, Seen, SourceRecord, Store, StoredSource};
+use super::{db_err, db_failure, AtDb, RunTime, Seen, SourceRecord, Store, StoredSource};
 use crate::run::Value;
 use crate::Result;
 
@@ -33,10 +32,8 @@ impl Store {
     /// gets, set on every run without a time of its own.
     pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| db_err(&path, friendly(&e)))?;
+        let tx =
+            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
         refresh_source(&tx, id, seen, time).at(&path)?;
         tx.commit().at(&path)?;
         Ok(())
@@ -59,10 +56,8 @@ impl Store {
             return Ok(0);
         }
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| db_err(&path, friendly(&e)))?;
+        let tx =
+            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
         let remove = || -> rusqlite::Result<u64> {
             let mut runs = 0u64;
             for p in paths {
@@ -93,10 +88,8 @@ impl Store {
     /// Empties the database: every source, run, measurement and name.
     pub fn clear(&mut self) -> Result<()> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| db_err(&path, friendly(&e)))?;
+        let tx =
+            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
         tx.execute_batch(
             "DELETE FROM measurement; DELETE FROM run; DELETE FROM source; DELETE FROM param_set; \
              DELETE FROM metric; DELETE FROM batch;",

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::lock::{friendly, writer_note};
+use super::lock::writer_note;
 use super::measurements::Measurements;
 use super::params::labels_json;
 use super::sources::{delete_orphans, delete_path, other_labels, refresh_source, stored_source};
-use super::{db_err, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
+use super::{db_err, db_failure, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
 use crate::run::Value;
 use crate::{Error, Result};
 
@@ -164,7 +164,7 @@ impl<'s> Writer<'s> {
     /// Opens the transaction sources are written in, if none is open.
     fn begin_transaction(&mut self) -> Result<()> {
         if self.tx_started.is_none() {
-            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_failure(&self.path, &e))?;
             self.tx_started = Some(std::time::Instant::now());
             self.tx_flushed = false;
         }
@@ -441,7 +441,7 @@ impl<'s> Writer<'s> {
             return Ok(());
         }
         let done = self.flush().and_then(|()| {
-            self.conn.execute_batch("COMMIT").map_err(|e| db_err(&self.path, friendly(&e)))?;
+            self.conn.execute_batch("COMMIT").map_err(|e| db_failure(&self.path, &e))?;
             Ok(())
         });
         if done.is_err() {
