@@ -449,6 +449,16 @@ fn criterion_files_are_refused_with_what_to_do() {
     assert!(m.starts_with("looks like a criterion benchmark.json"), "{m}");
     let m = refused("corpus/criterion/fib20-fast-new-sample.json");
     assert!(m.starts_with("looks like a criterion sample.json"), "{m}");
+    for (rel, what) in [
+        ("corpus/criterion/dougch-fast_new_estimates.json", "criterion estimates.json"),
+        ("corpus/criterion/dougch-slow_new_estimates.json", "criterion estimates.json"),
+        ("corpus/criterion/dougch-slow_change_estimates.json", "criterion change/estimates.json"),
+        ("corpus/criterion/dougch-fast_base_benchmark.json", "criterion benchmark.json"),
+        ("corpus/criterion/dougch-slow_new_sample.json", "criterion sample.json"),
+    ] {
+        let m = refused(rel);
+        assert!(m.starts_with(&format!("looks like a {what}")), "{rel}: {m}");
+    }
     let m = refused("corpus/criterion/fib20-fast-new-tukey.json");
     assert!(m.contains("criterion tukey.json"), "{m}");
     assert!(m.contains("export the numbers you need as CSV or JSON lines"), "{m}");
@@ -457,6 +467,8 @@ fn criterion_files_are_refused_with_what_to_do() {
 #[test]
 fn google_benchmark_is_refused() {
     let m = refused("corpus/gbench/kokkos-mempool-user-counters-time-unit-s.json");
+    assert!(m.starts_with("looks like Google Benchmark JSON"), "{m}");
+    let m = refused("corpus/gbench/kalman-100-repetitions-aggregates.json");
     assert!(m.starts_with("looks like Google Benchmark JSON"), "{m}");
     assert!(m.contains("--benchmark_format=csv"), "{m}");
 }
@@ -484,7 +496,10 @@ fn llmperf_summaries_are_one_generic_run() {
     assert_eq!(r.line, 1);
     assert_eq!(param(r, "model"), Some(&text("meta-llama/Llama-2-7b-chat-hf")));
     assert_eq!(param(r, "num_concurrent_requests"), Some(&Value::Num(5.0)), "a setting, by its name");
-    assert_eq!(param(r, "timestamp"), Some(&Value::Num(1703135943.0)));
+    // The epoch seconds under `timestamp` are when the run happened: not a
+    // param (two repeats would be two points), not a metric.
+    assert_eq!(r.time.as_deref(), Some("2023-12-21T05:19:03Z"));
+    assert!(!has_field(r, "timestamp"));
     // llmperf writes token-count min/max as strings: they stay text.
     assert_eq!(param(r, "results_number_input_tokens_min"), Some(&text("550")));
     close(metric(r, "results_ttft_s_mean"), 0.22518338954666584);
@@ -498,19 +513,29 @@ fn llmperf_summaries_are_one_generic_run() {
     assert_eq!(param(r, "results_error_code_frequency"), Some(&text("{429.0: 130}")));
 }
 
-/// Every JSON-family fixture has a test above; a new one must get its own.
+/// Every fixture of the corpus has a test, here or in `formats_neighbours`
+/// (the stdout-style files in `formats_stdout`); a new one must get its own.
 #[test]
 fn every_json_fixture_is_covered() {
-    let covered = include_str!("formats_json.rs");
-    for dir in ["sglang", "vllm", "hyperfine", "criterion", "gbench", "pytest-benchmark", "llmperf"] {
-        for entry in std::fs::read_dir(fixture(&format!("corpus/{dir}"))).unwrap() {
-            let name = entry.unwrap().file_name().into_string().unwrap();
-            let ext = std::path::Path::new(&name).extension().and_then(|e| e.to_str());
-            if matches!(ext, Some("txt" | "log" | "md")) {
-                continue;
+    let covered = [include_str!("formats_json.rs"), include_str!("formats_neighbours.rs")].concat();
+    let mut files = Vec::new();
+    let mut dirs = vec![fixture("corpus")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
             }
-            assert!(covered.contains(&format!("corpus/{dir}/{name}\"")), "no test for corpus/{dir}/{name}");
         }
+    }
+    for path in files {
+        if matches!(path.extension().and_then(|e| e.to_str()), Some("txt" | "log" | "md")) {
+            continue;
+        }
+        let rel = path.strip_prefix(fixture("")).unwrap().display().to_string();
+        assert!(covered.contains(&format!("{rel}\"")), "no test for {rel}");
     }
 }
 

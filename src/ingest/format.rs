@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
 use super::hyperfine::Hyperfine;
-use super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
 use super::pyjson;
 use super::refuse::{self, JsonLook};
 use super::sglang::SglangJsonl;
@@ -136,16 +136,18 @@ impl Format {
 
     /// [`Format::parse_with`] over a file: CSV and JSON lines are read in
     /// two passes (typing, then runs) so memory stays bounded by a record.
+    /// `chosen` says whether the format was detected or named.
     pub fn parse_file(
         self,
         path: &Path,
         input: &mut dyn super::generic::Rewind,
         opts: &GenericOptions,
+        chosen: Chosen,
         emit: Emit,
     ) -> Result<Outcome> {
         match self {
             Format::Csv => super::generic::parse_csv_rewind(path, input, opts, emit),
-            Format::Jsonl => super::generic::parse_jsonl_rewind(path, input, opts, emit),
+            Format::Jsonl => super::generic::parse_jsonl_rewind(path, input, opts, chosen, emit),
             _ => self.parse_with(path, input, opts, emit),
         }
     }
@@ -163,7 +165,7 @@ impl Format {
     ) -> Result<Outcome> {
         match self {
             Format::Csv => return super::generic::parse_csv(path, input, opts, emit),
-            Format::Jsonl => return super::generic::parse_jsonl(path, input, opts, emit),
+            Format::Jsonl => return super::generic::parse_jsonl(path, input, opts, Chosen::Detected, emit),
             _ => {}
         }
         let parser: fn(&Path, &mut dyn BufRead, Emit) -> Result<Outcome> = match self {

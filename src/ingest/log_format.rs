@@ -39,6 +39,16 @@ impl Outcome {
     }
 }
 
+/// How a file's format was chosen: detected from its content, or named by
+/// the researcher (`--format`). A generic reader refuses, when it was only
+/// detected, a layout it would read in part; named, it reads what it can
+/// and says what it left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chosen {
+    Detected,
+    Named,
+}
+
 /// What detection sees of a file, worked out once for every format.
 #[derive(Debug, Clone, Copy)]
 pub struct Sniff<'a> {

@@ -11,6 +11,7 @@ pub mod generic;
 pub mod hyperfine;
 pub mod limit;
 pub mod log_format;
+pub mod log_time;
 pub mod pyjson;
 mod refuse;
 pub mod sglang;
@@ -22,7 +23,7 @@ use std::path::Path;
 use std::process::Command;
 
 pub use format::Format;
-pub use log_format::{Emit, LogFormat, Outcome};
+pub use log_format::{Chosen, Emit, LogFormat, Outcome};
 pub use template::PathTemplate;
 
 /// The commit the working tree is at, recorded with each batch.

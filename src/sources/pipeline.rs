@@ -14,7 +14,7 @@ use super::examine::{hash_file, Work, HEAD_BYTES};
 use super::git::GitView;
 use super::FileOutcome;
 use crate::ingest::generic::GenericOptions;
-use crate::ingest::{canonical, limit, stdout, Format, Outcome};
+use crate::ingest::{canonical, limit, stdout, Chosen, Format, Outcome};
 use crate::run::{MetricNames, RunBatch};
 use crate::store::{NewSource, RunTime, Writer};
 use crate::{Error, Result};
@@ -207,14 +207,15 @@ fn parse_file(
     // Lines longer than the limit are refused as they are read, before
     // a parser holds one whole; `over` says which line it was.
     let over = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let chosen = if w.job.format.is_some() { Chosen::Named } else { Chosen::Detected };
     let parsed = match input {
         Input::Bytes(bytes) => {
             let mut input = BufReader::new(limit::LineLimit::new(std::io::Cursor::new(&bytes[..]), over.clone()));
-            format.parse_file(&w.shown, &mut input, generic, &mut emit)
+            format.parse_file(&w.shown, &mut input, generic, chosen, &mut emit)
         }
         Input::File(file) => {
             let mut input = BufReader::with_capacity(256 * 1024, limit::LineLimit::new(file, over.clone()));
-            format.parse_file(&w.shown, &mut input, generic, &mut emit)
+            format.parse_file(&w.shown, &mut input, generic, chosen, &mut emit)
         }
     };
     let parsed = parsed.map_err(|e| match over.load(Ordering::Relaxed) {

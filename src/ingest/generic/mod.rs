@@ -38,7 +38,7 @@ use std::path::Path;
 pub use json_lines::{add_object, kind_of, parse_jsonl, parse_jsonl_rewind};
 pub use table::{parse_csv, parse_csv_rewind, sniff_csv};
 
-use super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
 use crate::run::{RawRun, Value};
 use crate::Result;
 
@@ -408,7 +408,7 @@ impl LogFormat for Jsonl {
     }
 
     fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        parse_jsonl(path, input, &GenericOptions::default(), emit)
+        parse_jsonl(path, input, &GenericOptions::default(), Chosen::Detected, emit)
     }
 }
 

@@ -5,6 +5,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 
 use super::super::log_format::{Emit, Outcome};
+use super::super::log_time;
 use super::{missing_marker, number, written_whole, GenericOptions, Rewind, Role, Seen};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
@@ -124,20 +125,17 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
             msg: "the CSV file is empty: it needs a header row and one row per run".into(),
         });
     }
-    for (i, h) in headers.iter().enumerate() {
-        if !h.is_empty() && headers.iter().take(i).any(|o| o == h) {
-            return Err(Error::malformed(
-                path,
-                1,
-                format!("the header names column `{h}` twice; give every column its own name"),
-            ));
-        }
-    }
+    unique_names(path, &headers)?;
 
-    // Pass 1: what each column's non-empty cells look like.
+    // Pass 1: what each column's non-empty cells look like, and whether a
+    // time-like column holds times in all of them (the run's time, then).
     let mut seen: Vec<Option<Seen>> = vec![None; headers.len()];
+    let mut times: Vec<bool> = headers.iter().map(log_time::is_time_name).collect();
     csv_rows(path, &mut csv, &mut |_, row| {
         for (i, c) in row.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
+            if times.get(i) == Some(&true) && log_time::from_text(c).is_none() {
+                times[i] = false;
+            }
             let Some(slot) = seen.get_mut(i) else { continue };
             let s = slot.get_or_insert_with(Seen::default);
             match number(c) {
@@ -148,13 +146,16 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
         Ok(())
     })?;
     drop(csv);
+    let time_column = times.iter().position(|&t| t);
     // Each column's role by the module's rule, from all its non-empty cells.
     let roles: Vec<Option<Role>> = headers
         .iter()
         .zip(&seen)
-        .map(|(name, seen)| {
-            if name.is_empty() {
-                // An unnamed column is the index pandas writes: not data.
+        .zip(&times)
+        .map(|((name, seen), &time)| {
+            if name.is_empty() || time {
+                // An unnamed column is the index pandas writes: not data;
+                // a column of times is when each run happened.
                 return None;
             }
             match seen {
@@ -169,6 +170,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
     let (mut csv, _) = csv_open(path, input)?;
     csv_rows(path, &mut csv, &mut |line, row| {
         let mut run = RawRun::new(line);
+        run.time = time_column.and_then(|i| row.get(i)).and_then(log_time::from_text);
         for (i, cell) in row.iter().enumerate() {
             let (Some(Some(role)), Some(name)) = (roles.get(i), headers.get(i)) else {
                 continue;
@@ -197,6 +199,20 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
         emit(run)
     })?;
     Ok(Outcome::default())
+}
+
+/// Refuses a header that names a column twice.
+fn unique_names(path: &Path, headers: &csv::StringRecord) -> Result<()> {
+    for (i, h) in headers.iter().enumerate() {
+        if !h.is_empty() && headers.iter().take(i).any(|o| o == h) {
+            return Err(Error::malformed(
+                path,
+                1,
+                format!("the header names column `{h}` twice; give every column its own name"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn csv_error(path: &Path, e: &csv::Error) -> Error {

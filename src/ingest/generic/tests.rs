@@ -154,7 +154,7 @@ fn missing_values_neither_make_a_column_text_nor_become_measurements() {
     let text = "{\"cache_mb\": 64, \"hit_rate\": 0.52}\n{\"cache_mb\": 256, \"hit_rate\": \"n/a\"}\n";
     let mut runs = Vec::new();
     let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
-    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
+    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), Chosen::Detected, &mut |r| {
         runs.push(r);
         Ok(())
     })
@@ -183,7 +183,7 @@ fn a_column_of_no_values_is_left_out() {
     let text = "{\"micro_batch\": 8, \"mfu_pct\": \"n/a\", \"peak_mem_gb\": 80.0}\n";
     let mut runs = Vec::new();
     let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
-    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), &mut |r| {
+    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), Chosen::Detected, &mut |r| {
         runs.push(r);
         Ok(())
     })
@@ -270,4 +270,67 @@ fn names_that_say_measurement() {
     for n in ["M", "K", "kernel", "heads", "stages"] {
         assert!(!is_measurement_name(n), "{n}");
     }
+}
+
+fn jsonl_as(text: &str, chosen: Chosen) -> Result<(Vec<RawRun>, Outcome)> {
+    let parse = |path: &Path, input: &mut dyn BufRead, emit: Emit| {
+        parse_jsonl(path, input, &GenericOptions::default(), chosen, emit)
+    };
+    crate::ingest::log_format::collect_with("t.json", text, parse)
+}
+
+/// Results in a layout no reader knows are refused when the file was only
+/// detected as JSON (nvbench JSON was one run of no metrics, exit 0), with
+/// what would be dropped and the line it starts at; named with `--format
+/// jsonl`, the fields outside arrays are read and the outcome says what
+/// was not. Lists of numbers are named as not stored either way.
+#[test]
+fn results_in_arrays_are_refused_or_named_never_dropped_silently() {
+    let text = "{\"meta\": {\"v\": 1}, \"latencies\": [1.5, 2.5],\n\
+                \"benchmarks\": [{\"name\": \"a\", \"t\": 1.25}, {\"name\": \"b\", \"t\": 2.5}],\n\
+                \"grid\": [[1, 2], [3, 4]], \"tags\": [\"x\"]}";
+    let e = jsonl_as(text, Chosen::Detected).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "t.json:1: `benchmarks[]`: 2 results (2 numbers) not read; `grid[]`: 2 lists (4 numbers) not read \
+         — reckon does not know this layout, and would drop them; use --format jsonl to read only the fields \
+         outside arrays, or write one JSON object per run (JSON lines) and ingest that"
+    );
+    let (runs, outcome) = jsonl_as(text, Chosen::Named).unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].params, vec![("meta.v".into(), Value::Num(1.0))]);
+    assert_eq!(
+        outcome.skipped,
+        vec![
+            "`benchmarks[]`: 2 results (2 numbers) not read; `grid[]`: 2 lists (4 numbers) not read: \
+             --format jsonl reads the fields outside arrays only"
+                .to_string(),
+            "per-item lists `latencies[]` (2 numbers) are not stored; reckon keeps the fields outside them".into(),
+        ]
+    );
+    // The line is the first record holding results, in JSON lines.
+    let e = jsonl_as("{\"a\": 1}\n{\"a\": 2, \"r\": [{\"x\": 1}]}\n", Chosen::Detected).unwrap_err();
+    assert!(e.to_string().starts_with("t.json:2: `r[]`: 1 result (1 numbers) not read"), "{e}");
+}
+
+/// Epoch seconds or ISO 8601 under a time-like name is the run's time:
+/// two repeats a minute apart were two points by their `timestamp` param.
+#[test]
+fn time_like_fields_are_the_run_time() {
+    let text = "{\"timestamp\": 1703135943, \"ttft_s\": 0.25}\n{\"timestamp\": 1703136003, \"ttft_s\": 0.5}\n";
+    let (runs, _) = jsonl_as(text, Chosen::Detected).unwrap();
+    assert_eq!(runs[0].time.as_deref(), Some("2023-12-21T05:19:03Z"));
+    assert_eq!(runs[1].time.as_deref(), Some("2023-12-21T05:20:03Z"));
+    assert!(runs.iter().all(|r| r.params.is_empty() && r.metrics.len() == 1));
+    let (runs, _) = jsonl_as("{\"created_at\": \"2024-01-09T10:00:00+01:00\", \"x\": 1.5}", Chosen::Detected).unwrap();
+    assert_eq!(runs[0].time.as_deref(), Some("2024-01-09T09:00:00Z"));
+    // A `date` that is no time stays what it is.
+    let (runs, _) = jsonl_as("{\"date\": \"soon\", \"x\": 1.5}", Chosen::Detected).unwrap();
+    assert_eq!((runs[0].time.as_deref(), runs[0].params.len()), (None, 1));
+    // CSV alike, when every cell of the column is a time.
+    let runs = csv_runs("date,tput\n2024-01-09,10.5\n2024-01-10 08:00:00,12.25\n", &GenericOptions::default()).unwrap();
+    assert_eq!(runs[1].time.as_deref(), Some("2024-01-10T08:00:00Z"));
+    assert!(runs[1].params.is_empty());
+    let runs = csv_runs("date,tput\n2024-01-09,10.5\nlater,12.25\n", &GenericOptions::default()).unwrap();
+    assert_eq!((runs[0].time.as_deref(), runs[0].params.len()), (None, 1));
 }

@@ -1,0 +1,172 @@
+//! What reckon makes of the corpus files of the neighbouring fields' tools
+//! (kernels, Python, LLM serving harnesses, evaluation): the format it
+//! detects and the runs it reads, or how it refuses the file. Expected
+//! numbers are copied from the fixture named in each test.
+
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use reckon::ingest::generic::GenericOptions;
+use reckon::ingest::{Format, Outcome};
+use reckon::run::{RawRun, Value};
+use reckon::Error;
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+}
+
+fn head(path: &Path) -> Vec<u8> {
+    let mut bytes = std::fs::read(path).unwrap();
+    bytes.truncate(256 * 1024);
+    bytes
+}
+
+/// Detects and parses a fixture the way ingest does.
+fn parse(rel: &str) -> (Format, Vec<RawRun>, Outcome) {
+    let path = fixture(rel);
+    let format = Format::detect(&path, &head(&path)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let (runs, outcome) = parse_as(format, &path).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    (format, runs, outcome)
+}
+
+fn parse_as(format: Format, path: &Path) -> reckon::Result<(Vec<RawRun>, Outcome)> {
+    let mut input = BufReader::new(std::fs::File::open(path).unwrap());
+    let mut runs = Vec::new();
+    let outcome = format.parse_with(path, &mut input, &GenericOptions::default(), &mut |r| {
+        runs.push(r);
+        Ok(())
+    })?;
+    Ok((runs, outcome))
+}
+
+/// The message of a refusal, at detection or when the parse found what it
+/// would drop.
+fn refused(rel: &str) -> String {
+    let path = fixture(rel);
+    match Format::detect(&path, &head(&path)) {
+        Err(Error::UnknownFormat { msg, .. }) => msg,
+        Ok(format) => match parse_as(format, &path) {
+            Err(e) => e.to_string(),
+            Ok((runs, _)) => panic!("{rel}: expected a refusal, read {} runs as {}", runs.len(), format.name()),
+        },
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+fn metric(run: &RawRun, name: &str) -> f64 {
+    run.metrics
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("no metric {name} in run at line {}", run.line))
+        .value
+}
+
+fn param<'a>(run: &'a RawRun, name: &str) -> Option<&'a Value> {
+    run.params.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+}
+
+fn has_field(run: &RawRun, name: &str) -> bool {
+    param(run, name).is_some() || run.metrics.iter().any(|m| m.name == name)
+}
+
+fn close(actual: f64, expected: f64) {
+    assert!((actual - expected).abs() <= expected.abs() * 1e-12, "{actual} != {expected}");
+}
+
+// ------------------------------------------------ LLM serving harnesses
+
+#[test]
+fn llmperf_yi34b_summary_time_from_its_timestamp() {
+    let (f, runs, _) = parse("corpus/llmperf/yi34b-vllm-c16-summary.json");
+    assert_eq!(f, Format::Jsonl);
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].time.as_deref(), Some("2024-06-12T16:21:16Z"));
+    assert!(!has_field(&runs[0], "timestamp"));
+    close(metric(&runs[0], "results_ttft_s_mean"), 5.367653323758857);
+    let m = refused("corpus/llmperf/yi34b-vllm-c16-individual-responses.json");
+    assert!(m.starts_with("looks like llmperf per-request results"), "{m}");
+}
+
+/// One summary per concurrency: each its own point (the `timestamp` that
+/// differs between them is their time, not a param).
+#[test]
+fn llmperf_concurrency_sweep_one_point_each() {
+    let files = [
+        (1, "corpus/llmperf/yi34b-sweep/tgi/c1.json"),
+        (2, "corpus/llmperf/yi34b-sweep/tgi/c2.json"),
+        (4, "corpus/llmperf/yi34b-sweep/tgi/c4.json"),
+        (8, "corpus/llmperf/yi34b-sweep/tgi/c8.json"),
+        (16, "corpus/llmperf/yi34b-sweep/tgi/c16.json"),
+        (32, "corpus/llmperf/yi34b-sweep/tgi/c32.json"),
+        (64, "corpus/llmperf/yi34b-sweep/tgi/c64.json"),
+    ];
+    let mut times = Vec::new();
+    for (c, rel) in files {
+        let (_, runs, _) = parse(rel);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(param(&runs[0], "num_concurrent_requests"), Some(&Value::Num(f64::from(c))));
+        assert!(!has_field(&runs[0], "timestamp"), "{rel}");
+        times.push(runs[0].time.clone().unwrap());
+    }
+    assert_eq!(times[0], "2024-06-12T15:21:52Z");
+    assert_eq!(times[6], "2024-06-12T15:43:24Z");
+}
+
+#[test]
+fn guidellm_benchmarks_are_refused_naming_what_would_be_dropped() {
+    let m = refused("corpus/guidellm/qwen3-30b-tp4-fp8-synchronous-benchmarks.json");
+    assert!(m.contains(":1: `benchmarks[]`: 1 result (4427 numbers) not read"), "{m}");
+    assert!(m.contains("reckon does not know this layout"), "{m}");
+    assert!(m.contains("--format jsonl"), "{m}");
+}
+
+#[test]
+fn vllm_benchmark_latency_and_throughput() {
+    let (f, runs, outcome) = parse("corpus/vllm-bench/latency-llama8b-tp1.json");
+    assert_eq!(f, Format::Jsonl);
+    assert_eq!(runs.len(), 1);
+    close(metric(&runs[0], "avg_latency"), 7.419569773475329);
+    close(metric(&runs[0], "percentiles.99"), 7.734547998122871);
+    assert_eq!(outcome.skipped.len(), 1);
+    assert!(outcome.skipped[0].contains("`latencies[]` (15 numbers)"), "{:?}", outcome.skipped);
+    let (_, runs, _) = parse("corpus/vllm-bench/throughput-llama8b-tp1.json");
+    close(metric(&runs[0], "tokens_per_second"), 1190.9743920852);
+    assert_eq!(param(&runs[0], "num_requests"), Some(&Value::Num(200.0)));
+}
+
+#[test]
+fn mlperf_reference_results_json() {
+    let (f, runs, _) = parse("corpus/mlperf/sdxl-reference-results.json");
+    assert_eq!(f, Format::Jsonl);
+    assert_eq!(runs.len(), 1);
+    assert_eq!(param(&runs[0], "args.scenario"), Some(&Value::Text("Offline".into())));
+    assert_eq!(runs[0].time.as_deref(), None, "`time` is not one of the time-like names");
+}
+
+#[test]
+fn lm_eval_results() {
+    let (f, runs, _) = parse("corpus/lm-eval/llama3-8b-instruct-arc.json");
+    assert_eq!(f, Format::Jsonl);
+    assert_eq!(runs.len(), 1);
+    // `date` (epoch seconds) is the run's time.
+    assert_eq!(runs[0].time.as_deref(), Some("2024-04-19T09:27:55Z"));
+    close(metric(&runs[0], "results.arc_challenge.acc,none"), 0.5853242320819113);
+    let m = refused("corpus/lm-eval/llama3-8b-instruct-gsm8k.json");
+    assert!(m.contains("`configs.gsm8k.filter_list[]`: 1 result (1 numbers) not read"), "{m}");
+}
+
+// ------------------------------------------------------------- kernels
+
+#[test]
+fn asv_results_are_refused_naming_the_benchmarks_dropped() {
+    let m = refused("corpus/asv/blas-graviton-results.json");
+    assert!(m.contains("`results.benchmarks.Nrm2.time_nrm2[]`: 7 lists (86 numbers) not read"), "{m}");
+    let (_, runs, _) = parse("corpus/asv/blas-graviton-machine.json");
+    assert_eq!(param(&runs[0], "machine"), Some(&Value::Text("gha-aws-graviton".into())));
+}
+
+#[test]
+fn nvbench_json_is_refused_naming_the_benchmarks_dropped() {
+    let m = refused("corpus/nvbench/nvidia-axes-example-test-ref.json");
+    assert!(m.contains("`benchmarks[]`: 5 results (939 numbers) not read"), "{m}");
+}
