@@ -39,6 +39,30 @@ pub struct Config {
     pub points: BTreeMap<String, String>,
     pub lint: LintSpec,
     pub limits: Limits,
+    pub claims: ClaimsSpec,
+}
+
+/// How claims are judged (`[claims]`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClaimsSpec {
+    /// After a partial re-sweep: `cell` (each cell its newest sweep, as
+    /// tables show it) or `comparison` (a point's older runs superseded only
+    /// when its whole comparison was re-run).
+    #[serde(deserialize_with = "de_supersede")]
+    pub supersede: crate::claims::judge::Supersede,
+}
+
+fn de_supersede<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<crate::claims::judge::Supersede, D::Error> {
+    use crate::claims::judge::Supersede;
+    let s = String::deserialize(d)?;
+    match s.as_str() {
+        "cell" => Ok(Supersede::Cell),
+        "comparison" => Ok(Supersede::Comparison),
+        _ => Err(serde::de::Error::custom(format!("claims.supersede `{s}`: expected `cell` or `comparison`"))),
+    }
 }
 
 /// How `check` treats what `reckon lint` finds in prose (`[lint]`).
@@ -172,6 +196,8 @@ struct RawConfig {
     lint: LintSpec,
     #[serde(default)]
     limits: Limits,
+    #[serde(default)]
+    claims: ClaimsSpec,
 }
 
 fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Direction>, D::Error> {
@@ -241,6 +267,7 @@ impl Config {
             points: BTreeMap::new(),
             lint: LintSpec::default(),
             limits: Limits::default(),
+            claims: ClaimsSpec::default(),
         }
     }
 
@@ -334,6 +361,7 @@ impl Config {
             });
         }
         cfg.limits = raw.limits;
+        cfg.claims = raw.claims;
         Ok(cfg)
     }
 
@@ -437,7 +465,11 @@ impl Config {
 
     /// What the claim judge needs of this file, as plain values.
     pub fn judging(&self) -> crate::claims::judge::Settings {
-        crate::claims::judge::Settings { series: self.series.clone(), margins: self.margins() }
+        crate::claims::judge::Settings {
+            series: self.series.clone(),
+            margins: self.margins(),
+            supersede: self.claims.supersede,
+        }
     }
 }
 

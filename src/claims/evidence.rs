@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::stats::{self, Comparison, PointOutcome, Test, ALPHA};
-use super::{percent, round_to, runs_word, shown, BeyondReach, Point, Side, Stat, Verdict};
+use super::{percent, round_to, runs_word, BeyondReach, Point, Side, Stat, Verdict};
 use crate::metric::format_number;
 
 /// The point shown to a reader: the worst counterexample of a contradicted
@@ -88,6 +88,9 @@ pub struct Evidence {
     pub breakdown: Vec<Example>,
     /// A likely slip the data suggest (a number stated in the wrong unit).
     pub hint: Option<String>,
+    /// Comparisons whose two sides' runs come from different sweeps (a
+    /// partial re-sweep, each cell read from its own newest sweep).
+    pub across_sweeps: usize,
     /// Comparisons decided on their own (their interval clears the rule)
     /// that Holm's correction over the claim's comparisons leaves
     /// undecided.
@@ -117,6 +120,7 @@ impl Evidence {
             beyond_reach: None,
             breakdown: Vec::new(),
             hint: None,
+            across_sweeps: 0,
             undecided_by_holm: 0,
         }
     }
@@ -162,14 +166,7 @@ impl Evidence {
             (false, false) => format!(" ({})", &stat[2..]),
             (false, true) => String::new(),
         };
-        let _ = write!(
-            s,
-            ": {} {} vs {} {}{diff}",
-            ex.first.name,
-            shown(ex.first.value),
-            ex.second.name,
-            shown(ex.second.value),
-        );
+        let _ = write!(s, ": {} vs {}{diff}", ex.first.shown_against(&ex.second), ex.second.shown_against(&ex.first));
         let runs = match (ex.first.runs, ex.second.runs) {
             (0, 0) => None,
             (n, 0) | (0, n) => Some(runs_word(n)),
@@ -200,6 +197,19 @@ impl Evidence {
         if !self.dates.is_empty() {
             let word = if self.dates.len() == 1 { "sweep" } else { "sweeps" };
             let _ = write!(s, ", {word} {}", self.dates.join(", "));
+        }
+        if self.across_sweeps > 0 {
+            let n = self.across_sweeps;
+            let which = if self.points == 1 {
+                "the two sides come".to_string()
+            } else {
+                format!("{n} of {} comparisons pair sides that come", self.points)
+            };
+            let _ = write!(
+                s,
+                "; {which} from different sweeps (each cell its newest; `[claims] supersede = \"comparison\"` \
+                 compares within one sweep)"
+            );
         }
         if self.single_runs {
             s.push_str("; rests on single runs");
@@ -293,6 +303,8 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
     dates.dedup();
     ev.dates = dates;
     ev.single_runs = points.iter().any(|p| p.single_run);
+    ev.across_sweeps =
+        points.iter().filter(|p| !p.a.sweeps.is_empty() && !p.b.sweeps.is_empty() && p.a.sweeps != p.b.sweeps).count();
     ev.runs_needed = points
         .iter()
         .zip(finals)

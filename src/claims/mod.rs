@@ -67,6 +67,9 @@ pub struct Side {
     pub value: f64,
     /// Runs behind the value (0 for a stated number).
     pub runs: usize,
+    /// The sweep dates of those runs (none for a stated number).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sweeps: Vec<String>,
 }
 
 /// One judged point of a claim clause, ready to be folded into a verdict.
@@ -207,8 +210,10 @@ impl Point {
         b: impl Into<String>,
         c: &Comparison,
         test: Test,
-        dates: Vec<String>,
+        [a_sweeps, b_sweeps]: [Vec<String>; 2],
     ) -> Point {
+        let dates: std::collections::BTreeSet<&String> = a_sweeps.iter().chain(&b_sweeps).collect();
+        let dates = dates.into_iter().cloned().collect();
         let outcome = if c.holds(test) {
             PointOutcome::Holds
         } else if c.contradicts(test) {
@@ -218,8 +223,8 @@ impl Point {
         };
         Point {
             label: label.into(),
-            a: Side { name: a.into(), value: c.a_value, runs: c.n_a },
-            b: Side { name: b.into(), value: c.b_value, runs: c.n_b },
+            a: Side { name: a.into(), value: c.a_value, runs: c.n_a, sweeps: a_sweeps },
+            b: Side { name: b.into(), value: c.b_value, runs: c.n_b, sweeps: b_sweeps },
             d: c.d,
             outcome,
             p_holds: c.p_holds(test),
@@ -288,6 +293,21 @@ fn comparison_stat(c: &Comparison, test: Test) -> Stat {
         level,
         margin: Some(c.margin),
         band: (test == Test::Matches).then(|| Interval { lo: (-m).exp(), hi: m.exp() }),
+    }
+}
+
+impl Side {
+    /// `b 500.5`, or `b 500.5 (sweep 2026-11-08)` when `other`'s runs come
+    /// from another sweep: a comparison across a partial re-sweep says which
+    /// side came from which.
+    pub(crate) fn shown_against(&self, other: &Side) -> String {
+        let differ = !self.sweeps.is_empty() && !other.sweeps.is_empty() && self.sweeps != other.sweeps;
+        if differ {
+            let word = if self.sweeps.len() == 1 { "sweep" } else { "sweeps" };
+            format!("{} {} ({word} {})", self.name, shown(self.value), self.sweeps.join(", "))
+        } else {
+            format!("{} {}", self.name, shown(self.value))
+        }
     }
 }
 

@@ -97,7 +97,14 @@ fn points(a: (&str, &[(f64, Vec<f64>)]), b: (&str, &[(f64, Vec<f64>)]), test: Te
         .map(|((c, ra), (cb, rb))| {
             assert_eq!(c, cb);
             let cmp = compare(ra, rb, Direction::Higher, 0.02, None).unwrap();
-            Point::from_comparison(format!("concurrency={c}"), a.0, b.0, &cmp, test, vec![date.to_string()])
+            Point::from_comparison(
+                format!("concurrency={c}"),
+                a.0,
+                b.0,
+                &cmp,
+                test,
+                [vec![date.to_string()], vec![date.to_string()]],
+            )
         })
         .collect()
 }
@@ -227,7 +234,14 @@ fn single_point_claims() {
     // "eagle-topk4-v1 beats baseline on output_throughput at concurrency = 1"
     // (the plan's "96 vs 93"): 96.4 vs 92.7 on 2026-11-29.
     let c = compare(&EAGLE_TOPK4_V1[0].1, &BASELINE[0].1, Direction::Higher, 0.02, None).unwrap();
-    let p = Point::from_comparison("concurrency=1", "eagle-topk4-v1", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let p = Point::from_comparison(
+        "concurrency=1",
+        "eagle-topk4-v1",
+        "baseline",
+        &c,
+        Test::Beats,
+        [vec![NEW.into()], vec![NEW.into()]],
+    );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Holds);
     assert_eq!(
@@ -242,7 +256,14 @@ fn inconclusive_says_how_many_runs_would_decide() {
     // "eagle-topk1-v2 beats baseline at concurrency = 200": ahead by 2.9%,
     // but three runs leave the 95% interval below ln(1.02).
     let c = compare(&EAGLE_TOPK1_V2[9].1, &BASELINE[9].1, Direction::Higher, 0.02, None).unwrap();
-    let p = Point::from_comparison("concurrency=200", "eagle-topk1-v2", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let p = Point::from_comparison(
+        "concurrency=200",
+        "eagle-topk1-v2",
+        "baseline",
+        &c,
+        Test::Beats,
+        [vec![NEW.into()], vec![NEW.into()]],
+    );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Inconclusive);
     let n = ev.runs_needed.unwrap();
@@ -291,8 +312,8 @@ fn value_points_from_checks() {
     // ≈ 336 within 3%" on 2026-11-29: the max is 353.2 (C=100).
     let p = Point::from_check(
         "concurrency=100",
-        Side { name: "max(eagle-topk4-v1)".into(), value: 353.2, runs: 3 },
-        Side { name: "stated".into(), value: 336.0, runs: 0 },
+        Side { name: "max(eagle-topk4-v1)".into(), value: 353.2, runs: 3, sweeps: Vec::new() },
+        Side { name: "stated".into(), value: 336.0, runs: 0, sweeps: Vec::new() },
         PointOutcome::Contradicted,
         false,
         vec![NEW.into()],
@@ -309,7 +330,14 @@ fn value_points_from_checks() {
 #[test]
 fn verdicts_serialize_for_json_output() {
     let c = compare(&EAGLE_TOPK1_V2[5].1, &BASELINE[5].1, Direction::Higher, 0.02, None).unwrap();
-    let p = Point::from_comparison("concurrency=30", "eagle-topk1-v2", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let p = Point::from_comparison(
+        "concurrency=30",
+        "eagle-topk1-v2",
+        "baseline",
+        &c,
+        Test::Beats,
+        [vec![NEW.into()], vec![NEW.into()]],
+    );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(serde_json::to_string(&v).unwrap(), "\"holds\"");
     assert_eq!(serde_json::to_string(&Verdict::NoData).unwrap(), "\"no_data\"");
@@ -333,7 +361,14 @@ fn beats_inside_the_margin_says_why_more_runs_cannot_decide() {
     // `matches` can still be decided by more runs (its 90% interval pokes
     // just past ln 1.02).
     assert!(c.runs_needed_for(Test::Matches).is_some());
-    let p = Point::from_comparison("concurrency=150", "eagle-topk1-v2", "baseline", &c, Test::Beats, vec![NEW.into()]);
+    let p = Point::from_comparison(
+        "concurrency=150",
+        "eagle-topk1-v2",
+        "baseline",
+        &c,
+        Test::Beats,
+        [vec![NEW.into()], vec![NEW.into()]],
+    );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Inconclusive);
     let s = ev.summary(v);
@@ -365,7 +400,7 @@ fn the_reason_more_runs_cannot_decide_is_of_the_point_it_names() {
         .iter()
         .map(|(label, cutlass, cublas)| {
             let c = compare(cutlass, cublas, Direction::Higher, 0.02, None).unwrap();
-            Point::from_comparison(*label, "cutlass", "cublas", &c, Test::Beats, vec![NEW.into()])
+            Point::from_comparison(*label, "cutlass", "cublas", &c, Test::Beats, [vec![NEW.into()], vec![NEW.into()]])
         })
         .collect();
     let Judgement { verdict: v, evidence: ev } = combine_all(&points);
@@ -388,7 +423,8 @@ fn the_reason_more_runs_cannot_decide_is_of_the_point_it_names() {
     // of cublas over cutlass, as the example names them).
     let c = compare(&[102.6, 102.6, 93.0], &[100.0, 100.0, 100.0], Direction::Higher, 0.02, Some(0.01)).unwrap();
     assert!(c.beyond_reach(Test::Beats), "{c:?}");
-    let p = Point::from_comparison("M=8192", "cutlass", "cublas", &c, Test::Beats, vec![NEW.into()]);
+    let p =
+        Point::from_comparison("M=8192", "cutlass", "cublas", &c, Test::Beats, [vec![NEW.into()], vec![NEW.into()]]);
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     let s = ev.summary(v);
     assert!(s.contains("cublas 100 vs cutlass 102.6 (-2.5%;"), "{s}");
@@ -405,7 +441,14 @@ fn counts_name_points_and_opponents() {
     let mut pts = Vec::new();
     for (name, other) in [("eagle-topk4-v1", &topk4), ("eagle-topk1-v2", &topk1)] {
         let c = compare(&base[0].1, &other[0].1, Direction::Higher, 0.02, None).unwrap();
-        pts.push(Point::from_comparison("concurrency=100", "baseline", name, &c, Test::Beats, vec![NEW.into()]));
+        pts.push(Point::from_comparison(
+            "concurrency=100",
+            "baseline",
+            name,
+            &c,
+            Test::Beats,
+            [vec![NEW.into()], vec![NEW.into()]],
+        ));
     }
     let Judgement { verdict: v, evidence: ev } = combine_all(&pts);
     assert_eq!((ev.distinct_points, ev.opponents), (1, 2));
@@ -421,8 +464,8 @@ fn holm_undecided_points_are_explained() {
     let point = |label: &str, p: f64| {
         let mut pt = Point::from_check(
             label,
-            Side { name: "lion".into(), value: 103.6, runs: 3 },
-            Side { name: "adamw".into(), value: 100.0, runs: 3 },
+            Side { name: "lion".into(), value: 103.6, runs: 3, sweeps: Vec::new() },
+            Side { name: "adamw".into(), value: 100.0, runs: 3, sweeps: Vec::new() },
             PointOutcome::Holds,
             false,
             vec![NEW.into()],

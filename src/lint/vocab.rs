@@ -606,6 +606,7 @@ pub(crate) mod tests {
                     tail_latency: 0.1,
                     other: 0.05,
                 },
+                supersede: crate::claims::judge::Supersede::Cell,
             },
         }
     }

@@ -15,6 +15,17 @@ impl Dataset<'_> {
         run_ids.iter().filter_map(|id| runs.position(*id)).collect()
     }
 
+    /// Each run's sweep, in the order of `run_ids`: its rank among the
+    /// sweeps (a later sweep ranks higher) and its date. A run not loaded
+    /// has rank 0 and no date.
+    pub fn sweeps_of(&self, run_ids: &[i64]) -> Vec<(u32, String)> {
+        let runs = self.loaded_runs();
+        run_ids
+            .iter()
+            .map(|id| runs.position(*id).map_or((0, String::new()), |at| (runs.sweep[at], runs.sweep_name(at).into())))
+            .collect()
+    }
+
     /// The numeric params whose values differ among the given runs (a
     /// cell's), each with its distinct values (sorted, at most six shown).
     /// A one-number reading of such runs mixes points — concurrencies,

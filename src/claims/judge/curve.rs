@@ -35,7 +35,7 @@ impl Judge<'_, '_> {
         };
         let missing = Self::named_missing(&pivot, Some(&at));
         let dir = if p.highest { Direction::Higher } else { Direction::Lower };
-        let pooled = Self::pooled_log_sd(&pivot);
+        let pooled = self.pooled_log_sd(&pivot);
         let peak_row = Self::rows(&pivot, Some(&at)).into_iter().next();
         let mut points = Vec::new();
         let mut gaps = Vec::new();
@@ -43,7 +43,7 @@ impl Judge<'_, '_> {
         let named = format!("{s} at {}={}", p.param.text, p.at);
         let cells: Vec<(usize, Option<&Key>, Option<CellRuns>)> = Self::rows(&pivot, None)
             .into_iter()
-            .map(|(r, _)| (r, pivot.rows[r].first(), self.cell(&pivot, r, &s, Scale::Log)))
+            .map(|(r, _)| (r, pivot.rows[r].first(), self.one(&pivot, r, &s, Scale::Log)))
             .collect();
         // The measured extreme, for the details.
         let extreme = cells
@@ -54,16 +54,16 @@ impl Judge<'_, '_> {
             let word = if p.highest { "highest" } else { "lowest" };
             details.push(format!("{s} is {word} at {} = {k} ({}) in the data", p.param.text, format_number(v)));
         }
-        match peak_row.and_then(|(r, _)| self.cell(&pivot, r, &s, Scale::Log).map(|c| (r, c))) {
+        match peak_row.and_then(|(r, _)| self.one(&pivot, r, &s, Scale::Log).map(|c| (r, c))) {
             None if missing.is_empty() => missing.push(format!("no runs of {named}")),
             None => {}
-            Some((r0, c0)) => {
-                for (r, k, c) in &cells {
+            Some((r0, _)) => {
+                for (r, k, _) in &cells {
                     if *r == r0 {
                         continue;
                     }
                     let label = k.map(|k| format!("{}={k}", p.param.text)).unwrap_or_default();
-                    let Some(c) = c else {
+                    let (Some(c0), Some(c)) = self.pair(&pivot, (r0, &s), (*r, &s), Scale::Log) else {
                         gaps.push(format!("no runs of {s} at {label}"));
                         continue;
                     };
@@ -80,7 +80,7 @@ impl Judge<'_, '_> {
                         s.clone(),
                         &cmp,
                         Test::MatchesOrBeats,
-                        Self::dates(&[&c0, c]),
+                        [c0.sweeps(), c.sweeps()],
                     ));
                 }
             }
@@ -104,12 +104,11 @@ impl Judge<'_, '_> {
         };
         let param = param.unwrap_or(&c.param.text);
         let (a, b) = (self.series_name(&c.a)?, self.series_name(&c.b)?);
-        let pooled = Self::pooled_log_sd(&pivot);
+        let pooled = self.pooled_log_sd(&pivot);
         let mut compared = Vec::new();
         let mut dates = Vec::new();
         for (row, key) in Self::points(&pivot, Some(&c.points)) {
-            let (Some(x), Some(ca), Some(cb)) =
-                (key.as_f64(), self.cell(&pivot, row, &a, Scale::Log), self.cell(&pivot, row, &b, Scale::Log))
+            let (Some(x), (Some(ca), Some(cb))) = (key.as_f64(), self.pair(&pivot, (row, &a), (row, &b), Scale::Log))
             else {
                 continue;
             };
@@ -163,8 +162,13 @@ impl Judge<'_, '_> {
         let runs = compared.iter().map(|(_, c)| c.n_a.min(c.n_b)).min().unwrap_or(0);
         let point = Point::from_check(
             format!("crossover over {param}"),
-            Side { name: format!("crossover({a}, {b})"), value: found.unwrap_or(f64::NAN), runs },
-            Side { name: "stated".into(), value: target, runs: 0 },
+            Side {
+                name: format!("crossover({a}, {b})"),
+                value: found.unwrap_or(f64::NAN),
+                runs,
+                sweeps: dates.clone(),
+            },
+            Side { name: "stated".into(), value: target, runs: 0, sweeps: Vec::new() },
             outcome,
             single,
             dates,

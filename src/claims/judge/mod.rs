@@ -5,6 +5,7 @@
 //! can be judged as of any sweep date, which is how `reckon claims
 //! --history` finds the sweep that overturned it.
 
+mod cells;
 mod curve;
 mod pairwise;
 mod value;
@@ -14,9 +15,8 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::lang::{self, Body, Claim, Clause, QuantKind};
-use super::stats;
 use super::{combine_all, combine_and, combine_any, Judgement, Point, Verdict};
-use crate::metric::{format_number, Direction, Margins};
+use crate::metric::{Direction, Margins};
 use crate::query::{Dataset, Filter, Key, Pivot, Query};
 use crate::run::Value;
 use crate::syntax::{Literal, Op};
@@ -69,6 +69,7 @@ impl ClaimReport {
 }
 
 pub(crate) use super::lang::ClaimError;
+use cells::{CellRuns, Scale};
 
 /// What a project says about judging, as plain values (the caller reads
 /// them from reckon.toml): the param whose values are the series a claim
@@ -78,6 +79,23 @@ pub(crate) use super::lang::ClaimError;
 pub struct Settings {
     pub series: String,
     pub margins: Margins,
+    /// Which runs of a point a comparison reads after a partial re-sweep.
+    pub supersede: Supersede,
+}
+
+/// Which runs of a point a comparison reads after a partial re-sweep
+/// (reckon.toml's `[claims] supersede`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Supersede {
+    /// Each cell its own newest sweep, as a table shows it: a series re-run
+    /// alone is compared with the other side's older runs, and the evidence
+    /// names each side's sweep.
+    #[default]
+    Cell,
+    /// A point's older runs are superseded only when its whole comparison
+    /// was re-run: both sides from the newest sweep that holds both (each
+    /// its newest when no sweep holds both).
+    Comparison,
 }
 
 /// Judges claims over one dataset, optionally as of a sweep date.
@@ -91,20 +109,6 @@ pub(crate) struct Judge<'a, 's> {
     /// What the clause being judged left out of its statistics (runs that
     /// logged no measurement), said in its evidence.
     left_out: std::cell::RefCell<BTreeSet<String>>,
-}
-
-/// The runs of one cell the statistics use: their values and sweep dates.
-struct CellRuns {
-    values: Vec<f64>,
-    sweeps: Vec<String>,
-}
-
-/// How a clause's statistics read a cell's values: as logs (levels, ratios,
-/// comparisons) or raw (differences).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scale {
-    Log,
-    Raw,
 }
 
 impl<'a, 's> Judge<'a, 's> {
@@ -204,6 +208,10 @@ impl<'a, 's> Judge<'a, 's> {
             return Ok(None);
         }
         let mut q = Query::new(metric);
+        // Every sweep's runs when a comparison picks its sweep itself.
+        if self.settings.supersede == Supersede::Comparison {
+            q.agg = crate::query::Agg::All;
+        }
         q.rows = param.map(|p| vec![p.to_string()]).unwrap_or_default();
         q.cols = vec![self.settings.series.clone()];
         q.filter = self.filter(clause)?;
@@ -255,11 +263,9 @@ impl<'a, 's> Judge<'a, 's> {
             let stat = ex.stat.map(|s| format!("; {}", s.describe())).unwrap_or_default();
             let diff = if ex.rel_diff.is_finite() { super::percent(ex.rel_diff) } else { String::new() };
             details.push(format!(
-                "{at}{} {} vs {} {} ({diff}{stat}): {}",
-                ex.first.name,
-                super::shown(ex.first.value),
-                ex.second.name,
-                super::shown(ex.second.value),
+                "{at}{} vs {} ({diff}{stat}): {}",
+                ex.first.shown_against(&ex.second),
+                ex.second.shown_against(&ex.first),
                 ex.outcome_word()
             ));
         }
@@ -390,62 +396,11 @@ impl<'a, 's> Judge<'a, 's> {
         }
     }
 
-    /// The runs of `series` at a pivot row the statistics can use on
-    /// `scale`; a run that logged no measurement there (a failed run's 0,
-    /// see [`stats::measurable`]) is left out and said in the evidence.
-    /// `None` when no run is left.
-    fn cell(&self, pivot: &Pivot, row: usize, series: &str, scale: Scale) -> Option<CellRuns> {
-        let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series))?;
-        let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
-        let log = scale == Scale::Log;
-        let values: Vec<f64> = cell.values.iter().copied().filter(|v| stats::measurable(*v, log)).collect();
-        let dropped: Vec<f64> = cell.values.iter().copied().filter(|v| !stats::measurable(*v, log)).collect();
-        if let Some(first) = dropped.first() {
-            let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
-            let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
-            let logged: Vec<String> =
-                dropped.iter().map(|v| format_number(*v)).collect::<BTreeSet<_>>().into_iter().collect();
-            let why = if log && first.is_finite() {
-                "not a measurement a ratio can use (a run whose requests all failed logs 0)"
-            } else {
-                "not a finite number"
-            };
-            self.left_out.borrow_mut().insert(format!(
-                "{} of {} runs of {series}{at} logged {} {}, left out: {why}",
-                dropped.len(),
-                cell.values.len(),
-                pivot.metric.name,
-                logged.join(", ")
-            ));
-        }
-        (!values.is_empty()).then(|| CellRuns { values, sweeps: cell.sweeps.clone() })
-    }
-
-    /// The per-run log sd of the metric seen in the pivot's repeated runs
-    /// (pooled over every cell with two or more runs), if any.
-    fn pooled_log_sd(pivot: &Pivot) -> Option<f64> {
-        let (mut ss, mut dof) = (0.0, 0usize);
-        for (_, _, cell) in pivot.iter() {
-            let logs: Vec<f64> = cell.values.iter().filter(|v| **v > 0.0).map(|v| v.ln()).collect();
-            if logs.len() >= 2 {
-                let mean = logs.iter().sum::<f64>() / logs.len() as f64;
-                ss += logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>();
-                dof += logs.len() - 1;
-            }
-        }
-        (dof > 0).then(|| (ss / dof as f64).sqrt())
-    }
-
     fn label(pivot: &Pivot, key: Option<&Key>) -> String {
         match (pivot.row_params.first(), key) {
             (Some(p), Some(k)) => format!("{p}={k}"),
             _ => String::new(),
         }
-    }
-
-    fn dates(cells: &[&CellRuns]) -> Vec<String> {
-        let set: BTreeSet<&String> = cells.iter().flat_map(|c| c.sweeps.iter()).collect();
-        set.into_iter().cloned().collect()
     }
 
     /// [`super::settle`] with the reasons this clause has.

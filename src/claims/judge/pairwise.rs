@@ -44,7 +44,7 @@ impl Judge<'_, '_> {
         let mut named = vec![a.clone()];
         named.extend(opponents.iter().cloned());
         self.single_point(clause, &pivot, q, &named)?;
-        let pooled = Self::pooled_log_sd(&pivot);
+        let pooled = self.pooled_log_sd(&pivot);
         let mut points = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);
         let mut gaps = Vec::new();
@@ -56,18 +56,21 @@ impl Judge<'_, '_> {
             let mut lacking = |what: String| {
                 if Self::names_points(q) { &mut missing } else { &mut gaps }.push(what);
             };
-            let Some(ca) = self.cell(&pivot, row, &a, Scale::Log) else {
-                lacking(format!("no runs of {a}{at}"));
-                continue;
-            };
             for b in &opponents {
-                let Some(cb) = self.cell(&pivot, row, b, Scale::Log) else {
-                    lacking(format!("no runs of {b}{at}"));
-                    continue;
+                let (ca, cb) = match self.pair(&pivot, (row, &a), (row, b), Scale::Log) {
+                    (Some(ca), Some(cb)) => (ca, cb),
+                    (None, _) => {
+                        lacking(format!("no runs of {a}{at}"));
+                        break;
+                    }
+                    (_, None) => {
+                        lacking(format!("no runs of {b}{at}"));
+                        continue;
+                    }
                 };
                 match stats::compare(&ca.values, &cb.values, dir, margin, pooled) {
                     Ok(c) => {
-                        points.push(Point::from_comparison(label.clone(), &a, b, &c, test, Self::dates(&[&ca, &cb])));
+                        points.push(Point::from_comparison(label.clone(), &a, b, &c, test, [ca.sweeps(), cb.sweeps()]));
                     }
                     Err(e) => lacking(format!("{a} and {b} cannot be compared{at}: {e}")),
                 }

@@ -33,7 +33,7 @@ impl Judge<'_, '_> {
         let Some(pivot) = self.pivot(clause, metric, param)? else {
             return Ok(combine_all(&[]));
         };
-        let pooled = Self::pooled_log_sd(&pivot);
+        let pooled = self.pooled_log_sd(&pivot);
         let series: Vec<String> =
             v.term.series().iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?;
         self.single_point(clause, &pivot, q, &series)?;
@@ -51,7 +51,7 @@ impl Judge<'_, '_> {
             self.point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
         }
         let Found { estimates, missing, gaps } = found;
-        let stated = Side { name: "stated".into(), value: target, runs: 0 };
+        let stated = Side { name: "stated".into(), value: target, runs: 0, sweeps: Vec::new() };
         // `≈`/`=` without `within` on a ratio use the metric's margin too:
         // the same δ as `matches`.
         let point = |est: &stats::Estimate, label: String, dates: Vec<String>| {
@@ -66,7 +66,7 @@ impl Judge<'_, '_> {
             };
             let mut p = Point::from_check(
                 label,
-                Side { name: name.clone(), value: est.value, runs: est.runs },
+                Side { name: name.clone(), value: est.value, runs: est.runs, sweeps: dates.clone() },
                 stated.clone(),
                 check.outcome,
                 est.single_run,
@@ -135,7 +135,7 @@ impl Judge<'_, '_> {
         let (Some((r1, k1)), Some((r2, k2))) = (top, bottom) else { return };
         let (l1, l2) = (Self::label(pivot, k1), Self::label(pivot, k2));
         let scale = if vs.ratio { Scale::Log } else { Scale::Raw };
-        match (self.cell(pivot, r1, series, scale), self.cell(pivot, r2, series, scale)) {
+        match self.pair(pivot, (r1, series), (r2, series), scale) {
             (Some(c1), Some(c2)) => {
                 let est = if vs.ratio {
                     stats::estimate_ratio(&c1.values, &c2.values, pooled)
@@ -167,7 +167,13 @@ impl Judge<'_, '_> {
     ) {
         let scale = if matches!(term, Term::Difference(..)) { Scale::Raw } else { Scale::Log };
         for (row, key) in Self::rows(pivot, q) {
-            let cells: Vec<Option<CellRuns>> = series.iter().map(|s| self.cell(pivot, row, s, scale)).collect();
+            let cells: Vec<Option<CellRuns>> = match series {
+                [a, b] => {
+                    let (ca, cb) = self.pair(pivot, (row, a), (row, b), scale);
+                    vec![ca, cb]
+                }
+                _ => series.iter().map(|s| self.one(pivot, row, s, scale)).collect(),
+            };
             let lacking: Vec<&str> =
                 series.iter().zip(&cells).filter(|(_, c)| c.is_none()).map(|(s, _)| s.as_str()).collect();
             let cells: Option<Vec<CellRuns>> = cells.into_iter().collect();

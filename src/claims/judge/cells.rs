@@ -1,0 +1,158 @@
+//! The runs a clause's statistics read from a pivot cell: the runs that
+//! logged a measurement (a failed run's 0 is left out and said), from the
+//! sweep the project's superseding rule picks, and the per-run noise of the
+//! metric pooled over repeated runs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Judge, Supersede};
+use crate::claims::stats;
+use crate::metric::format_number;
+use crate::query::Pivot;
+
+/// How a clause's statistics read a cell's values: as logs (levels, ratios,
+/// comparisons) or raw (differences).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scale {
+    Log,
+    Raw,
+}
+
+/// The runs of one cell the statistics use: their values, and each run's
+/// sweep (rank and date).
+#[derive(Debug, Clone)]
+pub(super) struct CellRuns {
+    pub(super) values: Vec<f64>,
+    sweeps: Vec<(u32, String)>,
+}
+
+impl CellRuns {
+    /// The sweep dates of the runs, distinct, oldest first.
+    pub(super) fn sweeps(&self) -> Vec<String> {
+        let set: BTreeSet<&(u32, String)> = self.sweeps.iter().collect();
+        set.into_iter().map(|s| s.1.clone()).collect()
+    }
+
+    /// The runs of one sweep.
+    fn of_sweep(&self, rank: u32) -> CellRuns {
+        let keep = |i: &usize| self.sweeps[*i].0 == rank;
+        CellRuns {
+            values: (0..self.values.len()).filter(keep).map(|i| self.values[i]).collect(),
+            sweeps: (0..self.values.len()).filter(keep).map(|i| self.sweeps[i].clone()).collect(),
+        }
+    }
+
+    /// The runs of the cell's newest sweep.
+    pub(super) fn newest(&self) -> CellRuns {
+        self.of_sweep(self.sweeps.iter().map(|s| s.0).max().unwrap_or(0))
+    }
+
+    fn ranks(&self) -> BTreeSet<u32> {
+        self.sweeps.iter().map(|s| s.0).collect()
+    }
+}
+
+impl Judge<'_, '_> {
+    /// The runs of `series` at a pivot row the statistics can use on
+    /// `scale`, of every sweep the pivot holds; a run that logged no
+    /// measurement there (a failed run's 0, see [`stats::measurable`]) is
+    /// left out and said in the evidence. `None` when no run is left.
+    /// Read one cell with [`Judge::one`], two compared cells with
+    /// [`Judge::pair`].
+    fn runs_of(&self, pivot: &Pivot, row: usize, series: &str, scale: Scale) -> Option<CellRuns> {
+        let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series))?;
+        let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
+        let log = scale == Scale::Log;
+        let sweeps = self.dataset.sweeps_of(&cell.runs);
+        let keep: Vec<usize> = (0..cell.values.len()).filter(|i| stats::measurable(cell.values[*i], log)).collect();
+        let dropped: Vec<f64> = cell.values.iter().copied().filter(|v| !stats::measurable(*v, log)).collect();
+        if let Some(first) = dropped.first() {
+            let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
+            let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+            let logged: BTreeSet<String> = dropped.iter().map(|v| format_number(*v)).collect();
+            let why = if log && first.is_finite() {
+                "not a measurement a ratio can use (a run whose requests all failed logs 0)"
+            } else {
+                "not a finite number"
+            };
+            self.left_out.borrow_mut().insert(format!(
+                "{} of {} runs of {series}{at} logged {} {}, left out: {why}",
+                dropped.len(),
+                cell.values.len(),
+                pivot.metric.name,
+                logged.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        (!keep.is_empty()).then(|| CellRuns {
+            values: keep.iter().map(|i| cell.values[*i]).collect(),
+            sweeps: keep.iter().map(|i| sweeps.get(*i).cloned().unwrap_or_default()).collect(),
+        })
+    }
+
+    /// One cell read on its own: the runs of its newest sweep.
+    pub(super) fn one(&self, pivot: &Pivot, row: usize, series: &str, scale: Scale) -> Option<CellRuns> {
+        self.runs_of(pivot, row, series, scale).map(|c| c.newest())
+    }
+
+    /// Two cells compared with each other (`a` at row `ra`, `b` at `rb`).
+    /// Each reads its newest sweep ([`Supersede::Cell`]); under
+    /// [`Supersede::Comparison`] both read the newest sweep that holds
+    /// both, and each its newest only when no sweep holds both.
+    pub(super) fn pair(
+        &self,
+        pivot: &Pivot,
+        (ra, a): (usize, &str),
+        (rb, b): (usize, &str),
+        scale: Scale,
+    ) -> (Option<CellRuns>, Option<CellRuns>) {
+        let (ca, cb) = (self.runs_of(pivot, ra, a, scale), self.runs_of(pivot, rb, b, scale));
+        if let (Supersede::Comparison, Some(x), Some(y)) = (self.settings.supersede, &ca, &cb) {
+            if let Some(&rank) = x.ranks().intersection(&y.ranks()).max() {
+                let (x, y) = (x.of_sweep(rank), y.of_sweep(rank));
+                // A newer sweep of one side alone is left out, and said.
+                for (side, newer, other) in [(a, ca.as_ref(), b), (b, cb.as_ref(), a)] {
+                    let Some(newest) = newer.map(CellRuns::newest).filter(|n| n.sweeps() != x.sweeps()) else {
+                        continue;
+                    };
+                    let label =
+                        Self::label(pivot, pivot.rows.get(if side == a { ra } else { rb }).and_then(|k| k.first()));
+                    let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+                    self.left_out.borrow_mut().insert(format!(
+                        "the runs of {side}{at} of sweep {} are left out: {other} was not re-run then \
+                         (`[claims] supersede = \"comparison\"`)",
+                        newest.sweeps().join(", ")
+                    ));
+                }
+                return (Some(x), Some(y));
+            }
+        }
+        (ca.map(|c| c.newest()), cb.map(|c| c.newest()))
+    }
+
+    /// The per-run log sd of the metric seen in the pivot's repeated runs
+    /// (pooled over the runs of every cell and sweep with two or more),
+    /// if any.
+    pub(super) fn pooled_log_sd(&self, pivot: &Pivot) -> Option<f64> {
+        let (mut ss, mut dof) = (0.0, 0usize);
+        for (_, _, cell) in pivot.iter() {
+            let mut by_sweep: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+            for (v, (rank, _)) in cell.values.iter().zip(self.dataset.sweeps_of(&cell.runs)) {
+                if *v > 0.0 && v.is_finite() {
+                    by_sweep.entry(rank).or_default().push(v.ln());
+                }
+            }
+            for logs in by_sweep.values().filter(|l| l.len() >= 2) {
+                let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+                ss += logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>();
+                dof += logs.len() - 1;
+            }
+        }
+        (dof > 0).then(|| (ss / dof as f64).sqrt())
+    }
+
+    /// The sweep dates of the runs of some cells, distinct, oldest first.
+    pub(super) fn dates(cells: &[&CellRuns]) -> Vec<String> {
+        let set: BTreeSet<String> = cells.iter().flat_map(|c| c.sweeps()).collect();
+        set.into_iter().collect()
+    }
+}
