@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod doc;
 pub mod error;
+pub mod escape;
 pub(crate) mod fsguard;
 pub mod ingest;
 pub(crate) mod lint;

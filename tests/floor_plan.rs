@@ -11,11 +11,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The pipeline order. A module may import only modules ranked below it.
-/// `error`, `fsguard`, `metric`, `syntax` and `run` are the shared vocabulary; reckon.toml
+/// `error`, `escape`, `fsguard`, `metric`, `syntax` and `run` are the shared vocabulary; reckon.toml
 /// (`config`) is read above the stages and turned into each stage's own
 /// options, so no stage below it knows the file.
 const RANKS: &[&str] = &[
     "error",
+    "escape",
     "fsguard",
     "metric",
     "syntax",

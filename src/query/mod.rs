@@ -26,7 +26,7 @@ mod sets;
 pub use cell::{median, Agg, Cell, Key};
 pub use dataset::{Dataset, Overrides};
 pub use filter::{Filter, FilterError};
-pub use output::{markdown_table, md_escape, NumberFormat, MAX_DIGITS};
+pub use output::{markdown_rows, markdown_table, NumberFormat, MAX_DIGITS};
 pub use pivot::{Pivot, Query};
 pub use sets::ParamSet;
 

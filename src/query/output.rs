@@ -149,8 +149,13 @@ impl Pivot {
 
 /// A plain table for a terminal from a header, each column's alignment
 /// (true = right) and the body: columns two spaces apart, each padded to its
-/// widest entry (as displayed), no trailing spaces.
+/// widest entry (as displayed), no trailing spaces; every control
+/// character in a cell written visibly ([`crate::escape::terminal`]).
 pub fn text_table(header: &[String], right: &[bool], body: &[Vec<String>]) -> String {
+    // Values from logs: each shown with its control characters visible.
+    let shown = |row: &[String]| row.iter().map(|c| crate::escape::terminal(c)).collect::<Vec<_>>();
+    let (header, body) = (shown(header), body.iter().map(|r| shown(r)).collect::<Vec<_>>());
+    let (header, body) = (header.as_slice(), body.as_slice());
     let width = |s: &str| console::measure_text_width(s);
     let widths: Vec<usize> = (0..header.len())
         .map(|i| std::iter::once(header).chain(body.iter().map(Vec::as_slice)).map(|r| width(&r[i])).max().unwrap_or(0))
@@ -189,15 +194,28 @@ pub fn csv_table<S: AsRef<[u8]>>(header: &[S], body: &[Vec<String>]) -> Result<S
     String::from_utf8(bytes).map_err(|e| Error::usage(format!("cannot write CSV: {e}")))
 }
 
-/// A GitHub markdown table from a header, each column's alignment (true =
-/// right) and the body; `|` in cells is escaped.
+/// A GitHub markdown table of plain text from a header, each column's
+/// alignment (true = right) and the body: every cell (a param value, a
+/// series name, a SQL result: data from logs) escaped with
+/// [`crate::escape::markdown`], so it stays inside its cell and renders as
+/// its text — no log opens or closes a reckon region, HTML, a link or an
+/// image.
 pub fn markdown_table(header: &[String], right: &[bool], body: &[Vec<String>]) -> String {
+    let escaped = |row: &[String]| row.iter().map(|c| crate::escape::markdown(c)).collect::<Vec<_>>();
+    let body: Vec<Vec<String>> = body.iter().map(|r| escaped(r)).collect();
+    markdown_rows(&escaped(header), right, &body)
+}
+
+/// A GitHub markdown table of cells that already are markdown: text
+/// escaped with [`crate::escape::markdown`], perhaps inside reckon's own
+/// emphasis (`**773.0**`).
+pub fn markdown_rows(header: &[String], right: &[bool], body: &[Vec<String>]) -> String {
     let mut out = String::new();
     let line = |out: &mut String, cells: &[String]| {
         out.push('|');
         for c in cells {
             out.push(' ');
-            out.push_str(&md_escape(c));
+            out.push_str(c);
             out.push_str(" |");
         }
         out.push('\n');
@@ -210,26 +228,6 @@ pub fn markdown_table(header: &[String], right: &[bool], body: &[Vec<String>]) -
     out.push('\n');
     for row in body {
         line(&mut out, row);
-    }
-    out
-}
-
-/// Escapes a cell's text (a param value, a series name, a SQL result: data
-/// from logs) so it stays inside its cell and cannot open HTML: no log can
-/// open or close a reckon region (`<!-- /reckon:table -->`) or a comment.
-/// Renders as the original text.
-pub fn md_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '|' => out.push_str("\\|"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
     }
     out
 }

@@ -4,8 +4,9 @@
 
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
 use crate::claims::stats;
+use crate::escape;
 use crate::metric::Direction;
-use crate::query::{markdown_table, Agg, Filter, Key, Pivot, Query};
+use crate::query::{markdown_rows, Agg, Filter, Key, Pivot, Query};
 use crate::syntax::Literal;
 
 const ARGS: [&str; 14] = [
@@ -113,8 +114,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let compared = columns.len() - ratio_cols;
     let row_params = pivots.first().map_or_else(|| rows.clone(), |p| p.row_params.clone());
     let mut labels = Labels::parse(ctx, args)?;
-    let mut header: Vec<String> = row_params.iter().map(|p| labels.show(p)).collect();
-    header.extend(columns.iter().map(|c| heading(&mut labels, c)));
+    // Names and keys come from logs: escaped, as markdown text; the
+    // numbers are reckon's, bold where best.
+    let mut header: Vec<String> = row_params.iter().map(|p| escape::markdown(&labels.show(p))).collect();
+    header.extend(columns.iter().map(|c| escape::markdown(&heading(&mut labels, c))));
     let mut right: Vec<bool> = (0..rows.len()).map(|i| row_keys.iter().all(|k| k[i].is_num())).collect();
     right.extend(columns.iter().map(|_| true));
     let cells = |v: f64| if agg == Agg::Count { crate::metric::format_number(v) } else { fmt.format(v) };
@@ -122,13 +125,14 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         .iter()
         .map(|&r| {
             let best = noise.as_ref().map_or(Best::None, |noise| best_in_row(&columns[..compared], r, noise));
-            let mut line: Vec<String> = row_keys[r].iter().map(|k| labels.show(&k.to_string())).collect();
+            let mut line: Vec<String> =
+                row_keys[r].iter().map(|k| escape::markdown(&labels.show(&k.to_string()))).collect();
             line.extend(columns.iter().enumerate().map(|(ci, col)| cell_text(col, ci, compared, r, &best, &cells)));
             line
         })
         .collect();
     labels.all_used()?;
-    let mut content = markdown_table(&header, &right, &body);
+    let mut content = markdown_rows(&header, &right, &body);
     if args.flag("caption")? {
         content.push('\n');
         content.push_str(&caption(pivots, agg));
@@ -328,6 +332,7 @@ fn cell_text(
         }
         Some(v) => number(v),
     };
+    let text = escape::markdown(&text);
     match best {
         Best::One(b) if *b == ci => format!("**{text}**"),
         Best::Tie(tied) if tied.contains(&ci) => format!("**{text}** ≈"),
@@ -401,7 +406,7 @@ fn caption(pivots: &[Pivot], agg: Agg) -> String {
     };
     let s = if sweeps.len() == 1 { "sweep" } else { "sweeps" };
     let r = if runs == 1 { "run" } else { "runs" };
-    format!("_{runs} {r}; {s} {}; {how}._", sweeps.join(", "))
+    format!("_{runs} {r}; {s} {}; {how}._", escape::markdown(&sweeps.join(", ")))
 }
 
 /// The column a name written in an argument (`ratio=`, `sort=`) means: its

@@ -70,7 +70,7 @@ fn environment<'s>(
     // or closing a region). A value the template marks `|safe` is kept.
     env.set_formatter(|out, _state, value| {
         let text = value.to_string();
-        let text = if value.is_safe() { text } else { crate::query::md_escape(&text) };
+        let text = if value.is_safe() { text } else { crate::escape::markdown(&text) };
         out.write_str(&text)
             .map_err(|_| minijinja::Error::new(minijinja::ErrorKind::WriteFailure, "writing the output"))
     });

@@ -12,27 +12,29 @@ use crate::claims::lang::{self, Claim};
 use crate::claims::Verdict;
 use crate::config::Config;
 use crate::doc::{self, Alert, Document, Kind, Region, CLAIM_ARGS};
+use crate::escape;
 use crate::query::Dataset;
 use crate::Result;
 
 /// The status note for a claim: a warning naming the counterexample and the
 /// date of the data when contradicted, a note with the evidence when the
-/// author marked it superseded, nothing otherwise.
+/// author marked it superseded, nothing otherwise. The evidence names
+/// series and params from the logs: the note's text is escaped, as
+/// markdown text, so no value opens a region, a link or HTML in the
+/// document.
 fn status_note(report: &ClaimReport) -> Option<String> {
     let date = report.data_date.as_deref().unwrap_or("the latest");
     let worst = report.clauses.iter().find(|c| c.verdict == Verdict::Contradicted).map(|c| c.summary.as_str());
     if let Some(on) = &report.superseded {
         let evidence = worst.map(|w| format!(" The data then: {w}.")).unwrap_or_default();
-        return Some(doc::status_note(
-            Alert::Note,
-            &format!("superseded on {on}: this conclusion no longer holds and is kept as history.{evidence}"),
-        ));
+        let text = format!("superseded on {on}: this conclusion no longer holds and is kept as history.{evidence}");
+        return Some(doc::status_note(Alert::Note, &escape::markdown(&text)));
     }
     match report.verdict {
-        Verdict::Contradicted => Some(doc::status_note(
-            Alert::Warning,
-            &format!("the data of {date} contradict this conclusion: {}.", worst.unwrap_or(&report.summary)),
-        )),
+        Verdict::Contradicted => {
+            let text = format!("the data of {date} contradict this conclusion: {}.", worst.unwrap_or(&report.summary));
+            Some(doc::status_note(Alert::Warning, &escape::markdown(&text)))
+        }
         _ => None,
     }
 }

@@ -165,11 +165,14 @@ impl SweepDiff {
     }
 
     /// An aligned table for a terminal.
+    /// Names, params and sweeps come from logs: each line and cell with
+    /// its control characters written visibly.
     pub(crate) fn to_text(&self, listing: Listing, digits: Option<usize>) -> String {
-        let mut out = self.preamble().join("\n");
+        let shown = crate::escape::terminal;
+        let mut out = self.preamble().iter().map(|l| shown(l)).collect::<Vec<_>>().join("\n");
         out.push_str("\n\n");
-        let mut rows = vec![self.header()];
-        rows.extend(self.listed(listing).map(|c| Self::row(c, digits)));
+        let mut rows = vec![self.header().iter().map(|c| shown(c)).collect::<Vec<_>>()];
+        rows.extend(self.listed(listing).map(|c| Self::row(c, digits).iter().map(|c| shown(c)).collect()));
         if rows.len() == 1 {
             out.push_str("(no cell moved)\n");
         } else {
@@ -194,13 +197,13 @@ impl SweepDiff {
             }
         }
         for l in self.postscript() {
-            out.push_str(&l);
+            out.push_str(&shown(&l));
             out.push('\n');
         }
         if !self.claims.is_empty() {
-            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:", self.from, self.to);
+            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:", shown(&self.from), shown(&self.to));
             for l in self.claim_lines() {
-                let _ = writeln!(out, "  {l}");
+                let _ = writeln!(out, "  {}", shown(&l));
             }
         }
         out
@@ -208,13 +211,15 @@ impl SweepDiff {
 
     /// A markdown section (used by `--format markdown` and `diff` regions).
     pub(crate) fn to_markdown(&self, listing: Listing, digits: Option<usize>) -> String {
-        let mut out = self.preamble().join(" ");
+        // Names, params and sweeps come from logs: every piece of text is
+        // escaped, as markdown text.
+        let md = crate::escape::markdown;
+        let mut out = md(&self.preamble().join(" "));
         out.push_str("\n\n");
         let body: Vec<Vec<String>> = self
             .listed(listing)
             .map(|c| {
-                let mut r = Self::row(c, digits);
-                r[1] = r[1].replace('|', "\\|");
+                let mut r: Vec<String> = Self::row(c, digits).iter().map(|t| md(t)).collect();
                 if c.movement.beyond_noise() {
                     r[7] = format!("**{}**", r[7]);
                 }
@@ -225,19 +230,20 @@ impl SweepDiff {
             out.push_str("_No cell moved._\n");
         } else {
             let right = [false, false, true, true, true, true, true, false];
-            out.push_str(&crate::query::markdown_table(&self.header(), &right, &body));
+            let header: Vec<String> = self.header().iter().map(|t| md(t)).collect();
+            out.push_str(&crate::query::markdown_rows(&header, &right, &body));
         }
         let post = self.postscript();
         if !post.is_empty() {
             out.push('\n');
-            out.push_str(&post.join(" "));
+            out.push_str(&md(&post.join(" ")));
             out.push('\n');
         }
         if !self.claims.is_empty() {
-            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:\n", self.from, self.to);
+            let _ = writeln!(out, "\nClaims whose verdict changed from {} to {}:\n", md(&self.from), md(&self.to));
             for c in &self.claims {
-                let _ =
-                    writeln!(out, "- `{}` ({}:{}): {} → **{}** — {}", c.id, c.path, c.line, c.from, c.to, c.summary);
+                let (id, path, summary) = (md(&c.id), md(&c.path), md(&c.summary));
+                let _ = writeln!(out, "- {id} ({path}:{}): {} → **{}** — {summary}", c.line, c.from, c.to);
             }
         }
         out
