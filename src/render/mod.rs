@@ -157,9 +157,23 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         categories: pivot.rows.iter().map(|r| r[0].to_string()).collect(),
     };
     let svg = plot::svg(&chart).map_err(|e| RegionError::new(None, e.to_string()))?;
+    let file = plot_file(args, metric, x)?;
+    let target = if file.contains(' ') { format!("<{file}>") } else { file.clone() };
+    let content = format!("![{}]({target}){}", crate::escape::markdown(&title), error_bars_note(&pivot));
+    let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::new(Some("file"), msg))?;
+    Ok(Rendered { content, files: vec![(path, svg)] })
+}
+
+/// A plot's `file=` (or its default name), checked: a relative path ending
+/// in `.svg`, without `..`, of characters a markdown link destination
+/// holds without escaping (the title is escaped as markdown text).
+fn plot_file(args: &Args, metric: &str, x: &str) -> Result<String, RegionError> {
+    let allowed = |c: char| c.is_alphanumeric() || " ._-/+=,@~".contains(c);
     let file = match args.get("file") {
         Some(f) => f.to_string(),
-        None => format!("{metric}-by-{x}.svg"),
+        // Names written in the document; a character a file name here may
+        // not hold becomes `_`.
+        None => format!("{metric}-by-{x}.svg").chars().map(|c| if allowed(c) { c } else { '_' }).collect(),
     };
     // `rsplit_once`, not `Path::extension`: `.svg` alone is a name ending
     // in .svg, and the check stays case-sensitive as it always was.
@@ -172,9 +186,16 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder"),
         ));
     }
-    let content = format!("![{}]({}){}", title.replace(']', "\\]"), file, error_bars_note(&pivot));
-    let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::new(Some("file"), msg))?;
-    Ok(Rendered { content, files: vec![(path, svg)] })
+    if let Some(bad) = file.chars().find(|c| !allowed(*c)) {
+        return Err(RegionError::new(
+            Some("file"),
+            format!(
+                "file=`{file}`: {bad:?} cannot be in a plot's file name; use letters, digits, spaces and \
+                 . _ - / + = , @ ~"
+            ),
+        ));
+    }
+    Ok(file)
 }
 
 /// `kind=` and `log=` of a plot: the chart kind, and which axes are

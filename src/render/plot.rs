@@ -59,6 +59,7 @@ fn plot_err<E: std::fmt::Display>(e: E) -> Error {
 
 /// Renders the chart as an SVG document.
 pub fn svg(chart: &Chart) -> Result<String> {
+    let chart = &well_formed(chart);
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
@@ -82,6 +83,35 @@ pub fn svg(chart: &Chart) -> Result<String> {
 
 const DATA_MARK: &str = "reckon:data";
 
+/// The chart with its words (title, labels, series and category names:
+/// from logs and arguments) made of characters XML allows, each control
+/// written visibly ([`crate::escape::xml`]); the SVG writer escapes the
+/// markup characters.
+fn well_formed(chart: &Chart) -> Chart {
+    let x = crate::escape::xml;
+    Chart {
+        title: x(&chart.title),
+        x_label: x(&chart.x_label),
+        y_label: x(&chart.y_label),
+        series: chart.series.iter().map(|s| Series { name: x(&s.name), ..s.clone() }).collect(),
+        categories: chart.categories.iter().map(|c| x(c)).collect(),
+        ..chart.clone()
+    }
+}
+
+/// `line` as the text of an XML comment: no `--` in it (a space between
+/// two dashes).
+fn comment_text(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c == '-' && out.ends_with('-') {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The chart's numbers as tab-separated lines: series, x, y.
 fn data_table(chart: &Chart) -> String {
     let with_bars = chart.series.iter().any(|s| !s.bars.is_empty());
@@ -98,7 +128,7 @@ fn data_table(chart: &Chart) -> String {
                 None if with_bars => "\t\t".to_string(),
                 None => String::new(),
             };
-            s.push_str(&format!("{}\t{x}\t{}{spread}\n", series.name, tick(*y)).replace("--", "- -"));
+            s.push_str(&comment_text(&format!("{}\t{x}\t{}{spread}\n", series.name, tick(*y))));
         }
     }
     s

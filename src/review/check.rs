@@ -172,6 +172,7 @@ mod tests {
                 line: 5,
             }],
             drawn: Vec::new(),
+            plots: Vec::new(),
             claims: vec![
                 claim("wrong", 10, Verdict::Contradicted, None),
                 claim("unsure", 12, Verdict::Inconclusive, None),

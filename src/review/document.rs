@@ -46,6 +46,9 @@ pub struct DocReview {
     pub files: Vec<FileChange>,
     /// Every file the document's regions draw, changed or not.
     pub drawn: Vec<PathBuf>,
+    /// Each plot region's drawing (region index, file, SVG), changed or not:
+    /// the only files a report of the document embeds.
+    pub plots: Vec<(usize, PathBuf, String)>,
     pub claims: Vec<crate::claims::judge::ClaimReport>,
     /// Each region's new content as given to [`doc::Document::splice`]
     /// (region index, replacement): `review` applies a chosen subset.
@@ -142,6 +145,7 @@ fn review_parsed(
     let mut replacements: Vec<(usize, String)> = Vec::new();
     let mut files: Vec<FileChange> = Vec::new();
     let mut drawn: Vec<PathBuf> = Vec::new();
+    let mut plots: Vec<(usize, PathBuf, String)> = Vec::new();
     let mut claims = Vec::new();
     // Every claim is judged before any error is returned, so one bad claim
     // does not hide the problems (or verdicts) of the others.
@@ -178,6 +182,7 @@ fn review_parsed(
                 ));
             }
             drawn.push(file.clone());
+            plots.push((i, file.clone(), new.clone()));
             let old = std::fs::read_to_string(&file).ok();
             if old.as_deref() != Some(new.as_str()) {
                 files.push(FileChange { path: file, old, new, line: region.line });
@@ -207,7 +212,18 @@ fn review_parsed(
             .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
             .collect()
     };
-    Ok(DocReview { path: path.to_path_buf(), original, text, updated, stale, files, drawn, claims, replacements })
+    Ok(DocReview {
+        path: path.to_path_buf(),
+        original,
+        text,
+        updated,
+        stale,
+        files,
+        drawn,
+        plots,
+        claims,
+        replacements,
+    })
 }
 
 /// A renderer's complaint, placed at the argument it is about (or the
