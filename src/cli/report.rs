@@ -41,14 +41,14 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
         }
         let doc_dir = cwd.join(&r.path).parent().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
         let ctx = Context { doc_dir: &doc_dir, ..ctx };
-        let html = crate::report::page(&ctx, r, &doc_dir).and_then(|html| crate::report::write_page(&target, &html));
+        let html = crate::report::page(&ctx, r).and_then(|html| crate::report::write_page(&target, &html));
         match html {
             Ok(()) => {
                 eprintln!("{}: {}", r.path.display(), shown(cwd, &target));
                 written.push(target);
             }
             Err(e) => {
-                eprintln!("error: {}", relative_error(e, cwd));
+                eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
                 errors += 1;
             }
         }

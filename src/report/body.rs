@@ -9,8 +9,27 @@ use std::collections::BTreeMap;
 use comrak::nodes::NodeValue;
 use comrak::Node;
 
-use super::token;
+use super::Tokens;
 use crate::{Error, Result};
+
+/// What a token gives way to.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Swap {
+    /// The HTML in its place.
+    pub html: String,
+    /// The HTML in its place inside a link's or an image's text, where no
+    /// link may be (a number without its provenance link), if different.
+    pub in_link: Option<String>,
+    /// HTML placed after the top-level block holding the token (an inline
+    /// claim's evidence).
+    pub after_block: Option<String>,
+}
+
+impl Swap {
+    pub(super) fn html(html: String) -> Swap {
+        Swap { html, ..Swap::default() }
+    }
+}
 
 /// The page body: the token-marked markdown rendered by comrak, with its
 /// tree edited before it is formatted — each token swapped for reckon's
@@ -18,16 +37,17 @@ use crate::{Error, Result};
 /// external images turned into links.
 pub(super) fn render_body(
     md: &str,
-    swaps: &BTreeMap<String, String>,
+    tokens: &Tokens,
+    swaps: &BTreeMap<String, Swap>,
     linked_tables: &[(usize, usize)],
 ) -> Result<String> {
     let arena = comrak::Arena::new();
     let options = comrak_options();
     let root = comrak::parse_document(&arena, md, &options);
     for &(i, keys) in linked_tables {
-        link_table_numbers(&arena, root, i, keys);
+        link_table_numbers(&arena, root, tokens, i, keys);
     }
-    swap_tokens(&arena, root, swaps);
+    swap_tokens(&arena, root, tokens, swaps);
     no_external_images(&arena, root, &options);
     let mut body = String::new();
     comrak::format_html(root, &options, &mut body)
@@ -40,7 +60,7 @@ fn raw<'a>(arena: &'a comrak::Arena<'a>, html: String) -> Node<'a> {
 }
 
 /// The token a paragraph consists of, if it is nothing but one.
-fn token_paragraph(node: Node<'_>) -> Option<String> {
+fn token_paragraph(node: Node<'_>, tokens: &Tokens) -> Option<String> {
     if !matches!(node.data().value, NodeValue::Paragraph) {
         return None;
     }
@@ -49,7 +69,7 @@ fn token_paragraph(node: Node<'_>) -> Option<String> {
         return None;
     }
     match &child.data().value {
-        NodeValue::Text(t) if t.starts_with("RECKONTOKEN") => Some(t.to_string()),
+        NodeValue::Text(t) if t.starts_with(tokens.prefix.as_str()) => Some(t.to_string()),
         _ => None,
     }
 }
@@ -69,32 +89,49 @@ fn stands_alone(paragraph: Node<'_>) -> bool {
 }
 
 /// Swaps each token for its HTML: a paragraph that is only a token gives
-/// way to the HTML as a block; a token within text is replaced in place.
-fn swap_tokens<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, swaps: &BTreeMap<String, String>) {
+/// way to the HTML as a block; a token within text is replaced in place
+/// (by its link-free form inside a link's text), and what goes after its
+/// block follows that block, in the order the tokens came.
+fn swap_tokens<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, tokens: &Tokens, swaps: &BTreeMap<String, Swap>) {
     let nodes: Vec<Node<'a>> = root.descendants().collect();
+    // Each top-level block, and the last node placed after it.
+    let mut after: Vec<(Node<'a>, Node<'a>)> = Vec::new();
     for node in nodes {
-        if let Some(tok) = token_paragraph(node).filter(|_| stands_alone(node)) {
-            if let Some(html) = swaps.get(&tok) {
-                node.insert_before(raw(arena, format!("{html}\n")));
+        if let Some(tok) = token_paragraph(node, tokens).filter(|_| stands_alone(node)) {
+            if let Some(swap) = swaps.get(&tok) {
+                node.insert_before(raw(arena, format!("{}\n", swap.html)));
                 node.detach();
                 continue;
             }
         }
         let text = match &node.data().value {
-            NodeValue::Text(t) if t.contains("RECKONTOKEN") => t.to_string(),
+            NodeValue::Text(t) if t.contains(tokens.prefix.as_str()) => t.to_string(),
             _ => continue,
         };
+        let in_link = node.ancestors().any(|a| matches!(a.data().value, NodeValue::Link(_) | NodeValue::Image(_)));
+        let top = node.ancestors().find(|a| a.parent().is_some_and(|p| std::ptr::eq(p, root)));
         let mut rest = text.as_str();
         let mut pieces: Vec<Node<'a>> = Vec::new();
-        while let Some(at) = rest.find("RECKONTOKEN") {
-            let Some(len) = swaps.keys().find(|k| rest[at..].starts_with(k.as_str())).map(String::len) else {
+        while let Some(at) = rest.find(tokens.prefix.as_str()) {
+            let Some((tok, swap)) = swaps.iter().find(|(k, _)| rest[at..].starts_with(k.as_str())) else {
                 break;
             };
             if at > 0 {
                 pieces.push(arena.alloc(NodeValue::Text(rest[..at].to_string().into()).into()));
             }
-            pieces.push(raw(arena, swaps[&rest[at..at + len]].clone()));
-            rest = &rest[at + len..];
+            let html = swap.in_link.as_ref().filter(|_| in_link).unwrap_or(&swap.html);
+            pieces.push(raw(arena, html.clone()));
+            if let (Some(block), Some(top)) = (&swap.after_block, top) {
+                let placed = raw(arena, format!("{block}\n"));
+                if let Some((_, last)) = after.iter_mut().find(|(t, _)| std::ptr::eq(*t, top)) {
+                    last.insert_after(placed);
+                    *last = placed;
+                } else {
+                    top.insert_after(placed);
+                    after.push((top, placed));
+                }
+            }
+            rest = &rest[at + tok.len()..];
         }
         if pieces.is_empty() {
             continue;
@@ -127,9 +164,9 @@ fn cell_text(cell: Node<'_>) -> Option<String> {
 /// except in the first `keys` cells of each row (the row's params, which
 /// are not generated numbers). The table is what stands between the
 /// region's two token paragraphs.
-fn link_table_numbers<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, i: usize, keys: usize) {
-    let (begin, end) = (token("B", i), token("E", i));
-    let is = |n: Node<'a>, tok: &str| stands_alone(n) && token_paragraph(n).as_deref() == Some(tok);
+fn link_table_numbers<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, tokens: &Tokens, i: usize, keys: usize) {
+    let (begin, end) = (tokens.token("B", i), tokens.token("E", i));
+    let is = |n: Node<'a>, tok: &str| stands_alone(n) && token_paragraph(n, tokens).as_deref() == Some(tok);
     let Some(start) = root.descendants().find(|n| is(n, &begin)) else {
         return;
     };

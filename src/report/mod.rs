@@ -9,7 +9,7 @@
 //!
 //! Escaping: the author's raw HTML is dropped by comrak (its `unsafe` option
 //! stays off) and everything reckon inserts — series names, values and
-//! evidence drawn from logs — goes through [`esc`]. Plots travel as
+//! evidence drawn from logs — goes through [`crate::escape::html`]. Plots travel as
 //! `<img>` data URIs, in which an SVG cannot run script.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,32 +19,45 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 
 mod body;
+mod claim;
+
+use body::Swap;
 
 use crate::claims::judge::ClaimReport;
 use crate::doc::{self, Kind, Region};
+use crate::escape::html as esc;
 use crate::query::{Agg, Filter, Query};
 use crate::review::document::DocReview;
 use crate::review::Context;
 use crate::syntax::Literal;
 use crate::{Error, Result};
 
-/// Escapes text for HTML content and attribute values.
-pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    // comrak's escaper: & < > " (its output is a fmt::Write, infallible on a String).
-    let _ = comrak::html::escape(&mut out, s);
-    out.replace('\'', "&#39;")
-}
-
 /// The runs behind one region, for its provenance entry.
 struct Provenance {
     runs: Vec<i64>,
 }
 
-/// Token text that survives markdown rendering unchanged and appears in no
-/// document: letters only, so no markdown syntax touches it.
-fn token(kind: &str, i: usize) -> String {
-    format!("RECKONTOKEN{kind}{i}X")
+/// Where reckon's own HTML goes in the markdown a page is rendered from:
+/// token text that survives markdown rendering unchanged (letters and
+/// digits, which no markdown syntax touches) and appears nowhere in the
+/// document — its prefix is made longer until the text does not hold it,
+/// so a log value or an author's word cannot pass for one.
+pub(super) struct Tokens {
+    prefix: String,
+}
+
+impl Tokens {
+    fn new(text: &str) -> Tokens {
+        let mut prefix = String::from("RECKONTOKEN");
+        while text.contains(prefix.as_str()) {
+            prefix.push('Q');
+        }
+        Tokens { prefix }
+    }
+
+    fn token(&self, kind: &str, i: usize) -> String {
+        format!("{}{kind}{i}X", self.prefix)
+    }
 }
 
 /// The queries a region's renderer runs (the filter narrowed as it does),
@@ -190,74 +203,30 @@ fn provenance_html(ctx: &Context, i: usize, directive: &str, prov: &Provenance) 
     html
 }
 
-/// The claim's badge and its evidence, one click away.
-fn claim_open(report: &ClaimReport) -> String {
-    let (class, word) = match &report.superseded {
-        Some(_) => ("superseded", "superseded".to_string()),
-        None => (report.verdict.as_str(), report.verdict.as_str().to_string()),
-    };
-    let class = class.replace(' ', "-");
-    format!(
-        "<section class=\"claim verdict-{class}\" id=\"claim-{}\">\n\
-         <p class=\"claim-head\"><span class=\"badge badge-{class}\">{}</span> \
-         <code class=\"claim-id\">{}</code></p>\n",
-        esc(&report.id),
-        esc(&word),
-        esc(&report.id)
-    )
-}
-
-fn claim_close(report: &ClaimReport) -> String {
-    let mut html = String::from("<details class=\"evidence\"><summary>Evidence</summary>\n");
-    let _ = writeln!(html, "<p><strong>Statement:</strong> <code>{}</code></p>", esc(&report.statement));
-    if let Some(date) = &report.superseded {
-        let _ =
-            writeln!(html, "<p>Superseded on {}; the data now say: {}</p>", esc(date), esc(report.verdict.as_str()));
-    }
-    let _ = writeln!(html, "<p>{}</p>", esc(&report.summary));
-    let details: Vec<&String> = report.clauses.iter().flat_map(|c| &c.details).collect();
-    if report.clauses.len() > 1 || !details.is_empty() {
-        html.push_str("<ul>");
-        for c in report.clauses.iter().filter(|_| report.clauses.len() > 1) {
-            let _ = write!(html, "<li><code>{}</code>: {}</li>", esc(&c.statement), esc(&c.summary));
-        }
-        for d in details {
-            let _ = write!(html, "<li>{}</li>", esc(d));
-        }
-        html.push_str("</ul>\n");
-    }
-    if let Some(date) = &report.data_date {
-        let _ = writeln!(html, "<p class=\"muted\">Data of the {} sweep.</p>", esc(date));
-    }
-    html.push_str("</details>\n</section>\n");
-    html
-}
-
-/// The `![title](file)` line of a plot region's content, and the rest.
-fn split_plot_image(content: &str) -> (Option<(String, String)>, String) {
+/// A plot region's content without its `![title](file)` line (the first
+/// line that is an image), for the text below the figure.
+fn below_plot_image(content: &str) -> String {
     let mut rest = String::new();
-    let mut image = None;
+    let mut image = false;
     for line in content.lines() {
         let t = line.trim();
-        if image.is_none() && t.starts_with("![") && t.ends_with(')') {
-            if let Some(mid) = t.rfind("](") {
-                image = Some((t[2..mid].replace("\\]", "]"), t[mid + 2..t.len() - 1].to_string()));
-                continue;
-            }
+        if !image && t.starts_with("![") && t.ends_with(')') {
+            image = true;
+            continue;
         }
         rest.push_str(line);
         rest.push('\n');
     }
-    (image, rest)
+    rest
 }
 
 /// The markdown a page is rendered from, with a token where reckon's own
 /// HTML goes, and what the page says beside it.
-#[derive(Default)]
 struct Marked {
     md: String,
+    tokens: Tokens,
     /// Token → the HTML that replaces it.
-    swaps: BTreeMap<String, String>,
+    swaps: BTreeMap<String, Swap>,
     /// The provenance list's entries.
     provenance: String,
     /// The newest sweep the page's numbers and verdicts rest on.
@@ -274,58 +243,66 @@ impl Marked {
     }
 
     fn swap(&mut self, token: String, html: String) {
-        self.swaps.insert(token, html);
+        self.swaps.insert(token, Swap::html(html));
     }
 
-    /// A claim: its badge before, its evidence after the author's words.
-    fn claim(&mut self, i: usize, content: &str, report: &ClaimReport) {
+    /// A claim: its badge before, its evidence after the author's words —
+    /// as a section of its own, or, for a claim written inside a sentence,
+    /// in the sentence, its evidence after the block that holds it.
+    fn claim(&mut self, i: usize, region: &Region, content: &str, report: &ClaimReport) {
         if let Some(d) = &report.data_date {
             self.saw_sweep(d);
         }
-        let (begin, end) = (token("B", i), token("E", i));
-        let _ = write!(self.md, "\n\n{begin}\n\n{content}\n\n{end}\n\n");
-        self.swap(begin, claim_open(report));
-        self.swap(end, claim_close(report));
+        let (begin, end) = (self.tokens.token("B", i), self.tokens.token("E", i));
+        if region.detached.is_some() {
+            let _ = write!(self.md, "{begin}{content}{end}");
+            let open = Swap {
+                in_link: Some(claim::open_inline(report, true)),
+                ..Swap::html(claim::open_inline(report, false))
+            };
+            self.swaps.insert(begin, open);
+            let close = Swap { after_block: Some(claim::evidence_after(report)), ..Swap::html("</span>".to_string()) };
+            self.swaps.insert(end, close);
+        } else {
+            let _ = write!(self.md, "\n\n{begin}\n\n{content}\n\n{end}\n\n");
+            self.swap(begin, claim::open(report));
+            self.swap(end, claim::close(report));
+        }
     }
 
-    /// An inline value: the number, linked to its provenance when known.
+    /// An inline value: the number, linked to its provenance when known
+    /// (and not inside a link's text).
     fn value(&mut self, i: usize, content: &str, has_provenance: bool) {
-        let v = token("V", i);
+        let v = self.tokens.token("V", i);
         self.md.push_str(&v);
-        let link = if has_provenance {
-            format!("<a class=\"num\" href=\"#prov-{i}\" title=\"provenance\">{}</a>", esc(content.trim()))
+        let plain = format!("<span class=\"num\">{}</span>", esc(content.trim()));
+        let swap = if has_provenance {
+            let link = format!("<a class=\"num\" href=\"#prov-{i}\" title=\"provenance\">{}</a>", esc(content.trim()));
+            Swap { in_link: Some(plain), ..Swap::html(link) }
         } else {
-            format!("<span class=\"num\">{}</span>", esc(content.trim()))
+            Swap::html(plain)
         };
-        self.swap(v, link);
+        self.swaps.insert(v, swap);
     }
 
     /// A plot: the SVG inline as a data URI, the rest of the region's text
-    /// below it.
-    fn plot(&mut self, i: usize, content: &str, review: &DocReview, doc_dir: &Path, has_provenance: bool) {
-        let (begin, end) = (token("B", i), token("E", i));
-        let (image, rest) = split_plot_image(content);
-        let p = token("P", i);
+    /// below it. The SVG is the one reckon drew for this region of this
+    /// document (its `file=` checked to be inside the document's folder, a
+    /// regular file); no path written in the content is ever read.
+    fn plot(&mut self, i: usize, region: &Region, content: &str, review: &DocReview, has_provenance: bool) {
+        let (begin, end) = (self.tokens.token("B", i), self.tokens.token("E", i));
+        let rest = below_plot_image(content);
+        let p = self.tokens.token("P", i);
         let _ = write!(self.md, "\n\n{begin}\n\n{p}\n\n{rest}\n\n{end}\n\n");
-        let figure = match image {
-            Some((alt, file)) => {
-                let path = doc_dir.join(&file);
-                let svg = review
-                    .files
-                    .iter()
-                    .find(|f| f.path == path)
-                    .map(|f| f.new.clone())
-                    .or_else(|| std::fs::read_to_string(&path).ok());
-                match svg {
-                    Some(svg) => format!(
-                        "<figure class=\"plot\"><img src=\"data:image/svg+xml;base64,{}\" alt=\"{}\"></figure>",
-                        base64::engine::general_purpose::STANDARD.encode(svg.as_bytes()),
-                        esc(&alt)
-                    ),
-                    None => format!("<p class=\"muted\">(plot {} not drawn)</p>", esc(&file)),
-                }
-            }
-            None => String::new(),
+        let arg = |k: &str| region.arg(k).map_or("", |a| a.value.as_str());
+        let alt = region.arg("title").map_or_else(|| format!("{} by {}", arg("metric"), arg("x")), |a| a.value.clone());
+        let figure = match review.plots.iter().find(|(r, _, _)| *r == i) {
+            Some((_, _, svg)) => format!(
+                "<figure class=\"plot\"><img src=\"data:image/svg+xml;base64,{}\" alt=\"{}\"></figure>",
+                base64::engine::general_purpose::STANDARD.encode(svg.as_bytes()),
+                esc(&alt)
+            ),
+            None => "<p class=\"muted\">(plot not drawn)</p>".to_string(),
         };
         self.swap(p, figure);
         self.swap(begin, format!("<div class=\"region region-plot\" id=\"region-{i}\">"));
@@ -334,7 +311,7 @@ impl Marked {
 
     /// Any other region: its content inside a `<div>` of its kind.
     fn block(&mut self, i: usize, region: &Region, content: &str, has_provenance: bool) {
-        let (begin, end) = (token("B", i), token("E", i));
+        let (begin, end) = (self.tokens.token("B", i), self.tokens.token("E", i));
         let _ = write!(self.md, "\n\n{begin}\n\n{content}\n\n{end}\n\n");
         self.swap(begin, format!("<div class=\"region region-{}\" id=\"region-{i}\">", region.kind.name()));
         self.swap(end, region_footer(i, has_provenance));
@@ -346,10 +323,17 @@ impl Marked {
 }
 
 /// One document's page, from its review (regenerated text, claims, plots).
-pub(crate) fn page(ctx: &Context, review: &DocReview, doc_dir: &Path) -> Result<String> {
+pub(crate) fn page(ctx: &Context, review: &DocReview) -> Result<String> {
     let text = &review.updated;
     let parsed = doc::parse(&review.path, text)?;
-    let mut marked = Marked { md: String::with_capacity(text.len()), ..Marked::default() };
+    let mut marked = Marked {
+        md: String::with_capacity(text.len()),
+        tokens: Tokens::new(text),
+        swaps: BTreeMap::new(),
+        provenance: String::new(),
+        newest: None,
+        linked_tables: Vec::new(),
+    };
     let mut claims = review.claims.iter();
     let mut cursor = 0;
     for (i, region) in parsed.regions.iter().enumerate() {
@@ -367,16 +351,16 @@ pub(crate) fn page(ctx: &Context, review: &DocReview, doc_dir: &Path) -> Result<
         match region.kind {
             Kind::Claim => {
                 if let Some(report) = claims.next() {
-                    marked.claim(i, content, report);
+                    marked.claim(i, region, content, report);
                 }
             }
             Kind::Value => marked.value(i, content, prov.is_some()),
-            Kind::Plot => marked.plot(i, content, review, doc_dir, prov.is_some()),
+            Kind::Plot => marked.plot(i, region, content, review, prov.is_some()),
             _ => marked.block(i, region, content, prov.is_some()),
         }
     }
     marked.md.push_str(&text[cursor..]);
-    let body = body::render_body(&marked.md, &marked.swaps, &marked.linked_tables)?;
+    let body = body::render_body(&marked.md, &marked.tokens, &marked.swaps, &marked.linked_tables)?;
     Ok(wrap_page(review, &body, &marked.provenance, marked.newest.as_deref()))
 }
 
@@ -441,14 +425,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            esc("<script>a & 'b' \"c\"</script>"),
-            "&lt;script&gt;a &amp; &#39;b&#39; &quot;c&quot;&lt;/script&gt;"
-        );
-    }
-
-    #[test]
     fn line_ranges_collapse_runs_of_lines() {
         assert_eq!(line_ranges(&[3, 4, 5, 9]), "lines 3–5, 9");
         assert_eq!(line_ranges(&[7]), "line 7");
@@ -456,7 +432,7 @@ mod tests {
 
     /// The body comrak gives `md`, edited as a page's is (no tokens swapped).
     fn body(md: &str, linked_tables: &[(usize, usize)]) -> String {
-        body::render_body(md, &BTreeMap::new(), linked_tables).unwrap()
+        body::render_body(md, &Tokens::new(""), &BTreeMap::new(), linked_tables).unwrap()
     }
 
     #[test]
@@ -483,16 +459,29 @@ mod tests {
 
     #[test]
     fn tokens_give_way_to_html_as_blocks_and_inline() {
-        let swaps = BTreeMap::from([(token("B", 0), "<div>".to_string()), (token("V", 1), "<b>7</b>".to_string())]);
-        let md = format!("{}\n\nSpeed {} tok/s.\n", token("B", 0), token("V", 1));
-        let out = body::render_body(&md, &swaps, &[]).unwrap();
-        assert_eq!(out, "<div>\n<p>Speed <b>7</b> tok/s.</p>\n");
+        let t = Tokens::new("");
+        let swaps = BTreeMap::from([
+            (t.token("B", 0), Swap::html("<div>".to_string())),
+            (t.token("V", 1), Swap { in_link: Some("<i>7</i>".to_string()), ..Swap::html("<b>7</b>".to_string()) }),
+            (t.token("V", 2), Swap { after_block: Some("<aside></aside>".to_string()), ..Swap::html("8".to_string()) }),
+        ]);
+        let md =
+            format!("{}\n\nSpeed {} tok/s, [see {}]({}).\n", t.token("B", 0), t.token("V", 1), t.token("V", 1), "x");
+        let out = body::render_body(&md, &t, &swaps, &[]).unwrap();
+        assert_eq!(out, "<div>\n<p>Speed <b>7</b> tok/s, <a href=\"x\">see <i>7</i></a>.</p>\n");
+        let md = format!("A {} b.\n\nNext.\n", t.token("V", 2));
+        let out = body::render_body(&md, &t, &swaps, &[]).unwrap();
+        assert_eq!(out, "<p>A 8 b.</p>\n<aside></aside>\n<p>Next.</p>\n");
+    }
+
+    #[test]
+    fn tokens_are_never_text_the_document_holds() {
+        let t = Tokens::new("a series named RECKONTOKENB0X and RECKONTOKENQ");
+        assert!(!"a series named RECKONTOKENB0X and RECKONTOKENQ".contains(&t.prefix), "{}", t.prefix);
     }
 
     #[test]
     fn plot_image_line_is_split_from_its_caption() {
-        let (img, rest) = split_plot_image("![Throughput \\] x](t.svg)\n\n_Error bars: …_");
-        assert_eq!(img, Some(("Throughput ] x".to_string(), "t.svg".to_string())));
-        assert_eq!(rest, "\n_Error bars: …_\n");
+        assert_eq!(below_plot_image("![Throughput \\] x](t.svg)\n\n_Error bars: …_"), "\n_Error bars: …_\n");
     }
 }

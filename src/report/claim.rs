@@ -1,0 +1,87 @@
+//! A claim on the page: its verdict badge, the author's words, and its
+//! evidence one click away. A claim written as its own block becomes a
+//! `<section>`; a claim written inside a sentence stays in it, as a
+//! `<span>` with its badge, and its evidence follows the block that holds
+//! the sentence (as its status note does in the document).
+
+use std::fmt::Write as _;
+
+use crate::claims::judge::ClaimReport;
+use crate::escape::html as esc;
+
+/// The badge's class and word: the verdict, or `superseded`.
+fn verdict(report: &ClaimReport) -> (String, &str) {
+    let word = if report.superseded.is_some() { "superseded" } else { report.verdict.as_str() };
+    (word.replace(' ', "-"), word)
+}
+
+/// A block claim's opening: the section, its badge and id.
+pub(super) fn open(report: &ClaimReport) -> String {
+    let (class, word) = verdict(report);
+    format!(
+        "<section class=\"claim verdict-{class}\" id=\"claim-{}\">\n\
+         <p class=\"claim-head\"><span class=\"badge badge-{class}\">{}</span> \
+         <code class=\"claim-id\">{}</code></p>\n",
+        esc(&report.id),
+        esc(word),
+        esc(&report.id)
+    )
+}
+
+/// A block claim's end: its evidence, and the section closed.
+pub(super) fn close(report: &ClaimReport) -> String {
+    format!("{}</section>\n", evidence(report))
+}
+
+/// An inline claim's opening: a span around the author's words, its badge
+/// a link to the evidence after the block (a plain badge when the claim is
+/// inside a link's text, where no link may be).
+pub(super) fn open_inline(report: &ClaimReport, in_link: bool) -> String {
+    let (class, word) = verdict(report);
+    let id = esc(&report.id);
+    let badge = if in_link {
+        format!("<span class=\"badge badge-{class}\">{}</span>", esc(word))
+    } else {
+        format!("<a class=\"badge badge-{class}\" href=\"#evidence-{id}\">{}</a>", esc(word))
+    };
+    format!("<span class=\"claim claim-inline verdict-{class}\" id=\"claim-{id}\">{badge} ")
+}
+
+/// An inline claim's evidence, as a block after the one holding it.
+pub(super) fn evidence_after(report: &ClaimReport) -> String {
+    let (class, _) = verdict(report);
+    format!(
+        "<div class=\"claim-evidence verdict-{class}\" id=\"evidence-{}\"><p class=\"claim-head\">\
+         <code class=\"claim-id\">{}</code></p>\n{}</div>\n",
+        esc(&report.id),
+        esc(&report.id),
+        evidence(report)
+    )
+}
+
+/// The claim's statement, verdict summary, clauses and details.
+fn evidence(report: &ClaimReport) -> String {
+    let mut html = String::from("<details class=\"evidence\"><summary>Evidence</summary>\n");
+    let _ = writeln!(html, "<p><strong>Statement:</strong> <code>{}</code></p>", esc(&report.statement));
+    if let Some(date) = &report.superseded {
+        let _ =
+            writeln!(html, "<p>Superseded on {}; the data now say: {}</p>", esc(date), esc(report.verdict.as_str()));
+    }
+    let _ = writeln!(html, "<p>{}</p>", esc(&report.summary));
+    let details: Vec<&String> = report.clauses.iter().flat_map(|c| &c.details).collect();
+    if report.clauses.len() > 1 || !details.is_empty() {
+        html.push_str("<ul>");
+        for c in report.clauses.iter().filter(|_| report.clauses.len() > 1) {
+            let _ = write!(html, "<li><code>{}</code>: {}</li>", esc(&c.statement), esc(&c.summary));
+        }
+        for d in details {
+            let _ = write!(html, "<li>{}</li>", esc(d));
+        }
+        html.push_str("</ul>\n");
+    }
+    if let Some(date) = &report.data_date {
+        let _ = writeln!(html, "<p class=\"muted\">Data of the {} sweep.</p>", esc(date));
+    }
+    html.push_str("</details>\n");
+    html
+}
