@@ -197,7 +197,7 @@ fn lint_prose(
                 problems.extend(lint_problems(&path, &findings, sel, level));
             }
             Err(e) => {
-                eprintln!("error: {}", relative_error(e, cwd));
+                eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
                 errors += 1;
             }
         }

@@ -164,9 +164,10 @@ pub(super) fn ingest_and_report(
         if let Some(pb) = &progress {
             pb.set_length(total as u64);
             pb.set_position(i as u64);
-            pb.set_message(file.path.display().to_string());
+            pb.set_message(crate::escape::terminal(&file.path.display().to_string()));
         }
-        if let Some(line) = file_line(file, quiet) {
+        // File names and what a log said reach the terminal: controls shown.
+        if let Some(line) = file_line(file, quiet).map(|l| crate::escape::terminal_lines(&l)) {
             match &progress {
                 Some(pb) => pb.println(line),
                 None => eprintln!("{line}"),
@@ -224,7 +225,7 @@ pub(super) fn report_forgotten(gone: &[(String, u64)], quiet: bool) {
         return;
     }
     for (path, runs) in gone {
-        eprintln!("{path}: gone; its {runs} run(s) removed");
+        eprintln!("{}: gone; its {runs} run(s) removed", crate::escape::terminal(path));
     }
 }
 

@@ -72,7 +72,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     let mut errors = 0;
     for path in doc_paths(cwd, &docs) {
         if let Err(e) = lint_document(&linter, &path, &shown(cwd, &path), args, sel, &mut found) {
-            eprintln!("error: {}", relative_error(e, cwd));
+            eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
             errors += 1;
         }
     }

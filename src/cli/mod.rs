@@ -141,7 +141,7 @@ pub fn main() -> i32 {
             if is_broken_pipe(&e) {
                 return OK;
             }
-            eprintln!("error: {e}");
+            eprintln!("error: {}", shown_error(&e));
             ERROR
         }
     }
@@ -239,6 +239,13 @@ fn per_config(
         worst = worst.max(code);
     }
     Ok(worst)
+}
+
+/// An error as a terminal shows it: its lines kept, every control
+/// character in them written visibly, no line a CI runner reads as a
+/// workflow command (an error quotes document text and log values).
+pub(crate) fn shown_error(e: &dyn std::fmt::Display) -> String {
+    crate::escape::terminal_lines(&e.to_string())
 }
 
 /// Writes `text` to stdout at once; a closed pipe is an `Io` error that

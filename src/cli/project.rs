@@ -157,7 +157,7 @@ pub(super) fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<Do
                 reviews.push(r);
             }
             Err(e) => {
-                eprintln!("error: {}", relative_error(e, cwd));
+                eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
                 errors += 1;
             }
         }
@@ -200,5 +200,6 @@ pub(super) fn review_diff(r: &DocReview, cwd: &Path, color: bool) -> String {
 /// A claim as one line: where it is, its id and its verdict's summary.
 pub(super) fn claim_line(path: &Path, c: &ClaimReport) -> String {
     let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
-    format!("{}:{}: claim `{}`{tag} {}", path.display(), c.line, c.id, c.summary)
+    let shown = crate::escape::terminal;
+    format!("{}:{}: claim `{}`{tag} {}", shown(&path.display().to_string()), c.line, shown(&c.id), shown(&c.summary))
 }

@@ -74,7 +74,7 @@ fn write_unless_edited(r: &DocReview, cwd: &Path, force: bool) -> bool {
         return false;
     }
     if let Err(e) = write_review(r, cwd) {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", super::shown_error(&e));
         return false;
     }
     true

@@ -49,18 +49,20 @@ fn headline(f: &Finding) -> String {
     s
 }
 
-/// The human report of one document.
+/// The human report of one document; its words and the data's names reach
+/// a terminal, each with its control characters written visibly.
 pub(crate) fn human(path: &str, findings: &[Finding], sel: Selection) -> String {
+    let shown = crate::escape::terminal;
     let mut out = String::new();
     for f in findings.iter().filter(|f| sel.shows(f)) {
-        let _ = writeln!(out, "{path}:{}:{}: {}", f.line, f.col, headline(f));
-        let _ = writeln!(out, "  prose: {}", f.sentence);
+        let _ = writeln!(out, "{}:{}:{}: {}", shown(path), f.line, f.col, shown(&headline(f)));
+        let _ = writeln!(out, "  prose: {}", shown(&f.sentence));
         if let Some(c) = &f.claim {
-            let _ = writeln!(out, "  read as: {c}");
+            let _ = writeln!(out, "  read as: {}", shown(c));
         }
         let mut how = format!("  confidence {:.2}", f.confidence);
         if !f.notes.is_empty() {
-            let _ = write!(how, " ({})", f.notes.join("; "));
+            let _ = write!(how, " ({})", shown(&f.notes.join("; ")));
         }
         let _ = writeln!(out, "{how}");
     }
@@ -96,23 +98,13 @@ pub(crate) fn github(path: &str, findings: &[Finding], sel: Selection, problem_l
         let _ = writeln!(
             out,
             "::{level} file={},line={},col={},title=reckon lint::{}",
-            gh_property(path),
+            crate::escape::github_property(path),
             f.line,
             f.col,
-            gh_escape(&msg)
+            crate::escape::github_message(&msg)
         );
     }
     out
-}
-
-/// Escapes a workflow command's message (GitHub Actions: %, CR, LF).
-pub(crate) fn gh_escape(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-}
-
-/// Escapes a workflow command's property value (also `:` and `,`).
-pub(crate) fn gh_property(s: &str) -> String {
-    gh_escape(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// A group of findings wrapped by one claim region and their claims joined

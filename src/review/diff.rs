@@ -16,6 +16,9 @@ pub fn unified(path: &str, old: &str, new: &str, color: bool) -> String {
         .diff_lines(old, new);
     let mut out = String::new();
     let paint = |s: &str, style: console::Style| if color { style.apply_to(s).to_string() } else { s.to_string() };
+    // Document text and generated values reach a terminal or a CI log:
+    // every control character written visibly, before any colour.
+    let path = crate::escape::terminal(path);
     out.push_str(&paint(&format!("--- a/{path}\n+++ b/{path}\n"), console::Style::new().force_styling(true).bold()));
     for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
         out.push_str(&paint(&format!("{}\n", hunk.header()), console::Style::new().force_styling(true).cyan()));
@@ -25,11 +28,11 @@ pub fn unified(path: &str, old: &str, new: &str, color: bool) -> String {
                 ChangeTag::Insert => ("+", console::Style::new().force_styling(true).green()),
                 ChangeTag::Equal => (" ", console::Style::new().force_styling(true)),
             };
-            let mut line = format!("{sign}{}", change.value());
-            let missing_newline = !line.ends_with('\n');
-            if missing_newline {
-                line.push('\n');
-            }
+            let value = change.value();
+            let missing_newline = !value.ends_with('\n');
+            let body = value.strip_suffix('\n').unwrap_or(value);
+            let body = body.strip_suffix('\r').unwrap_or(body);
+            let line = format!("{sign}{}\n", crate::escape::terminal_lines(body));
             out.push_str(&if change.tag() == ChangeTag::Equal { line } else { paint(&line, style) });
             if missing_newline {
                 out.push_str("\\ No newline at end of file\n");

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use super::{changed_at, CheckFindings, ClaimEntry, Reporter};
 use crate::claims::judge::ClaimReport;
 use crate::claims::Verdict;
+use crate::escape::{github_message, github_property};
 use crate::Result;
 
 pub(super) struct Github;
@@ -66,17 +67,7 @@ fn level(c: &ClaimReport) -> &'static str {
 }
 
 fn annotate(out: &mut String, level: &str, path: &str, line: usize, msg: &str) {
-    let _ = writeln!(out, "::{level} file={},line={line},title=reckon::{}", property(path), escape(msg));
-}
-
-/// Escapes a workflow command's message (GitHub Actions: %, CR, LF).
-fn escape(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-}
-
-/// Escapes a workflow command's property value (also `:` and `,`).
-fn property(s: &str) -> String {
-    escape(s).replace(':', "%3A").replace(',', "%2C")
+    let _ = writeln!(out, "::{level} file={},line={line},title=reckon::{}", github_property(path), github_message(msg));
 }
 
 #[cfg(test)]

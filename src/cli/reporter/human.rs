@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::{changed_at, CheckFindings, ClaimEntry, Reporter};
 use crate::cli::project::{claim_line, review_diff};
+use crate::escape::terminal as shown;
 use crate::review::check::needs_update;
 use crate::Result;
 
@@ -17,7 +18,7 @@ impl Reporter for Human {
     fn check(&self, found: &CheckFindings) -> Result<String> {
         let mut out = String::new();
         for p in found.problems {
-            let _ = writeln!(out, "{}:{}: {}: {}", p.path, p.line, p.level.as_str(), p.msg);
+            let _ = writeln!(out, "{}:{}: {}: {}", shown(&p.path), p.line, p.level.as_str(), shown(&p.msg));
         }
         if !found.compact {
             for r in found.reviews.iter().filter(|r| !r.is_current()) {
@@ -36,17 +37,17 @@ impl Reporter for Human {
         for entry in entries {
             match entry {
                 ClaimEntry::Judged { path, report } => {
-                    let _ = writeln!(out, "{}\n  {}", claim_line(Path::new(path), report), report.statement);
+                    let _ = writeln!(out, "{}\n  {}", claim_line(Path::new(path), report), shown(&report.statement));
                     for clause in report.clauses.iter().filter(|_| report.clauses.len() > 1) {
-                        let _ = writeln!(out, "  - {}: {}", clause.statement, clause.summary);
+                        let _ = writeln!(out, "  - {}: {}", shown(&clause.statement), shown(&clause.summary));
                     }
                     for d in report.clauses.iter().flat_map(|c| &c.details) {
-                        let _ = writeln!(out, "  - {d}");
+                        let _ = writeln!(out, "  - {}", shown(d));
                     }
                 }
                 ClaimEntry::History { path, line, timeline } => history(&mut out, path, *line, timeline),
                 ClaimEntry::NoSweeps { path, line } => {
-                    let _ = writeln!(out, "{path}:{line}: no sweeps in the data");
+                    let _ = writeln!(out, "{}:{line}: no sweeps in the data", shown(path));
                 }
             }
         }
@@ -59,8 +60,11 @@ impl Reporter for Human {
 fn summary(found: &CheckFindings, failing: usize) -> String {
     let reviews = found.reviews;
     let mut out = format!("reckon check{}: {failing} problem(s) in {} document(s)", found.what, reviews.len());
-    let stale: Vec<String> =
-        reviews.iter().filter(|r| needs_update(r, found.strict)).map(|r| r.path.display().to_string()).collect();
+    let stale: Vec<String> = reviews
+        .iter()
+        .filter(|r| needs_update(r, found.strict))
+        .map(|r| shown(&r.path.display().to_string()))
+        .collect();
     if !stale.is_empty() {
         // Hand-edited regions are only replaced when asked to.
         let force = if reviews.iter().any(|r| r.hand_edited().next().is_some()) { " --force" } else { "" };
@@ -76,13 +80,14 @@ fn summary(found: &CheckFindings, failing: usize) -> String {
 /// A claim's verdict as of each sweep, marking the sweeps that changed it.
 fn history(out: &mut String, path: &str, line: usize, timeline: &[(String, crate::claims::judge::ClaimReport)]) {
     let Some((_, last)) = timeline.last() else { return };
-    let _ = writeln!(out, "{path}:{line}: claim `{}`: {}", last.id, last.statement);
+    let _ = writeln!(out, "{}:{line}: claim `{}`: {}", shown(path), shown(&last.id), shown(&last.statement));
     for (i, (sweep, report)) in timeline.iter().enumerate() {
         let mark = if changed_at(timeline, i) {
             format!("  <- changed: the {sweep} sweep turned it from {}", timeline[i - 1].1.verdict.as_str())
         } else {
             String::new()
         };
-        let _ = writeln!(out, "  as of {sweep}: {:<12} {}{mark}", report.verdict.as_str(), report.summary);
+        let (sweep, summary) = (shown(sweep), shown(&report.summary));
+        let _ = writeln!(out, "  as of {sweep}: {:<12} {summary}{}", report.verdict.as_str(), shown(&mark));
     }
 }
