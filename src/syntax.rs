@@ -169,6 +169,77 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, prefix.chars().count() + 1)
 }
 
+/// User text as an error message quotes it: whole when short, else its
+/// first [`EXCERPT_CHARS`] characters, an ellipsis and its length
+/// (`aaaa… (20000000 characters)`), so a huge value in a document or a
+/// command makes a readable, bounded message.
+pub(crate) fn excerpt(text: &str) -> Cow<'_, str> {
+    let mut chars = text.char_indices();
+    match chars.nth(EXCERPT_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => Cow::Owned(format!("{}… ({} characters)", &text[..cut], text.chars().count())),
+    }
+}
+
+/// How many characters of user text an error message quotes.
+pub(crate) const EXCERPT_CHARS: usize = 60;
+
+/// Byte offset → line:col for many offsets of one text: where each line
+/// starts and how many characters precede every [`Lines::CHUNK`]-th byte,
+/// computed once, so each look-up costs a binary search and at most a chunk
+/// of counting (with [`line_col`], each scans the text before the offset).
+/// Gives what [`line_col`] gives.
+pub(crate) struct Lines<'t> {
+    text: &'t str,
+    /// Byte offset of the start of each line, the first at 0.
+    starts: Vec<usize>,
+    /// Characters before byte `k * CHUNK`, for each `k`.
+    chars: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    const CHUNK: usize = 256;
+
+    pub(crate) fn new(text: &'t str) -> Lines<'t> {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        starts.extend(bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1));
+        let mut chars = Vec::with_capacity(bytes.len() / Self::CHUNK + 1);
+        let mut count = 0;
+        chars.push(0);
+        for chunk in bytes.chunks(Self::CHUNK) {
+            count += chunk.iter().filter(|b| !is_continuation(**b)).count();
+            chars.push(count);
+        }
+        Lines { text, starts, chars }
+    }
+
+    /// Characters in `text[..offset]` (`offset` a char boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        let k = offset / Self::CHUNK;
+        let from = k * Self::CHUNK;
+        self.chars[k] + self.text.as_bytes()[from..offset].iter().filter(|b| !is_continuation(**b)).count()
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`, as
+    /// [`line_col`] reads them.
+    pub(crate) fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(self.text, offset);
+        let line = self.starts.partition_point(|s| *s <= offset);
+        let start = self.starts[line - 1];
+        let mut col = self.chars_before(offset) - self.chars_before(start) + 1;
+        if self.text[start..].starts_with('\u{feff}') && offset >= start + '\u{feff}'.len_utf8() {
+            col -= 1;
+        }
+        (line, col)
+    }
+}
+
+/// Whether a byte continues a UTF-8 character rather than starting one.
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
 /// The byte offset of the 1-based character column `col` of `text` (its
 /// end when the column is past it).
 pub(crate) fn byte_of_col(text: &str, col: usize) -> usize {
@@ -217,5 +288,25 @@ mod tests {
         assert_eq!(line_col(text, text.find('x').unwrap()), (2, 3));
         assert_eq!(line_col(text, 999), (2, 4));
         assert_eq!(byte_of_col("éx", 2), 2);
+    }
+
+    #[test]
+    fn excerpts_are_bounded() {
+        assert_eq!(excerpt("short"), "short");
+        let exact = "é".repeat(EXCERPT_CHARS);
+        assert_eq!(excerpt(&exact), exact);
+        let long = format!("{exact}x");
+        assert_eq!(excerpt(&long), format!("{exact}… ({} characters)", EXCERPT_CHARS + 1));
+    }
+
+    #[test]
+    fn the_line_table_reads_as_line_col_does() {
+        let long = "é".repeat(5000);
+        let text = format!("ab\n\u{feff}é x\r\n{long}z\n\nlast");
+        let lines = Lines::new(&text);
+        for offset in (0..text.len() + 2).step_by(7).chain([0, 3, 4, 6, text.len(), text.len() + 9]) {
+            assert_eq!(lines.line_col(offset), line_col(&text, offset), "offset {offset}");
+        }
+        assert_eq!(Lines::new("").line_col(0), (1, 1));
     }
 }

@@ -1,6 +1,7 @@
 //! What a sentence is before what it says: a finding standing today, the
 //! record of a date (history), or a plan or recommendation (not judged).
 
+use super::context::Layout;
 use super::prose::{Block, BlockKind};
 use super::vocab::{Tok, Token};
 
@@ -16,11 +17,9 @@ fn block_date(tokens: &[Token]) -> Option<String> {
 }
 
 /// A table's date: a dated paragraph right before or after it (its caption).
-fn table_date(blocks: &[Block], tokens: &[Vec<Token>], bi: usize) -> Option<String> {
+fn table_date(blocks: &[Block], tokens: &[Vec<Token>], layout: &Layout, bi: usize) -> Option<String> {
     let BlockKind::TableCell { table, .. } = blocks[bi].kind else { return None };
-    let in_table = |j: usize| matches!(blocks[j].kind, BlockKind::TableCell { table: t, .. } if t == table);
-    let first = (0..blocks.len()).find(|j| in_table(*j))?;
-    let last = (0..blocks.len()).rev().find(|j| in_table(*j))?;
+    let (first, last) = layout.table_blocks(table)?;
     let before = first.checked_sub(1).filter(|j| blocks[*j].kind == BlockKind::Paragraph);
     let after = Some(last + 1).filter(|j| blocks.get(*j).is_some_and(|b| b.kind == BlockKind::Paragraph));
     before.into_iter().chain(after).find_map(|j| block_date(&tokens[j]))
@@ -30,9 +29,15 @@ fn table_date(blocks: &[Block], tokens: &[Vec<Token>], bi: usize) -> Option<Stri
 /// date it names; a table's caption date; or — for a table, or a sentence
 /// in the past tense — the date of a heading above it. A present-tense
 /// conclusion under a dated heading stands today.
-pub(super) fn history_date(blocks: &[Block], tokens: &[Vec<Token>], bi: usize, toks: &[Token]) -> Option<String> {
+pub(super) fn history_date(
+    blocks: &[Block],
+    tokens: &[Vec<Token>],
+    layout: &Layout,
+    bi: usize,
+    toks: &[Token],
+) -> Option<String> {
     let in_table = matches!(blocks[bi].kind, BlockKind::TableCell { .. });
-    block_date(toks).or_else(|| if in_table { table_date(blocks, tokens, bi) } else { None }).or_else(|| {
+    block_date(toks).or_else(|| if in_table { table_date(blocks, tokens, layout, bi) } else { None }).or_else(|| {
         if in_table || is_past_tense(toks) {
             blocks[bi].headings.iter().rev().find_map(|h| block_date(&tokens[*h]))
         } else {

@@ -161,12 +161,15 @@ pub struct Linter<'a, 's> {
 
 /// A document's prose, cut and tokenized once.
 struct Prose<'t> {
-    text: &'t str,
     blocks: Vec<Block>,
     /// The tokens of each block's text.
     tokens: Vec<Vec<Token>>,
     /// Reckon regions: their prose is theirs.
-    regions: Vec<Range<usize>>,
+    regions: prose::Ranges,
+    /// What each block names, its section and table, read once.
+    layout: context::Layout,
+    /// Where each line of the text starts.
+    lines: crate::syntax::Lines<'t>,
 }
 
 impl<'a, 's> Linter<'a, 's> {
@@ -199,10 +202,11 @@ impl<'a, 's> Linter<'a, 's> {
     /// Every statement of the document (`path` names it in errors).
     pub fn lint(&self, path: &Path, text: &str) -> Result<Vec<Finding>> {
         let document = crate::doc::parse(path, text)?;
-        let regions: Vec<Range<usize>> = document.regions.iter().map(|r| r.open.start..r.close.end).collect();
+        let regions = prose::Ranges::new(document.regions.iter().map(|r| r.open.start..r.close.end).collect());
         let blocks = prose::blocks(text, &regions);
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| vocab::tokenize(&self.vocab, &b.text)).collect();
-        let prose = Prose { text, blocks, tokens, regions };
+        let layout = context::Layout::new(&blocks, &tokens);
+        let prose = Prose { blocks, tokens, regions, layout, lines: crate::syntax::Lines::new(text) };
         let mut out = Vec::new();
         let sentences = prose::sentences(&prose.blocks);
         for (k, s) in sentences.iter().enumerate() {
@@ -216,17 +220,22 @@ impl<'a, 's> Linter<'a, 's> {
     /// block).
     fn sentence(&self, prose: &Prose, s: &Sentence, previous: Option<&Sentence>) -> Vec<Finding> {
         let b = &prose.blocks[s.block];
-        if prose.regions.iter().any(|r| s.span.start < r.end && r.start < s.span.end) {
+        if prose.regions.meets(&s.span) {
             return Vec::new();
         }
-        let toks: Vec<Token> = prose.tokens[s.block]
+        // The block's tokens are in text order: the sentence's are found by
+        // a binary search, not a scan of the whole block for each sentence.
+        let block_tokens = &prose.tokens[s.block];
+        let first = block_tokens.partition_point(|t| t.start < s.range.start);
+        let toks: Vec<Token> = block_tokens[first..]
             .iter()
-            .filter(|t| t.start >= s.range.start && t.end <= s.range.end)
+            .take_while(|t| t.start < s.range.end)
+            .filter(|t| t.end <= s.range.end)
             .map(|t| Token { kind: t.kind.clone(), start: t.start - s.range.start, end: t.end - s.range.start })
             .collect();
         let sentence_text = &b.text[s.range.clone()];
         let in_table = matches!(b.kind, BlockKind::TableCell { .. });
-        let items = match context::table_cell(&self.vocab, &prose.blocks, &prose.tokens, s.block) {
+        let items = match context::table_cell(&self.vocab, &prose.layout, &prose.blocks, &prose.tokens, s.block) {
             Some(reading) => vec![Item::Reading(reading)],
             // Headers and the points column are labels, not statements.
             None if matches!(b.kind, BlockKind::TableCell { col: 0, .. } | BlockKind::TableCell { row: 0, .. }) => {
@@ -234,7 +243,7 @@ impl<'a, 's> Linter<'a, 's> {
             }
             None => {
                 let before = previous.map(|p| p.range.clone());
-                let around = context::surroundings(&prose.blocks, &prose.tokens, s.block, s.range.start, before);
+                let around = prose.layout.surroundings(&prose.blocks, s.block, s.range.start, before);
                 read::read(&self.vocab, &toks, sentence_text, &around, &self.preferred_params)
             }
         };
@@ -242,9 +251,9 @@ impl<'a, 's> Linter<'a, 's> {
             return Vec::new();
         }
         let plan = intent::is_plan(&toks) || b.headings.iter().any(|h| intent::is_plan_heading(&prose.blocks[*h].text));
-        let as_of = intent::history_date(&prose.blocks, &prose.tokens, s.block, &toks)
+        let as_of = intent::history_date(&prose.blocks, &prose.tokens, &prose.layout, s.block, &toks)
             .filter(|d| self.sweeps().last().is_some_and(|newest| d < newest));
-        let (line, col) = crate::doc::location(prose.text, s.span.start);
+        let (line, col) = prose.lines.line_col(s.span.start);
         let blank = Finding {
             line,
             col,

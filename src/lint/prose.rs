@@ -124,15 +124,42 @@ fn flush(open: Open, out: &mut Vec<Block>, heading_stack: &mut Vec<(u8, usize)>)
     });
 }
 
+/// Byte ranges of a document (reckon's regions), merged where they overlap
+/// and kept in order, so whether a range meets any of them is a
+/// binary search (a scan of every region for every piece of text was
+/// quadratic in a document of many regions).
+#[derive(Debug, Default)]
+pub(crate) struct Ranges(Vec<Range<usize>>);
+
+impl Ranges {
+    pub(crate) fn new(mut ranges: Vec<Range<usize>>) -> Ranges {
+        ranges.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            match merged.last_mut() {
+                Some(last) if r.start < last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        Ranges(merged)
+    }
+
+    /// Whether `r` shares a byte with one of the ranges.
+    pub(crate) fn meets(&self, r: &Range<usize>) -> bool {
+        let k = self.0.partition_point(|s| s.end <= r.start);
+        self.0.get(k).is_some_and(|s| s.start < r.end && r.start < s.end)
+    }
+}
+
 /// The blocks of prose of `text`, in document order. Text inside any of
 /// `skip` (reckon regions) is left out.
-pub(crate) fn blocks(text: &str, skip: &[Range<usize>]) -> Vec<Block> {
+pub(crate) fn blocks(text: &str, skip: &Ranges) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
     let mut heading_stack: Vec<(u8, usize)> = Vec::new();
     let mut in_code = 0usize;
     let (mut table, mut row, mut col) = (0usize, 0usize, 0usize);
-    let skipped = |r: &Range<usize>| skip.iter().any(|s| r.start < s.end && s.start < r.end);
+    let skipped = |r: &Range<usize>| skip.meets(r);
 
     for (event, range) in crate::doc::parser(text).into_offset_iter() {
         match event {
@@ -276,7 +303,7 @@ mod tests {
     fn blocks_and_sentences_map_back_to_the_source() {
         let doc = "# Title 2026-01-02\n\nFirst *one* here. Second one.\n\n- item a\n- item b with `code`\n\n\
                    ```\nnot prose\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
-        let bs = blocks(doc, &[]);
+        let bs = blocks(doc, &Ranges::default());
         let texts: Vec<&str> = bs.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(
             texts,
@@ -295,7 +322,7 @@ mod tests {
     fn skipped_ranges_and_abbreviations() {
         let doc = "Keep this, e.g. that.\n\n<!-- x -->\nSkip me.\n\nEnds in 3×\n";
         let skip = doc.find("Skip").unwrap()..doc.find("Ends").unwrap();
-        let bs = blocks(doc, std::slice::from_ref(&skip));
+        let bs = blocks(doc, &Ranges::new(vec![skip]));
         let ss = sentences(&bs);
         assert_eq!(ss.len(), 2, "{bs:?}");
         assert_eq!(&doc[ss[0].span.clone()], "Keep this, e.g. that.");
@@ -306,7 +333,7 @@ mod tests {
     fn sentences_may_start_with_lower_case_names() {
         let doc = "brotli wins at every size. zstd is slower than lz4.\n\
                    lz4 ships, as in the U.S. team and J. Smith et al. showed.\n";
-        let bs = blocks(doc, &[]);
+        let bs = blocks(doc, &Ranges::default());
         let texts: Vec<&str> = sentences(&bs).iter().map(|s| &doc[s.span.clone()]).collect();
         assert_eq!(
             texts,

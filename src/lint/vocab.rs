@@ -737,7 +737,7 @@ pub(crate) mod tests {
             for t in tokenize(&v, &s) {
                 proptest::prop_assert!(s.is_char_boundary(t.start) && s.is_char_boundary(t.end));
             }
-            let blocks = crate::lint::prose::blocks(&s, &[]);
+            let blocks = crate::lint::prose::blocks(&s, &crate::lint::prose::Ranges::default());
             for sentence in crate::lint::prose::sentences(&blocks) {
                 proptest::prop_assert!(s.get(sentence.span.clone()).is_some(), "{:?}", sentence.span);
                 let text = &blocks[sentence.block].text[sentence.range.clone()];
