@@ -285,6 +285,9 @@ impl Document {
 pub fn parse(path: &Path, text: &str) -> Result<Document> {
     let problem = |p: directive::Problem| error_at(path, text, p.at, p.msg);
     let comments = directive::find_comments(text).map_err(problem)?;
+    // Every region's line and column from one table (a scan per region was
+    // quadratic in the regions of a document).
+    let lines = crate::syntax::Lines::new(text);
 
     let mut regions = Vec::new();
     // The regions open at this point: a claim, and inside it a value.
@@ -298,7 +301,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                 // A living number may sit in a claim's sentence.
                 let nests = o.kind == Kind::Value && stack.len() == 1 && stack[0].0.kind == Kind::Claim;
                 if let Some((outer, outer_span)) = stack.last().filter(|_| !nests) {
-                    let (line, _) = location(text, outer_span.start);
+                    let (line, _) = lines.line_col(outer_span.start);
                     let msg = format!(
                         "`reckon:{}` opens inside the `reckon:{}` region opened at line {line}; \
                          regions cannot nest (only a `value` may sit inside a `claim`): close the \
@@ -319,7 +322,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                     return Err(error_at(path, text, comment.span.start, msg));
                 };
                 if o.kind != c.kind {
-                    let (line, _) = location(text, open_span.start);
+                    let (line, _) = lines.line_col(open_span.start);
                     let msg = format!(
                         "`<!-- /reckon:{} -->` does not close the `reckon:{}` region opened at \
                          line {line}; close it with `<!-- /reckon:{} -->`",
@@ -331,7 +334,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                 let prefix = splice::continuation_prefix(text, open_span.start);
                 let edited_by_hand =
                     splice::edited_by_hand(o.kind, &text[content.clone()], &prefix, c.digest.as_deref());
-                let (line, col) = location(text, open_span.start);
+                let (line, col) = lines.line_col(open_span.start);
                 regions.push(Region {
                     kind: o.kind,
                     args: o.args,

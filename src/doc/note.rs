@@ -194,24 +194,35 @@ fn is_inline(text: &str, region: &super::Region) -> bool {
     !before.chars().all(structural) || !after.trim().is_empty() || starts_on_marker_line
 }
 
-/// The end of the top-level markdown block holding byte `at` (before its
-/// final line breaks).
-fn enclosing_block_end(text: &str, at: usize) -> usize {
-    let trimmed = |end: usize| text[..end].trim_end_matches(['\n', '\r']).len();
+/// The byte ranges of the document's top-level markdown blocks (and of any
+/// top-level leaf event), in order and not overlapping.
+fn top_level_blocks(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
     let mut depth = 0usize;
     for (event, range) in super::parser(text).into_offset_iter() {
         match event {
             // Start and End carry the whole block's range.
             pulldown_cmark::Event::Start(_) => {
-                if depth == 0 && range.contains(&at) {
-                    return trimmed(range.end);
+                if depth == 0 {
+                    out.push(range);
                 }
                 depth += 1;
             }
             pulldown_cmark::Event::End(_) => depth = depth.saturating_sub(1),
-            _ if depth == 0 && range.contains(&at) => return trimmed(range.end),
+            _ if depth == 0 => out.push(range),
             _ => {}
         }
+    }
+    out
+}
+
+/// The end of the top-level markdown block holding byte `at` (before its
+/// final line breaks), of the document's `blocks` ([`top_level_blocks`]).
+fn enclosing_block_end(text: &str, blocks: &[Range<usize>], at: usize) -> usize {
+    let trimmed = |end: usize| text[..end].trim_end_matches(['\n', '\r']).len();
+    let after = blocks.partition_point(|b| b.start <= at);
+    if let Some(block) = after.checked_sub(1).map(|k| &blocks[k]).filter(|b| b.contains(&at)) {
+        return trimmed(block.end);
     }
     let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     trimmed(line_end)
@@ -266,11 +277,15 @@ fn notes_after(text: &str, at: usize) -> Vec<(String, Range<usize>)> {
 /// Marks the claims written inline and finds their notes after the
 /// enclosing block; their digest covers that note.
 pub(crate) fn detach_inline_claims(text: &str, regions: &mut [super::Region]) {
+    // The top-level blocks, read once for all the claims (and only when a
+    // claim is inline).
+    let mut blocks: Option<Vec<Range<usize>>> = None;
     for region in regions.iter_mut().filter(|r| r.kind == super::Kind::Claim) {
         if !is_inline(text, region) {
             continue;
         }
-        let block_end = enclosing_block_end(text, region.open.start);
+        let blocks = blocks.get_or_insert_with(|| top_level_blocks(text));
+        let block_end = enclosing_block_end(text, blocks, region.open.start);
         let notes = notes_after(text, block_end);
         let at = notes.last().map_or(block_end, |(_, r)| r.end);
         let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
@@ -299,6 +314,30 @@ pub(crate) fn detached_note(note: &str, id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt::Write as _;
+
+    /// Every inline claim's note is looked for after its top-level block,
+    /// which was found by parsing the whole document again for each claim:
+    /// quadratic in the claims of a document. The blocks are read once: a
+    /// document of 20,000 inline claims parses, each note place found.
+    #[test]
+    fn finding_22_many_inline_claims_find_their_blocks_in_one_pass() {
+        let n = 20_000;
+        let mut text = String::new();
+        for i in 0..n {
+            let _ = write!(
+                text,
+                "Run {i}: <!-- reckon:claim id=c{i} a beats b on m -->a wins<!-- /reckon:claim --> here.\n\n"
+            );
+        }
+        let doc = crate::doc::parse(std::path::Path::new("plan.md"), &text).unwrap();
+        assert_eq!(doc.regions.len(), n);
+        for (i, region) in doc.regions.iter().enumerate() {
+            let detached = region.detached.as_ref().unwrap_or_else(|| panic!("claim {i} is inline"));
+            let line_end = region.close.end + text[region.close.end..].find('\n').unwrap();
+            assert_eq!((detached.at, &detached.note), (line_end, &None), "claim {i}");
+        }
+    }
 
     #[test]
     fn status_note_is_an_alert() {

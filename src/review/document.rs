@@ -2,6 +2,7 @@
 //! judge every claim, and collect what changed — the new text, the plot
 //! files, the stale regions and the claim verdicts — without writing.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::evaluate::{self, Job, Outcome};
@@ -146,6 +147,7 @@ fn review_parsed(
     let mut files: Vec<FileChange> = Vec::new();
     let mut drawn: Vec<PathBuf> = Vec::new();
     let mut plots: Vec<(usize, PathBuf, String)> = Vec::new();
+    let mut drawn_once: HashSet<PathBuf> = HashSet::new();
     let mut claims = Vec::new();
     // Every claim is judged before any error is returned, so one bad claim
     // does not hide the problems (or verdicts) of the others.
@@ -174,7 +176,7 @@ fn review_parsed(
             Outcome::Render(r) => r.map_err(|e| region_error(parsed, &text, region, &e))?,
         };
         for (file, new) in rendered.files {
-            if drawn.contains(&file) {
+            if !drawn_once.insert(file.clone()) {
                 return Err(parsed.error_at(
                     &text,
                     region.open.start,
@@ -199,14 +201,19 @@ fn review_parsed(
     let stale = if updated == text {
         Vec::new()
     } else {
-        // Which regions changed: compare each region's content with what splicing writes.
+        // Which regions changed: compare each region's content with what
+        // splicing writes (each region's replacement found by its index, not
+        // by a scan of them all).
+        let mut replaced: Vec<Option<&str>> = vec![None; parsed.regions.len()];
+        for (j, s) in &replacements {
+            replaced[*j] = Some(s.as_str());
+        }
         parsed
             .regions
             .iter()
             .enumerate()
             .filter(|(i, r)| {
-                let changes =
-                    replacements.iter().find(|(j, _)| j == i).is_none_or(|(_, s)| parsed.changes(&text, *i, s));
+                let changes = replaced[*i].is_none_or(|s| parsed.changes(&text, *i, s));
                 changes || r.edited_by_hand()
             })
             .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
