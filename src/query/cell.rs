@@ -82,7 +82,11 @@ impl Agg {
     pub fn parse(name: &str) -> Result<Agg> {
         Agg::ALL.into_iter().find(|a| a.as_str().eq_ignore_ascii_case(name.trim())).ok_or_else(|| {
             let names: Vec<&str> = Agg::ALL.iter().map(|a| a.as_str()).collect();
-            Error::usage(format!("unknown aggregation `{name}`; use one of {}", names.join(", ")))
+            Error::usage(format!(
+                "unknown aggregation `{}`; use one of {}",
+                crate::syntax::excerpt(name),
+                names.join(", ")
+            ))
         })
     }
 }

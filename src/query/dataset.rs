@@ -294,7 +294,7 @@ impl<'s> Dataset<'s> {
         let name = self.metric_name(name)?;
         match self.metrics.get(name) {
             Some(slot) => Ok(&slot.info),
-            None => Err(Error::usage(format!("unknown metric `{name}`"))),
+            None => Err(Error::usage(format!("unknown metric `{}`", crate::syntax::excerpt(name)))),
         }
     }
 
@@ -319,7 +319,7 @@ impl<'s> Dataset<'s> {
                 } else {
                     format!("known metrics: {}", known_list(known()))
                 };
-                Err(Error::usage(format!("unknown metric `{name}`{hint}; {list}")))
+                Err(Error::usage(format!("unknown metric `{}`{hint}; {list}", crate::syntax::excerpt(name))))
             }
         }
     }
@@ -344,7 +344,8 @@ impl<'s> Dataset<'s> {
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 Err(Error::usage(format!(
-                    "unknown param `{name}` in {used_in}{hint}; known params: {}",
+                    "unknown param `{}` in {used_in}{hint}; known params: {}",
+                    crate::syntax::excerpt(name),
                     known_list(known())
                 )))
             }
@@ -431,7 +432,7 @@ impl<'s> Dataset<'s> {
     pub(crate) fn cached_values(&self, metric: &str) -> Result<Rc<Values>> {
         let metric = self.metric_name(metric)?;
         let Some(slot) = self.metrics.get(metric) else {
-            return Err(Error::usage(format!("unknown metric `{metric}`")));
+            return Err(Error::usage(format!("unknown metric `{}`", crate::syntax::excerpt(metric))));
         };
         if let Some(v) = slot.values.borrow().as_ref() {
             return Ok(Rc::clone(v));

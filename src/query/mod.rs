@@ -58,7 +58,16 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
     let lower = name.to_lowercase();
     let mut best: Option<(usize, &'a str)> = None;
     let mut containing: Option<&'a str> = None;
+    let length = lower.chars().count();
     for k in known {
+        // An edit distance is at least the difference in length: a name far
+        // longer (or shorter) than `k` is not compared letter by letter.
+        if length.abs_diff(k.chars().count()) > limit {
+            if containing.is_none() && !lower.is_empty() && k.to_lowercase().contains(&lower) {
+                containing = Some(k);
+            }
+            continue;
+        }
         let d = edit_distance(&lower, &k.to_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));

@@ -58,8 +58,12 @@ impl Args {
     pub fn usize(&self, key: &str) -> Result<Option<usize>, RegionError> {
         self.get(key)
             .map(|v| {
-                v.parse::<usize>()
-                    .map_err(|_| RegionError::new(Some(key), format!("{key}=`{v}`: expected a whole number")))
+                v.parse::<usize>().map_err(|_| {
+                    RegionError::new(
+                        Some(key),
+                        format!("{key}=`{}`: expected a whole number", crate::syntax::excerpt(v)),
+                    )
+                })
             })
             .transpose()
     }
@@ -68,7 +72,10 @@ impl Args {
         match self.get(key) {
             None | Some("false" | "no") => Ok(false),
             Some("true" | "yes" | "") => Ok(true),
-            Some(v) => Err(RegionError::new(Some(key), format!("{key}=`{v}`: expected true or false"))),
+            Some(v) => Err(RegionError::new(
+                Some(key),
+                format!("{key}=`{}`: expected true or false", crate::syntax::excerpt(v)),
+            )),
         }
     }
 
@@ -81,7 +88,11 @@ impl Args {
                     .unwrap_or_default();
                 return Err(RegionError::new(
                     Some(k),
-                    format!("unknown argument `{k}`{hint}; this region takes: {}", known.join(", ")),
+                    format!(
+                        "unknown argument `{}`{hint}; this region takes: {}",
+                        crate::syntax::excerpt(k),
+                        known.join(", ")
+                    ),
                 ));
             }
         }

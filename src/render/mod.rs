@@ -88,7 +88,10 @@ pub fn as_of_date(value: &str) -> Result<String, String> {
     if chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d").is_ok() && v.len() == 10 {
         Ok(v.to_string())
     } else {
-        Err(format!("as_of=`{value}`: expected a sweep date, YYYY-MM-DD (e.g. as_of=2026-11-20)"))
+        Err(format!(
+            "as_of=`{}`: expected a sweep date, YYYY-MM-DD (e.g. as_of=2026-11-20)",
+            crate::syntax::excerpt(value)
+        ))
     }
 }
 
@@ -204,14 +207,24 @@ fn chart_shape(args: &Args) -> Result<(plot::ChartKind, bool, bool), RegionError
     let kind = match args.get("kind").unwrap_or("line") {
         "line" => plot::ChartKind::Line,
         "bar" => plot::ChartKind::Bar,
-        other => return Err(RegionError::new(Some("kind"), format!("kind=`{other}`: expected `line` or `bar`"))),
+        other => {
+            return Err(RegionError::new(
+                Some("kind"),
+                format!("kind=`{}`: expected `line` or `bar`", crate::syntax::excerpt(other)),
+            ))
+        }
     };
     let (log_x, log_y) = match args.get("log").unwrap_or("") {
         "" | "none" => (false, false),
         "x" => (true, false),
         "y" => (false, true),
         "xy" | "both" => (true, true),
-        other => return Err(RegionError::new(Some("log"), format!("log=`{other}`: expected `x`, `y` or `xy`"))),
+        other => {
+            return Err(RegionError::new(
+                Some("log"),
+                format!("log=`{}`: expected `x`, `y` or `xy`", crate::syntax::excerpt(other)),
+            ))
+        }
     };
     Ok((kind, log_x, log_y))
 }
@@ -325,7 +338,12 @@ fn diff_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let listing = match args.get("only") {
         None => crate::sweep_diff::Listing::Changed,
         Some("moved") => crate::sweep_diff::Listing::BeyondNoise,
-        Some(v) => return Err(RegionError::new(Some("only"), format!("only=`{v}`: expected `moved`"))),
+        Some(v) => {
+            return Err(RegionError::new(
+                Some("only"),
+                format!("only=`{}`: expected `moved`", crate::syntax::excerpt(v)),
+            ))
+        }
     };
     let opts = crate::sweep_diff::Options {
         from: args.get("from").map(str::to_string),

@@ -95,7 +95,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         None | Some("none") => false,
         Some("best") => true,
         Some(v) => {
-            return Err(RegionError::new(Some("highlight"), format!("highlight=`{v}`: expected `best` or `none`")))
+            return Err(RegionError::new(
+                Some("highlight"),
+                format!("highlight=`{}`: expected `best` or `none`", crate::syntax::excerpt(v)),
+            ))
         }
     };
     let order = row_order(ctx, args, &table)?;
@@ -231,7 +234,10 @@ fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), Regio
         if !spec.contains('/') {
             return Err(RegionError::new(
                 Some("ratio"),
-                format!("ratio=`{spec}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1"),
+                format!(
+                    "ratio=`{}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1",
+                    crate::syntax::excerpt(&spec)
+                ),
             ));
         }
         let columns = &table.columns;
@@ -247,7 +253,12 @@ fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), Regio
                 .unwrap_or(spec.as_str());
             return Err(RegionError::new(
                 Some("ratio"),
-                format!("ratio=`{spec}`: no column `{missing}`; columns are: {}", known.join(", ")),
+                format!(
+                    "ratio=`{}`: no column `{}`; columns are: {}",
+                    crate::syntax::excerpt(&spec),
+                    crate::syntax::excerpt(missing),
+                    known.join(", ")
+                ),
             ));
         };
         let values = (0..table.row_keys.len())
@@ -279,7 +290,10 @@ fn row_order(ctx: &Context, args: &Args, table: &Table) -> Result<Vec<usize>, Re
             let Some(ci) = column_of(ctx, &table.columns, name) else {
                 return Err(RegionError::new(
                     Some("sort"),
-                    format!("sort=`{col}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)"),
+                    format!(
+                        "sort=`{}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)",
+                        crate::syntax::excerpt(col)
+                    ),
                 ));
             };
             let v = &table.columns[ci].values;
@@ -460,8 +474,9 @@ impl Labels {
                 return Err(RegionError::new(
                     Some("labels"),
                     format!(
-                        "labels: `{item}`: expected NAME=LABEL (pairs separated by `;`) or `aliases`, \
-                         e.g. labels=\"max_concurrency=Concurrency; baseline=baseline (tok/s)\""
+                        "labels: `{}`: expected NAME=LABEL (pairs separated by `;`) or `aliases`, \
+                         e.g. labels=\"max_concurrency=Concurrency; baseline=baseline (tok/s)\"",
+                        crate::syntax::excerpt(item)
                     ),
                 ));
             };
@@ -489,7 +504,7 @@ impl Labels {
         match self.pairs.iter().find(|p| !p.3) {
             Some((name, ..)) => Err(RegionError::new(
                 Some("labels"),
-                format!("labels: `{name}` is neither a heading nor a row of this table"),
+                format!("labels: `{}` is neither a heading nor a row of this table", crate::syntax::excerpt(name)),
             )),
             None => Ok(()),
         }

@@ -142,7 +142,10 @@ fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Re
 /// The template's source: the project's `templates/NAME`, else the built-in one.
 fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
     if name.contains("..") || std::path::Path::new(name).is_absolute() {
-        return Err(RegionError::new(Some("name"), format!("name=`{name}`: expected a file name inside templates/")));
+        return Err(RegionError::new(
+            Some("name"),
+            format!("name=`{}`: expected a file name inside templates/", crate::syntax::excerpt(name)),
+        ));
     }
     let dir = &ctx.settings.templates;
     let own = dir.join(name);
@@ -161,7 +164,8 @@ fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
         RegionError::new(
             Some("name"),
             format!(
-                "no template `{name}` in {} or built in ({})",
+                "no template `{}` in {} or built in ({})",
+                crate::syntax::excerpt(name),
                 own.parent().map(|p| p.display().to_string()).unwrap_or_default(),
                 names.join(", ")
             ),

@@ -19,7 +19,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             let hint = crate::query::did_you_mean(k, ctx.dataset.params().chain(KNOWN))
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
-            return Err(RegionError::new(Some(k), format!("unknown param or argument `{k}`{hint}")));
+            return Err(RegionError::new(
+                Some(k),
+                format!("unknown param or argument `{}`{hint}", crate::syntax::excerpt(k)),
+            ));
         }
         filter = filter.and(Filter::eq(k, Literal::Text(v.clone())));
     }

@@ -39,8 +39,8 @@ enum Tok {
 impl Tok {
     fn describe(&self) -> String {
         match self {
-            Tok::Word(w) => format!("`{w}`"),
-            Tok::Str(s) => format!("'{s}'"),
+            Tok::Word(w) => format!("`{}`", crate::syntax::excerpt(w)),
+            Tok::Str(s) => format!("'{}'", crate::syntax::excerpt(s)),
             Tok::Op(op) => format!("'{}'", op.as_str()),
             Tok::Tilde => "'~'".into(),
             Tok::LParen => "'('".into(),
@@ -269,6 +269,7 @@ impl Parser<'_> {
                 Ok(Expr::In { param, lits: self.list()?, negated: true })
             }
             _ => {
+                let param = crate::syntax::excerpt(&param);
                 Err(self
                     .expected(&format!("expected an operator (=, !=, <, <=, >, >=, ~, in, not in) after `{param}`")))
             }
