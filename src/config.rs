@@ -144,6 +144,25 @@ pub struct SourceSpec {
     pub labels: BTreeMap<String, toml::Value>,
 }
 
+/// Refuses a `[[source]]` path that leaves the project: reckon.toml comes
+/// with the project (a pull request can change it), so its logs are the
+/// project's own. A log elsewhere is named on the command line.
+fn check_source_path(path: &str, shown: &Path) -> Result<()> {
+    let p = Path::new(path);
+    let leaves = p.is_absolute() || p.components().any(|c| c == std::path::Component::ParentDir);
+    if !leaves {
+        return Ok(());
+    }
+    Err(Error::Config {
+        path: shown.to_path_buf(),
+        msg: format!(
+            "source `{path}`: a source is a path inside the project, relative to this file's folder and without \
+             `..`; to ingest logs from elsewhere, copy them into the project or name them on the command line \
+             (reckon ingest PATH)"
+        ),
+    })
+}
+
 /// Per-metric overrides (`[metrics.NAME]`).
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -330,6 +349,9 @@ impl Config {
             }
         }
         cfg.documents = raw.documents;
+        for source in &raw.sources {
+            check_source_path(&source.path, &shown)?;
+        }
         cfg.sources = raw.sources;
         cfg.aliases = raw.aliases;
         cfg.metrics = raw.metrics;

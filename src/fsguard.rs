@@ -1,7 +1,8 @@
 //! Guards on the files reckon opens for a document or a log: only regular
-//! files are read (a FIFO or a device would block or never end), and a path
-//! a document names must resolve, symlinks followed, inside the folder it
-//! is allowed to reach. See SECURITY.md.
+//! files are read (a FIFO or a device would block or never end), a path a
+//! document names must resolve, symlinks followed, inside the folder it is
+//! allowed to reach, and a symlink is followed only when its target stays
+//! inside the project (the one rule for logs and documents). See SECURITY.md.
 
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
@@ -68,6 +69,79 @@ pub(crate) fn resolve_within(base: &Path, path: &Path) -> std::result::Result<Pa
     }
 }
 
+/// Where a symlink leads, judged against the folder it may not leave
+/// (`boundary`, a real path: every symlink in it resolved).
+pub(crate) enum Link {
+    /// Its target, every symlink resolved, is inside the boundary.
+    Inside { real: PathBuf, meta: Metadata },
+    /// Its target leaves the boundary: [`Link::refusal`] says so.
+    Outside { real: PathBuf },
+    /// It leads nowhere (a dangling link, a loop): as if it were not there.
+    Nowhere,
+}
+
+impl Link {
+    /// Follows the symlink at `path`: its real path, and its target's
+    /// metadata when that stays inside `boundary`.
+    pub(crate) fn follow(boundary: &Path, path: &Path) -> Link {
+        let Ok(real) = std::fs::canonicalize(path) else { return Link::Nowhere };
+        if !real.starts_with(boundary) {
+            return Link::Outside { real };
+        }
+        match std::fs::metadata(&real) {
+            Ok(meta) => Link::Inside { real, meta },
+            Err(_) => Link::Nowhere,
+        }
+    }
+
+    /// The error for a link at `shown` whose target `real` leaves the
+    /// project at `boundary`.
+    pub(crate) fn refusal(shown: &Path, real: &Path, boundary: &Path) -> Error {
+        Error::io(
+            shown,
+            std::io::Error::other(format!(
+                "is a symlink to {}, outside the project ({}); reckon follows a symlink only when it stays \
+                 inside the project: copy the file into the project, or remove the link",
+                real.display(),
+                boundary.display()
+            )),
+        )
+    }
+}
+
+/// Refuses a file whose path, as written, lies inside `root` but which
+/// leads outside it through a symlink (of the file or of a folder on the
+/// way). A path that is outside `root` as written (named so on the command
+/// line) is the researcher's own choice and passes. Costs one `realpath`.
+pub(crate) fn stays_inside(root: &Path, path: &Path, shown: &Path) -> Result<()> {
+    if !lexically_inside(root, path) {
+        return Ok(());
+    }
+    let Ok(real_root) = std::fs::canonicalize(root) else { return Ok(()) };
+    match std::fs::canonicalize(path) {
+        Ok(real) if !real.starts_with(&real_root) => Err(Link::refusal(shown, &real, root)),
+        // A missing file is reported by whoever opens it.
+        _ => Ok(()),
+    }
+}
+
+/// Whether `path`, with its `.` and `..` folded as written (no symlink
+/// looked at), lies inside `root`.
+pub(crate) fn lexically_inside(root: &Path, path: &Path) -> bool {
+    use std::path::Component;
+    let Ok(rel) = path.strip_prefix(root) else { return false };
+    let mut depth = 0usize;
+    for c in rel.components() {
+        match c {
+            Component::ParentDir if depth == 0 => return false,
+            Component::ParentDir => depth -= 1,
+            Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+    }
+    true
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -89,5 +163,24 @@ mod tests {
         assert!(e.contains("a device, not a regular file"), "{e}");
         let e = regular_file(dir.path(), Path::new("d")).unwrap_err().to_string();
         assert!(e.contains("a directory"), "{e}");
+    }
+
+    #[test]
+    fn a_symlink_is_followed_only_inside_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap().join("proj");
+        std::fs::create_dir_all(root.join("logs")).unwrap();
+        std::fs::write(root.join("logs/a.jsonl"), "x").unwrap();
+        std::fs::write(dir.path().join("secret"), "s").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("secret"), root.join("logs/out.jsonl")).unwrap();
+        std::os::unix::fs::symlink("a.jsonl", root.join("logs/in.jsonl")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), root.join("up")).unwrap();
+        assert!(matches!(Link::follow(&root, &root.join("logs/in.jsonl")), Link::Inside { .. }));
+        assert!(matches!(Link::follow(&root, &root.join("logs/out.jsonl")), Link::Outside { .. }));
+        assert!(matches!(Link::follow(&root, &root.join("logs/none")), Link::Nowhere));
+        assert!(stays_inside(&root, &root.join("logs/in.jsonl"), Path::new("in")).is_ok());
+        let e = stays_inside(&root, &root.join("up/secret"), Path::new("up/secret")).unwrap_err().to_string();
+        assert!(e.contains("up/secret: is a symlink to") && e.contains("outside the project"), "{e}");
+        assert!(stays_inside(&root, &root.join("../secret"), Path::new("../secret")).is_ok(), "named outside");
     }
 }

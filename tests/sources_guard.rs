@@ -66,3 +66,61 @@ fn finding_15_a_damaged_database_says_to_rebuild_and_rebuild_replaces_it() {
     let left: Vec<_> = std::fs::read_dir(s.path().join("db")).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(left.iter().all(|n| !n.to_string_lossy().contains("rebuild")), "no temporary file left: {left:?}");
 }
+
+#[test]
+fn finding_03_a_source_never_reads_outside_the_project() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("config.json");
+    std::fs::write(&secret, "{\n\t\"auths\": {\"ghcr.io\": {\"auth\": \"dXNlcjpnaHBfU0VDUkVU\"}}\n}\n").unwrap();
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n[[source]]\npath = \"logs/{name}.jsonl\"\n");
+    s.write("logs/a.jsonl", line(1.0));
+    std::os::unix::fs::symlink(&secret, s.path().join("logs/bench.jsonl")).unwrap();
+    // A link that stays inside the project is followed.
+    s.write("archive/old.jsonl", line(2.0));
+    std::os::unix::fs::symlink("../archive/old.jsonl", s.path().join("logs/old.jsonl")).unwrap();
+    s.write("doc.md", "<!-- reckon:sql query=\"select params from param_set\" -->\n<!-- /reckon:sql -->\n");
+    let r = s.run(&["check", "doc.md"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(!r.stdout.contains("dXNlcjpnaHBfU0VDUkVU") && !r.stderr.contains("dXNlcjpnaHBfU0VDUkVU"), "{r:?}");
+    let link = format!("logs/bench.jsonl: is a symlink to {}, outside the project", secret.display());
+    assert!(r.stderr.contains(&link), "{r:?}");
+    assert_eq!(s.counts().0, 2, "a.jsonl and old.jsonl");
+    // Named by itself (a path, not a glob) it is refused too.
+    let r = s.run(&["ingest", "logs/bench.jsonl"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("outside the project"), "{r:?}");
+    // reckon.toml's sources stay inside the project.
+    for path in ["../outside/{x}.json", "/etc/{x}"] {
+        s.write("reckon.toml", format!("series = \"config\"\n[[source]]\npath = \"{path}\"\n"));
+        let r = s.run(&["ingest"]);
+        assert_eq!(r.code, 2, "{r:?}");
+        assert!(r.stderr.contains(&format!("source `{path}`: a source is a path inside the project")), "{r:?}");
+    }
+    // A log outside the project named on the command line is the
+    // researcher's choice.
+    std::fs::write(outside.path().join("run.jsonl"), line(5.0)).unwrap();
+    s.write("reckon.toml", "series = \"config\"\n");
+    s.ok(&["ingest", outside.path().join("run.jsonl").to_str().unwrap()]);
+}
+
+#[test]
+fn finding_20_a_symlink_loop_under_double_star_is_walked_once() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n[[source]]\npath = \"logs/**/{config}.jsonl\"\n");
+    s.write("logs/a/x.jsonl", line(1.0));
+    for l in ["l1", "l2", "l3"] {
+        std::os::unix::fs::symlink("..", s.path().join("logs/a").join(l)).unwrap();
+    }
+    let r = s.test().args(["ingest"]).within(std::time::Duration::from_secs(20)).output();
+    assert_eq!(r.code, 0, "{r:?}");
+    let c = rusqlite::Connection::open(s.db()).unwrap();
+    let paths: Vec<String> = c
+        .prepare("SELECT path FROM source")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(paths, ["logs/a/x.jsonl"]);
+}

@@ -18,6 +18,7 @@ pub mod sglang;
 pub mod stdout;
 pub mod template;
 pub mod vllm;
+pub(crate) mod walk;
 
 use std::path::Path;
 use std::process::Command;

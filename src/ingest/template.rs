@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
+use super::walk::{walk, Found, Segment};
 use crate::{Error, Result};
 
 /// A path with `{name}` captures and glob wildcards (`*`, `?`, `**`).
@@ -13,6 +14,7 @@ use crate::{Error, Result};
 pub struct PathTemplate {
     text: String,
     glob: String,
+    segments: Vec<Segment>,
     regex: Regex,
     names: Vec<String>,
 }
@@ -96,12 +98,12 @@ impl PathTemplate {
             }
         }
         re.push('$');
-        // The glob library reads the glob when files are listed: a glob it
-        // refuses is refused here, before any file or the store is looked at.
-        glob::Pattern::new(&glob)
-            .map_err(|e| Error::usage(format!("path template `{text}` is not a glob reckon can read: {}", e.msg)))?;
+        // A glob the walk cannot read is refused here, before any file or
+        // the store is looked at.
+        let segments = Segment::parse(&glob)
+            .map_err(|e| Error::usage(format!("path template `{text}` is not a glob reckon can read: {e}")))?;
         let regex = Regex::new(&re).map_err(|e| Error::usage(format!("path template `{text}`: {e}")))?;
-        Ok(PathTemplate { text: text.to_string(), glob, regex, names })
+        Ok(PathTemplate { text: text.to_string(), glob, segments, regex, names })
     }
 
     pub fn text(&self) -> &str {
@@ -120,26 +122,20 @@ impl PathTemplate {
 
     /// The files the template matches under `root` (relative templates) in
     /// sorted order; possibly none.
+    /// Symlinks that leave the project are not among them (see
+    /// [`PathTemplate::walk`]).
     pub fn files(&self, root: &Path) -> Result<Vec<PathBuf>> {
-        Ok(self.files_with_metadata(root)?.into_iter().map(|(p, _)| p).collect())
+        Ok(self.walk(root)?.files.into_iter().map(|(p, _)| p).collect())
     }
 
-    /// [`PathTemplate::files`] with the metadata each was found by (the
-    /// `stat` that tells a file from a folder), so that a caller comparing
-    /// files with what it stored of them needs no second one.
-    pub fn files_with_metadata(&self, root: &Path) -> Result<Vec<(PathBuf, std::fs::Metadata)>> {
-        let pattern = if Path::new(&self.glob).is_absolute() {
-            self.glob.clone()
-        } else {
-            root.join(&self.glob).to_string_lossy().into_owned()
-        };
-        let paths = glob::glob(&pattern).map_err(|e| Error::usage(format!("path template `{}`: {e}", self.text)))?;
-        let mut files: Vec<(PathBuf, std::fs::Metadata)> = paths
-            .filter_map(std::result::Result::ok)
-            .filter_map(|p| std::fs::metadata(&p).ok().filter(std::fs::Metadata::is_file).map(|m| (p, m)))
-            .collect();
-        files.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(files)
+    /// The files the template matches under `root` with the metadata each
+    /// was found by (the `stat` that tells a file from a folder), so that a
+    /// caller comparing files with what it stored of them needs no second
+    /// one; and the symlinks it refused to follow out of the project (see
+    /// `fsguard`). Each folder a `**` reaches is walked once.
+    pub(crate) fn walk(&self, root: &Path) -> Result<Found> {
+        let start = if Path::new(&self.glob).is_absolute() { Path::new("/") } else { root };
+        walk(root, start, &self.segments)
     }
 
     /// The error for a template that matched no file.

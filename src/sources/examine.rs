@@ -50,9 +50,12 @@ pub(super) type Stored = HashMap<String, Option<StoredSource>>;
 /// when the run time can come from it.
 pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView) -> Result<Examined> {
     let shown = display_path(root, &job.path);
-    let meta = match job.meta.take() {
-        Some(meta) => meta,
-        None => metadata(&job.path, &shown)?,
+    let meta = if let Some(meta) = job.meta.take() {
+        meta
+    } else {
+        // A path named as it is (a template's walk judged its own finds).
+        crate::fsguard::stays_inside(root, &job.path, &shown)?;
+        metadata(&job.path, &shown)?
     };
     let path = &job.path;
     if meta.is_dir() {

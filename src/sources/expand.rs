@@ -113,7 +113,14 @@ pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expand
             }
         };
         if let Some(template) = template {
-            let files = template.and_then(|t| Ok((t.files_with_metadata(root)?, t)));
+            let files = template.and_then(|t| Ok((t.walk(root)?, t)));
+            let files = files.map(|(found, t)| {
+                // A symlink out of the project is refused by name.
+                for (path, e) in found.refused {
+                    jobs.push(Err((display_path(root, &path), e)));
+                }
+                (found.files, t)
+            });
             match files {
                 Err(e) => jobs.push(Err((PathBuf::from(&req.path), e))),
                 Ok((files, template)) if files.is_empty() => {
