@@ -198,27 +198,7 @@ fn review_parsed(
         _ => return Err(Error::Several(claim_errors)),
     }
     let updated = parsed.splice(&text, &replacements);
-    let stale = if updated == text {
-        Vec::new()
-    } else {
-        // Which regions changed: compare each region's content with what
-        // splicing writes (each region's replacement found by its index, not
-        // by a scan of them all).
-        let mut replaced: Vec<Option<&str>> = vec![None; parsed.regions.len()];
-        for (j, s) in &replacements {
-            replaced[*j] = Some(s.as_str());
-        }
-        parsed
-            .regions
-            .iter()
-            .enumerate()
-            .filter(|(i, r)| {
-                let changes = replaced[*i].is_none_or(|s| parsed.changes(&text, *i, s));
-                changes || r.edited_by_hand()
-            })
-            .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
-            .collect()
-    };
+    let stale = if updated == text { Vec::new() } else { stale_regions(parsed, &text, &replacements) };
     Ok(DocReview {
         path: path.to_path_buf(),
         original,
@@ -231,6 +211,23 @@ fn review_parsed(
         claims,
         replacements,
     })
+}
+
+/// The regions splicing `replacements` changes (or edited by hand): each
+/// region's content compared with what splicing writes, its replacement
+/// found by its index, not by a scan of them all.
+fn stale_regions(parsed: &doc::Document, text: &str, replacements: &[(usize, String)]) -> Vec<StaleRegion> {
+    let mut replaced: Vec<Option<&str>> = vec![None; parsed.regions.len()];
+    for (j, s) in replacements {
+        replaced[*j] = Some(s.as_str());
+    }
+    parsed
+        .regions
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| replaced[*i].is_none_or(|s| parsed.changes(text, *i, s)) || r.edited_by_hand())
+        .map(|(_, r)| StaleRegion { kind: r.kind, line: r.line, col: r.col, edited_by_hand: r.edited_by_hand() })
+        .collect()
 }
 
 /// A renderer's complaint, placed at the argument it is about (or the
