@@ -73,7 +73,7 @@ fn read(path: &Path, format: Format) -> reckon::Result<(Vec<RawRun>, Outcome)> {
 /// parsing, or scaled by a power of 1000 into the stated unit).
 fn stored(x: f64, values: &[f64]) -> bool {
     let same = |a: f64, b: f64| (a - b).abs() <= b.abs().max(a.abs()) * 1e-9;
-    values.iter().any(|&v| same(v, x))
+    [1.0, 1e3, 1e6, 1e9, 1e-3, 1e-6, 1e-9].iter().any(|s| values.iter().any(|&v| same(v, x * s)))
 }
 
 /// A leaf left out on purpose: a key on its way is named in a note.

@@ -465,15 +465,6 @@ fn criterion_files_are_refused_with_what_to_do() {
 }
 
 #[test]
-fn google_benchmark_is_refused() {
-    let m = refused("corpus/gbench/kokkos-mempool-user-counters-time-unit-s.json");
-    assert!(m.starts_with("looks like Google Benchmark JSON"), "{m}");
-    let m = refused("corpus/gbench/kalman-100-repetitions-aggregates.json");
-    assert!(m.starts_with("looks like Google Benchmark JSON"), "{m}");
-    assert!(m.contains("--benchmark_format=csv"), "{m}");
-}
-
-#[test]
 fn pytest_benchmark_is_refused() {
     let m = refused("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
     assert!(m.starts_with("looks like pytest-benchmark JSON"), "{m}");

@@ -157,6 +157,91 @@ fn lm_eval_results() {
 
 // ------------------------------------------------------------- kernels
 
+fn unit<'a>(run: &'a RawRun, name: &str) -> Option<&'a str> {
+    run.metrics.iter().find(|m| m.name == name).and_then(|m| m.unit.as_deref())
+}
+
+fn text(s: &str) -> Value {
+    Value::Text(s.to_string())
+}
+
+/// 5 benchmarks × 100 repetitions, each followed by its 8 aggregate rows:
+/// 500 runs, the aggregates on each benchmark's first repetition.
+#[test]
+fn gbench_json_repetitions_and_aggregates() {
+    let (f, runs, outcome) = parse("corpus/gbench/kalman-100-repetitions-aggregates.json");
+    assert_eq!(f, Format::GbenchJson);
+    assert_eq!(runs.len(), 500);
+    let r = &runs[0];
+    assert_eq!(r.time.as_deref(), Some("2022-09-11T02:22:43Z"), "context.date, -07:00");
+    assert_eq!(param(r, "benchmark"), Some(&text("baseline/repeats:100/manual_time")));
+    assert_eq!(param(r, "family"), Some(&text("baseline")));
+    assert_eq!(param(r, "repeats"), Some(&Value::Num(100.0)));
+    assert_eq!(param(r, "timing"), Some(&text("manual_time")));
+    assert_eq!(param(r, "iterations"), Some(&Value::Num(24664371.0)));
+    assert_eq!(param(r, "repetition_index"), Some(&Value::Num(0.0)));
+    assert_eq!(param(r, "host_name"), Some(&text("FRANCOIS-DESK")));
+    close(metric(r, "real_time"), 28.34406358502092);
+    assert_eq!(unit(r, "real_time"), Some("ns"));
+    close(metric(r, "real_time_mean"), 28.270875989887372);
+    assert_eq!(unit(r, "real_time_mean"), Some("ns"));
+    close(metric(r, "cpu_time_cv"), 0.003109043172335728);
+    assert_eq!(unit(r, "cpu_time_cv"), None, "cv is a fraction");
+    close(metric(r, "real_time_BigO"), 28.27087598988737);
+    close(metric(r, "real_time_RMS"), 0.0030934588978748035);
+    assert!(!has_field(&runs[1], "real_time_mean"));
+    close(metric(&runs[99], "real_time"), 28.151445658642725);
+    let p = &runs[100];
+    assert_eq!(param(p, "benchmark"), Some(&text("predict1x1x0/repeats:100/manual_time")));
+    close(metric(&runs[102], "real_time"), 34.064100593465206);
+    assert!(outcome.skipped.iter().any(|s| s.contains("`context.caches`")), "{:?}", outcome.skipped);
+}
+
+/// The same data through Google Benchmark's CSV reporter: the same runs.
+#[test]
+fn gbench_csv_reads_as_its_json() {
+    let (f, runs, _) = parse("corpus/gbench/kalman-100-repetitions.derived.csv");
+    assert_eq!(f, Format::GbenchCsv);
+    assert_eq!(runs.len(), 500);
+    let r = &runs[0];
+    assert_eq!(r.line, 2);
+    assert_eq!(param(r, "benchmark"), Some(&text("baseline/repeats:100/manual_time")));
+    assert_eq!(param(r, "repetition_index"), Some(&Value::Num(0.0)));
+    assert_eq!(metric(r, "real_time"), 28.3441);
+    assert_eq!(unit(r, "real_time"), Some("ns"));
+    assert_eq!(metric(r, "real_time_mean"), 28.2709);
+    assert_eq!(metric(r, "cpu_time_cv"), 0.00310904);
+    assert_eq!(unit(r, "cpu_time_cv"), None);
+    assert_eq!(metric(r, "real_time_BigO"), 28.2709);
+    assert_eq!(param(&runs[99], "repetition_index"), Some(&Value::Num(99.0)));
+    assert_eq!(metric(&runs[99], "real_time"), 28.1514);
+    assert_eq!(runs[100].line, 110);
+    let (_, json, _) = parse("corpus/gbench/kalman-100-repetitions-aggregates.json");
+    for (c, j) in runs.iter().zip(&json) {
+        assert_eq!(param(c, "benchmark"), param(j, "benchmark"));
+        assert_eq!(param(c, "repetition_index"), param(j, "repetition_index"));
+    }
+}
+
+#[test]
+fn gbench_json_user_counters_and_seconds() {
+    let (f, runs, _) = parse("corpus/gbench/kokkos-mempool-user-counters-time-unit-s.json");
+    assert_eq!(f, Format::GbenchJson);
+    assert_eq!(runs.len(), 2);
+    let r = &runs[0];
+    assert_eq!(param(r, "family"), Some(&text("Mempool_Fill")));
+    assert_eq!(param(r, "total_alloc_size"), Some(&Value::Num(1000000.0)));
+    assert_eq!(param(r, "fill_level"), Some(&Value::Num(70.0)));
+    assert_eq!(param(r, "Kokkos Version"), Some(&text("4.0.99")));
+    assert_eq!(param(r, "num_cpus"), Some(&Value::Num(2.0)));
+    // `time_unit: "s"`: stored in ns, as every Google Benchmark time.
+    close(metric(r, "real_time"), 0.0003841063126410835 * 1e9);
+    assert_eq!(unit(r, "real_time"), Some("ns"));
+    close(metric(r, "FOM: fill ops per second"), 14462141.904943649);
+    assert_eq!(r.time.as_deref(), Some("2023-03-03T04:06:30Z"));
+    close(metric(&runs[1], "FOM: cycle ops per second"), 75941381.25073309);
+}
+
 #[test]
 fn asv_results_are_refused_naming_the_benchmarks_dropped() {
     let m = refused("corpus/asv/blas-graviton-results.json");

@@ -4,6 +4,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
+use super::gbench::{GbenchCsv, GbenchJson};
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
 use super::hyperfine::Hyperfine;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
@@ -29,6 +30,10 @@ pub enum Format {
     ServingStdout,
     /// `hyperfine --export-json`.
     Hyperfine,
+    /// Google Benchmark's JSON reporter.
+    GbenchJson,
+    /// Google Benchmark's CSV reporter.
+    GbenchCsv,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -36,8 +41,16 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 6] =
-        [Format::SglangJsonl, Format::VllmJson, Format::ServingStdout, Format::Hyperfine, Format::Csv, Format::Jsonl];
+    pub const ALL: [Format; 8] = [
+        Format::SglangJsonl,
+        Format::VllmJson,
+        Format::ServingStdout,
+        Format::Hyperfine,
+        Format::GbenchJson,
+        Format::GbenchCsv,
+        Format::Csv,
+        Format::Jsonl,
+    ];
 
     /// The name used by `--format` and stored with each source.
     pub fn name(self) -> &'static str {
@@ -46,6 +59,8 @@ impl Format {
             Format::VllmJson => VllmJson::NAME,
             Format::ServingStdout => ServingStdout::NAME,
             Format::Hyperfine => Hyperfine::NAME,
+            Format::GbenchJson => GbenchJson::NAME,
+            Format::GbenchCsv => GbenchCsv::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -65,11 +80,13 @@ impl Format {
     /// (`date`, `model_id`, `endpoint_type`, `burstiness`,
     /// `request_goodput`) is [`Format::VllmJson`], also as an array;
     /// `{"results": [{"command": …` is [`Format::Hyperfine`]; other JSON
-    /// objects (a flat llmperf summary among them) are [`Format::Jsonl`].
+    /// objects (a flat llmperf summary among them) are [`Format::Jsonl`];
+    /// `{"context": …, "benchmarks": […]}` is [`Format::GbenchJson`], a
+    /// table under Google Benchmark's CSV header [`Format::GbenchCsv`].
     /// Text with a "Serving Benchmark Result" block is
     /// [`Format::ServingStdout`]; a table with a header row and the same
     /// number of delimiters on each line is [`Format::Csv`]. criterion,
-    /// Google Benchmark, pytest-benchmark and llmperf per-request files are
+    /// pytest-benchmark and llmperf per-request files are
     /// refused with what to do instead, as are empty, binary and other text
     /// files.
     pub fn detect(path: &Path, head: &[u8]) -> Result<Format> {
@@ -112,10 +129,11 @@ impl Format {
 
     /// The formats of JSON content, in the order they are asked (the
     /// generic JSON lines last).
-    const JSON: [Format; 4] = [Format::Hyperfine, Format::VllmJson, Format::SglangJsonl, Format::Jsonl];
+    const JSON: [Format; 5] =
+        [Format::Hyperfine, Format::GbenchJson, Format::VllmJson, Format::SglangJsonl, Format::Jsonl];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 2] = [Format::ServingStdout, Format::Csv];
+    const TEXT: [Format; 3] = [Format::ServingStdout, Format::GbenchCsv, Format::Csv];
 
     fn claims(self, sniff: &Sniff<'_>) -> bool {
         match self {
@@ -123,6 +141,8 @@ impl Format {
             Format::VllmJson => VllmJson::detect(sniff),
             Format::ServingStdout => ServingStdout::detect(sniff),
             Format::Hyperfine => Hyperfine::detect(sniff),
+            Format::GbenchJson => GbenchJson::detect(sniff),
+            Format::GbenchCsv => GbenchCsv::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -172,6 +192,8 @@ impl Format {
             Format::SglangJsonl => SglangJsonl::parse,
             Format::VllmJson => VllmJson::parse,
             Format::ServingStdout => ServingStdout::parse,
+            Format::GbenchJson => GbenchJson::parse,
+            Format::GbenchCsv => GbenchCsv::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {

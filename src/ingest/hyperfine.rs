@@ -48,7 +48,7 @@ impl LogFormat for Hyperfine {
 }
 
 pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-    let doc = read_export(path, input)?;
+    let doc = super::limit::read_document(path, input)?;
     let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
     let Some(results) = value.get("results").and_then(Json::as_array) else {
         return Err(Error::malformed(
@@ -66,23 +66,6 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         emit_result(&Record { path, line, obj }, emit)?;
     }
     Ok(Outcome::default())
-}
-
-/// The whole export (hyperfine writes one JSON document), refused past the
-/// longest-line limit so a huge file cannot exhaust memory.
-fn read_export(path: &Path, input: &mut dyn BufRead) -> Result<Vec<u8>> {
-    let mut doc = Vec::new();
-    let limit = super::limit::line_bytes();
-    std::io::Read::read_to_end(&mut std::io::Read::take(&mut *input, limit as u64 + 1), &mut doc)
-        .map_err(|e| Error::io(path, e))?;
-    if doc.len() > limit {
-        return Err(Error::malformed(
-            path,
-            1,
-            format!("the export is longer than {} MiB; raise `line_bytes` under [limits] in reckon.toml", limit >> 20),
-        ));
-    }
-    Ok(doc)
 }
 
 /// One entry of `results`, with where it starts for error messages.

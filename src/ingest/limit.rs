@@ -24,6 +24,23 @@ pub fn line_bytes() -> usize {
     LINE_BYTES.load(Ordering::Relaxed)
 }
 
+/// A log that is one document (a JSON export, a small table), read whole,
+/// refused past the limit so a huge file cannot exhaust memory.
+pub fn read_document(path: &std::path::Path, input: &mut dyn std::io::BufRead) -> crate::Result<Vec<u8>> {
+    let mut doc = Vec::new();
+    let limit = line_bytes();
+    Read::read_to_end(&mut Read::take(&mut *input, limit as u64 + 1), &mut doc)
+        .map_err(|e| crate::Error::io(path, e))?;
+    if doc.len() > limit {
+        return Err(crate::Error::malformed(
+            path,
+            1,
+            format!("the file is longer than {} MiB; raise `line_bytes` under [limits] in reckon.toml", limit >> 20),
+        ));
+    }
+    Ok(doc)
+}
+
 /// The message for a line over the limit.
 pub fn too_long(limit: usize) -> String {
     format!(

@@ -7,6 +7,7 @@
 
 pub mod canonical;
 pub mod format;
+pub mod gbench;
 pub mod generic;
 pub mod hyperfine;
 pub mod limit;

@@ -1,6 +1,6 @@
 //! Every "not a log reckon reads" in one place: empty and binary files,
-//! benchmark formats reckon recognises but does not read (criterion, Google
-//! Benchmark, pytest-benchmark, llmperf per-request files), JSON that holds
+//! benchmark formats reckon recognises but does not read (criterion,
+//! pytest-benchmark, llmperf per-request files), JSON that holds
 //! no runs, and text no format claims. Each says what the file looks like
 //! and what to do instead. A file's content is never quoted: it may be
 //! anything the command was pointed at (a key file, a CI secret), and
@@ -32,7 +32,7 @@ fn binary() -> String {
 /// Text that no format claims.
 pub(super) fn unknown() -> String {
     "not a benchmark log reckon knows; reckon reads SGLang/vLLM result JSON(L), \
-     console output with a \"Serving Benchmark Result\" block, hyperfine JSON, \
+     console output with a \"Serving Benchmark Result\" block, hyperfine JSON, Google Benchmark JSON or CSV, \
      CSV with a header row and JSON lines; use --format to say which one this is"
         .into()
 }
@@ -98,13 +98,6 @@ fn json_object(s: &Shape) -> Option<String> {
     }
     if s.has("sampling_mode") && s.has("iters") {
         return Some(format!("looks like a criterion sample.json (raw per-sample times); {criterion} — {TODO}"));
-    }
-    if s.has("benchmarks") && (s.has("context") || s.has_inner("real_time") || s.has_inner("time_unit")) {
-        return Some(
-            "looks like Google Benchmark JSON (`context` + `benchmarks`); reckon does not read it yet — \
-             run the benchmark with --benchmark_format=csv (or --benchmark_out_format=csv) and ingest the CSV"
-                .into(),
-        );
     }
     let pytest = s.has("machine_info") || s.has("commit_info") || s.has_inner("fullname") || s.has_inner("stats");
     if s.has("benchmarks") && pytest {

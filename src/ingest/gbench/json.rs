@@ -1,0 +1,167 @@
+//! Google Benchmark's JSON reporter: `{"context": {…}, "benchmarks": […]}`.
+
+use std::io::BufRead;
+use std::path::Path;
+
+use serde_json::{Map, Value as Json};
+
+use super::super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::super::{log_time, pyjson};
+use super::{emit_rows, Row, Shared};
+use crate::run::Value;
+use crate::{Error, Result};
+
+/// Keys of a benchmark row that are not values of the run.
+const ROW_KEYS: &[&str] = &[
+    "name",
+    "run_name",
+    "run_type",
+    "family_index",
+    "per_family_instance_index",
+    "repetitions",
+    "repetition_index",
+    "threads",
+    "iterations",
+    "time_unit",
+    "aggregate_name",
+    "aggregate_unit",
+    "label",
+    "error_occurred",
+    "error_message",
+    "big_o",
+    "real_coefficient",
+    "cpu_coefficient",
+    "rms",
+];
+
+/// `--benchmark_format=json` / `--benchmark_out_format=json`.
+pub struct GbenchJson;
+
+impl LogFormat for GbenchJson {
+    const NAME: &'static str = "gbench-json";
+
+    /// `benchmarks` with `context`, or rows holding `real_time` or
+    /// `run_type`.
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        sniff.json.is_some_and(|s| {
+            s.first == Some(b'{')
+                && s.has("benchmarks")
+                && (s.has("context") || s.has_inner("real_time") || s.has_inner("run_type"))
+        })
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        let doc = super::super::limit::read_document(path, input)?;
+        let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
+        let Some(benchmarks) = value.get("benchmarks").and_then(Json::as_array) else {
+            return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as Google Benchmark writes it"));
+        };
+        let mut shared = Shared::default();
+        if let Some(Json::Object(context)) = value.get("context") {
+            read_context(context, &mut shared);
+        }
+        let offsets = pyjson::array_element_offsets(&doc, 1);
+        let mut rows = Vec::with_capacity(benchmarks.len());
+        for (i, b) in benchmarks.iter().enumerate() {
+            let line = offsets.get(i).map_or(1, |&o| pyjson::line_of(&doc, o));
+            let Json::Object(obj) = b else {
+                return Err(Error::malformed(path, line, "expected an object for each Google Benchmark result"));
+            };
+            rows.push(row(path, line, obj, &mut shared)?);
+        }
+        emit_rows(rows, shared, emit)
+    }
+}
+
+/// The run time and the params of `context`.
+fn read_context(context: &Map<String, Json>, shared: &mut Shared) {
+    for (k, v) in context {
+        match v {
+            Json::String(s) if k == "date" => match log_time::from_iso(s) {
+                Some(t) => shared.time = Some(t),
+                None => shared.params.push((k.clone(), Value::Text(s.clone()))),
+            },
+            Json::String(s) => shared.params.push((k.clone(), Value::Text(s.clone()))),
+            Json::Bool(b) => shared.params.push((k.clone(), Value::Text(b.to_string()))),
+            Json::Number(_) => {
+                if let Some(x) = pyjson::as_f64(v) {
+                    shared.params.push((k.clone(), Value::Num(x)));
+                }
+            }
+            Json::Array(_) | Json::Object(_) => {
+                shared.skipped.insert(format!("`context.{k}` describes the machine and is not stored"));
+            }
+            Json::Null => {}
+        }
+    }
+}
+
+/// One benchmark row.
+fn row(path: &Path, line: u64, obj: &Map<String, Json>, shared: &mut Shared) -> Result<Row> {
+    let text = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
+    let num = |k: &str| obj.get(k).and_then(pyjson::as_f64);
+    let Some(name) = text("name") else {
+        return Err(Error::malformed(path, line, "this Google Benchmark result has no `name`"));
+    };
+    let aggregate = text("aggregate_name").filter(|_| text("run_type").as_deref() != Some("iteration"));
+    let run_name = text("run_name").unwrap_or_else(|| match &aggregate {
+        Some(a) => name.strip_suffix(&format!("_{a}")).unwrap_or(&name).to_string(),
+        None => name.clone(),
+    });
+    let mut row = Row {
+        line,
+        run_name,
+        repetition: num("repetition_index"),
+        repetitions: num("repetitions"),
+        iterations: num("iterations"),
+        threads: num("threads"),
+        time_unit: text("time_unit"),
+        ..Row::default()
+    };
+    for k in ["label", "error_message"] {
+        if let Some(v) = text(k).filter(|v| !v.is_empty()) {
+            row.texts.push((k.to_string(), v));
+        }
+    }
+    if let Some(Json::Bool(true)) = obj.get("error_occurred") {
+        row.texts.push(("error_occurred".into(), "true".into()));
+    }
+    for (k, v) in obj {
+        if ROW_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        if let Some(x) = pyjson::as_f64(v) {
+            row.values.push((k.clone(), x));
+        }
+    }
+    if let Some(a) = aggregate.filter(|a| !a.is_empty()) {
+        let pair = |v: Option<f64>, name: &str, row: &mut Row| {
+            if let Some(x) = v {
+                row.values.push((name.to_string(), x));
+            }
+        };
+        match a.as_str() {
+            "BigO" => {
+                pair(num("real_coefficient"), "real_time", &mut row);
+                pair(num("cpu_coefficient"), "cpu_time", &mut row);
+                if obj.contains_key("big_o") {
+                    shared.skipped.insert("`big_o` (the fitted complexity, text) is not stored".into());
+                }
+            }
+            // The RMS of the fit, which the CSV reporter writes in both
+            // time columns.
+            "RMS" => {
+                pair(num("rms"), "real_time", &mut row);
+                pair(num("rms"), "cpu_time", &mut row);
+            }
+            _ => {}
+        }
+        row.aggregate = Some(a);
+    }
+    if ["family_index", "per_family_instance_index"].iter().any(|k| obj.contains_key(*k)) {
+        shared
+            .skipped
+            .insert("`family_index` and `per_family_instance_index` (indices of the name, which is stored)".into());
+    }
+    Ok(row)
+}
