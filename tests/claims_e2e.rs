@@ -126,7 +126,8 @@ fn human_report_names_each_verdict(s: &Sandbox) {
     let human = s.ok(&["claims", DOC]).stdout;
     for line in [
         "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
-            +12%, margin 2%), 3 runs each, sweep 2026-11-29",
+            +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%), 3 runs each, \
+            sweep 2026-11-29",
         "claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated \
             2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
         "claim `topk4-plateau` contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; \
@@ -359,7 +360,7 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
     assert!(
         sweeps[1].contains(
             "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% \
-            interval +8.4% to +12%, margin 2%)"
+            interval +8.4% to +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%)"
         ),
         "{}",
         sweeps[1]
@@ -671,7 +672,8 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
     );
     assert!(r.stdout.contains(
         "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
-            +12%, margin 2%), 3 runs each, sweep 2026-11-29; "
+            +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%), 3 runs each, \
+            sweep 2026-11-29; "
     ));
 
     let r = expect(&s, 1, &["check", DOC, "--format", "github"]);
@@ -779,7 +781,8 @@ fn superseding_keeps_the_old_words_as_history_and_check_passes_with_new_conclusi
     let text = s.read(DOC);
     let summaries = [
         "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
-            +12%, margin 2%), 3 runs each, sweep 2026-11-29",
+            +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%), 3 runs each, \
+            sweep 2026-11-29",
         "contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate \
             2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
         "contradicted at max_concurrency=100: eagle-topk4-v1 353.2 vs stated 336 (+5.1%; estimate 353.4, 90% \

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::stats::{self, Comparison, PointOutcome, Test, ALPHA};
-use super::{percent, round_to, runs_word, BeyondReach, Point, Side, Stat, Verdict};
+use super::stats::{self, Comparison, Folded, PointOutcome, Quantifier, Test, ALPHA};
+use super::{percent, round_to, runs_word, BeyondReach, Corrected, Point, Side, Stat, Verdict};
 use crate::metric::format_number;
 
 /// The point shown to a reader: the worst counterexample of a contradicted
@@ -228,7 +228,7 @@ impl Evidence {
             let _ = write!(
                 s,
                 "; {n} comparison{} decided on {} own {} undecided after Holm's correction over {} comparisons \
-                    (each interval shown is uncorrected)",
+                    (`reckon claims` lists each with its corrected interval)",
                 if n == 1 { "" } else { "s" },
                 if n == 1 { "its" } else { "their" },
                 if n == 1 { "is" } else { "are" },
@@ -386,52 +386,62 @@ fn beyond_reach_text(p: &Point, b: BeyondReach, is_example: bool, points: usize)
     format!("{at}{diff} is smaller than the {m}% margin, so no number of runs makes `beats` hold there")
 }
 
-/// Folds the points of a `for all` (or `at`, with one point) clause: holds
-/// when Holm's procedure over the points' `p_holds` rejects every "does not
-/// hold" hypothesis; contradicted when Holm's procedure over `p_contradicts`
-/// rejects at least one "is not contradicted" hypothesis (so a claim over
-/// many points is not called contradicted by one lucky outlier); otherwise
-/// inconclusive; no points → no data. Both at α = [`ALPHA`].
+/// Folds the points of a `for all` (or `at`, with one point) clause by
+/// [`stats::fold`]: holds when every point holds at α (an
+/// intersection–union test: no correction); contradicted when Holm's
+/// procedure over the points' `p_contradicts` rejects at least one "is not
+/// contradicted" hypothesis (so a claim over many points is not called
+/// contradicted by one lucky outlier); otherwise inconclusive; no points →
+/// no data.
 pub(crate) fn combine_all(points: &[Point]) -> Judgement {
-    if points.is_empty() {
-        return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
-    }
-    let (holds, contra) = corrected(points);
-    let finals = finals(&holds, &contra);
-    let verdict = if contra.iter().any(|&c| c) {
-        Verdict::Contradicted
-    } else if holds.iter().all(|&h| h) {
-        Verdict::Holds
-    } else {
-        Verdict::Inconclusive
-    };
-    Judgement { verdict, evidence: evidence(points, &finals, verdict) }
+    combine(points, Quantifier::All)
 }
 
-/// Folds the points of a `for any` clause: holds when Holm's procedure over
-/// `p_holds` rejects at least one "does not hold" hypothesis; contradicted
-/// when it rejects every "is not contradicted" hypothesis over
-/// `p_contradicts`; otherwise inconclusive; no points → no data.
+/// Folds the points of a `for any` clause: holds when Holm's procedure
+/// over `p_holds` rejects at least one "does not hold" hypothesis;
+/// contradicted when every point is contradicted at α (an
+/// intersection–union test); otherwise inconclusive; no points → no data.
 pub(crate) fn combine_any(points: &[Point]) -> Judgement {
+    combine(points, Quantifier::Any)
+}
+
+fn combine(points: &[Point], quantifier: Quantifier) -> Judgement {
     if points.is_empty() {
         return Judgement { verdict: Verdict::NoData, evidence: Evidence::empty() };
     }
-    let (holds, contra) = corrected(points);
-    let finals = finals(&holds, &contra);
-    let verdict = if holds.iter().any(|&h| h) {
-        Verdict::Holds
-    } else if contra.iter().all(|&c| c) {
-        Verdict::Contradicted
-    } else {
-        Verdict::Inconclusive
+    let ph: Vec<f64> = points.iter().map(|p| p.p_holds).collect();
+    let pc: Vec<f64> = points.iter().map(|p| p.p_contradicts).collect();
+    let fold = stats::fold(&ph, &pc, quantifier);
+    let finals = finals(&fold.holds, &fold.contradicted);
+    let verdict = match fold.verdict {
+        Folded::Holds => Verdict::Holds,
+        Folded::Contradicted => Verdict::Contradicted,
+        Folded::Inconclusive => Verdict::Inconclusive,
     };
-    let mut ev = evidence(points, &finals, verdict);
-    if verdict == Verdict::Holds {
+    // Each point with the interval its corrected decision used, where the
+    // point's own interval clears the rule Holm's correction applied to.
+    let shown: Vec<Point> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut p = p.clone();
+            let (own, threshold) = match quantifier {
+                Quantifier::All => (PointOutcome::Contradicted, fold.contradicted_level[i]),
+                Quantifier::Any => (PointOutcome::Holds, fold.holds_level[i]),
+            };
+            if points.len() > 1 && p.outcome == own {
+                with_corrected(&mut p, threshold, points.len());
+            }
+            p
+        })
+        .collect();
+    let mut ev = evidence(&shown, &finals, verdict);
+    if quantifier == Quantifier::Any && verdict == Verdict::Holds {
         // Show the point that makes it hold: the strongest one.
         let best =
-            (0..points.len()).filter(|&i| holds[i]).min_by(|&i, &j| points[i].p_holds.total_cmp(&points[j].p_holds));
+            (0..shown.len()).filter(|&i| fold.holds[i]).min_by(|&i, &j| shown[i].p_holds.total_cmp(&shown[j].p_holds));
         ev.example = best.map(|i| {
-            let mut ex = oriented(&points[i]);
+            let mut ex = oriented(&shown[i]);
             ex.outcome = finals[i];
             ex
         });
@@ -439,11 +449,15 @@ pub(crate) fn combine_any(points: &[Point]) -> Judgement {
     Judgement { verdict, evidence: ev }
 }
 
-/// Holm-corrected hold and contradiction decisions per point.
-fn corrected(points: &[Point]) -> (Vec<bool>, Vec<bool>) {
-    let ph: Vec<f64> = points.iter().map(|p| p.p_holds).collect();
-    let pc: Vec<f64> = points.iter().map(|p| p.p_contradicts).collect();
-    (stats::holm(&ph, ALPHA), stats::holm(&pc, ALPHA))
+/// Adds to a point's statistic the interval at the level its decision was
+/// corrected to (a Holm step `threshold` < α), over `comparisons`.
+fn with_corrected(p: &mut Point, threshold: f64, comparisons: usize) {
+    let (Some(stat), Some((_, spread))) = (p.stat.as_mut(), p.spread) else { return };
+    if threshold >= ALPHA {
+        return;
+    }
+    let level = stats::decided_level(stat.level, threshold);
+    stat.corrected = Some(Corrected { level, interval: spread.ratio_interval(level), comparisons });
 }
 
 fn finals(holds: &[bool], contra: &[bool]) -> Vec<PointOutcome> {

@@ -101,6 +101,10 @@ pub(crate) struct Point {
     pub stat: Option<Stat>,
     /// Why no number of runs can decide the point, when that is so.
     pub beyond_reach: Option<BeyondReach>,
+    /// The comparison's test and what its intervals are made of (none for
+    /// a value point), to show the interval a corrected decision used.
+    #[serde(skip)]
+    pub spread: Option<(Test, stats::Spread)>,
 }
 
 /// An inconclusive `beats` point whose estimated difference lies inside
@@ -132,6 +136,20 @@ pub struct Stat {
     pub margin: Option<f64>,
     /// The band the interval must lie inside (`matches`, `≈`, `in`).
     pub band: Option<Interval>,
+    /// The interval of the decision Holm's correction made, when the
+    /// verdict rests on any one of several comparisons and this one's
+    /// interval alone clears its rule: its level is stricter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrected: Option<Corrected>,
+}
+
+/// The interval a Holm-corrected decision used (see [`Stat::corrected`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Corrected {
+    pub level: f64,
+    pub interval: Interval,
+    /// The comparisons corrected over.
+    pub comparisons: usize,
 }
 
 /// What a [`Stat`] estimates.
@@ -147,9 +165,13 @@ impl Stat {
     fn inverted(self) -> Stat {
         let inv = |i: Interval| Interval { lo: 1.0 / i.hi, hi: 1.0 / i.lo };
         match self.of {
-            StatKind::Ratio => {
-                Stat { estimate: 1.0 / self.estimate, interval: inv(self.interval), band: self.band.map(inv), ..self }
-            }
+            StatKind::Ratio => Stat {
+                estimate: 1.0 / self.estimate,
+                interval: inv(self.interval),
+                band: self.band.map(inv),
+                corrected: self.corrected.map(|c| Corrected { interval: inv(c.interval), ..c }),
+                ..self
+            },
             StatKind::Value => self,
         }
     }
@@ -169,6 +191,16 @@ impl Stat {
                         percent(self.interval.hi - 1.0)
                     )
                 };
+                if let Some(c) = self.corrected {
+                    let _ = write!(
+                        s,
+                        " (Holm-corrected over {} comparisons: {}% interval {} to {})",
+                        c.comparisons,
+                        format_number(round_to(c.level * 100.0, 2)),
+                        percent(c.interval.lo - 1.0),
+                        percent(c.interval.hi - 1.0)
+                    );
+                }
                 match self.margin {
                     Some(m) if m > 0.0 => {
                         let word = if self.band.is_some() { "equivalence margin ±" } else { "margin " };
@@ -232,9 +264,10 @@ impl Point {
             single_run: c.single_run,
             runs_needed: if outcome == PointOutcome::Inconclusive { c.runs_needed_for(test) } else { None },
             dates,
-            stat: Some(comparison_stat(c, test)),
+            stat: Some(comparison_stat(c, test, outcome)),
             beyond_reach: (outcome == PointOutcome::Inconclusive && c.beyond_reach(test))
                 .then(|| BeyondReach { margin: c.margin, matches_holds: c.holds(Test::Matches) }),
+            spread: Some((test, c.spread())),
         }
     }
 
@@ -271,28 +304,34 @@ impl Point {
             dates,
             stat,
             beyond_reach: None,
+            spread: None,
         }
     }
 }
 
-/// The statistic of a comparison as A/B, with the interval its rule
-/// decides with: 95% for `beats` (and the literal `>`/`<`), 90% for
-/// `matches` (TOST) and `matches or beats` (one-sided at 5%).
-fn comparison_stat(c: &Comparison, test: Test) -> Stat {
-    let (level, ci) = match test {
-        Test::Beats => (0.95, c.ci95),
-        Test::Matches | Test::MatchesOrBeats => (0.90, c.ci90),
-    };
-    // d and its interval are signed by the metric's direction; A/B is not.
-    let (lo, hi) = if c.sign < 0.0 { (-ci.hi, -ci.lo) } else { (ci.lo, ci.hi) };
+/// The statistic of a comparison as A/B, with the interval the rule that
+/// decided `outcome` looks at: the claimed relation's (95% for `beats` and
+/// the literal `>`/`<`, 90% for `matches` (TOST) and `matches or beats`
+/// (one-sided at 5%)), or for a contradiction the opposite's (95%).
+fn comparison_stat(c: &Comparison, test: Test, outcome: PointOutcome) -> Stat {
+    let level = if outcome == PointOutcome::Contradicted { 0.95 } else { holds_level(test) };
     let m = c.log_margin();
     Stat {
         of: StatKind::Ratio,
         estimate: (c.sign * c.d).exp(),
-        interval: Interval { lo: lo.exp(), hi: hi.exp() },
+        interval: c.spread().ratio_interval(level),
         level,
         margin: Some(c.margin),
         band: (test == Test::Matches).then(|| Interval { lo: (-m).exp(), hi: m.exp() }),
+        corrected: None,
+    }
+}
+
+/// The level of the interval `test`'s hold rule looks at, uncorrected.
+fn holds_level(test: Test) -> f64 {
+    match test {
+        Test::Beats => 0.95,
+        Test::Matches | Test::MatchesOrBeats => 0.90,
     }
 }
 

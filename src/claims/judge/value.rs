@@ -63,6 +63,7 @@ impl Judge<'_, '_> {
                 level: check.level,
                 margin: matches!(v.op, Op::Approx | Op::Eq).then_some(margin),
                 band: check.band,
+                corrected: None,
             };
             let mut p = Point::from_check(
                 label,

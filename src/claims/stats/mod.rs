@@ -32,12 +32,16 @@
 //! - Each of those rules is also expressed as a p-value scaled so that the
 //!   rule fires exactly when p ≤ 0.05 ([`ALPHA`]): for the 95%-interval rules
 //!   p is twice the one-sided p-value, for TOST the larger of its two
-//!   one-sided p-values, for non-inferiority the one-sided p-value. Those
-//!   p-values feed Holm's step-down procedure ([`holm`]) when a claim spans
-//!   several points; with a single point Holm changes nothing, so the
-//!   interval rules above are exactly what a one-point claim uses.
+//!   one-sided p-values, for non-inferiority the one-sided p-value. Over
+//!   several points those p-values are folded by [`fold`]: uncorrected
+//!   where a verdict needs every point (an intersection–union test), by
+//!   Holm's step-down procedure ([`holm`]) where it rests on any one; with a
+//!   single point both are the interval rules above.
 
+mod fold;
 mod value;
+
+pub(crate) use fold::{decided_level, fold, Folded, Quantifier};
 
 pub(crate) use value::{
     aggregate, check_value, estimate_difference, estimate_level, estimate_ratio, Aggregate, Estimate, PointOutcome,
@@ -155,6 +159,28 @@ pub(crate) struct Comparison {
     /// The literal relative difference of the medians, A/B − 1 (+0.101 is
     /// A 10.1% above B, whatever the metric's direction).
     pub rel_diff: f64,
+}
+
+/// What an interval of a comparison's d is made of, to draw it at any
+/// level (the level a corrected decision used).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Spread {
+    pub d: f64,
+    pub se: f64,
+    pub df: f64,
+    /// +1 when d = ln(A/B), −1 when d = ln(B/A) (lower is better).
+    pub sign: f64,
+}
+
+impl Spread {
+    /// The two-sided `level` interval of A/B (literal, whatever the
+    /// metric's direction).
+    pub(crate) fn ratio_interval(&self, level: f64) -> Interval {
+        let half = if self.se > 0.0 { t_quantile(level, self.df) * self.se } else { 0.0 };
+        let i = Interval::around(self.d, half);
+        let (lo, hi) = if self.sign < 0.0 { (-i.hi, -i.lo) } else { (i.lo, i.hi) };
+        Interval { lo: lo.exp(), hi: hi.exp() }
+    }
 }
 
 /// Mean and sample variance of the logs of one side.
@@ -389,6 +415,11 @@ fn p_below(c: &Comparison, threshold: f64) -> f64 {
 }
 
 impl Comparison {
+    /// What its intervals are made of.
+    pub(crate) fn spread(&self) -> Spread {
+        Spread { d: self.d, se: self.se, df: self.df, sign: self.sign }
+    }
+
     /// Whether no number of runs can make `test` hold: `beats` with the
     /// estimated difference inside the margin (more runs only narrow the
     /// interval around a d that is too small).
