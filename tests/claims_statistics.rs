@@ -70,7 +70,10 @@ fn a_verdict_resting_on_any_one_comparison_shows_its_corrected_interval() {
         )
         .args(["claims", "plan.md"])
         .stdout_has("claim `any` inconclusive")
-        .stdout_has("- load=1: a 103 vs b 100 (+3%; 95% interval +1.1% to +4.9% (Holm-corrected over 2 comparisons: 97.5% interval")
+        .stdout_has(
+            "- load=1: a 103 vs b 100 (+3%; 95% interval +1.1% to +4.9% (Holm-corrected over 2 comparisons: \
+             97.5% interval",
+        )
         .stdout_has("1 comparison decided on its own is undecided after Holm's correction over 2 comparisons")
         .run();
 }

@@ -1,10 +1,12 @@
 //! How the comparisons of a claim over several points (or opponents) fold
 //! into its verdict, each side of the verdict at family-wise level α:
 //!
-//! | verdict | `for all` (and `at`) | `for any` |
-//! |---|---|---|
-//! | holds | every comparison holds at α (intersection–union test) | some comparison holds under Holm's correction |
-//! | contradicted | some comparison is contradicted under Holm's correction | every comparison is contradicted at α (intersection–union test) |
+//! - `for all` (and `at`) holds when every comparison holds at α (an
+//!   intersection–union test); it is contradicted when some comparison is
+//!   contradicted under Holm's correction;
+//! - `for any` holds when some comparison holds under Holm's correction; it
+//!   is contradicted when every comparison is contradicted at α (an
+//!   intersection–union test).
 //!
 //! A verdict that needs *every* component is an intersection–union test
 //! (Berger 1982; Berger & Hsu 1996): it is wrong only when some component
