@@ -40,7 +40,7 @@ fn visible(c: char) -> Option<String> {
 }
 
 /// Escapes `s` as inline markdown text that renders as `s` (line breaks as
-/// spaces) and opens nothing: backslash escapes for the characters that
+/// spaces, none at either end) and opens nothing: backslash escapes for the characters that
 /// start inline syntax (links and images `[ ]`, emphasis `* _ ~`, code
 /// `` ` ``, math `$`, table cells `|`, escapes `\`), entities for `< > &`
 /// (HTML, comments and so reckon's own directives), and the address forms
@@ -48,7 +48,9 @@ fn visible(c: char) -> Option<String> {
 /// An `_` between two letters or digits is left as it is: it cannot start
 /// emphasis (`max_concurrency`).
 pub fn markdown(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
+    // Spaces (and line breaks) at either end show as nothing, and would
+    // keep the emphasis around a value (`**{{ best }}**`) from closing.
+    let chars: Vec<char> = s.trim_matches(char::is_whitespace).chars().collect();
     let mut out = String::with_capacity(s.len() + 8);
     for (i, &c) in chars.iter().enumerate() {
         let before = i.checked_sub(1).map(|j| chars[j]);
@@ -172,4 +174,4 @@ pub fn github_property(s: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -7,6 +7,8 @@ mod check;
 mod claims;
 mod completions;
 mod diff;
+#[cfg(test)]
+mod escape_props;
 mod hook;
 mod ingest;
 mod init;
