@@ -232,7 +232,7 @@ impl Sandbox {
 }
 
 #[test]
-fn re_ingesting_a_path_with_other_labels_relabels_it_and_a_copy_elsewhere_says_it_is_not() {
+fn re_ingesting_a_path_with_other_labels_relabels_it_and_a_copy_elsewhere_is_a_source_of_its_own() {
     let s = Sandbox::with_scenario();
     s.ok(&["ingest", "logs/2026-11-29/baseline.jsonl"]);
     let before = s.counts();
@@ -245,17 +245,14 @@ fn re_ingesting_a_path_with_other_labels_relabels_it_and_a_copy_elsewhere_says_i
     // The same labels again: nothing to say beyond "already ingested".
     let r = s.ok(&["ingest", "-q", "--label", "config=baseline", "logs/2026-11-29/baseline.jsonl"]);
     assert_eq!(r.stderr, "", "{r:?}");
-    // The same bytes under another path count once, and say whose labels hold.
+    // The same bytes under another path are a source of their own, with
+    // the labels given for it (a re-run that printed the same numbers).
     std::fs::copy(s.path().join("logs/2026-11-29/baseline.jsonl"), s.path().join("copy.jsonl")).unwrap();
     let r = s.ok(&["ingest", "--label", "config=other", "copy.jsonl"]);
-    assert!(
-        r.stderr.contains(
-            "copy.jsonl: already ingested; \
-            these bytes were ingested with labels {\"config\":\"baseline\"}; the labels given now are not applied"
-        ),
-        "{r:?}"
-    );
-    assert_eq!(s.counts(), before);
+    assert!(r.stderr.contains("copy.jsonl: 33 runs"), "{r:?}");
+    assert_eq!(s.counts(), (before.0 + 1, before.1 + 33, before.2 * 2));
+    let r = s.ok(&["runs", "--limit", "0", "--where", "config = other", "--format", "json"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap().as_array().unwrap().len(), 33);
 }
 
 #[test]

@@ -124,3 +124,34 @@ fn finding_20_a_symlink_loop_under_double_star_is_walked_once() {
         .collect();
     assert_eq!(paths, ["logs/a/x.jsonl"]);
 }
+
+#[test]
+fn finding_09_the_same_bytes_at_two_labelled_paths_are_two_sources_in_any_order() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n");
+    s.write("logs/2026-11-01/a.jsonl", line(100.0));
+    s.write("logs/2026-11-08/a.jsonl", line(100.0));
+    s.write("logs/2026-11-01/b.jsonl", line(50.0));
+    s.write("logs/2026-11-08/b.jsonl", line(150.0));
+    let sweeps = |s: &Sandbox| {
+        let c = rusqlite::Connection::open(s.db()).unwrap();
+        let sql = "SELECT r.sweep || ' ' || s.path FROM run r JOIN source s ON s.id = r.source_id ORDER BY 1";
+        let rows: Vec<String> =
+            c.prepare(sql).unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        rows
+    };
+    let r = s.ok(&["ingest"]);
+    assert!(!r.stderr.contains("already ingested"), "{r:?}");
+    let all = [
+        "2026-11-01 logs/2026-11-01/a.jsonl",
+        "2026-11-01 logs/2026-11-01/b.jsonl",
+        "2026-11-08 logs/2026-11-08/a.jsonl",
+        "2026-11-08 logs/2026-11-08/b.jsonl",
+    ];
+    assert_eq!(sweeps(&s), all);
+    // Another order of ingest, into a fresh database, answers the same.
+    std::fs::remove_dir_all(s.path().join("db")).unwrap();
+    s.ok(&["ingest", "logs/2026-11-08/a.jsonl"]);
+    s.ok(&["ingest"]);
+    assert_eq!(sweeps(&s), all);
+}

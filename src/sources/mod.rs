@@ -55,8 +55,8 @@ pub enum FileOutcome {
         runs: u64,
         skipped: Vec<String>,
     },
-    /// Its bytes were ingested before. `relabel` says so when they were
-    /// ingested with other labels than the ones given now.
+    /// The file was ingested before, as it is now. `relabel` says so when
+    /// one command names it twice with other labels.
     AlreadyPresent {
         relabel: Option<String>,
     },
@@ -149,8 +149,7 @@ pub fn ingest(
             return report;
         }
     };
-    // First what is gone, so that a copy of a removed file's bytes elsewhere
-    // is ingested in its place, as it would be into an empty database.
+    // First what is gone: its runs are removed before any file is written.
     let gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget_missing);
     let total = jobs.len() + gone.len();
     for (i, path) in gone.iter().enumerate() {

@@ -247,17 +247,8 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
     }
     let time = match begun {
         Err(e) => return FileOutcome::Failed(e),
-        Ok(None) => {
-            // The same bytes count once, whatever labels come with them now.
-            let relabel = writer.other_labels(&hash, &w.source_labels).ok().flatten().map(|stored| {
-                format!(
-                    "these bytes were ingested with labels {stored}; the labels given now are not applied. \
-                     To relabel, remove the database ({}) and ingest again",
-                    writer.path().display()
-                )
-            });
-            return FileOutcome::AlreadyPresent { relabel };
-        }
+        // Another ingest wrote this very file meanwhile.
+        Ok(None) => return FileOutcome::AlreadyPresent { relabel: None },
         Ok(Some(time)) => time,
     };
     let mut failed = None;
@@ -304,7 +295,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
 }
 
 /// Begins the file's source at its run time (once git's history walk ends,
-/// when the time comes from it). `None` when the same bytes are stored.
+/// when the time comes from it). `None` when this very file is stored.
 fn begin(writer: &mut Writer, w: &Work, git: &GitView, hash: &str, format: Format) -> Result<Option<RunTime>> {
     let time = w.time.resolve(git)?;
     let src = NewSource {

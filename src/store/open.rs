@@ -11,10 +11,11 @@ use super::{damage, db_err, db_failure, AtDb, Store};
 use crate::{Error, Result};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../db/migrations/0001_init.sql"),
     include_str!("../../db/migrations/0002_source_cache.sql"),
     include_str!("../../db/migrations/0003_run_param_set.sql"),
+    include_str!("../../db/migrations/0004_source_is_its_path.sql"),
 ];
 
 /// The schema version this reckon writes.

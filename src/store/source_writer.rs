@@ -9,7 +9,7 @@ use crate::Result;
 
 impl Store {
     /// Starts ingesting one source in its own transaction. Returns `None`
-    /// when a source with the same content hash is already stored.
+    /// when this very file (path, bytes, labels, time) is already stored.
     pub fn begin_source<'s>(&'s mut self, batch: &'s mut Batch, src: &NewSource) -> Result<Option<SourceWriter<'s>>> {
         let mut writer = self.writer(batch)?;
         if writer.begin_source(src)? {

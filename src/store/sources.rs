@@ -2,13 +2,11 @@
 //! the same bytes, a changed file replacing its runs, a gone file losing
 //! them, and the names no run uses any more.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, TransactionBehavior};
 
-use super::params::labels_json;
 use super::{db_err, db_failure, AtDb, RunTime, Seen, SourceRecord, Store, StoredSource};
-use crate::run::Value;
 use crate::Result;
 
 impl Store {
@@ -99,12 +97,6 @@ impl Store {
         Ok(())
     }
 
-    /// The labels a stored source (by content hash) was ingested with, as
-    /// JSON, when they differ from `labels`.
-    pub fn other_labels(&self, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
-        other_labels(&self.conn, hash, labels).at(&self.path)
-    }
-
     /// Every source with the number of runs it gave.
     pub fn sources(&self) -> Result<Vec<SourceRecord>> {
         let read = || -> rusqlite::Result<Vec<SourceRecord>> {
@@ -191,16 +183,6 @@ pub(super) fn refresh_source(conn: &Connection, id: i64, seen: &Seen, time: Opti
         )?;
     }
     Ok(())
-}
-
-pub(super) fn other_labels(
-    conn: &Connection,
-    hash: &str,
-    labels: &BTreeMap<String, Value>,
-) -> rusqlite::Result<Option<String>> {
-    let stored: Option<String> =
-        conn.prepare_cached("SELECT labels FROM source WHERE hash = ?1")?.query_row([hash], |r| r.get(0)).optional()?;
-    Ok(stored.filter(|s| *s != labels_json(labels)))
 }
 
 /// Deletes every source stored for `path` with its runs and their

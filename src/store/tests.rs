@@ -35,8 +35,6 @@ fn a_source_goes_in_whole_and_only_once() {
     w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
     w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
     assert_eq!(w.commit().unwrap(), 2);
-    let copy = NewSource { path: "copy-of-a.jsonl", ..src.clone() };
-    assert!(store.begin_source(&mut batch, &copy).unwrap().is_none(), "the same bytes elsewhere add nothing");
     // The same file as stored — what a second ingest running at the same
     // time finds once the first has written it — is not written again
     // (cold trial: two ingests each wrote every file, the second replacing
@@ -75,8 +73,6 @@ fn a_source_goes_in_whole_and_only_once() {
     assert_eq!(stored.time, Some(t.clone()));
     assert!(stored.labels.contains("sglang-patched"));
     assert!(store.stored_source("b.jsonl").unwrap().is_none());
-    assert_eq!(store.other_labels("h1", &labels).unwrap(), None);
-    assert!(store.other_labels("h1", &BTreeMap::new()).unwrap().unwrap().contains("baseline"));
     let m = store.metrics().unwrap();
     assert_eq!(m.iter().find(|m| m.name == "output_throughput").unwrap().direction, Direction::Higher);
 }
@@ -146,8 +142,6 @@ fn sources_share_a_transaction_and_a_failed_one_leaves_nothing_not_even_cached_i
     w.add_run(&novel, &labels, &t).unwrap();
     w.add_run(&run(2, 1.0, 1.5), &labels, &t).unwrap();
     assert_eq!(w.end_source().unwrap(), 2);
-    let copy = NewSource { path: "copy-of-a", ..src("a") };
-    assert!(!w.begin_source(&copy).unwrap(), "the same bytes twice, within one transaction");
     w.commit().unwrap();
     drop(w);
     let c = store.connection();
@@ -418,4 +412,50 @@ fn a_source_that_fills_the_measurement_buffer_and_fails_takes_only_its_own_rows(
     assert_eq!(n("SELECT count(*) FROM source"), 1);
     assert_eq!(n("SELECT count(*) FROM run"), 1);
     assert_eq!(n("SELECT count(*) FROM measurement"), 2, "the first source's two values");
+}
+
+#[test]
+fn the_same_bytes_at_two_paths_are_two_sources_also_in_a_database_made_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    // A database of schema 3, where a source was its bytes (hash UNIQUE).
+    let c = Connection::open(&db).unwrap();
+    for sql in &super::open::MIGRATIONS[..3] {
+        c.execute_batch(sql).unwrap();
+    }
+    c.execute_batch(
+        "PRAGMA user_version = 3;
+         INSERT INTO batch VALUES (1, '2026-11-01T00:00:00Z', 'reckon ingest', NULL);
+         INSERT INTO source (id, path, hash, size, format, batch_id, labels, time, time_origin)
+             VALUES (7, 'logs/2026-11-01/a.jsonl', 'h1', 10, 'sglang-jsonl', 1, '{\"config\":\"a\"}',
+                     '2026-11-01T00:00:00Z', 'path');
+         INSERT INTO param_set VALUES (1, '{\"config\":\"a\"}');
+         INSERT INTO run VALUES (1, 7, 1, '2026-11-01T00:00:00Z', 'path', '2026-11-01', 1);
+         INSERT INTO metric VALUES (1, 'output_throughput', 'tok/s', 'higher');
+         INSERT INTO measurement VALUES (1, 1, 100.0);",
+    )
+    .unwrap();
+    drop(c);
+    let mut store = Store::open(&db).unwrap();
+    let stored = store.stored_source("logs/2026-11-01/a.jsonl").unwrap().unwrap();
+    assert_eq!((stored.id, stored.hash.as_str()), (7, "h1"), "a source keeps its id through the migration");
+    assert_eq!(store.runs().unwrap()[0].source, "logs/2026-11-01/a.jsonl");
+    let labels = BTreeMap::from([("config".to_string(), Value::Text("a".into()))]);
+    let t = RunTime { time: "2026-11-08T00:00:00Z".into(), origin: "path" };
+    let src = NewSource {
+        path: "logs/2026-11-08/a.jsonl",
+        hash: "h1",
+        format: "sglang-jsonl",
+        labels: &labels,
+        seen: Seen::default(),
+        time: Some(&t),
+    };
+    let mut batch = Batch::new("test".into(), None);
+    let mut w = store.begin_source(&mut batch, &src).unwrap().expect("the same bytes at another path go in");
+    w.add_run(&run(1, 1.0, 100.0), &labels, &t).unwrap();
+    w.commit().unwrap();
+    let mut sweeps: Vec<String> = store.runs().unwrap().into_iter().map(|r| r.sweep).collect();
+    sweeps.sort();
+    assert_eq!(sweeps, ["2026-11-01", "2026-11-08"]);
+    assert_eq!(store.sources().unwrap().len(), 2);
 }

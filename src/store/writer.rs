@@ -2,7 +2,7 @@
 //! under its own savepoint, statements prepared once, id caches for the
 //! command, measurements inserted in key order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -12,9 +12,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::lock::writer_note;
 use super::measurements::Measurements;
 use super::params::labels_json;
-use super::sources::{delete_orphans, delete_path, other_labels, refresh_source, stored_source};
+use super::sources::{delete_orphans, delete_path, refresh_source, stored_source};
 use super::{db_err, db_failure, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
-use crate::run::Value;
 use crate::{Error, Result};
 
 impl Store {
@@ -173,7 +172,8 @@ impl<'s> Writer<'s> {
 
     /// Starts a source inside the current transaction (opening one if
     /// needed), under its own savepoint. Returns false, with nothing
-    /// written, when a source with the same content hash is stored.
+    /// written, when this very file (path, bytes, labels, time) is stored:
+    /// another ingest running at the same time wrote it.
     pub fn begin_source(&mut self, src: &NewSource) -> Result<bool> {
         if self.source.is_some() {
             return Err(Error::usage("internal: a source was begun before the previous one ended"));
@@ -226,9 +226,8 @@ impl<'s> Writer<'s> {
     }
 
     /// Replaces what the path held and writes the source's row: its id, and
-    /// whether an earlier content was deleted. `None` when the same bytes
-    /// are stored (the earlier content of the path, if any, is deleted
-    /// all the same).
+    /// whether an earlier content was deleted. `None` when this very file
+    /// (path, bytes, labels and time) is stored.
     fn start_source(&mut self, src: &NewSource) -> Result<Option<(i64, bool)>> {
         // Another ingest wrote this very file — path, bytes, labels and
         // time — after this one looked at it (two ingests at once): it is
@@ -257,18 +256,9 @@ impl<'s> Writer<'s> {
         if written.is_some() {
             return Ok(None);
         }
+        // A source is its path: the same bytes at another path are a
+        // source of their own, with that path's labels and run time.
         let replaced = delete_path(self.conn, src.path).at(&self.path)?;
-        let exists: Option<i64> = self
-            .conn
-            .prepare_cached("SELECT id FROM source WHERE hash = ?1")
-            .and_then(|mut s| s.query_row([src.hash], |r| r.get(0)).optional())
-            .at(&self.path)?;
-        if exists.is_some() {
-            if replaced {
-                self.delete_orphans()?;
-            }
-            return Ok(None);
-        }
         Ok(Some((self.insert_source(src)?, replaced)))
     }
 
@@ -464,12 +454,6 @@ impl<'s> Writer<'s> {
     pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
         self.begin_transaction()?;
         refresh_source(self.conn, id, seen, time).at(&self.path)
-    }
-
-    /// The labels a stored source (by content hash) was ingested with, when
-    /// they differ from `labels` (see [`Store::other_labels`]).
-    pub fn other_labels(&self, hash: &str, labels: &BTreeMap<String, Value>) -> Result<Option<String>> {
-        other_labels(self.conn, hash, labels).at(&self.path)
     }
 
     /// The database file.
