@@ -28,7 +28,7 @@ pub struct Config {
     /// The living documents: globs relative to the root (`notebooks/*.md`),
     /// what `check`, `update` and `claims` read when given no document, and
     /// what the pre-commit hook checks.
-    pub documents: Vec<String>,
+    pub documents: Vec<DocumentGlob>,
     /// Words prose uses for a series value or a metric, by canonical name.
     pub aliases: BTreeMap<String, Vec<String>>,
     pub metrics: BTreeMap<String, MetricSpec>,
@@ -63,6 +63,15 @@ fn de_supersede<'de, D: serde::Deserializer<'de>>(
         "comparison" => Ok(Supersede::Comparison),
         _ => Err(serde::de::Error::custom(format!("claims.supersede `{s}`: expected `cell` or `comparison`"))),
     }
+}
+
+/// One entry of `documents` in reckon.toml: a glob relative to the root,
+/// and the line of reckon.toml it is written on (for the error when it
+/// matches no file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocumentGlob {
+    pub glob: String,
+    pub line: usize,
 }
 
 /// How `check` treats what `reckon lint` finds in prose (`[lint]`).
@@ -200,7 +209,7 @@ struct RawConfig {
     #[serde(default, rename = "source")]
     sources: Vec<SourceSpec>,
     #[serde(default)]
-    documents: Vec<String>,
+    documents: Vec<toml::Spanned<String>>,
     #[serde(default)]
     aliases: BTreeMap<String, Vec<String>>,
     #[serde(default)]
@@ -344,11 +353,13 @@ impl Config {
             }
         }
         for d in &raw.documents {
-            if let Err(e) = glob::Pattern::new(d) {
-                return Err(Error::Config { path: shown, msg: format!("documents: `{d}` is not a glob: {e}") });
+            let (glob, at) = (d.get_ref(), d.span().start);
+            if let Err(e) = glob::Pattern::new(glob) {
+                return Err(Error::Config { path: shown, msg: format!("documents: `{glob}` is not a glob: {e}") });
             }
+            let line = text[..at].matches('\n').count() + 1;
+            cfg.documents.push(DocumentGlob { glob: glob.clone(), line });
         }
-        cfg.documents = raw.documents;
         for source in &raw.sources {
             check_source_path(&source.path, &shown)?;
         }
@@ -398,15 +409,29 @@ impl Config {
         }
     }
 
-    /// The configured documents that exist, sorted, each once (absolute).
+    /// The configured documents, sorted, each once (absolute). A glob that
+    /// matches no file is an error at its line of reckon.toml: a typo
+    /// (`notebook/*.md`) would otherwise check nothing and pass.
     pub fn document_paths(&self) -> Result<Vec<PathBuf>> {
         let mut out = Vec::new();
-        for d in &self.documents {
-            let pattern = self.resolve(d).to_string_lossy().into_owned();
-            let shown = self.file.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
-            let paths = glob::glob(&pattern)
-                .map_err(|e| Error::Config { path: shown, msg: format!("documents: `{d}` is not a glob: {e}") })?;
+        let shown = self.file.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
+        for DocumentGlob { glob, line } in &self.documents {
+            let pattern = self.resolve(glob).to_string_lossy().into_owned();
+            let paths = glob::glob(&pattern).map_err(|e| Error::Config {
+                path: shown.clone(),
+                msg: format!("documents: `{glob}` is not a glob: {e}"),
+            })?;
+            let before = out.len();
             out.extend(paths.filter_map(std::result::Result::ok).filter(|p| p.is_file()));
+            if out.len() == before {
+                return Err(Error::Config {
+                    path: PathBuf::from(format!("{}:{line}", shown.display())),
+                    msg: format!(
+                        "documents: `{glob}` matches no file (globs are relative to this file's folder), \
+                         so nothing would be checked; correct the glob, or write the document it names"
+                    ),
+                });
+            }
         }
         out.sort();
         out.dedup();
@@ -417,7 +442,7 @@ impl Config {
     /// need not exist).
     pub fn is_document(&self, rel: &str) -> bool {
         let opts = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
-        self.documents.iter().any(|d| glob::Pattern::new(d).is_ok_and(|p| p.matches_with(rel, opts)))
+        self.documents.iter().any(|d| glob::Pattern::new(&d.glob).is_ok_and(|p| p.matches_with(rel, opts)))
     }
 
     /// What lint needs of this configuration, for the metrics of `dataset`:
@@ -544,6 +569,12 @@ latency = 0.06
         assert!(!cfg.is_document("README.md"));
         let err = Config::parse("documents = [\"notebooks/[.md\"]\n", dir.path(), None).unwrap_err();
         assert!(err.to_string().contains("not a glob"), "{err}");
+        // Each glob must match: the error names the one that does not, at its line.
+        let text = "series = \"config\"\ndocuments = [\n  \"notebooks/*.md\",\n  \"notebook/*.md\",\n]\n";
+        let cfg = Config::parse(text, dir.path(), None).unwrap();
+        assert_eq!(cfg.documents.iter().map(|d| d.line).collect::<Vec<_>>(), [3, 4]);
+        let err = cfg.document_paths().unwrap_err().to_string();
+        assert!(err.starts_with("reckon.toml:4: documents: `notebook/*.md` matches no file"), "{err}");
     }
 
     #[test]

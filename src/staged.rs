@@ -218,7 +218,7 @@ pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
 
     let mut staged = staged_cfg.clone();
     staged.root.clone_from(&copy_root);
-    staged.file = staged_cfg.file.as_ref().map(|_| copy_root.join(FILE_NAME));
+    // `file` stays the real reckon.toml: errors name it, not the copy.
     staged.database = dir.path().join("reckon.sqlite");
     Ok(StagedTree { _dir: dir, cfg: staged, real_root: root.clone() })
 }

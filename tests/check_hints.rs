@@ -100,6 +100,23 @@ fn a_staged_check_from_the_top_of_a_repository_finds_each_projects_reckon_toml()
     s.test().args(["check", "--staged", "--", "README.md"]).stdout("").run();
 }
 
+/// A `documents` glob that matches nothing (a typo) is an error at its line
+/// of reckon.toml, exit 2, for `check` and `check --strict` alike: the CI
+/// and the hook would otherwise check nothing and say success.
+#[test]
+fn finding_18_a_documents_glob_matching_nothing_is_an_error_at_its_line() {
+    let s = example();
+    let toml = s.read("reckon.toml");
+    let line = toml.lines().position(|l| l.starts_with("documents = ")).unwrap() + 1;
+    s.write("reckon.toml", toml.replace("documents = [\"notebooks/*.md\"]", "documents = [\"notebook/*.md\"]"));
+    let said = format!("reckon.toml:{line}: documents: `notebook/*.md` matches no file");
+    for args in [&["check"][..], &["check", "--strict"], &["update"]] {
+        s.test().args(args.iter().copied()).status(2).stdout("").stderr_has(&said).run();
+    }
+    // The document named on the command line is checked as before.
+    s.test().args(["check", DOC]).status(1).run();
+}
+
 /// `check --staged` outside any git repository: one line saying so and
 /// what to run instead, exit 2 (not git's usage text for `diff --no-index`).
 #[test]

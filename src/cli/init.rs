@@ -36,7 +36,7 @@ pub(super) fn run(cwd: &Path) -> Result<i32> {
         created.push("reckon.toml".to_string());
     }
     let cfg = crate::config::Config::load(&toml)?;
-    let mut dirs: Vec<PathBuf> = cfg.documents.iter().filter_map(|d| documents_folder(d)).collect();
+    let mut dirs: Vec<PathBuf> = cfg.documents.iter().filter_map(|d| documents_folder(&d.glob)).collect();
     // The database's folder when it lies inside the project (not its root).
     let db_dir = cfg
         .database
