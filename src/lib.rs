@@ -8,6 +8,20 @@
 //! layer ([`cli`]) over this library. Modules the tests and benches reach
 //! are public; the rest (`claims`, `lint`, `report`, `staged`, `sweep_diff`,
 //! `syntax`, `fsguard`) are the crate's own.
+// `println!` and `eprintln!` panic when the write fails (stderr on a full
+// disk, stdout a closed pipe): the library writes through `say!` and
+// `cli::stdout_write`, which never do.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
+/// A line for the researcher on stderr, as `eprintln!` would write it, but a
+/// line that cannot be written (a full disk, a closed pipe) is dropped
+/// instead of panicking: the exit code still says what happened.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 pub(crate) mod claims;
 pub mod cli;

@@ -116,7 +116,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         let markdown = |p: &&String| Path::new(p.as_str()).extension().is_some_and(|e| e == "md");
         docs = changed.iter().filter(markdown).map(|p| root.join(p)).filter(|p| p.is_file()).collect();
         if docs.is_empty() {
-            eprintln!(
+            say!(
                 "reckon check --staged: this commit changes what reckon reads, but reckon.toml lists no documents \
                  to check; add documents = [\"notebooks/*.md\"]"
             );
@@ -197,7 +197,7 @@ fn lint_prose(
                 problems.extend(lint_problems(&path, &findings, sel, level));
             }
             Err(e) => {
-                eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
+                say!("error: {}", super::shown_error(&relative_error(e, cwd)));
                 errors += 1;
             }
         }

@@ -56,7 +56,7 @@ fn judge_document(
     let (parsed, text) = match read {
         Ok(read) => read,
         Err(e) => {
-            eprintln!("error: {}", super::shown_error(&e));
+            say!("error: {}", super::shown_error(&e));
             return 1;
         }
     };
@@ -78,7 +78,7 @@ fn judge_document(
         match entry {
             Ok(entry) => entries.push(entry),
             Err(e) => {
-                eprintln!("error: {}", super::shown_error(&e));
+                say!("error: {}", super::shown_error(&e));
                 errors += 1;
             }
         }

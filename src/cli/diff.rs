@@ -66,7 +66,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: DiffArgs) -> Result<i32> {
         match claim_moves(dataset, cfg, &path, &rel, &result.from, &result.to) {
             Ok(moves) => result.claims.extend(moves),
             Err(e) => {
-                eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
+                say!("error: {}", super::shown_error(&relative_error(e, cwd)));
                 errors += 1;
             }
         }

@@ -68,7 +68,7 @@ fn install(cwd: &Path, force: bool) -> Result<i32> {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).map_err(|e| Error::io(&hook, e))?;
     }
-    eprintln!("installed {}", hook.display());
+    say!("installed {}", hook.display());
     Ok(super::OK)
 }
 

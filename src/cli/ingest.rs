@@ -168,9 +168,10 @@ pub(super) fn ingest_and_report(
         }
         // File names and what a log said reach the terminal: controls shown.
         if let Some(line) = file_line(file, quiet).map(|l| crate::escape::terminal_lines(&l)) {
-            match &progress {
-                Some(pb) => pb.println(line),
-                None => eprintln!("{line}"),
+            if let Some(pb) = &progress {
+                pb.println(line);
+            } else {
+                say!("{line}");
             }
         }
     });
@@ -183,7 +184,7 @@ pub(super) fn ingest_and_report(
             0 => String::new(),
             n => format!("; {n} gone (runs removed)"),
         };
-        eprintln!(
+        say!(
             "ingested {} file(s), {} run(s); {} already present{removed}; {} failed",
             report.added_files(),
             report.added_runs(),
@@ -225,7 +226,7 @@ pub(super) fn report_forgotten(gone: &[(String, u64)], quiet: bool) {
         return;
     }
     for (path, runs) in gone {
-        eprintln!("{}: gone; its {runs} run(s) removed", crate::escape::terminal(path));
+        say!("{}: gone; its {runs} run(s) removed", crate::escape::terminal(path));
     }
 }
 

@@ -68,15 +68,15 @@ pub(super) fn run(cwd: &Path) -> Result<i32> {
         }
     }
     if created.is_empty() {
-        eprintln!("reckon init: everything is already there");
+        say!("reckon init: everything is already there");
     } else {
-        eprintln!("reckon init: created {}", created.join(", "));
+        say!("reckon init: created {}", created.join(", "));
     }
     // A new project inside another (a monorepo's bench/ is one on purpose;
     // `init` run from the wrong folder is another): say which reckon.toml
     // now governs what, since commands pick the nearest one silently.
     if let Some(above) = fresh.then(|| enclosing_config(cwd)).flatten() {
-        eprintln!(
+        say!(
             "reckon init: note: {} is the reckon.toml of the folders above; commands run in this folder \
              (and documents under it) now use ./reckon.toml instead. If this folder belongs to that project, \
              remove ./reckon.toml and run reckon from there",

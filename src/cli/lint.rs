@@ -72,7 +72,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     let mut errors = 0;
     for path in doc_paths(cwd, &docs) {
         if let Err(e) = lint_document(&linter, &path, &shown(cwd, &path), args, sel, &mut found) {
-            eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
+            say!("error: {}", super::shown_error(&relative_error(e, cwd)));
             errors += 1;
         }
     }
@@ -131,7 +131,7 @@ fn lint_document(
             },
         );
     for note in partial {
-        eprintln!("{rel}:{note}");
+        say!("{rel}:{note}");
     }
     let taken: BTreeSet<String> = doc::parse(Path::new(rel), &text)?
         .regions
@@ -152,7 +152,7 @@ fn lint_document(
         } else {
             String::new()
         };
-        eprintln!("{rel}: wrapped {} statement(s) in {} claim region(s){left}", chosen.len() - cells, wraps.len());
+        say!("{rel}: wrapped {} statement(s) in {} claim region(s){left}", chosen.len() - cells, wraps.len());
     }
     Ok(())
 }

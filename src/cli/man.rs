@@ -36,7 +36,7 @@ pub(super) fn run(args: &ManArgs) -> Result<i32> {
         let path = dir.join(file);
         std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
     }
-    eprintln!("wrote {} man pages to {}", pages.len(), dir.display());
+    say!("wrote {} man pages to {}", pages.len(), dir.display());
     Ok(super::OK)
 }
 

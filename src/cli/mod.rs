@@ -143,7 +143,7 @@ pub fn main() -> i32 {
             if is_broken_pipe(&e) {
                 return OK;
             }
-            eprintln!("error: {}", shown_error(&e));
+            say!("error: {}", shown_error(&e));
             ERROR
         }
     }
@@ -250,11 +250,16 @@ pub(crate) fn shown_error(e: &dyn std::fmt::Display) -> String {
     crate::escape::terminal_lines(&e.to_string())
 }
 
-/// Writes `text` to stdout at once; a closed pipe is an `Io` error that
-/// [`main`] turns into a quiet exit 0.
+/// Writes `text` to stdout at once. A closed pipe (`reckon check | head`)
+/// is no error: the reader has what it wanted, and the command goes on to
+/// exit with its own code (a check with problems still exits 1, not 0). Any
+/// other failure (a full disk) is an `Io` error, exit 2.
 pub(crate) fn stdout_write(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| Error::io("<stdout>", e))
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::io("<stdout>", e)),
+        _ => Ok(()),
+    }
 }
 
 /// Whether what goes to stdout is coloured: the CLI decides (a terminal,

@@ -145,7 +145,7 @@ pub(super) fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<Do
                 // other on every update.
                 let shared = r.drawn.iter().find_map(|f| reviews.iter().find(|o| o.drawn.contains(f)).map(|o| (o, f)));
                 if let Some((other, file)) = shared {
-                    eprintln!(
+                    say!(
                         "error: {}: a plot writes {}, which {} also draws; give one of them its own file=",
                         r.path.display(),
                         shown(cwd, file),
@@ -157,7 +157,7 @@ pub(super) fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<Do
                 reviews.push(r);
             }
             Err(e) => {
-                eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
+                say!("error: {}", super::shown_error(&relative_error(e, cwd)));
                 errors += 1;
             }
         }

@@ -31,7 +31,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
     for r in &reviews {
         let target = crate::report::page_path(&out_dir, &r.path);
         if written.contains(&target) {
-            eprintln!(
+            say!(
                 "error: {}: another document already wrote {}; report documents with different names, or one at a time",
                 r.path.display(),
                 shown(cwd, &target)
@@ -44,11 +44,11 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
         let html = crate::report::page(&ctx, r).and_then(|html| crate::report::write_page(&target, &html));
         match html {
             Ok(()) => {
-                eprintln!("{}: {}", r.path.display(), shown(cwd, &target));
+                say!("{}: {}", r.path.display(), shown(cwd, &target));
                 written.push(target);
             }
             Err(e) => {
-                eprintln!("error: {}", super::shown_error(&relative_error(e, cwd)));
+                say!("error: {}", super::shown_error(&relative_error(e, cwd)));
                 errors += 1;
             }
         }

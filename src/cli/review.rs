@@ -34,12 +34,12 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReviewArgs) -> Result<i32> {
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
     let (reviews, errors) = review_all(&ctx, cwd, &args.docs);
     if errors > 0 || ingest_failed {
-        eprintln!("error: nothing to review until the errors above are fixed");
+        say!("error: nothing to review until the errors above are fixed");
         return Ok(super::ERROR);
     }
     let changes = interactive::changes(&reviews, &|p: &Path| shown(cwd, p))?;
     if changes.is_empty() {
-        eprintln!("reckon review: every document matches the data; nothing to review");
+        say!("reckon review: every document matches the data; nothing to review");
         return Ok(super::OK);
     }
     let color = super::stdout_color();
@@ -52,7 +52,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReviewArgs) -> Result<i32> {
     let (accepted, rejected) = (count(Decision::Accept), count(Decision::Reject));
     let skipped = changes.len() - accepted - rejected;
     let written = if outcome.write { interactive::apply(&reviews, &changes, &outcome.decisions, cwd)? } else { 0 };
-    eprintln!(
+    say!(
         "\nreckon review: {written} change(s) written, {rejected} rejected, {skipped} skipped{}",
         if rejected + skipped > 0 { "; `reckon check` keeps reporting the ones not written" } else { "" }
     );

@@ -69,10 +69,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
     super::stdout_write(&unified(&rel, &text, &updated, super::stdout_color()))?;
     if args.write {
         doc::write_atomic(&path, &original, &updated)?;
-        eprintln!(
-            "{rel}: claim `{}` marked superseded on {date}; write the new conclusion where the comment says",
-            args.id
-        );
+        say!("{rel}: claim `{}` marked superseded on {date}; write the new conclusion where the comment says", args.id);
     }
     Ok(super::OK)
 }

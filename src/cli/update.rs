@@ -29,9 +29,7 @@ pub(crate) struct UpdateArgs {
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &UpdateArgs) -> Result<i32> {
     let docs = documents(cfg, &args.docs)?;
     if docs.is_empty() {
-        eprintln!(
-            "reckon update: no documents; name them, or list them in reckon.toml as documents = [\"notebooks/*.md\"]"
-        );
+        say!("reckon update: no documents; name them, or list them in reckon.toml as documents = [\"notebooks/*.md\"]");
         return Ok(super::OK);
     }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
@@ -43,7 +41,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &UpdateArgs) -> Result<i32> {
     for r in &reviews {
         out.push_str(&review_diff(r, cwd, color));
         for c in r.claims.iter().filter(|c| c.verdict != Verdict::Holds) {
-            eprintln!("{}", claim_line(&r.path, c));
+            say!("{}", claim_line(&r.path, c));
         }
     }
     super::stdout_write(&out)?;
@@ -60,7 +58,7 @@ fn write_unless_edited(r: &DocReview, cwd: &Path, force: bool) -> bool {
     let edited: Vec<_> = r.hand_edited().collect();
     if !edited.is_empty() && !force {
         for e in &edited {
-            eprintln!(
+            say!(
                 concat!(
                     "error: {}:{}:{}: this {} region was edited by hand since reckon wrote it; not overwritten. ",
                     "Move the edit outside the region, or run `reckon update --write --force` to replace it"
@@ -74,7 +72,7 @@ fn write_unless_edited(r: &DocReview, cwd: &Path, force: bool) -> bool {
         return false;
     }
     if let Err(e) = write_review(r, cwd) {
-        eprintln!("error: {}", super::shown_error(&e));
+        say!("error: {}", super::shown_error(&e));
         return false;
     }
     true

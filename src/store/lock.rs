@@ -79,7 +79,7 @@ fn busy(count: i32) -> bool {
         if !w.told && waited >= Duration::from_secs(3) {
             w.told = true;
             let who = w.db.as_deref().and_then(last_writer).map(|p| format!(" ({p})")).unwrap_or_default();
-            eprintln!(
+            say!(
                 "reckon: waiting for another process{who} to finish writing to the database; \
                  it can take as long as that ingest (giving up after {} s)",
                 lock_wait().as_secs()
