@@ -18,10 +18,11 @@
 //! written-after data every statement held, so every finding is false.
 //!
 //! The targets are precision ≥ 95%, recall ≥ 80% and no finding on the
-//! written-after data. Until lint meets them this test is a ratchet: the
-//! figures reached so far are floors (true positives), ceilings (false
-//! positives, written-after findings), and each commit that improves lint
-//! raises them to what it reaches. Never lower them.
+//! written-after data. Precision and the written-after sweeps are met and
+//! asserted as targets. Recall is not yet: until it is, this test is a
+//! ratchet on the true positives — the figure reached so far is a floor,
+//! and each commit that improves lint raises it to what it reaches. Never
+//! lower it.
 
 mod common;
 
@@ -30,11 +31,9 @@ use std::path::Path;
 
 use common::{copy_dir, fixtures, Sandbox};
 
-/// The ratchet: true positives at least, false positives and findings on
-/// the written-after sweeps at most.
-const TRUE_POSITIVES_AT_LEAST: usize = 3;
-const FALSE_POSITIVES_AT_MOST: usize = 20;
-const WRITTEN_AFTER_FINDINGS_AT_MOST: usize = 15;
+/// The ratchet: true positives at least (recall's floor until it reaches
+/// 80%).
+const TRUE_POSITIVES_AT_LEAST: usize = 10;
 
 const DOMAINS: [&str; 6] = ["serving", "kernels", "caches", "training", "compilers", "storage"];
 
@@ -195,6 +194,7 @@ fn lint_strictly_scored_on_the_cold_set() {
             });
             match hit {
                 Some(i) => {
+                    println!("found ({domain}, {}): {}\n    read as: {}", r.status, r.sentence, r.claim);
                     true_findings += 1;
                     found.insert((domain, i));
                 }
@@ -235,10 +235,10 @@ fn lint_strictly_scored_on_the_cold_set() {
     );
     assert!(labels.len() >= 150 && positives >= 50);
     assert!(tp >= TRUE_POSITIVES_AT_LEAST, "true positives {tp} < {TRUE_POSITIVES_AT_LEAST}");
-    assert!(fps.len() <= FALSE_POSITIVES_AT_MOST, "false positives {} > {FALSE_POSITIVES_AT_MOST}", fps.len());
+    assert!(precision >= 0.95, "precision {:.1}% below 95%", 100.0 * precision);
     assert!(
-        written_after_findings.len() <= WRITTEN_AFTER_FINDINGS_AT_MOST,
-        "findings on the written-after sweeps {} > {WRITTEN_AFTER_FINDINGS_AT_MOST}",
+        written_after_findings.is_empty(),
+        "findings on the written-after sweeps: {}",
         written_after_findings.len()
     );
 }

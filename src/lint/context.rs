@@ -100,6 +100,8 @@ struct Section {
 pub(super) struct Layout {
     series: Vec<BlockSeries>,
     metric: Vec<Option<String>>,
+    /// The param values each block names (`the Zipf trace`).
+    values: Vec<Vec<(String, String)>>,
     sections: HashMap<Option<usize>, Section>,
     /// Table cells by (table, row, column).
     cells: HashMap<(usize, usize, usize), usize>,
@@ -136,7 +138,18 @@ impl Layout {
             (section.before, section.after) = (before, after);
         }
         let metric = tokens.iter().map(|t| metric_of(t)).collect();
-        Layout { series, metric, sections, cells, tables }
+        let values = tokens
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .filter_map(|t| match &t.kind {
+                        Tok::Mention(Meaning::Value(p, v)) => Some((p.clone(), v.clone())),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        Layout { series, metric, values, sections, cells, tables }
     }
 
     /// The block of a table cell.
@@ -173,7 +186,11 @@ impl Layout {
             first_two(sec.before[k].iter().chain(&sec.after[next]))
         });
         let heading_metric = blocks[bi].headings.iter().rev().find_map(|h| self.metric[*h].clone());
+        // `## Hit ratio on the Zipf trace`: the values its headings name, the
+        // outer first (an inner heading's value of a param replaces it).
+        let heading_values = blocks[bi].headings.iter().flat_map(|h| self.values[*h].iter().cloned()).collect();
         Surroundings {
+            heading_values,
             block_series,
             section_series,
             block_metric: self.metric[bi].clone(),

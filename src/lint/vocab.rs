@@ -84,6 +84,9 @@ pub(crate) enum Meaning {
     Metric(String),
     Param(String),
     Point(Scope),
+    /// A text value of a param other than the series' (`fp8` of `dtype`,
+    /// `zipf` of `workload`): the param, the value as the data hold it.
+    Value(String, String),
 }
 
 /// A `[points]` phrase with a `{n}` placeholder.
@@ -253,8 +256,20 @@ fn names(
             add_phrase(&mut map, phrase, m);
         }
     };
+    // A numeral names a series only beside the series param's name
+    // (`micro-batch 4`, `4 threads`): bare, it is a number.
+    let param = &options.series;
+    let mut forms = vec![param.clone(), param.replace('_', " "), param.replace('_', "-")];
+    forms.extend(options.aliases.get(param).into_iter().flatten().cloned());
     for s in series {
-        add(s, Meaning::Series(vec![s.clone()]));
+        if s.trim().parse::<f64>().is_ok() {
+            for f in &forms {
+                add(&format!("{f} {s}"), Meaning::Series(vec![s.clone()]));
+                add(&format!("{s} {f}"), Meaning::Series(vec![s.clone()]));
+            }
+        } else {
+            add(s, Meaning::Series(vec![s.clone()]));
+        }
     }
     for m in options.metrics.keys() {
         add(m, Meaning::Metric(m.clone()));
@@ -263,6 +278,18 @@ fn names(
     for p in params.keys() {
         add(p, Meaning::Param(p.clone()));
         add(&p.replace('_', " "), Meaning::Param(p.clone()));
+    }
+    // The text values of a param with several: `in fp8`, `the Zipf trace`,
+    // `the scan mix` (a value's `-`/`_` read as a space too).
+    for (p, values) in params {
+        if values.len() < 2 || values.iter().all(|v| v.trim().parse::<f64>().is_ok()) {
+            continue;
+        }
+        for v in values {
+            let m = Meaning::Value(p.clone(), v.clone());
+            add(v, m.clone());
+            add(&v.replace(['-', '_'], " "), m);
+        }
     }
     map
 }

@@ -74,9 +74,18 @@ impl Clause<'_> {
             let (num, den, target, precision) = match n.unit {
                 Unit::Times if a_higher => (&subj, &other, n.value, n.precision),
                 Unit::Times => (&other, &subj, n.value, n.precision),
-                _ => {
+                // `20% higher than`: A is 1.2 B; `30% lower`: A is 0.7 B.
+                _ if literal && !(good || bad) => {
                     let t = if a_higher { 1.0 + n.value / 100.0 } else { 1.0 - n.value / 100.0 };
                     (&subj, &other, t, n.precision * n.value / 100.0 / t.abs().max(1e-9))
+                }
+                // `30% faster`, `20% behind`: the better one's value is 1.3
+                // (1.2) times the other's, in the metric's direction (on a
+                // latency, the slower one's time over the faster one's).
+                _ => {
+                    let t = 1.0 + n.value / 100.0;
+                    let (num, den) = if a_higher { (&subj, &other) } else { (&other, &subj) };
+                    (num, den, t, n.precision * n.value / 100.0 / t)
                 }
             };
             let before = words_before(c, i, 3);
@@ -87,7 +96,7 @@ impl Clause<'_> {
             let metric = &self.metric;
             let statement = match (&self.scope, up_to) {
                 (Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)), _) | (_, false) => {
-                    format!("{term} on {metric}{} ≈ {}{within}", self.q_text, format_number(target))
+                    format!("{term} on {metric}{} ≈ {}{within}", self.ratio_scope(), format_number(target))
                 }
                 (s, true) => {
                     let Some(over) = aggregate_over(self.vocab, s.as_ref(), self.preferred) else { continue };
@@ -99,6 +108,17 @@ impl Clause<'_> {
             done = true;
         }
         done
+    }
+
+    /// Where a ratio speaks: its clause's scope, else — as a comparison —
+    /// every point of the sweep (`2x faster` says it of the whole sweep,
+    /// unless its numbers were stated at one point).
+    fn ratio_scope(&self) -> String {
+        match &self.scope {
+            Some(_) => self.q_text.clone(),
+            None if self.stated_pair => String::new(),
+            None => aggregate_over(self.vocab, None, self.preferred).map(|q| format!(" {q}")).unwrap_or_default(),
+        }
     }
 
     /// `X halves M`, `doubles`: a ratio to the other series. Whether one
@@ -116,7 +136,7 @@ impl Clause<'_> {
                     name(&self.subj),
                     name(&other),
                     self.metric,
-                    self.q_text,
+                    self.ratio_scope(),
                     format_number(*f)
                 );
                 self.push(&statement, true, cc, &cn);
@@ -207,7 +227,9 @@ impl Clause<'_> {
                 continue;
             }
             if from_to == Some(i.wrapping_sub(1)) {
-                continue; // `from 450 ms to 300 ms`: the value now is the second
+                // `from 450 ms to 300 ms`: the value now is the second.
+                self.used.push(i);
+                continue;
             }
             // `the 80 GB cards`: a number after an article describes a thing.
             if matches!(c.get(i.wrapping_sub(1)).and_then(word), Some("the" | "a" | "an")) {
@@ -218,6 +240,7 @@ impl Clause<'_> {
             }
             if let Some(statement) = self.number(i, n) {
                 self.push(&statement, true, self.confidence, &self.notes.clone());
+                self.used.push(i);
             }
         }
     }
@@ -236,9 +259,12 @@ impl Clause<'_> {
                 let peak_at = before.first() == Some(&"at")
                     && has(self.c, PEAK)
                     && self.sentence_metric == Some(self.metric.as_str());
+                // `C=128` sets a param: a point, never a value.
+                let set =
+                    matches!(self.c.get(i.wrapping_sub(2)).map(|t| &t.kind), Some(Tok::Mention(Meaning::Param(_))));
                 before.first().is_some_and(|w| COPULA.contains(w))
                     || peak_at
-                    || matches!(self.c.get(i.wrapping_sub(1)).map(|t| &t.kind), Some(Tok::Punct(':' | '=')))
+                    || !set && matches!(self.c.get(i.wrapping_sub(1)).map(|t| &t.kind), Some(Tok::Punct(':' | '=')))
             }
             Unit::Times | Unit::Percent => false,
         }

@@ -1,0 +1,224 @@
+//! Whether the readings of a clause account for all of it. Every word that
+//! carries meaning — a number, a param, a point, a series, a metric, a
+//! quantifier, a negation, a bound on a ratio, a verb of change lint has no
+//! form for — must have been used by the reading, or the clause is
+//! *unread*: what was read is only part of what it says, and judging that
+//! part would report the author wrong about something they did not write
+//! (`stays within 10% of the fp16 kernel` is no `beats`; `raises … by at
+//! least 5%` is no `<`). An unread clause is never reported; `--all`
+//! shows it with the words lint did not understand.
+
+use super::super::vocab::{Meaning, Scope, Tok, Unit};
+use super::words::{word, BEST, BETTER, HEDGE, WORSE};
+use super::{name, Clause, Item};
+
+/// Words whose meaning no reading of lint's takes up (yet): a clause that
+/// holds one is unread.
+const UNREAD: &[&str] = &[
+    "within",
+    "except",
+    "excluding",
+    "unaffected",
+    "insensitive",
+    "stops",
+    "stop",
+    "difference",
+    "between",
+    "twice",
+    "thrice",
+    "half",
+    "grows",
+    "grew",
+    "grow",
+    "growing",
+    "saves",
+    "save",
+    "saved",
+    "adds",
+    "add",
+    "added",
+    "raises",
+    "raise",
+    "raised",
+    "cuts",
+    "cut",
+    "shrinks",
+    "shrink",
+    "shrank",
+    "needs",
+    "need",
+    "costs",
+    "cost",
+    "buys",
+    "buy",
+    "recovers",
+    "trims",
+    "trim",
+    "rises",
+    "rise",
+    "rose",
+    "falls",
+    "fall",
+    "fell",
+    "drops",
+    "drop",
+    "dropped",
+    "climbs",
+    "flattens",
+    "bottoms",
+    "lands",
+    "leaves",
+    "advantage",
+    "noise",
+    "either",
+    "neither",
+    "both",
+    "second",
+    "overtakes",
+    "overtake",
+    "overtook",
+    "crossover",
+    "crosses",
+    "times",
+    "fraction",
+    "same",
+    "identical",
+    "doubling",
+    "doublings",
+    "quadrupling",
+    "improves",
+    "lowers",
+    "reduces",
+    "increases",
+    "decreases",
+    "collapses",
+    "unless",
+    "until",
+];
+
+/// Negations: read only as the opposite bound (`never exceeds 45 ms`).
+const NEGATION: &[&str] = &["not", "never", "no", "nowhere", "without", "nor"];
+
+/// Quantifiers: read only as the scope of the param after them.
+const QUANTIFIER: &[&str] = &["every", "each", "all", "any"];
+
+impl Clause<'_> {
+    /// The tokens of the clause its readings leave unaccounted for (none
+    /// when it produced no reading).
+    pub(super) fn unaccounted(&self) -> Vec<usize> {
+        let readings: Vec<&str> = self
+            .out
+            .iter()
+            .filter_map(|i| match i {
+                Item::Reading(r) => Some(r.statement.as_str()),
+                Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+            })
+            .collect();
+        if readings.is_empty() {
+            return Vec::new();
+        }
+        let c = self.c;
+        let used = |i: usize| self.used.contains(&i);
+        // The next number within `n` tokens after `i`, if it was used as a
+        // value (not a ratio).
+        let bounds_value = |i: usize, n: usize| {
+            c.iter().enumerate().skip(i + 1).take(n).any(|(j, t)| {
+                matches!(&t.kind, Tok::Number(x) if !matches!(x.unit, Unit::Times | Unit::Percent)) && used(j)
+            })
+        };
+        let next_is = |i: usize, f: &dyn Fn(&Tok) -> bool| {
+            c[i + 1..].iter().find(|t| !word(t).is_some_and(|w| HEDGE.contains(&w))).is_some_and(|t| f(&t.kind))
+        };
+        let ratio = |t: &Tok| matches!(t, Tok::Number(x) if matches!(x.unit, Unit::Times | Unit::Percent));
+        let number = |t: &Tok| matches!(t, Tok::Number(_));
+        // `from 450 ms to 300 ms`: the value now, read.
+        let from = |i: usize| i > 0 && word(&c[i - 1]) == Some("from");
+        let conflict = (self.has_any(BETTER) || self.has_any(BEST)) && self.has_any(WORSE);
+        // `at every block size` where the size is no name reckon knows:
+        // every point of the sweep, as a reading over all of it says.
+        let every_point = readings.iter().all(|r| r.contains(" for all "));
+        let mut out = Vec::new();
+        for (i, t) in c.iter().enumerate() {
+            let prev = i.checked_sub(1).and_then(|k| word(&c[k]));
+            let unread = match &t.kind {
+                Tok::Number(_) => !used(i) && !matches!(prev, Some("the" | "a" | "an")),
+                Tok::Mention(Meaning::Param(_) | Meaning::Point(_) | Meaning::Value(..)) => !used(i),
+                Tok::Mention(Meaning::Series(s)) => {
+                    let n = name(&s[0]);
+                    let named = |r: &&str| {
+                        if n.starts_with('\'') {
+                            r.contains(&n)
+                        } else {
+                            r.split(|ch: char| " (),/".contains(ch)).any(|w| w == n)
+                        }
+                    };
+                    !readings.iter().any(named)
+                }
+                Tok::Mention(Meaning::Metric(m)) => !readings.iter().any(|r| r.contains(m.as_str())),
+                Tok::Word(w) => {
+                    let w = w.as_str();
+                    UNREAD.contains(&w)
+                        || QUANTIFIER.contains(&w)
+                            && !used(i + 1)
+                            && !(every_point && c.get(i + 1).is_some_and(|t| word(t).is_some()))
+                        || NEGATION.contains(&w) && !bounds_value(i, 4)
+                        || matches!(w, "least" | "most") && prev == Some("at") && !bounds_value(i, 3)
+                        || w == "than" && next_is(i, &ratio)
+                        || w == "only" && !next_is(i, &number)
+                        || w == "to" && i > 0 && number(&c[i - 1].kind) && next_is(i, &number) && !from(i - 1)
+                        || conflict && WORSE.contains(&w)
+                }
+                Tok::Date(_) | Tok::Punct(_) => false,
+            };
+            if unread {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// `At saturation (C=128)`, `At low concurrency (C ≤ 16)`: a param set
+    /// to the point or range the clause's scope already names restates it;
+    /// its tokens are used (the number is no stated value).
+    pub(super) fn absorb_restated_scope(&mut self) {
+        for i in 0..self.c.len() {
+            let Tok::Mention(Meaning::Param(p)) = &self.c[i].kind else { continue };
+            if self.used.contains(&i) {
+                continue;
+            }
+            let mut j = i + 1;
+            let op = match self.c.get(j).map(|t| &t.kind) {
+                Some(Tok::Punct(ch @ ('=' | ':' | '≤' | '≥' | '<' | '>'))) => Some(*ch),
+                _ => None,
+            };
+            if op.is_some() {
+                j += 1;
+            }
+            let Some(Tok::Number(n)) = self.c.get(j).map(|t| &t.kind) else { continue };
+            if n.unit == Unit::None && self.restates(p, op, n.value, n.binary) {
+                self.used.extend([i, j]);
+            }
+        }
+    }
+
+    fn restates(&self, p: &str, op: Option<char>, value: f64, binary: Option<f64>) -> bool {
+        let values = self.vocab.param_values.get(p);
+        let is = |v: f64| v == value || binary == Some(v);
+        let point = matches!(op, None | Some('=' | ':'));
+        match &self.scope {
+            Some(Scope::At(q, v)) => q == p && point && is(*v),
+            Some(Scope::Largest(q)) => q == p && point && values.and_then(|v| v.last()).is_some_and(|v| is(*v)),
+            Some(Scope::Smallest(q)) => q == p && point && values.and_then(|v| v.first()).is_some_and(|v| is(*v)),
+            Some(Scope::Range(q, o, v)) => {
+                let same =
+                    matches!((*o, op), ("<=", Some('≤')) | (">=", Some('≥')) | ("<", Some('<')) | (">", Some('>')));
+                q == p && same && is(*v)
+            }
+            _ => false,
+        }
+    }
+
+    fn has_any(&self, words: &[&str]) -> bool {
+        self.c.iter().any(|t| word(t).is_some_and(|w| words.contains(&w)))
+    }
+}
