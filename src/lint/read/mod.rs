@@ -12,6 +12,7 @@
 //! [`statement`].
 
 mod metric;
+mod ratio;
 mod scope;
 mod statement;
 mod whole;
@@ -135,13 +136,7 @@ pub(crate) fn read(
         around,
         preferred: preferred_params,
         metric: tokens.iter().find_map(metric_named),
-        series: tokens
-            .iter()
-            .filter_map(|t| match &t.kind {
-                Tok::Mention(Meaning::Series(s)) if s.len() == 1 => Some(s[0].clone()),
-                _ => None,
-            })
-            .collect(),
+        series: series_in(tokens).into_iter().filter(|(_, s)| s.len() == 1).map(|(_, s)| s[0].clone()).collect(),
     };
     let mut out = Vec::new();
     // `It reaches 282k tokens/s`: the sentence before's subject.
@@ -150,16 +145,19 @@ pub(crate) fn read(
         around.previous_subject.clone().filter(|_| pronoun).map(|s| (s, "the sentence before"));
     let mut lent_scope: Option<Scope> = None;
     let mut lent_values: Vec<(String, String)> = Vec::new();
+    let mut lent_point: Option<String> = None;
     let mut last_param: Option<String> = None;
     for range in scope::clauses(tokens) {
         let c = &tokens[range];
         let (scope, mut used) = clause_scope(vocab, c, last_param.as_deref(), preferred_params);
-        let also = scope.as_ref().and_then(|s| scope::second_point(vocab, c, s, &mut used));
+        let second = scope.as_ref().and_then(|s| scope::second_point(vocab, c, s, &mut used));
+        let sweep = scope::sweep_param(vocab, preferred_params);
+        let (scope, also) = scope::point_and_filter(scope, second, sweep.as_deref());
         if let Some(s) = &scope {
             last_param = Some(s.param().to_string());
         }
         let statement = has_statement(c, &used);
-        take_values(c, scope::sweep_param(vocab, preferred_params).as_deref(), &mut lent_values, &mut used);
+        take_values(c, sweep.as_deref(), &mut lent_values, &mut used);
         let series = series_in(c);
         if series.is_empty() && !statement {
             // `At 16 req/s, …`: a point for the clauses after it.
@@ -187,6 +185,7 @@ pub(crate) fn read(
         // replaces it (`At C=16, X leads on throughput, ties Y on TTFT, …`).
         let scope = scope.or_else(|| lent_scope.clone());
         lent_scope.clone_from(&scope);
+        let also = lend_point(also, &mut lent_point, scope.as_ref());
         let also = filter_of(also, &around.heading_values, &lent_values);
         // `for small values`: some points, not said which — not judged.
         if let (None, Some((phrase, p))) = (&scope, scope::vague_param(c, text)) {
@@ -213,6 +212,15 @@ pub(crate) fn read(
         out.extend(read_whole(&mut clause, c, text));
     }
     out
+}
+
+/// A clause's second point, else the one an earlier clause lent (unless
+/// it is on the param of the clause's own scope); it lends it on.
+fn lend_point(own: Option<String>, lent: &mut Option<String>, scope: Option<&Scope>) -> Option<String> {
+    let param = scope.map(|s| format!("{} = ", s.param()));
+    let point = own.or_else(|| lent.clone().filter(|f| param.as_ref().is_none_or(|p| !f.starts_with(p))));
+    lent.clone_from(&point);
+    point
 }
 
 /// The series a clause names, with their token indices.
@@ -261,8 +269,9 @@ fn filter_of(point: Option<String>, headings: &[(String, String)], lent: &[(Stri
         values.push(pv);
     }
     let literal = |v: &str| {
-        let bare = v.chars().next().is_some_and(char::is_alphabetic)
-            && v.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c));
+        let bare = v.parse::<f64>().is_ok() && !v.contains(char::is_alphabetic)
+            || v.chars().next().is_some_and(char::is_alphabetic)
+                && v.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c));
         if bare {
             v.to_string()
         } else {
@@ -338,7 +347,7 @@ fn has_statement(c: &[Token], used: &[usize]) -> bool {
     let number = c.iter().enumerate().filter(|(i, _)| !used.contains(i)).any(|(i, t)| match &t.kind {
         Tok::Number(n) => match n.unit {
             Unit::Metric(_) | Unit::Time(_) => true,
-            Unit::Times | Unit::Percent => comparative,
+            Unit::Times | Unit::Percent => comparative || ratio::times_the(c, i).is_some() || has(c, &["within"]),
             Unit::None => words_before(c, i, 1).first().is_some_and(|w| COPULA.contains(w) || VS.contains(w)),
         },
         _ => false,
@@ -428,7 +437,7 @@ impl Clause<'_> {
     /// comparisons, then the numbers left.
     fn read_all(&mut self) {
         let pairs = self.pairs();
-        let ratio_done = self.ratios() || self.changes();
+        let ratio_done = self.within_of() || self.ratios() || self.changes();
         if !ratio_done {
             self.comparisons();
         }
@@ -731,10 +740,9 @@ mod tests {
             }
         };
         assert!(unread("Triton is faster than cuBLAS on TFLOPS within 10% at N=512.").contains("`within`"));
-        assert!(unread("Triton beats cuBLAS on TFLOPS by at least 5% at N=512.").contains("`least`"));
-        assert!(unread("Triton is more than 15x faster than cuBLAS on TFLOPS at N=512.").contains("`than`"));
         assert!(unread("Triton beats cuBLAS on TFLOPS at N=512 and N=4096.").contains("`4096`"));
-        assert!(unread("Triton is 1.2x to 1.5x faster than cuBLAS on TFLOPS at N=512.").contains("`to`"));
+        assert!(unread("Triton is at least as fast as cuBLAS on TFLOPS at N=512.").contains("`least`"));
+        assert!(unread("Triton grows 2x faster than cuBLAS on TFLOPS at N=512.").contains("`grows`"));
         // A param set to the point the clause names restates it.
         assert_eq!(
             statements("At large matrices (N=8192) cuBLAS beats Triton on TFLOPS."),
@@ -742,6 +750,39 @@ mod tests {
             "large matrices is a range, N=8192 a point in it: not the same scope"
         );
         assert_eq!(statements("At N=512 (N=512) cuBLAS delivers 42 TFLOPS."), ["cublas on tflops at size = 512 ≈ 42"]);
+    }
+
+    /// Ranges and bounds of ratios, `N x the Y`, `within N% of`.
+    #[test]
+    fn ranges_bounds_and_tolerances_of_ratios() {
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS by at least 5% at N=512."),
+            ["triton / cublas on tflops at size = 512 >= 1.05"]
+        );
+        assert_eq!(
+            statements("Triton is more than 15x faster than cuBLAS on latency_us at N=512."),
+            ["cublas / triton on latency_us at size = 512 > 15"]
+        );
+        assert_eq!(
+            statements("Triton is 1.2x to 1.5x faster than cuBLAS on TFLOPS at N=512."),
+            ["triton / cublas on tflops at size = 512 in 1.2..1.5"]
+        );
+        assert_eq!(
+            statements("Triton is slower than cuBLAS on latency_us at every size, by 10% to 20%."),
+            ["triton / cublas on latency_us in 1.1..1.2 for all size"]
+        );
+        assert_eq!(
+            statements("Triton delivers 2.3x the cuBLAS TFLOPS at N=4096."),
+            ["triton / cublas on tflops at size = 4096 ≈ 2.3 within 2.2%"]
+        );
+        assert_eq!(
+            statements("Triton stays within 10% of cuBLAS on TFLOPS at N=512."),
+            ["triton matches cublas on tflops at size = 512 within 10%"]
+        );
+        assert_eq!(
+            statements("Triton and CUTLASS are within 5% of each other on TFLOPS."),
+            ["triton matches cutlass on tflops for all size within 5%"]
+        );
     }
 
     /// A point governs the clauses after it until another replaces it;

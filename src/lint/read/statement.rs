@@ -10,7 +10,7 @@ use super::words::{
     UNDER, VS, WORSE,
 };
 use super::{name, Clause};
-use crate::metric::{format_number, Direction};
+use crate::metric::format_number;
 
 impl Clause<'_> {
     /// `96 vs 93 tok/s`: one value per series, in the order named. Returns
@@ -45,75 +45,10 @@ impl Clause<'_> {
         chain.len()
     }
 
-    /// `2.3x better`, `20% faster than`, `up to 1.5x`: ratios of the
-    /// subject to the other series, in the metric's direction. Whether any
-    /// was read.
-    pub(super) fn ratios(&mut self) -> bool {
-        let c = self.c;
-        let good = has(c, BETTER) || has(c, BEST) && has(c, &["superior"]);
-        let bad = has(c, WORSE);
-        let (up, down) = (has(c, HIGHER), has(c, LOWER));
-        // `9% more throughput` is a change, not a comparison: quantity
-        // words compare only with `than`.
-        let literal = (up || down) && has(c, &["than"]);
-        let mut done = false;
-        for (i, t) in c.iter().enumerate() {
-            let Tok::Number(n) = &t.kind else { continue };
-            if self.used.contains(&i) || !matches!(n.unit, Unit::Times | Unit::Percent) || !(good || bad || literal) {
-                continue;
-            }
-            let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
-            let Some(other) = self.comparator(&mut cn, &mut cc) else { continue };
-            // Literal direction of A relative to B.
-            let a_higher = if literal && !(good || bad) {
-                up
-            } else {
-                (good && self.direction != Direction::Lower) || (bad && self.direction == Direction::Lower)
-            };
-            let subj = self.subj.clone();
-            let (num, den, target, precision) = match n.unit {
-                Unit::Times if a_higher => (&subj, &other, n.value, n.precision),
-                Unit::Times => (&other, &subj, n.value, n.precision),
-                // `20% higher than`: A is 1.2 B; `30% lower`: A is 0.7 B.
-                _ if literal && !(good || bad) => {
-                    let t = if a_higher { 1.0 + n.value / 100.0 } else { 1.0 - n.value / 100.0 };
-                    (&subj, &other, t, n.precision * n.value / 100.0 / t.abs().max(1e-9))
-                }
-                // `30% faster`, `20% behind`: the better one's value is 1.3
-                // (1.2) times the other's, in the metric's direction (on a
-                // latency, the slower one's time over the faster one's).
-                _ => {
-                    let t = 1.0 + n.value / 100.0;
-                    let (num, den) = if a_higher { (&subj, &other) } else { (&other, &subj) };
-                    (num, den, t, n.precision * n.value / 100.0 / t)
-                }
-            };
-            let before = words_before(c, i, 3);
-            let up_to = before.first() == Some(&"to") && before.get(1) == Some(&"up")
-                || before.windows(2).any(|w| w == ["much", "as"]);
-            let term = format!("{} / {}", name(num), name(den));
-            let within = within_text(self.vocab, &self.metric, precision);
-            let metric = &self.metric;
-            let statement = match (&self.scope, up_to) {
-                (Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)), _) | (_, false) => {
-                    format!("{term} on {metric}{} ≈ {}{within}", self.ratio_scope(), format_number(target))
-                }
-                (s, true) => {
-                    let Some(over) = aggregate_over(self.vocab, s.as_ref(), self.preferred) else { continue };
-                    format!("max({term} on {metric} {over}) ≈ {}{within}", format_number(target))
-                }
-            };
-            self.push(&statement, true, cc, &cn);
-            self.used.push(i);
-            done = true;
-        }
-        done
-    }
-
     /// Where a ratio speaks: its clause's scope, else — as a comparison —
     /// every point of the sweep (`2x faster` says it of the whole sweep,
     /// unless its numbers were stated at one point).
-    fn ratio_scope(&self) -> String {
+    pub(super) fn ratio_scope(&self) -> String {
         match &self.scope {
             Some(_) => self.q_text.clone(),
             None if self.stated_pair => String::new(),
@@ -325,7 +260,7 @@ fn bound_op(before: &[&str]) -> Option<&'static str> {
 
 /// `within P%` when the number was stated less precisely than the
 /// metric's margin.
-fn within_text(vocab: &Vocabulary, metric: &str, precision: f64) -> String {
+pub(super) fn within_text(vocab: &Vocabulary, metric: &str, precision: f64) -> String {
     let margin = vocab.margins.get(metric).copied().unwrap_or(0.05);
     if precision > margin {
         let pct = (precision * 1000.0).ceil() / 10.0;

@@ -140,36 +140,37 @@ impl Clause<'_> {
         let mut out = Vec::new();
         for (i, t) in c.iter().enumerate() {
             let prev = i.checked_sub(1).and_then(|k| word(&c[k]));
-            let unread = match &t.kind {
-                Tok::Number(_) => !used(i) && !matches!(prev, Some("the" | "a" | "an")),
-                Tok::Mention(Meaning::Param(_) | Meaning::Point(_) | Meaning::Value(..)) => !used(i),
-                Tok::Mention(Meaning::Series(s)) => {
-                    let n = name(&s[0]);
-                    let named = |r: &&str| {
-                        if n.starts_with('\'') {
-                            r.contains(&n)
-                        } else {
-                            r.split(|ch: char| " (),/".contains(ch)).any(|w| w == n)
-                        }
-                    };
-                    !readings.iter().any(named)
-                }
-                Tok::Mention(Meaning::Metric(m)) => !readings.iter().any(|r| r.contains(m.as_str())),
-                Tok::Word(w) => {
-                    let w = w.as_str();
-                    UNREAD.contains(&w)
-                        || QUANTIFIER.contains(&w)
-                            && !used(i + 1)
-                            && !(every_point && c.get(i + 1).is_some_and(|t| word(t).is_some()))
-                        || NEGATION.contains(&w) && !bounds_value(i, 4)
-                        || matches!(w, "least" | "most") && prev == Some("at") && !bounds_value(i, 3)
-                        || w == "than" && next_is(i, &ratio)
-                        || w == "only" && !next_is(i, &number)
-                        || w == "to" && i > 0 && number(&c[i - 1].kind) && next_is(i, &number) && !from(i - 1)
-                        || conflict && WORSE.contains(&w)
-                }
-                Tok::Date(_) | Tok::Punct(_) => false,
-            };
+            let unread = !used(i)
+                && match &t.kind {
+                    Tok::Number(_) => !used(i) && !matches!(prev, Some("the" | "a" | "an")),
+                    Tok::Mention(Meaning::Param(_) | Meaning::Point(_) | Meaning::Value(..)) => !used(i),
+                    Tok::Mention(Meaning::Series(s)) => {
+                        let n = name(&s[0]);
+                        let named = |r: &&str| {
+                            if n.starts_with('\'') {
+                                r.contains(&n)
+                            } else {
+                                r.split(|ch: char| " (),/".contains(ch)).any(|w| w == n)
+                            }
+                        };
+                        !readings.iter().any(named)
+                    }
+                    Tok::Mention(Meaning::Metric(m)) => !readings.iter().any(|r| r.contains(m.as_str())),
+                    Tok::Word(w) => {
+                        let w = w.as_str();
+                        UNREAD.contains(&w)
+                            || QUANTIFIER.contains(&w)
+                                && !used(i + 1)
+                                && !(every_point && c.get(i + 1).is_some_and(|t| word(t).is_some()))
+                            || NEGATION.contains(&w) && !bounds_value(i, 4)
+                            || matches!(w, "least" | "most") && prev == Some("at") && !bounds_value(i, 3)
+                            || w == "than" && next_is(i, &ratio)
+                            || w == "only" && !next_is(i, &number)
+                            || w == "to" && i > 0 && number(&c[i - 1].kind) && next_is(i, &number) && !from(i - 1)
+                            || conflict && WORSE.contains(&w)
+                    }
+                    Tok::Date(_) | Tok::Punct(_) => false,
+                };
             if unread {
                 out.push(i);
             }

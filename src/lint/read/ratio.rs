@@ -1,0 +1,232 @@
+//! Ratios of a clause's subject to another series: `2.3x better`, `20%
+//! faster than`, `up to 1.5x`; a range (`1.2x to 1.5x faster`, `between 8%
+//! and 15% faster`, `slower …, by 15% to 45%`) as `in lo..hi`; a bound (`at
+//! least 3% faster`, `more than 15x`) as `>=`/`>`; `2.3x the baseline
+//! throughput`; and `within 10% of Y` (`of each other`).
+
+use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit};
+use super::scope::aggregate_over;
+use super::statement::within_text;
+use super::words::{has, word, words_before, BEST, BETTER, HEDGE, HIGHER, LOWER, WORSE};
+use super::{name, Clause};
+use crate::metric::{format_number, Direction};
+
+/// A ratio's factor as stated: whether the subject is the numerator, the
+/// factor, its stated precision (relative).
+struct Factor {
+    subject_over: bool,
+    value: f64,
+    precision: f64,
+}
+
+/// `20% faster`: the better one's value is 1.2 times the other's in the
+/// metric's direction; `20% higher than` (literal): A is 1.2 B, `30% lower`
+/// A is 0.7 B; `2x`: as written, the higher one over the lower.
+fn factor(n: &Number, a_higher: bool, literal: bool) -> Factor {
+    let p = n.value / 100.0;
+    match n.unit {
+        Unit::Times => Factor { subject_over: a_higher, value: n.value, precision: n.precision },
+        _ if literal => {
+            let t = if a_higher { 1.0 + p } else { 1.0 - p };
+            Factor { subject_over: true, value: t, precision: n.precision * p / t.abs().max(1e-9) }
+        }
+        _ => Factor { subject_over: a_higher, value: 1.0 + p, precision: n.precision * p / (1.0 + p) },
+    }
+}
+
+fn is_ratio(t: &Token) -> Option<&Number> {
+    match &t.kind {
+        Tok::Number(n) if matches!(n.unit, Unit::Times | Unit::Percent) => Some(n),
+        _ => None,
+    }
+}
+
+/// `1.2x to 1.5x`, `8% and 15%` after `between`: the second number's
+/// index and the words joining them.
+fn range_end(c: &[Token], i: usize) -> Option<(usize, Vec<usize>)> {
+    let unit = &is_ratio(&c[i])?.unit;
+    let join = word(c.get(i + 1)?)?;
+    let between = i >= 1 && word(&c[i - 1]) == Some("between");
+    if !(join == "to" || join == "and" && between) {
+        return None;
+    }
+    let j = i + 2;
+    if is_ratio(c.get(j)?)?.unit != *unit {
+        return None;
+    }
+    let mut words = vec![i + 1];
+    words.extend(between.then(|| i - 1));
+    Some((j, words))
+}
+
+/// `2.3x the baseline throughput`: the series after `the`, and the tokens.
+pub(super) fn times_the(c: &[Token], i: usize) -> Option<(String, Vec<usize>)> {
+    if word(c.get(i + 1)?)? != "the" {
+        return None;
+    }
+    match &c.get(i + 2)?.kind {
+        Tok::Mention(Meaning::Series(s)) if s.len() == 1 => Some((s[0].clone(), vec![i + 1, i + 2])),
+        _ => None,
+    }
+}
+
+/// `at least`, `at most`, `more than`, `less than` before a ratio: its
+/// comparison and the tokens.
+fn bound_before(c: &[Token], i: usize) -> Option<(&'static str, Vec<usize>)> {
+    let mut k = i;
+    while k > 0 && word(&c[k - 1]).is_some_and(|w| HEDGE.contains(&w)) {
+        k -= 1;
+    }
+    let (first, second) = (word(c.get(k.checked_sub(2)?)?)?, word(c.get(k - 1)?)?);
+    let op = match (first, second) {
+        ("at", "least") => ">=",
+        ("at", "most") => "<=",
+        ("more" | "greater", "than") => ">",
+        ("less" | "fewer", "than") => "<",
+        _ => return None,
+    };
+    Some((op, vec![k - 2, k - 1]))
+}
+
+fn flip(op: &str) -> &'static str {
+    match op {
+        ">=" => "<=",
+        "<=" => ">=",
+        ">" => "<",
+        _ => ">",
+    }
+}
+
+impl Clause<'_> {
+    /// Ratios of the subject to the other series, in the metric's
+    /// direction. Whether any was read.
+    pub(super) fn ratios(&mut self) -> bool {
+        let c = self.c;
+        let good = has(c, BETTER) || has(c, BEST) && has(c, &["superior"]);
+        let bad = has(c, WORSE);
+        let (up, down) = (has(c, HIGHER), has(c, LOWER));
+        // `9% more throughput` is a change, not a comparison: quantity
+        // words compare only with `than`.
+        let literal = (up || down) && has(c, &["than"]) && !(good || bad);
+        let mut done = false;
+        for i in 0..c.len() {
+            let Some(n) = is_ratio(&c[i]).filter(|_| !self.used.contains(&i)) else { continue };
+            let range = range_end(c, i);
+            let the = times_the(c, range.as_ref().map_or(i, |r| r.0));
+            if !(good || bad || literal || the.is_some()) {
+                continue;
+            }
+            let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
+            let other = match &the {
+                Some((s, _)) => s.clone(),
+                None => match self.comparator(&mut cn, &mut cc) {
+                    Some(o) => o,
+                    None => continue,
+                },
+            };
+            let a_higher = if the.is_some() {
+                true
+            } else if literal {
+                up
+            } else {
+                (good && self.direction != Direction::Lower) || (bad && self.direction == Direction::Lower)
+            };
+            let f = factor(n, a_higher, literal && the.is_none());
+            let subj = self.subj.clone();
+            let (num, den) = if f.subject_over { (&subj, &other) } else { (&other, &subj) };
+            let term = format!("{} / {}", name(num), name(den));
+            let hi = range.as_ref().and_then(|(j, _)| is_ratio(&c[*j])).map(|m| factor(m, a_higher, literal).value);
+            let bound = bound_before(c, i);
+            let Some(statement) = self.ratio_statement(&term, &f, hi, bound.as_ref().map(|b| b.0), i) else {
+                continue;
+            };
+            self.push(&statement, true, cc, &cn);
+            self.used.push(i);
+            if let Some((j, words)) = range {
+                self.used.push(j);
+                self.used.extend(words);
+            }
+            self.used.extend(the.into_iter().flat_map(|t| t.1).chain(bound.into_iter().flat_map(|b| b.1)));
+            done = true;
+        }
+        done
+    }
+
+    /// The claim of one ratio: a range, a bound, `up to` (the largest over
+    /// the scope), else the ratio itself.
+    fn ratio_statement(
+        &self,
+        term: &str,
+        f: &Factor,
+        hi: Option<f64>,
+        bound: Option<&str>,
+        i: usize,
+    ) -> Option<String> {
+        let metric = &self.metric;
+        let q = self.ratio_scope();
+        // A comparison of the value goes before a `for all`, after an `at`.
+        let place = |cmp: String| {
+            if q.starts_with(" for ") {
+                format!("{term} on {metric} {cmp}{q}")
+            } else {
+                format!("{term} on {metric}{q} {cmp}")
+            }
+        };
+        if let Some(hi) = hi {
+            let (lo, hi) = if f.value <= hi { (f.value, hi) } else { (hi, f.value) };
+            return Some(place(format!("in {}..{}", format_number(lo), format_number(hi))));
+        }
+        if let Some(op) = bound {
+            // `at least 30% lower` (literal): A / B <= 0.7.
+            let op = if f.value < 1.0 { flip(op) } else { op };
+            return Some(place(format!("{op} {}", format_number(f.value))));
+        }
+        let within = within_text(self.vocab, metric, f.precision);
+        let before = words_before(self.c, i, 3);
+        let up_to = before.first() == Some(&"to") && before.get(1) == Some(&"up")
+            || before.windows(2).any(|w| w == ["much", "as"]);
+        match (&self.scope, up_to) {
+            (Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)), _) | (_, false) => {
+                Some(format!("{term} on {metric}{q} ≈ {}{within}", format_number(f.value)))
+            }
+            (s, true) => {
+                let over = aggregate_over(self.vocab, s.as_ref(), self.preferred)?;
+                Some(format!("max({term} on {metric} {over}) ≈ {}{within}", format_number(f.value)))
+            }
+        }
+    }
+
+    /// `X stays within 10% of Y`, `X and Y are within 20% of each other`:
+    /// X matches Y within 10%. Whether one was read.
+    pub(super) fn within_of(&mut self) -> bool {
+        let toks = self.c;
+        let Some(at) = toks.iter().position(|t| word(t) == Some("within")) else { return false };
+        let Some(Tok::Number(pct)) = toks.get(at + 1).map(|t| &t.kind) else { return false };
+        if pct.unit != Unit::Percent || toks.get(at + 2).and_then(word) != Some("of") {
+            return false;
+        }
+        let mut took = vec![at, at + 1, at + 2];
+        let (subj, other) = match toks.get(at + 3).map(|t| &t.kind) {
+            Some(Tok::Mention(Meaning::Series(s))) if s.len() == 1 && s[0] != self.subj => {
+                took.push(at + 3);
+                (self.subj.clone(), s[0].clone())
+            }
+            Some(Tok::Word(w)) if w == "each" && toks.get(at + 4).and_then(word) == Some("other") => {
+                let [one, two] = self.names.as_slice() else { return false };
+                took.extend([at + 3, at + 4]);
+                (one.clone(), two.clone())
+            }
+            _ => return false,
+        };
+        let q = match &self.scope {
+            Some(_) => self.q_text.clone(),
+            None => aggregate_over(self.vocab, None, self.preferred).map(|q| format!(" {q}")).unwrap_or_default(),
+        };
+        let statement =
+            format!("{} within {}% of {} on {}{q}", name(&subj), format_number(pct.value), name(&other), self.metric);
+        let (cn, cc) = (self.notes.clone(), self.confidence);
+        self.push(&statement, false, cc, &cn);
+        self.used.extend(took);
+        true
+    }
+}
