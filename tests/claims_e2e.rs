@@ -125,8 +125,8 @@ request it is slower than baseline.
 fn human_report_names_each_verdict(s: &Sandbox) {
     let human = s.ok(&["claims", DOC]).stdout;
     for line in [
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
-            +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%), 3 runs each, \
+        "worst at max_concurrency=30: baseline 689.4 vs eagle-topk1-v2 759.3 (-9.2%; 95% interval -10.7% to \
+            -7.8% (Holm-corrected over 12 comparisons: 99.58% interval -12.5% to -5.9%), margin 2%), 3 runs each, \
             sweep 2026-11-29",
         "claim `saturation-ratio` contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated \
             2.3 (-4.8%; estimate 2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
@@ -167,12 +167,13 @@ fn after_both_sweeps_the_verdicts_are_the_scenarios() {
     assert_eq!(ev["points"], 12);
     assert!(ev["contradicted"].as_u64().unwrap() >= 1, "{ev:#}");
     let ex = &ev["example"];
+    // The claim's subject first, as in the breakdown.
     assert_eq!(ex["point"], "max_concurrency=30");
-    assert_eq!(ex["first"]["name"], "eagle-topk1-v2");
-    approx(&ex["first"]["value"], 759.3, 0.05);
-    assert_eq!(ex["second"]["name"], "baseline");
-    approx(&ex["second"]["value"], 689.4, 0.05);
-    approx(&ex["rel_diff"], 759.3 / 689.4 - 1.0, 0.0005);
+    assert_eq!(ex["first"]["name"], "baseline");
+    approx(&ex["first"]["value"], 689.4, 0.05);
+    assert_eq!(ex["second"]["name"], "eagle-topk1-v2");
+    approx(&ex["second"]["value"], 759.3, 0.05);
+    approx(&ex["rel_diff"], 689.4 / 759.3 - 1.0, 0.0005);
     assert_eq!((ex["first"]["runs"].as_u64(), ex["second"]["runs"].as_u64()), (Some(3), Some(3)));
     assert_eq!(ev["dates"], serde_json::json!([SECOND]));
 
@@ -359,8 +360,8 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
     let (_, sweeps) = blocks.iter().find(|(h, _)| h.contains("`throughput-baseline-wins`")).unwrap();
     assert!(
         sweeps[1].contains(
-            "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% \
-            interval +8.4% to +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%)"
+            "worst at max_concurrency=30: baseline 689.4 vs eagle-topk1-v2 759.3 (-9.2%; 95% \
+            interval -10.7% to -7.8% (Holm-corrected over 12 comparisons: 99.58% interval -12.5% to -5.9%), margin 2%)"
         ),
         "{}",
         sweeps[1]
@@ -426,8 +427,9 @@ fn latency_claims_are_judged_lower_is_better() {
 
     assert_eq!(verdict(&reports, "tpot-mirror"), "contradicted");
     let ex = &evidence(&reports, "tpot-mirror")["example"];
-    assert_eq!(ex["first"]["name"], "eagle-topk1-v2");
-    approx(&ex["first"]["value"], 39.51, 0.01);
+    // The claim's subject first, as in the breakdown: baseline, 10.1% higher.
+    assert_eq!(ex["first"]["name"], "baseline");
+    approx(&ex["first"]["value"], 43.52, 0.01);
 
     // `<` and `>` between series are literal.
     assert_eq!(verdict(&reports, "tpot-literal-less"), "holds");
@@ -440,13 +442,13 @@ fn latency_claims_are_judged_lower_is_better() {
     assert_eq!(verdict(&reports, "itl-mirror"), "contradicted");
     let ev = evidence(&reports, "itl-mirror");
     assert_eq!((ev["contradicted"].as_u64(), ev["points"].as_u64()), (Some(11), Some(11)));
-    assert_eq!(ev["example"]["first"]["name"], "baseline");
+    assert_eq!(ev["example"]["first"]["name"], "eagle-topk4-v1");
 
     let human = s.ok(&["claims", "notebooks/claims-latency.md"]).stdout;
     assert!(
         human.contains(
-            "claim `tpot-mirror` contradicted at max_concurrency=30: eagle-topk1-v2 39.5 vs baseline \
-            43.5 (-9.2%; 95% interval -10.7% to -7.8%, margin 5%), 3 runs each, sweep 2026-11-29"
+            "claim `tpot-mirror` contradicted at max_concurrency=30: baseline 43.5 vs eagle-topk1-v2 \
+            39.5 (+10.1%; 95% interval +8.4% to +12%, margin 5%), 3 runs each, sweep 2026-11-29"
         ),
         "{human}"
     );
@@ -671,8 +673,8 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
         )
     );
     assert!(r.stdout.contains(
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
-            +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%), 3 runs each, \
+        "worst at max_concurrency=30: baseline 689.4 vs eagle-topk1-v2 759.3 (-9.2%; 95% interval -10.7% to \
+            -7.8% (Holm-corrected over 12 comparisons: 99.58% interval -12.5% to -5.9%), margin 2%), 3 runs each, \
             sweep 2026-11-29; "
     ));
 
@@ -683,7 +685,7 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
         "::error file={DOC},line={l_thr},title=reckon::claim `throughput-baseline-wins` contradicted"
     )));
     // `%` is escaped as GitHub's workflow commands require.
-    assert!(lines[0].contains("eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%25; 95%25 interval"), "{}", lines[0]);
+    assert!(lines[0].contains("baseline 689.4 vs eagle-topk1-v2 759.3 (-9.2%25; 95%25 interval"), "{}", lines[0]);
     assert!(lines[1].starts_with(&format!("::error file={DOC},line={l_sat},title=reckon::claim `saturation-ratio`")));
     assert!(lines[2].starts_with(&format!("::error file={DOC},line={l_plat},title=reckon::claim `topk4-plateau`")));
 
@@ -710,12 +712,9 @@ fn check_names_each_contradicted_conclusion_in_every_format() {
     );
     let thr = d["claims"].as_array().unwrap().iter().find(|c| c["claim"]["id"] == "throughput-baseline-wins").unwrap();
     let ex = &thr["claim"]["clauses"][0]["judgement"]["evidence"]["example"];
-    assert_eq!(
-        (ex["point"].as_str(), ex["first"]["name"].as_str()),
-        (Some("max_concurrency=30"), Some("eagle-topk1-v2"))
-    );
-    approx(&ex["first"]["value"], 759.3, 0.05);
-    approx(&ex["second"]["value"], 689.4, 0.05);
+    assert_eq!((ex["point"].as_str(), ex["first"]["name"].as_str()), (Some("max_concurrency=30"), Some("baseline")));
+    approx(&ex["first"]["value"], 689.4, 0.05);
+    approx(&ex["second"]["value"], 759.3, 0.05);
 }
 
 /// What `supersede` leaves for the author to replace with the new
@@ -780,8 +779,8 @@ fn superseding_keeps_the_old_words_as_history_and_check_passes_with_new_conclusi
 
     let text = s.read(DOC);
     let summaries = [
-        "worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to \
-            +12% (Holm-corrected over 12 comparisons: 99.58% interval +6.2% to +14.3%), margin 2%), 3 runs each, \
+        "worst at max_concurrency=30: baseline 689.4 vs eagle-topk1-v2 759.3 (-9.2%; 95% interval -10.7% to \
+            -7.8% (Holm-corrected over 12 comparisons: 99.58% interval -12.5% to -5.9%), margin 2%), 3 runs each, \
             sweep 2026-11-29",
         "contradicted at max_concurrency=100: baseline / eagle-topk4-v1 2.19 vs stated 2.3 (-4.8%; estimate \
             2.19, 90% interval 2.16 to 2.21, must lie in 2.23 to 2.37), 3 runs, sweep 2026-11-29",
@@ -1033,7 +1032,7 @@ fn a_superseded_note_is_not_rewritten_by_later_data() {
     s.ok(&["supersede", "plan.md", "old", "--write"]);
     let superseded = s.read("plan.md");
     assert!(superseded.contains("> [!NOTE]\n> **reckon:** superseded on 2026-11-29"), "{superseded}");
-    assert!(superseded.contains("759.3 vs baseline 689.4"), "{superseded}");
+    assert!(superseded.contains("baseline 689.4 vs eagle-topk1-v2 759.3"), "{superseded}");
 
     // Without the sweep that overturned it, the claim would hold again; the
     // record of why it was superseded stays as written.

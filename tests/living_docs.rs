@@ -196,7 +196,7 @@ fn notebook_story_across_the_two_sweeps() {
     assert_eq!(ids, ["throughput-baseline-wins", "saturation-ratio", "topk4-plateau"], "{r:?}");
     assert!(problems.iter().all(|p| p.contains(": error: claim `") && p.contains(" contradicted ")), "{problems:#?}");
     assert!(
-        problems[0].contains("worst at max_concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4"),
+        problems[0].contains("worst at max_concurrency=30: baseline 689.4 vs eagle-topk1-v2 759.3"),
         "{problems:#?}"
     );
     assert!(!r.stdout.contains("--- a/"), "no diff once regenerated: {r:?}");

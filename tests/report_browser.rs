@@ -86,7 +86,7 @@ fn report_renders_in_headless_chromium() {
     assert_eq!(badge("holds"), 3, "{dom}");
     assert_eq!(dom.matches("<details class=\"evidence\">").count(), 6, "evidence one click away for each claim");
     assert!(
-        dom.contains("eagle-topk1-v2 759.3 vs baseline 689.4 (+10.1%; 95% interval +8.4% to +12%, margin 2%)"),
+        dom.contains("baseline 689.4 vs eagle-topk1-v2 759.3 (-9.2%; 95% interval -10.7% to -7.8%"),
         "the counterexample is in the evidence"
     );
     // Numbers link to their provenance: the inline peak and a table cell.

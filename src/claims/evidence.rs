@@ -15,7 +15,8 @@ use crate::metric::format_number;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Example {
     pub point: String,
-    /// The side the data favour at this point, named first.
+    /// The claim's subject (its A, or the derived value), named first
+    /// everywhere: the headline and the breakdown show one orientation.
     pub first: Side,
     pub second: Side,
     /// first/second − 1, literal (+0.101 is the first 10.1% above).
@@ -257,19 +258,6 @@ impl Example {
     }
 }
 
-fn oriented(p: &Point) -> Example {
-    let swap = p.d < 0.0;
-    let (first, second) = if swap { (p.b.clone(), p.a.clone()) } else { (p.a.clone(), p.b.clone()) };
-    Example {
-        point: p.label.clone(),
-        rel_diff: first.value / second.value - 1.0,
-        first,
-        second,
-        outcome: p.outcome,
-        stat: if swap { p.stat.map(Stat::inverted) } else { p.stat },
-    }
-}
-
 /// A point as listed in a breakdown: A first, as the claim names it.
 fn as_written(p: &Point, outcome: PointOutcome) -> Example {
     Example {
@@ -324,8 +312,9 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         ev.breakdown = points.iter().zip(finals).map(|(p, o)| as_written(p, *o)).collect();
     }
     // The example: for a contradiction the contradicting point with the
-    // largest |d| (the largest gap); otherwise the point whose support is
-    // weakest (largest p for the claimed relation), ties to the first.
+    // largest |d| (the largest gap); otherwise the point closest to failing
+    // by its difference (see `closeness`), ties to the weakest support
+    // (largest p for the claimed relation), then to the first.
     let pick = |want: PointOutcome, by: &dyn Fn(&Point) -> f64| -> Option<usize> {
         let mut best: Option<usize> = None;
         for (i, p) in points.iter().enumerate() {
@@ -342,13 +331,9 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         Verdict::Contradicted => pick(PointOutcome::Contradicted, &|p| p.d.abs()),
         Verdict::NoData => None,
         // `Inconclusive` as the wanted outcome means "any point".
-        _ => pick(PointOutcome::Inconclusive, &|p| p.p_holds),
+        _ => pick(PointOutcome::Inconclusive, &|p| closeness(p) + p.p_holds * 1e-9),
     };
-    ev.example = idx.map(|i| {
-        let mut ex = oriented(&points[i]);
-        ex.outcome = finals[i];
-        ex
-    });
+    ev.example = idx.map(|i| as_written(&points[i], finals[i]));
     // Said of the example when it is out of reach, else of the first such
     // point, named: never another point's numbers under the example's.
     let reach = |i: usize| Some((i, points[i].beyond_reach.filter(|_| finals[i] == PointOutcome::Inconclusive)?));
@@ -359,11 +344,22 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
     ev
 }
 
+/// How near a point is to failing its claim, larger nearer: for `beats`,
+/// `matches or beats` and the literal comparisons the subject's smallest
+/// lead (−d); for `matches` the largest gap either way (|d|); for a value
+/// the distance from the stated number (d, never negative there).
+fn closeness(p: &Point) -> f64 {
+    match p.spread {
+        Some((Test::Matches, _)) | None => p.d.abs(),
+        Some(_) => -p.d,
+    }
+}
+
 /// Why more runs cannot make `beats` hold at a point, in the numbers the
-/// point is shown with: the example's orientation (larger first) when it is
-/// the example, else as the breakdown lists it (A first), with its label.
+/// point is shown with (the claim's subject first, everywhere), naming the
+/// point when it is not the example.
 fn beyond_reach_text(p: &Point, b: BeyondReach, is_example: bool, points: usize) -> String {
-    let ex = if is_example { oriented(p) } else { as_written(p, PointOutcome::Inconclusive) };
+    let ex = as_written(p, PointOutcome::Inconclusive);
     let m = format_number(round_to(b.margin * 100.0, 3));
     // The difference shown is of the medians; the rule looks at the
     // geometric means. Quote the shown one when it too lies inside the
@@ -440,11 +436,7 @@ fn combine(points: &[Point], quantifier: Quantifier) -> Judgement {
         // Show the point that makes it hold: the strongest one.
         let best =
             (0..shown.len()).filter(|&i| fold.holds[i]).min_by(|&i, &j| shown[i].p_holds.total_cmp(&shown[j].p_holds));
-        ev.example = best.map(|i| {
-            let mut ex = oriented(&shown[i]);
-            ex.outcome = finals[i];
-            ex
-        });
+        ev.example = best.map(|i| as_written(&shown[i], finals[i]));
     }
     Judgement { verdict, evidence: ev }
 }

@@ -161,21 +161,6 @@ pub enum StatKind {
 }
 
 impl Stat {
-    /// The same statistic for second/first.
-    fn inverted(self) -> Stat {
-        let inv = |i: Interval| Interval { lo: 1.0 / i.hi, hi: 1.0 / i.lo };
-        match self.of {
-            StatKind::Ratio => Stat {
-                estimate: 1.0 / self.estimate,
-                interval: inv(self.interval),
-                band: self.band.map(inv),
-                corrected: self.corrected.map(|c| Corrected { interval: inv(c.interval), ..c }),
-                ..self
-            },
-            StatKind::Value => self,
-        }
-    }
-
     /// For humans: `95% interval +8.4% to +12%, margin 2%` (a ratio) or
     /// `estimate 3391, 90% interval 3350 to 3433, band 3323 to 3458`.
     pub fn describe(&self) -> String {

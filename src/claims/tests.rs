@@ -124,13 +124,14 @@ fn baseline_strictly_superior_is_contradicted_by_the_new_sweep() {
     assert_eq!((ev.contradicted, ev.held, ev.inconclusive, ev.points), (3, 0, 3, 6));
     let ex = ev.example.clone().unwrap();
     assert_eq!(ex.point, "concurrency=30");
-    assert_eq!((ex.first.name.as_str(), ex.first.value), ("eagle-topk1-v2", 759.3));
-    assert_eq!((ex.second.name.as_str(), ex.second.value), ("baseline", 689.4));
+    // The claim's subject first, as the breakdown lists it.
+    assert_eq!((ex.first.name.as_str(), ex.first.value), ("baseline", 689.4));
+    assert_eq!((ex.second.name.as_str(), ex.second.value), ("eagle-topk1-v2", 759.3));
     assert_eq!(
         ev.summary(v),
-        "contradicted at 3 of 6 points; worst at concurrency=30: eagle-topk1-v2 759.3 vs baseline 689.4 \
-         (+10.1%; 95% interval +8.4% to +12% (Holm-corrected over 6 comparisons: 99.17% interval +7% to \
-         +13.5%), margin 2%), 3 runs each, sweep 2026-11-29"
+        "contradicted at 3 of 6 points; worst at concurrency=30: baseline 689.4 vs eagle-topk1-v2 759.3 \
+         (-9.2%; 95% interval -10.7% to -7.8% (Holm-corrected over 6 comparisons: 99.17% interval -11.9% to \
+         -6.5%), margin 2%), 3 runs each, sweep 2026-11-29"
     );
     assert!(!ev.single_runs);
     assert_eq!((ev.min_runs, ev.max_runs, ev.runs_a, ev.runs_b), (3, 3, 3, 3));
@@ -180,7 +181,7 @@ fn topk1_matches_or_beats_baseline_from_2_to_250() {
     assert_eq!(v, Verdict::Contradicted);
     let ex = ev.example.unwrap();
     assert_eq!(ex.point, "concurrency=1");
-    assert_eq!((ex.first.name.as_str(), ex.first.value, ex.second.value), ("baseline", 92.7, 86.8));
+    assert_eq!((ex.first.name.as_str(), ex.first.value, ex.second.value), ("eagle-topk1-v2", 86.8, 92.7));
 }
 
 #[test]
@@ -407,7 +408,7 @@ fn the_reason_more_runs_cannot_decide_is_of_the_point_it_names() {
     let Judgement { verdict: v, evidence: ev } = combine_all(&points);
     assert_eq!(v, Verdict::Inconclusive);
     let s = ev.summary(v);
-    assert!(s.contains("weakest at M=1024: cublas 38.2 vs cutlass 35.4 (+7.9%;"), "{s}");
+    assert!(s.contains("weakest at M=1024: cutlass 35.4 vs cublas 38.2 (-7.3%;"), "{s}");
     assert!(
         s.ends_with(
             "; at M=2048 (cutlass vs cublas) the difference (-0.5%) is smaller than the 2% margin, so no number of \
@@ -420,16 +421,16 @@ fn the_reason_more_runs_cannot_decide_is_of_the_point_it_names() {
 
     // One skewed cell: the medians differ by more than the margin, the
     // geometric means (what the rule looks at) by less; the reason quotes
-    // the latter and says so, rather than "-2.5% is smaller than 2%" (both
-    // of cublas over cutlass, as the example names them).
+    // the latter and says so, rather than "+2.6% is smaller than 2%" (both
+    // of cutlass over cublas: the claim's subject first).
     let c = compare(&[102.6, 102.6, 93.0], &[100.0, 100.0, 100.0], Direction::Higher, 0.02, Some(0.01)).unwrap();
     assert!(c.beyond_reach(Test::Beats), "{c:?}");
     let p =
         Point::from_comparison("M=8192", "cutlass", "cublas", &c, Test::Beats, [vec![NEW.into()], vec![NEW.into()]]);
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     let s = ev.summary(v);
-    assert!(s.contains("cublas 100 vs cutlass 102.6 (-2.5%;"), "{s}");
-    assert!(s.contains("the difference of the runs' geometric means (+0.7%) is smaller than the 2% margin"), "{s}");
+    assert!(s.contains("cutlass 102.6 vs cublas 100 (+2.6%;"), "{s}");
+    assert!(s.contains("the difference of the runs' geometric means (-0.7%) is smaller than the 2% margin"), "{s}");
 }
 
 /// Issue 9: counts name points and opponents separately.

@@ -75,10 +75,14 @@ impl Judge<'_, '_> {
                 Some(stat),
             );
             if let (Op::In, Some(hi)) = (v.op, upper) {
-                // The stated side of a range is its middle, for the
-                // relative difference; the band says the range.
-                p.b.name = format!("the middle of {}..{}", format_number(target), format_number(hi));
-                p.b.value = f64::midpoint(target, hi);
+                // The stated side of a range is the bound the value broke,
+                // or inside the range the nearer one: the relative
+                // difference says by how much; the band (`must lie in`)
+                // says the range.
+                let upper = est.value > hi || (est.value >= target && hi - est.value < est.value - target);
+                let (word, bound) = if upper { ("upper", hi) } else { ("lower", target) };
+                p.b.name = format!("the {word} bound");
+                p.b.value = bound;
             }
             p
         };
