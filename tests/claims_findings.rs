@@ -17,8 +17,8 @@ fn finding_13_a_failed_repeat_is_left_out_and_said_not_the_whole_point() {
         .fixture("findings/13-failed-repeat", ".")
         .args(["check", "doc.md"])
         .status(1)
-        .stdout_has("claim `c` contradicted at concurrency=1: onefail 120.5 vs a 101 (+19.3%")
-        .stdout_has("2 runs vs 3 runs")
+        .stdout_has("claim `c` contradicted at concurrency=1: a 101 vs onefail 120.5 (-16.2%")
+        .stdout_has("3 runs vs 2 runs")
         .stdout_has(left_out)
         .stdout_lacks("no point in common")
         .run();
@@ -81,7 +81,7 @@ fn finding_14_a_comparison_across_a_partial_resweep_names_each_sides_sweep() {
         .fixture("findings/14-partial-resweep", ".")
         .file("reckon.toml", toml)
         .args(["claims", "doc.md"])
-        .stdout_has("claim `c4` contradicted at max_concurrency=4: a 400.5 vs b 360.5 (+11.1%")
+        .stdout_has("claim `c4` contradicted at max_concurrency=4: b 360.5 vs a 400.5 (-10%")
         .stdout_has("the runs of b at max_concurrency=4 of sweep 2026-11-08 are left out: a was not re-run then")
         .stdout_lacks("different sweeps")
         .run();
