@@ -131,7 +131,7 @@ fn lint_document(
             },
         );
     for note in partial {
-        say!("{rel}:{note}");
+        say!("{rel}:{}", crate::escape::terminal_lines(&note));
     }
     let taken: BTreeSet<String> = doc::parse(Path::new(rel), &text)?
         .regions

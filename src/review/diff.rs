@@ -66,6 +66,13 @@ mod tests {
     }
 
     #[test]
+    fn document_text_shows_its_controls_and_starts_no_workflow_command() {
+        let d = unified("p.md", "a\n", "a\n::error::x\u{1b}[2J\tb\r\n", false);
+        assert!(d.contains("\n+\\x3a:error::x\\x1b[2J\tb\n"), "{d}");
+        assert!(!d.contains('\u{1b}') && !d.contains('\r'), "{d}");
+    }
+
+    #[test]
     fn missing_final_newline_is_marked() {
         let d = unified("p.md", "a\nb", "a\nc", false);
         assert!(d.contains("-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"), "{d}");

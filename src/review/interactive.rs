@@ -168,7 +168,8 @@ pub fn inline_diff(old: &str, new: &str, color: bool) -> String {
             let mut line = String::new();
             for (emphasized, value) in change.iter_strings_lossy() {
                 let text = if invisibles { visible(&value) } else { value.to_string() };
-                let text = text.strip_suffix('\n').unwrap_or(&text).to_string();
+                // Document text reaches the terminal: controls shown.
+                let text = crate::escape::terminal_lines(text.strip_suffix('\n').unwrap_or(&text));
                 let _ = match (emphasized, color, tag) {
                     (true, true, _) => write!(line, "{}", style(tag).underlined().bold().apply_to(&text)),
                     (true, false, ChangeTag::Delete) => write!(line, "[-{text}-]"),
@@ -217,7 +218,7 @@ pub fn ask(changes: &[Change], input: &mut dyn BufRead, out: &mut dyn Write, col
             out,
             "\n{} {}\n{}",
             bold(&format!("[{}/{n}]", i + 1)),
-            bold(&c.title),
+            bold(&crate::escape::terminal(&c.title)),
             inline_diff(&c.old, &c.new, color)
         )
         .map_err(io)?;
@@ -306,6 +307,15 @@ mod tests {
             title: "plan.md:3 table region regenerated".into(),
             old: old.into(),
             new: new.into(),
+        }
+    }
+
+    #[test]
+    fn inline_diff_shows_controls() {
+        for color in [false, true] {
+            let d = inline_diff("a\n", "a \u{1b}]0;TITLE\u{7}\n", color);
+            assert!(d.contains("\\x1b]0;TITLE\\x07"), "{d}");
+            assert!(!d.contains('\u{7}') && !d.contains("\u{1b}]"), "{d}");
         }
     }
 
