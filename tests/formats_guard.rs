@@ -106,13 +106,15 @@ fn check(path: &Path) -> Vec<String> {
     let mut values: Vec<f64> = runs.iter().flat_map(|r| r.metrics.iter().map(|m| m.value)).collect();
     values.extend(runs.iter().flat_map(|r| r.params.iter().filter_map(|(_, v)| v.as_f64())));
     let timed = runs.iter().any(|r| r.time.is_some());
+    let run_times: Vec<&str> = runs.iter().filter_map(|r| r.time.as_deref()).collect();
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for doc in documents(&bytes) {
         leaves(&doc, &mut Vec::new(), &mut out);
     }
     for (keys, x) in &out {
-        let time = timed && keys.last().is_some_and(|k| reckon::ingest::log_time::is_time_name(k));
+        let time = timed && keys.last().is_some_and(|k| reckon::ingest::log_time::is_time_name(k))
+            || reckon::ingest::log_time::from_epoch(*x).is_some_and(|t| run_times.contains(&t.as_str()));
         if !(time || stored(*x, &values) || named(keys, &outcome.skipped)) {
             problems.push(format!(
                 "{shown} ({}): `{}` = {x} is neither stored nor named",

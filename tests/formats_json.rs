@@ -465,13 +465,6 @@ fn criterion_files_are_refused_with_what_to_do() {
 }
 
 #[test]
-fn pytest_benchmark_is_refused() {
-    let m = refused("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
-    assert!(m.starts_with("looks like pytest-benchmark JSON"), "{m}");
-    assert!(m.contains("pytest-benchmark compare --csv"), "{m}");
-}
-
-#[test]
 fn llmperf_per_request_results_are_refused() {
     let m = refused("corpus/llmperf/leaderboard-lepton-7b-individual-130-of-150-errors.json");
     assert!(m.starts_with("looks like llmperf per-request results"), "{m}");

@@ -242,16 +242,125 @@ fn gbench_json_user_counters_and_seconds() {
     close(metric(&runs[1], "FOM: cycle ops per second"), 75941381.25073309);
 }
 
+/// One run per benchmark × state: 126 states of 5 benchmarks, 38 of them
+/// skipped by nvbench (conversions that are none or narrowing), axis values
+/// as params, the two `Samples`, `Noise` and `Walltime` told apart.
 #[test]
-fn asv_results_are_refused_naming_the_benchmarks_dropped() {
-    let m = refused("corpus/asv/blas-graviton-results.json");
-    assert!(m.contains("`results.benchmarks.Nrm2.time_nrm2[]`: 7 lists (86 numbers) not read"), "{m}");
-    let (_, runs, _) = parse("corpus/asv/blas-graviton-machine.json");
-    assert_eq!(param(&runs[0], "machine"), Some(&Value::Text("gha-aws-graviton".into())));
+fn nvbench_json_one_run_per_state() {
+    let (f, runs, outcome) = parse("corpus/nvbench/nvidia-axes-example-test-ref.json");
+    assert_eq!(f, Format::NvbenchJson);
+    assert_eq!(runs.len(), 126 - 38);
+    assert!(outcome.skipped.contains(&"38 states nvbench skipped (`skip_reason`) hold no measurement".to_string()));
+    assert_eq!(param(&runs[1], "device"), Some(&Value::Num(1.0)));
+    assert_eq!(param(&runs[1], "device_name"), Some(&text("Quadro GP100")));
+    let grid: Vec<&RawRun> =
+        runs.iter().filter(|r| param(r, "benchmark") == Some(&text("copy_sweep_grid_shape"))).collect();
+    assert_eq!(grid.len(), 18);
+    let r = grid[0];
+    assert_eq!(param(r, "BlockSize"), Some(&Value::Num(64.0)));
+    assert_eq!(param(r, "NumBlocks"), Some(&Value::Num(64.0)));
+    assert_eq!(param(r, "device_name"), Some(&text("Quadro GV100")));
+    assert_eq!(metric(r, "samples"), 78.0);
+    assert_eq!(metric(r, "batch_samples"), 81.0);
+    close(metric(r, "gpu_time"), 0.006485689823444072);
+    assert_eq!(unit(r, "gpu_time"), Some("s"));
+    close(metric(r, "cpu_noise"), 0.0014400823428293225);
+    close(metric(r, "gpu_noise"), 0.001177496193520018);
+    assert_eq!(unit(r, "gpu_noise"), None, "a fraction");
+    close(metric(r, "items_per_second"), 10347220700.783287);
+    close(metric(r, "global_mem_bw"), 82777765606.2663);
+    assert_eq!(unit(r, "global_mem_bw"), Some("B/s"));
+    close(metric(r, "bandwidth_util"), 0.09510313144102286);
+    close(metric(r, "walltime"), 0.507885141);
+    close(metric(r, "batch_walltime"), 0.524857216);
+    close(metric(r, "batch_gpu_time"), 0.006479606722608024);
+    let conv = runs.iter().find(|r| param(r, "In") == Some(&text("I8")) && param(r, "Out") == Some(&text("F64")));
+    assert!(conv.is_some(), "type axes are text params");
+    assert!(outcome.skipped.iter().any(|n| n.contains("`devices[]`")), "{:?}", outcome.skipped);
+}
+
+/// nvbench's CSV writes `Samples` and `Noise` twice: told apart by where
+/// they stand (the header was refused: "names column `Noise` twice").
+#[test]
+fn nvbench_csv_two_noise_columns() {
+    let (f, runs, _) = parse("corpus/nvbench/array-add-rtx3080-two-noise-columns.csv");
+    assert_eq!(f, Format::NvbenchCsv);
+    assert_eq!(runs.len(), 26);
+    let r = &runs[1];
+    assert_eq!(r.line, 3);
+    assert_eq!(param(r, "benchmark"), Some(&text("Not Coalesced (Different Array Sizes)")));
+    assert_eq!(param(r, "device_name"), Some(&text("NVIDIA GeForce RTX 3080")));
+    assert_eq!(param(r, "Axis Size"), Some(&Value::Num(4.0)));
+    assert!(param(r, "Axis Size (pow2)").is_none(), "the `2^2` column repeats the value");
+    assert_eq!(metric(r, "num_elements"), 32.0);
+    assert_eq!(metric(r, "memory_reads"), 128.0);
+    assert_eq!(unit(r, "memory_reads"), Some("B"));
+    assert_eq!(metric(r, "samples"), 163272.0);
+    close(metric(r, "cpu_time"), 7.2866251163701965e-06);
+    close(metric(r, "cpu_noise"), 1.3861253685301742);
+    close(metric(r, "gpu_time"), 3.0623845285920975e-06);
+    close(metric(r, "gpu_noise"), 0.1217478717839767);
+    close(metric(r, "items_per_second"), 10449373.584940262);
+    close(metric(r, "global_mem_bw"), 62696241.50964157);
+    close(metric(r, "bandwidth_util"), 8.248637184196607e-05);
+    assert_eq!(metric(r, "batch_samples"), 291947.0);
+    close(metric(r, "batch_gpu_time"), 1.7126492374926044e-06);
+    assert_eq!(unit(r, "batch_gpu_time"), Some("s"));
+    assert_eq!(param(&runs[13], "benchmark"), Some(&text("Coalesced (Different Array Sizes)")));
 }
 
 #[test]
-fn nvbench_json_is_refused_naming_the_benchmarks_dropped() {
-    let m = refused("corpus/nvbench/nvidia-axes-example-test-ref.json");
-    assert!(m.contains("`benchmarks[]`: 5 results (939 numbers) not read"), "{m}");
+fn pytest_benchmark_json_and_its_compare_csv() {
+    let (f, runs, _) = parse("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
+    assert_eq!(f, Format::PytestBenchmark);
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    assert_eq!(r.time.as_deref(), Some("2015-08-15T00:04:18Z"));
+    assert_eq!(param(r, "name"), Some(&text("test_xfast_parametrized[0]")));
+    assert_eq!(param(r, "fullname"), Some(&text("tests/test_normal.py::test_xfast_parametrized[0]")));
+    assert_eq!(param(r, "group"), None, "null");
+    assert_eq!(param(r, "machine_info.node"), Some(&text("minibox")));
+    assert_eq!(param(r, "commit_info.id"), Some(&text("5b78858eb718649a31fb93d8dc96ca2cee41a4cd")));
+    assert_eq!(param(r, "options.min_rounds"), Some(&Value::Num(5.0)));
+    close(metric(r, "mean"), 2.61205074138546e-07);
+    assert_eq!(unit(r, "mean"), Some("s"));
+    close(metric(r, "median"), 2.2016379230260297e-07);
+    assert_eq!(metric(r, "rounds"), 9710.0);
+    assert_eq!(metric(r, "iterations"), 431.0);
+    assert!(!has_field(r, "ops"), "2.5.0 wrote no ops");
+    // `compare --csv` of the same file: a generic table, units lost.
+    let (f, runs, _) = parse("corpus/pytest-benchmark/v2.5.0-storage-0030-compare.derived.csv");
+    assert_eq!(f, Format::Csv);
+    close(metric(&runs[0], "mean"), 2.61205074138546e-07);
+    assert_eq!(unit(&runs[0], "mean"), None);
+}
+
+/// One run per benchmark × point of its params product: 10 benchmarks,
+/// 222 points, every one measured.
+#[test]
+fn asv_results_one_run_per_point() {
+    let (f, runs, outcome) = parse("corpus/asv/blas-graviton-results.json");
+    assert_eq!(f, Format::Asv);
+    assert_eq!(runs.len(), 222);
+    assert!(outcome.skipped.is_empty(), "{:?}", outcome.skipped);
+    let r = &runs[0];
+    assert_eq!(param(r, "benchmark"), Some(&text("benchmarks.Nrm2.time_nrm2")));
+    assert_eq!(param(r, "param1"), Some(&Value::Num(100.0)));
+    assert_eq!(param(r, "param2"), Some(&text("d")));
+    assert_eq!(param(r, "machine"), Some(&text("gha-aws-graviton")));
+    assert_eq!(param(r, "commit_hash"), Some(&text("03433efb0da15c8827b6a909bc6164a1629b1efb")));
+    close(metric(r, "time"), 6.692945209647455e-07);
+    assert_eq!(unit(r, "time"), Some("s"));
+    assert_eq!(metric(r, "stats_number"), 16408.0);
+    assert_eq!(metric(r, "stats_repeat"), 10.0);
+    close(metric(r, "duration"), 4.0802);
+    assert_eq!(r.time.as_deref(), Some("2024-06-29T12:27:37Z"), "started_at, epoch ms");
+    // The second point: the last param varies fastest.
+    assert_eq!(param(&runs[1], "param1"), Some(&Value::Num(100.0)));
+    assert_eq!(param(&runs[1], "param2"), Some(&text("dz")));
+    close(metric(&runs[1], "time"), 7.417786076367723e-07);
+    assert!(!has_field(&runs[1], "duration"), "once per benchmark");
+    assert_eq!(param(&runs[2], "param1"), Some(&Value::Num(200.0)));
+    let (_, runs, _) = parse("corpus/asv/blas-graviton-machine.json");
+    assert_eq!(param(&runs[0], "machine"), Some(&text("gha-aws-graviton")));
 }

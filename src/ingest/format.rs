@@ -4,11 +4,14 @@
 use std::io::BufRead;
 use std::path::Path;
 
+use super::asv::Asv;
 use super::gbench::{GbenchCsv, GbenchJson};
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
 use super::hyperfine::Hyperfine;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
+use super::nvbench::{NvbenchCsv, NvbenchJson};
 use super::pyjson;
+use super::pytest_benchmark::PytestBenchmark;
 use super::refuse::{self, JsonLook};
 use super::sglang::SglangJsonl;
 use super::stdout::ServingStdout;
@@ -34,6 +37,14 @@ pub enum Format {
     GbenchJson,
     /// Google Benchmark's CSV reporter.
     GbenchCsv,
+    /// `pytest --benchmark-json`.
+    PytestBenchmark,
+    /// `nvbench --json`.
+    NvbenchJson,
+    /// `nvbench --csv`.
+    NvbenchCsv,
+    /// asv results (format version 2).
+    Asv,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -41,13 +52,17 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 12] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
         Format::Hyperfine,
         Format::GbenchJson,
         Format::GbenchCsv,
+        Format::PytestBenchmark,
+        Format::NvbenchJson,
+        Format::NvbenchCsv,
+        Format::Asv,
         Format::Csv,
         Format::Jsonl,
     ];
@@ -61,6 +76,10 @@ impl Format {
             Format::Hyperfine => Hyperfine::NAME,
             Format::GbenchJson => GbenchJson::NAME,
             Format::GbenchCsv => GbenchCsv::NAME,
+            Format::PytestBenchmark => PytestBenchmark::NAME,
+            Format::NvbenchJson => NvbenchJson::NAME,
+            Format::NvbenchCsv => NvbenchCsv::NAME,
+            Format::Asv => Asv::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -85,8 +104,9 @@ impl Format {
     /// table under Google Benchmark's CSV header [`Format::GbenchCsv`].
     /// Text with a "Serving Benchmark Result" block is
     /// [`Format::ServingStdout`]; a table with a header row and the same
-    /// number of delimiters on each line is [`Format::Csv`]. criterion,
-    /// pytest-benchmark and llmperf per-request files are
+    /// number of delimiters on each line is [`Format::Csv`]; pytest-benchmark,
+    /// nvbench and asv files are theirs. criterion and llmperf per-request
+    /// files are
     /// refused with what to do instead, as are empty, binary and other text
     /// files.
     pub fn detect(path: &Path, head: &[u8]) -> Result<Format> {
@@ -129,11 +149,19 @@ impl Format {
 
     /// The formats of JSON content, in the order they are asked (the
     /// generic JSON lines last).
-    const JSON: [Format; 5] =
-        [Format::Hyperfine, Format::GbenchJson, Format::VllmJson, Format::SglangJsonl, Format::Jsonl];
+    const JSON: [Format; 8] = [
+        Format::Hyperfine,
+        Format::GbenchJson,
+        Format::PytestBenchmark,
+        Format::NvbenchJson,
+        Format::Asv,
+        Format::VllmJson,
+        Format::SglangJsonl,
+        Format::Jsonl,
+    ];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 3] = [Format::ServingStdout, Format::GbenchCsv, Format::Csv];
+    const TEXT: [Format; 4] = [Format::ServingStdout, Format::GbenchCsv, Format::NvbenchCsv, Format::Csv];
 
     fn claims(self, sniff: &Sniff<'_>) -> bool {
         match self {
@@ -143,6 +171,10 @@ impl Format {
             Format::Hyperfine => Hyperfine::detect(sniff),
             Format::GbenchJson => GbenchJson::detect(sniff),
             Format::GbenchCsv => GbenchCsv::detect(sniff),
+            Format::PytestBenchmark => PytestBenchmark::detect(sniff),
+            Format::NvbenchJson => NvbenchJson::detect(sniff),
+            Format::NvbenchCsv => NvbenchCsv::detect(sniff),
+            Format::Asv => Asv::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -194,6 +226,10 @@ impl Format {
             Format::ServingStdout => ServingStdout::parse,
             Format::GbenchJson => GbenchJson::parse,
             Format::GbenchCsv => GbenchCsv::parse,
+            Format::PytestBenchmark => PytestBenchmark::parse,
+            Format::NvbenchJson => NvbenchJson::parse,
+            Format::NvbenchCsv => NvbenchCsv::parse,
+            Format::Asv => Asv::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {

@@ -5,6 +5,7 @@
 //! shared by them. Where the runs go is `sources`' business: nothing here
 //! knows the store or reckon.toml.
 
+pub mod asv;
 pub mod canonical;
 pub mod format;
 pub mod gbench;
@@ -13,7 +14,9 @@ pub mod hyperfine;
 pub mod limit;
 pub mod log_format;
 pub mod log_time;
+pub mod nvbench;
 pub mod pyjson;
+pub mod pytest_benchmark;
 mod refuse;
 pub mod sglang;
 pub mod stdout;

@@ -1,6 +1,6 @@
 //! Every "not a log reckon reads" in one place: empty and binary files,
 //! benchmark formats reckon recognises but does not read (criterion,
-//! pytest-benchmark, llmperf per-request files), JSON that holds
+//! llmperf per-request files), JSON that holds
 //! no runs, and text no format claims. Each says what the file looks like
 //! and what to do instead. A file's content is never quoted: it may be
 //! anything the command was pointed at (a key file, a CI secret), and
@@ -32,7 +32,8 @@ fn binary() -> String {
 /// Text that no format claims.
 pub(super) fn unknown() -> String {
     "not a benchmark log reckon knows; reckon reads SGLang/vLLM result JSON(L), \
-     console output with a \"Serving Benchmark Result\" block, hyperfine JSON, Google Benchmark JSON or CSV, \
+     console output with a \"Serving Benchmark Result\" block, hyperfine JSON, \
+     Google Benchmark JSON or CSV, pytest-benchmark JSON, nvbench JSON or CSV, asv results, \
      CSV with a header row and JSON lines; use --format to say which one this is"
         .into()
 }
@@ -98,14 +99,6 @@ fn json_object(s: &Shape) -> Option<String> {
     }
     if s.has("sampling_mode") && s.has("iters") {
         return Some(format!("looks like a criterion sample.json (raw per-sample times); {criterion} — {TODO}"));
-    }
-    let pytest = s.has("machine_info") || s.has("commit_info") || s.has_inner("fullname") || s.has_inner("stats");
-    if s.has("benchmarks") && pytest {
-        return Some(
-            "looks like pytest-benchmark JSON (`machine_info` + `benchmarks`); reckon does not read it yet — \
-             export it with `pytest-benchmark compare --csv=FILE` and ingest the CSV"
-                .into(),
-        );
     }
     None
 }

@@ -46,7 +46,7 @@ impl LogFormat for GbenchJson {
         sniff.json.is_some_and(|s| {
             s.first == Some(b'{')
                 && s.has("benchmarks")
-                && (s.has("context") || s.has_inner("real_time") || s.has_inner("run_type"))
+                && (s.has("context") || s.has_deep("real_time") || s.has_deep("run_type"))
         })
     }
 

@@ -16,7 +16,7 @@ mod shape;
 
 pub use node::{Member, Node, Reader};
 pub use records::{is_blank, read_records, trim, LineReader};
-pub use shape::{array_element_offsets, line_of, shape, Shape};
+pub use shape::{array_element_offsets, line_of, member_offset, shape, Shape};
 
 use std::borrow::Cow;
 use std::path::Path;

@@ -166,3 +166,34 @@ pub fn line_of(text: &[u8], offset: usize) -> u64 {
     // One more line than line breaks before the offset.
     text[..offset.min(text.len())].split(|&b| b == b'\n').count() as u64
 }
+
+/// The offset of the value of `key` in the JSON object that starts `text`
+/// (a member of that object itself, not of one nested in it).
+pub fn member_offset(text: &[u8], key: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < text.len() && text[j] != b'"' {
+                    j += if text[j] == b'\\' { 2 } else { 1 };
+                }
+                let after = text.get(j + 1..)?;
+                let colon = after.iter().position(|b| !b.is_ascii_whitespace());
+                let is_key = colon.is_some_and(|c| after[c] == b':');
+                if depth == 1 && is_key && text.get(start..j) == Some(key.as_bytes()) {
+                    let c = colon? + j + 2;
+                    return text[c..].iter().position(|b| !b.is_ascii_whitespace()).map(|p| c + p);
+                }
+                i = j;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}

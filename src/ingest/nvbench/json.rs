@@ -1,0 +1,161 @@
+//! nvbench's JSON: `{meta, devices: [...], benchmarks: [{name, axes,
+//! states: [{device, axis_values, summaries: [{tag, name, hint, data}]}]}]}`,
+//! every value written as text with its type beside it.
+
+use std::collections::BTreeSet;
+use std::io::BufRead;
+use std::path::Path;
+
+use serde_json::{Map, Value as Json};
+
+use super::super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::super::pyjson;
+use super::Namer;
+use crate::run::{RawRun, Value};
+use crate::{Error, Result};
+
+/// The settings of a state, stored as params.
+const SETTINGS: &[&str] = &["min_samples", "min_time", "max_noise", "skip_time", "timeout"];
+
+/// `nvbench --json FILE`.
+pub struct NvbenchJson;
+
+impl LogFormat for NvbenchJson {
+    const NAME: &'static str = "nvbench-json";
+
+    /// `benchmarks` whose entries hold `states`, beside `devices` or
+    /// `meta`.
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        sniff.json.is_some_and(|s| {
+            s.first == Some(b'{') && s.has("benchmarks") && s.has_deep("states") && (s.has("devices") || s.has("meta"))
+        })
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        let doc = super::super::limit::read_document(path, input)?;
+        let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
+        let Some(benchmarks) = value.get("benchmarks").and_then(Json::as_array) else {
+            return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as nvbench --json writes it"));
+        };
+        let devices: Vec<(f64, String)> = value
+            .get("devices")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|d| Some((d.get("id").and_then(pyjson::as_f64)?, d.get("name")?.as_str()?.to_string())))
+            .collect();
+        let mut notes = BTreeSet::new();
+        if value.get("devices").is_some() {
+            notes.insert("`devices[]` describes the GPUs: each run keeps its device's id and name".to_string());
+        }
+        if value.get("meta").is_some() {
+            notes.insert("`meta` (nvbench's version and command line) is not stored".to_string());
+        }
+        let starts = element_starts(&doc, 0, "benchmarks");
+        let mut skipped = 0;
+        for (i, bench) in benchmarks.iter().enumerate() {
+            let Json::Object(bench) = bench else {
+                return Err(Error::malformed(path, 1, "expected an object for each nvbench benchmark"));
+            };
+            let at = starts.get(i).copied().unwrap_or(0);
+            let state_starts = element_starts(&doc, at, "states");
+            let name = bench.get("name").and_then(Json::as_str).unwrap_or_default();
+            if bench.get("axes").is_some_and(|a| !a.is_null()) {
+                notes.insert("`axes` lists the values the states hold (each state's are its params)".to_string());
+            }
+            for (j, state) in bench.get("states").and_then(Json::as_array).into_iter().flatten().enumerate() {
+                let line = state_starts.get(j).map_or(1, |&o| pyjson::line_of(&doc, o));
+                let Json::Object(state) = state else {
+                    return Err(Error::malformed(path, line, "expected an object for each nvbench state"));
+                };
+                if state.get("is_skipped").and_then(Json::as_bool) == Some(true) {
+                    skipped += 1;
+                    continue;
+                }
+                emit(state_run(path, line, name, state, &devices)?)?;
+            }
+        }
+        notes.insert("`index` and `type_config_index` number the benchmarks and type configurations".to_string());
+        if skipped > 0 {
+            notes.insert(format!("{skipped} states nvbench skipped (`skip_reason`) hold no measurement"));
+        }
+        Ok(Outcome { skipped: notes.into_iter().collect() })
+    }
+}
+
+/// The byte offsets of the elements of the array under `key` in the
+/// object starting at `at`.
+fn element_starts(doc: &[u8], at: usize, key: &str) -> Vec<usize> {
+    let Some(value) = pyjson::member_offset(&doc[at..], key) else { return Vec::new() };
+    let start = at + value;
+    pyjson::array_element_offsets(&doc[start..], 0).into_iter().map(|o| o + start).collect()
+}
+
+/// A value nvbench wrote as text with its type: a number for the numeric
+/// types.
+fn typed(v: &Map<String, Json>) -> Option<Value> {
+    let text = match v.get("value")? {
+        Json::String(s) => s.clone(),
+        other => return pyjson::as_f64(other).map(Value::Num),
+    };
+    let numeric = v.get("type").and_then(Json::as_str).is_some_and(|t| t.starts_with("int") || t.starts_with("float"));
+    Some(match text.parse::<f64>() {
+        Ok(x) if numeric => Value::Num(x),
+        _ => Value::Text(text),
+    })
+}
+
+fn state_run(
+    path: &Path,
+    line: u64,
+    bench: &str,
+    state: &Map<String, Json>,
+    devices: &[(f64, String)],
+) -> Result<RawRun> {
+    let mut run = RawRun::new(line);
+    run.param("benchmark", Value::Text(bench.to_string()));
+    if let Some(id) = state.get("device").and_then(pyjson::as_f64) {
+        run.param("device", Value::Num(id));
+        if let Some((_, name)) = devices.iter().find(|(d, _)| *d == id) {
+            run.param("device_name", Value::Text(name.clone()));
+        }
+    }
+    for axis in state.get("axis_values").and_then(Json::as_array).into_iter().flatten() {
+        let Json::Object(axis) = axis else { continue };
+        if let (Some(name), Some(v)) = (axis.get("name").and_then(Json::as_str), typed(axis)) {
+            run.param(name, v);
+        }
+    }
+    for key in SETTINGS {
+        if let Some(x) = state.get(*key).and_then(pyjson::as_f64) {
+            run.param(*key, Value::Num(x));
+        }
+    }
+    let mut namer = Namer::default();
+    for summary in state.get("summaries").and_then(Json::as_array).into_iter().flatten() {
+        let Json::Object(s) = summary else { continue };
+        let name = s.get("name").and_then(Json::as_str).unwrap_or_default();
+        let hint = s.get("hint").and_then(Json::as_str);
+        let tag = s.get("tag").and_then(Json::as_str).unwrap_or_default();
+        let (mut metric, unit) = namer.name(name, hint);
+        if tag.contains("/batch/") && !metric.starts_with("batch_") {
+            metric = format!("batch_{metric}");
+        }
+        let data = s.get("data").and_then(Json::as_array).into_iter().flatten().filter_map(Json::as_object);
+        let Some(value) = data.into_iter().find(|d| d.get("name").and_then(Json::as_str) == Some("value")) else {
+            continue;
+        };
+        let x = match typed(value) {
+            Some(Value::Num(x)) => x,
+            Some(Value::Text(t)) => {
+                return Err(Error::malformed(path, line, format!("summary `{name}` holds `{t}`, expected a number")))
+            }
+            None => continue,
+        };
+        match unit {
+            Some(u) => run.metric_with_unit(metric, x, u),
+            None => run.metric(metric, x),
+        }
+    }
+    Ok(run)
+}

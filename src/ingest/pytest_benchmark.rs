@@ -1,0 +1,207 @@
+//! pytest-benchmark JSON (`--benchmark-json`, and the files it keeps under
+//! `.benchmarks/<machine>/NNNN_<commit>_<date>.json`): `{machine_info,
+//! commit_info, benchmarks: [...], datetime, version}`.
+//!
+//! * One run per benchmark, with the params `name`, `group` (when set),
+//!   `fullname`, each of its `params` by name, its `options`
+//!   (`options.min_rounds`, `options.timer`, …), `machine_info.*` and
+//!   `commit_info.*` (so runs of two machines or commits are two points),
+//!   and `extra_info.*` typed as generic JSON is.
+//! * `stats` are metrics: the times `min`, `max`, `mean`, `stddev`,
+//!   `median`, `iqr`, `q1`, `q3`, `ld15iqr`, `hd15iqr`, `total` in seconds,
+//!   `ops` (calls per second, higher is better), the counts `rounds`,
+//!   `iterations`, `iqr_outliers`, `stddev_outliers`. (`outliers` is the
+//!   two counts as text, `"160;1726"`, and is not stored again.)
+//! * Saved with `--benchmark-save-data`, `stats.data` holds each round's
+//!   time: a run per round (param `repeat`, 1, 2, …, a repeat marker;
+//!   metric `time` in seconds), the summaries on the first, as hyperfine's.
+//! * `datetime` is the time of every run.
+
+use std::io::BufRead;
+use std::path::Path;
+
+use serde_json::{Map, Value as Json};
+
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::{log_time, pyjson};
+use crate::run::{RawRun, Value};
+use crate::{Error, Result};
+
+/// The statistics pytest-benchmark writes in seconds.
+const SECONDS: &[&str] = &["min", "max", "mean", "stddev", "median", "iqr", "q1", "q3", "ld15iqr", "hd15iqr", "total"];
+
+/// `pytest --benchmark-json`.
+pub struct PytestBenchmark;
+
+impl LogFormat for PytestBenchmark {
+    const NAME: &'static str = "pytest-benchmark";
+
+    /// `benchmarks` with `machine_info` or `commit_info`, or rows holding
+    /// `fullname` or `stats`.
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        sniff.json.is_some_and(|s| {
+            s.first == Some(b'{')
+                && s.has("benchmarks")
+                && (s.has("machine_info") || s.has("commit_info") || s.has_deep("fullname") || s.has_deep("stats"))
+        })
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input)?;
+        let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
+        let Some(benchmarks) = value.get("benchmarks").and_then(Json::as_array) else {
+            return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as pytest-benchmark writes it"));
+        };
+        let mut shared = Shared::default();
+        for key in ["machine_info", "commit_info"] {
+            if let Some(Json::Object(o)) = value.get(key) {
+                shared.params(key, o);
+            }
+        }
+        if let Some(Json::String(v)) = value.get("version") {
+            shared.run.param("version", Value::Text(v.clone()));
+        }
+        shared.run.time = value.get("datetime").and_then(Json::as_str).and_then(log_time::from_iso);
+        let offsets = pyjson::array_element_offsets(&doc, 1);
+        for (i, b) in benchmarks.iter().enumerate() {
+            let line = offsets.get(i).map_or(1, |&o| pyjson::line_of(&doc, o));
+            let Json::Object(obj) = b else {
+                return Err(Error::malformed(path, line, "expected an object for each pytest-benchmark result"));
+            };
+            benchmark(path, line, obj, &mut shared, emit)?;
+        }
+        let mut outcome = Outcome::default();
+        if !shared.lists.is_empty() {
+            let names: Vec<String> = shared.lists.iter().map(|n| format!("`{n}`")).collect();
+            outcome.skipped.push(format!("lists describing the machine ({}) are not stored", names.join(", ")));
+        }
+        Ok(outcome)
+    }
+}
+
+/// What every run of the file shares.
+#[derive(Default)]
+struct Shared {
+    /// The params and time of every run.
+    run: RawRun,
+    /// Lists met in `machine_info` or `commit_info` (CPU flags).
+    lists: Vec<String>,
+}
+
+impl Shared {
+    /// Every scalar of an object as a param, with dotted names.
+    fn params(&mut self, prefix: &str, obj: &Map<String, Json>) {
+        for (k, v) in obj {
+            let name = format!("{prefix}.{k}");
+            match v {
+                Json::Object(o) => self.params(&name, o),
+                Json::Array(_) => self.lists.push(name),
+                Json::Null => {}
+                Json::String(s) => self.run.param(name, Value::Text(s.clone())),
+                Json::Bool(b) => self.run.param(name, Value::Text(b.to_string())),
+                Json::Number(_) => {
+                    if let Some(x) = pyjson::as_f64(v) {
+                        self.run.param(name, Value::Num(x));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The runs of one benchmark: one, or one per saved round.
+fn benchmark(path: &Path, line: u64, obj: &Map<String, Json>, shared: &mut Shared, emit: Emit) -> Result<()> {
+    let mut run = RawRun::new(line);
+    run.time.clone_from(&shared.run.time);
+    for key in ["name", "group", "fullname"] {
+        if let Some(Json::String(s)) = obj.get(key) {
+            run.param(key, Value::Text(s.clone()));
+        }
+    }
+    if let Some(Json::Object(params)) = obj.get("params") {
+        for (k, v) in params {
+            match v {
+                Json::Null => {}
+                Json::String(s) => run.param(k.clone(), Value::from_label(s)),
+                other => match pyjson::as_f64(other) {
+                    Some(x) => run.param(k.clone(), Value::Num(x)),
+                    None => run.param(k.clone(), Value::Text(other.to_string())),
+                },
+            }
+        }
+    } else if let Some(Json::String(p)) = obj.get("param") {
+        run.param("param", Value::from_label(p));
+    }
+    if let Some(Json::Object(options)) = obj.get("options") {
+        let mut opts = Shared::default();
+        opts.params("options", options);
+        run.params.append(&mut opts.run.params);
+    }
+    if let Some(Json::Object(extra)) = obj.get("extra_info") {
+        super::generic::add_object(&mut run, "extra_info", extra, &super::generic::GenericOptions::default())
+            .map_err(|m| Error::malformed(path, line, m))?;
+    }
+    run.params.extend(shared.run.params.iter().cloned());
+    let Some(Json::Object(stats)) = obj.get("stats") else {
+        return Err(Error::malformed(path, line, "this pytest-benchmark result has no `stats`"));
+    };
+    for (k, v) in stats {
+        let Some(x) = pyjson::as_f64(v) else { continue };
+        if SECONDS.contains(&k.as_str()) {
+            run.metric_with_unit(k.clone(), x, "s");
+        } else if k == "ops" {
+            run.metric_with_unit(k.clone(), x, "ops/s");
+        } else {
+            run.metric(k.clone(), x);
+        }
+    }
+    let Some(Json::Array(data)) = stats.get("data") else { return emit(run) };
+    let params = run.params.clone();
+    for (r, v) in data.iter().enumerate() {
+        let Some(t) = pyjson::as_f64(v) else {
+            return Err(Error::malformed(path, line, format!("`stats.data` holds {v}, expected the rounds' times")));
+        };
+        let mut round = if r == 0 { std::mem::take(&mut run) } else { RawRun::new(line) };
+        round.line = line;
+        round.time.clone_from(&shared.run.time);
+        round.params.clone_from(&params);
+        round.param("repeat", Value::Num((r + 1) as f64));
+        round.metric_with_unit("time", t, "s");
+        emit(round)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_data_are_repeats_and_params_are_params() {
+        let text = r#"{"machine_info": {"node": "box", "cpu": {"count": 8, "flags": ["avx"]}},
+          "commit_info": {"id": "abc", "dirty": false}, "datetime": "2024-03-01T10:00:00.5+00:00",
+          "version": "4.0.0", "benchmarks": [
+            {"group": null, "name": "test_sort[10]", "fullname": "t.py::test_sort[10]", "params": {"n": 10},
+             "param": "10", "extra_info": {"note": "x"}, "options": {"min_rounds": 5, "timer": "perf_counter"},
+             "stats": {"min": 0.1, "max": 0.3, "mean": 0.2, "stddev": 0.1, "rounds": 3, "median": 0.2,
+                       "ops": 5.0, "outliers": "0;0", "data": [0.1, 0.2, 0.3], "iterations": 1}}]}"#;
+        let (runs, outcome) = crate::ingest::log_format::collect::<PytestBenchmark>("p.json", text).unwrap();
+        assert_eq!(runs.len(), 3);
+        let p = |r: &RawRun, k: &str| r.params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let m = |r: &RawRun, k: &str| r.metrics.iter().find(|x| x.name == k).cloned();
+        let r = &runs[0];
+        assert_eq!(r.time.as_deref(), Some("2024-03-01T10:00:00Z"));
+        assert_eq!(p(r, "n"), Some(Value::Num(10.0)));
+        assert_eq!(p(r, "group"), None);
+        assert_eq!(p(r, "machine_info.cpu.count"), Some(Value::Num(8.0)));
+        assert_eq!(p(r, "commit_info.dirty"), Some(Value::Text("false".into())));
+        assert_eq!(p(r, "options.timer"), Some(Value::Text("perf_counter".into())));
+        assert_eq!(p(r, "extra_info.note"), Some(Value::Text("x".into())));
+        assert_eq!(p(&runs[2], "repeat"), Some(Value::Num(3.0)));
+        assert_eq!(m(&runs[2], "time").map(|x| (x.value, x.unit)), Some((0.3, Some("s".into()))));
+        assert_eq!(m(r, "mean").and_then(|x| x.unit), Some("s".into()));
+        assert_eq!(m(r, "ops").and_then(|x| x.unit), Some("ops/s".into()));
+        assert!(m(&runs[1], "mean").is_none(), "summaries once");
+        assert_eq!(outcome.skipped, vec!["lists describing the machine (`machine_info.cpu.flags`) are not stored"]);
+    }
+}
