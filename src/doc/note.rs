@@ -180,18 +180,30 @@ pub(crate) fn normalize_note(replacement: &str) -> Option<String> {
 }
 
 /// Whether a claim region sits inside a line of prose: text before its
-/// opening marker or after its closing one on their lines, or the author's
-/// words starting on the opening marker's line. Its note cannot go inside
-/// the region without cutting the sentence, list or quote in two.
-fn is_inline(text: &str, region: &super::Region) -> bool {
-    let line_start = text[..region.open.start].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..region.open.start];
+/// opening marker or after its closing one on their lines, the author's
+/// words starting on the opening marker's line, or ending on the closing
+/// marker's (its sentence goes on in the paragraph, a heading's underline
+/// may follow). Its note cannot go inside the region without cutting the
+/// sentence, list or quote in two. `Some` with the byte whose top-level
+/// block the note goes after: the opening marker's, or — when only the
+/// closing marker sits in a line of prose, the opening one on a line of
+/// its own before the block — the closing marker's.
+fn inline_anchor(text: &str, region: &super::Region) -> Option<usize> {
     let structural =
         |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')' | '\u{feff}') || c.is_ascii_digit();
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start(region.open.start)..region.open.start];
     let line_end = text[region.close.end..].find('\n').map_or(text.len(), |i| region.close.end + i);
     let after = &text[region.close.end..line_end];
     let starts_on_marker_line = !text[region.content.clone()].trim_start_matches([' ', '\t']).starts_with(['\n', '\r']);
-    !before.chars().all(structural) || !after.trim().is_empty() || starts_on_marker_line
+    let before_close = &text[line_start(region.close.start).max(region.content.start)..region.close.start];
+    if !before.chars().all(structural) || !after.trim().is_empty() || starts_on_marker_line {
+        Some(region.open.start)
+    } else if !before_close.chars().all(structural) {
+        Some(region.close.start)
+    } else {
+        None
+    }
 }
 
 /// The byte ranges of the document's top-level markdown blocks (and of any
@@ -281,11 +293,11 @@ pub(crate) fn detach_inline_claims(text: &str, regions: &mut [super::Region]) {
     // claim is inline).
     let mut blocks: Option<Vec<Range<usize>>> = None;
     for region in regions.iter_mut().filter(|r| r.kind == super::Kind::Claim) {
-        if !is_inline(text, region) {
+        let Some(anchor) = inline_anchor(text, region) else {
             continue;
-        }
+        };
         let blocks = blocks.get_or_insert_with(|| top_level_blocks(text));
-        let block_end = enclosing_block_end(text, blocks, region.open.start);
+        let block_end = enclosing_block_end(text, blocks, anchor);
         let notes = notes_after(text, block_end);
         let at = notes.last().map_or(block_end, |(_, r)| r.end);
         let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();

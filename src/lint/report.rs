@@ -118,8 +118,75 @@ pub(crate) struct Wrap {
     /// break), or an inline sentence.
     pub range: Range<usize>,
     pub inline: bool,
+    /// Where an inline wrap's opening marker goes.
+    pub opening: Opening,
     pub statement: String,
     pub first_line: usize,
+}
+
+/// Where the opening marker of an inline claim goes so the block around
+/// the sentence keeps its shape: a `<!--` starting a line would begin an
+/// HTML block there, cutting the paragraph (and a heading's text from its
+/// `---` underline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Opening {
+    /// Right before the sentence, which has text before it on its line.
+    Before,
+    /// At this byte, the end of the line before the sentence's in the same
+    /// block (before a hard break's `\` or trailing spaces, which must
+    /// stay at the end of the line).
+    LineEnd(usize),
+    /// On a line of its own starting at this byte, before the block's
+    /// first line.
+    OwnLine(usize),
+}
+
+impl Wrap {
+    /// The first byte the wrap writes at.
+    fn first_byte(&self) -> usize {
+        match self.opening {
+            Opening::LineEnd(at) | Opening::OwnLine(at) if self.inline => at.min(self.range.start),
+            _ => self.range.start,
+        }
+    }
+}
+
+/// Where the line holding byte `at` starts, and where it ends (after its
+/// line break).
+fn line_of(text: &str, at: usize) -> Range<usize> {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+    start..end
+}
+
+/// Whether text before a sentence on its line is only indentation, quote
+/// markers and list markers.
+fn structural(prefix: &str) -> bool {
+    prefix.chars().all(|c| " \t>-*+.)".contains(c) || c.is_ascii_digit())
+}
+
+/// Where the opening marker of a sentence at `start` (in the block starting
+/// at `block_start`) goes: see [`Opening`].
+fn opening(text: &str, start: usize, block_start: usize) -> Opening {
+    let line = line_of(text, start);
+    let prefix = &text[line.start..start];
+    if !structural(prefix) {
+        return Opening::Before;
+    }
+    if line.start > line_of(text, block_start).start {
+        // The line before, in the same block: its end, before the spaces or
+        // the odd `\` of a hard break.
+        let before = text[..line.start - 1].trim_end_matches('\r');
+        let content = before.trim_end_matches([' ', '\t']);
+        let backslashes = content.len() - content.trim_end_matches('\\').len();
+        return Opening::LineEnd(if backslashes % 2 == 1 { content.len() - 1 } else { content.len() });
+    }
+    // The block's first line: a list item's text starts after its marker.
+    if prefix.chars().any(|c| !matches!(c, ' ' | '\t' | '>')) {
+        Opening::Before
+    } else {
+        Opening::OwnLine(line.start)
+    }
 }
 
 /// What `--write` and `--suggest` wrap: the `chosen` findings and, with
@@ -155,14 +222,36 @@ pub(crate) fn wraps(text: &str, findings: &[&Finding]) -> Vec<Wrap> {
         .filter(|f| !f.in_table)
         .filter_map(|f| {
             let statement = f.claim.clone()?;
-            let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
-            let (start, end) = (line_start(f.span.start), line_end(f.span.end));
-            let alone_before = text[start..f.span.start].chars().all(|c| " \t>-*+.)".contains(c) || c.is_ascii_digit());
+            let (start, end) = (line_of(text, f.span.start).start, line_of(text, f.span.end).end);
+            let alone_before = structural(&text[start..f.span.start]);
             let alone_after = text[f.span.end..end].trim().is_empty();
-            let (range, inline) =
-                if alone_before && alone_after { (start..end, false) } else { (with_emphasis(text, &f.span), true) };
-            Some(Wrap { range, inline, statement, first_line: f.line })
+            // Lines of their own only around a whole block: markers on lines
+            // of their own inside a paragraph would cut it (a hard break
+            // before them turns into a backslash, a setext heading's text
+            // loses its underline).
+            let block = &f.block_span;
+            let block_end = text[..block.end.max(block.start)].trim_end_matches(['\n', '\r']).len().max(block.start);
+            // A setext heading's text: its underline is wrapped with it.
+            let underline = text.get(end..line_of(text, block_end).end).filter(|rest| {
+                let line = rest.trim();
+                !line.is_empty()
+                    && !line.contains('\n')
+                    && (line.chars().all(|c| c == '-') || line.chars().all(|c| c == '='))
+            });
+            let end = end + underline.map_or(0, str::len);
+            let whole_block = start <= line_of(text, block.start).start && end >= line_of(text, block_end).end;
+            if alone_before && alone_after && whole_block {
+                return Some(Wrap {
+                    range: start..end,
+                    inline: false,
+                    opening: Opening::Before,
+                    statement,
+                    first_line: f.line,
+                });
+            }
+            let range = with_emphasis(text, &f.span);
+            let opening = opening(text, range.start, block.start);
+            Some(Wrap { range, inline: true, opening, statement, first_line: f.line })
         })
         .collect();
     spans.sort_by_key(|w| w.range.start);
@@ -216,8 +305,9 @@ pub(crate) fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> Str
     let mut at = 0;
     let mut used = taken.clone();
     for w in wraps {
-        out.push_str(&text[at..w.range.start]);
         let body = &text[w.range.clone()];
+        let opens_at = w.first_byte().max(at);
+        out.push_str(&text[at..opens_at]);
         let mut id = format!("lint-{}", w.first_line);
         let mut k = 2;
         while used.contains(&id) {
@@ -226,10 +316,24 @@ pub(crate) fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> Str
         }
         used.insert(id.clone());
         if w.inline {
-            let _ = write!(out, "<!-- reckon:claim id={id} {} -->{body}<!-- /reckon:claim -->", w.statement);
+            let open = format!("<!-- reckon:claim id={id} {} -->", w.statement);
+            match w.opening {
+                Opening::OwnLine(_) => {
+                    let _ = write!(out, "{}{open}{eol}", quote_prefix(&text[opens_at..w.range.start]));
+                }
+                Opening::Before | Opening::LineEnd(_) => out.push_str(&open),
+            }
+            out.push_str(&text[opens_at..w.range.start]);
+            let _ = write!(out, "{body}<!-- /reckon:claim -->");
         } else {
             let prefix = quote_prefix(body);
-            let _ = write!(out, "{prefix}<!-- reckon:claim id={id}{eol}{prefix}     {} -->{eol}", w.statement);
+            if prefix.is_empty() {
+                let _ = write!(out, "<!-- reckon:claim id={id}{eol}     {} -->{eol}", w.statement);
+            } else {
+                // In a quote, on one line: a second line would start with the
+                // quote's `>`, which the claim's statement cannot hold.
+                let _ = write!(out, "{prefix}<!-- reckon:claim id={id} {} -->{eol}", w.statement);
+            }
             out.push_str(body);
             if !body.ends_with('\n') {
                 out.push_str(eol);
@@ -248,9 +352,14 @@ pub(crate) fn suggestions(path: &str, text: &str, wraps: &[Wrap], taken: &BTreeS
     let mut out = String::new();
     for w in wraps {
         let _ = writeln!(out, "{path}:{}:", w.first_line);
-        let start = text[..w.range.start].rfind('\n').map_or(0, |i| i + 1);
-        let end = text[w.range.end..].find('\n').map_or(text.len(), |i| w.range.end + i + 1);
-        let local = Wrap { range: w.range.start - start..w.range.end - start, ..w.clone() };
+        let start = line_of(text, w.first_byte()).start;
+        let end = line_of(text, w.range.end).end;
+        let opening = match w.opening {
+            Opening::Before => Opening::Before,
+            Opening::LineEnd(at) => Opening::LineEnd(at - start),
+            Opening::OwnLine(at) => Opening::OwnLine(at - start),
+        };
+        let local = Wrap { range: w.range.start - start..w.range.end - start, opening, ..w.clone() };
         out.push_str(&apply(&text[start..end], &[local], taken));
         if !text[start..end].ends_with('\n') {
             out.push('\n');
@@ -301,10 +410,12 @@ mod tests {
         assert_eq!(
             out,
             concat!(
-                "> A is fast.\r\n> <!-- reckon:claim id=lint-2\r\n>      b < a on m -->\r\n> B is slow.\r\n",
+                // A sentence on a line of its own inside a paragraph is wrapped
+                // inline, opened at the end of the line before: markers on
+                // lines of their own would cut the quote's paragraph in two.
+                "> A is fast.<!-- reckon:claim id=lint-2 b < a on m -->\r\n> B is slow.<!-- /reckon:claim -->\r\n\r\n",
                 // A sentence sharing its lines is wrapped alone, inline: the
                 // sentence beside it was not judged and stays out.
-                "> <!-- /reckon:claim -->\r\n\r\n",
                 "First one. <!-- reckon:claim id=lint-4 x beats y on m -->",
                 "Second one\r\ngoes on.<!-- /reckon:claim -->\r\n"
             )
@@ -314,6 +425,77 @@ mod tests {
         // Taken ids are not reused.
         let taken: BTreeSet<String> = ["lint-2".to_string()].into();
         assert!(apply(text, &w, &taken).contains("id=lint-2-2"));
+    }
+
+    /// `lint --write` in a block quote wrote the opening marker on two lines,
+    /// the second starting with the quote's `>`, which the statement then
+    /// held: the document no longer parsed (finding 25). A quoted sentence
+    /// that is its whole paragraph is wrapped by markers on lines of their
+    /// own, each in the quote and the opening one on one line; one that
+    /// opens a paragraph going on is opened on a line of its own before it.
+    #[test]
+    fn finding_25_markers_in_a_block_quote_stay_in_it_on_one_line() {
+        let text = "> A is fast.\n\n> B is slow.\n> The quote goes on.\n";
+        let fs = [
+            finding(text, "A is fast.", "A is fast.", "a > b on m"),
+            finding(text, "B is slow.", "B is slow.\n> The quote goes on.", "b < a on m"),
+        ];
+        let chosen: Vec<&Finding> = fs.iter().collect();
+        let out = apply(text, &wraps(text, &chosen), &BTreeSet::new());
+        assert_eq!(
+            out,
+            concat!(
+                "> <!-- reckon:claim id=lint-1 a > b on m -->\n> A is fast.\n> <!-- /reckon:claim -->\n\n",
+                "> <!-- reckon:claim id=lint-3 b < a on m -->\n> B is slow.<!-- /reckon:claim -->\n",
+                "> The quote goes on.\n"
+            )
+        );
+        let doc = crate::doc::parse(std::path::Path::new("t.md"), &out).unwrap();
+        let statements: Vec<&str> =
+            doc.regions.iter().filter_map(|r| Some(r.statement.as_ref()?.text.as_str())).collect();
+        assert_eq!(statements, ["a > b on m", "b < a on m"]);
+        // The second's note goes after the quote, not inside its paragraph.
+        assert_eq!(doc.regions[1].detached.as_ref().map(|d| d.at), Some(out.trim_end().len()));
+    }
+
+    /// Markers on lines of their own inside a paragraph cut it: a `\` hard
+    /// break before them became a backslash, a setext heading's text lost
+    /// its `---` underline (finding 26). The sentence is wrapped inline: its
+    /// opening marker at the end of the line before (before the `\`), or on
+    /// a line of its own before the block when it starts the block.
+    #[test]
+    fn finding_26_a_sentence_inside_a_paragraph_is_wrapped_inline() {
+        let text = "A heading: x is fast\n---\n\nLine one.\\\nB is slow.\nLast line.  \nC wins.\n";
+        // A setext heading's text is wrapped whole, its underline with it.
+        let fs = [
+            finding(text, "A heading: x is fast", "A heading: x is fast\n---", "x > y on m"),
+            finding(text, "B is slow.", "Line one.\\\nB is slow.\nLast line.  \nC wins.", "b < a on m"),
+            finding(text, "C wins.", "Line one.\\\nB is slow.\nLast line.  \nC wins.", "c beats a on m"),
+        ];
+        let chosen: Vec<&Finding> = fs.iter().collect();
+        let out = apply(text, &wraps(text, &chosen), &BTreeSet::new());
+        assert_eq!(
+            out,
+            concat!(
+                "<!-- reckon:claim id=lint-1\n     x > y on m -->\n",
+                "A heading: x is fast\n---\n<!-- /reckon:claim -->\n\n",
+                "Line one.<!-- reckon:claim id=lint-5 b < a on m -->\\\nB is slow.<!-- /reckon:claim -->\n",
+                "Last line.<!-- reckon:claim id=lint-7 c beats a on m -->  \nC wins.<!-- /reckon:claim -->\n"
+            )
+        );
+        let doc = crate::doc::parse(std::path::Path::new("t.md"), &out).unwrap();
+        assert_eq!(doc.regions.len(), 3);
+        let inline: Vec<bool> = doc.regions.iter().map(|r| r.detached.is_some()).collect();
+        assert_eq!(inline, [false, true, true]);
+        // A sentence opening a paragraph that goes on is opened on a line of
+        // its own before it.
+        let text = "B is slow.\nThe paragraph goes on.\n";
+        let fs = [finding(text, "B is slow.", text.trim_end(), "b < a on m")];
+        let out = apply(text, &wraps(text, &fs.iter().collect::<Vec<_>>()), &BTreeSet::new());
+        assert_eq!(
+            out,
+            "<!-- reckon:claim id=lint-1 b < a on m -->\nB is slow.<!-- /reckon:claim -->\nThe paragraph goes on.\n"
+        );
     }
 
     #[test]
