@@ -119,6 +119,9 @@ impl Format {
     /// before its first block is still read as one.
     pub fn detect_with(path: &Path, head: &[u8], result_block_later: bool) -> Result<Format> {
         let refuse = |msg: String| Err(Error::UnknownFormat { path: path.to_path_buf(), msg });
+        // A UTF-8 byte order mark (editors, PowerShell's Out-File) says
+        // nothing about the format: a JSON log after one is still JSON.
+        let head = head.strip_prefix(BYTE_ORDER_MARK).unwrap_or(head);
         if let Some(msg) = refuse::empty_or_binary(head) {
             return refuse(msg);
         }
@@ -215,6 +218,7 @@ impl Format {
         opts: &GenericOptions,
         emit: Emit,
     ) -> Result<Outcome> {
+        skip_byte_order_mark(input).map_err(|e| Error::io(path, e))?;
         match self {
             Format::Csv => return super::generic::parse_csv(path, input, opts, emit),
             Format::Jsonl => return super::generic::parse_jsonl(path, input, opts, Chosen::Detected, emit),
@@ -241,6 +245,20 @@ impl Format {
         };
         parser(path, input, &mut overridden)
     }
+}
+
+/// UTF-8's byte order mark, which some editors and PowerShell's `Out-File`
+/// write first.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+/// Consumes a byte order mark at the start of a log, so no format's parser
+/// sees it (a JSON document after one is not "not JSON", a result block's
+/// title on the first line is still its title).
+fn skip_byte_order_mark(input: &mut dyn BufRead) -> std::io::Result<()> {
+    if input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
+        input.consume(BYTE_ORDER_MARK.len());
+    }
+    Ok(())
 }
 
 /// Skips leading blank lines and section labels (`torch:`), which `SGLang`
