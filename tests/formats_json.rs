@@ -484,8 +484,11 @@ fn llmperf_summaries_are_one_generic_run() {
     // param (two repeats would be two points), not a metric.
     assert_eq!(r.time.as_deref(), Some("2023-12-21T05:19:03Z"));
     assert!(!has_field(r, "timestamp"));
-    // llmperf writes token-count min/max as strings: they stay text.
-    assert_eq!(param(r, "results_number_input_tokens_min"), Some(&text("550")));
+    // llmperf writes token-count min/max as strings: read as a CSV reads
+    // them, numbers, and measurements by their name (as `mean_input_tokens`).
+    assert_eq!(metric(r, "results_number_input_tokens_min"), 550.0);
+    assert_eq!(metric(r, "results_number_output_tokens_max"), 151.0);
+    assert_eq!(param(r, "version"), Some(&text("2023-08-31")));
     close(metric(r, "results_ttft_s_mean"), 0.22518338954666584);
     assert_eq!(metric(r, "mean_input_tokens"), 550.0);
 
@@ -609,6 +612,43 @@ fn bare_non_finite_tokens_parse() {
     assert_eq!(metric(r, "odd_ms"), f64::NEG_INFINITY);
     let runs = parse_bytes(Format::Jsonl, b"{\"x\": -Infinity, \"y\": [NaN]}").unwrap();
     assert_eq!(metric(&runs[0], "x"), f64::NEG_INFINITY);
+}
+
+/// A generic JSONL log and the CSV of the same data are typed alike: one
+/// `"NaN"` string (a failed run, a tool that writes floats as strings) left
+/// the JSONL's whole `tput` column a param, every run without the metric,
+/// while the CSV's `nan` kept it.
+#[test]
+fn finding_11_a_nan_string_in_generic_jsonl_is_typed_as_csv_types_it() {
+    let read = |rel: &str| {
+        let path = fixture(rel);
+        let format = Format::detect(&path, &head(&path)).unwrap();
+        (format, parse_as(format, &path, &GenericOptions::default()).unwrap().0)
+    };
+    let (jsonl_format, jsonl) = read("findings/22-nan-string/r.jsonl");
+    let (csv_format, csv) = read("findings/22-nan-string/r.csv");
+    assert_eq!((jsonl_format, csv_format), (Format::Jsonl, Format::Csv));
+    assert_eq!(jsonl.len(), 3);
+    let sorted = |mut v: Vec<(String, Value)>| {
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    for (j, c) in jsonl.iter().zip(&csv) {
+        assert_eq!(sorted(j.params.clone()), sorted(c.params.clone()), "line {}", j.line);
+        assert!(param(j, "tput").is_none(), "tput is a param at line {}", j.line);
+        let names = |r: &RawRun| r.metrics.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(j), names(c), "line {}", j.line);
+    }
+    assert_eq!((metric(&jsonl[0], "tput"), metric(&jsonl[1], "tput")), (100.5, 200.5));
+    assert!(metric(&jsonl[2], "tput").is_nan() && metric(&csv[2], "tput").is_nan());
+    // Numbers written as strings are numbers, as in a CSV cell; other text stays text.
+    let runs = parse_bytes(
+        Format::Jsonl,
+        b"{\"c\": \"x\", \"n\": \"8\", \"t\": \"1.5\"}\n{\"c\": \"y\", \"n\": 16, \"t\": 2.5}\n",
+    )
+    .unwrap();
+    assert_eq!((param(&runs[0], "c"), param(&runs[0], "n")), (Some(&text("x")), Some(&Value::Num(8.0))));
+    assert_eq!(metric(&runs[0], "t"), 1.5);
 }
 
 #[test]

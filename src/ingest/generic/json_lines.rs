@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 
 use super::super::log_format::{Chosen, Emit, Outcome};
 use super::super::{log_time, pyjson};
-use super::{missing_marker, number, GenericOptions, Rewind, Role, Seen};
+use super::{missing_marker, number, written_whole, GenericOptions, Rewind, Role, Seen};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
@@ -19,6 +19,24 @@ enum JsonField {
     /// A number and whether it was written as a whole number.
     Num(f64, bool),
     Text(String),
+}
+
+impl JsonField {
+    /// Notes this value in what its field's values look like. A string is
+    /// typed as a CSV cell with the same text is — one that reads as a
+    /// number (`"NaN"`, `"1e3"`, `"100.5"`) counts as that number — so the
+    /// same data give the same params and metrics as JSON lines and as CSV
+    /// (one `"NaN"` of a failed run turned a whole metric column into a
+    /// param).
+    fn note(&self, seen: &mut Seen) {
+        match self {
+            JsonField::Num(x, whole) => seen.number(*x, *whole),
+            JsonField::Text(t) => match number(t) {
+                Some(x) => seen.number(x, written_whole(t)),
+                None => seen.text(t),
+            },
+        }
+    }
 }
 
 /// A record read for the generic reader: its fields flattened, the run's
@@ -134,7 +152,8 @@ fn add_fields(
                 }
             },
             (Role::Param, JsonField::Num(x, _)) => run.param(name, Value::Num(x)),
-            (Role::Param, JsonField::Text(s)) => run.param(name, Value::Text(s)),
+            // As a CSV cell: text that reads as a finite number is that number.
+            (Role::Param, JsonField::Text(s)) => run.param(name, Value::from_label(&s)),
         }
     }
     Ok(())
@@ -159,10 +178,7 @@ pub fn add_object(
         .iter()
         .map(|(name, f)| {
             let mut seen = Seen::default();
-            match f {
-                JsonField::Num(x, whole) => seen.number(*x, *whole),
-                JsonField::Text(t) => seen.text(t),
-            }
+            f.note(&mut seen);
             (name.clone(), seen)
         })
         .collect();
@@ -223,10 +239,7 @@ pub fn parse_jsonl_rewind(
                 Some(s) => s,
                 None => seen.entry(name.clone()).or_default(),
             };
-            match f {
-                JsonField::Num(x, whole) => s.number(*x, *whole),
-                JsonField::Text(t) => s.text(t),
-            }
+            f.note(s);
         }
         Ok(())
     })?;
