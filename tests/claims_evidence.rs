@@ -62,3 +62,34 @@ fn a_broken_range_names_the_bound_and_by_how_much() {
     let cells = [("x", 1, 81.0, 0.002)];
     study("config", &cells, "x on tput at load = 1 in 90..100").stdout_has("x 81 vs the lower bound 90 (-10%").run();
 }
+
+/// A long conjunction's line names the clause that decided it, alone, and
+/// counts the others (it used to join every clause's evidence into one line).
+#[test]
+fn a_long_conjunction_names_the_failing_clause_first_and_counts_the_rest() {
+    let claim = "x beats c on tput at load = 1 within 1% and x beats c on tput at load = 1 within 2% \
+                 and c beats x on tput at load = 1 within 1% and x beats c on tput at load = 1 within 3%";
+    study("config", &THREE, claim)
+        .stdout_has(
+            "claim `c` contradicted: [c beats x on tput at load = 1 within 1%] contradicted at load=1: c 95.7 vs x 100 \
+             (-4.3%",
+        )
+        .stdout_has("; of the other 3 clauses: 3 hold\n")
+        .run();
+}
+
+/// Series named by numbers are written with their param: "0 cannot tell 3"
+/// read as numbers.
+#[test]
+fn numeral_series_are_written_with_their_param() {
+    let cells = [("0", 1, 100.0, 0.001), ("3", 1, 110.0, 0.001), ("0", 2, 200.0, 0.001), ("3", 2, 200.2, 0.001)];
+    study("threads", &cells, "3 beats 0 on tput for all load")
+        .stdout_has("weakest at load=2: threads=3 200.2 vs threads=0 200 (+0.1%")
+        .stdout_has("  - load=1: threads=3 110 vs threads=0 100 (+10%")
+        .stdout_lacks(" 3 110 vs 0 100")
+        .run();
+    study("threads", &cells, "crossover(3, 0 on tput over load) = 1")
+        .stdout_has("crossover at load = 1: threads=3 beats threads=0 there")
+        .stdout_has("threads=3 matches threads=0 at load = 2")
+        .run();
+}

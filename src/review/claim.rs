@@ -104,13 +104,7 @@ pub fn judge_claim(
         .claim(&claim)
         .map_err(|e| document.error_at(text, statement_start + e.offset, format!("claim `{id}`: {}", e.msg)))?;
     let data_date = clauses.iter().flat_map(|c| c.judgement.evidence.dates.iter()).max().cloned();
-    let summary = match clauses.as_slice() {
-        [one] => one.summary.clone(),
-        _ => format!(
-            "{verdict}: {}",
-            clauses.iter().map(|c| format!("[{}] {}", c.statement, c.summary)).collect::<Vec<_>>().join("; ")
-        ),
-    };
+    let summary = crate::claims::judge::claim_summary(verdict, &clauses);
     let mut report = ClaimReport {
         id,
         line: region.line,

@@ -76,9 +76,10 @@ impl Judge<'_, '_> {
                 "not a finite number"
             };
             self.left_out.borrow_mut().insert(format!(
-                "{} of {} runs of {series}{at} logged {} {}, left out: {why}",
+                "{} of {} runs of {}{at} logged {} {}, left out: {why}",
                 dropped.len(),
                 cell.values.len(),
+                self.shown(series),
                 pivot.metric.name,
                 logged.into_iter().collect::<Vec<_>>().join(", ")
             ));
@@ -118,9 +119,11 @@ impl Judge<'_, '_> {
                         Self::label(pivot, pivot.rows.get(if side == a { ra } else { rb }).and_then(|k| k.first()));
                     let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
                     self.left_out.borrow_mut().insert(format!(
-                        "the runs of {side}{at} of sweep {} are left out: {other} was not re-run then \
+                        "the runs of {}{at} of sweep {} are left out: {} was not re-run then \
                          (`[claims] supersede = \"comparison\"`)",
-                        newest.sweeps().join(", ")
+                        self.shown(side),
+                        newest.sweeps().join(", "),
+                        self.shown(other)
                     ));
                 }
                 return (Some(x), Some(y));

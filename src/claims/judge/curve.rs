@@ -40,7 +40,8 @@ impl Judge<'_, '_> {
         let mut points = Vec::new();
         let mut gaps = Vec::new();
         let mut missing = missing;
-        let named = format!("{s} at {}={}", p.param.text, p.at);
+        let s_shown = self.shown(&s);
+        let named = format!("{s_shown} at {}={}", p.param.text, p.at);
         let cells: Vec<(usize, Option<&Key>, Option<CellRuns>)> = Self::rows(&pivot, None)
             .into_iter()
             .map(|(r, _)| (r, pivot.rows[r].first(), self.one(&pivot, r, &s, Scale::Log)))
@@ -52,7 +53,7 @@ impl Judge<'_, '_> {
             .reduce(|x, y| if (y.1 > x.1) == p.highest && y.1 != x.1 { y } else { x });
         if let Some((k, v)) = extreme {
             let word = if p.highest { "highest" } else { "lowest" };
-            details.push(format!("{s} is {word} at {} = {k} ({}) in the data", p.param.text, format_number(v)));
+            details.push(format!("{s_shown} is {word} at {} = {k} ({}) in the data", p.param.text, format_number(v)));
         }
         match peak_row.and_then(|(r, _)| self.one(&pivot, r, &s, Scale::Log).map(|c| (r, c))) {
             None if missing.is_empty() => missing.push(format!("no runs of {named}")),
@@ -64,20 +65,20 @@ impl Judge<'_, '_> {
                     }
                     let label = k.map(|k| format!("{}={k}", p.param.text)).unwrap_or_default();
                     let (Some(c0), Some(c)) = self.pair(&pivot, (r0, &s), (*r, &s), Scale::Log) else {
-                        gaps.push(format!("no runs of {s} at {label}"));
+                        gaps.push(format!("no runs of {s_shown} at {label}"));
                         continue;
                     };
                     let cmp = match stats::compare(&c0.values, &c.values, dir, margin, pooled) {
                         Ok(cmp) => cmp,
                         Err(e) => {
-                            gaps.push(format!("{named} and {s} at {label} cannot be compared: {e}"));
+                            gaps.push(format!("{named} and {s_shown} at {label} cannot be compared: {e}"));
                             continue;
                         }
                     };
                     points.push(Point::from_comparison(
                         label,
                         named.clone(),
-                        s.clone(),
+                        s_shown.clone(),
                         &cmp,
                         Test::MatchesOrBeats,
                         [c0.sweeps(), c.sweeps()],
@@ -118,12 +119,18 @@ impl Judge<'_, '_> {
         }
         if compared.is_empty() {
             let filter = clause.filter.as_ref().map(|w| format!(" where {}", w.source)).unwrap_or_default();
-            let reason = format!("{a} and {b} have no numeric point of `{param}` in common{filter}");
+            let reason = format!(
+                "{} and {} have no numeric point of `{param}` in common{filter}",
+                self.shown(&a),
+                self.shown(&b)
+            );
             return Ok((crate::claims::no_data(reason), details));
         }
         dates.sort();
         dates.dedup();
         compared.sort_by(|x, y| x.0.total_cmp(&y.0));
+        // From here on the series are named as the evidence shows them.
+        let (a, b) = (self.shown(&a), self.shown(&b));
         details.extend(point_lists(&compared, &a, &b, param));
         let found = crate::claims::crossover(&compared);
         let target = match &c.target {

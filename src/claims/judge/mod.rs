@@ -68,6 +68,43 @@ impl ClaimReport {
     }
 }
 
+/// The one line of a claim's verdict: a single clause's summary, or for a
+/// conjunction the clause that decided it first and alone (`[statement]
+/// summary`), the others counted by verdict, so that a long `and` is not
+/// one line of every clause's evidence (`reckon claims` lists each below).
+pub(crate) fn claim_summary(verdict: Verdict, clauses: &[ClauseReport]) -> String {
+    if let [one] = clauses {
+        return one.summary.clone();
+    }
+    let n = clauses.len();
+    let Some(decisive) = clauses.iter().position(|c| c.verdict == verdict && verdict != Verdict::Holds) else {
+        return format!("{verdict}: all {n} clauses hold");
+    };
+    let shown = &clauses[decisive];
+    let mut counts: Vec<String> = Vec::new();
+    for v in [Verdict::Contradicted, Verdict::Inconclusive, Verdict::NoData, Verdict::Holds] {
+        let k = clauses.iter().enumerate().filter(|(i, c)| *i != decisive && c.verdict == v).count();
+        if k > 0 {
+            let word = if v == Verdict::Holds && k == 1 {
+                "holds".to_string()
+            } else if v == Verdict::Holds {
+                "hold".to_string()
+            } else {
+                v.to_string()
+            };
+            counts.push(format!("{k} {word}"));
+        }
+    }
+    format!(
+        "{verdict}: [{}] {}; of the other {} clause{}: {}",
+        shown.statement,
+        shown.summary,
+        n - 1,
+        if n == 2 { "" } else { "s" },
+        counts.join(", ")
+    )
+}
+
 pub(crate) use super::lang::ClaimError;
 use cells::{CellRuns, Scale};
 
@@ -155,6 +192,16 @@ impl<'a, 's> Judge<'a, 's> {
             name.text,
             known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
         )))
+    }
+
+    /// A series as evidence names it: with its param when the name is a
+    /// numeral (`threads=0`, not `0`, which reads as a number).
+    fn shown(&self, series: &str) -> String {
+        if crate::syntax::read_number(series).is_some() {
+            format!("{}={series}", self.settings.series)
+        } else {
+            series.to_string()
+        }
     }
 
     /// The metric a name stands for; an unknown one is bad input.
@@ -384,7 +431,8 @@ impl<'a, 's> Judge<'a, 's> {
                 return format!("no runs at {} {}{filter}", q.param.text, q.points);
             }
         }
-        format!("{} have no point in common{filter}", series.join(" and "))
+        let shown: Vec<String> = series.iter().map(|s| self.shown(s)).collect();
+        format!("{} have no point in common{filter}", shown.join(" and "))
     }
 
     /// Folds a clause's points as its quantifier says: `for any` needs one,

@@ -49,6 +49,7 @@ impl Judge<'_, '_> {
         let mut missing = Self::named_missing(&pivot, q);
         let mut gaps = Vec::new();
         let rows = Self::rows(&pivot, q);
+        let a_shown = self.shown(&a);
         for (row, key) in rows {
             let label = Self::label(&pivot, key);
             let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
@@ -57,22 +58,30 @@ impl Judge<'_, '_> {
                 if Self::names_points(q) { &mut missing } else { &mut gaps }.push(what);
             };
             for b in &opponents {
+                let b_shown = self.shown(b);
                 let (ca, cb) = match self.pair(&pivot, (row, &a), (row, b), Scale::Log) {
                     (Some(ca), Some(cb)) => (ca, cb),
                     (None, _) => {
-                        lacking(format!("no runs of {a}{at}"));
+                        lacking(format!("no runs of {a_shown}{at}"));
                         break;
                     }
                     (_, None) => {
-                        lacking(format!("no runs of {b}{at}"));
+                        lacking(format!("no runs of {b_shown}{at}"));
                         continue;
                     }
                 };
                 match stats::compare(&ca.values, &cb.values, dir, margin, pooled) {
                     Ok(c) => {
-                        points.push(Point::from_comparison(label.clone(), &a, b, &c, test, [ca.sweeps(), cb.sweeps()]));
+                        points.push(Point::from_comparison(
+                            label.clone(),
+                            &a_shown,
+                            &b_shown,
+                            &c,
+                            test,
+                            [ca.sweeps(), cb.sweeps()],
+                        ));
                     }
-                    Err(e) => lacking(format!("{a} and {b} cannot be compared{at}: {e}")),
+                    Err(e) => lacking(format!("{a_shown} and {b_shown} cannot be compared{at}: {e}")),
                 }
             }
         }

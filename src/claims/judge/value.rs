@@ -40,9 +40,9 @@ impl Judge<'_, '_> {
         let scale = self.unit_scale(v, metric)?;
         let (target, upper) = (v.target * scale, v.upper.map(|u| u * scale));
         let name = match &v.term {
-            Term::Level(_) => series[0].clone(),
-            Term::Ratio(..) => format!("{} / {}", series[0], series[1]),
-            Term::Difference(..) => format!("{} - {}", series[0], series[1]),
+            Term::Level(_) => self.shown(&series[0]),
+            Term::Ratio(..) => format!("{} / {}", self.shown(&series[0]), self.shown(&series[1])),
+            Term::Difference(..) => format!("{} - {}", self.shown(&series[0]), self.shown(&series[1])),
         };
         let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q), gaps: Vec::new() };
         if let (Some(vs), Some(q)) = (&v.versus, q) {
@@ -154,7 +154,7 @@ impl Judge<'_, '_> {
             }
             (c1, _) => {
                 let at = if c1.is_none() { l1 } else { l2 };
-                found.missing.push(format!("no runs of {series} at {at}"));
+                found.missing.push(format!("no runs of {} at {at}", self.shown(series)));
             }
         }
     }
@@ -186,6 +186,7 @@ impl Judge<'_, '_> {
                 let label = Self::label(pivot, key);
                 let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
                 let list = if Self::names_points(q) { &mut found.missing } else { &mut found.gaps };
+                let lacking: Vec<String> = lacking.iter().map(|s| self.shown(s)).collect();
                 list.push(format!("no runs of {}{at}", lacking.join(" or ")));
                 continue;
             };
