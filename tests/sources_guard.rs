@@ -155,3 +155,35 @@ fn finding_09_the_same_bytes_at_two_labelled_paths_are_two_sources_in_any_order(
     s.ok(&["ingest"]);
     assert_eq!(sweeps(&s), all);
 }
+
+#[test]
+fn finding_04_a_document_symlinked_out_of_the_project_is_neither_read_nor_written() {
+    let s = Sandbox::example("", &["2026-11-29"]);
+    let outside = tempfile::tempdir().unwrap();
+    let notes = outside.path().join("notes.txt");
+    std::fs::write(&notes, "user: alice\npassword = hunter2-OUTSIDE\n").unwrap();
+    let plan = outside.path().join("plan.md");
+    let table =
+        "<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config -->\n<!-- /reckon:table -->\n";
+    std::fs::write(&plan, table).unwrap();
+    std::os::unix::fs::symlink(&notes, s.path().join("notebooks/notes.md")).unwrap();
+    std::os::unix::fs::symlink(&plan, s.path().join("notebooks/plan.md")).unwrap();
+    // A link that stays inside the project is a document like any other.
+    s.write("drafts/inside.md", table);
+    std::os::unix::fs::symlink("../drafts/inside.md", s.path().join("notebooks/inside.md")).unwrap();
+    let r = s.run(&["report", "notebooks/notes.md", "--out", "site/"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    let link = format!("notebooks/notes.md: is a symlink to {}, outside the project", notes.display());
+    assert!(r.stderr.contains(&link), "{r:?}");
+    assert!(!s.path().join("site/notes.html").exists(), "{r:?}");
+    let r = s.run(&["update", "--write"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("notebooks/plan.md: is a symlink to"), "{r:?}");
+    assert_eq!(std::fs::read_to_string(&plan).unwrap(), table, "another project's file is left as it was");
+    assert!(s.read("drafts/inside.md").contains("| 1 "), "the link inside the project is written through");
+    for command in ["claims", "lint"] {
+        let r = s.run(&[command, "notebooks/notes.md"]);
+        assert_eq!(r.code, 2, "{r:?}");
+        assert!(r.stderr.contains(&link) && !r.stdout.contains("hunter2"), "{r:?}");
+    }
+}

@@ -52,7 +52,7 @@ fn judge_document(
     history: bool,
     entries: &mut Vec<ClaimEntry>,
 ) -> usize {
-    let read = document::read(path).and_then(|(_, text)| Ok((doc::parse(Path::new(rel), &text)?, text)));
+    let read = document::read(&cfg.root, path).and_then(|(_, text)| Ok((doc::parse(Path::new(rel), &text)?, text)));
     let (parsed, text) = match read {
         Ok(read) => read,
         Err(e) => {

@@ -90,7 +90,7 @@ fn claim_moves(
     from: &str,
     to: &str,
 ) -> Result<Vec<ClaimMove>> {
-    let (_, text) = document::read(path)?;
+    let (_, text) = document::read(&cfg.root, path)?;
     let parsed = doc::parse(Path::new(rel), &text)?;
     let mut moves = Vec::new();
     for region in parsed.regions.iter().filter(|r| r.kind == Kind::Claim) {

@@ -71,7 +71,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     let mut found = Found::default();
     let mut errors = 0;
     for path in doc_paths(cwd, &docs) {
-        if let Err(e) = lint_document(&linter, &path, &shown(cwd, &path), args, sel, &mut found) {
+        if let Err(e) = lint_document(&linter, &cfg.root, &path, &shown(cwd, &path), args, sel, &mut found) {
             say!("error: {}", super::shown_error(&relative_error(e, cwd)));
             errors += 1;
         }
@@ -100,13 +100,14 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
 /// suggests or wraps the statements reported.
 fn lint_document(
     linter: &Linter,
+    root: &Path,
     path: &Path,
     rel: &str,
     args: &LintArgs,
     sel: Selection,
     found: &mut Found,
 ) -> Result<()> {
-    let (original, text) = document::read(path)?;
+    let (original, text) = document::read(root, path)?;
     let findings = linter.lint(Path::new(rel), &text)?;
     found.problems += findings.iter().filter(|f| sel.fails(f)).count();
     match args.format {

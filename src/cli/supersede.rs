@@ -37,7 +37,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
     dataset.apply_overrides(&cfg.overrides());
     let path = doc_paths(cwd, std::slice::from_ref(&args.doc)).remove(0);
     let rel = shown(cwd, &path);
-    let (original, text) = document::read(&path)?;
+    let (original, text) = document::read(&cfg.root, &path)?;
     let parsed = doc::parse(Path::new(&rel), &text)?;
     let find = |d: &doc::Document| {
         d.regions.iter().position(|r| r.kind == Kind::Claim && r.arg("id").is_some_and(|a| a.value == args.id))

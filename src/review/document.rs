@@ -68,8 +68,11 @@ impl DocReview {
     }
 }
 
-/// Reads and parses a document; a file that is not UTF-8 text is an error.
-pub fn read(path: &Path) -> Result<(Vec<u8>, String)> {
+/// Reads a document; a file that is not UTF-8 text is an error, and so is
+/// one inside the project (`root`) that leads out of it through a symlink:
+/// `report` would render the outside file and `update --write` rewrite it.
+pub fn read(root: &Path, path: &Path) -> Result<(Vec<u8>, String)> {
+    crate::fsguard::stays_inside(root, path, path)?;
     let bytes = crate::fsguard::read_regular(path, path)?;
     let text = String::from_utf8(bytes.clone()).map_err(|e| {
         Error::io(
@@ -85,7 +88,7 @@ pub fn read(path: &Path) -> Result<(Vec<u8>, String)> {
 
 /// Regenerates and judges one document against the data in `ctx`.
 pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
-    let (original, text) = read(path)?;
+    let (original, text) = read(&ctx.cfg.root, path)?;
     let parsed = doc::parse(path, &text)?;
     let jobs = jobs(&parsed, path);
     let threads = evaluate::sql_threads(ctx.store, &jobs);
@@ -96,7 +99,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
 /// one, however many cores there are (tests compare the outcomes).
 #[cfg(test)]
 pub(crate) fn review_with_threads(ctx: &Context, path: &Path, threads: usize) -> Result<DocReview> {
-    let (original, text) = read(path)?;
+    let (original, text) = read(&ctx.cfg.root, path)?;
     let parsed = doc::parse(path, &text)?;
     let jobs = jobs(&parsed, path);
     review_parsed(ctx, path, original, text, &parsed, &jobs, threads)
