@@ -110,7 +110,7 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    pub(super) fn new(blocks: &[Block], tokens: &[Vec<Token>]) -> Layout {
+    pub(super) fn new(vocab: &Vocabulary, blocks: &[Block], tokens: &[Vec<Token>]) -> Layout {
         let series: Vec<BlockSeries> = tokens.iter().map(|t| BlockSeries::new(t)).collect();
         let mut sections: HashMap<Option<usize>, Section> = HashMap::new();
         let mut cells = HashMap::new();
@@ -138,14 +138,19 @@ impl Layout {
             (section.before, section.after) = (before, after);
         }
         let metric = tokens.iter().map(|t| metric_of(t)).collect();
+        // A heading's point (`100-byte values`) filters its section as its
+        // values (`the Zipf trace`) do.
         let values = tokens
             .iter()
-            .map(|t| {
+            .zip(blocks)
+            .map(|(t, b)| {
+                let point = matches!(b.kind, BlockKind::Heading(_)).then(|| read::heading_point(vocab, t)).flatten();
                 t.iter()
                     .filter_map(|t| match &t.kind {
                         Tok::Mention(Meaning::Value(p, v)) => Some((p.clone(), v.clone())),
                         _ => None,
                     })
+                    .chain(point)
                     .collect()
             })
             .collect();
@@ -287,7 +292,7 @@ mod tests {
         let blocks = prose::blocks(&doc, &Ranges::default());
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| tokenize(&v, &b.text)).collect();
         assert_eq!(blocks.len(), n + 2);
-        let layout = Layout::new(&blocks, &tokens);
+        let layout = Layout::new(&v, &blocks, &tokens);
         for bi in 0..blocks.len() {
             let around = layout.surroundings(&blocks, bi, 0, None);
             let expected: &[&str] = match bi {
@@ -301,7 +306,7 @@ mod tests {
         let text = "Triton, then cuBLAS and CUTLASS. Here it ends. Triton again.\n";
         let blocks = prose::blocks(text, &Ranges::default());
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| tokenize(&v, &b.text)).collect();
-        let layout = Layout::new(&blocks, &tokens);
+        let layout = Layout::new(&v, &blocks, &tokens);
         let at = blocks[0].text.find("Here").unwrap();
         assert_eq!(layout.surroundings(&blocks, 0, at, None).block_series, ["cutlass", "cublas"]);
         let previous = Some(0..at);

@@ -205,7 +205,7 @@ impl<'a, 's> Linter<'a, 's> {
         let regions = prose::Ranges::new(document.regions.iter().map(|r| r.open.start..r.close.end).collect());
         let blocks = prose::blocks(text, &regions);
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| vocab::tokenize(&self.vocab, &b.text)).collect();
-        let layout = context::Layout::new(&blocks, &tokens);
+        let layout = context::Layout::new(&self.vocab, &blocks, &tokens);
         let prose = Prose { blocks, tokens, regions, layout, lines: crate::syntax::Lines::new(text) };
         let mut out = Vec::new();
         let sentences = prose::sentences(&prose.blocks);

@@ -438,8 +438,14 @@ pub(crate) fn tokenize(vocab: &Vocabulary, s: &str) -> Vec<Token> {
             let len =
                 rest.find(|ch: char| !(is_word_char(ch) || ch == '-' || ch == '\'' || ch == '’')).unwrap_or(rest.len());
             let w = rest[..len].trim_end_matches(['-', '\'', '’']);
-            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
-            out.push(Token { kind: Tok::Word(w.to_lowercase()), start: i, end: i + len });
+            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w).to_lowercase();
+            // `more than twice baseline's`: a ratio written as a word.
+            let kind = match w.as_str() {
+                "twice" => Tok::Number(Number { value: 2.0, precision: 0.0, unit: Unit::Times, binary: None }),
+                "thrice" => Tok::Number(Number { value: 3.0, precision: 0.0, unit: Unit::Times, binary: None }),
+                _ => Tok::Word(w),
+            };
+            out.push(Token { kind, start: i, end: i + len });
             i += len;
             continue;
         }

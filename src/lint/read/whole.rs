@@ -24,8 +24,6 @@ const UNREAD: &[&str] = &[
     "stop",
     "difference",
     "between",
-    "twice",
-    "thrice",
     "half",
     "grows",
     "grew",
@@ -165,7 +163,8 @@ impl Clause<'_> {
                             || NEGATION.contains(&w) && !bounds_value(i, 4)
                             || matches!(w, "least" | "most") && prev == Some("at") && !bounds_value(i, 3)
                             || w == "than" && next_is(i, &ratio)
-                            || w == "only" && !next_is(i, &number)
+                            // `(long-context only)`: the point it restricts to.
+                        || w == "only" && !next_is(i, &number) && !(i > 0 && used(i - 1))
                             || w == "to" && i > 0 && number(&c[i - 1].kind) && next_is(i, &number) && !from(i - 1)
                             || conflict && WORSE.contains(&w)
                     }
