@@ -14,6 +14,7 @@
 mod metric;
 mod ratio;
 mod scope;
+mod shape;
 mod statement;
 mod whole;
 mod words;
@@ -381,6 +382,7 @@ fn has_statement(c: &[Token], used: &[usize]) -> bool {
         || has(c, BETTER)
         || has(c, WORSE)
         || has(c, BEST)
+        || has(c, &["slowest", "worst", "bottoms", "overtakes", "overtake", "overtook"])
         || has(c, MATCH)
         || has(c, HIGHEST)
         || has(c, LOWEST)
@@ -462,7 +464,7 @@ impl Clause<'_> {
     /// comparisons, then the numbers left.
     fn read_all(&mut self) {
         let pairs = self.pairs();
-        let ratio_done = self.within_of() || self.ratios() || self.changes();
+        let ratio_done = self.shapes() || self.within_of() || self.ratios() || self.changes();
         if !ratio_done {
             self.comparisons();
         }
@@ -808,6 +810,29 @@ mod tests {
             statements("Triton and CUTLASS are within 5% of each other on TFLOPS."),
             ["triton matches cutlass on tflops for all size within 5%"]
         );
+    }
+
+    /// Where a curve bottoms out, where one series overtakes another, the
+    /// slowest; a size in the unit a param is kept in (`cache_mb`).
+    #[test]
+    fn turns_crossings_and_sizes() {
+        assert_eq!(
+            statements("cuBLAS latency_us bottoms out at N=4096."),
+            ["cublas on latency_us is lowest at size = 4096"]
+        );
+        assert_eq!(
+            statements("cuBLAS only overtakes Triton on TFLOPS at N=4096."),
+            ["crossover(cublas, triton on tflops over size) = 4096"]
+        );
+        assert_eq!(
+            statements("Triton is the slowest on TFLOPS at N=512."),
+            ["triton < others on tflops at size = 512"]
+        );
+        assert_eq!(
+            statements("Triton is the slowest on latency_us at N=512."),
+            ["triton > others on latency_us at size = 512"]
+        );
+        assert_eq!(statements("At 64 MB cuBLAS delivers 790 TFLOPS."), ["cublas on tflops at cache_mb = 64 ≈ 790"]);
     }
 
     /// A point governs the clauses after it until another replaces it;

@@ -103,6 +103,25 @@ fn sized_value(vocab: &Vocabulary, param: &str, n: &Number, size: Option<(f64, f
     }
 }
 
+/// `16 MB`, `1 GB` right after a number, where one param is kept in a
+/// size unit its name ends with (`cache_mb`): that param's point, in its
+/// unit (decimal or binary, whichever the data hold).
+fn size_point(vocab: &Vocabulary, tokens: &[Token], at: usize, num: &Number) -> Option<Scope> {
+    let unit = word(tokens.get(at + 1)?)?;
+    let (dec, bin) = size_unit(unit)?;
+    let mut kept = vocab.param_values.keys().filter_map(|param| {
+        let (_, suffix) = param.rsplit_once('_')?;
+        Some((param, size_unit(suffix).filter(|_| suffix != "b" || unit == "b")?))
+    });
+    let (param, (pdec, pbin)) = kept.next()?;
+    if kept.next().is_some() {
+        return None;
+    }
+    let held = |v: f64| vocab.param_values.get(param).is_some_and(|vs| vs.contains(&v));
+    let value = [num.value * dec / pdec, num.value * bin / pbin].into_iter().find(|v| held(*v))?;
+    Some(Scope::At(param.clone(), value))
+}
+
 /// A param named with a word that picks some of its values without saying
 /// which (`small values`, `long sequences`), as the phrase and the param.
 pub(super) fn vague_param(tokens: &[Token], text: &str) -> Option<(String, String)> {
@@ -134,7 +153,15 @@ pub(super) fn scope_of(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, 
                 if size.is_some() {
                     j += 1;
                 }
-                let Some(Tok::Mention(Meaning::Param(p))) = tokens.get(j).map(|t| &t.kind) else { continue };
+                let Some(Tok::Mention(Meaning::Param(p))) = tokens.get(j).map(|t| &t.kind) else {
+                    // `at 16 MB` of a param kept in MB (`cache_mb`).
+                    if let Some(at) = size_point(vocab, tokens, i, n) {
+                        used.extend([i, i + 1]);
+                        let before = words_before(tokens, i, 2);
+                        return (Some(ranged(at, &before, tokens.get(i + 2))), used);
+                    }
+                    continue;
+                };
                 used.extend(i..=j);
                 let before = words_before(tokens, i, 2);
                 let at = Scope::At(p.clone(), sized_value(vocab, p, n, size));

@@ -10,7 +10,7 @@ use super::words::{
     UNDER, VS, WORSE,
 };
 use super::{name, Clause};
-use crate::metric::format_number;
+use crate::metric::{format_number, Direction};
 
 impl Clause<'_> {
     /// `96 vs 93 tok/s`: one value per series, in the order named. Returns
@@ -89,7 +89,12 @@ impl Clause<'_> {
         let superlative = has(c, BEST) || has(c, &["superior"]) && !has(c, &["to", "than"]) && self.object.is_none();
         let good = has(c, BETTER) || has(c, BEST) && has(c, &["superior"]);
         let (up, down) = (has(c, HIGHER), has(c, LOWER));
-        Some(if has(c, HIGHEST) && !has(c, &["than"]) {
+        // `the slowest setting`: the lowest value of a higher-is-better
+        // metric, the highest of a lower-is-better one.
+        let worst = has(c, &["slowest", "worst"]) && !has(c, &["than"]);
+        Some(if worst {
+            ("<lit>", if self.direction == Direction::Lower { ">" } else { "<" }, true)
+        } else if has(c, HIGHEST) && !has(c, &["than"]) {
             ("<lit>", ">", true)
         } else if has(c, LOWEST) && !has(c, &["than"]) {
             ("<lit>", "<", true)
