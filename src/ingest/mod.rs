@@ -1,12 +1,14 @@
 //! Ingest: reading benchmark logs into runs. One file per log format
 //! beside `format` (detection and dispatch); Python's JSON dialect
 //! (`pyjson`), one param name per concept across formats (`canonical`),
-//! the longest-line guard (`limit`) and path templates (`template`) are
+//! the longest-line guard (`limit`), the line a CSV record starts on
+//! (`csv_line`) and path templates (`template`) are
 //! shared by them. Where the runs go is `sources`' business: nothing here
 //! knows the store or reckon.toml.
 
 pub mod asv;
 pub mod canonical;
+pub mod csv_line;
 pub mod format;
 pub mod gbench;
 pub mod generic;

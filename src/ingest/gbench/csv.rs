@@ -36,9 +36,7 @@ impl LogFormat for GbenchCsv {
         };
         let mut rows: Vec<Row> = Vec::new();
         let mut seen: std::collections::HashMap<String, f64> = std::collections::HashMap::new();
-        // Lines counted from each record's byte offset: the csv crate's own
-        // line count is one short after `\r\n` line ends.
-        let mut lines = LineCount::default();
+        let mut lines = super::super::csv_line::LineCount::default();
         for record in reader.records() {
             let record = record.map_err(|e| malformed(path, &e))?;
             let line = record.position().map_or(0, |p| lines.at(doc, p.byte()));
@@ -96,29 +94,6 @@ fn read_cell(row: &mut Row, header: &str, cell: &str) {
                 row.values.push((header.to_string(), x));
             }
         }
-    }
-}
-
-/// The 1-based line a record starts on, from its byte offset (which can
-/// point at the line end before it), for offsets met in increasing order:
-/// each newline counted once.
-#[derive(Default)]
-struct LineCount {
-    byte: usize,
-    newlines: u64,
-}
-
-impl LineCount {
-    fn at(&mut self, doc: &[u8], byte: u64) -> u64 {
-        let mut byte = usize::try_from(byte).map_or(doc.len(), |b| b.min(doc.len()));
-        while doc.get(byte).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
-            byte += 1;
-        }
-        if byte > self.byte {
-            self.newlines += memchr::memchr_iter(b'\n', &doc[self.byte..byte]).count() as u64;
-            self.byte = byte;
-        }
-        self.newlines + 1
     }
 }
 

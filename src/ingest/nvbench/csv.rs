@@ -38,9 +38,10 @@ impl LogFormat for NvbenchCsv {
         };
         let columns = Columns::of(&headers, skipped_at);
         let mut skipped = 0;
+        let mut lines = super::super::csv_line::LineCount::default();
         for record in reader.records() {
             let record = record.map_err(|e| malformed(path, &e))?;
-            let line = record.position().map_or(0, csv::Position::line);
+            let line = record.position().map_or(0, |p| lines.at(doc, p.byte()));
             if record.get(skipped_at) == Some("Yes") {
                 skipped += 1;
                 continue;
