@@ -229,7 +229,7 @@ impl Evidence {
             let _ = write!(
                 s,
                 "; {n} comparison{} decided on {} own {} undecided after Holm's correction over {} comparisons \
-                    (`reckon claims` lists each with its corrected interval)",
+                    (the claims command lists each with its corrected interval)",
                 if n == 1 { "" } else { "s" },
                 if n == 1 { "its" } else { "their" },
                 if n == 1 { "is" } else { "are" },

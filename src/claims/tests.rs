@@ -490,7 +490,7 @@ fn holm_undecided_points_are_explained() {
     assert!(
         ev.summary(v).ends_with(
             "3 comparisons decided on their own are undecided after Holm's correction \
-        over 3 comparisons (`reckon claims` lists each with its corrected interval)"
+        over 3 comparisons (the claims command lists each with its corrected interval)"
         ),
         "{}",
         ev.summary(v)
