@@ -187,3 +187,28 @@ fn finding_04_a_document_symlinked_out_of_the_project_is_neither_read_nor_writte
         assert!(r.stderr.contains(&link) && !r.stdout.contains("hunter2"), "{r:?}");
     }
 }
+
+#[test]
+fn finding_12_a_configured_log_ingested_by_its_path_keeps_its_sources_labels() {
+    let s = Sandbox::new();
+    common::copy_dir(&common::scenario_logs().join("2026-11-29"), &s.path().join("logs/2026-11-29"));
+    s.write("reckon.toml", "series = \"config\"\n[[source]]\npath = \"logs/{date}/{config}.jsonl\"\n");
+    s.ok(&["ingest"]);
+    let query =
+        ["query", "--metric", "output_throughput", "--rows", "max_concurrency", "--cols", "config", "--format", "csv"];
+    let before = s.ok(&query).stdout;
+    assert!(before.starts_with("max_concurrency,baseline,"), "{before}");
+    let runs = s.counts();
+    // Touched (so it is read again), then ingested by its path, alone.
+    let log = s.path().join("logs/2026-11-29/baseline.jsonl");
+    let bytes = std::fs::read(&log).unwrap();
+    std::fs::write(&log, &bytes).unwrap();
+    s.ok(&["ingest", "logs/2026-11-29/baseline.jsonl"]);
+    assert_eq!(s.ok(&query).stdout, before, "the log keeps its config and its sweep");
+    assert_eq!(s.counts(), runs);
+    // A label for it is refused, saying where its labels come from.
+    let r = s.run(&["ingest", "--label", "config=other", "logs/2026-11-29/baseline.jsonl"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("is a log of the source `logs/{date}/{config}.jsonl` in reckon.toml"), "{r:?}");
+    assert_eq!(s.ok(&query).stdout, before);
+}

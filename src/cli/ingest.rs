@@ -59,7 +59,14 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
         report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, args.quiet);
         store
     };
-    let opts = sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), ..Default::default() };
+    // A log a [[source]] covers keeps that source's labels, named by path or not.
+    let configured = if args.paths.is_empty() || root != cfg.root {
+        Vec::new()
+    } else {
+        sources_requests(cfg, args.format, &BTreeMap::new())?
+    };
+    let opts =
+        sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), configured, ..Default::default() };
     let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
     Ok(super::exit_code(failed, false, false))
 }

@@ -142,32 +142,15 @@ pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expand
                 Ok((files, template)) => {
                     *templates.last_mut().expect("pushed above") = Some(template.clone());
                     for (path, meta) in files {
-                        let mut labels = req_labels.clone();
-                        let mut date = None;
-                        let mut captured = BTreeMap::new();
-                        // The glob found the file, so the template fits it;
-                        // labels it cannot read are an error, never dropped.
-                        let Some(from_path) = template.captures(root, &path) else {
-                            jobs.push(Err((display_path(root, &path), template.no_captures(&path))));
-                            continue;
-                        };
-                        for (k, v) in from_path {
-                            if k == "date" {
-                                date = Some(v);
-                            } else if !(labels.contains_key(&k) || k == "sweep" && named.is_some()) {
-                                captured.insert(k, Value::from_label(&v));
-                            }
-                        }
-                        // A `{sweep}` in the path names the sweep like a label.
-                        let sweep = match take_sweep(&mut captured) {
-                            Ok(s) => s.or_else(|| named.clone()),
-                            Err(e) => {
-                                jobs.push(Err((display_path(root, &path), e)));
-                                continue;
-                            }
-                        };
-                        labels.extend(captured);
-                        jobs.push(Ok(Job { path, format: req.format, labels, date, sweep, meta: Some(meta) }));
+                        jobs.push(template_job(
+                            root,
+                            &template,
+                            path,
+                            Some(meta),
+                            &req_labels,
+                            named.as_ref(),
+                            req.format,
+                        ));
                     }
                 }
             }
@@ -177,6 +160,90 @@ pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expand
         }
     }
     (jobs, templates)
+}
+
+/// The job of one file a template found: the labels of its request, those
+/// the template captures from its path (a `{date}` and a `{sweep}` apart).
+fn template_job(
+    root: &Path,
+    template: &PathTemplate,
+    path: PathBuf,
+    meta: Option<std::fs::Metadata>,
+    req_labels: &BTreeMap<String, Value>,
+    named: Option<&String>,
+    format: Option<Format>,
+) -> Expanded {
+    let mut labels = req_labels.clone();
+    let mut date = None;
+    let mut captured = BTreeMap::new();
+    // The glob found the file, so the template fits it; labels it cannot
+    // read are an error, never dropped.
+    let Some(from_path) = template.captures(root, &path) else {
+        return Err((display_path(root, &path), template.no_captures(&path)));
+    };
+    for (k, v) in from_path {
+        if k == "date" {
+            date = Some(v);
+        } else if !(labels.contains_key(&k) || k == "sweep" && named.is_some()) {
+            captured.insert(k, Value::from_label(&v));
+        }
+    }
+    // A `{sweep}` in the path names the sweep like a label.
+    let sweep = match take_sweep(&mut captured) {
+        Ok(s) => s.or_else(|| named.cloned()),
+        Err(e) => return Err((display_path(root, &path), e)),
+    };
+    labels.extend(captured);
+    Ok(Job { path, format, labels, date, sweep, meta })
+}
+
+/// Reads each file a `[[source]]` of reckon.toml covers (`configured`) as
+/// that source reads it, whatever other request found it (a path or glob
+/// given on the command line): with the labels the source gives and its
+/// template captures, so that the file means what a configured ingest — and
+/// a database built afresh from reckon.toml — make it mean. A label given
+/// for such a file is refused, saying where its labels come from.
+pub(super) fn adopt(root: &Path, jobs: &mut [Expanded], given: &[Request], configured: &[Request]) {
+    let sources: Vec<(&Request, PathTemplate)> = configured
+        .iter()
+        .filter_map(|r| PathTemplate::parse(&r.path).ok().filter(|_| PathTemplate::is_pattern(&r.path)).map(|t| (r, t)))
+        .collect();
+    if sources.is_empty() {
+        return;
+    }
+    let labelled = given.iter().any(|r| !r.labels.is_empty());
+    for slot in jobs.iter_mut() {
+        let Ok(job) = slot else { continue };
+        let Some((source, template)) = sources.iter().find(|(_, t)| t.captures(root, &job.path).is_some()) else {
+            continue;
+        };
+        let shown = display_path(root, &job.path);
+        if labelled {
+            *slot = Err((
+                shown.clone(),
+                Error::usage(format!(
+                    "{} is a log of the source `{}` in reckon.toml, which gives its labels; \
+                     run `reckon ingest {}` without --label, or add the label to that source",
+                    shown.display(),
+                    source.path,
+                    shown.display()
+                )),
+            ));
+            continue;
+        }
+        let mut labels = source.labels.clone();
+        let named = match take_sweep(&mut labels) {
+            Ok(named) => named,
+            Err(e) => {
+                *slot = Err((shown, e));
+                continue;
+            }
+        };
+        let path = std::mem::take(&mut job.path);
+        let meta = job.meta.take();
+        let format = job.format.or(source.format);
+        *slot = template_job(root, template, path, meta, &labels, named.as_ref(), format);
+    }
 }
 
 #[cfg(test)]

@@ -118,6 +118,10 @@ pub struct Options {
     /// command's one look at the files: a file a request finds is not
     /// looked at twice).
     pub forget_missing: bool,
+    /// The `[[source]]` entries of reckon.toml, when the requests are
+    /// others (paths given on the command line): a file one of them covers
+    /// is read with that source's labels, as a configured ingest reads it.
+    pub configured: Vec<Request>,
 }
 
 /// Ingests every requested file. Files go in many to a transaction, each
@@ -139,7 +143,8 @@ pub fn ingest(
     batch: &mut Batch,
     on_file: &mut dyn FnMut(&FileReport, usize, usize),
 ) -> Report {
-    let (jobs, templates) = expand_templates(root, requests);
+    let (mut jobs, templates) = expand_templates(root, requests);
+    expand::adopt(root, &mut jobs, requests, &opts.configured);
     let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests, &templates));
     let mut report = Report::default();
     let stored = match store.stored_sources() {
