@@ -50,7 +50,7 @@ impl LogFormat for GbenchCsv {
             }
             row.time_unit = record.get(unit_at).filter(|u| !u.is_empty()).map(str::to_string);
             for (h, cell) in headers.iter().zip(record.iter()) {
-                read_cell(&mut row, h, cell);
+                read_cell(&mut row, h, cell).map_err(|msg| Error::malformed(path, line, msg))?;
             }
             rows.push(row);
         }
@@ -80,21 +80,29 @@ fn split_aggregate(name: &str, before: &[Row]) -> (String, Option<String>) {
     (name.to_string(), None)
 }
 
-fn read_cell(row: &mut Row, header: &str, cell: &str) {
+/// Reads one cell into its row; a cell of a numeric column that is not a
+/// number is an error (it would be dropped from the run without a word).
+fn read_cell(row: &mut Row, header: &str, cell: &str) -> std::result::Result<(), String> {
     if cell.is_empty() {
-        return;
+        return Ok(());
     }
+    let number = || {
+        cell.parse::<f64>().map_err(|_| {
+            format!(
+                "column `{}` holds {:?}, not a number; Google Benchmark writes every value as one",
+                crate::syntax::excerpt(header),
+                crate::syntax::excerpt(cell)
+            )
+        })
+    };
     match header {
-        "iterations" => row.iterations = cell.parse().ok().filter(|_| row.aggregate.is_none()),
+        "iterations" => row.iterations = Some(number()?).filter(|_| row.aggregate.is_none()),
         "label" | "error_message" => row.texts.push((header.to_string(), cell.to_string())),
         "error_occurred" if cell == "true" => row.texts.push((header.to_string(), cell.to_string())),
         "name" | "time_unit" | "error_occurred" => {}
-        _ => {
-            if let Ok(x) = cell.parse::<f64>() {
-                row.values.push((header.to_string(), x));
-            }
-        }
+        _ => row.values.push((header.to_string(), number()?)),
     }
+    Ok(())
 }
 
 /// The first line that is not blank.

@@ -34,6 +34,19 @@ const ROW_KEYS: &[&str] = &[
     "rms",
 ];
 
+/// Keys of a benchmark row that hold numbers.
+const NUMBER_KEYS: &[&str] = &[
+    "family_index",
+    "per_family_instance_index",
+    "repetitions",
+    "repetition_index",
+    "threads",
+    "iterations",
+    "real_coefficient",
+    "cpu_coefficient",
+    "rms",
+];
+
 /// `--benchmark_format=json` / `--benchmark_out_format=json`.
 pub struct GbenchJson;
 
@@ -103,6 +116,22 @@ fn row(path: &Path, line: u64, obj: &Map<String, Json>, shared: &mut Shared) -> 
     let Some(name) = text("name") else {
         return Err(Error::malformed(path, line, "this Google Benchmark result has no `name`"));
     };
+    // Google Benchmark writes every value of a row as a JSON number: one that
+    // is not would be dropped from the run without a word.
+    for (k, v) in obj {
+        let numeric = !ROW_KEYS.contains(&k.as_str()) || NUMBER_KEYS.contains(&k.as_str());
+        if numeric && !v.is_null() && pyjson::as_f64(v).is_none() {
+            return Err(Error::malformed(
+                path,
+                line,
+                format!(
+                    "`{}`: `{k}` is {}, not a number; Google Benchmark writes every value as one",
+                    crate::syntax::excerpt(&name),
+                    crate::syntax::excerpt(&v.to_string())
+                ),
+            ));
+        }
+    }
     let aggregate = text("aggregate_name").filter(|_| text("run_type").as_deref() != Some("iteration"));
     let run_name = text("run_name").unwrap_or_else(|| match &aggregate {
         Some(a) => name.strip_suffix(&format!("_{a}")).unwrap_or(&name).to_string(),

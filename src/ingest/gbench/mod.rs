@@ -14,7 +14,12 @@
 //!   each benchmark may set its own); `bytes_per_second` (B/s) and
 //!   `items_per_second` (items/s)
 //!   are higher-is-better; every other number (user counters) is a metric
-//!   by its own name; `iterations` and `threads` are settings.
+//!   by its own name; `threads` is a setting. `iterations` is a metric
+//!   with no direction: Google Benchmark chooses it from how fast the code
+//!   ran, so a faster or slower build runs another count and, as a param,
+//!   it would put the same benchmark of two builds at two points.
+//! * A repetition that reported an error (`error_occurred`) measured
+//!   nothing: it is not stored, and the file's outcome names it.
 //! * Aggregate rows (`_mean`, `_median`, `_stddev`, `_cv`, `_min`, `_max`,
 //!   `_BigO`, `_RMS`) summarise the repetitions and are kept out of the
 //!   runs: their values go on the benchmark's first repetition as
@@ -55,6 +60,13 @@ struct Row {
     values: Vec<(String, f64)>,
     /// `label`, `error_occurred`, `error_message`.
     texts: Vec<(String, String)>,
+}
+
+impl Row {
+    /// Whether the row is a repetition that reported an error.
+    fn failed(&self) -> bool {
+        self.texts.iter().any(|(k, v)| k == "error_occurred" && v == "true")
+    }
 }
 
 /// What every run of a file shares: the time and params of `context`.
@@ -122,7 +134,7 @@ fn iteration_run(row: &Row, shared: &Shared) -> RawRun {
     run.params.push(("benchmark".into(), Value::Text(row.run_name.clone())));
     run.params.extend(name_params(&row.run_name));
     let has = |run: &RawRun, k: &str| run.params.iter().any(|(n, _)| n == k);
-    for (k, v) in [("threads", row.threads), ("iterations", row.iterations), ("repetitions", row.repetitions)] {
+    for (k, v) in [("threads", row.threads), ("repetitions", row.repetitions)] {
         if let (Some(v), false) = (v, has(&run, k)) {
             run.param(k, Value::Num(v));
         }
@@ -143,6 +155,9 @@ fn iteration_run(row: &Row, shared: &Shared) -> RawRun {
             (Some(u), v) => run.metric_with_unit(name.clone(), v, u),
             (None, v) => run.metric(name.clone(), v),
         }
+    }
+    if let Some(n) = row.iterations {
+        run.metric("iterations", n);
     }
     run
 }
@@ -180,8 +195,16 @@ fn emit_rows(rows: Vec<Row>, mut shared: Shared, emit: Emit) -> Result<Outcome> 
     for name in order {
         let rows = groups.remove(&name).unwrap_or_default();
         let (aggregates, iterations): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.aggregate.is_some());
-        let mut runs: Vec<RawRun> = iterations.iter().map(|r| iteration_run(r, &shared)).collect();
-        if runs.is_empty() {
+        let (failed, measured): (Vec<Row>, Vec<Row>) = iterations.into_iter().partition(Row::failed);
+        for row in &failed {
+            let why = row.texts.iter().find(|(k, _)| k == "error_message").map_or("", |(_, m)| m.as_str());
+            shared.skipped.insert(format!(
+                "`{name}` at line {}: the repetition reported an error ({why}) and measured nothing, not stored",
+                row.line
+            ));
+        }
+        let mut runs: Vec<RawRun> = measured.iter().map(|r| iteration_run(r, &shared)).collect();
+        if runs.is_empty() && failed.is_empty() {
             if let Some(first) = aggregates.first() {
                 let mut own = Row { line: first.line, run_name: name.clone(), ..Row::default() };
                 own.threads = first.threads;

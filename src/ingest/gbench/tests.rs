@@ -52,7 +52,8 @@ fn json_repetitions_are_runs_and_aggregates_summaries() {
     assert_eq!(r.time.as_deref(), Some("2024-05-01T08:00:00Z"));
     assert_eq!(param(r, "benchmark"), Some(&Value::Text("BM_Copy/1024".into())));
     assert_eq!(param(r, "arg1"), Some(&Value::Num(1024.0)));
-    assert_eq!(param(r, "iterations"), Some(&Value::Num(1000.0)));
+    assert_eq!(param(r, "iterations"), None, "Google Benchmark chose it: no point of the sweep");
+    assert_eq!(metric(r, "iterations").unwrap().value, 1000.0);
     assert_eq!(param(r, "repetition_index"), Some(&Value::Num(0.0)));
     assert_eq!(param(r, "host_name"), Some(&Value::Text("h".into())));
     let rt = metric(r, "real_time").unwrap();
@@ -89,4 +90,60 @@ fn csv_rows_aggregates_and_counters() {
     assert_eq!(param(&runs[2], "repetition_index"), None, "one row: one run, no repetitions");
     let ms = metric(&runs[2], "real_time").unwrap();
     assert_eq!((ms.value, ms.unit.as_deref()), (9e6, Some("ns")), "9 ms");
+}
+
+/// Two builds of one benchmark, the faster run for more iterations (as
+/// Google Benchmark chooses them): the same point, so a regression between
+/// them is a move of one cell, not two cells each in one sweep.
+#[test]
+fn iterations_chosen_by_the_framework_are_no_point() {
+    let row = |it: u32, t: f64| {
+        format!(
+            r#"{{"name": "BM_Parse/1024", "run_name": "BM_Parse/1024", "run_type": "iteration",
+              "iterations": {it}, "real_time": {t}, "cpu_time": {t}, "time_unit": "ns"}}"#
+        )
+    };
+    let params = |text: String| {
+        let (runs, _) = collect::<GbenchJson>("b.json", &text).unwrap();
+        let mut p = runs[0].params.clone();
+        p.sort_by(|a, b| a.0.cmp(&b.0));
+        p
+    };
+    let fast = params(format!(r#"{{"benchmarks": [{}]}}"#, row(619_195, 1100.0)));
+    let slow = params(format!(r#"{{"benchmarks": [{}]}}"#, row(526_315, 1300.0)));
+    assert_eq!(fast, slow);
+}
+
+#[test]
+fn a_repetition_that_reported_an_error_is_named_and_not_stored() {
+    let text = r#"{"benchmarks": [
+      {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "repetition_index": 0,
+       "iterations": 10, "real_time": 5, "cpu_time": 5, "time_unit": "ns"},
+      {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "repetition_index": 1,
+       "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ns",
+       "error_occurred": true, "error_message": "parse failed"}]}"#;
+    let (runs, outcome) = collect::<GbenchJson>("b.json", text).unwrap();
+    assert_eq!(runs.len(), 1, "the failed repetition's 0 is no time");
+    assert!(
+        outcome.skipped.iter().any(|s| s.contains("`BM_A` at line") && s.contains("parse failed")),
+        "{:?}",
+        outcome.skipped
+    );
+    let csv = "name,iterations,real_time,cpu_time,time_unit,error_occurred,error_message\n\
+               \"BM_A\",10,5,5,ns,,\n\
+               \"BM_A\",0,0,0,ns,true,\"parse failed\"\n";
+    let (runs, outcome) = collect::<GbenchCsv>("b.csv", csv).unwrap();
+    assert_eq!(runs.len(), 1);
+    assert!(outcome.skipped.iter().any(|s| s.contains("at line 3")), "{:?}", outcome.skipped);
+}
+
+#[test]
+fn a_value_that_is_not_a_number_is_an_error_at_its_line() {
+    let text = "{\"benchmarks\": [\n{\"name\": \"BM_A\", \"run_type\": \"iteration\", \"iterations\": 10,\n\
+                \"real_time\": \"NaN-ish\", \"cpu_time\": 5, \"time_unit\": \"ns\"}]}";
+    let e = collect::<GbenchJson>("b.json", text).unwrap_err().to_string();
+    assert!(e.contains("`real_time`") && e.contains("not a number"), "{e}");
+    let csv = "name,iterations,real_time,cpu_time,time_unit\n\"BM_A\",10,5,5,ns\n\"BM_A\",10,fast,5,ns\n";
+    let e = collect::<GbenchCsv>("b.csv", csv).unwrap_err().to_string();
+    assert!(e.contains("b.csv:3") && e.contains("`real_time`"), "{e}");
 }
