@@ -777,6 +777,8 @@ mod tests {
             "large matrices is a range, N=8192 a point in it: not the same scope"
         );
         assert_eq!(statements("At N=512 (N=512) cuBLAS delivers 42 TFLOPS."), ["cublas on tflops at size = 512 ≈ 42"]);
+        // `needs 1.2 ms` is what it takes: read (the labelled set has it).
+        assert_eq!(statements("cuBLAS needs 1.2 ms at N=8192."), ["cublas on latency_us at size = 8192 ≈ 1200"]);
     }
 
     /// Ranges and bounds of ratios, `N x the Y`, `within N% of`.

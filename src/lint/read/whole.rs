@@ -43,8 +43,6 @@ const UNREAD: &[&str] = &[
     "shrinks",
     "shrink",
     "shrank",
-    "needs",
-    "need",
     "costs",
     "cost",
     "buys",
