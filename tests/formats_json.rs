@@ -438,27 +438,7 @@ fn hyperfine_old_file_without_exit_codes() {
 // ----------------------------------------------------- refused and generic
 
 #[test]
-fn criterion_files_are_refused_with_what_to_do() {
-    let m = refused("corpus/criterion/fib20-fast-new-estimates.json");
-    assert!(m.starts_with("looks like a criterion estimates.json"), "{m}");
-    assert!(m.contains("reckon does not read criterion output yet"), "{m}");
-    assert!(m.contains("--format jsonl"), "{m}");
-    let m = refused("corpus/criterion/fib20-fast-change-estimates-mean-median-only.json");
-    assert!(m.starts_with("looks like a criterion change/estimates.json"), "{m}");
-    let m = refused("corpus/criterion/fib20-fast-new-benchmark-null-function-id.json");
-    assert!(m.starts_with("looks like a criterion benchmark.json"), "{m}");
-    let m = refused("corpus/criterion/fib20-fast-new-sample.json");
-    assert!(m.starts_with("looks like a criterion sample.json"), "{m}");
-    for (rel, what) in [
-        ("corpus/criterion/dougch-fast_new_estimates.json", "criterion estimates.json"),
-        ("corpus/criterion/dougch-slow_new_estimates.json", "criterion estimates.json"),
-        ("corpus/criterion/dougch-slow_change_estimates.json", "criterion change/estimates.json"),
-        ("corpus/criterion/dougch-fast_base_benchmark.json", "criterion benchmark.json"),
-        ("corpus/criterion/dougch-slow_new_sample.json", "criterion sample.json"),
-    ] {
-        let m = refused(rel);
-        assert!(m.starts_with(&format!("looks like a {what}")), "{rel}: {m}");
-    }
+fn criterion_tukey_is_refused_with_what_to_do() {
     let m = refused("corpus/criterion/fib20-fast-new-tukey.json");
     assert!(m.contains("criterion tukey.json"), "{m}");
     assert!(m.contains("export the numbers you need as CSV or JSON lines"), "{m}");

@@ -365,3 +365,146 @@ fn asv_results_one_run_per_point() {
     let (_, runs, _) = parse("corpus/asv/blas-graviton-machine.json");
     assert_eq!(param(&runs[0], "machine"), Some(&text("gha-aws-graviton")));
 }
+
+// ------------------------------------------------------------ criterion
+
+/// A sample's time is the total of its iterations, which grow 100× across
+/// a linear sampling: each repeat is `times[i] / iters[i]` (raw.csv's total
+/// per sample was stored as the measurement).
+#[test]
+fn criterion_samples_are_repeats_of_the_time_per_iteration() {
+    let (f, runs, _) = parse("corpus/criterion/fib20-fast-new-sample.json");
+    assert_eq!(f, Format::CriterionJson);
+    assert_eq!(runs.len(), 100);
+    close(metric(&runs[0], "time"), 1044826.0 / 202638.0);
+    assert_eq!(unit(&runs[0], "time"), Some("ns"));
+    close(metric(&runs[1], "time"), 2051345.0 / 405276.0);
+    assert_eq!(metric(&runs[1], "iterations"), 405276.0);
+    assert_eq!(param(&runs[99], "repeat"), Some(&Value::Num(100.0)));
+    assert_eq!(param(&runs[0], "sampling_mode"), Some(&text("Linear")));
+    let (_, runs, _) = parse("corpus/criterion/dougch-slow_new_sample.json");
+    assert_eq!(runs.len(), 100);
+    close(metric(&runs[0], "time"), 1022840.0 / 55.0);
+
+    let (f, runs, _) = parse("corpus/criterion/dougch-fast_base_raw.csv");
+    assert_eq!(f, Format::CriterionCsv);
+    assert_eq!(runs.len(), 100);
+    assert_eq!(runs[0].line, 2);
+    assert_eq!(param(&runs[0], "group"), Some(&text("fib 20 - fast")));
+    assert_eq!(param(&runs[0], "benchmark"), Some(&text("fib 20 - fast")));
+    close(metric(&runs[0], "time"), 1044826.0 / 202638.0);
+    assert_eq!(unit(&runs[0], "time"), Some("ns"));
+    close(metric(&runs[99], "time"), 97776553.0 / 20263800.0);
+    assert_eq!(param(&runs[99], "repeat"), Some(&Value::Num(100.0)));
+}
+
+#[test]
+fn criterion_estimates_and_ids() {
+    let (f, runs, _) = parse("corpus/criterion/fib20-fast-new-estimates.json");
+    assert_eq!(f, Format::CriterionJson);
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    close(metric(r, "mean"), 4.8576958822770795);
+    assert_eq!(unit(r, "mean"), Some("ns"));
+    close(metric(r, "mean_lower"), 4.833180588679826);
+    close(metric(r, "mean_upper"), 4.8831753414836);
+    close(metric(r, "mean_standard_error"), 0.012745410417897621);
+    assert!(has_field(r, "slope") && has_field(r, "median_abs_dev") && has_field(r, "std_dev"));
+    assert_eq!(param(r, "confidence_level"), Some(&Value::Num(0.95)));
+    for rel in ["corpus/criterion/dougch-fast_new_estimates.json", "corpus/criterion/dougch-slow_new_estimates.json"] {
+        let (_, runs, _) = parse(rel);
+        assert!(has_field(&runs[0], "median"), "{rel}");
+    }
+    // change/estimates.json: relative changes, no unit.
+    for rel in [
+        "corpus/criterion/fib20-fast-change-estimates-mean-median-only.json",
+        "corpus/criterion/dougch-slow_change_estimates.json",
+    ] {
+        let (_, runs, _) = parse(rel);
+        assert_eq!(runs[0].metrics.len(), 8, "{rel}: mean and median, each with its interval and error");
+    }
+    let (_, runs, _) = parse("corpus/criterion/fib20-fast-change-estimates-mean-median-only.json");
+    close(metric(&runs[0], "mean_change"), -0.0003173167175444247);
+    assert_eq!(unit(&runs[0], "mean_change"), None);
+    // benchmark.json: the ids, no run; said.
+    for rel in [
+        "corpus/criterion/fib20-fast-new-benchmark-null-function-id.json",
+        "corpus/criterion/dougch-fast_base_benchmark.json",
+    ] {
+        let (_, runs, outcome) = parse(rel);
+        assert!(runs.is_empty(), "{rel}");
+        assert!(outcome.skipped[0].contains("holds no measurement"), "{rel}");
+    }
+}
+
+/// Inside `target/criterion/<group>/<function>/<value>/new/`, the folders
+/// are the ids.
+#[test]
+fn criterion_ids_from_its_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("target/criterion/fib/recursive/20/new");
+    std::fs::create_dir_all(&new).unwrap();
+    let sample = new.join("sample.json");
+    std::fs::copy(fixture("corpus/criterion/fib20-fast-new-sample.json"), &sample).unwrap();
+    let (runs, _) = parse_as(Format::CriterionJson, &sample).unwrap();
+    let r = &runs[0];
+    assert_eq!(param(r, "benchmark"), Some(&text("fib/recursive/20")));
+    assert_eq!(param(r, "group"), Some(&text("fib")));
+    assert_eq!(param(r, "function"), Some(&text("recursive")));
+    assert_eq!(param(r, "value"), Some(&Value::Num(20.0)));
+    assert_eq!(param(r, "baseline"), Some(&text("new")));
+}
+
+// ------------------------------------------------------------- detection
+
+/// Console lines starting with a bracketed prefix are no JSON array: the
+/// trtllm-bench console log was refused as "a JSON array whose elements
+/// are not objects".
+#[test]
+fn console_prefixes_are_not_json() {
+    let m = refused("corpus/trtllm-bench/throughput_stdout_excerpt.log");
+    assert!(m.starts_with("not a benchmark log reckon knows"), "{m}");
+    for head in ["[INFO] starting\n", "[01/18/2025-01:01:13] [TRT-LLM] [I] Preparing\n", "[rank0]: x\n"] {
+        let m = match Format::detect(Path::new("x.log"), head.as_bytes()) {
+            Err(Error::UnknownFormat { msg, .. }) => msg,
+            other => panic!("{head}: {other:?}"),
+        };
+        assert!(!m.contains("JSON array"), "{head}: {m}");
+    }
+    // JSON arrays stay JSON.
+    assert_eq!(Format::detect(Path::new("x"), b"[{\"config\": \"a\", \"tput\": 1}]").unwrap(), Format::Jsonl);
+    let m = refused_bytes(b"[1, 2]\n");
+    assert!(m.contains("JSON array of numbers"), "{m}");
+}
+
+fn refused_bytes(bytes: &[u8]) -> String {
+    match Format::detect(Path::new("x"), bytes) {
+        Err(Error::UnknownFormat { msg, .. }) => msg,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Windows line ends change nothing in the tables of the new formats.
+#[test]
+fn crlf_tables_read_as_their_lf_originals() {
+    for rel in [
+        "corpus/gbench/kalman-100-repetitions.derived.csv",
+        "corpus/nvbench/array-add-rtx3080-two-noise-columns.csv",
+        "corpus/criterion/dougch-fast_base_raw.csv",
+    ] {
+        let (format, lf, _) = parse(rel);
+        let text = std::fs::read_to_string(fixture(rel)).unwrap();
+        let crlf = text.replace('\n', "\r\n");
+        assert_eq!(Format::detect(Path::new("x.csv"), crlf.as_bytes()).unwrap(), format, "{rel}");
+        let mut runs = Vec::new();
+        format
+            .parse(Path::new("x.csv"), &mut crlf.as_bytes(), &mut |r| {
+                runs.push(r);
+                Ok(())
+            })
+            .unwrap();
+        let lines = |runs: &[RawRun]| runs.iter().map(|r| r.line).collect::<Vec<_>>();
+        assert_eq!(lines(&runs), lines(&lf), "{rel}");
+        assert!(runs == lf, "{rel}: the runs differ");
+    }
+}

@@ -5,6 +5,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::asv::Asv;
+use super::criterion::{CriterionCsv, CriterionJson};
 use super::gbench::{GbenchCsv, GbenchJson};
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
 use super::hyperfine::Hyperfine;
@@ -45,6 +46,10 @@ pub enum Format {
     NvbenchCsv,
     /// asv results (format version 2).
     Asv,
+    /// criterion's `sample.json`, `estimates.json`, `benchmark.json`.
+    CriterionJson,
+    /// criterion's `raw.csv`.
+    CriterionCsv,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -52,7 +57,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 12] = [
+    pub const ALL: [Format; 14] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
@@ -63,6 +68,8 @@ impl Format {
         Format::NvbenchJson,
         Format::NvbenchCsv,
         Format::Asv,
+        Format::CriterionJson,
+        Format::CriterionCsv,
         Format::Csv,
         Format::Jsonl,
     ];
@@ -80,6 +87,8 @@ impl Format {
             Format::NvbenchJson => NvbenchJson::NAME,
             Format::NvbenchCsv => NvbenchCsv::NAME,
             Format::Asv => Asv::NAME,
+            Format::CriterionJson => CriterionJson::NAME,
+            Format::CriterionCsv => CriterionCsv::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -105,7 +114,7 @@ impl Format {
     /// Text with a "Serving Benchmark Result" block is
     /// [`Format::ServingStdout`]; a table with a header row and the same
     /// number of delimiters on each line is [`Format::Csv`]; pytest-benchmark,
-    /// nvbench and asv files are theirs. criterion and llmperf per-request
+    /// nvbench, asv and criterion files are theirs. llmperf per-request
     /// files are
     /// refused with what to do instead, as are empty, binary and other text
     /// files.
@@ -131,7 +140,7 @@ impl Format {
         };
         let mut sniff = Sniff { head, text, json: None, result_block_later };
         let content = skip_labels(text);
-        if matches!(content.first(), Some(b'{' | b'[')) {
+        if matches!(content.first(), Some(b'{' | b'[')) && !console_prefix(content) {
             let shape = pyjson::shape(content, 5000);
             match refuse::json(&shape, content) {
                 JsonLook::Runs => {
@@ -152,19 +161,21 @@ impl Format {
 
     /// The formats of JSON content, in the order they are asked (the
     /// generic JSON lines last).
-    const JSON: [Format; 8] = [
+    const JSON: [Format; 9] = [
         Format::Hyperfine,
         Format::GbenchJson,
         Format::PytestBenchmark,
         Format::NvbenchJson,
         Format::Asv,
+        Format::CriterionJson,
         Format::VllmJson,
         Format::SglangJsonl,
         Format::Jsonl,
     ];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 4] = [Format::ServingStdout, Format::GbenchCsv, Format::NvbenchCsv, Format::Csv];
+    const TEXT: [Format; 5] =
+        [Format::ServingStdout, Format::GbenchCsv, Format::NvbenchCsv, Format::CriterionCsv, Format::Csv];
 
     fn claims(self, sniff: &Sniff<'_>) -> bool {
         match self {
@@ -178,6 +189,8 @@ impl Format {
             Format::NvbenchJson => NvbenchJson::detect(sniff),
             Format::NvbenchCsv => NvbenchCsv::detect(sniff),
             Format::Asv => Asv::detect(sniff),
+            Format::CriterionJson => CriterionJson::detect(sniff),
+            Format::CriterionCsv => CriterionCsv::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -234,6 +247,8 @@ impl Format {
             Format::NvbenchJson => NvbenchJson::parse,
             Format::NvbenchCsv => NvbenchCsv::parse,
             Format::Asv => Asv::parse,
+            Format::CriterionJson => CriterionJson::parse,
+            Format::CriterionCsv => CriterionCsv::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {
@@ -259,6 +274,23 @@ fn skip_byte_order_mark(input: &mut dyn BufRead) -> std::io::Result<()> {
         input.consume(BYTE_ORDER_MARK.len());
     }
     Ok(())
+}
+
+/// Whether the first line starts with a console prefix in brackets —
+/// `[TensorRT-LLM]`, `[01/18/2025-01:01:13]`, `[INFO]`, `[rank0]:` — rather
+/// than a JSON array: a bracketed start, closed on that line, that is not
+/// JSON (trtllm-bench's console output was "a JSON array whose elements are
+/// not objects").
+fn console_prefix(content: &[u8]) -> bool {
+    let line = content.split(|&b| b == b'\n').next().unwrap_or_default();
+    if line.first() != Some(&b'[') {
+        return false;
+    }
+    let Some(close) = line.iter().position(|&b| b == b']') else { return false };
+    let inside = &line[1..close];
+    // `[1, 2]`, `[]`, `[{…}]`, `["a"]` are JSON; a word, a date or a level
+    // that is not a JSON token is a prefix.
+    !inside.is_empty() && !matches!(inside[0], b'{' | b'[' | b'"') && pyjson::parse(&line[..=close]).is_err()
 }
 
 /// Skips leading blank lines and section labels (`torch:`), which `SGLang`

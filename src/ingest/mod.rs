@@ -8,6 +8,7 @@
 
 pub mod asv;
 pub mod canonical;
+pub mod criterion;
 pub mod csv_line;
 pub mod format;
 pub mod gbench;

@@ -1,6 +1,6 @@
 //! Every "not a log reckon reads" in one place: empty and binary files,
-//! benchmark formats reckon recognises but does not read (criterion,
-//! llmperf per-request files), JSON that holds
+//! benchmark formats reckon recognises but does not read (llmperf
+//! per-request files, criterion's tukey.json), JSON that holds
 //! no runs, and text no format claims. Each says what the file looks like
 //! and what to do instead. A file's content is never quoted: it may be
 //! anything the command was pointed at (a key file, a CI secret), and
@@ -33,7 +33,7 @@ fn binary() -> String {
 pub(super) fn unknown() -> String {
     "not a benchmark log reckon knows; reckon reads SGLang/vLLM result JSON(L), \
      console output with a \"Serving Benchmark Result\" block, hyperfine JSON, \
-     Google Benchmark JSON or CSV, pytest-benchmark JSON, nvbench JSON or CSV, asv results, \
+     Google Benchmark, pytest-benchmark, nvbench, asv and criterion output, \
      CSV with a header row and JSON lines; use --format to say which one this is"
         .into()
 }
@@ -54,7 +54,7 @@ const TODO: &str = "export the numbers you need as CSV or JSON lines (one row or
 pub(super) fn json(s: &Shape, text: &[u8]) -> JsonLook {
     match s.first {
         Some(b'{') if s.top_keys.is_empty() => JsonLook::NotJson,
-        Some(b'{') => json_object(s).map_or(JsonLook::Runs, JsonLook::Refused),
+        Some(b'{') => JsonLook::Runs,
         Some(b'[') => match s.first_element {
             Some(b'{') => json_records(s).map_or(JsonLook::Runs, JsonLook::Refused),
             Some(b']') => JsonLook::Refused("the file is an empty JSON array: there are no runs in it".into()),
@@ -75,32 +75,6 @@ pub(super) fn json(s: &Shape, text: &[u8]) -> JsonLook {
         },
         _ => JsonLook::NotJson,
     }
-}
-
-/// A JSON object that another benchmark tool wrote.
-fn json_object(s: &Shape) -> Option<String> {
-    let criterion = "reckon does not read criterion output yet";
-    if s.has("mean") && s.has_inner("point_estimate") {
-        let change = s.top_keys.iter().all(|k| k == "mean" || k == "median");
-        let what = if change {
-            "a criterion change/estimates.json (relative change against the saved baseline)"
-        } else {
-            "a criterion estimates.json (point estimates in ns per iteration)"
-        };
-        return Some(format!(
-            "looks like {what}; {criterion} — {TODO}, \
-             or use --format jsonl to read this object as one generic run"
-        ));
-    }
-    if s.has("group_id") && (s.has("full_id") || s.has("directory_name")) {
-        return Some(format!(
-            "looks like a criterion benchmark.json (the benchmark's id, no measurements); {criterion} — {TODO}"
-        ));
-    }
-    if s.has("sampling_mode") && s.has("iters") {
-        return Some(format!("looks like a criterion sample.json (raw per-sample times); {criterion} — {TODO}"));
-    }
-    None
 }
 
 /// A JSON array of objects that are not runs.
