@@ -2,7 +2,8 @@
 //! record, not the working tree. The files of the index reckon reads
 //! (reckon.toml, the documents, the logs its sources match, templates,
 //! plots) — and no others: a log on disk but not staged, or taken out of the
-//! index, is not part of the commit and not judged — are laid out in
+//! index, is not part of the commit and not judged; a log git ignores, which
+//! no commit can hold, is taken as it is on disk — are laid out in
 //! a temporary folder inside the git directory — hard links to the working
 //! tree where it equals the index (so nothing is read or hashed again), the
 //! index's content (`git checkout-index`) where it differs — and checked
@@ -189,6 +190,9 @@ pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
             from_index.push(rel.clone());
         }
     }
+    for rel in ignored_logs(root, &tmpl, &tracked)? {
+        link(&root.join(&rel), &copy_root.join(&rel))?;
+    }
     if !from_index.is_empty() {
         let mut child = git(root)
             .args(["checkout-index", "-z", "--stdin", "-f"])
@@ -225,6 +229,53 @@ pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
 
 /// Hard-links (else copies) a regular file into the staged tree; false when
 /// `from` is not a regular file.
+/// The logs the sources match that git ignores (`.gitignore`, `info/exclude`):
+/// no commit can record them, so a project that keeps its logs out of git
+/// has them judged as they are on disk. A log git does not ignore but that is
+/// not staged (new, or taken out of the index) is left out: the commit does
+/// not hold it.
+fn ignored_logs(root: &Path, tmpl: &[PathTemplate], tracked: &[String]) -> Result<Vec<String>> {
+    let tracked: HashSet<&String> = tracked.iter().collect();
+    let mut untracked = Vec::new();
+    for t in tmpl {
+        for file in t.files(root)? {
+            let rel = slashed(&crate::sources::display_path(root, &file));
+            if !tracked.contains(&rel) && !Path::new(&rel).is_absolute() {
+                untracked.push(rel);
+            }
+        }
+    }
+    if untracked.is_empty() {
+        return Ok(untracked);
+    }
+    let mut child = git(root)
+        .args(["check-ignore", "-z", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::io("git", e))?;
+    let mut list = Vec::new();
+    for rel in &untracked {
+        list.extend_from_slice(rel.as_bytes());
+        list.push(0);
+    }
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&list)
+    });
+    let out = child.wait_with_output().map_err(|e| Error::io("git", e))?;
+    writer.join().expect("the writer thread does not panic").map_err(|e| Error::io("git", e))?;
+    // check-ignore exits 1 when no path is ignored.
+    if !matches!(out.status.code(), Some(0 | 1)) {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let said = stderr.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("no message");
+        return Err(Error::usage(format!("finding the logs git ignores: git failed: {said}")));
+    }
+    Ok(split_z(&out.stdout))
+}
+
 fn link(from: &Path, to: &Path) -> Result<bool> {
     if !std::fs::symlink_metadata(from).is_ok_and(|m| m.file_type().is_file()) {
         return Ok(false);

@@ -208,3 +208,22 @@ fn finding_17_a_log_named_with_a_backslash_is_judged_by_the_hook_as_by_check() {
     let check = s.test().arg("check").status(1).stdout_has("eagle\\v3").run();
     assert!(r.stderr.contains("is stale"), "the hook names no stale region:\n{r:?}\n{check:?}");
 }
+
+/// A project that keeps its logs out of git (`.gitignore`) has them judged
+/// by the hook as they are on disk: no commit can hold them, and a commit of
+/// a plan the ignored logs overturn is refused. An untracked log git does
+/// not ignore stays out (finding 16), as before.
+#[test]
+fn logs_git_ignores_are_judged_as_they_are_on_disk() {
+    let (s, git) = project();
+    s.write(".gitignore", "notebooks/logs/\n");
+    git.ok(&["add", "-A"]);
+    let r = git.commit("plan, the logs ignored");
+    assert_eq!(r.code, 0, "the 2026-11-20 sweep bears the plan out: {r:?}");
+    s.add_sweep("", "2026-11-29");
+    s.write(DOC, s.read(DOC) + "\nA line.\n");
+    git.ok(&["add", DOC]);
+    let r = git.commit("an edit, the ignored 2026-11-29 sweep on disk");
+    assert_ne!(r.code, 0, "the ignored sweep that overturns the plan was not judged: {r:?}");
+    assert_eq!(git.commits(), 1);
+}
