@@ -4,43 +4,15 @@
 //! files named in each test (`tests/fixtures/…`). The stdout-style files
 //! (`*.txt`, `*.log`, `*.md`) are covered by the stdout parser's tests.
 
-use std::io::BufReader;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reckon::ingest::generic::GenericOptions;
 use reckon::ingest::Format;
-use reckon::ingest::Outcome;
 use reckon::run::{RawRun, Value};
 use reckon::Error;
 
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
-}
-
-fn head(path: &Path) -> Vec<u8> {
-    let mut bytes = std::fs::read(path).unwrap();
-    bytes.truncate(256 * 1024);
-    bytes
-}
-
-/// Detects and parses a fixture the way ingest does: the head decides the
-/// format, then the file streams through the parser.
-fn parse(rel: &str) -> (Format, Vec<RawRun>, Outcome) {
-    let path = fixture(rel);
-    let format = Format::detect(&path, &head(&path)).unwrap_or_else(|e| panic!("{rel}: {e}"));
-    let (runs, outcome) = parse_as(format, &path, &GenericOptions::default()).unwrap_or_else(|e| panic!("{rel}: {e}"));
-    (format, runs, outcome)
-}
-
-fn parse_as(format: Format, path: &Path, opts: &GenericOptions) -> reckon::Result<(Vec<RawRun>, Outcome)> {
-    let mut input = BufReader::new(std::fs::File::open(path).unwrap());
-    let mut runs = Vec::new();
-    let outcome = format.parse_with(path, &mut input, opts, &mut |r| {
-        runs.push(r);
-        Ok(())
-    })?;
-    Ok((runs, outcome))
-}
+mod common;
+use common::corpus::{close, fixture, has_field, head, metric, param, parse, parse_as, text, unit};
 
 fn parse_bytes(format: Format, bytes: &[u8]) -> reckon::Result<Vec<RawRun>> {
     let mut input = bytes;
@@ -59,35 +31,6 @@ fn refused(rel: &str) -> String {
         Err(Error::UnknownFormat { msg, .. }) => msg,
         other => panic!("{rel}: expected a refusal, got {other:?}"),
     }
-}
-
-fn metric(run: &RawRun, name: &str) -> f64 {
-    run.metrics
-        .iter()
-        .find(|m| m.name == name)
-        .unwrap_or_else(|| panic!("no metric {name} in run at line {}", run.line))
-        .value
-}
-
-fn unit<'a>(run: &'a RawRun, name: &str) -> Option<&'a str> {
-    run.metrics.iter().find(|m| m.name == name).and_then(|m| m.unit.as_deref())
-}
-
-fn param<'a>(run: &'a RawRun, name: &str) -> Option<&'a Value> {
-    run.params.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-}
-
-fn text(s: &str) -> Value {
-    Value::Text(s.to_string())
-}
-
-fn has_field(run: &RawRun, name: &str) -> bool {
-    param(run, name).is_some() || run.metrics.iter().any(|m| m.name == name)
-}
-
-/// Equal to the number written in the file (up to float parsing).
-fn close(actual: f64, expected: f64) {
-    assert!((actual - expected).abs() <= expected.abs() * 1e-12, "{actual} != {expected}");
 }
 
 // ---------------------------------------------------------------- SGLang

@@ -3,41 +3,15 @@
 //! detects and the runs it reads, or how it refuses the file. Expected
 //! numbers are copied from the fixture named in each test.
 
-use std::io::BufReader;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reckon::ingest::generic::GenericOptions;
-use reckon::ingest::{Format, Outcome};
+use reckon::ingest::Format;
 use reckon::run::{RawRun, Value};
 use reckon::Error;
 
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
-}
-
-fn head(path: &Path) -> Vec<u8> {
-    let mut bytes = std::fs::read(path).unwrap();
-    bytes.truncate(256 * 1024);
-    bytes
-}
-
-/// Detects and parses a fixture the way ingest does.
-fn parse(rel: &str) -> (Format, Vec<RawRun>, Outcome) {
-    let path = fixture(rel);
-    let format = Format::detect(&path, &head(&path)).unwrap_or_else(|e| panic!("{rel}: {e}"));
-    let (runs, outcome) = parse_as(format, &path).unwrap_or_else(|e| panic!("{rel}: {e}"));
-    (format, runs, outcome)
-}
-
-fn parse_as(format: Format, path: &Path) -> reckon::Result<(Vec<RawRun>, Outcome)> {
-    let mut input = BufReader::new(std::fs::File::open(path).unwrap());
-    let mut runs = Vec::new();
-    let outcome = format.parse_with(path, &mut input, &GenericOptions::default(), &mut |r| {
-        runs.push(r);
-        Ok(())
-    })?;
-    Ok((runs, outcome))
-}
+mod common;
+use common::corpus::{close, fixture, has_field, head, metric, param, parse, parse_as, text, unit};
 
 /// The message of a refusal, at detection or when the parse found what it
 /// would drop.
@@ -45,32 +19,12 @@ fn refused(rel: &str) -> String {
     let path = fixture(rel);
     match Format::detect(&path, &head(&path)) {
         Err(Error::UnknownFormat { msg, .. }) => msg,
-        Ok(format) => match parse_as(format, &path) {
+        Ok(format) => match parse_as(format, &path, &GenericOptions::default()) {
             Err(e) => e.to_string(),
             Ok((runs, _)) => panic!("{rel}: expected a refusal, read {} runs as {}", runs.len(), format.name()),
         },
         Err(e) => panic!("{rel}: {e}"),
     }
-}
-
-fn metric(run: &RawRun, name: &str) -> f64 {
-    run.metrics
-        .iter()
-        .find(|m| m.name == name)
-        .unwrap_or_else(|| panic!("no metric {name} in run at line {}", run.line))
-        .value
-}
-
-fn param<'a>(run: &'a RawRun, name: &str) -> Option<&'a Value> {
-    run.params.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-}
-
-fn has_field(run: &RawRun, name: &str) -> bool {
-    param(run, name).is_some() || run.metrics.iter().any(|m| m.name == name)
-}
-
-fn close(actual: f64, expected: f64) {
-    assert!((actual - expected).abs() <= expected.abs() * 1e-12, "{actual} != {expected}");
 }
 
 // ------------------------------------------------ LLM serving harnesses
@@ -156,14 +110,6 @@ fn lm_eval_results() {
 }
 
 // ------------------------------------------------------------- kernels
-
-fn unit<'a>(run: &'a RawRun, name: &str) -> Option<&'a str> {
-    run.metrics.iter().find(|m| m.name == name).and_then(|m| m.unit.as_deref())
-}
-
-fn text(s: &str) -> Value {
-    Value::Text(s.to_string())
-}
 
 /// 5 benchmarks × 100 repetitions, each followed by its 8 aggregate rows:
 /// 500 runs, the aggregates on each benchmark's first repetition.
@@ -446,7 +392,7 @@ fn criterion_ids_from_its_folders() {
     std::fs::create_dir_all(&new).unwrap();
     let sample = new.join("sample.json");
     std::fs::copy(fixture("corpus/criterion/fib20-fast-new-sample.json"), &sample).unwrap();
-    let (runs, _) = parse_as(Format::CriterionJson, &sample).unwrap();
+    let (runs, _) = parse_as(Format::CriterionJson, &sample, &GenericOptions::default()).unwrap();
     let r = &runs[0];
     assert_eq!(param(r, "benchmark"), Some(&text("fib/recursive/20")));
     assert_eq!(param(r, "group"), Some(&text("fib")));
