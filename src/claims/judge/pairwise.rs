@@ -22,6 +22,17 @@ impl Judge<'_, '_> {
         let Some(pivot) = self.pivot(clause, metric, param)? else {
             return Ok(combine_all(&[]));
         };
+        if p.relation.is_speed() && direction == Direction::Neutral {
+            return Err(ClaimError {
+                offset: clause.offset,
+                msg: format!(
+                    "`{}` has no better direction, so `{}` cannot say which way is faster: write `>` or `<` \
+                     (literal), or set `[metrics.{metric}] direction` in reckon.toml",
+                    p.metric.text,
+                    if p.relation == Relation::Faster { "is faster than" } else { "is slower than" }
+                ),
+            });
+        }
         let (test, dir) = p.relation.resolve(direction);
         // A literal comparison between series (`<`, `>=`, …) says nothing
         // about a practical difference: the difference is tested against

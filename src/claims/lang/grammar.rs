@@ -324,6 +324,19 @@ impl Parser<'_, '_> {
         if self.eat_kw("beats") {
             return Some(Relation::Beats);
         }
+        let save = self.pos;
+        if self.eat_kw("loses") && self.eat_kw("to") {
+            return Some(Relation::LosesTo);
+        }
+        self.pos = save;
+        if self.eat_kw("is") {
+            for (word, r) in [("faster", Relation::Faster), ("slower", Relation::Slower)] {
+                if self.eat_kw(word) && self.eat_kw("than") {
+                    return Some(r);
+                }
+            }
+        }
+        self.pos = save;
         if self.eat_kw("matches") {
             let save = self.pos;
             if self.eat_kw("or") && self.eat_kw("beats") {
@@ -371,7 +384,12 @@ impl Parser<'_, '_> {
     /// the range's end) and the unit written, if any.
     pub(super) fn numeric_comparison(&mut self) -> Result<Stated, ClaimError> {
         if self.eat_kw("in") {
+            self.skip_ws();
+            let start = self.pos;
             let lo = self.number().ok_or_else(|| self.err("expected a range `lo..hi` after `in` (`in 350..353`)"))?;
+            if let Some(e) = self.misgrouped(start) {
+                return Err(e);
+            }
             let lo_unit = self.unit();
             self.expect("..", "`..` in the range (`in 350..353`)")?;
             let hi = self.number().ok_or_else(|| self.err("expected the end of the range after `..`"))?;
@@ -399,7 +417,12 @@ impl Parser<'_, '_> {
         let op = self.num_op().ok_or_else(|| {
             self.err("expected a comparison with a number (`≈ 2.3`, `> 100`, `in 350..353`, …) after the metric")
         })?;
+        self.skip_ws();
+        let start = self.pos;
         let target = self.number_ext(true).ok_or_else(|| self.err("expected a number after the comparison"))?;
+        if let Some(e) = self.misgrouped(start) {
+            return Err(e);
+        }
         let unit = self.unit();
         Ok(Stated { op, target, upper: None, unit })
     }

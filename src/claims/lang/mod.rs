@@ -5,7 +5,8 @@
 //! claim      := clause ("and" clause)*
 //! clause     := (pairwise | value | crossover) modifier* ["where" FILTER]
 //! pairwise   := SERIES relation opponents "on" METRIC [quantifier]
-//! relation   := "beats" | "matches" | "matches or beats" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
+//! relation   := "beats" | "matches" | "matches or beats" | "loses to" | "is faster than"
+//!             | "is slower than" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
 //! opponents  := "others" | SERIES ("," SERIES)*
 //! value      := AGG "(" term "on" METRIC [quantifier] ")" [quantifier] numop TARGET
 //!             | term "on" METRIC [quantifier] numop TARGET
@@ -19,6 +20,8 @@
 //!             | "for" ("all" | "every" | "each" | "any" | "some") PARAM [points]
 //! points     := ("=" | ">" | ">=" | "<" | "<=") LITERAL
 //!             | "in" "(" LITERAL ("," LITERAL)* ")" | "in" LITERAL ".." LITERAL
+//!             | "from" LITERAL ["to" LITERAL] | "up" "to" LITERAL   (`>=`, `in a..b`, `<=`)
+//! NUMBER     := digits, thousands grouped by commas in threes or not (`12,400`), …
 //! ```
 //!
 //! Names: a bare SERIES starts with a letter, digit or `_` and goes on with
@@ -230,22 +233,38 @@ pub enum Relation {
     Lt,
     /// Literal: A not greater than B beyond the margin.
     Le,
+    /// B beats A (`A loses to B`): worse beyond the margin, in the metric's
+    /// direction.
+    LosesTo,
+    /// `is faster than`: `beats` on a metric with a better direction (a
+    /// time is faster lower, a rate higher); refused on a neutral one.
+    Faster,
+    /// `is slower than`: `loses to`, likewise.
+    Slower,
 }
 
 impl Relation {
     /// The statistical test and the direction to compare in, for a metric
-    /// whose better direction is `direction`: `beats`/`matches` follow it,
-    /// the literal operators fix it (`>` is "beats" where higher is better).
+    /// whose better direction is `direction`: `beats`/`matches` follow it
+    /// (`loses to` and `is slower than` turn it over), the literal
+    /// operators fix it (`>` is "beats" where higher is better).
     pub fn resolve(self, direction: Direction) -> (Test, Direction) {
         match self {
-            Relation::Beats => (Test::Beats, direction),
             Relation::Matches => (Test::Matches, direction),
             Relation::MatchesOrBeats => (Test::MatchesOrBeats, direction),
             Relation::Gt => (Test::Beats, Direction::Higher),
             Relation::Ge => (Test::MatchesOrBeats, Direction::Higher),
             Relation::Lt => (Test::Beats, Direction::Lower),
             Relation::Le => (Test::MatchesOrBeats, Direction::Lower),
+            Relation::Beats | Relation::Faster => (Test::Beats, direction),
+            Relation::LosesTo | Relation::Slower => (Test::Beats, turned(direction)),
         }
+    }
+
+    /// Whether the relation reads speed (`is faster than`, `is slower
+    /// than`): it needs a metric with a better direction.
+    pub fn is_speed(self) -> bool {
+        matches!(self, Relation::Faster | Relation::Slower)
     }
 
     fn as_str(self) -> &'static str {
@@ -257,7 +276,19 @@ impl Relation {
             Relation::Ge => ">=",
             Relation::Lt => "<",
             Relation::Le => "<=",
+            Relation::LosesTo => "loses to",
+            Relation::Faster => "is faster than",
+            Relation::Slower => "is slower than",
         }
+    }
+}
+
+/// The other way of a direction: a neutral metric compares as higher is
+/// better, so turned over it compares as lower.
+pub(crate) fn turned(direction: Direction) -> Direction {
+    match direction {
+        Direction::Higher | Direction::Neutral => Direction::Lower,
+        Direction::Lower => Direction::Higher,
     }
 }
 
@@ -533,5 +564,7 @@ mod parse;
 mod print;
 mod scope;
 
+#[cfg(test)]
+mod forms_tests;
 #[cfg(test)]
 mod tests;

@@ -154,8 +154,9 @@ impl<'a> Parser<'a, '_> {
         Ok(Name { text: text.to_string(), offset: start })
     }
 
-    /// A number: optional sign, digits, optional fraction (a `.` followed
-    /// by a digit, so `2..250` reads 2), optional exponent.
+    /// A number: optional sign, digits (thousands may be grouped by commas,
+    /// `12,400`), optional fraction (a `.` followed by a digit, so `2..250`
+    /// reads 2), optional exponent.
     pub(super) fn number(&mut self) -> Option<f64> {
         self.number_ext(false)
     }
@@ -163,6 +164,10 @@ impl<'a> Parser<'a, '_> {
     /// A number, optionally followed by a glued `x` when `allow_x` (a
     /// ratio written as people write it: `≈ 2.3x`).
     pub(super) fn number_ext(&mut self, allow_x: bool) -> Option<f64> {
+        self.number_with(allow_x, true)
+    }
+
+    fn number_with(&mut self, allow_x: bool, grouped: bool) -> Option<f64> {
         self.skip_ws();
         let r = self.rest();
         let b = r.as_bytes();
@@ -176,6 +181,16 @@ impl<'a> Parser<'a, '_> {
         }
         if i == digits_start {
             return None;
+        }
+        // Thousands separators: groups of exactly three digits after one to
+        // three leading ones (`12,400`, `1,000,000`); anything else stops
+        // the number before its comma (and the caller says what is wrong).
+        let mut separators = false;
+        if grouped && i - digits_start <= 3 {
+            while b.get(i) == Some(&b',') && group_of_three(&b[i + 1..]) {
+                i += 4;
+                separators = true;
+            }
         }
         if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
             i += 1;
@@ -206,18 +221,56 @@ impl<'a> Parser<'a, '_> {
             let word_len = r[i..].find(|c: char| !in_unit(c)).unwrap_or(r.len() - i);
             crate::metric::unit_scale(&r[i..i + word_len])?;
         }
-        let v = crate::syntax::read_number(&r[..digits_end])?;
+        let v = if separators {
+            crate::syntax::read_number(&r[..digits_end].replace(',', ""))?
+        } else {
+            crate::syntax::read_number(&r[..digits_end])?
+        };
         self.pos += i;
         Some(v)
     }
 
+    /// After a number: a comma glued to digits that are not a group of
+    /// three (`12,40`, `12,5`) is an error saying how numbers are written.
+    pub(super) fn misgrouped(&self, start: usize) -> Option<ClaimError> {
+        let r = self.rest();
+        if !(r.starts_with(',') && r[1..].starts_with(|c: char| c.is_ascii_digit())) {
+            return None;
+        }
+        let end = r[1..].find(|c: char| !c.is_ascii_digit()).map_or(r.len(), |k| k + 1);
+        let written = &self.src[start..self.pos + end];
+        Some(ClaimError::new(
+            start,
+            format!(
+                "`{}` is not a number: a comma groups thousands in threes (`12,400`); a fraction is written \
+                 with a point (`12.4`)",
+                written.trim()
+            ),
+        ))
+    }
+
+    /// A number where one is required, its thousands grouped or not.
     pub(super) fn expect_number(&mut self, what: &str) -> Result<f64, ClaimError> {
         self.number().ok_or_else(|| self.err(format!("expected {what}")))
     }
 
     /// A param value: number, quoted string or bare word.
     pub(super) fn literal(&mut self, what: &str) -> Result<Literal, ClaimError> {
-        if let Some(n) = self.number() {
+        self.literal_with(what, true)
+    }
+
+    /// A value of an `in (…)` list, where a comma separates values.
+    pub(super) fn list_literal(&mut self, what: &str) -> Result<Literal, ClaimError> {
+        self.literal_with(what, false)
+    }
+
+    fn literal_with(&mut self, what: &str, grouped: bool) -> Result<Literal, ClaimError> {
+        self.skip_ws();
+        let start = self.pos;
+        if let Some(n) = self.number_with(false, grouped) {
+            if let Some(e) = self.misgrouped(start).filter(|_| grouped) {
+                return Err(e);
+            }
             return Ok(Literal::Num(n));
         }
         if let Some(q) = self.quoted()? {
@@ -242,4 +295,9 @@ impl<'a> Parser<'a, '_> {
         }
         Err(self.err(format!("expected {what}")))
     }
+}
+
+/// Whether `b` starts with exactly three digits (a thousands group).
+fn group_of_three(b: &[u8]) -> bool {
+    b.len() >= 3 && b[..3].iter().all(u8::is_ascii_digit) && !b.get(3).is_some_and(u8::is_ascii_digit)
 }

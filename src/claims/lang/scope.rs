@@ -32,9 +32,9 @@ impl Parser<'_, '_> {
     pub(super) fn point_set(&mut self) -> Result<PointSet, ClaimError> {
         if self.eat_kw("in") {
             if self.eat("(") {
-                let mut lits = vec![self.literal("a value inside `in (…)`")?];
+                let mut lits = vec![self.list_literal("a value inside `in (…)`")?];
                 while self.eat(",") {
-                    lits.push(self.literal("a value after `,`")?);
+                    lits.push(self.list_literal("a value after `,`")?);
                 }
                 self.expect(")", "`)` or `,` in the value list")?;
                 return Ok(PointSet::In(lits));
@@ -43,6 +43,24 @@ impl Parser<'_, '_> {
             self.expect("..", "`..` in the range (`in 2..250`)")?;
             let hi = self.literal("the end of the range after `..`")?;
             return Ok(PointSet::Range(lo, hi));
+        }
+        // As prose writes them: `from 4` is `>= 4`, `from 4 to 64` is
+        // `in 4..64`, `up to 64` is `<= 64` (each bound included).
+        if self.eat_kw("from") {
+            let lo = self.literal("a value after `from` (`from 4`)")?;
+            if self.eat_kw("to") {
+                let hi = self.literal("the end of the range after `to` (`from 4 to 64`)")?;
+                return Ok(PointSet::Range(lo, hi));
+            }
+            return Ok(PointSet::Cmp(Op::Ge, lo));
+        }
+        let save = self.pos;
+        if self.eat_kw("up") {
+            if self.eat_kw("to") {
+                let hi = self.literal("a value after `up to` (`up to 64`)")?;
+                return Ok(PointSet::Cmp(Op::Le, hi));
+            }
+            self.pos = save;
         }
         for (s, op) in POINT_OPS {
             if self.eat(s) {

@@ -637,23 +637,29 @@ mod round_trip {
         ]
     }
 
-    fn quantifier() -> impl Strategy<Value = String> {
+    fn quantifier() -> BoxedStrategy<String> {
         prop_oneof![
             literal().prop_map(|v| format!("at c = {v}")),
             Just("for all c".to_string()),
             literal().prop_map(|v| format!("for all c >= {v}")),
             (literal(), literal()).prop_map(|(a, b)| format!("for any c in ({a}, {b})")),
             (0u32..10, 10u32..300).prop_map(|(a, b)| format!("for all c in {a}..{b}")),
+            literal().prop_map(|v| format!("for all c from {v}")),
+            (0u32..10, 10u32..300).prop_map(|(a, b)| format!("for any c from {a} to {b}")),
+            literal().prop_map(|v| format!("for all c up to {v}")),
         ]
+        .boxed()
     }
 
-    fn comparison() -> impl Strategy<Value = String> {
+    fn comparison() -> BoxedStrategy<String> {
         prop_oneof![
             (0u32..5000).prop_map(|n| format!("≈ {n}")),
             (0u32..5000).prop_map(|n| format!("<= {n}.25")),
             (0u32..5000).prop_map(|n| format!("> {n} ms")),
             (0u32..100, 100u32..200).prop_map(|(a, b)| format!("in {a}..{b}")),
+            (1u32..1000, 0u32..1000).prop_map(|(a, b)| format!("≈ {a},{b:03}")),
         ]
+        .boxed()
     }
 
     fn q(s: &str) -> String {
@@ -669,7 +675,16 @@ mod round_trip {
             (
                 series(),
                 series(),
-                prop_oneof![Just("beats"), Just("matches"), Just("<"), Just(">="), Just("matches or beats")],
+                prop_oneof![
+                    Just("beats"),
+                    Just("matches"),
+                    Just("<"),
+                    Just(">="),
+                    Just("matches or beats"),
+                    Just("loses to"),
+                    Just("is faster than"),
+                    Just("is slower than")
+                ],
                 prop::option::of(quantifier())
             )
                 .prop_map(|(a, b, r, qu)| format!(
