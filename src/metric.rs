@@ -86,6 +86,7 @@ pub fn unit_scale(unit: &str) -> Option<(&'static str, f64)> {
         "h" => ("time", 3600.0),
         "tok/s" | "tokens/s" => ("token rate", 1.0),
         "req/s" | "requests/s" => ("request rate", 1.0),
+        "req/min" | "requests/min" => ("request rate", 1.0 / 60.0),
         "B" => ("bytes", 1.0),
         "KB" => ("bytes", 1e3),
         "MB" => ("bytes", 1e6),
@@ -144,7 +145,7 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     }
     if let Some(u) = unit {
         let u = u.to_ascii_lowercase();
-        if u.contains("/s") || u.ends_with("ps") {
+        if u.contains("/s") || u.contains("/min") || u.ends_with("ps") {
             return Direction::Higher;
         }
         if matches!(u.as_str(), "s" | "ms" | "us" | "ns" | "sec" | "seconds") {
@@ -272,6 +273,9 @@ mod tests {
         // A rate ending in `_s` is a rate, not seconds.
         assert_eq!(unit_from_name("tokens_per_s"), Some("tok/s"));
         assert_eq!(unit_from_name("step_time_s"), Some("s"));
+        // A rate per minute (llmperf's completed requests) is a rate.
+        assert_eq!(direction_from_name("num_completed_requests_per_min", Some("req/min")), Direction::Higher);
+        assert_eq!(unit_scale("req/min"), Some(("request rate", 1.0 / 60.0)));
     }
 
     #[test]

@@ -394,40 +394,14 @@ fn llmperf_per_request_results_are_refused() {
     assert!(m.contains("`*_summary.json`"), "{m}");
 }
 
-#[test]
-fn llmperf_summaries_are_one_generic_run() {
-    let (f, runs, _) = parse("corpus/llmperf/leaderboard-anyscale-7b-summary.json");
-    assert_eq!(f, Format::Jsonl);
-    assert_eq!(runs.len(), 1);
-    let r = &runs[0];
-    assert_eq!(r.line, 1);
-    assert_eq!(param(r, "model"), Some(&text("meta-llama/Llama-2-7b-chat-hf")));
-    assert_eq!(param(r, "num_concurrent_requests"), Some(&Value::Num(5.0)), "a setting, by its name");
-    // The epoch seconds under `timestamp` are when the run happened: not a
-    // param (two repeats would be two points), not a metric.
-    assert_eq!(r.time.as_deref(), Some("2023-12-21T05:19:03Z"));
-    assert!(!has_field(r, "timestamp"));
-    // llmperf writes token-count min/max as strings: read as a CSV reads
-    // them, numbers, and measurements by their name (as `mean_input_tokens`).
-    assert_eq!(metric(r, "results_number_input_tokens_min"), 550.0);
-    assert_eq!(metric(r, "results_number_output_tokens_max"), 151.0);
-    assert_eq!(param(r, "version"), Some(&text("2023-08-31")));
-    close(metric(r, "results_ttft_s_mean"), 0.22518338954666584);
-    assert_eq!(metric(r, "mean_input_tokens"), 550.0);
-
-    let (f, runs, _) = parse("corpus/llmperf/leaderboard-lepton-7b-summary-mostly-errors.json");
-    assert_eq!(f, Format::Jsonl);
-    let r = &runs[0];
-    assert_eq!(metric(r, "results_number_errors"), 130.0);
-    close(metric(r, "results_error_rate"), 0.8666666666666667);
-    assert_eq!(param(r, "results_error_code_frequency"), Some(&text("{429.0: 130}")));
-}
-
-/// Every fixture of the corpus has a test, here or in `formats_neighbours`
-/// (the stdout-style files in `formats_stdout`); a new one must get its own.
+/// Every fixture of the corpus has a test, here, in `formats_neighbours`
+/// or in `formats_serving` (the stdout-style files in `formats_stdout`); a
+/// new one must get its own.
 #[test]
 fn every_json_fixture_is_covered() {
-    let covered = [include_str!("formats_json.rs"), include_str!("formats_neighbours.rs")].concat();
+    let covered =
+        [include_str!("formats_json.rs"), include_str!("formats_neighbours.rs"), include_str!("formats_serving.rs")]
+            .concat();
     let mut files = Vec::new();
     let mut dirs = vec![fixture("corpus")];
     while let Some(dir) = dirs.pop() {

@@ -30,62 +30,11 @@ fn refused(rel: &str) -> String {
 // ------------------------------------------------ LLM serving harnesses
 
 #[test]
-fn llmperf_yi34b_summary_time_from_its_timestamp() {
-    let (f, runs, _) = parse("corpus/llmperf/yi34b-vllm-c16-summary.json");
-    assert_eq!(f, Format::Jsonl);
-    assert_eq!(runs.len(), 1);
-    assert_eq!(runs[0].time.as_deref(), Some("2024-06-12T16:21:16Z"));
-    assert!(!has_field(&runs[0], "timestamp"));
-    close(metric(&runs[0], "results_ttft_s_mean"), 5.367653323758857);
-    let m = refused("corpus/llmperf/yi34b-vllm-c16-individual-responses.json");
-    assert!(m.starts_with("looks like llmperf per-request results"), "{m}");
-}
-
-/// One summary per concurrency: each its own point (the `timestamp` that
-/// differs between them is their time, not a param).
-#[test]
-fn llmperf_concurrency_sweep_one_point_each() {
-    let files = [
-        (1, "corpus/llmperf/yi34b-sweep/tgi/c1.json"),
-        (2, "corpus/llmperf/yi34b-sweep/tgi/c2.json"),
-        (4, "corpus/llmperf/yi34b-sweep/tgi/c4.json"),
-        (8, "corpus/llmperf/yi34b-sweep/tgi/c8.json"),
-        (16, "corpus/llmperf/yi34b-sweep/tgi/c16.json"),
-        (32, "corpus/llmperf/yi34b-sweep/tgi/c32.json"),
-        (64, "corpus/llmperf/yi34b-sweep/tgi/c64.json"),
-    ];
-    let mut times = Vec::new();
-    for (c, rel) in files {
-        let (_, runs, _) = parse(rel);
-        assert_eq!(runs.len(), 1);
-        assert_eq!(param(&runs[0], "num_concurrent_requests"), Some(&Value::Num(f64::from(c))));
-        assert!(!has_field(&runs[0], "timestamp"), "{rel}");
-        times.push(runs[0].time.clone().unwrap());
-    }
-    assert_eq!(times[0], "2024-06-12T15:21:52Z");
-    assert_eq!(times[6], "2024-06-12T15:43:24Z");
-}
-
-#[test]
 fn guidellm_benchmarks_are_refused_naming_what_would_be_dropped() {
     let m = refused("corpus/guidellm/qwen3-30b-tp4-fp8-synchronous-benchmarks.json");
     assert!(m.contains(":1: `benchmarks[]`: 1 result (4427 numbers) not read"), "{m}");
     assert!(m.contains("reckon does not know this layout"), "{m}");
     assert!(m.contains("--format jsonl"), "{m}");
-}
-
-#[test]
-fn vllm_benchmark_latency_and_throughput() {
-    let (f, runs, outcome) = parse("corpus/vllm-bench/latency-llama8b-tp1.json");
-    assert_eq!(f, Format::Jsonl);
-    assert_eq!(runs.len(), 1);
-    close(metric(&runs[0], "avg_latency"), 7.419569773475329);
-    close(metric(&runs[0], "percentiles.99"), 7.734547998122871);
-    assert_eq!(outcome.skipped.len(), 1);
-    assert!(outcome.skipped[0].contains("`latencies[]` (15 numbers)"), "{:?}", outcome.skipped);
-    let (_, runs, _) = parse("corpus/vllm-bench/throughput-llama8b-tp1.json");
-    close(metric(&runs[0], "tokens_per_second"), 1190.9743920852);
-    assert_eq!(param(&runs[0], "num_requests"), Some(&Value::Num(200.0)));
 }
 
 #[test]

@@ -9,6 +9,7 @@ use super::criterion::{CriterionCsv, CriterionJson};
 use super::gbench::{GbenchCsv, GbenchJson};
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
 use super::hyperfine::Hyperfine;
+use super::llmperf::Llmperf;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
 use super::nvbench::{NvbenchCsv, NvbenchJson};
 use super::pyjson;
@@ -17,6 +18,7 @@ use super::refuse::{self, JsonLook};
 use super::sglang::SglangJsonl;
 use super::stdout::ServingStdout;
 use super::vllm::VllmJson;
+use super::vllm_bench::VllmBench;
 use crate::run::RawRun;
 use crate::{Error, Result};
 
@@ -50,6 +52,10 @@ pub enum Format {
     CriterionJson,
     /// criterion's `raw.csv`.
     CriterionCsv,
+    /// `vllm bench latency` / `vllm bench throughput` `--output-json`.
+    VllmBench,
+    /// llmperf's `*_summary.json`.
+    Llmperf,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -57,7 +63,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 14] = [
+    pub const ALL: [Format; 16] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
@@ -70,6 +76,8 @@ impl Format {
         Format::Asv,
         Format::CriterionJson,
         Format::CriterionCsv,
+        Format::VllmBench,
+        Format::Llmperf,
         Format::Csv,
         Format::Jsonl,
     ];
@@ -89,6 +97,8 @@ impl Format {
             Format::Asv => Asv::NAME,
             Format::CriterionJson => CriterionJson::NAME,
             Format::CriterionCsv => CriterionCsv::NAME,
+            Format::VllmBench => VllmBench::NAME,
+            Format::Llmperf => Llmperf::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -108,13 +118,16 @@ impl Format {
     /// (`date`, `model_id`, `endpoint_type`, `burstiness`,
     /// `request_goodput`) is [`Format::VllmJson`], also as an array;
     /// `{"results": [{"command": …` is [`Format::Hyperfine`]; other JSON
-    /// objects (a flat llmperf summary among them) are [`Format::Jsonl`];
+    /// objects are [`Format::Jsonl`];
     /// `{"context": …, "benchmarks": […]}` is [`Format::GbenchJson`], a
     /// table under Google Benchmark's CSV header [`Format::GbenchCsv`].
     /// Text with a "Serving Benchmark Result" block is
     /// [`Format::ServingStdout`]; a table with a header row and the same
     /// number of delimiters on each line is [`Format::Csv`]; pytest-benchmark,
-    /// nvbench, asv and criterion files are theirs. llmperf per-request
+    /// nvbench, asv and criterion files are theirs, as are vLLM's
+    /// `benchmark_latency`/`benchmark_throughput` JSON and llmperf
+    /// summaries (`num_concurrent_requests` beside `results_*`). llmperf
+    /// per-request
     /// files are
     /// refused with what to do instead, as are empty, binary and other text
     /// files.
@@ -161,13 +174,15 @@ impl Format {
 
     /// The formats of JSON content, in the order they are asked (the
     /// generic JSON lines last).
-    const JSON: [Format; 9] = [
+    const JSON: [Format; 11] = [
         Format::Hyperfine,
         Format::GbenchJson,
         Format::PytestBenchmark,
         Format::NvbenchJson,
         Format::Asv,
         Format::CriterionJson,
+        Format::VllmBench,
+        Format::Llmperf,
         Format::VllmJson,
         Format::SglangJsonl,
         Format::Jsonl,
@@ -191,6 +206,8 @@ impl Format {
             Format::Asv => Asv::detect(sniff),
             Format::CriterionJson => CriterionJson::detect(sniff),
             Format::CriterionCsv => CriterionCsv::detect(sniff),
+            Format::VllmBench => VllmBench::detect(sniff),
+            Format::Llmperf => Llmperf::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -249,6 +266,8 @@ impl Format {
             Format::Asv => Asv::parse,
             Format::CriterionJson => CriterionJson::parse,
             Format::CriterionCsv => CriterionCsv::parse,
+            Format::VllmBench => VllmBench::parse,
+            Format::Llmperf => Llmperf::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {

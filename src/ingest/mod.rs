@@ -15,6 +15,7 @@ pub mod gbench;
 pub mod generic;
 pub mod hyperfine;
 pub mod limit;
+pub mod llmperf;
 pub mod log_format;
 pub mod log_time;
 pub mod nvbench;
@@ -25,6 +26,7 @@ pub mod sglang;
 pub mod stdout;
 pub mod template;
 pub mod vllm;
+pub mod vllm_bench;
 pub(crate) mod walk;
 
 use std::path::Path;

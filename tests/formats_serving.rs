@@ -1,0 +1,247 @@
+//! What reckon makes of the LLM serving harnesses' files in the corpus:
+//! vLLM's offline benchmarks, llmperf, guidellm, GenAI-Perf / `AIPerf` and
+//! lm-eval-harness — the format detected, the runs, points, params,
+//! metrics with their units and directions, repeats, and a few values
+//! copied from the fixture each test names.
+
+use std::path::Path;
+
+use reckon::ingest::generic::GenericOptions;
+use reckon::ingest::Format;
+use reckon::metric::{direction_from_name, Direction};
+use reckon::run::{RawRun, Value};
+use reckon::Error;
+
+mod common;
+use common::corpus::{close, fixture, has_field, head, metric, param, parse, parse_as, text, unit};
+
+/// The message of a refusal, at detection or when the parse found what it
+/// would drop.
+fn refused(rel: &str) -> String {
+    let path = fixture(rel);
+    match Format::detect(&path, &head(&path)) {
+        Err(Error::UnknownFormat { msg, .. }) => msg,
+        Ok(format) => match parse_as(format, &path, &GenericOptions::default()) {
+            Err(e) => e.to_string(),
+            Ok((runs, _)) => panic!("{rel}: expected a refusal, read {} runs as {}", runs.len(), format.name()),
+        },
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+/// The direction the store gives a metric of this run (from its name and
+/// the unit the format stated).
+fn direction(run: &RawRun, name: &str) -> Direction {
+    direction_from_name(name, unit(run, name))
+}
+
+/// The runs of a fixture read again from its bytes with a BOM and Windows
+/// line ends: the same format, the same runs.
+fn same_with_bom_and_crlf(rel: &str) {
+    let (format, runs, _) = parse(rel);
+    let text = std::fs::read_to_string(fixture(rel)).unwrap();
+    let crlf = format!("\u{feff}{}", text.replace("\r\n", "\n").replace('\n', "\r\n"));
+    assert_eq!(Format::detect(Path::new("x.json"), crlf.as_bytes()).unwrap(), format, "{rel}");
+    let mut again = Vec::new();
+    format
+        .parse(Path::new("x.json"), &mut crlf.as_bytes(), &mut |r| {
+            again.push(r);
+            Ok(())
+        })
+        .unwrap();
+    assert!(again == runs, "{rel}: the runs differ with a BOM and CRLF");
+}
+
+// ------------------------------------------------------------------ vLLM
+
+/// `benchmark_latency --output-json`: the 15 iterations are the repeats of
+/// `latency` (they were dropped: `latencies[]` was named as skipped), the
+/// percentiles vLLM computed are seconds on the first.
+#[test]
+fn vllm_benchmark_latency_iterations_are_repeats() {
+    let rel = "corpus/vllm-bench/latency-llama8b-tp1.json";
+    let (f, runs, outcome) = parse(rel);
+    assert_eq!(f, Format::VllmBench);
+    assert_eq!(f.name(), "vllm-bench");
+    assert_eq!(runs.len(), 15);
+    assert!(outcome.skipped.is_empty(), "{:?}", outcome.skipped);
+    for (i, r) in runs.iter().enumerate() {
+        assert_eq!(r.params, vec![("iteration".to_string(), Value::Num((i + 1) as f64))], "one point");
+        assert_eq!(r.line, i as u64 + 4, "each iteration at its own line");
+        assert_eq!(unit(r, "latency"), Some("s"));
+    }
+    close(metric(&runs[0], "latency"), 7.438288155943155);
+    close(metric(&runs[14], "latency"), 7.42855210416019);
+    close(metric(&runs[0], "avg_latency"), 7.419569773475329);
+    close(metric(&runs[0], "latency_p99"), 7.734547998122871);
+    close(metric(&runs[0], "latency_p10"), 7.179435640573502);
+    assert_eq!(runs[0].metrics.len(), 8, "latency, avg_latency and 6 percentiles");
+    assert_eq!(runs[1].metrics.len(), 1, "the summaries once");
+    for name in ["latency", "avg_latency", "latency_p50", "latency_p99"] {
+        assert_eq!(unit(&runs[0], name), Some("s"), "{name}");
+        assert_eq!(direction(&runs[0], name), Direction::Lower, "{name}");
+    }
+    assert_eq!(runs[0].time, None, "the file holds no time");
+    same_with_bom_and_crlf(rel);
+}
+
+#[test]
+fn vllm_benchmark_throughput_rates_and_counts() {
+    let rel = "corpus/vllm-bench/throughput-llama8b-tp1.json";
+    let (f, runs, outcome) = parse(rel);
+    assert_eq!(f, Format::VllmBench);
+    assert_eq!(runs.len(), 1);
+    assert!(outcome.skipped.is_empty());
+    let r = &runs[0];
+    assert_eq!(r.params, vec![("num_requests".to_string(), Value::Num(200.0))]);
+    close(metric(r, "tokens_per_second"), 1190.9743920852);
+    close(metric(r, "requests_per_second"), 2.7631534315929653);
+    close(metric(r, "elapsed_time"), 72.38106929324567);
+    assert_eq!(metric(r, "total_num_tokens"), 86204.0);
+    let seen: Vec<_> = r.metrics.iter().map(|m| (m.name.as_str(), m.unit.as_deref(), direction(r, &m.name))).collect();
+    assert_eq!(
+        seen,
+        [
+            ("elapsed_time", Some("s"), Direction::Lower),
+            ("requests_per_second", Some("req/s"), Direction::Higher),
+            ("tokens_per_second", Some("tok/s"), Direction::Higher),
+            ("total_num_tokens", None, Direction::Neutral),
+        ]
+    );
+    same_with_bom_and_crlf(rel);
+}
+
+// --------------------------------------------------------------- llmperf
+
+#[test]
+fn llmperf_summary_metrics_units_and_time() {
+    let rel = "corpus/llmperf/yi34b-vllm-c16-summary.json";
+    let (f, runs, outcome) = parse(rel);
+    assert_eq!(f, Format::Llmperf);
+    assert_eq!(f.name(), "llmperf");
+    assert_eq!(runs.len(), 1);
+    assert!(outcome.skipped.is_empty(), "no request failed: {:?}", outcome.skipped);
+    let r = &runs[0];
+    assert_eq!(r.time.as_deref(), Some("2024-06-12T16:21:16Z"));
+    assert!(!has_field(r, "timestamp"));
+    assert_eq!(r.metrics.len(), 66, "every `results_*` number but the empty error-code table");
+    let params: Vec<&str> = r.params.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        params,
+        [
+            "mean_input_tokens",
+            "mean_output_tokens",
+            "model",
+            "name",
+            "num_concurrent_requests",
+            "stddev_input_tokens",
+            "stddev_output_tokens",
+            "version"
+        ]
+    );
+    assert_eq!(param(r, "num_concurrent_requests"), Some(&Value::Num(16.0)));
+    assert_eq!(param(r, "model"), Some(&text("01-ai/Yi-1.5-34B-Chat")));
+    close(metric(r, "ttft_s_mean"), 5.367653323758857);
+    close(metric(r, "ttft_s_p99"), 7.9380509024299135);
+    close(metric(r, "end_to_end_latency_s_p50"), 18.014698060000228);
+    close(metric(r, "mean_output_throughput_token_per_s"), 124.29275563556878);
+    assert_eq!(metric(r, "number_output_tokens_max"), 167.0, "written as text, read as a number");
+    let expect = [
+        ("ttft_s_mean", Some("s"), Direction::Lower),
+        ("inter_token_latency_s_p90", Some("s"), Direction::Lower),
+        ("end_to_end_latency_s_max", Some("s"), Direction::Lower),
+        ("request_output_throughput_token_per_s_p50", Some("tok/s"), Direction::Higher),
+        ("mean_output_throughput_token_per_s", Some("tok/s"), Direction::Higher),
+        ("num_completed_requests_per_min", Some("req/min"), Direction::Higher),
+        ("error_rate", None, Direction::Lower),
+        ("number_errors", None, Direction::Lower),
+        ("num_completed_requests", None, Direction::Neutral),
+        ("num_requests_started", None, Direction::Neutral),
+        ("number_input_tokens_mean", None, Direction::Neutral),
+    ];
+    for (name, u, d) in expect {
+        assert_eq!((unit(r, name), direction(r, name)), (u, d), "{name}");
+    }
+    let m = refused("corpus/llmperf/yi34b-vllm-c16-individual-responses.json");
+    assert!(m.starts_with("looks like llmperf per-request results"), "{m}");
+    same_with_bom_and_crlf(rel);
+}
+
+/// One summary per concurrency: each its own point (the `timestamp` that
+/// differs between them is their time, not a param); where requests
+/// failed, the file says how many and that the numbers are the others'.
+#[test]
+fn llmperf_concurrency_sweep_one_point_each() {
+    let files = [
+        (1, "corpus/llmperf/yi34b-sweep/tgi/c1.json"),
+        (2, "corpus/llmperf/yi34b-sweep/tgi/c2.json"),
+        (4, "corpus/llmperf/yi34b-sweep/tgi/c4.json"),
+        (8, "corpus/llmperf/yi34b-sweep/tgi/c8.json"),
+        (16, "corpus/llmperf/yi34b-sweep/tgi/c16.json"),
+        (32, "corpus/llmperf/yi34b-sweep/tgi/c32.json"),
+        (64, "corpus/llmperf/yi34b-sweep/tgi/c64.json"),
+    ];
+    let mut times = Vec::new();
+    let mut noted = Vec::new();
+    for (c, rel) in files {
+        let (f, runs, outcome) = parse(rel);
+        assert_eq!(f, Format::Llmperf, "{rel}");
+        assert_eq!(runs.len(), 1);
+        assert_eq!(param(&runs[0], "num_concurrent_requests"), Some(&Value::Num(f64::from(c))));
+        assert!(!has_field(&runs[0], "timestamp"), "{rel}");
+        times.push(runs[0].time.clone().unwrap());
+        if !outcome.skipped.is_empty() {
+            noted.push((c, metric(&runs[0], "number_errors"), outcome.skipped[0].clone()));
+        }
+    }
+    assert_eq!(times[0], "2024-06-12T15:21:52Z");
+    assert_eq!(times[6], "2024-06-12T15:43:24Z");
+    close(metric(&parse(files[0].1).1[0], "ttft_s_mean"), 0.5928773132048055);
+    close(metric(&parse(files[6].1).1[0], "ttft_s_mean"), 7.531542606476272);
+    // Only the summaries whose requests failed say so.
+    assert!(noted.iter().all(|(_, errors, note)| *errors > 0.0 && note.contains("failed")), "{noted:?}");
+    assert!(noted.iter().any(|(c, errors, _)| *c == 64 && *errors == 86.0), "{noted:?}");
+}
+
+#[test]
+fn llmperf_leaderboard_summary_user_metadata_are_params() {
+    let (f, runs, outcome) = parse("corpus/llmperf/leaderboard-anyscale-7b-summary.json");
+    assert_eq!(f, Format::Llmperf);
+    assert_eq!(runs.len(), 1);
+    assert!(outcome.skipped.is_empty());
+    let r = &runs[0];
+    assert_eq!(r.line, 1);
+    assert_eq!(r.time.as_deref(), Some("2023-12-21T05:19:03Z"));
+    assert_eq!(param(r, "framework"), Some(&text("anyscale")));
+    assert_eq!(param(r, "model_size"), Some(&text("7b")));
+    assert_eq!(param(r, "mean_input_tokens"), Some(&Value::Num(550.0)), "a setting of the run");
+    assert_eq!(metric(r, "number_input_tokens_min"), 550.0);
+    assert_eq!(metric(r, "number_output_tokens_max"), 151.0);
+    close(metric(r, "ttft_s_mean"), 0.22518338954666584);
+    let m = refused("corpus/llmperf/leaderboard-lepton-7b-individual-130-of-150-errors.json");
+    assert!(m.starts_with("looks like llmperf per-request results"), "{m}");
+    assert!(m.contains("`*_summary.json`"), "{m}");
+}
+
+/// 130 of 150 requests were refused (HTTP 429): llmperf's latencies are of
+/// the 20 that got through. The numbers are stored as llmperf wrote them —
+/// they are true of those 20 — with the failures as lower-is-better
+/// metrics, one per error code, and a note that says whose numbers they are.
+#[test]
+fn llmperf_mostly_errors_summary_says_whose_numbers_they_are() {
+    let (f, runs, outcome) = parse("corpus/llmperf/leaderboard-lepton-7b-summary-mostly-errors.json");
+    assert_eq!(f, Format::Llmperf);
+    let r = &runs[0];
+    assert_eq!(r.metrics.len(), 67);
+    assert_eq!(metric(r, "number_errors"), 130.0);
+    close(metric(r, "error_rate"), 0.8666666666666667);
+    assert_eq!(metric(r, "error_code_frequency.429"), 130.0);
+    assert_eq!(direction(r, "error_code_frequency.429"), Direction::Lower);
+    assert_eq!(metric(r, "num_completed_requests"), 20.0);
+    assert!(!r.params.iter().any(|(k, _)| k.contains("error")), "failures are no point of the sweep");
+    assert_eq!(
+        outcome.skipped,
+        ["130 requests of 150 failed (`results_number_errors`): llmperf's latencies, token counts and \
+          throughputs in this file are of the 20 that completed only"]
+    );
+}
