@@ -190,7 +190,15 @@ impl Layout {
             let next = if sec.members.get(k) == Some(&bi) { k + 1 } else { k };
             first_two(sec.before[k].iter().chain(&sec.after[next]))
         });
-        let heading_metric = blocks[bi].headings.iter().rev().find_map(|h| self.metric[*h].clone());
+        // A document's title names the study (`# Turning on LTO for the
+        // service binaries`), not the metric of a section below it.
+        let sectioned = blocks[bi].headings.len() > 1;
+        let heading_metric = blocks[bi]
+            .headings
+            .iter()
+            .rev()
+            .filter(|h| !(sectioned && matches!(blocks[**h].kind, BlockKind::Heading(1))))
+            .find_map(|h| self.metric[*h].clone());
         // `## Hit ratio on the Zipf trace`: the values its headings name, the
         // outer first (an inner heading's value of a param replaces it).
         let heading_values = blocks[bi].headings.iter().flat_map(|h| self.values[*h].iter().cloned()).collect();

@@ -24,6 +24,11 @@ pub(crate) enum Scope {
     Smallest(String),
     /// Every point of the param (`at every size`).
     Every(String),
+    /// Some points of the param, listed (`at C=64 and C=128`).
+    In(String, Vec<f64>),
+    /// A point of a param whose values are text (`on http-router`), as the
+    /// data hold it.
+    Is(String, String),
 }
 
 impl Scope {
@@ -34,7 +39,9 @@ impl Scope {
             | Scope::Between(p, _, _)
             | Scope::Largest(p)
             | Scope::Smallest(p)
-            | Scope::Every(p) => p,
+            | Scope::Every(p)
+            | Scope::In(p, _)
+            | Scope::Is(p, _) => p,
         }
     }
 
@@ -599,7 +606,7 @@ pub(crate) mod tests {
         Vocabulary::build(&options(), &series, &params)
     }
 
-    fn options() -> Options {
+    pub(crate) fn options() -> Options {
         let strings = |xs: &[&str]| xs.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();
         // reckon's default margins: 2% for a throughput, 5% for a latency.
         let rule = |name: &str, direction, margin| MetricRule {

@@ -151,8 +151,9 @@ pub(crate) fn read(
     for range in scope::clauses(tokens) {
         let c = &tokens[range];
         let (scope, mut used) = clause_scope(vocab, c, last_param.as_deref(), preferred_params);
-        let second = scope.as_ref().and_then(|s| scope::second_point(vocab, c, s, &mut used));
         let sweep = scope::sweep_param(vocab, preferred_params);
+        let scope = scope.or_else(|| text_point(c, sweep.as_deref(), &mut used));
+        let second = scope.as_ref().and_then(|s| scope::second_point(vocab, c, s, &mut used));
         let (scope, also) = scope::point_and_filter(scope, second, sweep.as_deref());
         if let Some(s) = &scope {
             last_param = Some(s.param().to_string());
@@ -250,6 +251,17 @@ fn series_in(c: &[Token]) -> Vec<(usize, &Vec<String>)> {
         .collect()
 }
 
+/// `On http-router, …`: a text value of the swept param is a point of it.
+fn text_point(c: &[Token], sweep: Option<&str>, used: &mut Vec<usize>) -> Option<Scope> {
+    c.iter().enumerate().find_map(|(i, t)| match &t.kind {
+        Tok::Mention(Meaning::Value(p, v)) if Some(p.as_str()) == sweep => {
+            used.push(i);
+            Some(Scope::Is(p.clone(), v.clone()))
+        }
+        _ => None,
+    })
+}
+
 /// The values of params a clause names (`in fp8`), each replacing an
 /// earlier one of its param, and their tokens used; not those of the
 /// sweep's param (`on regex` of `benchmark`), which no filter reads.
@@ -294,18 +306,8 @@ fn filter_of(
             values.push(pv);
         }
     }
-    let literal = |v: &str| {
-        let bare = v.parse::<f64>().is_ok() && !v.contains(char::is_alphabetic)
-            || v.chars().next().is_some_and(char::is_alphabetic)
-                && v.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c));
-        if bare {
-            v.to_string()
-        } else {
-            format!("'{}'", v.replace('\'', ""))
-        }
-    };
     let parts: Vec<String> =
-        point.into_iter().chain(values.into_iter().map(|(p, v)| format!("{p} = {}", literal(v)))).collect();
+        point.into_iter().chain(values.into_iter().map(|(p, v)| format!("{p} = {}", scope::literal(v)))).collect();
     (!parts.is_empty()).then(|| parts.join(" and "))
 }
 
@@ -767,7 +769,7 @@ mod tests {
             }
         };
         assert!(unread("Triton is faster than cuBLAS on TFLOPS within 10% at N=512.").contains("`within`"));
-        assert!(unread("Triton beats cuBLAS on TFLOPS at N=512 and N=4096.").contains("`4096`"));
+        assert!(unread("Triton beats cuBLAS on TFLOPS at N=512 and N=2048.").contains("`2048`"));
         assert!(unread("Triton is at least as fast as cuBLAS on TFLOPS at N=512.").contains("`least`"));
         assert!(unread("Triton grows 2x faster than cuBLAS on TFLOPS at N=512.").contains("`grows`"));
         // A param set to the point the clause names restates it.
@@ -848,6 +850,77 @@ mod tests {
         assert_eq!(
             statements("cuBLAS stays under 900 TFLOPS even at N=8192."),
             ["max(cublas on tflops for all size) < 900"]
+        );
+    }
+
+    /// Lists of points, bounded quantifiers, ranges written with `≤`, `16
+    /// threads and up`, and a ratio after a comma as a clause of its own.
+    #[test]
+    fn lists_bounds_and_ranges_of_points() {
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS at N=512 and N=4096."),
+            ["triton beats cublas on tflops for all size in (512, 4096)"]
+        );
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS at 512, 4096 and 8192 N."),
+            ["triton beats cublas on tflops for all size in (512, 4096, 8192)"]
+        );
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS between 512 and 4096 N."),
+            ["triton beats cublas on tflops for all size in 512..4096"]
+        );
+        assert_eq!(
+            statements("Triton has the highest TFLOPS at every size up to 4096."),
+            ["triton > others on tflops for all size <= 4096"]
+        );
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS at N ≤ 4096."),
+            ["triton beats cublas on tflops for all size <= 4096"]
+        );
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS at N >= 4096."),
+            ["triton beats cublas on tflops for all size >= 4096"]
+        );
+        assert_eq!(
+            statements("Triton beats cuBLAS on TFLOPS on large matrices (N=4096 and up)."),
+            ["triton beats cublas on tflops for all size >= 4096"]
+        );
+        assert_eq!(
+            statements("Triton is the slowest on TFLOPS at every size, 10% to 20% behind cuBLAS."),
+            ["triton < others on tflops for all size", "cublas / triton on tflops in 1.1..1.2 for all size"]
+        );
+    }
+
+    /// A text value of the swept param is a point of it, also lent from a
+    /// clause of its own; one of another param filters.
+    #[test]
+    fn a_text_value_of_the_swept_param_is_a_point() {
+        let strings = |xs: &[&str]| xs.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();
+        let series = ["cublas", "triton"].into_iter().map(String::from).collect();
+        let params = [
+            ("shape".to_string(), strings(&["square", "tall-skinny", "wide"])),
+            ("dtype".to_string(), strings(&["bf16", "fp8"])),
+        ]
+        .into_iter()
+        .collect();
+        let mut v = Vocabulary::build(&super::super::vocab::tests::options(), &series, &params);
+        v.shared_values.insert("shape".into(), 3);
+        let read_as = |sentence: &str| -> Vec<String> {
+            read(&v, &tokenize(&v, sentence), sentence, &Surroundings::default(), &[])
+                .into_iter()
+                .filter_map(|i| match i {
+                    Item::Reading(r) => Some(r.statement),
+                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            read_as("On tall-skinny, Triton beats cuBLAS on TFLOPS."),
+            ["triton beats cublas on tflops at shape = tall-skinny"]
+        );
+        assert_eq!(
+            read_as("Triton beats cuBLAS on TFLOPS by more than 12% (wide only) in fp8."),
+            ["triton / cublas on tflops at shape = wide > 1.12 where dtype = fp8"]
         );
     }
 

@@ -186,7 +186,7 @@ impl Clause<'_> {
         let up_to = before.first() == Some(&"to") && before.get(1) == Some(&"up")
             || before.windows(2).any(|w| w == ["much", "as"]);
         match (&self.scope, up_to) {
-            (Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)), _) | (_, false) => {
+            (Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)), _) | (_, false) => {
                 Some(format!("{term} on {metric}{q} ≈ {}{within}", format_number(f.value)))
             }
             (s, true) => {

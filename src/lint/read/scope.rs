@@ -23,11 +23,16 @@ pub(super) fn clauses(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
                 false
             }
             Tok::Punct(';') => true,
-            // `…, by 15% to 45%`: the size of the comparison before it.
+            // `…, by 15% to 45%`: the size of the comparison before it;
+            // `at 1, 2 and 4 threads`: a list. `…, 10% to 20% behind X`: a
+            // ratio of its own.
             Tok::Punct(',') => {
                 let number = |k: usize| tokens.get(k).is_some_and(|n| matches!(n.kind, Tok::Number(_)));
+                let ratio = tokens.get(i + 1).is_some_and(
+                    |n| matches!(&n.kind, Tok::Number(n) if matches!(n.unit, Unit::Times | Unit::Percent)),
+                );
                 let by = tokens.get(i + 1).and_then(word) == Some("by") && number(i + 2);
-                depth <= 0 && !number(i + 1) && !by
+                depth <= 0 && (!number(i + 1) || ratio) && !by
             }
             Tok::Word(w) if w == "and" => {
                 // `1.4x faster at 16k tokens and 10% faster at 1k`: a second
@@ -137,8 +142,16 @@ pub(super) fn vague_param(tokens: &[Token], text: &str) -> Option<(String, Strin
     })
 }
 
-/// A clause's scope, and the tokens it used.
+/// A clause's scope, and the tokens it used: its first point or range, a
+/// point widened to the list it heads (`at C=64 and C=128`, `at 1 and 2
+/// threads`: the points the data hold).
 pub(super) fn scope_of(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usize>) {
+    let (scope, mut used) = first_scope(vocab, tokens);
+    let scope = scope.map(|s| listed(vocab, tokens, s, &mut used));
+    (scope, used)
+}
+
+fn first_scope(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usize>) {
     let mut used = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         match &t.kind {
@@ -158,14 +171,14 @@ pub(super) fn scope_of(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, 
                     if let Some(at) = size_point(vocab, tokens, i, n) {
                         used.extend([i, i + 1]);
                         let before = words_before(tokens, i, 2);
-                        return (Some(ranged(at, &before, tokens.get(i + 2))), used);
+                        return (Some(ranged(at, &before, tokens.get(i + 2..).unwrap_or_default())), used);
                     }
                     continue;
                 };
                 used.extend(i..=j);
                 let before = words_before(tokens, i, 2);
                 let at = Scope::At(p.clone(), sized_value(vocab, p, n, size));
-                return (Some(ranged(at, &before, tokens.get(j + 1))), used);
+                return (Some(ranged(at, &before, tokens.get(j + 1..).unwrap_or_default())), used);
             }
             Tok::Mention(Meaning::Point(s)) => {
                 used.push(i);
@@ -179,37 +192,149 @@ pub(super) fn scope_of(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, 
                         }
                     }
                 }
-                return (Some(ranged(s.clone(), &before, tokens.get(i + 1))), used);
+                return (Some(ranged(s.clone(), &before, &tokens[i + 1..])), used);
             }
             Tok::Mention(Meaning::Param(p)) => {
-                let before = words_before(tokens, i, 2);
-                if before.first().is_some_and(|w| matches!(*w, "every" | "all" | "each" | "across" | "any")) {
-                    used.push(i);
-                    return (Some(Scope::Every(p.clone())), used);
-                }
-                let mut j = i + 1;
-                if matches!(tokens.get(j).map(|t| &t.kind), Some(Tok::Punct('=' | ':'))) {
-                    j += 1;
-                }
-                if let Some(Tok::Number(n)) = tokens.get(j).map(|t| &t.kind) {
-                    if n.unit == Unit::None {
-                        used.extend([i, j]);
-                        let v = point_value(vocab, p, n);
-                        let at = Scope::At(p.clone(), v);
-                        if before.first() == Some(&"from") {
-                            if let Some((k, Some(hi))) = next_point(tokens, j + 1, p) {
-                                used.extend(k);
-                                return (Some(Scope::Between(p.clone(), v, hi)), used);
-                            }
-                        }
-                        return (Some(ranged(at, &before, tokens.get(j + 1))), used);
-                    }
+                if let Some(s) = param_scope(vocab, tokens, i, p, &mut used) {
+                    return (Some(s), used);
                 }
             }
             _ => {}
         }
     }
     (None, used)
+}
+
+/// The scope a param's name at `i` opens: `every size` (`up to 64`, `above
+/// 8`, `from 4 on` bounding it), `C=16`, `C ≤ 16`, `from C=1 to C=8`.
+fn param_scope(vocab: &Vocabulary, tokens: &[Token], at: usize, param: &str, used: &mut Vec<usize>) -> Option<Scope> {
+    let before = words_before(tokens, at, 2);
+    if before.first().is_some_and(|w| matches!(*w, "every" | "all" | "each" | "across" | "any")) {
+        used.push(at);
+        return Some(bounded_every(vocab, tokens, at + 1, param, used));
+    }
+    let mut j = at + 1;
+    let op = match (tokens.get(j).map(|t| &t.kind), tokens.get(j + 1).map(|t| &t.kind)) {
+        (Some(Tok::Punct('<')), Some(Tok::Punct('='))) | (Some(Tok::Punct('≤')), _) => Some("<="),
+        (Some(Tok::Punct('>')), Some(Tok::Punct('='))) | (Some(Tok::Punct('≥')), _) => Some(">="),
+        (Some(Tok::Punct('<')), _) => Some("<"),
+        (Some(Tok::Punct('>')), _) => Some(">"),
+        _ => None,
+    };
+    match (op, tokens.get(j).map(|t| &t.kind)) {
+        (Some("<=" | ">="), Some(Tok::Punct('<' | '>'))) => j += 2,
+        (Some(_), _) | (None, Some(Tok::Punct('=' | ':'))) => j += 1,
+        _ => {}
+    }
+    let Some(Tok::Number(num)) = tokens.get(j).map(|t| &t.kind) else { return None };
+    if num.unit != Unit::None {
+        return None;
+    }
+    used.extend([at, j]);
+    let value = point_value(vocab, param, num);
+    if let Some(op) = op {
+        used.extend(at + 1..j);
+        return Some(Scope::Range(param.to_string(), op, value));
+    }
+    if before.first() == Some(&"from") {
+        if let Some((rest, Some(hi))) = next_point(tokens, j + 1, param) {
+            used.extend(rest);
+            return Some(Scope::Between(param.to_string(), value, hi));
+        }
+    }
+    Some(ranged(Scope::At(param.to_string(), value), &before, &tokens[j + 1..]))
+}
+
+/// `every concurrency up to 64`, `every size above 8 MB`, `each M from 256
+/// on`: every point of `p` within the bound written after it (from `k`).
+fn bounded_every(vocab: &Vocabulary, tokens: &[Token], k: usize, p: &str, used: &mut Vec<usize>) -> Scope {
+    let w = |i: usize| tokens.get(i).and_then(word);
+    let (op, at) = match (w(k), w(k + 1)) {
+        (Some("up"), Some("to")) => ("<=", k + 2),
+        (Some("below" | "under"), _) => ("<", k + 1),
+        (Some("above" | "over" | "past" | "beyond"), _) => (">", k + 1),
+        (Some("from"), _) => (">=", k + 1),
+        _ => return Scope::Every(p.to_string()),
+    };
+    let Some((v, end)) = value_of(vocab, tokens, at, p) else { return Scope::Every(p.to_string()) };
+    if op == ">=" && !matches!(w(end), Some("on" | "onward" | "onwards" | "up" | "upward" | "upwards")) {
+        return Scope::Every(p.to_string());
+    }
+    used.extend(k..end + usize::from(op == ">="));
+    Scope::Range(p.to_string(), op, v)
+}
+
+/// A value of `p` written at `i` — `64`, `C=64`, `128 MB` of a param kept
+/// in MB — when the data hold it, with the index after it.
+fn value_of(vocab: &Vocabulary, tokens: &[Token], i: usize, p: &str) -> Option<(f64, usize)> {
+    let held = |v: f64| vocab.param_values.get(p).is_some_and(|vs| vs.contains(&v));
+    let mut i = i;
+    if matches!(tokens.get(i).map(|t| &t.kind), Some(Tok::Mention(Meaning::Param(q))) if q == p) {
+        i += 1;
+        if matches!(tokens.get(i).map(|t| &t.kind), Some(Tok::Punct('=' | ':'))) {
+            i += 1;
+        }
+    }
+    match &tokens.get(i)?.kind {
+        Tok::Number(n) if n.unit == Unit::None => {
+            if let Some(Scope::At(q, v)) = size_point(vocab, tokens, i, n) {
+                return (q == p).then_some((v, i + 2));
+            }
+            let v = point_value(vocab, p, n);
+            held(v).then_some((v, i + 1))
+        }
+        Tok::Mention(Meaning::Point(Scope::At(q, v))) if q == p => Some((*v, i + 1)),
+        _ => None,
+    }
+}
+
+/// A point that heads a list of points of its param — `at C=64 and C=128`,
+/// `at 1, 2 and 4 threads` — as the list (each a value the data hold);
+/// `between 1 and 4 threads` as the range. Marks the list's tokens used.
+fn listed(vocab: &Vocabulary, tokens: &[Token], scope: Scope, used: &mut Vec<usize>) -> Scope {
+    let Scope::At(param, v) = &scope else { return scope };
+    let (Some(&first), Some(&last)) = (used.iter().min(), used.iter().max()) else { return scope };
+    let joins = |i: usize| {
+        matches!(&tokens[i].kind, Tok::Punct(',')) || word(&tokens[i]).is_some_and(|w| w == "and" || w == "or")
+    };
+    let mut values = vec![*v];
+    let mut took = Vec::new();
+    // Before: `1 and` of `at 1 and 2 threads`.
+    let mut k = first;
+    while k >= 2 && joins(k - 1) {
+        let Tok::Number(n) = &tokens[k - 2].kind else { break };
+        let value = point_value(vocab, param, n);
+        if n.unit != Unit::None || !vocab.param_values.get(param.as_str()).is_some_and(|vs| vs.contains(&value)) {
+            break;
+        }
+        values.push(value);
+        took.extend([k - 2, k - 1]);
+        k -= 2;
+    }
+    if k < first && k > 0 && word(&tokens[k - 1]) == Some("between") && values.len() == 2 {
+        used.extend(took);
+        used.push(k - 1);
+        return Scope::Between(param.clone(), values[1].min(values[0]), values[1].max(values[0]));
+    }
+    // After: `and C=128`, `, 16 and 64`.
+    let mut k = last + 1;
+    while k < tokens.len() && joins(k) {
+        let mut at = k + 1;
+        if at < tokens.len() && word(&tokens[at]) == Some("and") {
+            at += 1;
+        }
+        let Some((value, end)) = value_of(vocab, tokens, at, param) else { break };
+        values.push(value);
+        took.extend(k..end);
+        k = end;
+    }
+    if values.len() < 2 {
+        return scope;
+    }
+    used.extend(took);
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    Scope::In(param.clone(), values)
 }
 
 /// `at 16 threads for small objects`: a point on a second param after the
@@ -288,16 +413,21 @@ fn next_point(tokens: &[Token], from: usize, param: &str) -> Option<(std::ops::R
 }
 
 /// A point made a range by the words around it: `from C=50 on`, `above
-/// C=8`, `up to C=16`.
-fn ranged(s: Scope, before: &[&str], after: Option<&Token>) -> Scope {
+/// C=8`, `up to C=16`, `16 threads and up`.
+pub(super) fn ranged(s: Scope, before: &[&str], after: &[Token]) -> Scope {
     let Scope::At(p, v) = s else { return s };
-    let after = after.and_then(word);
-    let op = match (before.first().copied(), before.get(1).copied(), after) {
+    let next = |k: usize| after.get(k).and_then(word);
+    let op = match (before.first().copied(), before.get(1).copied(), next(0)) {
         (Some("from"), _, Some("on" | "onward" | "onwards" | "upward" | "upwards" | "up"))
         | (Some("least"), Some("at"), _) => Some(">="),
         (Some("most"), Some("at"), _) | (Some("to" | "until" | "through"), Some("up"), _) => Some("<="),
         (Some("above" | "beyond" | "past" | "over" | "after"), _, _) => Some(">"),
         (Some("below" | "under" | "before"), _, _) => Some("<"),
+        (_, _, Some("and" | "or")) if next(2) != Some("to") => match next(1) {
+            Some("up" | "above" | "more" | "higher" | "beyond" | "upward" | "upwards") => Some(">="),
+            Some("below" | "less" | "fewer" | "lower" | "under") => Some("<="),
+            _ => None,
+        },
         _ => None,
     };
     match op {
@@ -319,7 +449,22 @@ pub(crate) fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<String> {
         Scope::Largest(p) => format!("at {p} = {}", f(*values?.last()?)),
         Scope::Smallest(p) => format!("at {p} = {}", f(*values?.first()?)),
         Scope::Every(p) => format!("for all {p}"),
+        Scope::In(p, vs) => format!("for all {p} in ({})", vs.iter().map(|v| f(*v)).collect::<Vec<_>>().join(", ")),
+        Scope::Is(p, v) => format!("at {p} = {}", literal(v)),
     })
+}
+
+/// A param's value as the claim language writes it: a number or a plain
+/// word bare, anything else quoted.
+pub(super) fn literal(v: &str) -> String {
+    let bare = v.parse::<f64>().is_ok() && !v.contains(char::is_alphabetic)
+        || v.chars().next().is_some_and(char::is_alphabetic)
+            && v.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c));
+    if bare {
+        v.to_string()
+    } else {
+        format!("'{}'", v.replace('\'', ""))
+    }
 }
 
 /// The param a whole sweep runs over when a sentence names none: one the
@@ -336,8 +481,8 @@ pub(super) fn sweep_param(vocab: &Vocabulary, preferred: &[String]) -> Option<St
 /// param when the sentence names none).
 pub(super) fn aggregate_over(vocab: &Vocabulary, s: Option<&Scope>, preferred: &[String]) -> Option<String> {
     match s {
-        Some(s @ (Scope::Range(..) | Scope::Between(..) | Scope::Every(_))) => quantifier(vocab, s),
-        Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)) => None,
+        Some(s @ (Scope::Range(..) | Scope::Between(..) | Scope::Every(_) | Scope::In(..))) => quantifier(vocab, s),
+        Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)) => None,
         None => sweep_param(vocab, preferred).map(|p| format!("for all {p}")),
     }
 }

@@ -214,7 +214,7 @@ impl Clause<'_> {
     fn number(&self, i: usize, n: &Number) -> Option<String> {
         let (vocab, metric, subj) = (self.vocab, &self.metric, name(&self.subj));
         let value = in_metric_unit(vocab, metric, n);
-        let point = matches!(&self.scope, Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_)));
+        let point = matches!(&self.scope, Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)));
         if let Some(op) = bound_op(&words_before(self.c, i, 3)) {
             let agg = if matches!(op, "<" | "<=") { "max" } else { "min" };
             return Some(if point {

@@ -179,6 +179,16 @@ impl Clause<'_> {
     /// to the point or range the clause's scope already names restates it;
     /// its tokens are used (the number is no stated value).
     pub(super) fn absorb_restated_scope(&mut self) {
+        // `at high concurrency (16 threads and up)`: the same scope again.
+        for i in 0..self.c.len() {
+            if self.used.contains(&i) || self.scope.is_none() {
+                continue;
+            }
+            let (said, took) = super::scope::scope_of(self.vocab, &self.c[i..]);
+            if took.iter().min() == Some(&0) && said == self.scope {
+                self.used.extend(took.into_iter().map(|k| k + i));
+            }
+        }
         for i in 0..self.c.len() {
             let Tok::Mention(Meaning::Param(p)) = &self.c[i].kind else { continue };
             if self.used.contains(&i) {
