@@ -32,6 +32,22 @@ pub enum Error {
     )]
     DuplicateMetric { path: PathBuf, line: u64, metric: String },
 
+    /// A log that gives a metric in a unit its stored values cannot be
+    /// converted to or from (another dimension, or a unit on one side
+    /// only). The store, which finds it, leaves `path` empty; the ingest
+    /// that knows the log fills it.
+    #[error(
+        "{}:{line}: metric `{}` is given {} here, but the store holds it {} (as the first log \
+         to give it did): {}; rename the metric in one of the logs (a name of its own per unit), or give both \
+         logs the same unit",
+        path.display(),
+        clash.metric,
+        unit_words(clash.given.as_deref()),
+        unit_words(clash.stored.as_deref()),
+        clash.why
+    )]
+    UnitMismatch { path: PathBuf, line: u64, clash: Box<UnitClash> },
+
     /// A file no format recognises.
     #[error("{}: {msg}", path.display())]
     UnknownFormat { path: PathBuf, msg: String },
@@ -83,6 +99,21 @@ pub enum Error {
     /// judged before reporting), one per line.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
     Several(Vec<Error>),
+}
+
+/// What [`Error::UnitMismatch`] found: the metric, the unit the store
+/// keeps it in and the one the log gave, and why one cannot be the other.
+#[derive(Debug)]
+pub struct UnitClash {
+    pub metric: String,
+    pub stored: Option<String>,
+    pub given: Option<String>,
+    pub why: String,
+}
+
+/// A unit as an error says it: "in ms", or "without a unit".
+fn unit_words(unit: Option<&str>) -> String {
+    unit.map_or_else(|| "without a unit".to_owned(), |u| format!("in {u}"))
 }
 
 impl Error {

@@ -98,6 +98,60 @@ pub fn unit_scale(unit: &str) -> Option<(&'static str, f64)> {
     })
 }
 
+/// How a value given in one unit is written in another of the same
+/// dimension: unchanged, or one multiplication or division by the ratio of
+/// the units (a whole number where the ratio is one — 1000 for ms → µs, so
+/// 1.5 ms is 1500 µs exactly; the result is the correctly rounded product
+/// or quotient, never two roundings).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Conversion {
+    Same,
+    Times(f64),
+    Over(f64),
+}
+
+impl Conversion {
+    /// From `from` to `to`: `None` when either unit is unknown to reckon
+    /// (and they are not the same text) or they measure different things.
+    pub fn between(from: &str, to: &str) -> Option<Conversion> {
+        if from == to {
+            return Some(Conversion::Same);
+        }
+        let (dim_from, scale_from) = unit_scale(from)?;
+        let (dim_to, scale_to) = unit_scale(to)?;
+        if dim_from != dim_to {
+            return None;
+        }
+        let whole = |r: f64| {
+            let rounded = r.round();
+            ((r - rounded).abs() <= rounded * 1e-12).then_some(rounded)
+        };
+        Some(if scale_from == scale_to {
+            Conversion::Same
+        } else if scale_from > scale_to {
+            let ratio = scale_from / scale_to;
+            Conversion::Times(whole(ratio).unwrap_or(ratio))
+        } else {
+            let ratio = scale_to / scale_from;
+            whole(ratio).map_or(Conversion::Times(scale_from / scale_to), Conversion::Over)
+        })
+    }
+
+    /// The value in the target unit (NaN stays NaN).
+    pub fn apply(self, value: f64) -> f64 {
+        match self {
+            Conversion::Same => value,
+            Conversion::Times(k) => value * k,
+            Conversion::Over(k) => value / k,
+        }
+    }
+}
+
+/// The dimension of a unit reckon knows (`time`, `bytes`, …).
+pub fn dimension(unit: &str) -> Option<&'static str> {
+    unit_scale(unit).map(|(dim, _)| dim)
+}
+
 /// Whether higher or lower is better, from the metric's name and unit.
 pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     let n = name.to_ascii_lowercase();
@@ -287,6 +341,19 @@ mod tests {
         margins.by_metric.insert("p99_ttft_ms".into(), 0.25);
         assert_eq!(margins.of("p99_ttft_ms", Direction::Lower), 0.25);
         assert_eq!(margins.of("p99_itl_ms", Direction::Lower), 0.10);
+    }
+
+    #[test]
+    fn units_of_one_dimension_convert_by_one_exact_step() {
+        assert_eq!(Conversion::between("ms", "s"), Some(Conversion::Over(1000.0)));
+        assert_eq!(Conversion::between("s", "ns"), Some(Conversion::Times(1e9)));
+        assert_eq!(Conversion::between("us", "µs"), Some(Conversion::Same));
+        assert_eq!(Conversion::between("ms", "tok/s"), None);
+        assert_eq!(Conversion::between("elem/s", "ms"), None);
+        assert_eq!(Conversion::between("elem/s", "elem/s"), Some(Conversion::Same));
+        assert_eq!(Conversion::Over(1000.0).apply(1500.0), 1.5);
+        assert_eq!(Conversion::between("ns", "us").map(|c| c.apply(1234.0)), Some(1.234));
+        assert_eq!(Conversion::between("KiB", "KB").map(|c| c.apply(1000.0)), Some(1024.0));
     }
 
     #[test]

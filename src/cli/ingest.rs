@@ -208,17 +208,23 @@ fn file_line(file: &FileReport, quiet: bool) -> Option<String> {
     let path = file.path.display();
     match &file.outcome {
         FileOutcome::Failed(e) => Some(format!("error: {e}")),
-        FileOutcome::Added { format, runs, skipped } if !quiet => {
+        FileOutcome::Added { format, runs, skipped, converted } if !quiet => {
             let word = if *runs == 1 { "run" } else { "runs" };
             let mut s = format!("{path}: {runs} {word} ({})", format.name());
             for note in skipped {
                 s.push_str("\n  skipped: ");
                 s.push_str(note);
             }
+            for note in converted {
+                s.push_str("\n  converted: ");
+                s.push_str(&note.to_string());
+            }
             Some(s)
         }
-        FileOutcome::Added { skipped, .. } if !skipped.is_empty() => {
-            Some(skipped.iter().map(|n| format!("{path}: skipped: {n}")).collect::<Vec<_>>().join("\n"))
+        FileOutcome::Added { skipped, converted, .. } if !skipped.is_empty() || !converted.is_empty() => {
+            let skipped = skipped.iter().map(|n| format!("{path}: skipped: {n}"));
+            let converted = converted.iter().map(|n| format!("{path}: converted: {n}"));
+            Some(skipped.chain(converted).collect::<Vec<_>>().join("\n"))
         }
         FileOutcome::AlreadyPresent { relabel: Some(why) } => Some(format!("{path}: already ingested; {why}")),
         FileOutcome::AlreadyPresent { relabel: None } if !quiet => Some(format!("{path}: already ingested")),

@@ -32,7 +32,7 @@ pub use time::{parse_date, parse_sweep};
 use crate::ingest::generic::GenericOptions;
 use crate::ingest::{Format, PathTemplate};
 use crate::run::Value;
-use crate::store::{Batch, Store, Writer};
+use crate::store::{Batch, Store, UnitConversion, Writer};
 use crate::{Error, Result};
 
 /// What to ingest: a file, a glob, or a path template, with its labels.
@@ -54,6 +54,9 @@ pub enum FileOutcome {
         format: Format,
         runs: u64,
         skipped: Vec<String>,
+        /// Values given in another unit than the store keeps their metric
+        /// in, converted to it.
+        converted: Vec<UnitConversion>,
     },
     /// The file was ingested before, as it is now. `relabel` says so when
     /// one command names it twice with other labels.

@@ -266,6 +266,9 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
                             Error::DuplicateMetric { line, metric, .. } => {
                                 Error::DuplicateMetric { path: w.shown.clone(), line, metric }
                             }
+                            Error::UnitMismatch { line, clash, .. } => {
+                                Error::UnitMismatch { path: w.shown.clone(), line, clash }
+                            }
                             e => e,
                         });
                         skip.store(index + 1, Ordering::Relaxed);
@@ -285,7 +288,9 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
         (None, Ok(outcome)) => writer.end_source().map(|runs| (runs, outcome)),
     };
     match kept {
-        Ok((runs, outcome)) => FileOutcome::Added { format, runs, skipped: outcome.skipped },
+        Ok((runs, outcome)) => {
+            FileOutcome::Added { format, runs, skipped: outcome.skipped, converted: writer.take_conversions() }
+        }
         Err(e) => {
             // A lost transaction is noticed by the caller (`take_lost`).
             let _ = writer.abandon_source();

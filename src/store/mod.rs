@@ -16,6 +16,7 @@ mod read;
 mod run_writer;
 mod source_writer;
 mod sources;
+mod units;
 mod writer;
 
 #[cfg(test)]
@@ -32,6 +33,7 @@ pub use open::SCHEMA_VERSION;
 pub use params::{encode_params, labels_json};
 pub use read::ScannedRun;
 pub use source_writer::SourceWriter;
+pub use units::UnitConversion;
 pub use writer::set_commit_every;
 pub use writer::Writer;
 

@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use rusqlite::params;
 
 use super::params::encode_params;
+use super::units::Slot;
 use super::writer::PARAM_SET_CACHE_BYTES;
 use super::{AtDb, RunTime, Writer};
-use crate::metric;
 use crate::run::{PackedView, RawRun, Value};
 use crate::{Error, Result};
 
@@ -74,8 +74,17 @@ impl Writer<'_> {
             source.runs += 1;
         }
         let mut full = false;
-        for (value, &metric_id) in values.zip(&self.ids) {
-            full |= self.pending.push(metric_id, run_id, value);
+        for (value, slot) in values.zip(&self.ids) {
+            let value = match slot.convert {
+                None => value,
+                Some((conversion, note)) => {
+                    if let Some(n) = self.source.as_mut().and_then(|s| s.converted.get_mut(note)) {
+                        n.values += 1;
+                    }
+                    conversion.apply(value)
+                }
+            };
+            full |= self.pending.push(slot.id, run_id, value);
         }
         if full {
             // Only this source's rows: the savepoint they go in under undoes
@@ -87,7 +96,7 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// The ids of a packed run's metrics, in its order, into `self.ids`;
+    /// The slots of a packed run's metrics, in its order, into `self.ids`;
     /// an error when the run names a metric twice.
     fn packed_ids(&mut self, line: u64, metrics: &[(u32, f64)]) -> Result<()> {
         self.ids.clear();
@@ -99,24 +108,24 @@ impl Writer<'_> {
         }
         for &(i, _) in metrics {
             let i = i as usize;
-            let id = if let Some(id) = self.file_ids.get(i).copied().flatten() {
-                id
+            let slot = if let Some(slot) = self.file_ids.get(i).copied().flatten() {
+                slot
             } else {
                 let (name, unit) = self
                     .file_metrics
                     .get(i)
                     .cloned()
                     .ok_or_else(|| Error::usage("internal: a run named a metric by an unknown index"))?;
-                let id = self.metric_id(&name, unit.as_deref())?;
-                self.file_ids[i] = Some(id);
-                id
+                let slot = self.metric_slot(&name, unit.as_deref(), line)?;
+                self.file_ids[i] = Some(slot);
+                slot
             };
-            self.ids.push(id);
+            self.ids.push(slot);
         }
         if let Some(twice) = named_twice(&self.ids) {
             let name = metrics
                 .iter()
-                .find(|&&(i, _)| self.file_ids.get(i as usize).copied().flatten() == Some(twice))
+                .find(|&&(i, _)| self.file_ids.get(i as usize).copied().flatten().map(|s| s.id) == Some(twice))
                 .and_then(|&(i, _)| self.file_metrics.get(i as usize))
                 .map_or("?", |(name, _)| name.as_str());
             // The run row goes with the source's savepoint.
@@ -128,28 +137,41 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// The ids of a run's metrics, in its order, into `self.ids`; an error
+    /// The slots of a run's metrics, in its order, into `self.ids`; an error
     /// when the run names a metric twice.
     fn metric_ids_of(&mut self, run: &RawRun) -> Result<()> {
         self.ids.clear();
         let same = run.metrics.len() == self.last_metrics.len()
-            && run.metrics.iter().zip(&self.last_metrics).all(|(m, (name, _))| m.name == *name);
+            && run
+                .metrics
+                .iter()
+                .zip(&self.last_metrics)
+                .all(|(m, (name, unit, _))| m.name == *name && m.unit == *unit);
         if same {
-            self.ids.extend(self.last_metrics.iter().map(|(_, id)| *id));
+            self.ids.extend(self.last_metrics.iter().map(|(_, _, slot)| *slot));
             return Ok(());
         }
         for m in &run.metrics {
-            let id = self.metric_id(&m.name, m.unit.as_deref())?;
-            self.ids.push(id);
+            let slot = self.metric_slot(&m.name, m.unit.as_deref(), run.line)?;
+            self.ids.push(slot);
         }
         if let Some(twice) = named_twice(&self.ids) {
-            let name =
-                run.metrics.iter().find(|m| self.metric_ids.get(&m.name) == Some(&twice)).map_or("?", |m| &m.name);
+            let name = run
+                .metrics
+                .iter()
+                .find(|m| self.metric_ids.get(&m.name).map(|s| s.id) == Some(twice))
+                .map_or("?", |m| &m.name);
             // The run row goes with the source's savepoint.
             return Err(Error::DuplicateMetric { path: PathBuf::new(), line: run.line, metric: name.to_owned() });
         }
         self.last_metrics.clear();
-        self.last_metrics.extend(run.metrics.iter().map(|m| m.name.clone()).zip(self.ids.iter().copied()));
+        self.last_metrics.extend(
+            run.metrics
+                .iter()
+                .map(|m| (m.name.clone(), m.unit.clone()))
+                .zip(&self.ids)
+                .map(|((name, unit), slot)| (name, unit, *slot)),
+        );
         Ok(())
     }
 
@@ -200,36 +222,11 @@ impl Writer<'_> {
         }
         Ok(id)
     }
-
-    /// The id of a metric, from the cache or the database (made there, with
-    /// the unit and direction its name implies, if new).
-    fn metric_id(&mut self, name: &str, unit: Option<&str>) -> Result<i64> {
-        if let Some(id) = self.metric_ids.get(name) {
-            return Ok(*id);
-        }
-        let unit = unit.or_else(|| metric::unit_from_name(name));
-        let direction = metric::direction_from_name(name, unit);
-        let id = self
-            .conn
-            .prepare_cached(
-                "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
-            )
-            .and_then(|mut s| s.execute(params![name, unit, direction.as_str()]))
-            .and_then(|_| {
-                self.conn.prepare_cached("SELECT id FROM metric WHERE name = ?1")?.query_row([name], |r| r.get(0))
-            })
-            .at(&self.path)?;
-        self.metric_ids.insert(name.to_owned(), id);
-        if let Some(source) = self.source.as_mut() {
-            source.new_metrics.push(name.to_owned());
-        }
-        Ok(id)
-    }
 }
 
 /// An id that appears twice among a run's metric ids.
-fn named_twice(ids: &[i64]) -> Option<i64> {
-    let mut sorted = ids.to_vec();
+fn named_twice(slots: &[Slot]) -> Option<i64> {
+    let mut sorted: Vec<i64> = slots.iter().map(|s| s.id).collect();
     sorted.sort_unstable();
     sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
 }

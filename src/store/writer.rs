@@ -13,6 +13,7 @@ use super::lock::writer_note;
 use super::measurements::Measurements;
 use super::params::labels_json;
 use super::sources::{delete_orphans, delete_path, refresh_source, stored_source};
+use super::units::{Slot, StoredMetric, UnitConversion};
 use super::{db_err, db_failure, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
 use crate::{Error, Result};
 
@@ -43,7 +44,7 @@ pub struct Writer<'s> {
     pub(super) batch: &'s mut Batch,
     /// When the open transaction began; `None` outside one.
     pub(super) tx_started: Option<std::time::Instant>,
-    pub(super) metric_ids: HashMap<String, i64>,
+    pub(super) metric_ids: HashMap<String, StoredMetric>,
     /// Param set ids by their JSON text, for the sets this writer met
     /// lately: bounded by [`PARAM_SET_CACHE_BYTES`] (a log whose every run
     /// has its own params kept each one, 1 GiB for a 3 GiB JSONL), then
@@ -57,18 +58,21 @@ pub struct Writer<'s> {
     /// runs of one log name the same metrics in the same order, so a run
     /// whose names match them needs neither lookups nor the check for a
     /// metric named twice.
-    pub(super) last_metrics: Vec<(String, i64)>,
-    /// Scratch for spotting a metric named twice in one record.
-    pub(super) ids: Vec<i64>,
+    pub(super) last_metrics: Vec<(String, Option<String>, Slot)>,
+    /// The slots of the run being added (also for spotting a metric named
+    /// twice in one record).
+    pub(super) ids: Vec<Slot>,
     /// The metric names of the file being written, by the index packed runs
     /// name them by (see [`RunBatch`](crate::run::RunBatch)), and their ids
     /// once known.
     pub(super) file_metrics: Vec<(String, Option<String>)>,
-    pub(super) file_ids: Vec<Option<i64>>,
+    pub(super) file_ids: Vec<Option<Slot>>,
     /// The metric indices of the last packed run, whose ids are in
     /// `last_packed_ids`: most runs name the same ones.
     pub(super) last_indices: Vec<u32>,
-    pub(super) last_packed_ids: Vec<i64>,
+    pub(super) last_packed_ids: Vec<Slot>,
+    /// What the source ended last converted (see [`Writer::take_conversions`]).
+    pub(super) ended_conversions: Vec<UnitConversion>,
     pub(super) json: String,
     /// The source being written, if any.
     pub(super) source: Option<OpenSource>,
@@ -90,10 +94,10 @@ pub(super) struct OpenSource {
     /// Cache entries made while writing it: their rows go with the savepoint.
     pub(super) new_metrics: Vec<String>,
     pub(super) new_sets: Vec<String>,
+    /// Values it gave in another unit than the store keeps their metric in.
+    pub(super) converted: Vec<UnitConversion>,
     /// The batch row was created inside this source's savepoint.
     pub(super) made_batch: bool,
-    /// An earlier content of the path was deleted under this savepoint.
-    pub(super) replaced: bool,
     /// The sweep of runs that take the default time, when it is not that
     /// time's date (a `{date}` of year and month names the month).
     pub(super) default_sweep: Option<String>,
@@ -153,6 +157,7 @@ impl<'s> Writer<'s> {
             file_ids: Vec::new(),
             last_indices: Vec::new(),
             last_packed_ids: Vec::new(),
+            ended_conversions: Vec::new(),
             json: String::new(),
             source: None,
             lost: false,
@@ -190,18 +195,20 @@ impl<'s> Writer<'s> {
         self.file_metrics.clear();
         self.file_ids.clear();
         self.last_indices.clear();
+        // Slots count conversions for the source they were made for.
+        self.last_metrics.clear();
         self.conn.prepare_cached("SAVEPOINT source").and_then(|mut s| s.execute([])).at(&self.path)?;
         let made_batch = self.batch.id.is_none();
         match self.start_source(src) {
-            Ok(Some((id, replaced))) => {
+            Ok(Some(id)) => {
                 self.source = Some(OpenSource {
                     id,
                     runs: 0,
                     first_run: None,
                     new_metrics: Vec::new(),
                     new_sets: Vec::new(),
+                    converted: Vec::new(),
                     made_batch,
-                    replaced,
                     default_sweep: None,
                     named_sweep: None,
                 });
@@ -225,10 +232,10 @@ impl<'s> Writer<'s> {
         }
     }
 
-    /// Replaces what the path held and writes the source's row: its id, and
-    /// whether an earlier content was deleted. `None` when this very file
-    /// (path, bytes, labels and time) is stored.
-    fn start_source(&mut self, src: &NewSource) -> Result<Option<(i64, bool)>> {
+    /// Replaces what the path held and writes the source's row, returning
+    /// its id. `None` when this very file (path, bytes, labels and time) is
+    /// stored.
+    fn start_source(&mut self, src: &NewSource) -> Result<Option<i64>> {
         // Another ingest wrote this very file — path, bytes, labels and
         // time — after this one looked at it (two ingests at once): it is
         // already in, not to be deleted and written again.
@@ -259,7 +266,13 @@ impl<'s> Writer<'s> {
         // A source is its path: the same bytes at another path are a
         // source of their own, with that path's labels and run time.
         let replaced = delete_path(self.conn, src.path).at(&self.path)?;
-        Ok(Some((self.insert_source(src)?, replaced)))
+        if replaced {
+            // What the earlier content alone named goes with it, before the
+            // new content names anything: a metric only it gave takes the
+            // unit the new content gives it, as in a database built afresh.
+            self.delete_orphans()?;
+        }
+        Ok(Some(self.insert_source(src)?))
     }
 
     /// Drops names no run uses any more (see [`delete_orphans`]); the id
@@ -341,15 +354,10 @@ impl<'s> Writer<'s> {
     /// Keeps the source being written: it becomes permanent with the
     /// transaction's commit. Returns its number of runs.
     pub fn end_source(&mut self) -> Result<u64> {
-        let Some(source) = self.source.as_ref() else { return Ok(0) };
-        let runs = source.runs;
-        if source.replaced {
-            // What the earlier content alone named goes with it.
-            self.delete_orphans()?;
-        }
-        self.source = None;
+        let Some(source) = self.source.take() else { return Ok(0) };
+        self.ended_conversions = source.converted;
         self.release_source()?;
-        Ok(runs)
+        Ok(source.runs)
     }
 
     /// Keeps what was written since the source's savepoint.

@@ -71,6 +71,14 @@ pub(super) fn known_label(row: &Row, sglang: bool) -> Option<Target> {
     }
 }
 
+/// The unit a label ends with in parentheses (`Benchmark duration (s)` →
+/// `s`), when it is one reckon knows.
+pub(super) fn label_unit(label: &str) -> Option<&str> {
+    let label = label.trim().trim_end_matches(':').trim_end();
+    let unit = label.strip_suffix(')')?.rsplit_once('(')?.1.trim();
+    crate::metric::unit_scale(unit).map(|_| unit)
+}
+
 /// Sections whose rows are named by their label alone (`Mean TTFT (ms)` →
 /// `mean_ttft_ms`), as the JSON keys are.
 pub(super) fn section_known(section: Option<&str>) -> bool {

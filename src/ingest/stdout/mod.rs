@@ -318,7 +318,11 @@ fn finish_block(path: &Path, block: &Block, context: &mut Context, outcome: &mut
             Target::Metric(name) => {
                 if let Some(n) = number(&row.value) {
                     let name = unique_name(&run, name, row);
-                    run.metric(name, n);
+                    match labels::label_unit(&row.label).filter(|_| crate::metric::unit_from_name(&name).is_none()) {
+                        // `Benchmark duration (s)`: the JSON's `duration`, in s as there.
+                        Some(unit) => run.metric_with_unit(name, n, unit),
+                        None => run.metric(name, n),
+                    }
                 } else if known_label(row, sglang).is_some() {
                     return Err(not_a_number(path, row));
                 } else {
