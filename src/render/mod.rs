@@ -4,6 +4,7 @@
 //! beside the document). Output is deterministic to the byte.
 
 pub mod args;
+mod best;
 pub mod plot;
 pub mod sql;
 pub mod table;
@@ -40,12 +41,15 @@ pub struct Settings {
     pub templates: PathBuf,
     /// Words a table's `labels=aliases` may show for a name, by canonical name.
     pub aliases: BTreeMap<String, Vec<String>>,
-    /// What counts as noise when a table marks the best of a row.
+    /// What counts as noise when a table marks the best of a point.
     pub margins: Margins,
     /// Seconds one `sql` region's query may run.
     pub sql_seconds: f64,
     /// Instructions one `template` region may run (minijinja fuel).
     pub template_fuel: u64,
+    /// Which runs of a point `highlight=best` compares after a partial
+    /// re-sweep: the claims' rule (reckon.toml's `[claims] supersede`).
+    pub supersede: crate::claims::judge::Supersede,
 }
 
 /// A region's new content and any file it refers to.

@@ -379,6 +379,7 @@ mod tests {
             margins: crate::metric::Margins::default(),
             sql_seconds,
             template_fuel: 1000,
+            supersede: crate::claims::judge::Supersede::Cell,
         }
     }
 

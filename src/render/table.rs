@@ -2,10 +2,9 @@
 //! of one series (rows × metrics), with number format, row order, best-in-row
 //! highlight, ratio columns and an optional provenance caption.
 
+use super::best::Mark;
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
-use crate::claims::stats;
 use crate::escape;
-use crate::metric::Direction;
 use crate::query::{markdown_rows, Agg, Filter, Key, Pivot, Query};
 use crate::syntax::Literal;
 
@@ -27,29 +26,14 @@ const ARGS: [&str; 14] = [
 ];
 
 /// One table column: its name in the data (a value of the column param, a
-/// metric, `A / B` for a ratio), its heading, per-row values, and the
-/// direction that makes a value "best" (None: not compared).
+/// metric, `A / B` for a ratio), its heading and per-row values.
 struct Column {
     name: String,
     header: String,
     values: Vec<Option<f64>>,
-    direction: Option<Direction>,
-    /// Per row, the runs behind the value (empty when not known).
-    runs: Vec<Vec<f64>>,
     /// For a `ratio=` column, the names of the two columns it divides: a
     /// series may have " / " in its own name, so the heading cannot tell.
     ratio: Option<(String, String)>,
-}
-
-/// How `highlight=best` marks a row.
-#[derive(Debug, PartialEq)]
-enum Best {
-    None,
-    /// One column is best beyond noise.
-    One(usize),
-    /// These columns are tied for best: no one of them is ahead of the
-    /// others beyond noise.
-    Tie(Vec<usize>),
 }
 
 /// The data of a table before it is laid out: one key per row, the columns
@@ -72,6 +56,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     }
     super::check_params(ctx, args, &["rows", "cols"])?;
     let filter = region_filter(ctx, args)?;
+    let judged_filter = filter.clone();
     let agg = match args.get("agg") {
         Some(a) => Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?,
         None => Agg::default(),
@@ -91,26 +76,12 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         }
     };
     add_ratios(ctx, args, &mut table)?;
-    let highlight = match args.get("highlight") {
-        None | Some("none") => false,
-        Some("best") => true,
-        Some(v) => {
-            return Err(RegionError::new(
-                Some("highlight"),
-                format!("highlight=`{}`: expected `best` or `none`", crate::syntax::excerpt(v)),
-            ))
-        }
-    };
+    let highlight = highlight(args)?;
     let order = row_order(ctx, args, &table)?;
     let Table { row_keys, columns, pivots } = &table;
-    // The claim engine's noise: each comparison of the best with another
-    // column is `compare` with the metric's margin, single runs widened by
-    // the spread of the repeated runs in the table.
-    let noise = match (args.get("metric"), columns.first().and_then(|c| c.direction)) {
-        (Some(metric), Some(direction)) if highlight && agg != Agg::Count => Some(Noise {
-            margin: ctx.settings.margins.of(metric, direction),
-            pooled: crate::sweep_diff::pooled_log_sd(columns.iter().flat_map(|c| c.runs.iter().map(Vec::as_slice))),
-        }),
+    // The claims' judge decides: `A beats others at P` for each cell.
+    let marks = match (args.get("metric"), pivots.first()) {
+        (Some(_), Some(pivot)) if highlight && agg != Agg::Count => super::best::marks(ctx, pivot, judged_filter)?,
         _ => None,
     };
     let ratio_cols = columns.iter().filter(|c| c.ratio.is_some()).count();
@@ -127,10 +98,10 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let body: Vec<Vec<String>> = order
         .iter()
         .map(|&r| {
-            let best = noise.as_ref().map_or(Best::None, |noise| best_in_row(&columns[..compared], r, noise));
+            let mark = |ci: usize| marks.as_ref().and_then(|m| m.cells[r].get(ci).copied()).unwrap_or(Mark::Plain);
             let mut line: Vec<String> =
                 row_keys[r].iter().map(|k| escape::markdown(&labels.show(&k.to_string()))).collect();
-            line.extend(columns.iter().enumerate().map(|(ci, col)| cell_text(col, ci, compared, r, &best, &cells)));
+            line.extend(columns.iter().enumerate().map(|(ci, col)| cell_text(col, ci, compared, r, mark(ci), &cells)));
             line
         })
         .collect();
@@ -139,12 +110,31 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     if args.flag("caption")? {
         content.push('\n');
         content.push_str(&caption(pivots, agg));
-        if body.iter().flatten().any(|c| c.ends_with(" ≈")) {
-            content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
+        match &marks {
+            Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) && m.ties_only => {
+                content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
+            }
+            Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) => content.push_str(
+                " _≈: might be best, not shown ahead of every other series beyond noise (tied within noise, \
+                 or a series has no runs there)._",
+            ),
+            _ => {}
         }
         content.push('\n');
     }
     Ok(Rendered { content: content.trim_end_matches('\n').to_string(), files: vec![] })
+}
+
+/// `highlight=best|none`: whether the best of each point is marked.
+fn highlight(args: &Args) -> Result<bool, RegionError> {
+    match args.get("highlight") {
+        None | Some("none") => Ok(false),
+        Some("best") => Ok(true),
+        Some(v) => Err(RegionError::new(
+            Some("highlight"),
+            format!("highlight=`{}`: expected `best` or `none`", crate::syntax::excerpt(v)),
+        )),
+    }
 }
 
 /// `metric=`: one metric pivoted, a column per value of `cols=` (by
@@ -169,7 +159,6 @@ fn one_metric(
     q.filter = filter;
     q.agg = agg;
     let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-    let direction = Some(p.metric.direction);
     let columns = p
         .col_headers()
         .into_iter()
@@ -178,8 +167,6 @@ fn one_metric(
             header: name.clone(),
             name,
             values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
-            direction,
-            runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.values.clone()).unwrap_or_default()).collect(),
             ratio: None,
         })
         .collect();
@@ -219,8 +206,6 @@ fn several_metrics(
                 name: p.metric.name.clone(),
                 header: format!("{}{unit}", p.metric.name),
                 values: keys.iter().map(value_at).collect(),
-                direction: None,
-                runs: Vec::new(),
                 ratio: None,
             }
         })
@@ -270,7 +255,7 @@ fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), Regio
         let (a, b) = (columns[ia].name.clone(), columns[ib].name.clone());
         let name = format!("{a} / {b}");
         let ratio = Some((a, b));
-        table.columns.push(Column { header: name.clone(), name, values, direction: None, runs: Vec::new(), ratio });
+        table.columns.push(Column { header: name.clone(), name, values, ratio });
     }
     Ok(())
 }
@@ -329,16 +314,9 @@ fn heading(labels: &mut Labels, c: &Column) -> String {
 }
 
 /// One cell of row `r` in column `ci`: `-` when empty, a ratio column's
-/// value as `1.23x`, others with `number`; the best of the row in bold,
+/// value as `1.23x`, others with `number`; the best of its point in bold,
 /// `≈` after each of a tie.
-fn cell_text(
-    col: &Column,
-    ci: usize,
-    compared: usize,
-    r: usize,
-    best: &Best,
-    number: &dyn Fn(f64) -> String,
-) -> String {
+fn cell_text(col: &Column, ci: usize, compared: usize, r: usize, mark: Mark, number: &dyn Fn(f64) -> String) -> String {
     let text = match col.values[r] {
         None => "-".to_string(),
         Some(v) if col.ratio.is_some() && ci >= compared => {
@@ -347,59 +325,11 @@ fn cell_text(
         Some(v) => number(v),
     };
     let text = escape::markdown(&text);
-    match best {
-        Best::One(b) if *b == ci => format!("**{text}**"),
-        Best::Tie(tied) if tied.contains(&ci) => format!("**{text}** ≈"),
-        _ => text,
-    }
-}
-
-/// What decides "beyond noise" for a table's metric.
-struct Noise {
-    margin: f64,
-    /// Per-run sd of ln(value) over the table's repeated runs.
-    pooled: Option<f64>,
-}
-
-/// The best of a row among the compared columns (at least two values, a
-/// metric with a direction): one column when it beats each other one beyond
-/// noise (claim statistics: `stats::compare`, the 95% interval of the log
-/// ratio above the margin), else every column not shown behind it.
-fn best_in_row(columns: &[Column], r: usize, noise: &Noise) -> Best {
-    let Some(dir) = columns.first().and_then(|c| c.direction) else { return Best::None };
-    if dir == Direction::Neutral {
-        return Best::None;
-    }
-    let present: Vec<(usize, f64)> = columns.iter().enumerate().filter_map(|(i, c)| Some((i, c.values[r]?))).collect();
-    if present.len() < 2 {
-        return Best::None;
-    }
-    let better = |a: f64, b: f64| if dir == Direction::Higher { a > b } else { a < b };
-    let Some(&(best, best_value)) = present.iter().reduce(|x, y| if better(y.1, x.1) { y } else { x }) else {
-        return Best::None;
-    };
-    // A column without its runs is compared on its value alone.
-    let runs = |i: usize, v: f64| -> Vec<f64> {
-        match columns[i].runs.get(r) {
-            Some(rs) if !rs.is_empty() => rs.clone(),
-            _ => vec![v],
-        }
-    };
-    let best_runs = runs(best, best_value);
-    let mut tied = vec![best];
-    for &(i, v) in present.iter().filter(|(i, _)| *i != best) {
-        let ahead = stats::compare(&best_runs, &runs(i, v), dir, noise.margin, noise.pooled)
-            // Zero or negative values have no log ratio: compared as numbers.
-            .map_or(better(best_value, v), |c| c.outcome == stats::Outcome::Better);
-        if !ahead {
-            tied.push(i);
-        }
-    }
-    if tied.len() == 1 {
-        Best::One(best)
-    } else {
-        tied.sort_unstable();
-        Best::Tie(tied)
+    match mark {
+        _ if col.values[r].is_none() || ci >= compared => text,
+        Mark::Best => format!("**{text}**"),
+        Mark::Tie => format!("**{text}** ≈"),
+        Mark::Plain => text,
     }
 }
 
@@ -515,20 +445,6 @@ impl Labels {
 mod tests {
     use super::*;
 
-    fn col(direction: Direction, runs: Vec<f64>) -> Column {
-        let value = crate::claims::stats::median(&runs);
-        Column {
-            name: String::new(),
-            header: String::new(),
-            values: vec![Some(value)],
-            direction: Some(direction),
-            runs: vec![runs],
-            ratio: None,
-        }
-    }
-
-    const NOISE: Noise = Noise { margin: 0.02, pooled: None };
-
     /// A table over two series, one of them named with " / " (as a
     /// researcher names a combination: `fp8 / tp2`), with three repeats at
     /// each of two concurrencies; `extra` holds more `key=value` arguments
@@ -571,6 +487,7 @@ mod tests {
             margins: crate::metric::Margins::default(),
             sql_seconds: 1.0,
             template_fuel: 1000,
+            supersede: crate::claims::judge::Supersede::Cell,
         };
         let ctx = Context { dataset: &dataset, store: &store, settings: &settings, doc_dir: std::path::Path::new(".") };
         let mut pairs = vec![
@@ -598,44 +515,5 @@ mod tests {
             "| concurrency | bf16 | fp8 / tp2 | fp8 / tp2 / bf16 |\n|---:|---:|---:|---:|\n\
              | 1 | 100 | 200 | 2.00x |\n| 8 | 800 | 1600 | 2.00x |"
         );
-    }
-
-    #[test]
-    fn best_beyond_noise_is_bold_alone() {
-        let cols =
-            [col(Direction::Higher, vec![100.0, 101.0, 99.0]), col(Direction::Higher, vec![120.0, 121.0, 119.0])];
-        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::One(1));
-        // Lower is better: the smallest wins when clearly ahead.
-        let cols = [col(Direction::Lower, vec![100.0, 101.0, 99.0]), col(Direction::Lower, vec![120.0, 121.0, 119.0])];
-        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::One(0));
-    }
-
-    #[test]
-    fn a_lead_within_noise_is_a_tie() {
-        // 1% apart with a 2% margin, and a third column clearly behind.
-        let cols = [
-            col(Direction::Higher, vec![100.0, 103.0, 97.0]),
-            col(Direction::Higher, vec![101.0, 104.0, 98.0]),
-            col(Direction::Higher, vec![50.0, 51.0, 49.0]),
-        ];
-        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::Tie(vec![0, 1]));
-    }
-
-    #[test]
-    fn single_runs_are_judged_on_the_margin_or_the_pooled_spread() {
-        let cols = [col(Direction::Higher, vec![100.0]), col(Direction::Higher, vec![103.0])];
-        // 3% ahead, nothing known about noise: beyond the 2% margin.
-        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::One(1));
-        // With a 2% per-run spread seen elsewhere, 3% is within noise.
-        let noisy = Noise { margin: 0.02, pooled: Some(0.02) };
-        assert_eq!(best_in_row(&cols, 0, &noisy), Best::Tie(vec![0, 1]));
-    }
-
-    #[test]
-    fn neutral_metrics_and_lone_values_mark_nothing() {
-        let cols = [col(Direction::Neutral, vec![1.0]), col(Direction::Neutral, vec![2.0])];
-        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::None);
-        let cols = [col(Direction::Higher, vec![1.0])];
-        assert_eq!(best_in_row(&cols, 0, &NOISE), Best::None);
     }
 }

@@ -35,5 +35,6 @@ pub fn render_settings(cfg: &Config) -> render::Settings {
         margins: cfg.margins(),
         sql_seconds: cfg.limits.sql_seconds,
         template_fuel: cfg.limits.template_fuel,
+        supersede: cfg.claims.supersede,
     }
 }

@@ -5,6 +5,7 @@
 //! can be judged as of any sweep date, which is how `reckon claims
 //! --history` finds the sweep that overturned it.
 
+mod best;
 mod cells;
 mod curve;
 mod pairwise;
@@ -106,6 +107,7 @@ pub(crate) fn claim_summary(verdict: Verdict, clauses: &[ClauseReport]) -> Strin
 }
 
 pub(crate) use super::lang::ClaimError;
+pub(crate) use best::Standings;
 use cells::{CellRuns, Scale};
 
 /// What a project says about judging, as plain values (the caller reads

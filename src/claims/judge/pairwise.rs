@@ -4,9 +4,10 @@
 use super::ClaimError;
 use super::{Judge, Scale};
 use crate::claims::lang::{self, Clause, Opponents, Relation};
-use crate::claims::stats::{self};
+use crate::claims::stats::{self, Test};
 use crate::claims::{combine_all, Judgement, Point};
 use crate::metric::Direction;
+use crate::query::Pivot;
 
 impl Judge<'_, '_> {
     pub(super) fn pairwise(
@@ -55,50 +56,73 @@ impl Judge<'_, '_> {
         let mut named = vec![a.clone()];
         named.extend(opponents.iter().cloned());
         self.single_point(clause, &pivot, q, &named)?;
-        let pooled = self.pooled_log_sd(&pivot);
+        let how = How { test, dir, margin, pooled: self.pooled_log_sd(&pivot) };
         let mut points = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);
         let mut gaps = Vec::new();
-        let rows = Self::rows(&pivot, q);
-        let a_shown = self.shown(&a);
-        for (row, key) in rows {
+        for (row, key) in Self::rows(&pivot, q) {
             let label = Self::label(&pivot, key);
-            let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
             // A point the claim names goes missing; one of a range is a gap.
-            let mut lacking = |what: String| {
-                if Self::names_points(q) { &mut missing } else { &mut gaps }.push(what);
-            };
-            for b in &opponents {
-                let b_shown = self.shown(b);
-                let (ca, cb) = match self.pair(&pivot, (row, &a), (row, b), Scale::Log) {
-                    (Some(ca), Some(cb)) => (ca, cb),
-                    (None, _) => {
-                        lacking(format!("no runs of {a_shown}{at}"));
-                        break;
-                    }
-                    (_, None) => {
-                        lacking(format!("no runs of {b_shown}{at}"));
-                        continue;
-                    }
-                };
-                match stats::compare(&ca.values, &cb.values, dir, margin, pooled) {
-                    Ok(c) => {
-                        points.push(Point::from_comparison(
-                            label.clone(),
-                            &a_shown,
-                            &b_shown,
-                            &c,
-                            test,
-                            [ca.sweeps(), cb.sweeps()],
-                        ));
-                    }
-                    Err(e) => lacking(format!("{a_shown} and {b_shown} cannot be compared{at}: {e}")),
-                }
-            }
+            let lacking = if Self::names_points(q) { &mut missing } else { &mut gaps };
+            points.extend(self.against(&pivot, (row, &label), &a, &opponents, how, lacking));
         }
-        let mut named = vec![a.clone()];
-        named.extend(opponents.iter().cloned());
         let j = Self::fold(&points, q);
         Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
     }
+
+    /// Series `a` at one pivot row against each opponent there: one
+    /// comparison per opponent with runs, as a `beats`-family clause folds
+    /// them at that point. What is lacking (no runs of a side, sides that
+    /// cannot be compared) is said in `lacking`; with no runs of `a`,
+    /// nothing is compared. `highlight=best` asks through this too
+    /// ([`Judge::beats_others`]), so a table and a claim read one answer.
+    pub(super) fn against(
+        &self,
+        pivot: &Pivot,
+        (row, label): (usize, &str),
+        a: &str,
+        opponents: &[String],
+        how: How,
+        lacking: &mut Vec<String>,
+    ) -> Vec<Point> {
+        let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+        let a_shown = self.shown(a);
+        let mut points = Vec::new();
+        for b in opponents {
+            let b_shown = self.shown(b);
+            let (ca, cb) = match self.pair(pivot, (row, a), (row, b), Scale::Log) {
+                (Some(ca), Some(cb)) => (ca, cb),
+                (None, _) => {
+                    lacking.push(format!("no runs of {a_shown}{at}"));
+                    break;
+                }
+                (_, None) => {
+                    lacking.push(format!("no runs of {b_shown}{at}"));
+                    continue;
+                }
+            };
+            match stats::compare(&ca.values, &cb.values, how.dir, how.margin, how.pooled) {
+                Ok(c) => points.push(Point::from_comparison(
+                    label,
+                    &a_shown,
+                    &b_shown,
+                    &c,
+                    how.test,
+                    [ca.sweeps(), cb.sweeps()],
+                )),
+                Err(e) => lacking.push(format!("{a_shown} and {b_shown} cannot be compared{at}: {e}")),
+            }
+        }
+        points
+    }
+}
+
+/// How a pairwise clause compares two cells: its test, the direction that
+/// is better, the practical margin and the metric's pooled per-run noise.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct How {
+    pub(super) test: Test,
+    pub(super) dir: Direction,
+    pub(super) margin: f64,
+    pub(super) pooled: Option<f64>,
 }
