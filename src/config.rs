@@ -324,15 +324,11 @@ impl Config {
     pub fn parse(text: &str, root: &Path, file: Option<&Path>) -> Result<Config> {
         let shown = file.map_or_else(|| PathBuf::from(FILE_NAME), Path::to_path_buf);
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
-            let pos = e
-                .span()
-                .map(|s| {
-                    let line = text[..s.start].matches('\n').count() + 1;
-                    let col = text[..s.start].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                    format!(":{line}:{col}")
-                })
-                .unwrap_or_default();
-            Error::Config { path: PathBuf::from(format!("{}{pos}", shown.display())), msg: e.message().to_string() }
+            let msg = e.message().to_string();
+            let Some(span) = e.span() else { return Error::Config { path: shown.clone(), msg } };
+            let line = text[..span.start].matches('\n').count() + 1;
+            let col = text[..span.start].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            Error::ConfigAt { path: shown.clone(), line, col: Some(col), msg }
         })?;
         let mut cfg = Config::defaults(root);
         cfg.file = file.map(Path::to_path_buf);
@@ -424,8 +420,10 @@ impl Config {
             let before = out.len();
             out.extend(paths.filter_map(std::result::Result::ok).filter(|p| p.is_file()));
             if out.len() == before {
-                return Err(Error::Config {
-                    path: PathBuf::from(format!("{}:{line}", shown.display())),
+                return Err(Error::ConfigAt {
+                    path: shown.clone(),
+                    line: *line,
+                    col: None,
                     msg: format!(
                         "documents: `{glob}` matches no file (globs are relative to this file's folder), \
                          so nothing would be checked; correct the glob, or write the document it names"

@@ -60,6 +60,10 @@ pub enum Error {
     #[error("{}: {msg}", path.display())]
     Config { path: PathBuf, msg: String },
 
+    /// A problem at a line (and column) of `reckon.toml`.
+    #[error("{}:{line}{}: {msg}", path.display(), col.map(|c| format!(":{c}")).unwrap_or_default())]
+    ConfigAt { path: PathBuf, line: usize, col: Option<usize>, msg: String },
+
     #[error("database {}: {msg}", path.display())]
     Database { path: PathBuf, msg: String },
 
@@ -129,6 +133,58 @@ impl Error {
         Error::Usage(msg.into())
     }
 
+    /// The file (and line, column) this error is about, when it names one.
+    pub fn place(&self) -> Option<Place> {
+        let (path, line, col) = match self {
+            Error::Malformed { path, line, .. }
+            | Error::NotUtf8 { path, line, .. }
+            | Error::DuplicateMetric { path, line, .. } => (path, Some(*line), None),
+            Error::Document { path, line, col, .. } => (path, u64::try_from(*line).ok(), Some(*col)),
+            Error::ConfigAt { path, line, col, .. } => (path, u64::try_from(*line).ok(), *col),
+            // Not `Io`: its path may be no file of the project (`<stdout>`, `git`, one that is missing).
+            Error::UnknownFormat { path, .. } | Error::Config { path, .. } => (path, None, None),
+            _ => return None,
+        };
+        Some(Place { path: path.clone(), line, col })
+    }
+
+    /// What is wrong, without the place [`Error::place`] names (the message
+    /// a CI annotation shows at that place); every line of it.
+    pub fn message(&self) -> String {
+        let text = self.to_string();
+        let Some(place) = self.place() else { return text };
+        // The display of every placed variant starts `path[:line[:col]]: `.
+        text.strip_prefix(&format!("{place}: ")).map_or_else(|| text.clone(), str::to_string)
+    }
+
+    /// The error with the file it names replaced by `f` of it (a path
+    /// relative to the project shown from the current folder, …).
+    #[must_use]
+    pub fn map_path(self, f: &dyn Fn(PathBuf) -> PathBuf) -> Error {
+        match self {
+            Error::Io { path, source } => Error::Io { path: f(path), source },
+            Error::Malformed { path, line, msg } => Error::Malformed { path: f(path), line, msg },
+            Error::NotUtf8 { path, line, what } => Error::NotUtf8 { path: f(path), line, what },
+            Error::DuplicateMetric { path, line, metric } => Error::DuplicateMetric { path: f(path), line, metric },
+            Error::UnknownFormat { path, msg } => Error::UnknownFormat { path: f(path), msg },
+            Error::Document { path, line, col, msg, snippet } => {
+                Error::Document { path: f(path), line, col, msg, snippet }
+            }
+            Error::Config { path, msg } => Error::Config { path: f(path), msg },
+            Error::ConfigAt { path, line, col, msg } => Error::ConfigAt { path: f(path), line, col, msg },
+            Error::Several(all) => Error::Several(all.into_iter().map(|e| e.map_path(f)).collect()),
+            e => e,
+        }
+    }
+
+    /// The single errors this one holds: itself, or each of [`Error::Several`].
+    pub fn each(&self) -> Vec<&Error> {
+        match self {
+            Error::Several(all) => all.iter().flat_map(Error::each).collect(),
+            e => vec![e],
+        }
+    }
+
     /// Whether this is a damaged database (see [`Error::DamagedDatabase`]).
     pub fn is_damaged_database(&self) -> bool {
         match self {
@@ -136,5 +192,56 @@ impl Error {
             Error::Several(errors) => errors.iter().any(Error::is_damaged_database),
             _ => false,
         }
+    }
+}
+
+/// Where an error is: a file, and the line and column when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub path: PathBuf,
+    pub line: Option<u64>,
+    pub col: Option<usize>,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(col) = self.col {
+            write!(f, ":{col}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_with_a_place_says_it_apart_from_its_message() {
+        let e = Error::malformed("logs/a.jsonl", 3, "expected a JSON object");
+        let place = e.place().unwrap();
+        assert_eq!(
+            (place.path.as_path(), place.line, place.col),
+            (std::path::Path::new("logs/a.jsonl"), Some(3), None)
+        );
+        assert_eq!(e.message(), "expected a JSON object");
+        let d = Error::Document {
+            path: "plan.md".into(),
+            line: 4,
+            col: 15,
+            msg: "unknown directive".into(),
+            snippet: "x <!-- reckon:tabel -->".into(),
+        };
+        assert_eq!(d.place().unwrap().to_string(), "plan.md:4:15");
+        assert_eq!(d.message(), "unknown directive\n  x <!-- reckon:tabel -->");
+        let u = Error::usage("no documents");
+        assert_eq!((u.place(), u.message()), (None, "no documents".to_string()));
+        let several = Error::Several(vec![e, u]);
+        assert_eq!(several.each().len(), 2);
+        assert!(several.place().is_none());
     }
 }

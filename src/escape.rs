@@ -11,6 +11,7 @@
 //!   writer escapes the markup characters itself).
 //! - [`terminal`] and [`terminal_lines`]: what a human-format command prints.
 //! - [`github_message`] and [`github_property`]: a workflow command's parts.
+//! - [`uri_path`]: a relative path as a URI reference (SARIF).
 //!
 //! Characters that do something rather than show something — C0 and C1
 //! controls, DEL, the bidirectional overrides and line separators — are
@@ -171,6 +172,22 @@ pub fn github_message(s: &str) -> String {
 /// Escapes a workflow command's property value (also `:` and `,`).
 pub fn github_property(s: &str) -> String {
     github_message(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// A `/`-separated relative path as a URI reference (SARIF's
+/// `artifactLocation.uri`): every byte but the unreserved characters of
+/// RFC 3986 and `/` percent-encoded, so a space, `#`, `?` or `%` in a file
+/// name stays part of the path.
+pub fn uri_path(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
 }
 
 #[cfg(test)]

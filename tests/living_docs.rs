@@ -502,7 +502,7 @@ fn check_exit_codes_and_formats() {
     let r = code(&s, &["check", "--format", "json", "doc.md"], 1);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["ok"], false);
-    assert_eq!(v["errors"], 0);
+    assert_eq!(v["errors"], serde_json::json!([]));
     let d = &v["documents"][0];
     assert_eq!(d["path"], "doc.md");
     assert_eq!(d["current"], false);
@@ -553,7 +553,8 @@ fn check_exit_codes_and_formats() {
     assert!(r.stderr.contains("error: bad.md:1:15: unknown directive `reckon:tabel`"), "{r:?}");
     let r = code(&s, &["check", "--format", "json", "bad.md"], 2);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!((v["ok"].clone(), v["errors"].clone()), (serde_json::json!(false), serde_json::json!(1)));
+    assert_eq!(v["ok"], serde_json::json!(false));
+    assert_eq!(v["errors"].as_array().map(Vec::len), Some(1), "{v}");
     let r = code(&s, &["check", "missing.md"], 2);
     assert!(r.stderr.contains("missing.md"), "{r:?}");
     s.write("reckon.toml", "series = \"config\"\n[[source]\npath = 1\n");

@@ -5,17 +5,19 @@
 use std::path::{Path, PathBuf};
 
 use super::project::{
-    documents, expect_documents, load_for_command, prepare, prepare_with, relative_error, review_all, shown,
+    documents, expect_documents, load_for_command, prepare, prepare_with, relative_error, review_each, rooted_error,
+    shown,
 };
 use super::reporter::{reporter, CheckFindings};
-use super::CheckFormat;
+use super::CheckOutput;
 use crate::config::{Config, LintLevel};
 use crate::query::Dataset;
-use crate::review::check::{document_problems, lint_problems, Level, Problem};
+use crate::report::ci::RepoPaths;
+use crate::review::check::{by_severity, document_problems, lint_problems, Level, Problem};
 use crate::review::document::DocReview;
 use crate::review::Context;
 use crate::store::Store;
-use crate::{sources, Result};
+use crate::{sources, Error, Result};
 
 // Each bool is an independent command-line flag (clap derives one per field).
 #[allow(clippy::struct_excessive_bools)]
@@ -33,8 +35,10 @@ pub(crate) struct CheckArgs {
     /// default without --staged).
     #[arg(long)]
     pub(crate) diff: bool,
-    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
-    pub(crate) format: CheckFormat,
+    /// How to print what was found (with `$GITHUB_STEP_SUMMARY` set, a
+    /// markdown summary is also appended to that file, whatever the format).
+    #[arg(long, value_enum, default_value_t = CheckOutput::Human)]
+    pub(crate) format: CheckOutput,
     /// Also fail on claims that are inconclusive or have no data.
     #[arg(long)]
     pub(crate) strict: bool,
@@ -63,7 +67,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         return Ok(code);
     }
     let docs = documents(cfg, &args.docs)?;
-    let how = How { opts: sources::Options::default(), compact: false, what: "" };
+    let how = How { opts: sources::Options::default(), compact: false, what: "", anchor: None };
     check_documents(cfg, cwd, &docs, args, how)
 }
 
@@ -94,7 +98,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
     let changed = crate::staged::changed_paths(&cfg.root, cwd, &args.docs)?;
     let staged_cfg = crate::staged::staged_config(cfg)?;
     if !crate::staged::touches(cfg, &staged_cfg, &changed) {
-        super::stdout_write(&reporter(args.format).nothing_checked())?;
+        super::stdout_write(&nothing_checked(args.format))?;
         return Ok(super::OK);
     }
     // Bring the database up to date with the working tree first (what any
@@ -123,7 +127,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         }
     }
     let opts = sources::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
-    let how = How { opts, compact: !args.diff, what: " (as staged)" };
+    let how = How { opts, compact: !args.diff, what: " (as staged)", anchor: Some(tree.real_root.clone()) };
     let code = check_documents(&tree.cfg, &root, &docs, args, how);
     drop(tree);
     code
@@ -136,55 +140,118 @@ struct How {
     compact: bool,
     /// Said after "reckon check" in the summary.
     what: &'static str,
+    /// The real folder the paths shown are relative to, when it is not
+    /// the one checked (a staged copy stands for the project root).
+    anchor: Option<PathBuf>,
 }
 
 /// Checks documents (paths relative to `cwd`, or absolute): builds the
-/// problems, prints them through the format's reporter, and exits 1 on a
-/// failing one, 2 on an error.
+/// problems, prints them through the format's reporter (most serious
+/// first), and exits 1 on a failing one, 2 on an error.
 fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs, how: How) -> Result<i32> {
-    let report = reporter(args.format);
     if docs.is_empty() {
-        super::stdout_write(&report.nothing_checked())?;
+        super::stdout_write(&nothing_checked(args.format))?;
         return Ok(super::OK);
     }
-    let (store, ingest_failed) = prepare_with(cfg, args.no_ingest, how.opts)?;
+    let (store, ingest_errors) = prepare_with(cfg, args.no_ingest, how.opts)?;
+    let mut errors: Vec<Error> = ingest_errors.into_iter().map(|e| rooted_error(e, &cfg.root, cwd)).collect();
     let dataset = load_for_command(&store, cfg)?;
     expect_documents(dataset, cwd, docs)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
-    let (reviews, errors) = review_all(&ctx, cwd, docs);
+    let (reviews, review_errors) = review_each(&ctx, cwd, docs);
+    errors.extend(review_errors);
     let mut problems: Vec<Problem> =
         reviews.iter().flat_map(|r| document_problems(r, args.strict, &|p: &Path| shown(cwd, p))).collect();
-    let (lint, lint_errors) = lint_prose(cfg, dataset, cwd, &reviews, &mut problems);
-    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    let lint = lint_prose(cfg, dataset, cwd, &reviews, &mut problems, &mut errors);
+    by_severity(&mut problems);
+    let paths = RepoPaths::find(how.anchor.as_deref().unwrap_or(cwd), &cfg.root);
     let found = CheckFindings {
         cwd,
         reviews: &reviews,
         problems: &problems,
         lint: &lint,
-        errors: errors + lint_errors,
-        ingest_failed,
+        errors: &errors,
+        paths: &paths,
         strict: args.strict,
         compact: how.compact,
         what: how.what,
     };
-    super::stdout_write(&report.check(&found)?)?;
-    Ok(super::exit_code(found.errors, ingest_failed, found.failing() > 0))
+    super::stdout_write(&render(args.format, &found)?)?;
+    step_summary(&found)?;
+    Ok(super::exit_code(errors.len(), false, found.failing() > 0))
+}
+
+/// What `format` prints for these findings.
+fn render(format: CheckOutput, found: &CheckFindings) -> Result<String> {
+    match format.listing() {
+        Some(listing) => reporter(listing).check(found),
+        None => pretty(&crate::report::ci::sarif(&found.ci())),
+    }
+}
+
+/// What `format` prints when there was no document to check.
+fn nothing_checked(format: CheckOutput) -> String {
+    let paths = RepoPaths::find(Path::new("."), Path::new("."));
+    let found = crate::report::ci::Findings { reviews: &[], problems: &[], errors: &[], paths: &paths };
+    match format.listing() {
+        Some(listing) => reporter(listing).nothing_checked(),
+        None => pretty(&crate::report::ci::sarif(&found)).unwrap_or_default(),
+    }
+}
+
+fn pretty(value: &serde_json::Value) -> Result<String> {
+    let mut s = serde_json::to_string_pretty(value).map_err(|e| Error::io("<stdout>", e.into()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// In a GitHub Actions step (`$GITHUB_STEP_SUMMARY` names a file), appends
+/// the markdown summary of the check to the job's summary.
+fn step_summary(found: &CheckFindings) -> Result<()> {
+    let Some(file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|f| !f.is_empty()) else { return Ok(()) };
+    let text = crate::report::ci::summary(&found.ci());
+    let mut out = std::fs::OpenOptions::new().create(true).append(true).open(&file).map_err(|e| Error::io(&file, e))?;
+    std::io::Write::write_all(&mut out, text.as_bytes()).map_err(|e| Error::io(&file, e))
+}
+
+/// A check that stopped at an error before judging anything (a
+/// reckon.toml that does not read, a database that cannot be opened): the
+/// error in the format asked for, and in the job summary. The caller has
+/// said it on stderr and exits 2.
+pub(super) fn report_failure(format: CheckOutput, cwd: &Path, e: Error) -> Result<()> {
+    let paths = RepoPaths::find(cwd, cwd);
+    let errors = [e];
+    let found = CheckFindings {
+        cwd,
+        reviews: &[],
+        problems: &[],
+        lint: &[],
+        errors: &errors,
+        paths: &paths,
+        strict: false,
+        compact: true,
+        what: "",
+    };
+    if format != CheckOutput::Human {
+        super::stdout_write(&render(format, &found)?)?;
+    }
+    step_summary(&found)
 }
 
 /// With [lint] on in reckon.toml, reads the prose outside claim regions as
 /// claims: adds the failing statements to `problems`, returns every judged
-/// statement (for JSON) and the number of documents lint could not read.
+/// statement (for JSON); adds the documents lint could not read to `errors`.
 fn lint_prose(
     cfg: &Config,
     dataset: &Dataset,
     cwd: &Path,
     reviews: &[DocReview],
     problems: &mut Vec<Problem>,
-) -> (Vec<serde_json::Value>, usize) {
+    errors: &mut Vec<Error>,
+) -> Vec<serde_json::Value> {
     let mut judged = Vec::new();
-    let mut errors = 0;
     if cfg.lint.level == LintLevel::Off {
-        return (judged, errors);
+        return judged;
     }
     let linter = cfg.linter(dataset);
     let sel = crate::lint::report::Selection { all: false, min_confidence: cfg.lint.min_confidence };
@@ -197,28 +264,31 @@ fn lint_prose(
                 problems.extend(lint_problems(&path, &findings, sel, level));
             }
             Err(e) => {
-                say!("error: {}", super::shown_error(&relative_error(e, cwd)));
-                errors += 1;
+                let e = relative_error(e, cwd);
+                say!("error: {}", super::shown_error(&e));
+                errors.push(e);
             }
         }
     }
-    (judged, errors)
+    judged
 }
 
 #[cfg(test)]
 mod tests {
     use crate::cli::tests::parse;
-    use crate::cli::{CheckFormat, Command};
+    use crate::cli::{CheckOutput, Command};
 
     #[test]
     fn a_hook_passes_staged_paths_after_the_flags() {
         let cli = parse(&["check", "--staged", "--format", "github", "--", "notebooks/plan.md", "logs/a.jsonl"]);
         let Command::Check(a) = cli.unwrap().command else { panic!("not check") };
         assert!(a.staged && !a.diff && !a.strict);
-        assert_eq!(a.format, CheckFormat::Github);
+        assert_eq!(a.format, CheckOutput::Github);
         assert_eq!(a.docs.len(), 2);
         let Command::Check(a) = parse(&["check"]).unwrap().command else { panic!("not check") };
-        assert_eq!(a.format, CheckFormat::Human);
-        assert!(parse(&["check", "--format", "sarif"]).is_err());
+        assert_eq!(a.format, CheckOutput::Human);
+        let Command::Check(a) = parse(&["check", "--format", "sarif"]).unwrap().command else { panic!("not check") };
+        assert_eq!(a.format, CheckOutput::Sarif);
+        assert!(parse(&["check", "--format", "xml"]).is_err());
     }
 }

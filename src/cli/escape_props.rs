@@ -3,7 +3,7 @@
 //! it reaches gives the output it gives a plain word: the regenerated
 //! document (tables, a caption, notes, a template, SQL results, a diff
 //! region, a plot's image line), the plot's SVG, the report page, and what
-//! `check` prints. A property test over a document with every kind of
+//! `check` prints (for a terminal, and as a CI job's summary). A property test over a document with every kind of
 //! region, the log's series name and a plot's title drawn from hostile
 //! text (fixed seed, few cases: each is a whole review and a page).
 
@@ -64,6 +64,8 @@ struct Outputs {
     review: DocReview,
     page: String,
     terminal: String,
+    /// The job summary `check` appends to `$GITHUB_STEP_SUMMARY`.
+    summary: String,
 }
 
 fn outputs(name: &str, title: &str) -> Outputs {
@@ -79,18 +81,20 @@ fn outputs(name: &str, title: &str) -> Outputs {
     let shown = |p: &Path| p.display().to_string();
     let problems = check::document_problems(&review, true, &shown);
     let reviews = [review];
+    let paths = crate::report::ci::RepoPaths::find(dir.path(), dir.path());
     let found = super::reporter::CheckFindings {
         cwd: dir.path(),
         reviews: &reviews,
         problems: &problems,
         lint: &[],
-        errors: 0,
-        ingest_failed: false,
+        errors: &[],
+        paths: &paths,
         strict: true,
         compact: false,
         what: "",
     };
     let mut terminal = super::reporter::reporter(super::CheckFormat::Human).check(&found).unwrap();
+    let summary = crate::report::ci::summary(&found.ci());
     let [review] = reviews;
     for c in &review.claims {
         terminal.push_str(&super::project::claim_line(&path, c));
@@ -102,7 +106,7 @@ fn outputs(name: &str, title: &str) -> Outputs {
     terminal.push_str(&dataset.evaluate(&q).unwrap().to_text(&crate::query::NumberFormat::default()));
     let diff = crate::sweep_diff::compute(&dataset, &cfg.margins(), &crate::sweep_diff::Options::default()).unwrap();
     terminal.push_str(&diff.to_text(crate::sweep_diff::Listing::Changed, None));
-    Outputs { review, page, terminal }
+    Outputs { review, page, terminal, summary }
 }
 
 /// The regions of a text: kind and arguments, in order.
@@ -168,6 +172,8 @@ proptest! {
         let svg = &h.plots[0].2;
         prop_assert!(well_formed_chars(svg), "{}", svg);
         prop_assert_eq!(tags(svg), tags(&p.plots[0].2));
+        // The job summary: the same markdown structure.
+        prop_assert_eq!(shape(&hostile.summary), shape(&plain.summary), "{}", hostile.summary);
         // The page: the same elements.
         prop_assert_eq!(tags(&hostile.page), tags(&plain.page), "{}", hostile.page);
         // The terminal: nothing that acts, no workflow command.

@@ -68,7 +68,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     let opts =
         sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), configured, ..Default::default() };
     let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
-    Ok(super::exit_code(failed, false, false))
+    Ok(super::exit_code(failed.len(), false, false))
 }
 
 /// The requests an ingest command stands for: its paths (given relative to
@@ -147,14 +147,15 @@ fn label_value(v: &toml::Value) -> Value {
     }
 }
 
-/// Ingests `requests` and prints what happened; returns the number of failed files.
+/// Ingests `requests` and prints what happened; returns the errors of the
+/// files that failed.
 pub(super) fn ingest_and_report(
     store: &mut Store,
     root: &Path,
     requests: &[Request],
     opts: &sources::Options,
     quiet: bool,
-) -> usize {
+) -> Vec<crate::Error> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut batch = Batch::at_head_of(command, root);
     let progress = if !quiet && std::io::stderr().is_terminal() {
@@ -199,7 +200,14 @@ pub(super) fn ingest_and_report(
             failed
         );
     }
-    failed
+    report
+        .files
+        .into_iter()
+        .filter_map(|f| match f.outcome {
+            FileOutcome::Failed(e) => Some(e),
+            _ => None,
+        })
+        .collect()
 }
 
 /// What is said about one ingested file (errors and skipped records even

@@ -119,6 +119,31 @@ pub(crate) enum CheckFormat {
     Github,
 }
 
+/// How `check` prints what it found: as `claims` and `lint` can, or as SARIF.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub(crate) enum CheckOutput {
+    /// `path:line: level: message` lines, the diff, a summary of what to run.
+    Human,
+    /// One JSON document: every document's state, claims and evidence, and the errors.
+    Json,
+    /// GitHub workflow annotations, bad input first, then contradicted claims.
+    Github,
+    /// SARIF 2.1.0, for code scanning (`github/codeql-action/upload-sarif`).
+    Sarif,
+}
+
+impl CheckOutput {
+    /// The format `claims` and `lint` share, for the three they have.
+    fn listing(self) -> Option<CheckFormat> {
+        match self {
+            CheckOutput::Human => Some(CheckFormat::Human),
+            CheckOutput::Json => Some(CheckFormat::Json),
+            CheckOutput::Github => Some(CheckFormat::Github),
+            CheckOutput::Sarif => None,
+        }
+    }
+}
+
 /// How `runs` and `query` print a listing.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub(crate) enum OutputFormat {
@@ -137,6 +162,10 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    let check_format = match &cli.command {
+        Command::Check(args) => Some(args.format),
+        _ => None,
+    };
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -144,6 +173,12 @@ pub fn main() -> i32 {
                 return OK;
             }
             say!("error: {}", shown_error(&e));
+            // A check in CI says even this in the format it was asked for.
+            if let (Some(format), Ok(cwd)) = (check_format, std::env::current_dir()) {
+                if let Err(e) = check::report_failure(format, &cwd, e) {
+                    say!("error: {}", shown_error(&e));
+                }
+            }
             ERROR
         }
     }

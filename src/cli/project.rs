@@ -21,14 +21,16 @@ use super::ingest::{ingest_and_report, report_forgotten, sources_requests};
 /// Opens the store, first ingesting the sources reckon.toml names (unless
 /// told not to). Returns the store and whether an ingest failed.
 pub(super) fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
-    prepare_with(cfg, no_ingest, sources::Options::default())
+    let (store, failed) = prepare_with(cfg, no_ingest, sources::Options::default())?;
+    Ok((store, !failed.is_empty()))
 }
 
-/// [`prepare`] with ingest options: for a staged check, git is asked about
-/// the real project while the files are read from the staged copy.
-pub(super) fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options) -> Result<(Store, bool)> {
+/// [`prepare`] with ingest options (for a staged check, git is asked about
+/// the real project while the files are read from the staged copy),
+/// returning the errors of the logs that could not be ingested (printed).
+pub(super) fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options) -> Result<(Store, Vec<Error>)> {
     if no_ingest || cfg.sources.is_empty() {
-        return Ok((open_current(cfg)?, false));
+        return Ok((open_current(cfg)?, Vec::new()));
     }
     let requests = sources_requests(cfg, None, &std::collections::BTreeMap::new())?;
     sources::check_requests(&requests)?;
@@ -41,7 +43,7 @@ pub(super) fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options
     // SQL runs under an authorizer too, but nothing a document does should
     // be able to write.
     drop(store);
-    Ok((Store::open_read_only(&cfg.database)?, failed > 0))
+    Ok((Store::open_read_only(&cfg.database)?, failed))
 }
 
 /// Opens the database to read it, first dropping the runs of files that are
@@ -134,8 +136,15 @@ pub(super) fn shown(cwd: &Path, path: &Path) -> String {
 
 /// Reviews each document; errors are printed and counted.
 pub(super) fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<DocReview>, usize) {
+    let (reviews, errors) = review_each(ctx, cwd, docs);
+    (reviews, errors.len())
+}
+
+/// Reviews each document; errors are printed and returned, their paths as
+/// the user gave them.
+pub(super) fn review_each(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<DocReview>, Vec<Error>) {
     let mut reviews: Vec<DocReview> = Vec::new();
-    let mut errors = 0;
+    let mut errors = Vec::new();
     for path in doc_paths(cwd, docs) {
         let rel = PathBuf::from(shown(cwd, &path));
         match document::review(ctx, &path) {
@@ -145,20 +154,22 @@ pub(super) fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<Do
                 // other on every update.
                 let shared = r.drawn.iter().find_map(|f| reviews.iter().find(|o| o.drawn.contains(f)).map(|o| (o, f)));
                 if let Some((other, file)) = shared {
-                    say!(
-                        "error: {}: a plot writes {}, which {} also draws; give one of them its own file=",
+                    let e = Error::usage(format!(
+                        "{}: a plot writes {}, which {} also draws; give one of them its own file=",
                         r.path.display(),
                         shown(cwd, file),
                         other.path.display()
-                    );
-                    errors += 1;
+                    ));
+                    say!("error: {}", super::shown_error(&e));
+                    errors.push(e);
                     continue;
                 }
                 reviews.push(r);
             }
             Err(e) => {
-                say!("error: {}", super::shown_error(&relative_error(e, cwd)));
-                errors += 1;
+                let e = relative_error(e, cwd);
+                say!("error: {}", super::shown_error(&e));
+                errors.push(e);
             }
         }
     }
@@ -167,14 +178,13 @@ pub(super) fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<Do
 
 /// Errors name documents by absolute path internally; show them as given.
 pub(super) fn relative_error(e: Error, cwd: &Path) -> Error {
-    match e {
-        Error::Document { path, line, col, msg, snippet } => {
-            Error::Document { path: PathBuf::from(shown(cwd, &path)), line, col, msg, snippet }
-        }
-        Error::Io { path, source } => Error::Io { path: PathBuf::from(shown(cwd, &path)), source },
-        Error::Several(all) => Error::Several(all.into_iter().map(|e| relative_error(e, cwd)).collect()),
-        e => e,
-    }
+    e.map_path(&|path| PathBuf::from(shown(cwd, &path)))
+}
+
+/// An ingest's errors name logs relative to the project's root (`root`);
+/// shown from `cwd`, as documents are.
+pub(super) fn rooted_error(e: Error, root: &Path, cwd: &Path) -> Error {
+    e.map_path(&|path| PathBuf::from(shown(cwd, &root.join(path))))
 }
 
 /// The review diff of one document: its text, then the data behind each

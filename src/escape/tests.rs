@@ -149,6 +149,13 @@ fn html_escapes_markup_and_quotes() {
 }
 
 #[test]
+fn uri_paths_keep_their_segments_and_encode_the_rest() {
+    assert_eq!(uri_path("notebooks/plan.md"), "notebooks/plan.md");
+    assert_eq!(uri_path("a b/50%#?.md"), "a%20b/50%25%23%3F.md");
+    assert_eq!(uri_path("café.md"), "caf%C3%A9.md");
+}
+
+#[test]
 fn github_parts_stay_one_command() {
     assert_eq!(github_message("50% faster\r\nthen"), "50%25 faster%0D%0Athen");
     assert_eq!(github_property("docs/a,b:c.md"), "docs/a%2Cb%3Ac.md");

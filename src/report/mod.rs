@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 
 mod body;
+pub(crate) mod ci;
 mod claim;
 
 use body::Swap;

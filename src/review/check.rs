@@ -28,6 +28,70 @@ impl Level {
     }
 }
 
+/// What a problem is about, most serious first: the order `check` reports
+/// problems in (a CI runner shows only the first few annotations, and a
+/// contradicted conclusion matters more than a table to regenerate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Concern {
+    /// A claim region the data contradict.
+    ContradictedClaim,
+    /// A statement of the prose (read by lint) the data contradict or left behind.
+    Prose,
+    /// A claim the data cannot decide (inconclusive, or no data).
+    UndecidedClaim,
+    /// A region edited by hand that does not match the data.
+    EditedRegion,
+    /// A claim's status note that no longer matches its verdict.
+    StaleNote,
+    /// A region whose content is not what the data give.
+    StaleRegion,
+    /// A plot file that is not what the data draw.
+    StalePlot,
+    /// A superseded claim that no new conclusion replaces.
+    NoSuccessor,
+}
+
+impl Concern {
+    pub const ALL: [Concern; 8] = [
+        Concern::ContradictedClaim,
+        Concern::Prose,
+        Concern::UndecidedClaim,
+        Concern::EditedRegion,
+        Concern::StaleNote,
+        Concern::StaleRegion,
+        Concern::StalePlot,
+        Concern::NoSuccessor,
+    ];
+
+    /// A stable name, for programs (a SARIF rule id).
+    pub fn name(self) -> &'static str {
+        match self {
+            Concern::ContradictedClaim => "contradicted-claim",
+            Concern::Prose => "prose-against-data",
+            Concern::UndecidedClaim => "undecided-claim",
+            Concern::EditedRegion => "region-edited-by-hand",
+            Concern::StaleNote => "stale-claim-note",
+            Concern::StaleRegion => "stale-region",
+            Concern::StalePlot => "stale-plot",
+            Concern::NoSuccessor => "superseded-without-successor",
+        }
+    }
+
+    /// What it means, in a sentence.
+    pub fn description(self) -> &'static str {
+        match self {
+            Concern::ContradictedClaim => "A conclusion in a claim region is contradicted by the data beyond noise.",
+            Concern::Prose => "A statement of the prose, read as a claim, is contradicted by the data or was right only for an earlier sweep.",
+            Concern::UndecidedClaim => "The data cannot decide a claim: within noise, too few runs, or no data.",
+            Concern::EditedRegion => "A generated region was edited by hand and does not match the data.",
+            Concern::StaleNote => "A claim's status note no longer matches its verdict.",
+            Concern::StaleRegion => "A generated region is not what the data give now: regenerate it with `reckon update --write`.",
+            Concern::StalePlot => "A plot file is not what the data draw now: regenerate it with `reckon update --write`.",
+            Concern::NoSuccessor => "A superseded conclusion has no new conclusion after it.",
+        }
+    }
+}
+
 /// One problem `check` reports, at a line of a document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
@@ -35,7 +99,18 @@ pub struct Problem {
     pub path: String,
     pub line: usize,
     pub level: Level,
+    pub concern: Concern,
     pub msg: String,
+}
+
+/// Sorts problems most serious first: what fails the check before what is
+/// only shown, then by [`Concern`] (contradicted claims first), then by
+/// document and line.
+pub fn by_severity(problems: &mut [Problem]) {
+    problems.sort_by(|a, b| {
+        let key = |p: &Problem| (p.level != Level::Error, p.concern);
+        key(a).cmp(&key(b)).then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line)))
+    });
 }
 
 /// The problems of one reviewed document, in the order found (callers sort).
@@ -43,22 +118,22 @@ pub struct Problem {
 /// plot's path is printed.
 pub fn document_problems(r: &DocReview, strict: bool, shown: &dyn Fn(&Path) -> String) -> Vec<Problem> {
     let path = r.path.display().to_string();
-    let at = |line, level, msg| Problem { path: path.clone(), line, level, msg };
+    let at = |line, level, concern, msg| Problem { path: path.clone(), line, level, concern, msg };
     let mut problems = Vec::new();
     for s in r.stale.iter().filter(|s| !reported_by_verdict(r, s, strict)) {
-        let how = if s.edited_by_hand {
-            "was edited by hand and does not match the data"
+        let (concern, how) = if s.edited_by_hand {
+            (Concern::EditedRegion, "was edited by hand and does not match the data")
         } else if s.kind == Kind::Claim {
             // e.g. a warning left on a claim that holds again: readers
             // would still be told the data contradict it.
-            "has a status note that no longer matches its verdict"
+            (Concern::StaleNote, "has a status note that no longer matches its verdict")
         } else {
-            "is stale"
+            (Concern::StaleRegion, "is stale")
         };
-        problems.push(at(s.line, Level::Error, format!("{} region {how}", s.kind.name())));
+        problems.push(at(s.line, Level::Error, concern, format!("{} region {how}", s.kind.name())));
     }
     for f in &r.files {
-        problems.push(at(f.line, Level::Error, format!("plot {} is stale", shown(&f.path))));
+        problems.push(at(f.line, Level::Error, Concern::StalePlot, format!("plot {} is stale", shown(&f.path))));
     }
     for c in &r.claims {
         let level = if c.fails(strict) {
@@ -68,6 +143,8 @@ pub fn document_problems(r: &DocReview, strict: bool, shown: &dyn Fn(&Path) -> S
         } else {
             Level::Warning
         };
+        let concern =
+            if c.verdict == Verdict::Contradicted { Concern::ContradictedClaim } else { Concern::UndecidedClaim };
         let tag = if c.superseded.is_some() { " (superseded)" } else { "" };
         // Rewriting the note (update --write) would not make check
         // pass: an overturned conclusion is kept as history instead.
@@ -76,7 +153,7 @@ pub fn document_problems(r: &DocReview, strict: bool, shown: &dyn Fn(&Path) -> S
         } else {
             String::new()
         };
-        problems.push(at(c.line, level, format!("claim `{}`{tag} {}{hint}", c.id, c.summary)));
+        problems.push(at(c.line, level, concern, format!("claim `{}`{tag} {}{hint}", c.id, c.summary)));
     }
     for u in supersede::unreplaced(&r.text) {
         let level = if strict { Level::Error } else { Level::Warning };
@@ -85,7 +162,7 @@ pub fn document_problems(r: &DocReview, strict: bool, shown: &dyn Fn(&Path) -> S
              write one after it, in a claim region, so reckon keeps checking it",
             u.id, u.date
         );
-        problems.push(at(u.line, level, msg));
+        problems.push(at(u.line, level, Concern::NoSuccessor, msg));
     }
     problems
 }
@@ -109,7 +186,7 @@ pub fn lint_problems(path: &str, findings: &[Finding], sel: Selection, level: Le
                 f.claim.as_deref().unwrap_or(""),
                 f.summary
             );
-            Problem { path: path.to_string(), line: f.line, level, msg }
+            Problem { path: path.to_string(), line: f.line, level, concern: Concern::Prose, msg }
         })
         .collect()
 }
@@ -205,6 +282,25 @@ mod tests {
         assert!(problems[2].msg.contains("`reckon supersede notes/plan.md wrong --write`"), "{}", problems[2].msg);
         assert!(problems[4].msg.starts_with("claim `old` was superseded on 2026-01-02 and no new conclusion"));
         assert!(needs_update(&r, false));
+    }
+
+    #[test]
+    fn contradicted_claims_come_first_and_warnings_last() {
+        let mut problems = document_problems(&review(), false, &|p: &Path| p.display().to_string());
+        by_severity(&mut problems);
+        let order: Vec<(usize, Concern)> = problems.iter().map(|p| (p.line, p.concern)).collect();
+        assert_eq!(
+            order,
+            [
+                (10, Concern::ContradictedClaim),
+                (3, Concern::StaleRegion),
+                (5, Concern::StalePlot),
+                (12, Concern::UndecidedClaim),
+                (1, Concern::NoSuccessor)
+            ]
+        );
+        let names: std::collections::BTreeSet<&str> = Concern::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(names.len(), Concern::ALL.len(), "each concern has its own name");
     }
 
     #[test]

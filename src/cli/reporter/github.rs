@@ -7,18 +7,13 @@ use std::fmt::Write as _;
 use super::{changed_at, CheckFindings, ClaimEntry, Reporter};
 use crate::claims::judge::ClaimReport;
 use crate::claims::Verdict;
-use crate::escape::{github_message, github_property};
 use crate::Result;
 
 pub(super) struct Github;
 
 impl Reporter for Github {
     fn check(&self, found: &CheckFindings) -> Result<String> {
-        let mut out = String::new();
-        for p in found.problems {
-            annotate(&mut out, p.level.as_str(), &p.path, p.line, &p.msg);
-        }
-        Ok(out)
+        Ok(crate::report::ci::annotations(&found.ci()))
     }
 
     fn claims(&self, entries: &[ClaimEntry]) -> Result<String> {
@@ -67,17 +62,5 @@ fn level(c: &ClaimReport) -> &'static str {
 }
 
 fn annotate(out: &mut String, level: &str, path: &str, line: usize, msg: &str) {
-    let _ = writeln!(out, "::{level} file={},line={line},title=reckon::{}", github_property(path), github_message(msg));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_and_properties_are_escaped() {
-        let mut out = String::new();
-        annotate(&mut out, "error", "docs/a,b:c.md", 7, "50% faster\r\nthen");
-        assert_eq!(out, "::error file=docs/a%2Cb%3Ac.md,line=7,title=reckon::50%25 faster%0D%0Athen\n");
-    }
+    crate::report::ci::annotate(out, level, Some(path), u64::try_from(line).ok(), None, msg);
 }

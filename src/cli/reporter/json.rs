@@ -14,7 +14,8 @@ pub(super) struct Json;
 impl Reporter for Json {
     fn check(&self, found: &CheckFindings) -> Result<String> {
         let docs: Vec<serde_json::Value> = found.reviews.iter().map(|r| document(found, r)).collect();
-        pretty(&json!({"ok": found.ok(), "errors": found.errors, "documents": docs, "lint": found.lint}))
+        let errors: Vec<serde_json::Value> = found.errors.iter().flat_map(Error::each).map(error).collect();
+        pretty(&json!({"ok": found.ok(), "errors": errors, "documents": docs, "lint": found.lint}))
     }
 
     fn nothing_checked(&self) -> String {
@@ -47,6 +48,18 @@ fn claim_item(entry: &ClaimEntry) -> Option<serde_json::Value> {
         }
         ClaimEntry::NoSweeps { .. } => None,
     }
+}
+
+/// One error of the input: where (the path as given, the line and column
+/// when known; null when it names no file) and the message without them.
+fn error(e: &Error) -> serde_json::Value {
+    let place = e.place();
+    json!({
+        "path": place.as_ref().map(|p| p.path.display().to_string()),
+        "line": place.as_ref().and_then(|p| p.line),
+        "col": place.as_ref().and_then(|p| p.col),
+        "message": e.message(),
+    })
 }
 
 /// One document's state: current or not, what is stale, its claims.

@@ -11,22 +11,25 @@ use std::path::Path;
 
 use super::CheckFormat;
 use crate::claims::judge::ClaimReport;
+use crate::report::ci::{Findings, RepoPaths};
 use crate::review::check::{Level, Problem};
 use crate::review::document::DocReview;
-use crate::Result;
+use crate::{Error, Result};
 
 /// What one `check` over a set of documents found.
 pub(super) struct CheckFindings<'a> {
     /// The folder paths are shown relative to.
     pub(super) cwd: &'a Path,
     pub(super) reviews: &'a [DocReview],
-    /// Sorted by document and line.
+    /// Most serious first ([`crate::review::check::by_severity`]).
     pub(super) problems: &'a [Problem],
     /// The prose statements lint judged (JSON only).
     pub(super) lint: &'a [serde_json::Value],
-    /// Errors already printed (a document that could not be read, …).
-    pub(super) errors: usize,
-    pub(super) ingest_failed: bool,
+    /// Bad input, already printed: a log that could not be ingested, a
+    /// document that could not be read, ….
+    pub(super) errors: &'a [Error],
+    /// How CI names the paths (from the repository's root).
+    pub(super) paths: &'a RepoPaths,
     pub(super) strict: bool,
     /// One line per problem and no diff (a pre-commit hook).
     pub(super) compact: bool,
@@ -41,7 +44,12 @@ impl CheckFindings<'_> {
     }
 
     pub(super) fn ok(&self) -> bool {
-        self.failing() == 0 && self.errors == 0 && !self.ingest_failed
+        self.failing() == 0 && self.errors.is_empty()
+    }
+
+    /// The findings as the CI formats of the report stage take them.
+    pub(super) fn ci(&self) -> Findings<'_> {
+        Findings { reviews: self.reviews, problems: self.problems, errors: self.errors, paths: self.paths }
     }
 }
 
