@@ -81,12 +81,19 @@ impl Concern {
     pub fn description(self) -> &'static str {
         match self {
             Concern::ContradictedClaim => "A conclusion in a claim region is contradicted by the data beyond noise.",
-            Concern::Prose => "A statement of the prose, read as a claim, is contradicted by the data or was right only for an earlier sweep.",
+            Concern::Prose => concat!(
+                "A statement of the prose, read as a claim, is contradicted by the data ",
+                "or was right only for an earlier sweep."
+            ),
             Concern::UndecidedClaim => "The data cannot decide a claim: within noise, too few runs, or no data.",
             Concern::EditedRegion => "A generated region was edited by hand and does not match the data.",
             Concern::StaleNote => "A claim's status note no longer matches its verdict.",
-            Concern::StaleRegion => "A generated region is not what the data give now: regenerate it with `reckon update --write`.",
-            Concern::StalePlot => "A plot file is not what the data draw now: regenerate it with `reckon update --write`.",
+            Concern::StaleRegion => {
+                "A generated region is not what the data give now: regenerate it with `reckon update --write`."
+            }
+            Concern::StalePlot => {
+                "A plot file is not what the data draw now: regenerate it with `reckon update --write`."
+            }
             Concern::NoSuccessor => "A superseded conclusion has no new conclusion after it.",
         }
     }

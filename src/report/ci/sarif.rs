@@ -21,16 +21,19 @@ const BAD_INPUT: &str = "bad-input";
 
 /// The SARIF log of one check, results most serious first.
 pub(crate) fn sarif(found: &Findings) -> Value {
+    let bad_input = "A log, a document or reckon.toml that reckon cannot read: the check stops short of judging it.";
     let mut rules = vec![json!({
         "id": BAD_INPUT,
-        "shortDescription": {"text": "A log, a document or reckon.toml that reckon cannot read: the check stops short of judging it."},
+        "shortDescription": {"text": bad_input},
         "defaultConfiguration": {"level": "error"},
     })];
     rules.extend(Concern::ALL.iter().map(|c| {
+        // Without --strict, what the data cannot decide is shown, not failed.
+        let level = if matches!(c, Concern::UndecidedClaim | Concern::NoSuccessor) { "warning" } else { "error" };
         json!({
             "id": c.name(),
             "shortDescription": {"text": c.description()},
-            "defaultConfiguration": {"level": if *c == Concern::UndecidedClaim || *c == Concern::NoSuccessor { "warning" } else { "error" }},
+            "defaultConfiguration": {"level": level},
         })
     }));
     let mut results = Vec::new();

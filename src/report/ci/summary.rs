@@ -20,10 +20,10 @@ pub(crate) fn summary(found: &Findings) -> String {
     let errors = found.each_error().count();
     let _ = writeln!(out, "{}\n", headline(found.reviews.len(), failing, errors));
     if !found.reviews.is_empty() {
-        out.push_str(
-            "| document | claims | holds | contradicted | inconclusive | no data | superseded | stale regions | stale plots |\n\
-             |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-        );
+        out.push_str(concat!(
+            "| document | claims | holds | contradicted | inconclusive | no data | superseded ",
+            "| stale regions | stale plots |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        ));
     }
     for r in found.reviews {
         let count = |v: Verdict| r.claims.iter().filter(|c| c.superseded.is_none() && c.verdict == v).count();
