@@ -17,6 +17,7 @@ use super::pytest_benchmark::PytestBenchmark;
 use super::refuse::{self, JsonLook};
 use super::sglang::SglangJsonl;
 use super::stdout::ServingStdout;
+use super::trtllm_bench::TrtllmBench;
 use super::vllm::VllmJson;
 use super::vllm_bench::VllmBench;
 use crate::run::RawRun;
@@ -56,6 +57,8 @@ pub enum Format {
     VllmBench,
     /// llmperf's `*_summary.json`.
     Llmperf,
+    /// trtllm-bench's report in its console output.
+    TrtllmBench,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -63,7 +66,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 17] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
@@ -78,6 +81,7 @@ impl Format {
         Format::CriterionCsv,
         Format::VllmBench,
         Format::Llmperf,
+        Format::TrtllmBench,
         Format::Csv,
         Format::Jsonl,
     ];
@@ -99,6 +103,7 @@ impl Format {
             Format::CriterionCsv => CriterionCsv::NAME,
             Format::VllmBench => VllmBench::NAME,
             Format::Llmperf => Llmperf::NAME,
+            Format::TrtllmBench => TrtllmBench::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -189,8 +194,14 @@ impl Format {
     ];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 5] =
-        [Format::ServingStdout, Format::GbenchCsv, Format::NvbenchCsv, Format::CriterionCsv, Format::Csv];
+    const TEXT: [Format; 6] = [
+        Format::TrtllmBench,
+        Format::ServingStdout,
+        Format::GbenchCsv,
+        Format::NvbenchCsv,
+        Format::CriterionCsv,
+        Format::Csv,
+    ];
 
     fn claims(self, sniff: &Sniff<'_>) -> bool {
         match self {
@@ -208,6 +219,7 @@ impl Format {
             Format::CriterionCsv => CriterionCsv::detect(sniff),
             Format::VllmBench => VllmBench::detect(sniff),
             Format::Llmperf => Llmperf::detect(sniff),
+            Format::TrtllmBench => TrtllmBench::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -268,6 +280,7 @@ impl Format {
             Format::CriterionCsv => CriterionCsv::parse,
             Format::VllmBench => VllmBench::parse,
             Format::Llmperf => Llmperf::parse,
+            Format::TrtllmBench => TrtllmBench::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {

@@ -25,6 +25,7 @@ mod refuse;
 pub mod sglang;
 pub mod stdout;
 pub mod template;
+pub mod trtllm_bench;
 pub mod vllm;
 pub mod vllm_bench;
 pub(crate) mod walk;

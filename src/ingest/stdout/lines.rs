@@ -97,7 +97,7 @@ pub(super) fn excerpt(text: &str) -> String {
 /// Yields the text between line breaks, treating `\r` (progress-bar
 /// rewrites) as a break too, with the 1-based `\n` line it sits on. Each
 /// segment keeps at most [`MAX_SEGMENT`] bytes.
-pub(super) struct Segments<'a> {
+pub(in crate::ingest) struct Segments<'a> {
     input: &'a mut dyn BufRead,
     /// The line the next segment starts on.
     pub(super) line: u64,
@@ -109,11 +109,11 @@ pub(super) struct Segments<'a> {
 }
 
 impl<'a> Segments<'a> {
-    pub(super) fn new(input: &'a mut dyn BufRead) -> Self {
+    pub(in crate::ingest) fn new(input: &'a mut dyn BufRead) -> Self {
         Segments { input, line: 1, buf: Vec::new(), after_cr: false, done: false }
     }
 
-    pub(super) fn next_segment(&mut self) -> std::io::Result<Option<(u64, String)>> {
+    pub(in crate::ingest) fn next_segment(&mut self) -> std::io::Result<Option<(u64, String)>> {
         if self.done {
             return Ok(None);
         }

@@ -24,6 +24,9 @@ use lines::{
 };
 use namespace::{find_namespace, namespace_params, parse_namespace};
 
+/// Console lines, `\r` and CRLF alike, for the other console formats.
+pub(super) use lines::Segments as ConsoleLines;
+
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};

@@ -1,0 +1,121 @@
+//! What reckon makes of the corpus files tools print as text (console
+//! reports, summaries, tables): the format it detects and the runs it reads
+//! — params, metrics, units, directions, repeats — or how it refuses the
+//! file. Expected numbers are copied from the fixture named in each test.
+
+use reckon::ingest::generic::GenericOptions;
+use reckon::ingest::Format;
+use reckon::metric::{direction_from_name, Direction};
+use reckon::run::{RawRun, Value};
+
+mod common;
+use common::corpus::{close, metric, param, parse, text, unit};
+
+/// The direction a metric of a run is stored with (the store takes it from
+/// the name and the unit the reader gives).
+fn direction(run: &RawRun, name: &str) -> Direction {
+    direction_from_name(name, unit(run, name).or_else(|| reckon::metric::unit_from_name(name)))
+}
+
+// ------------------------------------------------------------ trtllm-bench
+
+#[test]
+fn trtllm_bench_throughput_report_behind_console_prefixes_is_one_run() {
+    let (format, runs, outcome) = parse("corpus/trtllm-bench/throughput_stdout_excerpt.log");
+    assert_eq!(format, Format::TrtllmBench);
+    assert!(outcome.skipped.is_empty(), "{outcome:?}");
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    // The report starts at its first rule's title, after the console lines.
+    assert_eq!(r.line, 8);
+    assert_eq!(param(r, "model"), Some(&text("meta-llama/Llama-3.1-8B")));
+    assert_eq!(param(r, "backend"), Some(&text("tensorrt")));
+    assert_eq!(param(r, "dtype"), Some(&text("bfloat16")));
+    assert_eq!(param(r, "kv_cache_dtype"), Some(&text("FP8")));
+    assert_eq!(param(r, "quantization"), Some(&text("FP8")));
+    assert_eq!(param(r, "version"), Some(&text("0.17.0")));
+    assert_eq!(param(r, "max_seq_len"), Some(&Value::Num(256.0)));
+    assert_eq!(param(r, "tp_size"), Some(&Value::Num(1.0)));
+    assert_eq!(param(r, "pp_size"), Some(&Value::Num(1.0)));
+    assert_eq!(param(r, "max_batch_size"), Some(&Value::Num(4096.0)));
+    assert_eq!(param(r, "scheduling_policy"), Some(&text("Guaranteed No Evict")));
+    assert_eq!(param(r, "kv_cache_percentage"), Some(&Value::Num(0.9)));
+    assert_eq!(param(r, "issue_rate"), Some(&Value::Num(5.0689e14)));
+    let names: Vec<&str> = r.metrics.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "num_requests",
+            "avg_input_length",
+            "avg_output_length",
+            "token_throughput",
+            "request_throughput_req_s",
+            "total_latency_ms"
+        ]
+    );
+    close(metric(r, "token_throughput"), 28390.4265);
+    close(metric(r, "request_throughput_req_s"), 221.8002);
+    close(metric(r, "total_latency_ms"), 13525.6862);
+    assert_eq!(metric(r, "num_requests"), 3000.0);
+    assert_eq!(unit(r, "token_throughput"), Some("tok/s"));
+    assert_eq!(unit(r, "request_throughput_req_s"), Some("req/s"));
+    assert_eq!(unit(r, "total_latency_ms"), Some("ms"));
+    assert_eq!(direction(r, "token_throughput"), Direction::Higher);
+    assert_eq!(direction(r, "request_throughput_req_s"), Direction::Higher);
+    assert_eq!(direction(r, "total_latency_ms"), Direction::Lower);
+    assert_eq!(direction(r, "num_requests"), Direction::Neutral);
+}
+
+#[test]
+fn trtllm_bench_pytorch_report_reads_its_latency_breakdown() {
+    let (format, runs, _) = parse("corpus/trtllm-bench/pytorch_multimodal_excerpt.log");
+    assert_eq!(format, Format::TrtllmBench);
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    assert_eq!(param(r, "ep_size"), None, "`EP Size: None` is not set");
+    assert_eq!(param(r, "scheduling_policy"), Some(&text("GUARANTEED_NO_EVICT")));
+    assert_eq!(param(r, "max_num_tokens"), Some(&Value::Num(12288.0)));
+    assert_eq!(r.metrics.len(), 18);
+    close(metric(r, "avg_num_concurrent_requests"), 5.3019);
+    close(metric(r, "system_output_throughput_tok_s"), 185.8351);
+    close(metric(r, "system_total_throughput_tok_s"), 780.1607);
+    close(metric(r, "output_throughput_per_user_tok_s"), 38.1959);
+    close(metric(r, "output_throughput_per_gpu_tok_s"), 185.8351);
+    close(metric(r, "avg_request_latency_ms"), 3671.8441);
+    close(metric(r, "request_latency_p50_ms"), 3936.3022);
+    close(metric(r, "request_latency_p99_ms"), 5514.4701);
+    close(metric(r, "request_latency_min_ms"), 2397.1047);
+    close(metric(r, "request_latency_avg_ms"), 3671.8441);
+    assert_eq!(unit(r, "output_throughput_per_user_tok_s"), Some("tok/s/user"));
+    assert_eq!(unit(r, "request_latency_p90_ms"), Some("ms"));
+    assert_eq!(direction(r, "output_throughput_per_gpu_tok_s"), Direction::Higher);
+    assert_eq!(direction(r, "request_latency_max_ms"), Direction::Lower);
+}
+
+#[test]
+fn trtllm_bench_reports_one_after_another_are_runs_of_their_own() {
+    let one =
+        std::fs::read_to_string(common::fixtures().join("corpus/trtllm-bench/throughput_stdout_excerpt.log")).unwrap();
+    let two = format!("{one}{}", one.replace("28390.4265", "29000.5"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.log");
+    std::fs::write(&path, two.replace('\n', "\r\n")).unwrap();
+    let format = Format::detect(&path, two.as_bytes()).unwrap();
+    let (runs, _) = common::corpus::parse_as(format, &path, &GenericOptions::default()).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!((runs[0].line, runs[1].line), (8, 51));
+    close(metric(&runs[1], "token_throughput"), 29000.5);
+    assert_eq!(param(&runs[1], "model"), Some(&text("meta-llama/Llama-3.1-8B")));
+}
+
+#[test]
+fn a_trtllm_bench_report_cut_before_its_numbers_is_refused() {
+    let text = "===========================================================\n= ENGINE DETAILS\n\
+                ===========================================================\nModel:   m\nDtype:   float16\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.log");
+    std::fs::write(&path, text).unwrap();
+    assert_eq!(Format::detect(&path, text.as_bytes()).unwrap(), Format::TrtllmBench);
+    let e = common::corpus::parse_as(Format::TrtllmBench, &path, &GenericOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("cut.log:2: this trtllm-bench report has no request or performance section"), "{e}");
+}
