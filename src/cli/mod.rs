@@ -9,6 +9,7 @@ mod completions;
 mod diff;
 #[cfg(test)]
 mod escape_props;
+mod export;
 mod hook;
 mod ingest;
 mod init;
@@ -74,6 +75,9 @@ pub(crate) enum Command {
     Runs(runs::RunsArgs),
     /// Pivot a metric: rows × cols, one aggregated value per cell.
     Query(query::QueryArgs),
+    /// Every measurement as a tidy row (run, source:line, time, sweep, params, metric, value,
+    /// unit, direction) in CSV or JSON lines; --newest keeps only what cells use.
+    Export(export::ExportArgs),
     /// Ingest the configured sources, regenerate the documents' regions, judge their
     /// claims, and print the diff; --write applies it.
     Update(update::UpdateArgs),
@@ -209,6 +213,7 @@ pub(crate) fn run(cli: Cli) -> Result<i32> {
         Command::Ingest(args) => ingest::run(&cfg, &cwd, &args),
         Command::Runs(args) => runs::run(&cfg, &args),
         Command::Query(args) => query::run(&cfg, args),
+        Command::Export(args) => export::run(&cfg, &args),
         // Each document is governed by the reckon.toml found from its own
         // folder (a monorepo's `bench/reckon.toml` when the hook runs from
         // the root); documents of several projects run once per project.

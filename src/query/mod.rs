@@ -9,12 +9,14 @@
 //! - `cell`: [`Agg`], [`Key`], [`Cell`] and the superseding rules; `pivot`:
 //!   [`Query`] and [`Pivot`].
 //! - [`output`]: the pivot as a terminal table, markdown, CSV and JSON.
+//! - `export`: every measurement as a tidy row, or only what cells use.
 
 use std::fmt::Write as _;
 
 mod cell;
 mod column;
 mod dataset;
+mod export;
 pub mod filter;
 pub mod names;
 pub mod output;
@@ -25,6 +27,7 @@ mod sets;
 
 pub use cell::{median, Agg, Cell, Key};
 pub use dataset::{Dataset, Overrides};
+pub use export::{key_params, Export, ExportOptions, Row};
 pub use filter::{Filter, FilterError};
 pub use output::{markdown_rows, markdown_table, NumberFormat, MAX_DIGITS};
 pub use pivot::{Pivot, Query};

@@ -33,9 +33,6 @@ use crate::query::{Dataset, Filter, Key};
 use crate::store::RunRecord;
 use crate::{Error, Result};
 
-/// Fields every run has that are not params of the experiment.
-const PSEUDO: [&str; 3] = ["date", "time", "source"];
-
 /// What to compare.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Options {
@@ -233,35 +230,12 @@ fn metric_runs<'a>(
 }
 
 /// The default key params of one metric: recorded in both sweeps, varying
-/// within one of them among the runs that hold the metric. A param some runs
-/// lack varies (present and absent differ), so a format that does not record
-/// it never pools its runs with those of a format that does.
+/// within one of them among the runs that hold the metric (the rule of
+/// cells `export --newest` keys by too). A param some runs lack varies
+/// (present and absent differ), so a format that does not record it never
+/// pools its runs with those of a format that does.
 fn default_by(runs: &MetricRuns<'_>) -> Vec<String> {
-    // Per param, per sweep (older, newer): the values seen and how many runs have it.
-    let mut seen: BTreeMap<&str, [(BTreeSet<String>, usize); 2]> = BTreeMap::new();
-    let mut total = [0usize; 2];
-    for (run, newer, _) in runs {
-        let side = usize::from(*newer);
-        total[side] += 1;
-        for (name, value) in &run.params {
-            if PSEUDO.contains(&name.as_str()) || crate::run::is_repeat_marker(name) {
-                continue;
-            }
-            let entry = &mut seen.entry(name.as_str()).or_default()[side];
-            entry.1 += 1;
-            if entry.0.len() < 2 {
-                entry.0.insert(value.to_string());
-            }
-        }
-    }
-    seen.into_iter()
-        .filter(|(_, sides)| {
-            let both = sides.iter().all(|(_, n)| *n > 0);
-            let varies = sides.iter().zip(total).any(|((values, n), all)| values.len() > 1 || (*n > 0 && *n < all));
-            both && varies
-        })
-        .map(|(name, _)| name.to_string())
-        .collect()
+    crate::query::key_params(runs.iter().map(|(run, _, _)| *run))
 }
 
 /// A metric a diff compares: name, unit, direction.
