@@ -58,6 +58,8 @@ struct Found {
     out: String,
     items: Vec<serde_json::Value>,
     problems: usize,
+    /// Sentences not read for names reckon.toml does not know.
+    unknown: usize,
 }
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
@@ -76,7 +78,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
             errors += 1;
         }
     }
-    let Found { mut out, items, problems } = found;
+    let Found { mut out, items, problems, unknown } = found;
     let text = if args.format == CheckFormat::Json {
         let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
             .map_err(|e| Error::io("<stdout>", e.into()))?;
@@ -88,6 +90,13 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
                 out,
                 "reckon lint: {problems} contradicted or stale statement(s); \
                  `--suggest` prints claim regions for them, `--write` wraps them"
+            );
+        }
+        if unknown > 0 && args.format == CheckFormat::Human {
+            let _ = writeln!(
+                out,
+                "reckon lint: {unknown} sentence(s) name things reckon.toml does not know; `reckon lint --all` shows \
+                 the aliases that would read them"
             );
         }
         out
@@ -110,6 +119,7 @@ fn lint_document(
     let (original, text) = document::read(root, path)?;
     let findings = linter.lint(Path::new(rel), &text)?;
     found.problems += findings.iter().filter(|f| sel.fails(f)).count();
+    found.unknown += report::unknown_names(&findings);
     match args.format {
         CheckFormat::Human => found.out.push_str(&report::human(rel, &findings, sel)),
         CheckFormat::Json => found.items.extend(report::json_items(rel, &findings, sel)),

@@ -21,6 +21,7 @@ mod intent;
 pub(crate) mod prose;
 pub(crate) mod read;
 pub(crate) mod report;
+pub(crate) mod setup;
 mod verdict;
 pub(crate) mod vocab;
 
@@ -28,6 +29,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::Path;
+use std::rc::Rc;
 
 use serde::Serialize;
 
@@ -140,6 +142,9 @@ pub struct Finding {
     /// Byte range of the paragraph, list item or heading it sits in.
     #[serde(skip)]
     pub block_span: Range<usize>,
+    /// Not read for a name reckon.toml does not know: the entries that
+    /// would read it, and what it would read as.
+    pub setup: Option<setup::Setup>,
 }
 
 /// Lints documents against one dataset.
@@ -157,6 +162,11 @@ pub struct Linter<'a, 's> {
     judging: Settings,
     /// Verdicts by (statement, as of): plans repeat their conclusions.
     judged: RefCell<HashMap<(String, Option<String>), verdict::VerdictOrWhy>>,
+    /// The project's options: what a proposed alias joins.
+    options: Options,
+    /// Vocabularies with proposed entries added, by the entries: a plan's
+    /// sentences mostly lack the same names.
+    proposed: RefCell<HashMap<Vec<setup::Entry>, Rc<Vocabulary>>>,
 }
 
 /// A document's prose, cut and tokenized once.
@@ -191,6 +201,8 @@ impl<'a, 's> Linter<'a, 's> {
             dataset,
             judging: options.judging.clone(),
             judged: RefCell::default(),
+            options: options.clone(),
+            proposed: RefCell::default(),
         }
     }
 
@@ -235,6 +247,7 @@ impl<'a, 's> Linter<'a, 's> {
             .collect();
         let sentence_text = &b.text[s.range.clone()];
         let in_table = matches!(b.kind, BlockKind::TableCell { .. });
+        let mut found_setup = None;
         let items = match context::table_cell(&self.vocab, &prose.layout, &prose.blocks, &prose.tokens, s.block) {
             Some(reading) => vec![Item::Reading(reading)],
             // Headers and the points column are labels, not statements.
@@ -244,7 +257,10 @@ impl<'a, 's> Linter<'a, 's> {
             None => {
                 let before = previous.map(|p| p.range.clone());
                 let around = prose.layout.surroundings(&prose.blocks, s.block, s.range.start, before);
-                read::read(&self.vocab, &toks, sentence_text, &around, &self.preferred_params)
+                let items = read::read(&self.vocab, &toks, sentence_text, &around, &self.preferred_params);
+                let (items, setup) = self.unknown_names(&toks, sentence_text, &around, items);
+                found_setup = setup;
+                items
             }
         };
         if items.is_empty() {
@@ -270,8 +286,59 @@ impl<'a, 's> Linter<'a, 's> {
             candidates: Vec::new(),
             in_table,
             block_span: b.span.clone(),
+            setup: None,
         };
-        items.into_iter().map(|item| self.finding(blank.clone(), item, plan, as_of.as_deref())).collect()
+        let mut out: Vec<Finding> =
+            items.into_iter().map(|item| self.finding(blank.clone(), item, plan, as_of.as_deref())).collect();
+        for f in out.iter_mut().filter(|f| matches!(f.status, Status::Unjudged | Status::Ambiguous)) {
+            f.setup.clone_from(&found_setup);
+        }
+        out
+    }
+
+    /// A sentence's items, and — when it names what reckon.toml does not
+    /// know and reads (otherwise) once it does — the entries that would
+    /// read it. A sentence without a reading then says so (unjudged); one
+    /// read without them is read from what is left of it (`At C=8 X beats
+    /// Y` with `C` unknown is no `for all`): unjudged too.
+    fn unknown_names(
+        &self,
+        toks: &[Token],
+        text: &str,
+        around: &read::Surroundings,
+        items: Vec<Item>,
+    ) -> (Vec<Item>, Option<setup::Setup>) {
+        let sweep = read::sweep_param(&self.vocab, &self.preferred_params);
+        let entries = setup::proposals(&self.vocab, sweep.as_deref(), toks, text);
+        if entries.is_empty() {
+            return (items, None);
+        }
+        let vocab =
+            Rc::clone(self.proposed.borrow_mut().entry(entries.clone()).or_insert_with(|| {
+                Rc::new(setup::rebuilt(&self.vocab, &setup::with_entries(&self.options, &entries)))
+            }));
+        let again = read::read(&vocab, &vocab::tokenize(&vocab, text), text, around, &self.preferred_params);
+        let statements = |items: &[Item]| -> Vec<String> {
+            items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Reading(r) => Some(r.statement.clone()),
+                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+                })
+                .collect()
+        };
+        let (now, then) = (statements(&items), statements(&again));
+        if then.is_empty() || then == now {
+            return (items, None);
+        }
+        let names: Vec<String> = entries.iter().map(|e| format!("`{}`", e.value)).collect();
+        let reason = format!(
+            "names {} that reckon.toml does not know; with the entries below lint reads it as `{}`",
+            names.join(", "),
+            then.join(" and ")
+        );
+        let setup = setup::Setup { toml: setup::toml_lines(&self.options, &entries), reads_as: then, entries };
+        (vec![Item::Unjudged { reason }], Some(setup))
     }
 
     /// What one reading (or ambiguous name) of a sentence comes to.

@@ -65,8 +65,23 @@ pub(crate) fn human(path: &str, findings: &[Finding], sel: Selection) -> String 
             let _ = write!(how, " ({})", shown(&f.notes.join("; ")));
         }
         let _ = writeln!(out, "{how}");
+        if let Some(setup) = &f.setup {
+            let _ = writeln!(out, "  reckon.toml reads it with:");
+            for line in &setup.toml {
+                let _ = writeln!(out, "    {}", shown(line));
+            }
+        }
     }
     out
+}
+
+/// How many sentences of `findings` lint could not read for names
+/// reckon.toml does not know (each once).
+pub(crate) fn unknown_names(findings: &[Finding]) -> usize {
+    let mut spans: Vec<&Range<usize>> =
+        findings.iter().filter(|f| f.setup.is_some() && f.status == Status::Unjudged).map(|f| &f.span).collect();
+    spans.dedup();
+    spans.len()
 }
 
 /// One JSON object per finding.
@@ -79,7 +94,7 @@ pub(crate) fn json_items(path: &str, findings: &[Finding], sel: Selection) -> Ve
                 "path": path, "line": f.line, "col": f.col, "sentence": f.sentence, "claim": f.claim,
                 "status": f.status, "verdict": f.verdict, "summary": f.summary, "confidence": f.confidence,
                 "notes": f.notes, "as_of": f.as_of, "held_as_of": f.held_as_of, "candidates": f.candidates,
-                "in_table": f.in_table, "problem": sel.fails(f),
+                "in_table": f.in_table, "problem": sel.fails(f), "setup": f.setup,
             })
         })
         .collect()
@@ -393,6 +408,7 @@ mod tests {
             candidates: Vec::new(),
             in_table: false,
             block_span: b..b + block.len(),
+            setup: None,
         }
     }
 

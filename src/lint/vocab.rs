@@ -119,6 +119,8 @@ pub(crate) struct Vocabulary {
     /// param's points are shared, a measurement stored as a param (a peak
     /// memory per configuration) shares none.
     pub shared_values: BTreeMap<String, usize>,
+    /// The series and params it was built from ([`super::setup`]).
+    pub data: super::setup::Data,
 }
 
 impl Vocabulary {
@@ -196,6 +198,7 @@ impl Vocabulary {
             margins: rules.iter().map(|(m, r)| (m.clone(), r.margin)).collect(),
             shared_values: param_values.iter().map(|(p, v)| (p.clone(), v.len())).collect(),
             param_values,
+            data: super::setup::Data { series: series.clone(), params: params.clone() },
         }
     }
 
@@ -480,7 +483,7 @@ fn template_at(vocab: &Vocabulary, rest: &str) -> Option<(usize, Scope)> {
 
 /// The longest phrase of the vocabulary at the start of `lower`, ending at
 /// a word boundary (a plural `s`/`es`/`ies` allowed).
-fn phrase_at(vocab: &Vocabulary, lower: &str) -> Option<(usize, Meaning)> {
+pub(super) fn phrase_at(vocab: &Vocabulary, lower: &str) -> Option<(usize, Meaning)> {
     for (p, m) in &vocab.phrases {
         let mut ends: Vec<usize> = Vec::new();
         if lower.starts_with(p.as_str()) {

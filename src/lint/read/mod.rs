@@ -19,7 +19,7 @@ mod statement;
 mod whole;
 mod words;
 
-pub(crate) use scope::quantifier;
+pub(crate) use scope::{quantifier, sweep_param};
 
 use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use crate::claims::lang::Body;

@@ -470,7 +470,7 @@ pub(super) fn literal(v: &str) -> String {
 /// The param a whole sweep runs over when a sentence names none: one the
 /// `[points]` phrases use, else the one with the most values every series
 /// shares (a grid's axis, not a measurement stored as a param).
-pub(super) fn sweep_param(vocab: &Vocabulary, preferred: &[String]) -> Option<String> {
+pub(crate) fn sweep_param(vocab: &Vocabulary, preferred: &[String]) -> Option<String> {
     if let Some(p) = preferred.iter().find(|p| vocab.param_values.get(*p).is_some_and(|v| v.len() > 1)) {
         return Some(p.clone());
     }

@@ -154,7 +154,10 @@ impl Clause<'_> {
                     Tok::Mention(Meaning::Metric(m)) => !readings.iter().any(|r| r.contains(m.as_str())),
                     Tok::Word(w) => {
                         let w = w.as_str();
-                        UNREAD.contains(&w)
+                        // `C=8` where `C` names nothing reckon knows: a
+                        // setting the reading cannot take up.
+                        w.parse::<f64>().is_ok()
+                            || UNREAD.contains(&w)
                             || QUANTIFIER.contains(&w)
                                 && !used(i + 1)
                                 && !(every_point && c.get(i + 1).is_some_and(|t| word(t).is_some()))
