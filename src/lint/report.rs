@@ -207,24 +207,46 @@ fn opening(text: &str, start: usize, block_start: usize) -> Opening {
 /// What `--write` and `--suggest` wrap: the `chosen` findings and, with
 /// each, the other statements lint judged in the same sentence — a claim
 /// region checks everything its sentence says that lint could read, so no
-/// judged conclusion sits unchecked under it. A sentence that also says
-/// something lint could not judge (unjudged, ambiguous) is wrapped all the
-/// same; the notes returned say so, with where and why, for the author.
+/// judged conclusion sits unchecked under it. A sentence holding something
+/// lint could not read (unread, ambiguous, a name reckon.toml does not
+/// know) is not wrapped: a region around it would look checked and is not.
+/// One that says something lint read but could not judge is wrapped all
+/// the same. The notes returned say which, with where and why, for the
+/// author.
 pub(crate) fn to_wrap(findings: &[Finding], chosen: impl Fn(&Finding) -> bool) -> (Vec<&Finding>, Vec<String>) {
-    let spans: Vec<&Range<usize>> = findings.iter().filter(|f| chosen(f)).map(|f| &f.span).collect();
+    let not_read = |f: &Finding| f.claim.is_none() && matches!(f.status, Status::Unjudged | Status::Ambiguous);
+    let unread: Vec<&Finding> = findings.iter().filter(|f| not_read(f)).collect();
+    let mut notes = Vec::new();
+    let mut spans: Vec<&Range<usize>> = Vec::new();
+    for f in findings.iter().filter(|f| chosen(f)) {
+        if spans.contains(&&f.span) {
+            continue;
+        }
+        match unread.iter().find(|u| u.span == f.span) {
+            Some(u) => {
+                if !notes.iter().any(|n: &String| n.starts_with(&format!("{}:{}: not wrapped", f.line, f.col))) {
+                    notes.push(format!(
+                        "{}:{}: not wrapped: lint could not read all of \"{}\": {}; write its claim region by hand",
+                        f.line, f.col, f.sentence, u.summary
+                    ));
+                }
+            }
+            None => spans.push(&f.span),
+        }
+    }
     let judged = |f: &Finding| f.claim.is_some() && f.verdict.is_some() && f.as_of.is_none();
     let wrapped: Vec<&Finding> =
-        findings.iter().filter(|f| chosen(f) || spans.contains(&&f.span) && judged(f)).collect();
-    let notes = findings
-        .iter()
-        .filter(|f| spans.contains(&&f.span) && matches!(f.status, Status::Unjudged | Status::Ambiguous))
-        .map(|f| {
-            format!(
-                "{}:{}: the claim region around \"{}\" does not check all it says: {}",
-                f.line, f.col, f.sentence, f.summary
-            )
-        })
-        .collect();
+        findings.iter().filter(|f| spans.contains(&&f.span) && (chosen(f) || judged(f))).collect();
+    notes.extend(
+        findings.iter().filter(|f| spans.contains(&&f.span) && f.claim.is_some() && f.status == Status::Unjudged).map(
+            |f| {
+                format!(
+                    "{}:{}: the claim region around \"{}\" does not check all it says: {}",
+                    f.line, f.col, f.sentence, f.summary
+                )
+            },
+        ),
+    );
     (wrapped, notes)
 }
 
@@ -533,19 +555,34 @@ mod tests {
 
     #[test]
     fn a_wrapped_sentence_takes_its_other_judged_statements_and_says_what_it_cannot_check() {
-        let text = "A beats B, C holds at 3, and D is slower. E beats F.\n";
+        let text = "A beats B, C holds at 3, and D is slower. E beats F. G beats H within 9%.\n";
         let sentence = "A beats B, C holds at 3, and D is slower.";
         let mut holds = finding(text, sentence, text, "c on m at p = 3 ≈ 1");
         (holds.status, holds.verdict) = (Status::Holds, Some(crate::claims::Verdict::Holds));
-        let mut unread = finding(text, sentence, text, "");
-        (unread.status, unread.claim, unread.summary) = (Status::Unjudged, None, "`slower` speaks of a speed".into());
+        // Read, but not judged (no point): the region is written, and said.
+        let mut pointless = finding(text, sentence, text, "d > c on m");
+        (pointless.status, pointless.summary) = (Status::Unjudged, "say at which point".into());
         let mut elsewhere = finding(text, "E beats F.", text, "e beats f on m");
         (elsewhere.status, elsewhere.verdict) = (Status::Holds, Some(crate::claims::Verdict::Holds));
-        let fs = [finding(text, sentence, text, "a beats b on m"), holds, unread, elsewhere];
+        // A sentence lint could not read all of: not wrapped, and said.
+        let partly = "G beats H within 9%.";
+        let mut unread = finding(text, partly, text, "");
+        (unread.status, unread.claim, unread.summary) = (Status::Unjudged, None, "unread: `within`".into());
+        let fs = [
+            finding(text, sentence, text, "a beats b on m"),
+            holds,
+            pointless,
+            elsewhere,
+            finding(text, partly, text, "g beats h on m"),
+            unread,
+        ];
         let (wrapped, notes) = to_wrap(&fs, |f| f.status.is_problem());
         let claims: Vec<&str> = wrapped.iter().filter_map(|f| f.claim.as_deref()).collect();
         assert_eq!(claims, ["a beats b on m", "c on m at p = 3 ≈ 1"]);
-        assert_eq!(notes.len(), 1, "{notes:?}");
-        assert!(notes[0].starts_with("1:1: the claim region around") && notes[0].ends_with("speaks of a speed"));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].contains(": not wrapped: lint could not read all of \"G beats H") && notes[0].contains("`within`")
+        );
+        assert!(notes[1].starts_with("1:1: the claim region around") && notes[1].ends_with("say at which point"));
     }
 }
