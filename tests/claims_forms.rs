@@ -127,3 +127,49 @@ fn a_misgrouped_number_is_refused_at_its_column() {
     assert!(r.stderr.contains(&format!("plan.md:2:{col}")), "{}", r.stderr);
     assert!(r.stderr.contains("`12,40` is not a number"), "{}", r.stderr);
 }
+
+#[test]
+fn others_as_the_subject_each_other_series_must_beat_it() {
+    let s = sharding();
+    let got = judged(
+        &s,
+        &[
+            // "Sharding wins below 1k QPS."
+            ("below-1k", "others beat unsharded on p99_ms for all qps < 1,000"),
+            ("everywhere", "others beat unsharded on p99_ms for all qps"),
+            // Each other series, not the best of them: unsharded does not
+            // beat sharded-2 on throughput, though sharded-4 does.
+            ("each", "others beat sharded-2 on ops_per_sec at qps = 500"),
+            ("faster", "others are faster than unsharded on p99_ms at qps = 250"),
+        ],
+    );
+    assert_eq!(verdict_of(&got, "below-1k").1, "holds", "{got:?}");
+    assert!(verdict_of(&got, "below-1k").2.contains("(4 of 4 comparisons hold: 2 points × 2 opponents)"), "{got:?}");
+    let everywhere = verdict_of(&got, "everywhere");
+    assert_eq!(everywhere.1, "contradicted", "{got:?}");
+    // The other series is named first, as the claim reads.
+    assert!(everywhere.2.contains("worst at qps=2000: sharded-4 30 vs unsharded 20"), "{got:?}");
+    let each = verdict_of(&got, "each");
+    assert_eq!(each.1, "contradicted", "{got:?}");
+    assert!(each.2.contains("against 1 of 2 opponents"), "{got:?}");
+    assert!(each.2.contains("unsharded 12400 vs sharded-2 18600"), "{got:?}");
+    assert_eq!(verdict_of(&got, "faster").1, "holds", "{got:?}");
+}
+
+#[test]
+fn others_in_a_crossover_every_pair_crosses() {
+    let s = sharding();
+    let got = judged(
+        &s,
+        &[
+            ("unsharded-takes-over", "crossover(unsharded, others on p99_ms over qps) = 2000"),
+            ("sharding-below", "crossover(others, unsharded on p99_ms over qps <= 1000) = 250"),
+            ("sharding-for-good", "crossover(others, unsharded on p99_ms over qps) = 250"),
+        ],
+    );
+    assert_eq!(verdict_of(&got, "unsharded-takes-over").1, "holds", "{got:?}");
+    assert_eq!(verdict_of(&got, "sharding-below").1, "holds", "{got:?}");
+    let never = verdict_of(&got, "sharding-for-good");
+    assert_eq!(never.1, "contradicted", "{got:?}");
+    assert!(never.2.contains("no crossover: others never beats unsharded (every pair) for good over qps"), "{got:?}");
+}

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::stats::{self, Comparison, Folded, PointOutcome, Quantifier, Test, ALPHA};
+use super::stats::{self, Folded, PointOutcome, Quantifier, Test, ALPHA};
 use super::{percent, round_to, runs_word, BeyondReach, Corrected, Point, Side, Stat, Verdict};
 use crate::metric::format_number;
 
@@ -304,10 +304,14 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         .zip(finals)
         .filter(|(p, o)| **o == PointOutcome::Inconclusive && p.outcome != PointOutcome::Inconclusive)
         .count();
-    let labels: std::collections::BTreeSet<&str> = points.iter().map(|p| p.label.as_str()).collect();
-    let opponents: std::collections::BTreeSet<&str> = points.iter().map(|p| p.b.name.as_str()).collect();
+    // Opponents: the comparisons at one point (the most at any), whichever
+    // side varies (`a beats b, c`, or `others beat a`).
+    let mut labels: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for p in points {
+        *labels.entry(p.label.as_str()).or_default() += 1;
+    }
     ev.distinct_points = labels.len();
-    ev.opponents = opponents.len();
+    ev.opponents = labels.values().copied().max().unwrap_or(0);
     if points.len() > 1 {
         ev.breakdown = points.iter().zip(finals).map(|(p, o)| as_written(p, *o)).collect();
     }
@@ -526,17 +530,27 @@ pub(crate) fn combine_and(verdicts: &[Verdict]) -> Verdict {
 /// With the scenario's 2026-11-29 sweep this is 4 for eagle-topk1-v2 over
 /// baseline: it loses at 1, matches at 2, beats at 4 and is never worse
 /// after.
-pub(crate) fn crossover(points: &[(f64, Comparison)]) -> Option<f64> {
-    let mut sorted: Vec<&(f64, Comparison)> = points.iter().collect();
+#[cfg(test)]
+pub(crate) fn crossover(points: &[(f64, stats::Comparison)]) -> Option<f64> {
+    let flags: Vec<(f64, bool, bool)> =
+        points.iter().map(|(x, c)| (*x, c.holds(Test::Beats), c.holds(Test::MatchesOrBeats))).collect();
+    crossover_where(&flags)
+}
+
+/// The crossover from each point's two findings, (point, A beats B there,
+/// A is not worse there): the smallest point where A beats B and is not
+/// worse at any larger one.
+pub(crate) fn crossover_where(points: &[(f64, bool, bool)]) -> Option<f64> {
+    let mut sorted: Vec<&(f64, bool, bool)> = points.iter().collect();
     sorted.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut answer = None;
     // Walk from the largest point down while A stays not worse; remember the
     // last (smallest) point where it beats.
-    for (x, c) in sorted.iter().rev() {
-        if !c.holds(Test::MatchesOrBeats) {
+    for (x, beats, not_worse) in sorted.iter().rev() {
+        if !not_worse {
             break;
         }
-        if c.holds(Test::Beats) {
+        if *beats {
             answer = Some(*x);
         }
     }

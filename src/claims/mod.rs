@@ -24,7 +24,9 @@ use crate::metric::format_number;
 use serde::Serialize;
 use stats::{Comparison, Interval, PointOutcome, Test};
 
-pub(crate) use evidence::{combine_all, combine_and, combine_any, crossover, no_data, settle, Judgement};
+#[cfg(test)]
+pub(crate) use evidence::crossover;
+pub(crate) use evidence::{combine_all, combine_and, combine_any, crossover_where, no_data, settle, Judgement};
 
 /// What the data say about a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -7,6 +7,7 @@
 
 mod best;
 mod cells;
+mod crossover;
 mod curve;
 mod pairwise;
 mod value;

@@ -64,7 +64,7 @@ impl Judge<'_, '_> {
             let label = Self::label(&pivot, key);
             // A point the claim names goes missing; one of a range is a gap.
             let lacking = if Self::names_points(q) { &mut missing } else { &mut gaps };
-            points.extend(self.against(&pivot, (row, &label), &a, &opponents, how, lacking));
+            points.extend(self.each_against(&pivot, (row, &label), &a, &opponents, (how, p.others_first), lacking));
         }
         let j = Self::fold(&points, q);
         Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
@@ -85,6 +85,21 @@ impl Judge<'_, '_> {
         how: How,
         lacking: &mut Vec<String>,
     ) -> Vec<Point> {
+        self.each_against(pivot, (row, label), a, opponents, (how, false), lacking)
+    }
+
+    /// [`Judge::against`], or with `others_first` each opponent compared
+    /// with `a` (`others beat a`: each other series is the subject, named
+    /// first).
+    fn each_against(
+        &self,
+        pivot: &Pivot,
+        (row, label): (usize, &str),
+        a: &str,
+        opponents: &[String],
+        (how, others_first): (How, bool),
+        lacking: &mut Vec<String>,
+    ) -> Vec<Point> {
         let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
         let a_shown = self.shown(a);
         let mut points = Vec::new();
@@ -101,14 +116,16 @@ impl Judge<'_, '_> {
                     continue;
                 }
             };
-            match stats::compare(&ca.values, &cb.values, how.dir, how.margin, how.pooled) {
+            let (first, second, shown) =
+                if others_first { (&cb, &ca, (&b_shown, &a_shown)) } else { (&ca, &cb, (&a_shown, &b_shown)) };
+            match stats::compare(&first.values, &second.values, how.dir, how.margin, how.pooled) {
                 Ok(c) => points.push(Point::from_comparison(
                     label,
-                    &a_shown,
-                    &b_shown,
+                    shown.0,
+                    shown.1,
                     &c,
                     how.test,
-                    [ca.sweeps(), cb.sweeps()],
+                    [first.sweeps(), second.sweeps()],
                 )),
                 Err(e) => lacking.push(format!("{a_shown} and {b_shown} cannot be compared{at}: {e}")),
             }

@@ -102,3 +102,59 @@ fn faster_slower_and_loses_to() {
     assert!(matches!(body("a on m is highest at c = 4"), Body::Peak(_)));
     assert!(err("a is quicker than b on m").msg.contains("`beats`, `matches`"));
 }
+
+#[test]
+fn others_as_the_subject() {
+    let p = match body("others beat unsharded on p99_ms for all qps < 1000") {
+        Body::Pairwise(p) => p,
+        other => panic!("{other:?}"),
+    };
+    assert!(p.others_first);
+    assert_eq!((p.a.text.as_str(), p.relation, &p.b), ("unsharded", Relation::Beats, &Opponents::Others));
+    for (verb, rel) in [
+        ("beat", Relation::Beats),
+        ("match", Relation::Matches),
+        ("match or beat", Relation::MatchesOrBeats),
+        ("lose to", Relation::LosesTo),
+        ("are faster than", Relation::Faster),
+        ("are slower than", Relation::Slower),
+        ("<", Relation::Lt),
+        (">=", Relation::Ge),
+    ] {
+        let s = format!("others {verb} unsharded on p99_ms at qps = 500");
+        assert!(matches!(body(&s), Body::Pairwise(p) if p.relation == rel && p.others_first), "{s}");
+        assert_eq!(canonical(&s), s);
+    }
+    // The singular reads too, printed in the plural.
+    assert_eq!(canonical("others beats x on m"), "others beat x on m");
+    assert_eq!(canonical("others matches or beats x on m"), "others match or beat x on m");
+    // What it names: the one series.
+    assert_eq!(body("others beat x on m").series().iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["x"]);
+    let e = err("others beat others on m");
+    assert!(e.msg.starts_with("`others` on both sides compares nothing"), "{}", e.msg);
+    let e = err("others beat a, b on m");
+    assert_eq!(e.offset, "others beat a".len());
+    assert!(e.msg.contains("one clause per series"), "{}", e.msg);
+    let e = err("others win over a on m");
+    assert_eq!(e.offset, "others ".len());
+    assert!(e.msg.starts_with("expected `beat`, `match`"), "{}", e.msg);
+    // A series called `others` is still written quoted.
+    assert!(matches!(body("'others' beats a on m"), Body::Pairwise(p) if !p.others_first));
+}
+
+#[test]
+fn others_in_a_crossover() {
+    let c = match body("crossover(others, unsharded on p99_ms over qps) = 250") {
+        Body::Crossover(c) => c,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!((c.a, c.b), (Contender::Others, Contender::Series(Name { text: "unsharded".into(), offset: 18 })));
+    assert_eq!(
+        canonical("crossover( unsharded ,others on p99_ms over qps >= 1000) = 2000"),
+        "crossover(unsharded, others on p99_ms over qps >= 1000) = 2000"
+    );
+    let e = err("crossover(others, others on m over c) = 4");
+    assert_eq!(e.offset, "crossover(".len());
+    assert!(e.msg.contains("compares nothing"), "{}", e.msg);
+    assert!(err("crossover(a on m over c) = 4").msg.starts_with("expected `,` between the two series"));
+}

@@ -3,8 +3,8 @@
 
 use super::parse::{Parser, Stated};
 use super::{
-    format_number, Aggregate, Body, Change, ChangeBound, Claim, ClaimError, Clause, Crossover, Name, Op, Opponents,
-    Pairwise, Peak, PointSet, QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
+    format_number, Aggregate, Body, Change, ChangeBound, Claim, ClaimError, Clause, Name, Op, Opponents, Pairwise,
+    Peak, PointSet, QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
 };
 
 impl Parser<'_, '_> {
@@ -25,6 +25,8 @@ impl Parser<'_, '_> {
         let mut form_within = None;
         let mut body = if self.peek_call("crossover") {
             Body::Crossover(self.crossover()?)
+        } else if self.eat_kw("others") {
+            Body::Pairwise(self.others_first()?)
         } else if let Some(agg) = self.aggregate_call() {
             Body::Value(self.aggregate_value(agg)?)
         } else {
@@ -141,6 +143,7 @@ impl Parser<'_, '_> {
                     b: Opponents::Series(vec![b]),
                     metric,
                     quantifier: None,
+                    others_first: false,
                 };
                 return Ok((Body::Pairwise(body), Some(within)));
             }
@@ -150,7 +153,8 @@ impl Parser<'_, '_> {
             let b = self.opponents()?;
             self.expect_kw("on", "`on METRIC` after the series names")?;
             let metric = self.ident("a metric name after `on`")?;
-            return Ok((Body::Pairwise(Pairwise { a, relation, b, metric, quantifier: None }), None));
+            let body = Pairwise { a, relation, b, metric, quantifier: None, others_first: false };
+            return Ok((Body::Pairwise(body), None));
         }
         let cuts = if self.eat_kw("cuts") {
             Some(true)
@@ -521,23 +525,6 @@ impl Parser<'_, '_> {
             versus: None,
             change: None,
         })
-    }
-
-    pub(super) fn crossover(&mut self) -> Result<Crossover, ClaimError> {
-        self.eat_kw("crossover");
-        self.expect("(", "`(` after `crossover`")?;
-        let a = self.series("the first series of the crossover")?;
-        self.expect(",", "`,` between the two series of the crossover")?;
-        let b = self.series("the second series of the crossover")?;
-        self.expect_kw("on", "`on METRIC` after the series names")?;
-        let metric = self.ident("a metric name after `on`")?;
-        self.expect_kw("over", "`over PARAM` after the metric (`over concurrency`)")?;
-        let param = self.ident("a param name after `over`")?;
-        let points = self.point_set()?;
-        self.expect(")", "`)` to close the crossover")?;
-        let op = self.num_op().ok_or_else(|| self.err("expected a comparison after the crossover (`= 4`)"))?;
-        let target = self.literal("a param value after the comparison")?;
-        Ok(Crossover { a, b, metric, param, points, op, target })
     }
 }
 

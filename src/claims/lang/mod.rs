@@ -5,6 +5,9 @@
 //! claim      := clause ("and" clause)*
 //! clause     := (pairwise | value | crossover) modifier* ["where" FILTER]
 //! pairwise   := SERIES relation opponents "on" METRIC [quantifier]
+//!             | "others" plural SERIES "on" METRIC [quantifier]
+//! plural     := "beat" | "match" | "match or beat" | "lose to" | "are faster than" | "are slower than"
+//!             | relation                       (`others beat A`: each other series beats A)
 //! relation   := "beats" | "matches" | "matches or beats" | "loses to" | "is faster than"
 //!             | "is slower than" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
 //! opponents  := "others" | SERIES ("," SERIES)*
@@ -13,7 +16,8 @@
 //! TARGET     := NUMBER ["x"]           (`≈ 2.3x` reads as 2.3)
 //! AGG        := "max" | "min" | "mean" | "median"
 //! term       := SERIES | SERIES "/" SERIES | SERIES " - " SERIES
-//! crossover  := "crossover" "(" SERIES "," SERIES "on" METRIC "over" PARAM [points] ")" numop LITERAL
+//! crossover  := "crossover" "(" side "," side "on" METRIC "over" PARAM [points] ")" numop LITERAL
+//! side       := SERIES | "others"           (not both `others`)
 //! numop      := "≈" | "~=" | "=" | "==" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
 //! modifier   := "within" NUMBER "%" | quantifier     (any order, each once)
 //! quantifier := "at" PARAM "=" LITERAL
@@ -48,14 +52,14 @@
 //! a `≈`/`=` (default: the metric's noise margin); `=` on a measured value is
 //! judged like `≈`.
 
-use super::stats::{Aggregate, Test};
+use super::stats::Aggregate;
 use crate::metric::format_number;
-use crate::metric::Direction;
 use crate::run::Value;
 pub(crate) use crate::syntax::{Literal, Op};
 use serde::Serialize;
 
 use parse::Parser;
+pub(crate) use relation::Relation;
 use std::fmt;
 
 /// A problem with a claim statement at a byte offset within it: one that
@@ -168,7 +172,7 @@ impl Body {
                 v
             }
             Body::Value(v) => v.term.series(),
-            Body::Crossover(c) => vec![&c.a, &c.b],
+            Body::Crossover(c) => [&c.a, &c.b].into_iter().filter_map(Contender::name).collect(),
             Body::Peak(p) => vec![&p.series],
         }
     }
@@ -203,6 +207,11 @@ pub struct Pairwise {
     pub metric: Name,
     /// `None`: every point the data hold.
     pub quantifier: Option<Quantifier>,
+    /// `others beat A on M`: every other series is the subject and `a` the
+    /// one each is compared with (`b` is [`Opponents::Others`]); each
+    /// comparison reads `other REL a`, and every one must hold.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub others_first: bool,
 }
 
 /// Who A is compared with.
@@ -213,83 +222,6 @@ pub enum Opponents {
     Series(Vec<Name>),
     /// Every other value of the series dimension the data hold when judged.
     Others,
-}
-
-/// The relation a pairwise clause asserts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Relation {
-    /// Better beyond the margin, in the metric's direction.
-    Beats,
-    /// Equal within the margin.
-    Matches,
-    /// Not worse beyond the margin, in the metric's direction.
-    MatchesOrBeats,
-    /// Literal: A greater than B beyond the margin, whatever the direction.
-    Gt,
-    /// Literal: A not smaller than B beyond the margin.
-    Ge,
-    /// Literal: A smaller than B beyond the margin.
-    Lt,
-    /// Literal: A not greater than B beyond the margin.
-    Le,
-    /// B beats A (`A loses to B`): worse beyond the margin, in the metric's
-    /// direction.
-    LosesTo,
-    /// `is faster than`: `beats` on a metric with a better direction (a
-    /// time is faster lower, a rate higher); refused on a neutral one.
-    Faster,
-    /// `is slower than`: `loses to`, likewise.
-    Slower,
-}
-
-impl Relation {
-    /// The statistical test and the direction to compare in, for a metric
-    /// whose better direction is `direction`: `beats`/`matches` follow it
-    /// (`loses to` and `is slower than` turn it over), the literal
-    /// operators fix it (`>` is "beats" where higher is better).
-    pub fn resolve(self, direction: Direction) -> (Test, Direction) {
-        match self {
-            Relation::Matches => (Test::Matches, direction),
-            Relation::MatchesOrBeats => (Test::MatchesOrBeats, direction),
-            Relation::Gt => (Test::Beats, Direction::Higher),
-            Relation::Ge => (Test::MatchesOrBeats, Direction::Higher),
-            Relation::Lt => (Test::Beats, Direction::Lower),
-            Relation::Le => (Test::MatchesOrBeats, Direction::Lower),
-            Relation::Beats | Relation::Faster => (Test::Beats, direction),
-            Relation::LosesTo | Relation::Slower => (Test::Beats, turned(direction)),
-        }
-    }
-
-    /// Whether the relation reads speed (`is faster than`, `is slower
-    /// than`): it needs a metric with a better direction.
-    pub fn is_speed(self) -> bool {
-        matches!(self, Relation::Faster | Relation::Slower)
-    }
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Relation::Beats => "beats",
-            Relation::Matches => "matches",
-            Relation::MatchesOrBeats => "matches or beats",
-            Relation::Gt => ">",
-            Relation::Ge => ">=",
-            Relation::Lt => "<",
-            Relation::Le => "<=",
-            Relation::LosesTo => "loses to",
-            Relation::Faster => "is faster than",
-            Relation::Slower => "is slower than",
-        }
-    }
-}
-
-/// The other way of a direction: a neutral metric compares as higher is
-/// better, so turned over it compares as lower.
-pub(crate) fn turned(direction: Direction) -> Direction {
-    match direction {
-        Direction::Higher | Direction::Neutral => Direction::Lower,
-        Direction::Lower => Direction::Higher,
-    }
 }
 
 /// A number derived from the data compared with a stated number.
@@ -408,12 +340,31 @@ impl Term {
     }
 }
 
+/// One side of a crossover: a series, or every other series (`others`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Contender {
+    Series(Name),
+    Others,
+}
+
+impl Contender {
+    /// The series named, if this side names one.
+    pub fn name(&self) -> Option<&Name> {
+        match self {
+            Contender::Series(n) => Some(n),
+            Contender::Others => None,
+        }
+    }
+}
+
 /// The smallest point of `param` from which A beats B for good, compared
-/// with a stated value.
+/// with a stated value. With `others` on one side, from which every other
+/// series beats B (or A beats every other) for good.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Crossover {
-    pub a: Name,
-    pub b: Name,
+    pub a: Contender,
+    pub b: Contender,
     pub metric: Name,
     pub param: Name,
     /// Restricts the points considered (`over concurrency >= 2`).
@@ -560,8 +511,10 @@ fn is_ident_char(c: char) -> bool {
 pub(crate) const MAX_STATEMENT: usize = 4096;
 
 mod grammar;
+mod others;
 mod parse;
 mod print;
+mod relation;
 mod scope;
 
 #[cfg(test)]

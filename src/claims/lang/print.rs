@@ -2,8 +2,8 @@
 //! the same claim.
 
 use super::{
-    fmt, format_number, is_ident_char, is_series_char, is_series_start, Body, Claim, Clause, Literal, Op, Opponents,
-    Pairwise, PointSet, QuantKind, Quantifier, Term, ValueClaim, RESERVED,
+    fmt, format_number, is_ident_char, is_series_char, is_series_start, Body, Claim, Clause, Contender, Literal, Op,
+    Opponents, Pairwise, PointSet, QuantKind, Quantifier, Term, ValueClaim, RESERVED,
 };
 
 impl fmt::Display for Claim {
@@ -56,8 +56,8 @@ impl fmt::Display for Body {
                 write!(
                     f,
                     "crossover({}, {} on {} over {}",
-                    SeriesName(&c.a.text),
-                    SeriesName(&c.b.text),
+                    Contended(&c.a),
+                    Contended(&c.b),
                     Ident(&c.metric.text),
                     Ident(&c.param.text)
                 )?;
@@ -72,8 +72,13 @@ impl fmt::Display for Body {
 
 impl fmt::Display for Pairwise {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} ", SeriesName(&self.a.text), self.relation.as_str())?;
+        if self.others_first {
+            write!(f, "others {} {}", super::others::plural(self.relation), SeriesName(&self.a.text))?;
+        } else {
+            write!(f, "{} {} ", SeriesName(&self.a.text), self.relation.as_str())?;
+        }
         match &self.b {
+            _ if self.others_first => {}
             Opponents::Others => f.write_str("others")?,
             Opponents::Series(list) => {
                 for (i, b) in list.iter().enumerate() {
@@ -217,6 +222,18 @@ fn quote(t: &str) -> String {
         format!("\"{t}\"")
     } else {
         format!("'{t}'")
+    }
+}
+
+/// A side of a crossover: a series, or `others`.
+struct Contended<'a>(&'a Contender);
+
+impl fmt::Display for Contended<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Contender::Series(n) => write!(f, "{}", SeriesName(&n.text)),
+            Contender::Others => f.write_str("others"),
+        }
     }
 }
 

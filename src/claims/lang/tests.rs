@@ -234,7 +234,7 @@ fn crossover_claims() {
         Body::Crossover(c) => c,
         other => panic!("{other:?}"),
     };
-    assert_eq!((c.a.text.as_str(), c.b.text.as_str()), ("eagle-topk1-v2", "baseline"));
+    assert_eq!((c.a.name().unwrap().text.as_str(), c.b.name().unwrap().text.as_str()), ("eagle-topk1-v2", "baseline"));
     assert_eq!((c.metric.text.as_str(), c.param.text.as_str()), ("output_throughput", "concurrency"));
     assert_eq!((c.points, c.op, c.target), (PointSet::Every, Op::Eq, Literal::Num(4.0)));
     assert_eq!(
@@ -418,7 +418,9 @@ fn errors_say_what_was_expected_and_where() {
     let e = err("'unclosed beats b on m");
     assert_eq!((e.offset, e.msg.as_str()), (0, "unclosed quote '"));
 
-    let e = err("others beats b on m");
+    let e = err("where beats b on m");
+    assert!(e.msg.contains("keyword `where`"), "{}", e.msg);
+    let e = err("a beats b, others on m");
     assert!(e.msg.contains("keyword `others`"), "{}", e.msg);
 
     let e = err("a beats b on m within 5% within 3%");
@@ -670,7 +672,7 @@ mod round_trip {
         }
     }
 
-    fn statement() -> impl Strategy<Value = String> {
+    fn statement() -> BoxedStrategy<String> {
         prop_oneof![
             (
                 series(),
@@ -713,7 +715,19 @@ mod round_trip {
             )),
             (series(), literal()).prop_map(|(a, v)| format!("{} on m peaks at c = {v}", q(&a))),
             (series(), series()).prop_map(|(a, b)| format!("crossover({}, {} on m over c) = 4", q(&a), q(&b))),
+            (series(), any::<bool>()).prop_map(|(a, first)| if first {
+                format!("crossover(others, {} on m over c >= 2) = 4", q(&a))
+            } else {
+                format!("crossover({}, others on m over c) = 4", q(&a))
+            }),
+            (
+                prop_oneof![Just("beat"), Just("match or beat"), Just("lose to"), Just("are faster than"), Just("<")],
+                series(),
+                prop::option::of(quantifier())
+            )
+                .prop_map(|(r, a, qu)| format!("others {r} {} on m {}", q(&a), qu.unwrap_or_default())),
         ]
+        .boxed()
     }
 
     proptest! {
