@@ -162,8 +162,9 @@ pub(crate) fn read(
         take_values(c, sweep.as_deref(), &mut lent_values, &mut used);
         let series = series_in(c);
         if series.is_empty() && !statement {
-            // `At 16 req/s, …`: a point for the clauses after it.
-            if scope.is_some() {
+            // `At 16 req/s, …`: a point for the clauses after it (`…, except at
+            // …` takes back what the clauses before said: unread).
+            if !whole::take_back(&mut out, c, text) && scope.is_some() {
                 lent_scope = scope;
             }
             continue;

@@ -92,6 +92,18 @@ const UNREAD: &[&str] = &[
     "until",
 ];
 
+/// `…, except at a single request`: a clause that takes back part of what
+/// the clauses before it said (`except`, `excluding`, `unless`,
+/// `barring`) makes their readings unread. Whether it did.
+pub(super) fn take_back(out: &mut Vec<Item>, c: &[super::Token], text: &str) -> bool {
+    let except = |t: &super::Token| word(t).is_some_and(|w| matches!(w, "except" | "excluding" | "unless" | "barring"));
+    let Some(i) = c.iter().position(except) else { return false };
+    if out.iter().any(|item| matches!(item, Item::Reading(_))) {
+        *out = vec![super::unread_item(out, &[i], c, text)];
+    }
+    true
+}
+
 /// Negations: read only as the opposite bound (`never exceeds 45 ms`).
 const NEGATION: &[&str] = &["not", "never", "no", "nowhere", "without", "nor"];
 
