@@ -1,6 +1,6 @@
 //! Claims with units on the LLM serving harnesses' files: the unit a reader
-//! states (llmperf's `_s`, vLLM's seconds) is what a claim's number is
-//! converted from, and repeats a file holds are the runs a claim rests on.
+//! states is what a claim's number is converted from (llmperf's `_s`, vLLM's seconds, guidellm's ms and s), and
+//! repeats a file holds are the runs a claim rests on.
 
 mod common;
 
@@ -26,7 +26,7 @@ fn verdict(got: &[(String, String)], id: &str) -> String {
 }
 
 #[test]
-fn llmperf_seconds_and_vllm_iterations_take_claims_in_ms() {
+fn serving_harness_units_take_claims_in_other_units() {
     let s = Sandbox::new();
     s.fixture("corpus/llmperf/leaderboard-anyscale-7b-summary.json", "logs/anyscale.json");
     s.fixture("corpus/llmperf/yi34b-vllm-c16-summary.json", "logs/yi34b.json");
@@ -34,6 +34,8 @@ fn llmperf_seconds_and_vllm_iterations_take_claims_in_ms() {
     s.ok(&["ingest", "--label", "config=anyscale", "logs/anyscale.json"]);
     s.ok(&["ingest", "--label", "config=yi34b", "logs/yi34b.json"]);
     s.ok(&["ingest", "--label", "config=tp1", "logs/latency.json"]);
+    s.fixture("corpus/guidellm/qwen3-30b-tp4-fp8-synchronous-benchmarks.derived.yaml", "logs/guidellm.yaml");
+    s.ok(&["ingest", "--label", "config=qwen3", "logs/guidellm.yaml"]);
     let doc = [
         claim("anyscale", "anyscale on ttft_s_mean < 300 ms"),
         claim("yi34b", "yi34b on ttft_s_mean < 300 ms"),
@@ -41,6 +43,8 @@ fn llmperf_seconds_and_vllm_iterations_take_claims_in_ms() {
         claim("faster", "anyscale beats yi34b on ttft_s_mean"),
         claim("tp1", "tp1 on latency < 7600 ms"),
         claim("tp1-wrong", "tp1 on latency < 7 s"),
+        claim("qwen3-ttft", "qwen3 on time_to_first_token_ms_p99 < 0.1 s"),
+        claim("qwen3-latency", "qwen3 on request_latency_median > 40000 ms at strategy = synchronous"),
     ]
     .concat();
     s.write("notes.md", doc);
@@ -52,4 +56,6 @@ fn llmperf_seconds_and_vllm_iterations_take_claims_in_ms() {
     assert!(verdict(&got, "tp1").starts_with("holds"), "{got:?}");
     assert!(verdict(&got, "tp1").contains("15 runs"), "every iteration a run: {got:?}");
     assert!(verdict(&got, "tp1-wrong").starts_with("contradicted"), "{got:?}");
+    assert!(verdict(&got, "qwen3-ttft").starts_with("holds"), "72.8 ms < 100 ms: {got:?}");
+    assert!(verdict(&got, "qwen3-latency").starts_with("holds"), "40.018 s: {got:?}");
 }

@@ -30,14 +30,6 @@ fn refused(rel: &str) -> String {
 // ------------------------------------------------ LLM serving harnesses
 
 #[test]
-fn guidellm_benchmarks_are_refused_naming_what_would_be_dropped() {
-    let m = refused("corpus/guidellm/qwen3-30b-tp4-fp8-synchronous-benchmarks.json");
-    assert!(m.contains(":1: `benchmarks[]`: 1 result (4427 numbers) not read"), "{m}");
-    assert!(m.contains("reckon does not know this layout"), "{m}");
-    assert!(m.contains("--format jsonl"), "{m}");
-}
-
-#[test]
 fn mlperf_reference_results_json() {
     let (f, runs, _) = parse("corpus/mlperf/sdxl-reference-results.json");
     assert_eq!(f, Format::Jsonl);

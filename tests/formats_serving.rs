@@ -245,3 +245,93 @@ fn llmperf_mostly_errors_summary_says_whose_numbers_they_are() {
           throughputs in this file are of the 20 that completed only"]
     );
 }
+
+// -------------------------------------------------------------- guidellm
+
+/// One benchmark (the synchronous strategy): its strategy as params, each
+/// metric's successful requests' mean, median, min, max and percentiles in
+/// its unit, the request totals as counts, and what is left out named.
+#[test]
+fn guidellm_benchmarks_json_one_run_per_benchmark() {
+    let rel = "corpus/guidellm/qwen3-30b-tp4-fp8-synchronous-benchmarks.json";
+    let (f, runs, outcome) = parse(rel);
+    assert_eq!(f, Format::Guidellm);
+    assert_eq!(f.name(), "guidellm");
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    assert_eq!(r.time.as_deref(), Some("2026-03-02T17:44:08Z"), "the benchmark's start_time");
+    assert_eq!(param(r, "strategy"), Some(&text("synchronous")));
+    assert_eq!(param(r, "max_concurrency"), Some(&Value::Num(1.0)));
+    assert_eq!(param(r, "model"), Some(&text("Qwen/Qwen3-30B-A3B")));
+    assert_eq!(param(r, "args.profile"), Some(&text("synchronous")));
+    assert_eq!(param(r, "args.max_seconds"), Some(&Value::Num(900.0)));
+    assert_eq!(param(r, "metadata.guidellm_version"), Some(&text("0.5.0.dev0")));
+    assert_eq!(param(r, "args.output_dir"), None, "where it wrote is no point of the sweep");
+    // 15 distributions × (mean, median, min, max and 11 percentiles), 4 totals.
+    assert_eq!(r.metrics.len(), 15 * 15 + 4);
+    close(metric(r, "time_to_first_token_ms_mean"), 59.9928153188605);
+    close(metric(r, "time_to_first_token_ms_p99"), 72.79777526855469);
+    close(metric(r, "time_to_first_token_ms_p001"), 53.69377136230469);
+    close(metric(r, "request_latency_median"), 40.01813006401062);
+    close(metric(r, "requests_per_second_mean"), 0.024999999999999994);
+    close(metric(r, "output_tokens_per_second_mean"), 25.85976549310205);
+    assert_eq!(metric(r, "request_totals_successful"), 19.0);
+    assert_eq!(metric(r, "request_totals_errored"), 0.0);
+    let expect = [
+        ("time_to_first_token_ms_mean", Some("ms"), Direction::Lower),
+        ("inter_token_latency_ms_p99", Some("ms"), Direction::Lower),
+        ("time_per_output_token_ms_median", Some("ms"), Direction::Lower),
+        ("request_latency_p50", Some("s"), Direction::Lower),
+        ("requests_per_second_mean", Some("req/s"), Direction::Higher),
+        ("output_tokens_per_second_median", Some("tok/s"), Direction::Higher),
+        ("tokens_per_second_mean", Some("tok/s"), Direction::Higher),
+        ("request_concurrency_mean", None, Direction::Neutral),
+        ("prompt_token_count_mean", None, Direction::Neutral),
+        ("request_streaming_iterations_count_max", None, Direction::Neutral),
+        ("request_totals_total", None, Direction::Neutral),
+    ];
+    for (name, u, d) in expect {
+        assert_eq!((unit(r, name), direction(r, name)), (u, d), "{name}");
+    }
+    assert!(
+        !r.metrics.iter().any(|m| m.name.ends_with("_count") || m.name.contains("variance")),
+        "no count of a distribution"
+    );
+    let notes = outcome.skipped.join("\n");
+    for named in ["`requests` (per-request detail)", "`metrics.text`", "`scheduler_state`", "`std_dev`", "`errored`"] {
+        assert!(notes.contains(named), "{named} in {notes}");
+    }
+    same_with_bom_and_crlf(rel);
+}
+
+/// The same report written as YAML (`--output-path benchmarks.yaml`) is the
+/// same run, at the line its benchmark starts on.
+#[test]
+fn guidellm_benchmarks_yaml_reads_as_its_json() {
+    let (_, json, json_outcome) = parse("corpus/guidellm/qwen3-30b-tp4-fp8-synchronous-benchmarks.json");
+    let rel = "corpus/guidellm/qwen3-30b-tp4-fp8-synchronous-benchmarks.derived.yaml";
+    let (f, yaml, outcome) = parse(rel);
+    assert_eq!(f, Format::Guidellm);
+    assert_eq!(yaml.len(), 1);
+    assert_eq!(yaml[0].line, 46, "the line of `- type_: generative_benchmark`");
+    assert_eq!(yaml[0].params, json[0].params);
+    assert_eq!(yaml[0].time, json[0].time);
+    assert_eq!(yaml[0].metrics.len(), json[0].metrics.len());
+    // Equal up to the last bit of float parsing (serde_json's default
+    // parser may round a 17-digit decimal one ulp away from Rust's).
+    for (y, j) in yaml[0].metrics.iter().zip(&json[0].metrics) {
+        assert_eq!((&y.name, &y.unit), (&j.name, &j.unit));
+        close(y.value, j.value);
+    }
+    assert_eq!(outcome.skipped, json_outcome.skipped);
+    same_with_bom_and_crlf(rel);
+    let e = reckon::ingest::Format::Guidellm
+        .parse(
+            Path::new("b.yaml"),
+            &mut "benchmarks:\n- type_: generative_benchmark\n  metrics: [\n".as_bytes(),
+            &mut |_| Ok(()),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("b.yaml:"), "{e}");
+}

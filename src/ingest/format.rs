@@ -8,6 +8,7 @@ use super::asv::Asv;
 use super::criterion::{CriterionCsv, CriterionJson};
 use super::gbench::{GbenchCsv, GbenchJson};
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
+use super::guidellm::Guidellm;
 use super::hyperfine::Hyperfine;
 use super::llmperf::Llmperf;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
@@ -59,6 +60,8 @@ pub enum Format {
     Llmperf,
     /// trtllm-bench's report in its console output.
     TrtllmBench,
+    /// guidellm's benchmarks report, JSON or YAML.
+    Guidellm,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -66,7 +69,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 17] = [
+    pub const ALL: [Format; 18] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
@@ -82,6 +85,7 @@ impl Format {
         Format::VllmBench,
         Format::Llmperf,
         Format::TrtllmBench,
+        Format::Guidellm,
         Format::Csv,
         Format::Jsonl,
     ];
@@ -104,6 +108,7 @@ impl Format {
             Format::VllmBench => VllmBench::NAME,
             Format::Llmperf => Llmperf::NAME,
             Format::TrtllmBench => TrtllmBench::NAME,
+            Format::Guidellm => Guidellm::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -131,7 +136,8 @@ impl Format {
     /// number of delimiters on each line is [`Format::Csv`]; pytest-benchmark,
     /// nvbench, asv and criterion files are theirs, as are vLLM's
     /// `benchmark_latency`/`benchmark_throughput` JSON and llmperf
-    /// summaries (`num_concurrent_requests` beside `results_*`). llmperf
+    /// summaries (`num_concurrent_requests` beside `results_*`) and
+    /// guidellm reports (JSON, and YAML among the text formats). llmperf
     /// per-request
     /// files are
     /// refused with what to do instead, as are empty, binary and other text
@@ -179,7 +185,7 @@ impl Format {
 
     /// The formats of JSON content, in the order they are asked (the
     /// generic JSON lines last).
-    const JSON: [Format; 11] = [
+    const JSON: [Format; 12] = [
         Format::Hyperfine,
         Format::GbenchJson,
         Format::PytestBenchmark,
@@ -188,15 +194,17 @@ impl Format {
         Format::CriterionJson,
         Format::VllmBench,
         Format::Llmperf,
+        Format::Guidellm,
         Format::VllmJson,
         Format::SglangJsonl,
         Format::Jsonl,
     ];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 6] = [
+    const TEXT: [Format; 7] = [
         Format::TrtllmBench,
         Format::ServingStdout,
+        Format::Guidellm,
         Format::GbenchCsv,
         Format::NvbenchCsv,
         Format::CriterionCsv,
@@ -220,6 +228,7 @@ impl Format {
             Format::VllmBench => VllmBench::detect(sniff),
             Format::Llmperf => Llmperf::detect(sniff),
             Format::TrtllmBench => TrtllmBench::detect(sniff),
+            Format::Guidellm => Guidellm::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -281,6 +290,7 @@ impl Format {
             Format::VllmBench => VllmBench::parse,
             Format::Llmperf => Llmperf::parse,
             Format::TrtllmBench => TrtllmBench::parse,
+            Format::Guidellm => Guidellm::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {

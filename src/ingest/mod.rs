@@ -13,6 +13,7 @@ pub mod csv_line;
 pub mod format;
 pub mod gbench;
 pub mod generic;
+pub mod guidellm;
 pub mod hyperfine;
 pub mod limit;
 pub mod llmperf;

@@ -166,6 +166,18 @@ pub fn as_f64(v: &Value) -> Option<f64> {
     }
 }
 
+/// A number as a [`Value`] that [`as_f64`] reads back: JSON has no
+/// `Infinity` or `NaN`, so those become the sentinels Python's tokens do
+/// (for documents of another syntax, YAML's `.inf` and `.nan`).
+pub fn number(x: f64) -> Value {
+    match serde_json::Number::from_f64(x) {
+        Some(n) => Value::Number(n),
+        None if x.is_nan() => Value::String(SENTINEL_NAN.into()),
+        None if x > 0.0 => Value::String(SENTINEL_INF.into()),
+        None => Value::String(SENTINEL_NEG_INF.into()),
+    }
+}
+
 /// The number a sentinel string stands for.
 pub fn sentinel_f64(s: &str) -> Option<f64> {
     if !s.starts_with('\u{0}') {
