@@ -155,6 +155,11 @@ pub fn dimension(unit: &str) -> Option<&'static str> {
 /// Whether higher or lower is better, from the metric's name and unit.
 pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     let n = name.to_ascii_lowercase();
+    // A standard error (lm-eval's `acc_stderr`) is the noise of the metric
+    // it names, no better for being larger or smaller.
+    if has_word(&n, "stderr") {
+        return Direction::Neutral;
+    }
     let higher = [
         "throughput",
         "goodput",
@@ -172,6 +177,8 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
         "hit_rate",
         "accuracy",
         "acc",
+        "exact_match",
+        "f1",
         "bandwidth",
         "flops",
     ];
@@ -324,6 +331,11 @@ mod tests {
         assert_eq!(direction_from_name("val_loss", None), Direction::Lower);
         assert_eq!(direction_from_name("eval_perplexity", None), Direction::Lower);
         assert_eq!(direction_from_name("val_acc", None), Direction::Higher);
+        // Evaluation scores, and their standard errors (no direction).
+        assert_eq!(direction_from_name("exact_match", None), Direction::Higher);
+        assert_eq!(direction_from_name("acc_norm", None), Direction::Higher);
+        assert_eq!(direction_from_name("acc_stderr", None), Direction::Neutral);
+        assert_eq!(direction_from_name("exact_match_stderr", None), Direction::Neutral);
         // A rate ending in `_s` is a rate, not seconds.
         assert_eq!(unit_from_name("tokens_per_s"), Some("tok/s"));
         assert_eq!(unit_from_name("step_time_s"), Some("s"));

@@ -38,18 +38,6 @@ fn mlperf_reference_results_json() {
     assert_eq!(runs[0].time.as_deref(), None, "`time` is not one of the time-like names");
 }
 
-#[test]
-fn lm_eval_results() {
-    let (f, runs, _) = parse("corpus/lm-eval/llama3-8b-instruct-arc.json");
-    assert_eq!(f, Format::Jsonl);
-    assert_eq!(runs.len(), 1);
-    // `date` (epoch seconds) is the run's time.
-    assert_eq!(runs[0].time.as_deref(), Some("2024-04-19T09:27:55Z"));
-    close(metric(&runs[0], "results.arc_challenge.acc,none"), 0.5853242320819113);
-    let m = refused("corpus/lm-eval/llama3-8b-instruct-gsm8k.json");
-    assert!(m.contains("`configs.gsm8k.filter_list[]`: 1 result (1 numbers) not read"), "{m}");
-}
-
 // ------------------------------------------------------------- kernels
 
 /// 5 benchmarks × 100 repetitions, each followed by its 8 aggregate rows:

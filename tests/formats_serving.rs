@@ -335,3 +335,139 @@ fn guidellm_benchmarks_yaml_reads_as_its_json() {
         .to_string();
     assert!(e.starts_with("b.yaml:"), "{e}");
 }
+
+// ------------------------------------------------------ GenAI-Perf / AIPerf
+
+/// The CSV GenAI-Perf's exporter writes: the statistics table as
+/// `<metric>_<stat>` in the unit of its parentheses, the system table one
+/// metric each (it was refused as no format).
+#[test]
+fn genai_perf_csv_tables_with_units() {
+    let rel = "corpus/genai-perf/profile-export-exporter-test.fixture.csv";
+    let (f, runs, outcome) = parse(rel);
+    assert_eq!(f, Format::GenaiPerfCsv);
+    assert_eq!(f.name(), "genai-perf-csv");
+    assert_eq!(runs.len(), 1);
+    assert!(outcome.skipped.is_empty(), "{:?}", outcome.skipped);
+    let r = &runs[0];
+    assert!(r.params.is_empty());
+    assert_eq!(r.metrics.len(), 6 * 9 + 3);
+    close(metric(r, "time_to_first_token_avg"), 8.0);
+    close(metric(r, "time_to_first_token_p99"), 8.98);
+    close(metric(r, "request_latency_p25"), 4.5);
+    close(metric(r, "output_token_throughput"), 456.0);
+    close(metric(r, "request_throughput"), 123.0);
+    close(metric(r, "request_count"), 3.0);
+    let expect = [
+        ("time_to_first_token_avg", Some("ms"), Direction::Lower),
+        ("time_to_second_token_p50", Some("ms"), Direction::Lower),
+        ("inter_token_latency_max", Some("ms"), Direction::Lower),
+        ("output_sequence_length_avg", None, Direction::Neutral),
+        ("input_sequence_length_p99", None, Direction::Neutral),
+        ("output_token_throughput", Some("tok/s"), Direction::Higher),
+        ("request_throughput", Some("req/s"), Direction::Higher),
+        ("request_count", None, Direction::Neutral),
+    ];
+    for (name, u, d) in expect {
+        assert_eq!((unit(r, name), direction(r, name)), (u, d), "{name}");
+    }
+    let text = std::fs::read_to_string(fixture(rel)).unwrap();
+    let crlf = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+    assert_eq!(Format::detect(Path::new("x.csv"), crlf.as_bytes()).unwrap(), f);
+    let mut again = Vec::new();
+    f.parse(Path::new("x.csv"), &mut crlf.as_bytes(), &mut |r| {
+        again.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert!(again == runs, "the same run with a BOM and CRLF");
+}
+
+/// The JSON GenAI-Perf's exporter writes (`profile_export_genai_perf.json`):
+/// `{unit, avg, …}` as metrics in that unit, `std` not stored, `unit` no
+/// param, `input_config` the params.
+#[test]
+fn genai_perf_json_unit_objects_are_metrics() {
+    let rel = "corpus/genai-perf/profile-export-genai-perf-json-exporter-test.fixture.json";
+    let (f, runs, outcome) = parse(rel);
+    assert_eq!(f, Format::GenaiPerfJson);
+    assert_eq!(f.name(), "genai-perf-json");
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    assert_eq!(r.metrics.len(), 1 + 9 * 3 + 1 + 9 * 3);
+    close(metric(r, "request_throughput"), 7.0);
+    close(metric(r, "time_to_first_token_p99"), 12.0);
+    close(metric(r, "request_latency_min"), 9.0);
+    close(metric(r, "output_token_throughput"), 31.0);
+    close(metric(r, "input_sequence_length_p50"), 66.0);
+    assert!(!r.metrics.iter().any(|m| m.name.ends_with("_std")), "std is no metric with a direction");
+    assert!(!r.params.iter().any(|(k, _)| k.ends_with("unit")), "unit is never a param");
+    assert_eq!(param(r, "model"), Some(&text("gpt2_vllm")));
+    assert_eq!(param(r, "concurrency"), Some(&Value::Num(1.0)));
+    assert_eq!(param(r, "streaming"), Some(&text("true")));
+    assert_eq!(param(r, "extra_inputs.max_tokens"), Some(&Value::Num(256.0)));
+    assert_eq!(param(r, "artifact_dir"), None, "where it wrote is no point of the sweep");
+    let expect = [
+        ("request_throughput", Some("req/s"), Direction::Higher),
+        ("time_to_first_token_avg", Some("ms"), Direction::Lower),
+        ("request_latency_p99", Some("ms"), Direction::Lower),
+        ("output_token_throughput_per_request_p50", Some("tok/s"), Direction::Higher),
+        ("output_sequence_length_avg", None, Direction::Neutral),
+    ];
+    for (name, u, d) in expect {
+        assert_eq!((unit(r, name), direction(r, name)), (u, d), "{name}");
+    }
+    assert_eq!(outcome.skipped.len(), 2, "{:?}", outcome.skipped);
+    assert!(outcome.skipped[0].contains("`std`"), "{:?}", outcome.skipped);
+    assert!(outcome.skipped[1].contains("`input_config.artifact_dir`"), "{:?}", outcome.skipped);
+    same_with_bom_and_crlf(rel);
+}
+
+// --------------------------------------------------------------- lm-eval
+
+/// One run per task × filter; `…_stderr` the standard error beside its
+/// metric, with no direction (it was a metric with direction higher, and
+/// the file one run for every task).
+#[test]
+fn lm_eval_a_run_per_task_and_filter() {
+    let rel = "corpus/lm-eval/llama3-8b-instruct-arc.json";
+    let (f, runs, outcome) = parse(rel);
+    assert_eq!(f, Format::LmEval);
+    assert_eq!(f.name(), "lm-eval");
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    assert_eq!(r.time.as_deref(), Some("2024-04-19T09:27:55Z"), "`date` is the run's time");
+    assert_eq!(param(r, "task"), Some(&text("arc_challenge")));
+    assert_eq!(param(r, "filter"), Some(&text("none")));
+    assert_eq!(param(r, "num_fewshot"), Some(&Value::Num(25.0)));
+    assert_eq!(param(r, "task_version"), Some(&Value::Num(1.0)));
+    assert_eq!(param(r, "model"), Some(&text("meta-llama/Meta-Llama-3-8B-Instruct")));
+    assert_eq!(param(r, "config.bootstrap_iters"), Some(&Value::Num(100_000.0)));
+    assert!(!has_field(r, "date"));
+    let names: Vec<&str> = r.metrics.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["acc", "acc_norm", "acc_norm_stderr", "acc_stderr"]);
+    close(metric(r, "acc"), 0.5853242320819113);
+    close(metric(r, "acc_stderr"), 0.014397070564409172);
+    close(metric(r, "acc_norm"), 0.6220136518771331);
+    assert_eq!(direction(r, "acc"), Direction::Higher);
+    assert_eq!(direction(r, "acc_norm"), Direction::Higher);
+    assert_eq!(direction(r, "acc_stderr"), Direction::Neutral);
+    assert_eq!(direction(r, "acc_norm_stderr"), Direction::Neutral);
+    assert!(
+        outcome.skipped.iter().any(|n| n.contains("`configs`") && n.contains("`pretty_env_info`")),
+        "{:?}",
+        outcome.skipped
+    );
+    same_with_bom_and_crlf(rel);
+
+    let (f, runs, _) = parse("corpus/lm-eval/llama3-8b-instruct-gsm8k.json");
+    assert_eq!(f, Format::LmEval);
+    assert_eq!(runs.len(), 2, "strict-match and flexible-extract");
+    assert_eq!(param(&runs[1], "filter"), Some(&text("strict-match")));
+    close(metric(&runs[1], "exact_match"), 0.7558756633813495);
+    close(metric(&runs[0], "exact_match"), 0.7528430629264594);
+    close(metric(&runs[0], "exact_match_stderr"), 0.011881764043717087);
+    assert_eq!(direction(&runs[0], "exact_match"), Direction::Higher);
+    assert_eq!(direction(&runs[0], "exact_match_stderr"), Direction::Neutral);
+    assert_eq!(param(&runs[0], "num_fewshot"), Some(&Value::Num(5.0)));
+}

@@ -7,10 +7,12 @@ use std::path::Path;
 use super::asv::Asv;
 use super::criterion::{CriterionCsv, CriterionJson};
 use super::gbench::{GbenchCsv, GbenchJson};
+use super::genai_perf::{GenaiPerfCsv, GenaiPerfJson};
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
 use super::guidellm::Guidellm;
 use super::hyperfine::Hyperfine;
 use super::llmperf::Llmperf;
+use super::lm_eval::LmEval;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
 use super::nvbench::{NvbenchCsv, NvbenchJson};
 use super::pyjson;
@@ -62,6 +64,12 @@ pub enum Format {
     TrtllmBench,
     /// guidellm's benchmarks report, JSON or YAML.
     Guidellm,
+    /// GenAI-Perf / `AIPerf` `profile_export_*.json`.
+    GenaiPerfJson,
+    /// GenAI-Perf / `AIPerf` `profile_export_*.csv`.
+    GenaiPerfCsv,
+    /// lm-evaluation-harness results JSON.
+    LmEval,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -69,7 +77,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 18] = [
+    pub const ALL: [Format; 21] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
@@ -86,6 +94,9 @@ impl Format {
         Format::Llmperf,
         Format::TrtllmBench,
         Format::Guidellm,
+        Format::GenaiPerfJson,
+        Format::GenaiPerfCsv,
+        Format::LmEval,
         Format::Csv,
         Format::Jsonl,
     ];
@@ -109,6 +120,9 @@ impl Format {
             Format::Llmperf => Llmperf::NAME,
             Format::TrtllmBench => TrtllmBench::NAME,
             Format::Guidellm => Guidellm::NAME,
+            Format::GenaiPerfJson => GenaiPerfJson::NAME,
+            Format::GenaiPerfCsv => GenaiPerfCsv::NAME,
+            Format::LmEval => LmEval::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -137,7 +151,9 @@ impl Format {
     /// nvbench, asv and criterion files are theirs, as are vLLM's
     /// `benchmark_latency`/`benchmark_throughput` JSON and llmperf
     /// summaries (`num_concurrent_requests` beside `results_*`) and
-    /// guidellm reports (JSON, and YAML among the text formats). llmperf
+    /// guidellm reports (JSON, and YAML among the text formats),
+    /// GenAI-Perf / `AIPerf` profile exports (JSON, CSV) and lm-eval results.
+    /// llmperf
     /// per-request
     /// files are
     /// refused with what to do instead, as are empty, binary and other text
@@ -185,7 +201,7 @@ impl Format {
 
     /// The formats of JSON content, in the order they are asked (the
     /// generic JSON lines last).
-    const JSON: [Format; 12] = [
+    const JSON: [Format; 14] = [
         Format::Hyperfine,
         Format::GbenchJson,
         Format::PytestBenchmark,
@@ -195,16 +211,19 @@ impl Format {
         Format::VllmBench,
         Format::Llmperf,
         Format::Guidellm,
+        Format::GenaiPerfJson,
+        Format::LmEval,
         Format::VllmJson,
         Format::SglangJsonl,
         Format::Jsonl,
     ];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 7] = [
+    const TEXT: [Format; 8] = [
         Format::TrtllmBench,
         Format::ServingStdout,
         Format::Guidellm,
+        Format::GenaiPerfCsv,
         Format::GbenchCsv,
         Format::NvbenchCsv,
         Format::CriterionCsv,
@@ -229,6 +248,9 @@ impl Format {
             Format::Llmperf => Llmperf::detect(sniff),
             Format::TrtllmBench => TrtllmBench::detect(sniff),
             Format::Guidellm => Guidellm::detect(sniff),
+            Format::GenaiPerfJson => GenaiPerfJson::detect(sniff),
+            Format::GenaiPerfCsv => GenaiPerfCsv::detect(sniff),
+            Format::LmEval => LmEval::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -291,6 +313,9 @@ impl Format {
             Format::Llmperf => Llmperf::parse,
             Format::TrtllmBench => TrtllmBench::parse,
             Format::Guidellm => Guidellm::parse,
+            Format::GenaiPerfJson => GenaiPerfJson::parse,
+            Format::GenaiPerfCsv => GenaiPerfCsv::parse,
+            Format::LmEval => LmEval::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {

@@ -35,7 +35,7 @@ pub(super) fn unknown() -> String {
      console output with a \"Serving Benchmark Result\" block, hyperfine JSON, \
      Google Benchmark, pytest-benchmark, nvbench, asv and criterion output, \
      vLLM's latency and throughput JSON, llmperf summaries, trtllm-bench reports, \
-     guidellm reports, \
+     guidellm reports, GenAI-Perf/AIPerf exports and lm-eval results, \
      CSV with a header row and JSON lines; use --format to say which one this is"
         .into()
 }

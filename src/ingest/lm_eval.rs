@@ -1,0 +1,224 @@
+//! lm-evaluation-harness results (`lm_eval --output_path`,
+//! `results_<date>.json`): `{results: {task: {"acc,none": …,
+//! "acc_stderr,none": …, alias}}, n-shot, versions, configs, config, date,
+//! …}`.
+//!
+//! * One run per task × filter (`acc,none` is `acc` under the filter
+//!   `none`; gsm8k's `strict-match` and `flexible-extract` are two runs),
+//!   with the params `task`, `filter`, `alias` (where it differs),
+//!   `num_fewshot` (from `n-shot`), `task_version` (from `versions`),
+//!   `model` (`model_name`, else the `pretrained=` of
+//!   `config.model_args`), the command's `config.*` and the file's own
+//!   text (`git_hash`, `transformers_version`). `date` (epoch seconds) is
+//!   the run's time.
+//! * Each metric is stored by its name (`acc`, `acc_norm`, `exact_match`
+//!   higher is better, `perplexity` lower); its `…_stderr` is stored beside
+//!   it as the standard error of that metric — a metric with no direction,
+//!   never judged as better or worse (`N/A` is left out, and said).
+//! * The task configs (`configs`: prompts, metric settings) and other
+//!   tables (`group_subtasks`, `higher_is_better`, `n-samples`, …) and the
+//!   environment dump (`pretty_env_info`) are named as not stored.
+
+use std::collections::BTreeSet;
+use std::io::BufRead;
+use std::path::Path;
+
+use serde_json::{Map, Value as Json};
+
+use super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::{log_time, pyjson};
+use crate::run::{RawRun, Value};
+use crate::{Error, Result};
+
+/// Top-level tables read for every task, by task name.
+const PER_TASK: [(&str, &str); 2] = [("n-shot", "num_fewshot"), ("versions", "task_version")];
+
+/// An lm-evaluation-harness results file.
+pub struct LmEval;
+
+impl LogFormat for LmEval {
+    const NAME: &'static str = "lm-eval";
+
+    /// `results` beside `configs` and one of `n-shot`, `versions`,
+    /// `group_subtasks`, `config`.
+    fn detect(sniff: &Sniff<'_>) -> bool {
+        sniff.json.is_some_and(|s| {
+            s.first == Some(b'{')
+                && s.has("results")
+                && s.has("configs")
+                && ["n-shot", "versions", "group_subtasks", "config"].iter().any(|k| s.has(k))
+        })
+    }
+
+    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input)?;
+        let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
+        let (Json::Object(top), Some(Json::Object(results))) = (&value, value.get("results")) else {
+            return Err(Error::malformed(path, 1, "expected `{\"results\": {task: {…}}}` as lm-eval writes it"));
+        };
+        let mut left = BTreeSet::new();
+        let shared = shared(top, &mut left);
+        let start = pyjson::member_offset(&doc, "results").unwrap_or(0);
+        let mut no_stderr = BTreeSet::new();
+        for (task, scores) in results {
+            let Json::Object(scores) = scores else {
+                return Err(Error::malformed(path, 1, format!("`results.{task}` is not an object of scores")));
+            };
+            let line = find_line(&doc, start, task);
+            for run in task_runs(path, line, task, scores, top, &shared, &mut no_stderr)? {
+                emit(run)?;
+            }
+        }
+        let mut outcome = Outcome::default();
+        if !no_stderr.is_empty() {
+            let names: Vec<String> = no_stderr.iter().map(|n| format!("`{n}`")).collect();
+            outcome.skipped.push(format!(
+                "standard errors lm-eval could not compute (`N/A`: {}) are not stored",
+                names.join(", ")
+            ));
+        }
+        if !left.is_empty() {
+            let names: Vec<String> = left.iter().map(|n| format!("`{n}`")).collect();
+            outcome
+                .skipped
+                .push(format!("{} (task configs, tables and the environment) are not stored", names.join(", ")));
+        }
+        Ok(outcome)
+    }
+}
+
+/// The params and time every task's runs share.
+fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>) -> RawRun {
+    let mut run = RawRun::default();
+    for (k, v) in top {
+        match (k.as_str(), v) {
+            ("results" | "model_name", _) => {}
+            (_, _) if PER_TASK.iter().any(|(t, _)| t == k) => {}
+            ("date", _) => run.time = pyjson::as_f64(v).and_then(log_time::from_epoch),
+            ("config", Json::Object(config)) => {
+                for (ck, cv) in config {
+                    scalar(&format!("config.{ck}"), cv, &mut run, left);
+                }
+            }
+            ("pretty_env_info", _) => {
+                left.insert(k.clone());
+            }
+            _ => scalar(k, v, &mut run, left),
+        }
+    }
+    let pretrained = top
+        .get("config")
+        .and_then(|c| c.get("model_args"))
+        .and_then(Json::as_str)
+        .and_then(|a| a.split(',').find_map(|kv| kv.trim().strip_prefix("pretrained=")).map(str::to_string));
+    if let Some(model) = top.get("model_name").and_then(Json::as_str).map(str::to_string).or(pretrained) {
+        run.param("model", Value::Text(model));
+    }
+    run
+}
+
+/// A setting as a param; a list or object is named as not stored.
+fn scalar(name: &str, v: &Json, run: &mut RawRun, left: &mut BTreeSet<String>) {
+    match v {
+        Json::Null => {}
+        Json::String(s) => run.param(name, Value::from_label(s)),
+        Json::Bool(b) => run.param(name, Value::Text(b.to_string())),
+        Json::Number(_) => run.param(name, Value::Num(pyjson::as_f64(v).unwrap_or(f64::NAN))),
+        Json::Array(_) | Json::Object(_) => {
+            left.insert(name.to_string());
+        }
+    }
+}
+
+/// The runs of one task: one per filter its scores name.
+fn task_runs(
+    path: &Path,
+    line: u64,
+    task: &str,
+    scores: &Map<String, Json>,
+    top: &Map<String, Json>,
+    shared: &RawRun,
+    no_stderr: &mut BTreeSet<String>,
+) -> Result<Vec<RawRun>> {
+    let mut runs: Vec<(String, RawRun)> = Vec::new();
+    for (key, v) in scores {
+        let Some((metric, filter)) = key.split_once(',') else { continue };
+        let x = match v {
+            Json::String(s) if s.trim() == "N/A" => {
+                no_stderr.insert(format!("results.{task}.{key}"));
+                continue;
+            }
+            Json::String(s) => s.trim().parse::<f64>().ok(),
+            other => pyjson::as_f64(other),
+        };
+        let Some(x) = x else {
+            return Err(Error::malformed(path, line, format!("`results.{task}.{key}` holds {v}, expected a score")));
+        };
+        let at = runs.iter().position(|(f, _)| f == filter).unwrap_or_else(|| {
+            runs.push((filter.to_string(), task_run(line, task, filter, scores, top, shared)));
+            runs.len() - 1
+        });
+        runs[at].1.metric(metric.to_string(), x);
+    }
+    Ok(runs.into_iter().map(|(_, r)| r).collect())
+}
+
+/// A task's run under one filter, before its scores.
+fn task_run(
+    line: u64,
+    task: &str,
+    filter: &str,
+    scores: &Map<String, Json>,
+    top: &Map<String, Json>,
+    shared: &RawRun,
+) -> RawRun {
+    let mut run = RawRun { line, time: shared.time.clone(), ..RawRun::default() };
+    run.param("task", Value::Text(task.to_string()));
+    run.param("filter", Value::Text(filter.to_string()));
+    if let Some(alias) = scores.get("alias").and_then(Json::as_str).filter(|a| a.trim() != task) {
+        run.param("alias", Value::Text(alias.trim().to_string()));
+    }
+    for (table, name) in PER_TASK {
+        if let Some(v) = top.get(table).and_then(|t| t.get(task)).and_then(pyjson::as_f64) {
+            run.param(name, Value::Num(v));
+        }
+    }
+    run.params.extend(shared.params.iter().cloned());
+    run
+}
+
+/// The line of `"task":` inside `results` (from `start`), for the runs'
+/// provenance.
+fn find_line(doc: &[u8], start: usize, task: &str) -> u64 {
+    let needle = format!("\"{task}\"");
+    let at = doc[start..].windows(needle.len()).position(|w| w == needle.as_bytes()).map_or(start, |i| start + i);
+    pyjson::line_of(doc, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::log_format::collect;
+
+    #[test]
+    fn a_run_per_task_and_filter_with_stderr_beside_its_metric() {
+        let text = r#"{"results": {"gsm8k": {"exact_match,strict-match": 0.75, "exact_match_stderr,strict-match": 0.01,
+              "exact_match,flexible-extract": 0.74, "exact_match_stderr,flexible-extract": "N/A", "alias": "gsm8k"}},
+            "configs": {"gsm8k": {"task": "gsm8k"}}, "n-shot": {"gsm8k": 5}, "versions": {"gsm8k": 3.0},
+            "config": {"model": "hf", "model_args": "pretrained=org/m,dtype=auto", "batch_sizes": []},
+            "date": 1713525419.7, "git_hash": "3196e907"}"#;
+        let (runs, outcome) = collect::<LmEval>("r.json", text).unwrap();
+        assert_eq!(runs.len(), 2);
+        let p = |r: &RawRun, k: &str| r.params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        assert_eq!(p(&runs[0], "filter"), Some(Value::Text("flexible-extract".into())));
+        assert_eq!(p(&runs[1], "num_fewshot"), Some(Value::Num(5.0)));
+        assert_eq!(p(&runs[1], "model"), Some(Value::Text("org/m".into())));
+        assert_eq!(p(&runs[1], "git_hash"), Some(Value::Text("3196e907".into())));
+        assert_eq!(runs[1].time.as_deref(), Some("2024-04-19T11:16:59Z"));
+        let names: Vec<&str> = runs[1].metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["exact_match", "exact_match_stderr"]);
+        assert_eq!(outcome.skipped.len(), 2, "{:?}", outcome.skipped);
+        assert!(outcome.skipped[0].contains("`results.gsm8k.exact_match_stderr,flexible-extract`"));
+        assert!(outcome.skipped[1].contains("`config.batch_sizes`, `configs`"), "{:?}", outcome.skipped);
+    }
+}
