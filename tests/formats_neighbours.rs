@@ -11,21 +11,7 @@ use reckon::run::{RawRun, Value};
 use reckon::Error;
 
 mod common;
-use common::corpus::{close, fixture, has_field, head, metric, param, parse, parse_as, text, unit};
-
-/// The message of a refusal, at detection or when the parse found what it
-/// would drop.
-fn refused(rel: &str) -> String {
-    let path = fixture(rel);
-    match Format::detect(&path, &head(&path)) {
-        Err(Error::UnknownFormat { msg, .. }) => msg,
-        Ok(format) => match parse_as(format, &path, &GenericOptions::default()) {
-            Err(e) => e.to_string(),
-            Ok((runs, _)) => panic!("{rel}: expected a refusal, read {} runs as {}", runs.len(), format.name()),
-        },
-        Err(e) => panic!("{rel}: {e}"),
-    }
-}
+use common::corpus::{close, fixture, has_field, metric, param, parse, parse_as, text, unit};
 
 // ------------------------------------------------ LLM serving harnesses
 
