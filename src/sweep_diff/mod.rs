@@ -60,6 +60,9 @@ pub(crate) enum Movement {
     Same,
     /// Neither: the change is within noise, or too few runs to tell.
     WithinNoise,
+    /// Single runs on both sides and no repeated runs of the metric
+    /// anywhere to lend a spread: no interval, so nothing to call noise.
+    NoSpread,
 }
 
 impl Movement {
@@ -75,6 +78,7 @@ impl Movement {
             (Movement::Worse, _) => "worse beyond noise",
             (Movement::Same, _) => "same within margin",
             (Movement::WithinNoise, _) => "within noise",
+            (Movement::NoSpread, _) => "no spread to judge (single runs)",
         }
     }
 }
@@ -156,6 +160,11 @@ pub(crate) struct SweepDiff {
     pub only_to: usize,
     /// Metrics without a direction, left out unless named.
     pub neutral_skipped: Vec<String>,
+    /// Runs left out of a cell's comparison, said (a failed run's 0 has
+    /// no ratio).
+    pub left_out: Vec<String>,
+    /// Cells in both sweeps that could not be compared, and why.
+    pub not_compared: Vec<String>,
     pub claims: Vec<ClaimMove>,
 }
 
@@ -302,18 +311,22 @@ struct Tally {
     only_to: usize,
     from_runs: Option<(usize, usize)>,
     to_runs: Option<(usize, usize)>,
+    left_out: Vec<String>,
+    not_compared: Vec<String>,
 }
 
 fn widen(range: Option<(usize, usize)>, n: usize) -> (usize, usize) {
     range.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n)))
 }
 
-/// Compares one metric's cells.
+/// Compares one metric's cells (`sweeps`: the older and newer sweep's
+/// names, for what is said of them).
 fn compare_cells(
     (metric, unit, direction): &MetricSpec,
     margin: f64,
     by: &[String],
     groups: &BTreeMap<Vec<Option<Key>>, Sides>,
+    sweeps: (&str, &str),
     tally: &mut Tally,
 ) {
     let pooled = pooled_log_sd(groups.values().flat_map(|(a, b)| [a.as_slice(), b.as_slice()]));
@@ -330,17 +343,42 @@ fn compare_cells(
             }
             _ => {}
         }
-        // Ratios need positive values: a zero or negative cell is left out.
-        let Ok(c) = stats::compare(new, old, *direction, margin, pooled) else { continue };
-        tally.from_runs = Some(widen(tally.from_runs, old.len()));
-        tally.to_runs = Some(widen(tally.to_runs, new.len()));
+        let label: Vec<String> = by.iter().zip(key).filter_map(|(p, k)| Some(format!("{p}={}", k.as_ref()?))).collect();
+        let at = if label.is_empty() { String::new() } else { format!(" at {}", label.join(" ")) };
+        // Ratios need positive values: a run that logged 0 (or below) is
+        // left out, and said; a side with no run left is not compared.
+        let (old, new) = (measured(old), measured(new));
+        for ((kept, all), sweep) in [(&old, sweeps.0), (&new, sweeps.1)] {
+            if kept.len() < all.len() {
+                tally.left_out.push(format!(
+                    "{} of {} runs of {metric}{at} in {sweep} logged {} (not a measurement a ratio can use: a run \
+                     whose requests all failed logs 0)",
+                    all.len() - kept.len(),
+                    all.len(),
+                    unmeasured(all)
+                ));
+            }
+        }
+        if old.0.is_empty() || new.0.is_empty() {
+            tally.not_compared.push(format!(
+                "{metric}{at}: no run of {} logged a measurement a ratio can use",
+                if old.0.is_empty() { sweeps.0 } else { sweeps.1 }
+            ));
+            continue;
+        }
+        let Ok(c) = stats::compare(&new.0, &old.0, *direction, margin, pooled) else {
+            tally.not_compared.push(format!("{metric}{at}: its runs cannot be compared"));
+            continue;
+        };
+        tally.from_runs = Some(widen(tally.from_runs, c.n_b));
+        tally.to_runs = Some(widen(tally.to_runs, c.n_a));
         // A single run against a single run, with no repeated runs of the
         // metric anywhere to lend a spread (hyperfine's `stddev`, `mean`:
         // one number per command): the interval is the point itself, and
-        // any change past the margin would read as beyond noise. Too few
-        // runs to tell.
+        // any change past the margin would read as beyond noise. There is
+        // no spread to tell noise by: said so, not called noise.
         let movement = match c.outcome {
-            _ if c.single_run && c.se == 0.0 => Movement::WithinNoise,
+            _ if c.single_run && c.se == 0.0 => Movement::NoSpread,
             Outcome::Better => Movement::Better,
             Outcome::Worse => Movement::Worse,
             Outcome::Equivalent => Movement::Same,
@@ -367,6 +405,18 @@ fn compare_cells(
     }
 }
 
+/// A side's runs a ratio can use, with all of them.
+fn measured(runs: &[f64]) -> (Vec<f64>, &[f64]) {
+    (runs.iter().copied().filter(|v| stats::measurable(*v, true)).collect(), runs)
+}
+
+/// The distinct values among `runs` a ratio cannot use: `0`, `-1, NaN`.
+fn unmeasured(runs: &[f64]) -> String {
+    let set: BTreeSet<String> =
+        runs.iter().filter(|v| !stats::measurable(**v, true)).map(|v| crate::metric::format_number(*v)).collect();
+    set.into_iter().collect::<Vec<_>>().join(", ")
+}
+
 /// Compares the two sweeps cell by cell.
 pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> Result<SweepDiff> {
     // Names as the data use them: reckon.toml's aliases resolved.
@@ -382,7 +432,7 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
         let runs = metric_runs(dataset, &spec.0, (&from, &to), filter)?;
         let by = if chosen.is_empty() { default_by(&runs) } else { chosen.clone() };
         let groups = sides_by_cell(&runs, &by);
-        compare_cells(&spec, margins.of(&spec.0, spec.2), &by, &groups, &mut tally);
+        compare_cells(&spec, margins.of(&spec.0, spec.2), &by, &groups, (&from, &to), &mut tally);
         unkeyed_runs.extend(unkeyed(&spec.0, &by, &groups));
         by_metric.insert(spec.0, by);
     }
@@ -407,6 +457,8 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
         only_from: tally.only_from,
         only_to: tally.only_to,
         neutral_skipped,
+        left_out: tally.left_out,
+        not_compared: tally.not_compared,
         claims: Vec::new(),
     })
 }
@@ -454,9 +506,9 @@ mod tests {
         ]
         .into();
         let mut tally = Tally::default();
-        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, &mut tally);
+        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, ("a", "b"), &mut tally);
         let moves: Vec<Movement> = tally.cells.iter().map(|c| c.movement).collect();
-        assert_eq!(moves, [Movement::WithinNoise, Movement::WithinNoise]);
+        assert_eq!(moves, [Movement::NoSpread, Movement::NoSpread]);
         // With repeated runs in another cell, that spread decides.
         let groups: BTreeMap<Vec<Option<Key>>, Sides> = [
             (vec![Some(Key::Text("hf-fast".into()))], cell(&[1.90], &[1.60])),
@@ -465,7 +517,7 @@ mod tests {
         .into();
         let mut tally = Tally::default();
         let spec: MetricSpec = ("time".into(), Some("s".into()), Direction::Lower);
-        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, &mut tally);
+        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, ("a", "b"), &mut tally);
         assert_eq!(tally.cells[0].movement, Movement::Better);
     }
 

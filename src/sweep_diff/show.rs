@@ -45,12 +45,21 @@ impl SweepDiff {
         let better = self.cells.iter().filter(|c| c.movement == Movement::Better).count();
         let worse = self.cells.iter().filter(|c| c.movement == Movement::Worse).count();
         let same = self.cells.iter().filter(|c| c.movement == Movement::Same).count();
-        let noise = n - better - worse - same;
-        format!(
+        let bare = self.cells.iter().filter(|c| c.movement == Movement::NoSpread).count();
+        let noise = n - better - worse - same - bare;
+        let mut line = format!(
             "{} of {n} cells moved beyond noise ({better} better, {worse} worse); {noise} within noise; {same} the \
              same within their margin",
             better + worse
-        )
+        );
+        if bare > 0 {
+            let _ = write!(
+                line,
+                "; {bare} of single runs with no spread to judge by (no repeats of the metric anywhere: run \
+                 repeats to tell a change from noise)"
+            );
+        }
+        line
     }
 
     /// Lines said before and after the cells: the sweeps, the runs, what was
@@ -66,7 +75,7 @@ impl SweepDiff {
             self.to,
             runs_phrase(self.to_runs)
         )];
-        if self.from_runs.0 == 1 || self.to_runs.0 == 1 {
+        if self.cells.iter().any(|c| c.single_run && c.movement != Movement::NoSpread) {
             lines.push(
                 "A side with a single run has no spread of its own: its noise is the spread of the metric's \
                  repeated runs, as for claims, and such cells are marked ¹."
@@ -127,6 +136,12 @@ impl SweepDiff {
                 self.only_from, self.from, self.only_to, self.to
             ));
         }
+        if !self.not_compared.is_empty() {
+            lines.push(format!("Not compared: {}.", self.not_compared.join("; ")));
+        }
+        if !self.left_out.is_empty() {
+            lines.push(format!("Left out: {}.", self.left_out.join("; ")));
+        }
         if !self.neutral_skipped.is_empty() {
             lines.push(format!(
                 "Metrics without a better direction not compared (name them with --metric): {}.",
@@ -144,14 +159,18 @@ impl SweepDiff {
     }
 
     fn row(c: &CellMove, digits: Option<usize>) -> Vec<String> {
-        let mark = if c.single_run { "¹" } else { "" };
+        let mark = if c.single_run && c.movement != Movement::NoSpread { "¹" } else { "" };
         vec![
             c.metric.clone(),
             c.cell_label(),
             num(c.from.value, digits),
             num(c.to.value, digits),
             pct(c.change),
-            format!("{}…{}", pct(c.ratio_ci95.lo - 1.0), pct(c.ratio_ci95.hi - 1.0)),
+            if c.movement == Movement::NoSpread {
+                "none (no spread)".to_string()
+            } else {
+                format!("{}…{}", pct(c.ratio_ci95.lo - 1.0), pct(c.ratio_ci95.hi - 1.0))
+            },
             format!("{} vs {}", c.from.runs, c.to.runs),
             format!("{}{mark}", c.verdict()),
         ]
