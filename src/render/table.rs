@@ -159,6 +159,7 @@ fn one_metric(
     q.filter = filter;
     q.agg = agg;
     let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    lacking(&p, args, series)?;
     let columns = p
         .col_headers()
         .into_iter()
@@ -171,6 +172,33 @@ fn one_metric(
         })
         .collect();
     Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p] })
+}
+
+/// A table left without a row because every run of its metric lacks a
+/// param it is laid out by (`rows=`, `cols=`, or the series as the default
+/// columns) would render its header alone and pass: an error naming the
+/// argument and the param.
+fn lacking(p: &Pivot, args: &Args, series: &str) -> Result<(), RegionError> {
+    if !p.rows.is_empty() || p.excluded.is_empty() {
+        return Ok(());
+    }
+    let (param, runs) = p.excluded.iter().max_by_key(|(_, n)| **n).map(|(k, n)| (k.as_str(), *n)).unwrap_or_default();
+    let (arg, named) = if args.list("rows").iter().any(|r| r == param) {
+        ("rows", format!("`rows={}`", args.get("rows").unwrap_or_default()))
+    } else if args.get("cols").is_some() {
+        ("cols", format!("`cols={}`", args.get("cols").unwrap_or_default()))
+    } else {
+        ("cols", format!("its columns (by default the series, reckon.toml's `series = \"{series}\"`)"))
+    };
+    let runs = if runs == 1 { "its 1 run lacks".to_string() } else { format!("all {runs} of its runs lack") };
+    Err(RegionError::new(
+        args.get(arg).map(|_| arg),
+        format!(
+            "the table of `{}` has no row: {runs} `{param}`, which {named} lays it out by; give `{arg}=` a \
+             param its runs have, or filter to runs that have `{param}`",
+            p.metric.name
+        ),
+    ))
 }
 
 /// `metrics=` with `series=`: several metrics of one series, a column per
