@@ -98,7 +98,8 @@ impl fmt::Display for Agg {
 }
 
 /// One part of a row or column key: a param's value. Numbers sort before
-/// text, numbers numerically, text lexically.
+/// text, numbers numerically, text with its runs of digits as numbers
+/// (`1k`, `2k`, `10k`).
 #[derive(Debug, Clone)]
 pub enum Key {
     Num(f64),
@@ -146,7 +147,34 @@ impl Ord for Key {
             (Key::Num(a), Key::Num(b)) => a.total_cmp(b),
             (Key::Num(_), Key::Text(_)) => Ordering::Less,
             (Key::Text(_), Key::Num(_)) => Ordering::Greater,
-            (Key::Text(a), Key::Text(b)) => a.cmp(b),
+            (Key::Text(a), Key::Text(b)) => natural(a, b).then_with(|| a.cmp(b)),
+        }
+    }
+}
+
+/// Text in the order a researcher reads it: runs of digits compare as the
+/// numbers they are (`1k` < `2k` < `10k`, `BM_x/2` < `BM_x/10`), the rest
+/// character by character. Texts equal this way (`01`, `1`) are told apart
+/// by [`Key`]'s plain comparison after it, so the order stays total.
+fn natural(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a, b);
+    loop {
+        let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+        let (da, db) = (digits(a), digits(b));
+        let step = if da > 0 && db > 0 {
+            let (na, nb) = (a[..da].trim_start_matches('0'), b[..db].trim_start_matches('0'));
+            let o = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
+            (a, b) = (&a[da..], &b[db..]);
+            o
+        } else {
+            let (Some(ca), Some(cb)) = (a.chars().next(), b.chars().next()) else {
+                return a.len().cmp(&b.len());
+            };
+            (a, b) = (&a[ca.len_utf8()..], &b[cb.len_utf8()..]);
+            ca.cmp(&cb)
+        };
+        if step != Ordering::Equal {
+            return step;
         }
     }
 }
