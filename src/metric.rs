@@ -73,7 +73,8 @@ pub fn unit_from_name(name: &str) -> Option<&'static str> {
 }
 
 /// What a unit measures and its size in that dimension's base unit
-/// (seconds, tokens or requests per second, bytes): `ms` → (time, 0.001).
+/// (seconds, tokens or requests per second, bytes, bytes per second): `ms`
+/// → (time, 0.001).
 /// `None` for a unit reckon does not know. Every spelling of micro (`us`,
 /// `µs` with the micro sign or the Greek mu) is accepted.
 pub fn unit_scale(unit: &str) -> Option<(&'static str, f64)> {
@@ -94,6 +95,16 @@ pub fn unit_scale(unit: &str) -> Option<(&'static str, f64)> {
         "KiB" => ("bytes", 1024.0),
         "MiB" => ("bytes", 1048576.0),
         "GiB" => ("bytes", 1073741824.0),
+        // Byte rates, as gbench's `bytes_per_second` and nvbench's
+        // `global_mem_bw` are kept (B/s).
+        "B/s" => ("byte rate", 1.0),
+        "KB/s" => ("byte rate", 1e3),
+        "MB/s" => ("byte rate", 1e6),
+        "GB/s" => ("byte rate", 1e9),
+        "TB/s" => ("byte rate", 1e12),
+        "KiB/s" => ("byte rate", 1024.0),
+        "MiB/s" => ("byte rate", 1048576.0),
+        "GiB/s" => ("byte rate", 1073741824.0),
         _ => return None,
     })
 }
