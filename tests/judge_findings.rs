@@ -75,3 +75,70 @@ fn finding_diff_single_values_have_no_spread_never_within_noise() {
         assert!(!row.contains("within noise") && !row.contains('…'), "{row}");
     }
 }
+
+/// A table whose metric's runs all lack a param it is laid out by (here the
+/// series, its default columns, or a `rows=`/`cols=` another log has)
+/// rendered its header alone and exited 0.
+#[test]
+fn finding_table_without_rows_because_runs_lack_a_param_is_an_error_at_its_line() {
+    let study = |table: &str| {
+        Test::new()
+            .file("reckon.toml", "series = \"config\"\n\n[[source]]\npath = \"logs/*.csv\"\n")
+            .file("logs/a.csv", "config,c,output_throughput\na,1,100\nb,1,90\n")
+            .file("logs/b.csv", "threads,mean_ttft_ms\n1,5\n2,6\n")
+            .file("plan.md", format!("# t\n\n<!-- reckon:table {table} -->\n<!-- /reckon:table -->\n"))
+            .args(["check", "plan.md"])
+            .status(2)
+    };
+    study("metric=mean_ttft_ms rows=threads")
+        .stderr_has(
+            "plan.md:3:1: table region: the table of `mean_ttft_ms` has no row: all 2 of its runs lack `config`",
+        )
+        .stderr_has("its columns (by default the series")
+        .run();
+    study("metric=output_throughput rows=c cols=threads")
+        .stderr_has("plan.md:3:51: table region: the table of `output_throughput` has no row")
+        .stderr_has("which `cols=threads` lays it out by; give `cols=` a param its runs have")
+        .run();
+    study("metric=output_throughput rows=threads")
+        .stderr_has("plan.md:3:44: table region: the table of `output_throughput` has no row")
+        .stderr_has("`rows=threads` lays it out by; give `rows=` a param")
+        .run();
+}
+
+/// Point values that read as numbers with words after them (`1k`, `10k`,
+/// `2 MB`) sorted as text: 10k before 1k and 2k.
+#[test]
+fn finding_table_rows_of_numbers_with_units_sort_numerically() {
+    let plan = "# t\n\n<!-- reckon:table metric=output_throughput rows=size -->\n<!-- /reckon:table -->\n";
+    let ran = Test::new()
+        .file("reckon.toml", "series = \"config\"\n\n[[source]]\npath = \"logs/*.csv\"\n")
+        .file("logs/a.csv", "config,size,output_throughput\na,10k,3\na,1k,1\na,2k,2\na,BM_x/10,5\na,BM_x/2,4\n")
+        .file("plan.md", plan)
+        .args(["update", "plan.md"])
+        .run();
+    let rows: Vec<&str> = ran.stdout.lines().filter_map(|l| l.strip_prefix("+| ")?.split(" |").next()).collect();
+    assert_eq!(rows, ["size", "1k", "2k", "10k", "BM_x/2", "BM_x/10"], "{}", ran.stdout);
+}
+
+/// A claim in `MB/s` on a metric kept in B/s (gbench's `bytes_per_second`,
+/// nvbench's `global_mem_bw`) was refused: the byte rates are units.
+#[test]
+fn finding_claim_units_accept_byte_rates() {
+    let plan = "# t\n\n<!-- reckon:claim id=bw a on bandwidth at c = 1 ≈ 5000 MB/s within 5% -->\nfast\n\
+                <!-- /reckon:claim -->\n\n<!-- reckon:claim id=gb a on bandwidth at c = 1 ≈ 5 GB/s -->\nfast\n\
+                <!-- /reckon:claim -->\n\n<!-- reckon:claim id=kib a on bandwidth at c = 1 > 4000000 KiB/s -->\nfast\n\
+                <!-- /reckon:claim -->\n";
+    Test::new()
+        .file(
+            "reckon.toml",
+            "series = \"config\"\n\n[[source]]\npath = \"logs/*.csv\"\n\n[metrics.bandwidth]\nunit = \"B/s\"\n",
+        )
+        .file("logs/a.csv", "config,c,repeat,bandwidth\na,1,0,5.0e9\na,1,1,5.05e9\na,1,2,4.95e9\n")
+        .file("plan.md", plan)
+        .args(["claims", "plan.md"])
+        .stdout_has("claim `bw` holds")
+        .stdout_has("claim `gb` holds")
+        .stdout_has("claim `kib` holds")
+        .run();
+}
