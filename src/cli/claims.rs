@@ -20,6 +20,7 @@ pub(crate) struct ClaimsArgs {
     /// The verdict of each claim as of every sweep, and the sweep that changed it.
     #[arg(long)]
     pub(crate) history: bool,
+    /// How to print the claims.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub(crate) format: CheckFormat,
     /// Do not ingest the sources of reckon.toml first.

@@ -14,8 +14,11 @@ use crate::Result;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub(crate) enum DiffFormat {
+    /// An aligned table for a terminal.
     Table,
+    /// Markdown, as a `diff` region keeps it in a plan.
     Markdown,
+    /// JSON for programs.
     Json,
 }
 
@@ -44,6 +47,7 @@ pub(crate) struct DiffArgs {
     /// Digits after the decimal point (default: up to 6 significant digits).
     #[arg(long)]
     pub(crate) digits: Option<usize>,
+    /// How to print what moved.
     #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
     pub(crate) format: DiffFormat,
     /// Do not ingest the sources of reckon.toml first.

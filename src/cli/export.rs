@@ -30,6 +30,7 @@ pub(crate) struct ExportArgs {
     /// the params every sweep records that vary within one (as `reckon diff`).
     #[arg(long, value_delimiter = ',', requires = "newest")]
     pub(crate) by: Vec<String>,
+    /// How to write the rows.
     #[arg(long, value_enum, default_value_t = ExportFormat::Csv)]
     pub(crate) format: ExportFormat,
 }

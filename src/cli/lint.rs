@@ -36,6 +36,7 @@ pub(crate) struct LintArgs {
     /// (default: [lint] `min_confidence` in reckon.toml, else 0.5).
     #[arg(long, value_name = "C", value_parser = parse_confidence)]
     pub(crate) min_confidence: Option<f64>,
+    /// How to print the findings.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub(crate) format: CheckFormat,
     /// Do not ingest the sources of reckon.toml first.

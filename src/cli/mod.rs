@@ -118,8 +118,11 @@ pub(crate) enum Command {
 /// How `check`, `claims` and `lint` print what they found.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub(crate) enum CheckFormat {
+    /// `path:line: …` lines for a terminal.
     Human,
+    /// One JSON document for programs, with every verdict and its evidence.
     Json,
+    /// GitHub workflow annotations (`::error file=…,line=…::…`), one per finding.
     Github,
 }
 
@@ -151,8 +154,11 @@ impl CheckOutput {
 /// How `runs` and `query` print a listing.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub(crate) enum OutputFormat {
+    /// An aligned table for a terminal.
     Table,
+    /// CSV with a header line.
     Csv,
+    /// JSON for programs.
     Json,
 }
 

@@ -25,6 +25,7 @@ pub(crate) struct QueryArgs {
     /// Aggregation: median of the newest sweep (default), mean, median, min, max, count, latest, all.
     #[arg(long)]
     pub(crate) agg: Option<String>,
+    /// How to print the listing.
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub(crate) format: OutputFormat,
 }

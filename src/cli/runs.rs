@@ -21,6 +21,7 @@ pub(crate) struct RunsArgs {
     /// Also show nested params (`server_info`.*).
     #[arg(long)]
     pub(crate) all_params: bool,
+    /// How to print the listing.
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub(crate) format: OutputFormat,
 }
