@@ -173,3 +173,162 @@ fn others_in_a_crossover_every_pair_crosses() {
     assert_eq!(never.1, "contradicted", "{got:?}");
     assert!(never.2.contains("no crossover: others never beats unsharded (every pair) for good over qps"), "{got:?}");
 }
+
+/// A CSV log of `metric` by `series` (and `param`), three repeats at
+/// ±`jitter` (a fraction) around each value.
+fn log(header: &str, rows: &[(String, f64)], jitter: f64) -> String {
+    let mut out = format!("{header},repeat,value\n");
+    for (key, v) in rows {
+        for (repeat, j) in [(1, -jitter), (2, 0.0), (3, jitter)] {
+            writeln!(out, "{key},{repeat},{}", v * (1.0 + j)).expect("writing to a String");
+        }
+    }
+    out
+}
+
+/// A server at 1 to 16 worker threads (the series): p99 bottoms out at 8
+/// threads, ops/s climbs to 8 and is flat (−0.2%) at 16.
+fn threads() -> Sandbox {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"threads\"\n\n[[source]]\npath = \"logs/*.csv\"\n");
+    let p99 = [(1, 10.0), (2, 7.0), (4, 5.0), (8, 4.0), (16, 6.0)];
+    let ops = [(1, 1000.0), (2, 1900.0), (4, 3600.0), (8, 6000.0), (16, 5990.0)];
+    let rows = |v: &[(u32, f64)]| v.iter().map(|(t, x)| (format!("{t}"), *x)).collect::<Vec<_>>();
+    s.write("logs/p99.csv", log("threads", &rows(&p99), 0.005).replace(",value\n", ",p99_ms\n"));
+    s.write("logs/ops.csv", log("threads", &rows(&ops), 0.001).replace(",value\n", ",ops_per_sec\n"));
+    s.ok(&["ingest"]);
+    s
+}
+
+#[test]
+fn the_best_setting_of_the_series_is_where_the_curve_across_the_series_peaks() {
+    let s = threads();
+    let got = judged(
+        &s,
+        &[
+            // "Latency bottoms out at 8 threads."
+            ("bottoms", "p99_ms bottoms out at threads = 8"),
+            ("best", "p99_ms is best at threads = 8"),
+            ("best-ops", "ops_per_sec is best at threads = 8"),
+            ("wrong", "p99_ms is lowest at threads = 4"),
+        ],
+    );
+    for id in ["bottoms", "best", "best-ops"] {
+        assert_eq!(verdict_of(&got, id).1, "holds", "{id}: {got:?}");
+    }
+    assert!(verdict_of(&got, "bottoms").2.contains("(4 of 4 points hold)"), "{got:?}");
+    let wrong = verdict_of(&got, "wrong");
+    assert_eq!(wrong.1, "contradicted", "{got:?}");
+    assert!(wrong.2.contains("worst at threads=8: threads=4 5 vs threads=8 4"), "{got:?}");
+}
+
+#[test]
+fn a_trend_across_the_series_is_judged_pair_by_adjacent_pair() {
+    let s = threads();
+    let got = judged(
+        &s,
+        &[
+            ("up-to-8", "ops_per_sec increases with threads up to 8"),
+            // 8 → 16 is −0.2%: not a rise beyond noise, not a fall beyond
+            // the 2% margin.
+            ("strict", "ops_per_sec increases with threads"),
+            ("not-strict", "ops_per_sec never decreases with threads"),
+            ("improves", "p99_ms improves with threads"),
+            ("worsens", "p99_ms worsens with threads from 8"),
+        ],
+    );
+    assert_eq!(verdict_of(&got, "up-to-8").1, "holds", "{got:?}");
+    assert!(verdict_of(&got, "up-to-8").2.contains("(3 of 3 points hold)"), "{got:?}");
+    let strict = verdict_of(&got, "strict");
+    assert_eq!(strict.1, "inconclusive", "{got:?}");
+    assert!(strict.2.contains("weakest at threads 8→16: threads=16 5990 vs threads=8 6000"), "{got:?}");
+    assert_eq!(verdict_of(&got, "not-strict").1, "holds", "{got:?}");
+    let improves = verdict_of(&got, "improves");
+    assert_eq!(improves.1, "contradicted", "{got:?}");
+    assert!(improves.2.contains("at 1 of 4 points; worst at threads 8→16"), "{got:?}");
+    assert_eq!(verdict_of(&got, "worsens").1, "holds", "{got:?}");
+}
+
+#[test]
+fn diminishing_returns_bound_each_step() {
+    let s = threads();
+    let got = judged(
+        &s,
+        &[
+            // "Past 8 threads, each doubling buys less than 1%."
+            ("past-8", "ops_per_sec increases by less than 1% per step of threads from 8"),
+            ("everywhere", "ops_per_sec increases by less than 1% per step of threads"),
+            ("at-least", "ops_per_sec increases by at least 50% per step of threads up to 8"),
+        ],
+    );
+    assert_eq!(verdict_of(&got, "past-8").1, "holds", "{got:?}");
+    let everywhere = verdict_of(&got, "everywhere");
+    assert_eq!(everywhere.1, "contradicted", "{got:?}");
+    assert!(
+        everywhere.2.contains("at 3 of 4 points; worst at threads 1→2: threads=2 1900 vs threads=1 1000"),
+        "{got:?}"
+    );
+    assert_eq!(verdict_of(&got, "at-least").1, "holds", "{got:?}");
+}
+
+/// Three eviction policies (the series) at five cache sizes.
+fn caches() -> Sandbox {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"policy\"\n\n[[source]]\npath = \"logs/hits.csv\"\n");
+    let mut rows = Vec::new();
+    for (mb, fifo, lru, lfu) in [
+        (16, 0.40, 0.45, 0.50),
+        (32, 0.48, 0.53, 0.60),
+        (64, 0.55, 0.60, 0.680),
+        (128, 0.58, 0.63, 0.684),
+        (256, 0.60, 0.64, 0.686),
+    ] {
+        for (policy, v) in [("fifo", fifo), ("lru", lru), ("lfu", lfu)] {
+            rows.push((format!("{policy},{mb}"), v));
+        }
+    }
+    s.write("logs/hits.csv", log("policy,cache_mb", &rows, 0.001).replace(",value\n", ",hit_rate\n"));
+    s.ok(&["ingest"]);
+    s
+}
+
+#[test]
+fn trends_of_one_series_along_a_param() {
+    let s = caches();
+    let got = judged(
+        &s,
+        &[
+            ("rises", "lfu on hit_rate rises with cache_mb"),
+            ("diminishing", "lfu on hit_rate increases by less than 1% per step of cache_mb from 64"),
+            ("not-yet", "lfu on hit_rate increases by less than 1% per step of cache_mb"),
+            ("peak", "lfu on hit_rate peaks at cache_mb = 256"),
+            ("order", "hit_rate increases with policy in (fifo, lru, lfu) where cache_mb = 64"),
+        ],
+    );
+    for id in ["rises", "diminishing", "peak", "order"] {
+        assert_eq!(verdict_of(&got, id).1, "holds", "{id}: {got:?}");
+    }
+    assert_eq!(verdict_of(&got, "not-yet").1, "contradicted", "{got:?}");
+    assert!(verdict_of(&got, "diminishing").2.contains("(2 of 2 points hold)"), "{got:?}");
+}
+
+#[test]
+fn malformed_and_misplaced_trends_are_refused_at_their_place() {
+    let s = caches();
+    for (text, says) in [
+        // The series' names are not numbers: their order must be given.
+        ("hit_rate increases with policy where cache_mb = 64", "is not a number, so the points have no order"),
+        // Over the series, the cells must each be one point.
+        ("hit_rate increases with policy in (fifo, lru, lfu)", "several `cache_mb` values"),
+        ("hit_rate is best at policy = lfu", "say which with `where cache_mb = …` after the claim"),
+        ("lfu on hit_rate increases with policy", "`policy` is the series"),
+        ("hit_rate increases with cache_mb", "`cache_mb` is not the series (`policy`)"),
+        ("lfu on hit_rate increases cache_mb", "expected `with PARAM` after `increases`"),
+    ] {
+        s.write("plan.md", claim("t", text));
+        let r = s.run(&["claims", "plan.md"]);
+        assert_eq!(r.code, 2, "{text}: {}", r.stderr);
+        assert!(r.stderr.contains("plan.md:2:"), "{text}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{text}: {}", r.stderr);
+    }
+}

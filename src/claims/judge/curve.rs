@@ -1,92 +1,105 @@
-//! Clauses about where along a param something happens: a series peaks at a
-//! point, or one series overtakes another (a crossover).
+//! Where a curve peaks: one series along a param, or the series at one
+//! point (`M is lowest at threads = 8`, `threads` the series).
 
 use super::ClaimError;
-use super::{CellRuns, Judge, Scale};
-use crate::claims::lang::{self, Clause, QuantKind};
+use super::Judge;
+use super::Scale;
+use crate::claims::lang::{self, Clause, Extreme, PointSet};
 use crate::claims::stats::{self, Test};
 use crate::claims::{combine_all, Judgement, Point};
 use crate::metric::{format_number, Direction};
-use crate::query::Key;
-use crate::syntax::Op;
 
 impl Judge<'_, '_> {
-    /// `A on M peaks at P = v`: at every other point of P, A at v is not
-    /// lower (beyond the margin) than A there, as `matches or beats` in the
+    /// `A on M peaks at P = v` (or `M peaks at S = v` over the series): at
+    /// every other point of the curve, the value at v is not lower (beyond
+    /// the margin) than the value there, as `matches or beats` in the
     /// literal direction; contradicted when some point is higher beyond
-    /// noise. `is lowest at` is the same downwards.
+    /// noise. `is lowest at` is the same downwards; `is best at` follows
+    /// the metric's direction.
     pub(super) fn peak(
         &self,
         clause: &Clause,
         p: &lang::Peak,
         metric: &str,
-        param: Option<&str>,
+        direction: Direction,
         margin: f64,
         details: &mut Vec<String>,
     ) -> std::result::Result<Judgement, ClaimError> {
-        let Some(pivot) = self.pivot(clause, metric, param.or(Some(&p.param.text)))? else {
+        let highest = match p.extreme {
+            Extreme::Highest => true,
+            Extreme::Lowest => false,
+            _ if direction == Direction::Neutral => {
+                return Err(ClaimError {
+                    offset: clause.offset,
+                    msg: format!(
+                        "`{}` has no better direction, so nothing is its best: write `peaks at` or `is lowest at`, \
+                         or set `[metrics.{metric}] direction` in reckon.toml",
+                        p.metric.text
+                    ),
+                })
+            }
+            Extreme::Best => direction == Direction::Higher,
+            Extreme::Worst => direction == Direction::Lower,
+        };
+        let Some(curve) = self.curve(clause, (p.series.as_ref(), metric, &p.param), &PointSet::Every, false)? else {
             return Ok(combine_all(&[]));
         };
-        let s = self.series_name(&p.series)?;
-        let at = lang::Quantifier {
-            kind: QuantKind::At,
-            param: p.param.clone(),
-            points: lang::PointSet::Cmp(Op::Eq, p.at.clone()),
+        let dir = if highest { Direction::Higher } else { Direction::Lower };
+        let pooled = self.pooled_log_sd(&curve.pivot);
+        let named = match &p.series {
+            Some(s) => format!("{} at {}={}", self.shown(&self.series_name(s)?), p.param.text, p.at),
+            None => self.shown(&p.at.to_string()),
         };
-        let missing = Self::named_missing(&pivot, Some(&at));
-        let dir = if p.highest { Direction::Higher } else { Direction::Lower };
-        let pooled = self.pooled_log_sd(&pivot);
-        let peak_row = Self::rows(&pivot, Some(&at)).into_iter().next();
-        let mut points = Vec::new();
-        let mut gaps = Vec::new();
-        let mut missing = missing;
-        let s_shown = self.shown(&s);
-        let named = format!("{s_shown} at {}={}", p.param.text, p.at);
-        let cells: Vec<(usize, Option<&Key>, Option<CellRuns>)> = Self::rows(&pivot, None)
-            .into_iter()
-            .map(|(r, _)| (r, pivot.rows[r].first(), self.one(&pivot, r, &s, Scale::Log)))
-            .collect();
+        let is_named = |key: &crate::run::Value| lang::compare(&p.at, key) == Some(std::cmp::Ordering::Equal);
         // The measured extreme, for the details.
-        let extreme = cells
+        let extreme = curve
+            .stations
             .iter()
-            .filter_map(|(_, k, c)| Some((k.as_ref()?, stats::median(&c.as_ref()?.values))))
-            .reduce(|x, y| if (y.1 > x.1) == p.highest && y.1 != x.1 { y } else { x });
-        if let Some((k, v)) = extreme {
-            let word = if p.highest { "highest" } else { "lowest" };
-            details.push(format!("{s_shown} is {word} at {} = {k} ({}) in the data", p.param.text, format_number(v)));
+            .filter_map(|s| Some((s, stats::median(&s.runs.as_ref()?.values))))
+            .reduce(|x, y| if (y.1 > x.1) == highest && y.1 != x.1 { y } else { x });
+        if let Some((s, v)) = extreme {
+            let word = if highest { "highest" } else { "lowest" };
+            let at = if p.series.is_some() {
+                format!(" at {} = {}", p.param.text, s.value)
+            } else {
+                format!(" at {}", s.name)
+            };
+            let whose =
+                curve.series.first().filter(|_| p.series.is_some()).map_or(p.metric.text.clone(), |s| self.shown(s));
+            details.push(format!("{whose} is {word}{at} ({}) in the data", format_number(v)));
         }
-        match peak_row.and_then(|(r, _)| self.one(&pivot, r, &s, Scale::Log).map(|c| (r, c))) {
-            None if missing.is_empty() => missing.push(format!("no runs of {named}")),
-            None => {}
-            Some((r0, _)) => {
-                for (r, k, _) in &cells {
-                    if *r == r0 {
+        let mut missing = Vec::new();
+        let mut gaps = Vec::new();
+        let mut points = Vec::new();
+        match curve.stations.iter().find(|s| is_named(&s.key)) {
+            None => missing.push(format!("no runs at {} = {}", p.param.text, p.at)),
+            Some(s0) if s0.runs.is_none() => missing.push(format!("no runs of {named}")),
+            Some(s0) => {
+                for s in curve.stations.iter().filter(|s| !is_named(&s.key)) {
+                    let (Some(c0), Some(c)) =
+                        self.pair(&curve.pivot, (s0.row, &s0.series), (s.row, &s.series), Scale::Log)
+                    else {
+                        gaps.push(format!("no runs of {}", s.name));
                         continue;
+                    };
+                    let label =
+                        if p.series.is_some() { format!("{}={}", p.param.text, s.value) } else { s.name.clone() };
+                    let shown = if p.series.is_some() { self.shown(&s.series) } else { s.name.clone() };
+                    match stats::compare(&c0.values, &c.values, dir, margin, pooled) {
+                        Ok(cmp) => points.push(Point::from_comparison(
+                            label,
+                            named.clone(),
+                            shown,
+                            &cmp,
+                            Test::MatchesOrBeats,
+                            [c0.sweeps(), c.sweeps()],
+                        )),
+                        Err(e) => gaps.push(format!("{named} and {} cannot be compared: {e}", s.name)),
                     }
-                    let label = k.map(|k| format!("{}={k}", p.param.text)).unwrap_or_default();
-                    let (Some(c0), Some(c)) = self.pair(&pivot, (r0, &s), (*r, &s), Scale::Log) else {
-                        gaps.push(format!("no runs of {s_shown} at {label}"));
-                        continue;
-                    };
-                    let cmp = match stats::compare(&c0.values, &c.values, dir, margin, pooled) {
-                        Ok(cmp) => cmp,
-                        Err(e) => {
-                            gaps.push(format!("{named} and {s_shown} at {label} cannot be compared: {e}"));
-                            continue;
-                        }
-                    };
-                    points.push(Point::from_comparison(
-                        label,
-                        named.clone(),
-                        s_shown.clone(),
-                        &cmp,
-                        Test::MatchesOrBeats,
-                        [c0.sweeps(), c.sweeps()],
-                    ));
                 }
             }
         }
         let j = combine_all(&points);
-        Ok(self.settle(j, clause, &pivot, None, missing, gaps, std::slice::from_ref(&s)))
+        Ok(self.settle(j, clause, &curve.pivot, None, missing, gaps, &curve.series))
     }
 }

@@ -10,6 +10,7 @@ mod cells;
 mod crossover;
 mod curve;
 mod pairwise;
+mod shape;
 mod value;
 
 use std::collections::BTreeSet;
@@ -298,7 +299,8 @@ impl<'a, 's> Judge<'a, 's> {
         let mut judgement = match &clause.body {
             Body::Pairwise(p) => self.pairwise(clause, p, &metric, param.as_deref(), direction, margin)?,
             Body::Value(v) => self.value(clause, v, &metric, param.as_deref(), margin)?,
-            Body::Peak(p) => self.peak(clause, p, &metric, param.as_deref(), margin, &mut details)?,
+            Body::Peak(p) => self.peak(clause, p, &metric, direction, margin, &mut details)?,
+            Body::Trend(t) => self.trend(clause, t, &metric, direction, margin)?,
             Body::Crossover(c) => {
                 let (judgement, found) = self.crossover(clause, c, &metric, param.as_deref(), direction, margin)?;
                 details = found;

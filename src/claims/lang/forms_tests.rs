@@ -158,3 +158,113 @@ fn others_in_a_crossover() {
     assert!(e.msg.contains("compares nothing"), "{}", e.msg);
     assert!(err("crossover(a on m over c) = 4").msg.starts_with("expected `,` between the two series"));
 }
+
+#[test]
+fn the_best_setting_of_the_series() {
+    for (text, extreme) in [
+        ("peaks at", Extreme::Highest),
+        ("is highest at", Extreme::Highest),
+        ("is lowest at", Extreme::Lowest),
+        ("bottoms out at", Extreme::Lowest),
+        ("is best at", Extreme::Best),
+        ("is worst at", Extreme::Worst),
+    ] {
+        // Over the series: no series named, the param is the series.
+        match body(&format!("p99_ms {text} threads = 8")) {
+            Body::Peak(p) => {
+                assert_eq!((p.series, p.extreme), (None, extreme), "{text}");
+                assert_eq!((p.metric.text.as_str(), p.param.text.as_str()), ("p99_ms", "threads"));
+                assert_eq!(p.at, Literal::Num(8.0));
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+        // Over a param, as before.
+        match body(&format!("lfu on p99_ms {text} threads = 8")) {
+            Body::Peak(p) => assert_eq!((p.series.unwrap().text.as_str(), p.extreme), ("lfu", extreme)),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert_eq!(canonical("p99_ms bottoms out at threads = 8"), "p99_ms is lowest at threads = 8");
+    assert_eq!(
+        canonical("p99_ms is best at threads = 8 where qps = 500"),
+        "p99_ms is best at threads = 8 where qps = 500"
+    );
+    assert_eq!(canonical("lfu on hit_rate is worst at cache = small"), "lfu on hit_rate is worst at cache = small");
+    let e = err("p99_ms is lowest threads = 8");
+    assert_eq!(e.offset, "p99_ms is lowest ".len());
+    assert!(e.msg.starts_with("expected `at PARAM = VALUE` after `is lowest`"), "{}", e.msg);
+    assert!(err("p99_ms peaks at threads = 8 for all qps").msg.contains("restrict them with `where`"));
+}
+
+#[test]
+fn trends_over_a_param_or_the_series() {
+    let t = match body("lfu on hit_rate increases with cache_mb") {
+        Body::Trend(t) => t,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!((t.series.unwrap().text.as_str(), t.metric.text.as_str()), ("lfu", "hit_rate"));
+    assert_eq!(
+        (t.way, t.strict, t.param.text.as_str(), t.points, t.step),
+        (Way::Increases, true, "cache_mb", PointSet::Every, None)
+    );
+    for (text, way, strict, printed) in [
+        ("rises with", Way::Increases, true, "increases with"),
+        ("grows with", Way::Increases, true, "increases with"),
+        ("falls with", Way::Decreases, true, "decreases with"),
+        ("drops with", Way::Decreases, true, "decreases with"),
+        ("improves with", Way::Improves, true, "improves with"),
+        ("worsens with", Way::Worsens, true, "worsens with"),
+        ("never decreases with", Way::Increases, false, "never decreases with"),
+        ("never increases with", Way::Decreases, false, "never increases with"),
+        ("never worsens with", Way::Improves, false, "never worsens with"),
+        ("never improves with", Way::Worsens, false, "never improves with"),
+    ] {
+        let s = format!("p99_ms {text} shards");
+        match body(&s) {
+            Body::Trend(t) => assert_eq!((t.series, t.way, t.strict), (None, way, strict), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+        assert_eq!(canonical(&s), format!("p99_ms {printed} shards"));
+    }
+    // The points, with the quantifier's words; an order for text values.
+    assert_eq!(
+        canonical("lfu on hit_rate increases with cache_mb from 64"),
+        "lfu on hit_rate increases with cache_mb >= 64"
+    );
+    assert_eq!(
+        canonical("hit_rate increases with cache in (small, medium, large) where trace = zipf"),
+        "hit_rate increases with cache in (small, medium, large) where trace = zipf"
+    );
+    assert_eq!(canonical("a on m increases with c within 2%"), "a on m increases with c within 2%");
+    let e = err("lfu on hit_rate increases with cache_mb for all trace");
+    assert!(e.msg.starts_with("a trend ranges over its `with cache_mb`"), "{}", e.msg);
+    let e = err("lfu on hit_rate increases cache_mb");
+    assert_eq!(e.offset, "lfu on hit_rate increases ".len());
+    assert!(e.msg.starts_with("expected `with PARAM` after `increases`"), "{}", e.msg);
+    let e = err("lfu on hit_rate never rises by less than 1% per step of c");
+    assert!(e.msg.contains("takes no `never`"), "{}", e.msg);
+    let e = err("hit_rate never stays with c");
+    assert!(e.msg.starts_with("expected `increases`, `decreases`"), "{}", e.msg);
+}
+
+#[test]
+fn diminishing_returns_a_bound_on_each_step() {
+    let t = match body("lfu on hit_rate increases by less than 1% per step of cache_kb from 64") {
+        Body::Trend(t) => t,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(t.step, Some(Step { bound: ChangeBound::LessThan, percent: 1.0 }));
+    assert_eq!(t.points, PointSet::Cmp(Op::Ge, Literal::Num(64.0)));
+    for bound in ["less than", "at most", "more than", "at least"] {
+        let s = format!("hit_rate improves by {bound} 2.5% per step of cache_kb");
+        assert_eq!(canonical(&s), s);
+    }
+    assert_eq!(
+        canonical("lfu on hit_rate rises by less than 1% per step of cache_kb from 64"),
+        "lfu on hit_rate increases by less than 1% per step of cache_kb >= 64"
+    );
+    let e = err("lfu on hit_rate increases by less than 1% each step of c");
+    assert!(e.msg.starts_with("expected `per step of PARAM`"), "{}", e.msg);
+    assert!(err("lfu on m increases by 1% per step of c").msg.contains("`at least`, `at most`"));
+    assert!(err("lfu on m increases by less than -1% per step of c").msg.contains("at least 0"));
+}

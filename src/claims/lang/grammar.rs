@@ -3,8 +3,8 @@
 
 use super::parse::{Parser, Stated};
 use super::{
-    format_number, Aggregate, Body, Change, ChangeBound, Claim, ClaimError, Clause, Name, Op, Opponents, Pairwise,
-    Peak, PointSet, QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
+    format_number, Aggregate, Body, Change, Claim, ClaimError, Clause, Name, Op, Opponents, Pairwise, PointSet,
+    QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
 };
 
 impl Parser<'_, '_> {
@@ -25,6 +25,8 @@ impl Parser<'_, '_> {
         let mut form_within = None;
         let mut body = if self.peek_call("crossover") {
             Body::Crossover(self.crossover()?)
+        } else if let Some(body) = self.series_less()? {
+            body
         } else if self.eat_kw("others") {
             Body::Pairwise(self.others_first()?)
         } else if let Some(agg) = self.aggregate_call() {
@@ -50,30 +52,7 @@ impl Parser<'_, '_> {
                 if let Body::Value(v) = &body {
                     check_aggregate_quantifier(v.aggregate, &q, at)?;
                 }
-                let slot = match &mut body {
-                    Body::Pairwise(p) => &mut p.quantifier,
-                    Body::Value(v) if v.versus.is_none() => &mut v.quantifier,
-                    Body::Value(_) => {
-                        return Err(ClaimError::new(
-                            at,
-                            "a comparison between two points takes no other \
-                            quantifier",
-                        ))
-                    }
-                    Body::Crossover(_) => {
-                        return Err(ClaimError::new(
-                            at,
-                            "a crossover ranges over its `over PARAM`; restrict it there (`over concurrency >= 2`)",
-                        ))
-                    }
-                    Body::Peak(_) => {
-                        return Err(ClaimError::new(
-                            at,
-                            "a peak ranges over every point of its param; restrict them with `where` (`where \
-                                max_concurrency <= 150`)",
-                        ))
-                    }
-                };
+                let slot = quantifier_slot(&mut body, at)?;
                 if slot.is_some() {
                     return Err(ClaimError::new(
                         at,
@@ -170,12 +149,11 @@ impl Parser<'_, '_> {
         self.expect_kw("on", "`beats`, `matches`, a comparison (`>`, `<`, …) or `on METRIC` after the series name")?;
         let metric = self.ident("a metric name after `on`")?;
         if let Term::Level(series) = &term {
-            if let Some(highest) = self.peak_word() {
-                self.expect_kw("at", "`at PARAM = VALUE` after `peaks` (`peaks at max_concurrency = 150`)")?;
-                let param = self.ident("a param name after `at`")?;
-                self.expect("=", "`=` after the param (`peaks at max_concurrency = 150`)")?;
-                let at = self.literal("a value after `=`")?;
-                return Ok((Body::Peak(Peak { series: series.clone(), metric, highest, param, at }), None));
+            if let Some(body) = self.peak(Some(series.clone()), &metric)? {
+                return Ok((body, None));
+            }
+            if let Some(body) = self.trend(Some(series.clone()), &metric)? {
+                return Ok((body, None));
             }
         }
         let mut quantifier = None;
@@ -202,24 +180,6 @@ impl Parser<'_, '_> {
             change: None,
         };
         Ok((Body::Value(claim), None))
-    }
-
-    /// `peaks` / `is highest` (true), `is lowest` (false).
-    pub(super) fn peak_word(&mut self) -> Option<bool> {
-        if self.eat_kw("peaks") {
-            return Some(true);
-        }
-        let save = self.pos;
-        if self.eat_kw("is") {
-            if self.eat_kw("highest") {
-                return Some(true);
-            }
-            if self.eat_kw("lowest") {
-                return Some(false);
-            }
-        }
-        self.pos = save;
-        None
     }
 
     /// After `A on M at P = v`: `/ at P = w` or ` - at P = w`.
@@ -269,23 +229,7 @@ impl Parser<'_, '_> {
             quantifier = Some(self.quantifier()?);
         }
         self.expect_kw("by", &format!("`by at least N%` after the metric (`{verb} … by at least 35%`)"))?;
-        let bound = if self.eat_kw("at") {
-            if self.eat_kw("least") {
-                ChangeBound::AtLeast
-            } else if self.eat_kw("most") {
-                ChangeBound::AtMost
-            } else {
-                return Err(self.err("expected `least` or `most` after `by at`"));
-            }
-        } else if self.eat_kw("more") {
-            self.expect_kw("than", "`than` after `more`")?;
-            ChangeBound::MoreThan
-        } else if self.eat_kw("less") {
-            self.expect_kw("than", "`than` after `less`")?;
-            ChangeBound::LessThan
-        } else {
-            return Err(self.err("expected `at least`, `at most`, `more than` or `less than` after `by`"));
-        };
+        let bound = self.change_bound()?;
         let percent = self.expect_number("a percentage (`35%`)")?;
         if percent < 0.0 || (cuts && percent >= 100.0) {
             return Err(self.err(format!("a change `{verb}` by {}% cannot be", format_number(percent))));
@@ -526,6 +470,28 @@ impl Parser<'_, '_> {
             change: None,
         })
     }
+}
+
+/// Where a quantifier written after a clause's form goes, or why that
+/// form takes none.
+fn quantifier_slot(body: &mut Body, at: usize) -> Result<&mut Option<Quantifier>, ClaimError> {
+    let why = match body {
+        Body::Pairwise(p) => return Ok(&mut p.quantifier),
+        Body::Value(v) if v.versus.is_none() => return Ok(&mut v.quantifier),
+        Body::Value(_) => "a comparison between two points takes no other quantifier".to_string(),
+        Body::Crossover(_) => {
+            "a crossover ranges over its `over PARAM`; restrict it there (`over concurrency >= 2`)".to_string()
+        }
+        Body::Peak(_) => "a peak ranges over every point of its param; restrict them with `where` (`where \
+                          max_concurrency <= 150`)"
+            .to_string(),
+        Body::Trend(t) => format!(
+            "a trend ranges over its `with {0}`; restrict its points there (`with {0} >= 64`) and other params \
+             with `where`",
+            t.param.text
+        ),
+    };
+    Err(ClaimError::new(at, why))
 }
 
 fn check_aggregate_quantifier(agg: Option<Aggregate>, q: &Quantifier, at: usize) -> Result<(), ClaimError> {

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! claim      := clause ("and" clause)*
-//! clause     := (pairwise | value | crossover) modifier* ["where" FILTER]
+//! clause     := (pairwise | value | crossover | peak | trend) modifier* ["where" FILTER]
 //! pairwise   := SERIES relation opponents "on" METRIC [quantifier]
 //!             | "others" plural SERIES "on" METRIC [quantifier]
 //! plural     := "beat" | "match" | "match or beat" | "lose to" | "are faster than" | "are slower than"
@@ -18,6 +18,12 @@
 //! term       := SERIES | SERIES "/" SERIES | SERIES " - " SERIES
 //! crossover  := "crossover" "(" side "," side "on" METRIC "over" PARAM [points] ")" numop LITERAL
 //! side       := SERIES | "others"           (not both `others`)
+//! peak       := [SERIES "on"] METRIC extreme "at" PARAM "=" LITERAL   (no SERIES: PARAM is the series)
+//! extreme    := "peaks" | "is highest" | "is lowest" | "bottoms out" | "is best" | "is worst"
+//! trend      := [SERIES "on"] METRIC (way "with" | "never" way "with" | way "by" bound NUMBER "%" "per step of")
+//!               PARAM [points]
+//! way        := "increases" | "rises" | "grows" | "decreases" | "falls" | "drops" | "improves" | "worsens"
+//! bound      := "at least" | "at most" | "more than" | "less than"
 //! numop      := "≈" | "~=" | "=" | "==" | ">" | ">=" | "≥" | "<" | "<=" | "≤"
 //! modifier   := "within" NUMBER "%" | quantifier     (any order, each once)
 //! quantifier := "at" PARAM "=" LITERAL
@@ -58,8 +64,9 @@ use crate::run::Value;
 pub(crate) use crate::syntax::{Literal, Op};
 use serde::Serialize;
 
+pub(crate) use curve::{Extreme, Peak, Step, Trend, Way};
 use parse::Parser;
-pub(crate) use relation::Relation;
+pub(crate) use relation::{turned, Relation};
 use std::fmt;
 
 /// A problem with a claim statement at a byte offset within it: one that
@@ -146,8 +153,11 @@ pub enum Body {
     Value(ValueClaim),
     /// `crossover(A, B on M over P) = 4`
     Crossover(Crossover),
-    /// `A on M peaks at P = v`
+    /// `A on M peaks at P = v`, `M is lowest at S = v`
     Peak(Peak),
+    /// `A on M increases with P`, `M never decreases with S`, `A on M
+    /// increases by less than 1% per step of P`
+    Trend(Trend),
 }
 
 impl Body {
@@ -158,6 +168,7 @@ impl Body {
             Body::Value(v) => &v.metric,
             Body::Crossover(c) => &c.metric,
             Body::Peak(p) => &p.metric,
+            Body::Trend(t) => &t.metric,
         }
     }
 
@@ -173,7 +184,8 @@ impl Body {
             }
             Body::Value(v) => v.term.series(),
             Body::Crossover(c) => [&c.a, &c.b].into_iter().filter_map(Contender::name).collect(),
-            Body::Peak(p) => vec![&p.series],
+            Body::Peak(p) => p.series.iter().collect(),
+            Body::Trend(t) => t.series.iter().collect(),
         }
     }
 
@@ -183,7 +195,7 @@ impl Body {
         match self {
             Body::Pairwise(p) => p.quantifier.as_ref(),
             Body::Value(v) => v.quantifier.as_ref(),
-            Body::Crossover(_) | Body::Peak(_) => None,
+            Body::Crossover(_) | Body::Peak(_) | Body::Trend(_) => None,
         }
     }
 
@@ -193,6 +205,7 @@ impl Body {
         match self {
             Body::Crossover(c) => Some(&c.param),
             Body::Peak(p) => Some(&p.param),
+            Body::Trend(t) => Some(&t.param),
             body => body.quantifier().map(|q| &q.param),
         }
     }
@@ -304,18 +317,6 @@ impl Change {
         };
         (op, target)
     }
-}
-
-/// Where a series' maximum or minimum over a param lies.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Peak {
-    pub series: Name,
-    pub metric: Name,
-    /// `peaks at` (the maximum) or `is lowest at` (the minimum), literal
-    /// whatever the metric's direction.
-    pub highest: bool,
-    pub param: Name,
-    pub at: Literal,
 }
 
 /// The number a value clause is about, per point.
@@ -510,6 +511,7 @@ fn is_ident_char(c: char) -> bool {
 /// parser (every `and` after a `where` is a place the filter may end).
 pub(crate) const MAX_STATEMENT: usize = 4096;
 
+mod curve;
 mod grammar;
 mod others;
 mod parse;

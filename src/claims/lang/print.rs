@@ -41,17 +41,8 @@ impl fmt::Display for Body {
         match self {
             Body::Pairwise(p) => write!(f, "{p}"),
             Body::Value(v) => write!(f, "{v}"),
-            Body::Peak(p) => {
-                let word = if p.highest { "peaks" } else { "is lowest" };
-                write!(
-                    f,
-                    "{} on {} {word} at {} = {}",
-                    SeriesName(&p.series.text),
-                    Ident(&p.metric.text),
-                    Ident(&p.param.text),
-                    p.at
-                )
-            }
+            Body::Peak(p) => write!(f, "{p}"),
+            Body::Trend(t) => write!(f, "{t}"),
             Body::Crossover(c) => {
                 write!(
                     f,
@@ -238,7 +229,7 @@ impl fmt::Display for Contended<'_> {
 }
 
 /// Prints a series bare when it reads back as the same bare name.
-struct SeriesName<'a>(&'a str);
+pub(super) struct SeriesName<'a>(pub(super) &'a str);
 
 impl fmt::Display for SeriesName<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -253,7 +244,7 @@ impl fmt::Display for SeriesName<'_> {
 }
 
 /// Prints a metric or param bare when it is an identifier.
-struct Ident<'a>(&'a str);
+pub(super) struct Ident<'a>(pub(super) &'a str);
 
 impl fmt::Display for Ident<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -75,7 +75,7 @@ impl Relation {
 
 /// The other way of a direction: a neutral metric compares as higher is
 /// better, so turned over it compares as lower.
-pub(super) fn turned(direction: Direction) -> Direction {
+pub(crate) fn turned(direction: Direction) -> Direction {
     match direction {
         Direction::Higher | Direction::Neutral => Direction::Lower,
         Direction::Lower => Direction::Higher,

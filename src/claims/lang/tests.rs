@@ -585,10 +585,12 @@ fn ranges_relative_changes_and_peaks() {
     assert!(matches!(&c.body, Body::Pairwise(p) if p.relation == Relation::Matches));
     assert_eq!(canonical("a within 5% of b on m at c = 1"), "a matches b on m at c = 1 within 5%");
 
-    for (text, highest) in [("peaks at", true), ("is highest at", true), ("is lowest at", false)] {
+    for (text, extreme) in
+        [("peaks at", Extreme::Highest), ("is highest at", Extreme::Highest), ("is lowest at", Extreme::Lowest)]
+    {
         match one(&format!("baseline on output_throughput {text} max_concurrency = 150")).body {
             Body::Peak(p) => {
-                assert_eq!(p.highest, highest);
+                assert_eq!(p.extreme, extreme);
                 assert_eq!((p.param.text.as_str(), &p.at), ("max_concurrency", &Literal::Num(150.0)));
             }
             other => panic!("not a peak: {other:?}"),
@@ -672,6 +674,43 @@ mod round_trip {
         }
     }
 
+    /// Peaks and trends, over a param or over the series.
+    fn curve_statement() -> BoxedStrategy<String> {
+        prop_oneof![
+            (
+                prop::option::of(series()),
+                prop_oneof![Just("peaks"), Just("is lowest"), Just("bottoms out"), Just("is best"), Just("is worst")],
+                literal()
+            )
+                .prop_map(|(a, w, v)| match a {
+                    Some(a) => format!("{} on m {w} at c = {v}", q(&a)),
+                    None => format!("m {w} at threads = {v}"),
+                }),
+            (
+                prop::option::of(series()),
+                prop_oneof![
+                    Just("increases with"),
+                    Just("falls with"),
+                    Just("never decreases with"),
+                    Just("never worsens with"),
+                    Just("improves by less than 1% per step of"),
+                    Just("increases by at least 2.5% per step of")
+                ],
+                prop_oneof![
+                    Just(String::new()),
+                    literal().prop_map(|v| format!("from {v}")),
+                    literal().prop_map(|v| format!(">= {v}")),
+                    (literal(), literal()).prop_map(|(a, b)| format!("in ({a}, {b})")),
+                ]
+            )
+                .prop_map(|(a, w, points)| match a {
+                    Some(a) => format!("{} on m {w} c {points}", q(&a)),
+                    None => format!("m {w} threads {points}"),
+                })
+        ]
+        .boxed()
+    }
+
     fn statement() -> BoxedStrategy<String> {
         prop_oneof![
             (
@@ -714,6 +753,7 @@ mod round_trip {
                 qu.unwrap_or_default()
             )),
             (series(), literal()).prop_map(|(a, v)| format!("{} on m peaks at c = {v}", q(&a))),
+            curve_statement(),
             (series(), series()).prop_map(|(a, b)| format!("crossover({}, {} on m over c) = 4", q(&a), q(&b))),
             (series(), any::<bool>()).prop_map(|(a, first)| if first {
                 format!("crossover(others, {} on m over c >= 2) = 4", q(&a))

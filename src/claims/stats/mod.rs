@@ -39,9 +39,11 @@
 //!   single point both are the interval rules above.
 
 mod fold;
+mod step;
 mod value;
 
 pub(crate) use fold::{decided_level, fold, Folded, Quantifier};
+pub(crate) use step::step_bound;
 
 pub(crate) use value::{
     aggregate, check_value, estimate_difference, estimate_level, estimate_ratio, Aggregate, Estimate, PointOutcome,
