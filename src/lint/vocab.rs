@@ -121,6 +121,9 @@ pub(crate) struct Vocabulary {
     pub shared_values: BTreeMap<String, usize>,
     /// The series and params it was built from ([`super::setup`]).
     pub data: super::setup::Data,
+    /// Metrics kept as fractions — named for one (`hit_ratio`, `mfu`) and
+    /// every value in 0..=1 — of which `77%` is 0.77.
+    pub fractions: BTreeSet<String>,
 }
 
 impl Vocabulary {
@@ -145,6 +148,7 @@ impl Vocabulary {
         let mut vocab = Vocabulary::build(options, &series, &params);
         texts.retain(|p, _| vocab.param_values.contains_key(p));
         vocab.shared_values = shared_values(dataset, &options.series, &texts);
+        vocab.fractions = super::read::fractions(dataset, options);
         vocab
     }
 
@@ -197,6 +201,7 @@ impl Vocabulary {
             directions: rules.iter().map(|(m, r)| (m.clone(), r.direction)).collect(),
             margins: rules.iter().map(|(m, r)| (m.clone(), r.margin)).collect(),
             shared_values: param_values.iter().map(|(p, v)| (p.clone(), v.len())).collect(),
+            fractions: BTreeSet::new(),
             param_values,
             data: super::setup::Data { series: series.clone(), params: params.clone() },
         }

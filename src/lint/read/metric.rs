@@ -9,6 +9,8 @@
 use super::super::vocab::{time_unit, Number, Tok, Token, Unit, Vocabulary};
 use super::words::{word, HIGHER, HIGHEST, LOWER, LOWEST, SPEED};
 use super::{metric_named, Sentence};
+use crate::lint::Options;
+use crate::query::Dataset;
 
 /// Words that may follow a comparative without naming what is compared
 /// (`higher than`, `better at C=30`, `lower in every run`).
@@ -228,4 +230,29 @@ impl Sentence<'_> {
         }
         out
     }
+}
+
+/// The metrics kept as fractions: named for one (`hit_ratio`, `mfu`,
+/// `gpu_util`, `error_rate`; only those have their values looked at), with
+/// no unit, every value in 0..=1.
+pub(crate) fn fractions(dataset: &Dataset, options: &Options) -> std::collections::BTreeSet<String> {
+    const WORDS: &[&str] =
+        &["ratio", "rate", "fraction", "frac", "util", "mfu", "accuracy", "share", "occupancy", "efficiency"];
+    let named = |m: &str| WORDS.iter().any(|w| m.to_ascii_lowercase().contains(w));
+    let within = |m: &str| {
+        dataset.values(m).is_ok_and(|vs| {
+            let (mut any, mut all) = (false, true);
+            for (_, v) in vs {
+                any = true;
+                all &= (0.0..=1.0).contains(&v);
+            }
+            any && all
+        })
+    };
+    options
+        .metrics
+        .iter()
+        .filter(|(m, rule)| rule.unit.is_none() && named(m) && within(m))
+        .map(|(m, _)| m.clone())
+        .collect()
 }

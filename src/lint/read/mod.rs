@@ -16,15 +16,18 @@ mod ratio;
 mod scope;
 mod shape;
 mod statement;
+mod who;
 mod whole;
 mod words;
 
+pub(crate) use metric::fractions;
 pub(crate) use scope::{quantifier, sweep_param};
 
 use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use crate::claims::lang::Body;
 use crate::metric::{format_number, Direction};
-use words::{has, words_before, BEST, BETTER, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH, OBJECT, VS, WORSE};
+use who::Lent;
+use words::{has, words_before, BEST, BETTER, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH, VS, WORSE};
 
 /// One claim a sentence was read as.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,6 +115,8 @@ struct Clause<'c> {
     scope: Option<Scope>,
     /// The scope as the claim language writes it, with a leading space.
     q_text: String,
+    /// Where the clause's own scope starts (None: lent by an earlier one).
+    scope_at: Option<usize>,
     /// A point on a second param (`at 16 threads for small objects`), as
     /// the filter every claim read from the clause ends with.
     filter: Option<String>,
@@ -142,60 +147,45 @@ pub(crate) fn read(
     let mut out = Vec::new();
     // `It reaches 282k tokens/s`: the sentence before's subject.
     let pronoun = matches!(tokens.first().and_then(words::word), Some("it" | "its" | "they" | "their"));
-    let mut subject: Option<(String, &str)> =
-        around.previous_subject.clone().filter(|_| pronoun).map(|s| (s, "the sentence before"));
-    let mut lent_scope: Option<Scope> = None;
-    let mut lent_values: Vec<(String, String)> = Vec::new();
-    let mut lent_point: Option<String> = None;
-    let mut last_param: Option<String> = None;
+    let mut lent = Lent {
+        subject: around.previous_subject.clone().filter(|_| pronoun).map(|s| (s, "the sentence before")),
+        ..Lent::default()
+    };
     for range in scope::clauses(tokens) {
-        let c = &tokens[range];
-        let (scope, mut used) = clause_scope(vocab, c, last_param.as_deref(), preferred_params);
-        let sweep = scope::sweep_param(vocab, preferred_params);
+        sentence.read_clause(&tokens[range], text, &mut lent, &mut out);
+    }
+    out
+}
+
+impl Sentence<'_> {
+    /// One clause's items, with what it lends the clauses after it.
+    fn read_clause(&self, c: &[Token], text: &str, lent: &mut Lent, out: &mut Vec<Item>) {
+        let (vocab, preferred) = (self.vocab, self.preferred);
+        let (scope, mut used) = clause_scope(vocab, c, lent.last_param.as_deref(), preferred);
+        let sweep = scope::sweep_param(vocab, preferred);
         let scope = scope.or_else(|| text_point(c, sweep.as_deref(), &mut used));
+        let scope_at = scope.as_ref().and(used.iter().min().copied());
         let second = scope.as_ref().and_then(|s| scope::second_point(vocab, c, s, &mut used));
         let (scope, also) = scope::point_and_filter(scope, second, sweep.as_deref());
         if let Some(s) = &scope {
-            last_param = Some(s.param().to_string());
+            lent.last_param = Some(s.param().to_string());
         }
         let statement = has_statement(c, &used);
-        take_values(c, sweep.as_deref(), &mut lent_values, &mut used);
+        take_values(c, sweep.as_deref(), &mut lent.values, &mut used);
         let series = series_in(c);
         if series.is_empty() && !statement {
             // `At 16 req/s, …`: a point for the clauses after it (`…, except at
             // …` takes back what the clauses before said: unread).
-            if !whole::take_back(&mut out, c, text) && scope.is_some() {
-                lent_scope = scope;
+            if !whole::take_back(out, c, text) && scope.is_some() {
+                lent.scope = scope;
             }
-            continue;
+            return;
         }
-        if let Some((i, cands)) = series.iter().find(|(_, s)| s.len() > 1) {
-            if statement {
-                let phrase = text[c[*i].start..c[*i].end].to_string();
-                out.push(Item::Ambiguous { phrase, candidates: (*cands).clone() });
-            }
-            continue;
-        }
-        let names = clause_names(c, &series, subject.as_ref().map(|(s, _)| s.as_str()));
-        // A clause without a series speaks of the previous clause's.
-        let (subj, borrowed) = match (names.first(), &subject) {
-            (Some(s), _) => (s.clone(), None),
-            (None, Some((s, from))) => (s.clone(), Some(*from)),
-            (None, None) => continue,
-        };
-        subject = Some((subj.clone(), "earlier in the sentence"));
-        // A point or value governs the clauses after it until another
-        // replaces it (`At C=16, X leads on throughput, ties Y on TTFT, …`).
-        // `With 100-byte values, X reaches 12,400 QPS at 8 threads`: a lent
-        // point on another param than the clause's own is its filter.
-        let also = also.or_else(|| match (&scope, &lent_scope) {
-            (Some(own), Some(Scope::At(p, v))) if own.param() != p => Some(format!("{p} = {}", format_number(*v))),
-            _ => None,
-        });
-        let scope = scope.or_else(|| lent_scope.clone());
-        lent_scope.clone_from(&scope);
-        let also = lend_point(also, &mut lent_point, scope.as_ref());
-        let also = filter_of(also, scope.as_ref(), &around.heading_values, &lent_values);
+        let Some(who) = self.who(c, text, (&series, &used), statement, lent, out) else { return };
+        lent.subject = Some((who.subjects[0].clone(), "earlier in the sentence"));
+        lent.subjects = if who.subjects.len() > 1 { who.subjects.clone() } else { Vec::new() };
+        used.extend(who.took.iter().copied());
+        let (scope, filter) = lent.settle(scope, also, &self.around.heading_values);
         // `for small values`: some points, not said which — not judged.
         if let (None, Some((phrase, p))) = (&scope, scope::vague_param(c, text)) {
             if statement {
@@ -205,31 +195,27 @@ pub(crate) fn read(
                 );
                 out.push(Item::Unjudged { reason });
             }
-            continue;
+            return;
         }
-        let mut clause = match sentence.clause(c, subj, borrowed, names, scope, used) {
-            Ok(clause) => clause,
-            Err(Some(reason)) if statement => {
-                out.push(Item::Unjudged { reason });
-                continue;
+        for (subj, names) in who.passes() {
+            let mut clause = match self.clause(c, subj, who.borrowed, names, scope.clone(), used.clone()) {
+                Ok(clause) => clause,
+                Err(Some(reason)) if statement => {
+                    out.push(Item::Unjudged { reason });
+                    return;
+                }
+                Err(_) => return,
+            };
+            if clause.object.is_none() {
+                clause.object.clone_from(&lent.object);
             }
-            Err(_) => continue,
-        };
-        clause.filter = also;
-        clause.absorb_restated_scope();
-        clause.read_all();
-        out.extend(read_whole(&mut clause, c, text));
+            clause.filter.clone_from(&filter);
+            clause.scope_at = scope_at;
+            clause.absorb_restated_scope();
+            clause.read_all();
+            out.extend(read_whole(&mut clause, c, text));
+        }
     }
-    out
-}
-
-/// A clause's second point, else the one an earlier clause lent (unless
-/// it is on the param of the clause's own scope); it lends it on.
-fn lend_point(own: Option<String>, lent: &mut Option<String>, scope: Option<&Scope>) -> Option<String> {
-    let param = scope.map(|s| format!("{} = ", s.param()));
-    let point = own.or_else(|| lent.clone().filter(|f| param.as_ref().is_none_or(|p| !f.starts_with(p))));
-    lent.clone_from(&point);
-    point
 }
 
 /// The point a heading names on some param (`## Throughput with 100-byte
@@ -287,29 +273,6 @@ fn read_whole(clause: &mut Clause, c: &[Token], text: &str) -> Vec<Item> {
     } else {
         vec![unread_item(&clause.out, &unread, c, text)]
     }
-}
-
-/// The filter a clause's claims end with: its second point, and the
-/// values it or an earlier clause names (`in fp8`), else its headings'.
-fn filter_of(
-    point: Option<String>,
-    scope: Option<&Scope>,
-    headings: &[(String, String)],
-    lent: &[(String, String)],
-) -> Option<String> {
-    let mut values: Vec<&(String, String)> = Vec::new();
-    let taken = |p: &str| {
-        scope.is_some_and(|s| s.param() == p) || point.as_ref().is_some_and(|f| f.starts_with(&format!("{p} = ")))
-    };
-    for pv in headings.iter().chain(lent) {
-        values.retain(|(q, _)| *q != pv.0);
-        if !taken(&pv.0) {
-            values.push(pv);
-        }
-    }
-    let parts: Vec<String> =
-        point.into_iter().chain(values.into_iter().map(|(p, v)| format!("{p} = {}", scope::literal(v)))).collect();
-    (!parts.is_empty()).then(|| parts.join(" and "))
 }
 
 /// A clause whose readings leave words unaccounted for: not judged, with
@@ -386,29 +349,13 @@ fn has_statement(c: &[Token], used: &[usize]) -> bool {
         || has(c, WORSE)
         || has(c, BEST)
         || has(c, &["slowest", "worst", "bottoms", "overtakes", "overtake", "overtook"])
+        || has(c, words::RAISE)
+        || has(c, words::CUT)
+        || words::CHANGE.iter().any(|(w, _)| has(c, &[w]))
         || has(c, MATCH)
         || has(c, HIGHEST)
         || has(c, LOWEST)
         || (has(c, HIGHER) || has(c, LOWER)) && has(c, &["than"])
-}
-
-/// The series a clause names, each once, in order. `…, about 3% ahead of
-/// DDP`: a clause naming only the object of its comparison speaks of the
-/// previous clause's series (`subject`).
-fn clause_names(c: &[Token], series: &[(usize, &Vec<String>)], subject: Option<&str>) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for (_, s) in series {
-        if !names.contains(&s[0]) {
-            names.push(s[0].clone());
-        }
-    }
-    if let (Some((i, _)), Some(prev)) = (series.first(), subject) {
-        let object = words_before(c, *i, 1).first().is_some_and(|w| OBJECT.contains(w));
-        if object && names.len() == 1 && names[0] != prev {
-            names.insert(0, prev.to_string());
-        }
-    }
-    names
 }
 
 impl Sentence<'_> {
@@ -454,6 +401,7 @@ impl Sentence<'_> {
             scope,
             q_text,
             stated_pair: false,
+            scope_at: None,
             filter: None,
             notes,
             confidence,
@@ -467,7 +415,7 @@ impl Clause<'_> {
     /// comparisons, then the numbers left.
     fn read_all(&mut self) {
         let pairs = self.pairs();
-        let ratio_done = self.shapes() || self.within_of() || self.ratios() || self.changes();
+        let ratio_done = self.shapes() || self.within_of() || self.relative_change() || self.ratios() || self.changes();
         if !ratio_done {
             self.comparisons();
         }
@@ -923,6 +871,99 @@ mod tests {
             read_as("Triton beats cuBLAS on TFLOPS by more than 12% (wide only) in fp8."),
             ["triton / cublas on tflops at shape = wide > 1.12 where dtype = fp8"]
         );
+    }
+
+    /// A percent of a metric kept as a fraction is its value; a size in
+    /// the unit a metric is kept in is one; a point before `peaks at` is
+    /// where the value is, after it where the peak lies.
+    #[test]
+    fn fractions_sizes_and_peaks() {
+        use crate::lint::MetricRule;
+        let mut options = super::super::vocab::tests::options();
+        let rule =
+            |unit: Option<&str>, direction| MetricRule { unit: unit.map(str::to_string), direction, margin: 0.02 };
+        options.metrics.insert("hit_ratio".into(), rule(None, Direction::Higher));
+        options.metrics.insert("mem_gb".into(), rule(Some("GB"), Direction::Lower));
+        options.aliases.insert("hit_ratio".into(), vec!["hit ratio".into(), "hits".into()]);
+        options.aliases.insert("mem_gb".into(), vec!["memory".into()]);
+        let series = ["cublas", "triton"].into_iter().map(String::from).collect();
+        let params = [("size".to_string(), vec!["512".to_string(), "4096".to_string()])].into_iter().collect();
+        let mut v = Vocabulary::build(&options, &series, &params);
+        v.fractions.insert("hit_ratio".into());
+        let read_as = |sentence: &str| -> Vec<String> {
+            read(&v, &tokenize(&v, sentence), sentence, &Surroundings::default(), &[])
+                .into_iter()
+                .filter_map(|i| match i {
+                    Item::Reading(r) => Some(r.statement),
+                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+                })
+                .collect()
+        };
+        assert_eq!(read_as("At N=512, Triton hits 77% of requests."), ["triton on hit_ratio at size = 512 ≈ 0.77"]);
+        assert_eq!(read_as("Triton's hit ratio stays below 70%."), ["max(triton on hit_ratio for all size) < 0.7"]);
+        // A percent that compares is a ratio, never a value.
+        assert!(read_as("Triton's hit ratio is at most 3% below cuBLAS's.").iter().all(|r| !r.contains("0.03")));
+        assert_eq!(read_as("Triton at N=4096 peaks at 78.8 GB of memory."), ["triton on mem_gb at size = 4096 ≈ 78.8"]);
+        assert_eq!(
+            read_as("Triton's memory peaks at 78.8 GB at N=4096."),
+            ["max(triton on mem_gb for all size) ≈ 78.8"]
+        );
+        assert_eq!(
+            read_as("Triton never needs more than 72 GB of memory."),
+            ["max(triton on mem_gb for all size) <= 72"]
+        );
+        // Not a metric kept as a fraction: a percent alone is no value.
+        assert!(read_as("Triton delivers 77% of TFLOPS at N=512.").is_empty());
+    }
+
+    /// Who a clause speaks of: `both` of a name that fits two, a list at
+    /// the head of the sentence, `Relative to X,`, `its` after a point; a
+    /// series named only as the one compared with is no subject.
+    #[test]
+    fn subjects_lists_and_references() {
+        let around = Surroundings { previous_subject: Some("cutlass".into()), ..Surroundings::default() };
+        let read_as = |sentence: &str| -> Vec<String> {
+            readings(sentence, &around)
+                .into_iter()
+                .filter_map(|i| match i {
+                    Item::Reading(r) => Some(r.statement),
+                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            read_as("At N=512 the two hand-written kernels match each other on TFLOPS."),
+            ["cutlass matches triton on tflops at size = 512"]
+        );
+        assert_eq!(
+            read_as("Both hand-written kernels beat cuBLAS on TFLOPS at N=512."),
+            ["cutlass beats cublas on tflops at size = 512", "triton beats cublas on tflops at size = 512"]
+        );
+        assert_eq!(
+            read_as("For cuBLAS and Triton, latency_us stays under 2 ms at N=512."),
+            ["cublas on latency_us at size = 512 < 2000", "triton on latency_us at size = 512 < 2000"]
+        );
+        assert_eq!(
+            read_as("Relative to cuBLAS, it raises TFLOPS by at least 5% at every size."),
+            ["cutlass raises cublas on tflops for all size by at least 5%"]
+        );
+        assert_eq!(
+            read_as("Triton cuts cuBLAS's latency_us by more than 30% at N=512."),
+            ["triton cuts cublas on latency_us at size = 512 by more than 30%"]
+        );
+        assert_eq!(
+            read_as("Triton trims about 12% off cuBLAS's latency_us at N=512."),
+            ["triton / cublas on latency_us at size = 512 ≈ 0.88"]
+        );
+        assert_eq!(
+            read_as("At N=512 its TFLOPS is more than twice cuBLAS's."),
+            ["cutlass / cublas on tflops at size = 512 > 2"]
+        );
+        // Without a subject, `than cuBLAS` names only the one compared with.
+        assert!(statements("At N=512 the TFLOPS is more than twice cuBLAS's.").is_empty());
+        // An ambiguous name not counted by `both` is still said.
+        let items = readings("The hand-written kernels beat cuBLAS on TFLOPS.", &around);
+        assert!(matches!(&items[..], [Item::Ambiguous { .. }]), "{items:?}");
     }
 
     #[test]

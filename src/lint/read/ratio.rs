@@ -7,7 +7,7 @@
 use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit};
 use super::scope::aggregate_over;
 use super::statement::within_text;
-use super::words::{has, word, words_before, BEST, BETTER, HEDGE, HIGHER, LOWER, WORSE};
+use super::words::{has, word, words_before, BEST, BETTER, CUT, HEDGE, HIGHER, LOWER, RAISE, WORSE};
 use super::{name, Clause};
 use crate::metric::{format_number, Direction};
 
@@ -226,6 +226,73 @@ impl Clause<'_> {
             format!("{} within {}% of {} on {}{q}", name(&subj), format_number(pct.value), name(&other), self.metric);
         let (cn, cc) = (self.notes.clone(), self.confidence);
         self.push(&statement, false, cc, &cn);
+        self.used.extend(took);
+        true
+    }
+}
+
+impl Clause<'_> {
+    /// `X raises Y's M by at least 5%`, `shrinks M by more than 10%
+    /// relative to Y`: the relative change (`X raises Y on M by at least
+    /// 5%`); `trims about 12% off Y's M`, `cuts M by 30%`: the ratio (`X / Y
+    /// ≈ 0.88`). Literal, whatever the metric's direction. Whether one was
+    /// read.
+    pub(super) fn relative_change(&mut self) -> bool {
+        let toks = self.c;
+        let Some((verb_at, cuts)) = toks.iter().enumerate().find_map(|(i, t)| {
+            let w = word(t)?;
+            (RAISE.contains(&w) || CUT.contains(&w)).then_some((i, CUT.contains(&w)))
+        }) else {
+            return false;
+        };
+        let mut took = vec![verb_at];
+        let mut k = verb_at + 1;
+        // Up to a few words (the metric, the other series) before `by`.
+        let by = (k..toks.len().min(k + 6)).find(|&j| word(&toks[j]) == Some("by"));
+        if let Some(j) = by {
+            took.push(j);
+            k = j + 1;
+        }
+        while k < toks.len() && word(&toks[k]).is_some_and(|w| HEDGE.contains(&w)) {
+            k += 1;
+        }
+        let pair = (toks.get(k).and_then(word), toks.get(k + 1).and_then(word));
+        let bound = match pair {
+            (Some("at"), Some("least")) => Some("at least"),
+            (Some("at"), Some("most")) => Some("at most"),
+            (Some("more"), Some("than")) => Some("more than"),
+            (Some("less"), Some("than")) => Some("less than"),
+            _ => None,
+        };
+        if bound.is_some() {
+            took.extend([k, k + 1]);
+            k += 2;
+        }
+        let Some(Tok::Number(pct)) = toks.get(k).map(|t| &t.kind) else { return false };
+        let off = toks.get(k + 1).and_then(word) == Some("off");
+        if pct.unit != Unit::Percent || !(by.is_some() || off) || cuts && pct.value >= 100.0 {
+            return false;
+        }
+        took.push(k);
+        if off {
+            took.push(k + 1);
+        }
+        let Some(other) = self.object.clone() else { return false };
+        let (subj, metric, q) = (name(&self.subj), &self.metric, self.ratio_scope());
+        let statement = if let Some(b) = bound {
+            let verb = if cuts { "cuts" } else { "raises" };
+            format!("{subj} {verb} {} on {metric}{q} by {b} {}%", name(&other), format_number(pct.value))
+        } else {
+            let f = if cuts { 1.0 - pct.value / 100.0 } else { 1.0 + pct.value / 100.0 };
+            let cmp = format!("≈ {}", format_number(f));
+            if q.starts_with(" for ") {
+                format!("{subj} / {} on {metric} {cmp}{q}", name(&other))
+            } else {
+                format!("{subj} / {} on {metric}{q} {cmp}", name(&other))
+            }
+        };
+        let (cn, cc) = (self.notes.clone(), self.confidence);
+        self.push(&statement, true, cc, &cn);
         self.used.extend(took);
         true
     }

@@ -199,6 +199,21 @@ fn first_scope(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usiz
                     return (Some(s), used);
                 }
             }
+            // `at a single thread` of `threads`: its point 1.
+            Tok::Word(w) if w == "single" => {
+                let held = |p: &str| vocab.param_values.get(p).is_some_and(|vs| vs.contains(&1.0));
+                let param = match tokens.get(i + 1).map(|t| &t.kind) {
+                    Some(Tok::Mention(Meaning::Param(p))) if held(p) => Some(p.clone()),
+                    Some(Tok::Word(next)) => {
+                        vocab.param_values.keys().find(|p| **p == format!("{next}s") && held(p)).cloned()
+                    }
+                    _ => None,
+                };
+                if let Some(p) = param {
+                    used.extend([i, i + 1]);
+                    return (Some(Scope::At(p, 1.0)), used);
+                }
+            }
             _ => {}
         }
     }

@@ -108,7 +108,7 @@ impl Clause<'_> {
             ("beats", "", false)
         } else if has(c, WORSE) {
             ("loses", "", false)
-        } else if (up || down) && has(c, &["than"]) {
+        } else if (up || down) && has(c, &["than"]) && !than_a_number(c) {
             ("<lit>", if up { ">" } else { "<" }, false)
         } else {
             return None;
@@ -163,7 +163,7 @@ impl Clause<'_> {
         let from_to: Option<usize> = c.iter().position(|t| word(t) == Some("from")).filter(|i| is_value(c.get(i + 1)));
         for (i, t) in c.iter().enumerate() {
             let Tok::Number(n) = &t.kind else { continue };
-            if self.used.contains(&i) || matches!(n.unit, Unit::Times | Unit::Percent) {
+            if self.used.contains(&i) || n.unit == Unit::Times || n.unit == Unit::Percent && !self.fraction() {
                 continue;
             }
             if from_to == Some(i.wrapping_sub(1)) {
@@ -194,11 +194,37 @@ impl Clause<'_> {
         match &n.unit {
             Unit::Metric(m) => *m == self.metric,
             Unit::Time(_) => self.vocab.unit(&self.metric).and_then(super::super::vocab::time_unit).is_some(),
+            // `hits 77% of requests`, `stays below 70%`, `MFU peaks at
+            // 58.5%` of a fraction; not `3% below X`, `27% more hits`.
+            Unit::Percent => {
+                let before = words_before(self.c, i, 3);
+                let next = self.c.get(i + 1).and_then(word);
+                let compares = next.is_some_and(|w| {
+                    [BETTER, WORSE, HIGHER, LOWER, UNDER, OVER, &["than", "ahead", "behind"]]
+                        .iter()
+                        .any(|ws| ws.contains(&w))
+                });
+                let after_metric =
+                    matches!(self.c.get(i.wrapping_sub(1)).map(|t| &t.kind), Some(Tok::Mention(Meaning::Metric(_))));
+                !compares
+                    && (after_metric
+                        || before.first().is_some_and(|w| COPULA.contains(w))
+                        || before.first() == Some(&"at") && has(self.c, PEAK)
+                        || bound_op(&before).is_some())
+            }
             Unit::None => {
                 let before = words_before(self.c, i, 1);
+                // `peaks at 78.8 GB` of a metric kept in GB.
+                let sized = self.c.get(i + 1).and_then(word).is_some_and(|w| {
+                    self.vocab.unit(&self.metric).is_some_and(|u| u.eq_ignore_ascii_case(w))
+                        && matches!(w, "b" | "kb" | "mb" | "gb" | "tb" | "kib" | "mib" | "gib" | "tib")
+                });
                 let peak_at = before.first() == Some(&"at")
                     && has(self.c, PEAK)
-                    && self.sentence_metric == Some(self.metric.as_str());
+                    && (sized || self.sentence_metric == Some(self.metric.as_str()));
+                if sized && bound_op(&words_before(self.c, i, 4)).is_some() {
+                    return true;
+                }
                 // `C=128` sets a param: a point, never a value.
                 let set =
                     matches!(self.c.get(i.wrapping_sub(2)).map(|t| &t.kind), Some(Tok::Mention(Meaning::Param(_))));
@@ -206,8 +232,13 @@ impl Clause<'_> {
                     || peak_at
                     || !set && matches!(self.c.get(i.wrapping_sub(1)).map(|t| &t.kind), Some(Tok::Punct(':' | '=')))
             }
-            Unit::Times | Unit::Percent => false,
+            Unit::Times => false,
         }
+    }
+
+    /// Whether the clause's metric is kept as a fraction (`77%` is 0.77).
+    fn fraction(&self) -> bool {
+        self.vocab.fractions.contains(&self.metric)
     }
 
     /// The claim a measured number makes: a bound, a peak or a value.
@@ -215,7 +246,7 @@ impl Clause<'_> {
         let (vocab, metric, subj) = (self.vocab, &self.metric, name(&self.subj));
         let value = in_metric_unit(vocab, metric, n);
         let point = matches!(&self.scope, Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)));
-        if let Some(op) = bound_op(&words_before(self.c, i, 3)) {
+        if let Some(op) = bound_op(&words_before(self.c, i, 4)) {
             let agg = if matches!(op, "<" | "<=") { "max" } else { "min" };
             return Some(if point {
                 format!("{subj} on {metric}{} {op} {}", self.q_text, format_number(value))
@@ -224,7 +255,15 @@ impl Clause<'_> {
                 format!("{agg}({subj} on {metric} {over}) {op} {}", format_number(value))
             });
         }
-        if has(self.c, PEAK) {
+        let peak = self.c.iter().position(|t| word(t).is_some_and(|w| PEAK.contains(&w)));
+        // `X at 8192 tokens peaks at 78.8 GB`: the point is X's, the number
+        // its value there.
+        if let (Some(k), true) = (peak, point) {
+            if self.scope_at.is_none_or(|s| s < k) {
+                return Some(value_clause(vocab, &self.subj, metric, &self.q_text, n));
+            }
+        }
+        if peak.is_some() {
             // `peaks at 773 tok/s at C=150`: the peak's value is the claim;
             // where it lies is not judged.
             let over = aggregate_over(vocab, if point { None } else { self.scope.as_ref() }, self.preferred)?;
@@ -235,9 +274,22 @@ impl Clause<'_> {
     }
 }
 
+/// `more than 72 GB`: `than` before a number bounds a value; it compares
+/// no series.
+fn than_a_number(c: &[Token]) -> bool {
+    c.iter().enumerate().any(|(i, t)| {
+        word(t) == Some("than")
+            && c[i + 1..]
+                .iter()
+                .find(|t| !word(t).is_some_and(|w| HEDGE.contains(&w)))
+                .is_some_and(|t| matches!(&t.kind, Tok::Number(n) if n.unit != Unit::Times && n.unit != Unit::Percent))
+    })
+}
+
 /// The stated number in the metric's stored unit.
 fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f64 {
     match &n.unit {
+        Unit::Percent => n.value / 100.0,
         Unit::Time(secs) => {
             let stored = vocab.unit(metric).and_then(super::super::vocab::time_unit).unwrap_or(*secs);
             n.value * secs / stored
@@ -251,6 +303,9 @@ fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f64 {
 fn bound_op(before: &[&str]) -> Option<&'static str> {
     let negated = before.iter().skip(1).any(|w| matches!(*w, "never" | "not" | "no" | "nowhere"));
     match (before.first().copied(), before.get(1).copied()) {
+        // `never needs more than 72 GB`: at most 72.
+        (Some("than"), Some("more" | "higher" | "greater")) if negated => Some("<="),
+        (Some("than"), Some("less" | "lower" | "fewer")) if negated => Some(">="),
         (Some(w), _) if negated && UNDER.contains(&w) => Some(">="),
         (Some(w), _) if negated && OVER.contains(&w) => Some("<="),
         (Some("than"), Some("less" | "lower" | "fewer")) => Some("<"),

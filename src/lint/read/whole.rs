@@ -152,8 +152,10 @@ impl Clause<'_> {
                 && match &t.kind {
                     Tok::Number(_) => !used(i) && !matches!(prev, Some("the" | "a" | "an")),
                     Tok::Mention(Meaning::Param(_) | Meaning::Point(_) | Meaning::Value(..)) => !used(i),
-                    Tok::Mention(Meaning::Series(s)) => {
-                        let n = name(&s[0]);
+                    // (A name that fits several, `both LTO modes`, is
+                    // read when one of them is.)
+                    Tok::Mention(Meaning::Series(s)) => !s.iter().any(|one| {
+                        let n = name(one);
                         let named = |r: &&str| {
                             if n.starts_with('\'') {
                                 r.contains(&n)
@@ -161,8 +163,8 @@ impl Clause<'_> {
                                 r.split(|ch: char| " (),/".contains(ch)).any(|w| w == n)
                             }
                         };
-                        !readings.iter().any(named)
-                    }
+                        readings.iter().any(named)
+                    }),
                     Tok::Mention(Meaning::Metric(m)) => !readings.iter().any(|r| r.contains(m.as_str())),
                     Tok::Word(w) => {
                         let w = w.as_str();

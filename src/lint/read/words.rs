@@ -95,6 +95,29 @@ pub(super) const HEDGE: &[&str] = &[
     "some",
     "circa",
 ];
+/// Verbs of a relative change: `raises X by at least 5%` (the subject
+/// above X) …
+pub(super) const RAISE: &[&str] =
+    &["raises", "raise", "raised", "increases", "increase", "increased", "lifts", "lift", "boosts", "boost"];
+/// … and `cuts X by 30%`, `trims 12% off X` (below it).
+pub(super) const CUT: &[&str] = &[
+    "cuts",
+    "cut",
+    "reduces",
+    "reduce",
+    "reduced",
+    "lowers",
+    "lowered",
+    "shrinks",
+    "shrink",
+    "shrank",
+    "trims",
+    "trim",
+    "trimmed",
+    "decreases",
+    "decrease",
+    "decreased",
+];
 pub(super) const CHANGE: &[(&str, f64)] = &[
     ("halves", 0.5),
     ("halved", 0.5),
@@ -125,3 +148,79 @@ pub(super) fn words_before(tokens: &[Token], i: usize, n: usize) -> Vec<&str> {
 /// rate or an accuracy.
 pub(super) const SPEED: &[&str] =
     &["faster", "slower", "quicker", "fastest", "slowest", "quickest", "speedup", "speedups", "slowdown", "slowdowns"];
+
+/// `both X`, `the two X`, `all three X` right before token `i`: those
+/// words, when they count `n` series (a name that fits them all).
+pub(super) fn names_all(c: &[Token], at: usize, count: usize) -> Option<Vec<usize>> {
+    let back = |k: usize| at.checked_sub(k).and_then(|j| c.get(j)).and_then(word);
+    let number = |x: &str| match x {
+        "two" => Some(2),
+        "three" => Some(3),
+        "four" => Some(4),
+        _ => None,
+    };
+    if back(1) == Some("both") && count == 2 {
+        return Some(vec![at - 1]);
+    }
+    match (back(2), back(1).and_then(number)) {
+        (Some("the" | "all"), Some(k)) if k == count => Some(vec![at - 2, at - 1]),
+        _ => None,
+    }
+}
+
+/// `Relative to X`, `Compared with X`, `Against X`: the series at `i` is
+/// what the clauses after are compared with.
+pub(super) fn compared_with(c: &[Token], i: usize) -> bool {
+    let before = words_before(c, i, 2);
+    match (before.first().copied(), before.get(1).copied()) {
+        (Some("to" | "with"), Some("relative" | "compared" | "comparison" | "respect")) => true,
+        (Some("against" | "versus" | "vs"), _) => c.first().and_then(word) == before.first().copied(),
+        _ => false,
+    }
+}
+
+/// The series at `i` follows a word that makes it the one compared with
+/// (`than X`, `behind X`, `over X`), not the subject.
+pub(super) fn object_word(c: &[Token], i: usize) -> bool {
+    const AFTER: &[&str] = &[
+        "than",
+        "against",
+        "behind",
+        "beats",
+        "beat",
+        "ties",
+        "matches",
+        "trails",
+        "outperforms",
+        "overtakes",
+        "versus",
+        "vs",
+        "over",
+    ];
+    words_before(c, i, 1).first().is_some_and(|w| AFTER.contains(w))
+}
+
+/// `it`, `its`, `they`, `their` before token `i`, heading the clause: only
+/// its scope (`used`) and articles or prepositions before it (`Relative to
+/// X, it raises …`, `At a single thread its p99 …`).
+pub(super) fn pronoun_before(c: &[Token], i: usize, used: &[usize]) -> bool {
+    for (k, t) in c.iter().enumerate().take(i) {
+        match word(t) {
+            Some("it" | "its" | "they" | "their") => return true,
+            Some("at" | "in" | "on" | "for" | "with" | "a" | "an" | "the" | "and" | "so" | "then") => {}
+            _ if used.contains(&k) || word(t).is_none() && !matches!(t.kind, Tok::Mention(_)) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The tokens of `each other` and `one another`.
+pub(super) fn each_other(c: &[Token]) -> Vec<usize> {
+    (1..c.len())
+        .filter(|&k| {
+            matches!((word(&c[k - 1]), word(&c[k])), (Some("each"), Some("other")) | (Some("one"), Some("another")))
+        })
+        .flat_map(|k| [k - 1, k])
+        .collect()
+}
