@@ -86,7 +86,11 @@ impl Sentence<'_> {
                 names.push(n);
             }
         }
-        if !expanded.is_empty() || !statement && names.len() >= 2 && lent.subjects.is_empty() {
+        // (`X halves Y's latency` says something of X and Y: not a list.)
+        let change = words::has(c, words::RAISE)
+            || words::has(c, words::CUT)
+            || words::CHANGE.iter().any(|(w, _)| words::has(c, &[w]));
+        if !expanded.is_empty() || !statement && !change && names.len() >= 2 && lent.subjects.is_empty() {
             let subjects = if expanded.is_empty() { names.clone() } else { expanded };
             if !statement {
                 lent.subjects = subjects;
