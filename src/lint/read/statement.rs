@@ -257,9 +257,10 @@ impl Clause<'_> {
         }
         let peak = self.c.iter().position(|t| word(t).is_some_and(|w| PEAK.contains(&w)));
         // `X at 8192 tokens peaks at 78.8 GB`: the point is X's, the number
-        // its value there.
+        // its value there (the clause's own point: one lent, `…, while BF16
+        // tops out at 210k`, leaves the peak over every point).
         if let (Some(k), true) = (peak, point) {
-            if self.scope_at.is_none_or(|s| s < k) {
+            if self.scope_at.is_some_and(|s| s < k) {
                 return Some(value_clause(vocab, &self.subj, metric, &self.q_text, n));
             }
         }
