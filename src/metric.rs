@@ -109,6 +109,21 @@ pub fn unit_scale(unit: &str) -> Option<(&'static str, f64)> {
     })
 }
 
+/// A rate written at the start of `text` (`MB/s`, `img/s`): a word, a
+/// slash and a word, ending there.
+pub fn rate_written_at(text: &str) -> Option<&str> {
+    let word = |s: &str| -> usize {
+        s.chars().take_while(|c| c.is_alphabetic() || matches!(c, 'µ' | 'μ')).map(char::len_utf8).sum()
+    };
+    let top = word(text);
+    if top == 0 || !text[top..].starts_with('/') {
+        return None;
+    }
+    let end = top + 1 + word(&text[top + 1..]);
+    let ends = text[end..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '_');
+    (end > top + 1 && ends).then(|| &text[..end])
+}
+
 /// How a value given in one unit is written in another of the same
 /// dimension: unchanged, or one multiplication or division by the ratio of
 /// the units (a whole number where the ratio is one — 1000 for ms → µs, so

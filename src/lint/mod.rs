@@ -18,6 +18,7 @@
 
 mod context;
 mod intent;
+mod number;
 pub(crate) mod prose;
 pub(crate) mod read;
 pub(crate) mod report;

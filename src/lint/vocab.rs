@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::number::number_at;
+pub(crate) use super::number::{time_unit, Number, Unit};
 use super::Options;
 use crate::metric::Direction;
 use crate::query::filter::is_pseudo_param;
@@ -361,48 +363,10 @@ pub(crate) enum Tok {
     Punct(char),
 }
 
-/// A number as written, with its unit.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Number {
-    pub value: f64,
-    /// Half the last written digit, relative to the value: how precisely it
-    /// was stated (`2.3` → 0.05 / 2.3).
-    pub precision: f64,
-    pub unit: Unit,
-    /// With a `k`/`M` suffix, the value read as powers of two (`16k` →
-    /// 16384): how sizes and sequence lengths are often written.
-    pub binary: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Unit {
-    None,
-    /// `2.3x`
-    Times,
-    /// `20%`
-    Percent,
-    /// A time unit, as seconds per unit.
-    Time(f64),
-    /// A metric named as the unit (`tok/s`, `TFLOPS`).
-    Metric(String),
-}
-
 static DATE: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}").ok());
-static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?").ok());
 
-fn is_word_char(c: char) -> bool {
+pub(super) fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
-}
-
-/// Time units and their length in seconds.
-pub(crate) fn time_unit(word: &str) -> Option<f64> {
-    match word {
-        "ns" => Some(1e-9),
-        "us" | "µs" | "μs" => Some(1e-6),
-        "ms" => Some(1e-3),
-        "s" | "sec" | "secs" => Some(1.0),
-        _ => None,
-    }
 }
 
 /// Cuts a sentence into tokens.
@@ -519,82 +483,6 @@ pub(super) fn phrase_at(vocab: &Vocabulary, lower: &str) -> Option<(usize, Meani
         }
     }
     None
-}
-
-/// A number at the start of `rest` (with `,` thousands, `k`/`M`/`G`
-/// magnitudes), followed by its unit if there is one. `None` when the digits
-/// belong to a name (`H100`, `70B`, `v2`).
-fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usize)> {
-    let re = NUMBER.as_ref()?;
-    let m = re.find(rest)?;
-    let digits = m.as_str();
-    let mut value: f64 = digits.replace(',', "").parse().ok()?;
-    let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
-    // A number's digits fit an i32 (the regex read them from one line).
-    let mut half = 0.5 * 10f64.powi(-i32::try_from(decimals).unwrap_or(i32::MAX));
-    let mut len = m.end();
-    let after = &rest[len..];
-    let next = after.chars().next();
-    let mut unit = Unit::None;
-    let mut binary = None;
-    // What follows the suffix character, if there is one.
-    let past_next = &after[next.map_or(0, char::len_utf8)..];
-    let suffix_ends = past_next.chars().next().is_none_or(|c| !is_word_char(c));
-    // Magnitude or ratio suffix glued to the number.
-    match next {
-        Some('x' | '×' | 'X') if suffix_ends => {
-            len += next.map_or(0, char::len_utf8);
-            unit = Unit::Times;
-        }
-        Some('%') => {
-            len += 1;
-            unit = Unit::Percent;
-        }
-        Some(c @ ('k' | 'K' | 'M' | 'G')) if suffix_ends => {
-            let (f, b) = match c {
-                'k' | 'K' => (1e3, 1024.0),
-                'M' => (1e6, 1024.0 * 1024.0),
-                _ => (1e9, 1024.0 * 1024.0 * 1024.0),
-            };
-            binary = Some(value * b);
-            value *= f;
-            half *= f;
-            len += 1;
-        }
-        Some(c) if is_word_char(c) && !after.starts_with("µ") && !after.starts_with("μ") => {
-            // glued unit like `212ms`
-            let w: String = after.chars().take_while(|c| c.is_alphabetic() || *c == 'µ' || *c == 'μ').collect();
-            match time_unit(&w.to_lowercase()) {
-                Some(t) if after[w.len()..].chars().next().is_none_or(|c| !is_word_char(c)) => {
-                    len += w.len();
-                    unit = Unit::Time(t);
-                }
-                _ => return None,
-            }
-        }
-        _ => {}
-    }
-    if unit == Unit::None {
-        // A unit after a space: a metric's phrase or a time unit.
-        let gap = rest[len..].len() - rest[len..].trim_start().len();
-        let at = len + gap;
-        if gap <= 1 && at < rest.len() {
-            if let Some((l, Meaning::Metric(metric))) = phrase_at(vocab, &lower[at..]) {
-                unit = Unit::Metric(metric);
-                len = at + l;
-            } else {
-                let w: String =
-                    rest[at..].chars().take_while(|c| c.is_alphabetic() || *c == 'µ' || *c == 'μ').collect();
-                let boundary = rest[at + w.len()..].chars().next().is_none_or(|c| !is_word_char(c) && c != '/');
-                if let (Some(t), true) = (time_unit(&w.to_lowercase()), boundary) {
-                    unit = Unit::Time(t);
-                    len = at + w.len();
-                }
-            }
-        }
-    }
-    let precision = if value == 0.0 { 0.0 } else { half / value.abs() };
-    Some((Number { value, precision, unit, binary }, len))
 }
 
 #[cfg(test)]

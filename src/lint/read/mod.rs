@@ -213,8 +213,35 @@ impl Sentence<'_> {
             clause.scope_at = scope_at;
             clause.absorb_restated_scope();
             clause.read_all();
-            out.extend(read_whole(&mut clause, c, text));
+            out.extend(said(read_whole(&mut clause, c, text), statement, c, text));
         }
+    }
+}
+
+/// A clause's items; a statement no form of lint's reads is said, never
+/// dropped.
+fn said(items: Vec<Item>, statement: bool, c: &[Token], text: &str) -> Vec<Item> {
+    if items.is_empty() && statement {
+        vec![Item::Unjudged { reason: no_reading(c, text) }]
+    } else {
+        items
+    }
+}
+
+/// Why a statement came to no reading: a unit lint cannot convert to its
+/// metric's, else no form that reads it.
+fn no_reading(c: &[Token], text: &str) -> String {
+    let unit = c.iter().find_map(|t| match &t.kind {
+        Tok::Number(Number { unit: Unit::Unknown(u), .. }) => Some(u.clone()),
+        Tok::Number(Number { unit: Unit::Scaled(..), .. }) => Some(text[t.start..t.end].to_string()),
+        _ => None,
+    });
+    match unit {
+        Some(u) => format!(
+            "unread: `{u}` is in no unit reckon converts to the metric's; state it in the metric's unit, or as a \
+             claim region"
+        ),
+        None => "unread: lint has no form that reads this; state it as a claim region".to_string(),
     }
 }
 
@@ -338,7 +365,7 @@ fn has_statement(c: &[Token], used: &[usize]) -> bool {
     let comparative = has(c, BETTER) || has(c, WORSE) || has(c, HIGHER) || has(c, LOWER);
     let number = c.iter().enumerate().filter(|(i, _)| !used.contains(i)).any(|(i, t)| match &t.kind {
         Tok::Number(n) => match n.unit {
-            Unit::Metric(_) | Unit::Time(_) => true,
+            Unit::Metric(_) | Unit::Time(_) | Unit::Scaled(..) | Unit::Unknown(_) => true,
             Unit::Times | Unit::Percent => comparative || ratio::times_the(c, i).is_some() || has(c, &["within"]),
             Unit::None => words_before(c, i, 1).first().is_some_and(|w| COPULA.contains(w) || VS.contains(w)),
         },

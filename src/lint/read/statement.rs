@@ -194,6 +194,10 @@ impl Clause<'_> {
         match &n.unit {
             Unit::Metric(m) => *m == self.metric,
             Unit::Time(_) => self.vocab.unit(&self.metric).and_then(super::super::vocab::time_unit).is_some(),
+            // `300 MB/s` measures a metric kept in a unit of that dimension.
+            Unit::Scaled(dimension, _) => {
+                self.vocab.unit(&self.metric).and_then(crate::metric::dimension) == Some(*dimension)
+            }
             // `hits 77% of requests`, `stays below 70%`, `MFU peaks at
             // 58.5%` of a fraction; not `3% below X`, `27% more hits`.
             Unit::Percent => {
@@ -232,7 +236,7 @@ impl Clause<'_> {
                     || peak_at
                     || !set && matches!(self.c.get(i.wrapping_sub(1)).map(|t| &t.kind), Some(Tok::Punct(':' | '=')))
             }
-            Unit::Times => false,
+            Unit::Unknown(_) | Unit::Times => false,
         }
     }
 
@@ -295,6 +299,10 @@ fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f64 {
             let stored = vocab.unit(metric).and_then(super::super::vocab::time_unit).unwrap_or(*secs);
             n.value * secs / stored
         }
+        Unit::Scaled(_, scale) => match vocab.unit(metric).and_then(crate::metric::unit_scale) {
+            Some((_, stored)) => n.value * scale / stored,
+            None => n.value,
+        },
         _ => n.value,
     }
 }
