@@ -119,3 +119,86 @@ fn a_trtllm_bench_report_cut_before_its_numbers_is_refused() {
     let e = common::corpus::parse_as(Format::TrtllmBench, &path, &GenericOptions::default()).unwrap_err().to_string();
     assert!(e.contains("cut.log:2: this trtllm-bench report has no request or performance section"), "{e}");
 }
+
+// ------------------------------------------------------------ MLPerf loadgen
+
+/// The run both of a test's loadgen files give: the same names and values.
+fn assert_sdxl_offline(r: &RawRun) {
+    assert_eq!(param(r, "scenario"), Some(&text("Offline")));
+    assert_eq!(param(r, "mode"), Some(&text("PerformanceOnly")));
+    assert_eq!(param(r, "result"), Some(&text("VALID")));
+    assert_eq!(param(r, "sut_name"), Some(&text("PySUT")));
+    assert_eq!(param(r, "min_duration_satisfied"), Some(&text("Yes")));
+    assert_eq!(param(r, "early_stopping_satisfied"), Some(&text("Yes")));
+    assert_eq!(param(r, "samples_per_query"), Some(&Value::Num(10.0)));
+    assert_eq!(param(r, "target_latency_ns"), Some(&Value::Num(0.0)));
+    assert_eq!(param(r, "min_duration_ms"), Some(&Value::Num(0.0)));
+    assert_eq!(param(r, "performance_sample_count"), Some(&Value::Num(5000.0)));
+    // A seed past 2^53 keeps its digits.
+    assert_eq!(param(r, "qsl_rng_seed"), Some(&text("13281865557512327830")));
+    close(metric(r, "samples_per_second"), 0.165037);
+    assert_eq!(unit(r, "samples_per_second"), Some("samples/s"));
+    assert_eq!(direction(r, "samples_per_second"), Direction::Higher);
+    for (name, v) in [
+        ("min_latency_ns", 6_268_465_782.0),
+        ("max_latency_ns", 60_592_566_749.0),
+        ("mean_latency_ns", 33_431_331_185.0),
+        ("p50_latency_ns", 36_448_535_095.0),
+        ("p99.9_latency_ns", 60_592_566_749.0),
+    ] {
+        assert_eq!(metric(r, name), v, "{name}");
+        assert_eq!(unit(r, name), Some("ns"), "{name}");
+        assert_eq!(direction(r, name), Direction::Lower, "{name}");
+    }
+}
+
+#[test]
+fn mlperf_loadgen_summary_is_one_run_with_its_scenario_result_and_latencies_in_ns() {
+    let (format, runs, outcome) = parse("corpus/mlperf/sdxl-offline-mlperf_log_summary.txt");
+    assert_eq!(format, Format::MlperfSummary);
+    assert!(outcome.skipped.is_empty(), "{outcome:?}");
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    assert_eq!(r.line, 2);
+    assert_sdxl_offline(r);
+    let names: Vec<&str> = r.metrics.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "samples_per_second",
+            "min_latency_ns",
+            "max_latency_ns",
+            "mean_latency_ns",
+            "p50_latency_ns",
+            "p90_latency_ns",
+            "p95_latency_ns",
+            "p97_latency_ns",
+            "p99_latency_ns",
+            "p99.9_latency_ns"
+        ]
+    );
+}
+
+#[test]
+fn mlperf_loadgen_detail_events_give_the_summary_run_and_its_time() {
+    let (format, runs, outcome) = parse("corpus/mlperf/sdxl-offline-mlperf_log_detail.txt");
+    assert_eq!(format, Format::MlperfDetail);
+    assert_eq!(runs.len(), 1);
+    let r = &runs[0];
+    assert_sdxl_offline(r);
+    assert_eq!(r.time.as_deref(), Some("2024-06-01T14:48:08Z"));
+    assert_eq!(param(r, "loadgen_version"), Some(&text("4.0 @ fa4fe53e53")));
+    assert_eq!(metric(r, "query_count"), 1.0);
+    assert_eq!(param(r, "target_latency_percentile"), Some(&Value::Num(0.99)));
+    // Every metric of the summary file, under the same name.
+    let (_, summary, _) = parse("corpus/mlperf/sdxl-offline-mlperf_log_summary.txt");
+    for m in &summary[0].metrics {
+        assert_eq!(metric(r, &m.name), m.value, "{}", m.name);
+    }
+    // What is not stored is named.
+    assert!(outcome.skipped.iter().any(|n| n.contains("requested_*")), "{outcome:?}");
+    assert!(
+        outcome.skipped.iter().any(|n| n.contains("loaded_qsl_set") && n.contains("generated_query_count")),
+        "{outcome:?}"
+    );
+}

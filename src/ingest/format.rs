@@ -14,6 +14,7 @@ use super::hyperfine::Hyperfine;
 use super::llmperf::Llmperf;
 use super::lm_eval::LmEval;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
+use super::mlperf::{MlperfDetail, MlperfSummary};
 use super::nvbench::{NvbenchCsv, NvbenchJson};
 use super::pyjson;
 use super::pytest_benchmark::PytestBenchmark;
@@ -70,6 +71,10 @@ pub enum Format {
     GenaiPerfCsv,
     /// lm-evaluation-harness results JSON.
     LmEval,
+    /// `MLPerf` loadgen's `mlperf_log_summary.txt`.
+    MlperfSummary,
+    /// `MLPerf` loadgen's `mlperf_log_detail.txt`.
+    MlperfDetail,
     /// Any CSV with a header row.
     Csv,
     /// Any JSON lines file of flat-ish objects.
@@ -77,7 +82,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 21] = [
+    pub const ALL: [Format; 23] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
@@ -97,6 +102,8 @@ impl Format {
         Format::GenaiPerfJson,
         Format::GenaiPerfCsv,
         Format::LmEval,
+        Format::MlperfSummary,
+        Format::MlperfDetail,
         Format::Csv,
         Format::Jsonl,
     ];
@@ -123,6 +130,8 @@ impl Format {
             Format::GenaiPerfJson => GenaiPerfJson::NAME,
             Format::GenaiPerfCsv => GenaiPerfCsv::NAME,
             Format::LmEval => LmEval::NAME,
+            Format::MlperfSummary => MlperfSummary::NAME,
+            Format::MlperfDetail => MlperfDetail::NAME,
             Format::Csv => Csv::NAME,
             Format::Jsonl => Jsonl::NAME,
         }
@@ -219,8 +228,10 @@ impl Format {
     ];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 8] = [
+    const TEXT: [Format; 10] = [
         Format::TrtllmBench,
+        Format::MlperfSummary,
+        Format::MlperfDetail,
         Format::ServingStdout,
         Format::Guidellm,
         Format::GenaiPerfCsv,
@@ -251,6 +262,8 @@ impl Format {
             Format::GenaiPerfJson => GenaiPerfJson::detect(sniff),
             Format::GenaiPerfCsv => GenaiPerfCsv::detect(sniff),
             Format::LmEval => LmEval::detect(sniff),
+            Format::MlperfSummary => MlperfSummary::detect(sniff),
+            Format::MlperfDetail => MlperfDetail::detect(sniff),
             Format::Csv => Csv::detect(sniff),
             Format::Jsonl => Jsonl::detect(sniff),
         }
@@ -316,6 +329,8 @@ impl Format {
             Format::GenaiPerfJson => GenaiPerfJson::parse,
             Format::GenaiPerfCsv => GenaiPerfCsv::parse,
             Format::LmEval => LmEval::parse,
+            Format::MlperfSummary => MlperfSummary::parse,
+            Format::MlperfDetail => MlperfDetail::parse,
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {

@@ -21,6 +21,7 @@ pub mod llmperf;
 pub mod lm_eval;
 pub mod log_format;
 pub mod log_time;
+pub mod mlperf;
 pub mod nvbench;
 pub mod pyjson;
 pub mod pytest_benchmark;

@@ -34,7 +34,7 @@ pub(super) fn unknown() -> String {
     "not a benchmark log reckon knows; reckon reads SGLang/vLLM result JSON(L), \
      console output with a \"Serving Benchmark Result\" block, hyperfine JSON, \
      Google Benchmark, pytest-benchmark, nvbench, asv and criterion output, \
-     vLLM's latency and throughput JSON, llmperf summaries, trtllm-bench reports, \
+     vLLM's latency and throughput JSON, llmperf summaries, trtllm-bench reports, MLPerf loadgen logs, \
      guidellm reports, GenAI-Perf/AIPerf exports and lm-eval results, \
      CSV with a header row and JSON lines; use --format to say which one this is"
         .into()
