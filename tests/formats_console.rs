@@ -202,3 +202,103 @@ fn mlperf_loadgen_detail_events_give_the_summary_run_and_its_time() {
         "{outcome:?}"
     );
 }
+
+// ------------------------------------------------------------ nvbench --md
+
+#[test]
+fn nvbench_markdown_tables_give_the_runs_the_json_and_csv_readers_give() {
+    let (format, runs, outcome) = parse("corpus/nvbench/histogram-rtx3060-markdown.md");
+    assert_eq!(format, Format::NvbenchMarkdown);
+    assert!(outcome.skipped.is_empty(), "{outcome:?}");
+    // Four benchmarks: 26 + 26 array sizes, then 6 block sizes each.
+    assert_eq!(runs.len(), 64);
+    let r = &runs[0];
+    assert_eq!(param(r, "benchmark"), Some(&text("Simple Histogram (Different Array sizes)")));
+    assert_eq!(param(r, "device"), Some(&Value::Num(0.0)));
+    assert_eq!(param(r, "device_name"), Some(&text("NVIDIA GeForce RTX 3060")));
+    // Axes, named by the log's `Run:` lines; a power of two is its value.
+    assert_eq!(param(r, "Array Size"), Some(&Value::Num(2.0)));
+    assert_eq!(param(r, "Num Bins"), Some(&Value::Num(512.0)));
+    assert_eq!(param(r, "Num Threads"), Some(&Value::Num(512.0)));
+    let names: Vec<&str> = r.metrics.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "num_elements",
+            "memory_reads",
+            "memory_writes",
+            "samples",
+            "cpu_time",
+            "cpu_noise",
+            "gpu_time",
+            "gpu_noise",
+            "items_per_second",
+            "global_mem_bw",
+            "bandwidth_util",
+            "batch_samples",
+            "batch_gpu_time"
+        ]
+    );
+    assert_eq!(metric(r, "num_elements"), 2.0);
+    assert_eq!((metric(r, "memory_reads"), unit(r, "memory_reads")), (8.0, Some("B")));
+    assert_eq!(metric(r, "memory_writes"), 2048.0);
+    assert_eq!((metric(r, "samples"), metric(r, "batch_samples")), (73958.0, 96903.0));
+    close(metric(r, "cpu_time"), 27.050e-6);
+    close(metric(r, "gpu_time"), 6.761e-6);
+    close(metric(r, "batch_gpu_time"), 5.160e-6);
+    assert_eq!(unit(r, "gpu_time"), Some("s"));
+    close(metric(r, "cpu_noise"), 3.0504);
+    close(metric(r, "gpu_noise"), 0.134);
+    close(metric(r, "items_per_second"), 295_832.0);
+    assert_eq!(unit(r, "items_per_second"), Some("items/s"));
+    close(metric(r, "global_mem_bw"), 304.115e6);
+    assert_eq!(unit(r, "global_mem_bw"), Some("B/s"));
+    close(metric(r, "bandwidth_util"), 0.0008);
+    assert_eq!(direction(r, "gpu_time"), Direction::Lower);
+    assert_eq!(direction(r, "items_per_second"), Direction::Higher);
+    // The last row of the first table: ms, MiB and G in their cells.
+    let last = &runs[25];
+    assert_eq!(param(last, "Array Size"), Some(&Value::Num(67_108_864.0)));
+    close(metric(last, "gpu_time"), 36.271e-3);
+    assert_eq!(metric(last, "memory_reads"), 256.0 * 1_048_576.0);
+    close(metric(last, "items_per_second"), 1.850e9);
+    let grid = &runs[52];
+    assert_eq!(param(grid, "benchmark"), Some(&text("Simple Histogram (Different Grid and Block sizes)")));
+    assert_eq!(param(grid, "Num Threads"), Some(&Value::Num(32.0)));
+}
+
+#[test]
+fn nvbench_markdown_without_its_log_is_refused_naming_the_exports_that_work() {
+    let md = std::fs::read_to_string(common::fixtures().join("corpus/nvbench/histogram-rtx3060-markdown.md")).unwrap();
+    let results = &md[md.find("# Benchmark Results").unwrap()..];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.md");
+    std::fs::write(&path, results).unwrap();
+    let e = common::corpus::parse_as(Format::NvbenchMarkdown, &path, &GenericOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("no log `Run:` lines") && e.to_string().contains("`--json` or `--csv`"), "{e}");
+}
+
+// ------------------------------------------- refused, with the export that works
+
+fn refused(rel: &str) -> String {
+    let path = common::fixtures().join(rel);
+    match Format::detect(&path, &common::corpus::head(&path)) {
+        Err(reckon::Error::UnknownFormat { msg, .. }) => msg,
+        other => panic!("{rel}: expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn perf_stat_output_is_refused_naming_the_tool_and_an_export_that_works() {
+    // German locale: `39.293.025.980` cycles, `19.730,56 msec`.
+    let m = refused("corpus/perf-stat/tiled-matmul-de_DE.profile");
+    assert!(m.starts_with("looks like `perf stat` output"), "{m}");
+    assert!(m.contains("CSV with a header row"), "{m}");
+}
+
+#[test]
+fn a_torch_benchmark_compare_table_is_refused_naming_the_export_that_works() {
+    let m = refused("corpus/torch-benchmark/interpolate-pr-vs-nightly-compare.md");
+    assert!(m.starts_with("looks like a `torch.utils.benchmark` `Compare` table"), "{m}");
+    assert!(m.contains("JSON lines") && m.contains("m.median"), "{m}");
+}

@@ -394,14 +394,18 @@ fn llmperf_per_request_results_are_refused() {
     assert!(m.contains("`*_summary.json`"), "{m}");
 }
 
-/// Every fixture of the corpus has a test, here, in `formats_neighbours`
-/// or in `formats_serving` (the stdout-style files in `formats_stdout`); a
-/// new one must get its own.
+/// Every fixture of the corpus has a test, here, in `formats_neighbours`,
+/// `formats_serving` or `formats_console` (the stdout-style files in
+/// `formats_stdout`); a new one must get its own.
 #[test]
 fn every_json_fixture_is_covered() {
-    let covered =
-        [include_str!("formats_json.rs"), include_str!("formats_neighbours.rs"), include_str!("formats_serving.rs")]
-            .concat();
+    let covered = [
+        include_str!("formats_json.rs"),
+        include_str!("formats_neighbours.rs"),
+        include_str!("formats_serving.rs"),
+        include_str!("formats_console.rs"),
+    ]
+    .concat();
     let mut files = Vec::new();
     let mut dirs = vec![fixture("corpus")];
     while let Some(dir) = dirs.pop() {

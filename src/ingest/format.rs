@@ -15,7 +15,7 @@ use super::llmperf::Llmperf;
 use super::lm_eval::LmEval;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
 use super::mlperf::{MlperfDetail, MlperfSummary};
-use super::nvbench::{NvbenchCsv, NvbenchJson};
+use super::nvbench::{NvbenchCsv, NvbenchJson, NvbenchMarkdown};
 use super::pyjson;
 use super::pytest_benchmark::PytestBenchmark;
 use super::refuse::{self, JsonLook};
@@ -51,6 +51,8 @@ pub enum Format {
     NvbenchJson,
     /// `nvbench --csv`.
     NvbenchCsv,
+    /// `nvbench --md`.
+    NvbenchMarkdown,
     /// asv results (format version 2).
     Asv,
     /// criterion's `sample.json`, `estimates.json`, `benchmark.json`.
@@ -82,7 +84,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 23] = [
+    pub const ALL: [Format; 24] = [
         Format::SglangJsonl,
         Format::VllmJson,
         Format::ServingStdout,
@@ -92,6 +94,7 @@ impl Format {
         Format::PytestBenchmark,
         Format::NvbenchJson,
         Format::NvbenchCsv,
+        Format::NvbenchMarkdown,
         Format::Asv,
         Format::CriterionJson,
         Format::CriterionCsv,
@@ -120,6 +123,7 @@ impl Format {
             Format::PytestBenchmark => PytestBenchmark::NAME,
             Format::NvbenchJson => NvbenchJson::NAME,
             Format::NvbenchCsv => NvbenchCsv::NAME,
+            Format::NvbenchMarkdown => NvbenchMarkdown::NAME,
             Format::Asv => Asv::NAME,
             Format::CriterionJson => CriterionJson::NAME,
             Format::CriterionCsv => CriterionCsv::NAME,
@@ -205,7 +209,7 @@ impl Format {
         if let Some(f) = Format::TEXT.into_iter().find(|f| f.claims(&sniff)) {
             return Ok(f);
         }
-        refuse(refuse::unknown())
+        refuse(refuse::known_text(text).unwrap_or_else(refuse::unknown))
     }
 
     /// The formats of JSON content, in the order they are asked (the
@@ -228,10 +232,11 @@ impl Format {
     ];
 
     /// The formats of other text, in the order they are asked.
-    const TEXT: [Format; 10] = [
+    const TEXT: [Format; 11] = [
         Format::TrtllmBench,
         Format::MlperfSummary,
         Format::MlperfDetail,
+        Format::NvbenchMarkdown,
         Format::ServingStdout,
         Format::Guidellm,
         Format::GenaiPerfCsv,
@@ -252,6 +257,7 @@ impl Format {
             Format::PytestBenchmark => PytestBenchmark::detect(sniff),
             Format::NvbenchJson => NvbenchJson::detect(sniff),
             Format::NvbenchCsv => NvbenchCsv::detect(sniff),
+            Format::NvbenchMarkdown => NvbenchMarkdown::detect(sniff),
             Format::Asv => Asv::detect(sniff),
             Format::CriterionJson => CriterionJson::detect(sniff),
             Format::CriterionCsv => CriterionCsv::detect(sniff),
@@ -319,6 +325,7 @@ impl Format {
             Format::PytestBenchmark => PytestBenchmark::parse,
             Format::NvbenchJson => NvbenchJson::parse,
             Format::NvbenchCsv => NvbenchCsv::parse,
+            Format::NvbenchMarkdown => NvbenchMarkdown::parse,
             Format::Asv => Asv::parse,
             Format::CriterionJson => CriterionJson::parse,
             Format::CriterionCsv => CriterionCsv::parse,

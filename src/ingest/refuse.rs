@@ -40,6 +40,33 @@ pub(super) fn unknown() -> String {
         .into()
 }
 
+/// Text of a tool reckon knows and does not read, with the export that
+/// works instead: `perf stat`'s report (its numbers in the locale's
+/// separators, one counter per line beside derived ratios) and a
+/// `torch.utils.benchmark` `Compare` table (printed for reading: each cell
+/// a median with its IQR, the unit in a footer).
+pub(super) fn known_text(text: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(text);
+    let mut lines = text.lines().map(str::trim);
+    if text.contains("Performance counter stats for") {
+        return Some(
+            "looks like `perf stat` output, which reckon does not read (its counters are written with the \
+             locale's separators beside derived ratios); write the counters as CSV with a header row \
+             (`event,value`, values without thousands separators) and ingest that"
+                .into(),
+        );
+    }
+    let compare = lines.any(|l| l.starts_with("[--") && l.ends_with("--]") && l.len() > 10)
+        && text.lines().any(|l| l.contains(" threads: ---"));
+    compare.then(|| {
+        "looks like a `torch.utils.benchmark` `Compare` table, which is printed for reading and not read by reckon; \
+         save the measurements as JSON lines instead, one object per `Measurement` — e.g. \
+         `{\"label\": t.label, \"sub_label\": t.sub_label, \"description\": t.description, \"num_threads\": \
+         t.num_threads, \"median_s\": m.median, \"iqr_s\": m.iqr}` with `t = m.task_spec` — and ingest that"
+            .into()
+    })
+}
+
 /// What JSON content holds, as far as detection is concerned.
 pub(super) enum JsonLook {
     /// Not JSON after all (or nothing to go on): other formats are asked.

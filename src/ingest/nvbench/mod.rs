@@ -1,4 +1,4 @@
-//! nvbench (`--json`, `--csv`): one run per benchmark × state.
+//! nvbench (`--json`, `--csv`, `--md`): one run per benchmark × state.
 //!
 //! * Params: `benchmark` (its name), `device` (the id) and `device_name`,
 //!   and each axis by its name (`BlockSize = 256`, `T = F32`); in JSON also
@@ -19,9 +19,11 @@
 
 mod csv;
 mod json;
+mod markdown;
 
 pub use csv::NvbenchCsv;
 pub use json::NvbenchJson;
+pub use markdown::NvbenchMarkdown;
 
 /// A summary's metric: its name and unit, from nvbench's name for it, the
 /// name before it (`Noise` follows the time it is the noise of) and its
