@@ -124,6 +124,15 @@ pub fn rate_written_at(text: &str) -> Option<&str> {
     (end > top + 1 && ends).then(|| &text[..end])
 }
 
+/// Whether a logged 0 of a metric can be the signature of a failed run
+/// rather than a measurement: vLLM logs 0 for every metric of a run whose
+/// requests all failed, and no working system has a throughput or a
+/// latency of 0. A metric where lower is better and that is not a time (an
+/// error count, an error rate, a miss count) has a real 0: no errors.
+pub fn zero_signals_failure(direction: Direction, unit: Option<&str>) -> bool {
+    direction != Direction::Lower || unit.and_then(unit_scale).is_some_and(|(dim, _)| dim == "time")
+}
+
 /// How a value given in one unit is written in another of the same
 /// dimension: unchanged, or one multiplication or division by the ratio of
 /// the units (a whole number where the ratio is one — 1000 for ms → µs, so

@@ -38,7 +38,7 @@ fn finding_13_a_failed_repeat_is_left_out_and_said_not_the_whole_point() {
         )
         .args(["claims", "doc.md"])
         .status(0)
-        .stdout_has("no data: no runs of onefail at concurrency=1")
+        .stdout_has("no data: no run of onefail at concurrency=1 the statistics can use")
         .stdout_has("1 of 1 runs of onefail at concurrency=1 logged tput 0, left out")
         .run();
 }

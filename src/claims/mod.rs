@@ -143,6 +143,10 @@ pub struct Stat {
     /// interval alone clears its rule: its level is stricter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<Corrected>,
+    /// Every cell behind the estimate had two or more runs: an interval of
+    /// no width is runs that agree exactly, not a lack of repeats.
+    #[serde(skip)]
+    pub repeated: bool,
 }
 
 /// The interval a Holm-corrected decision used (see [`Stat::corrected`]).
@@ -163,6 +167,15 @@ pub enum StatKind {
 }
 
 impl Stat {
+    /// Why the interval has no width.
+    fn no_width(&self) -> &'static str {
+        if self.repeated {
+            "no spread: the repeated runs logged the same value"
+        } else {
+            "no interval: single runs and no repeats to measure the noise"
+        }
+    }
+
     /// For humans: `95% interval +8.4% to +12%, margin 2%` (a ratio) or
     /// `estimate 3391, 90% interval 3350 to 3433, band 3323 to 3458`.
     pub fn describe(&self) -> String {
@@ -170,7 +183,7 @@ impl Stat {
         match self.of {
             StatKind::Ratio => {
                 let mut s = if self.interval.lo == self.interval.hi {
-                    "no interval: single runs and no repeats to measure the noise".to_string()
+                    self.no_width().to_string()
                 } else {
                     format!(
                         "{level} interval {} to {}",
@@ -200,10 +213,7 @@ impl Stat {
             }
             StatKind::Value => {
                 let mut s = if self.interval.lo == self.interval.hi {
-                    format!(
-                        "estimate {}, no interval: single runs and no repeats to measure the noise",
-                        shown(self.estimate)
-                    )
+                    format!("estimate {}, {}", shown(self.estimate), self.no_width())
                 } else {
                     format!(
                         "estimate {}, {level} interval {} to {}",
@@ -311,6 +321,7 @@ fn comparison_stat(c: &Comparison, test: Test, outcome: PointOutcome) -> Stat {
         margin: Some(c.margin),
         band: (test == Test::Matches).then(|| Interval { lo: (-m).exp(), hi: m.exp() }),
         corrected: None,
+        repeated: !c.single_run,
     }
 }
 

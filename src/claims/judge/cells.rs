@@ -70,8 +70,11 @@ impl Judge<'_, '_> {
             let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
             let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
             let logged: BTreeSet<String> = dropped.iter().map(|v| format_number(*v)).collect();
-            let why = if log && first.is_finite() {
+            let failure = crate::metric::zero_signals_failure(pivot.metric.direction, pivot.metric.unit.as_deref());
+            let why = if log && first.is_finite() && failure {
                 "not a measurement a ratio can use (a run whose requests all failed logs 0)"
+            } else if log && first.is_finite() {
+                "a measurement, but no ratio can be taken of it (ratios and comparisons read the logs of values)"
             } else {
                 "not a finite number"
             };
@@ -88,6 +91,33 @@ impl Judge<'_, '_> {
             values: keep.iter().map(|i| cell.values[*i]).collect(),
             sweeps: keep.iter().map(|i| sweeps.get(*i).cloned().unwrap_or_default()).collect(),
         })
+    }
+
+    /// Whether a level of the pivot's metric is read on the raw scale: a
+    /// metric whose 0 is a real measurement (no errors, see
+    /// [`crate::metric::zero_signals_failure`]) has a level of 0, which the
+    /// logs cannot hold.
+    pub(super) fn level_scale(pivot: &Pivot) -> Scale {
+        if crate::metric::zero_signals_failure(pivot.metric.direction, pivot.metric.unit.as_deref()) {
+            Scale::Log
+        } else {
+            Scale::Raw
+        }
+    }
+
+    /// What a cell without runs the statistics use lacks: no runs at all,
+    /// or runs that were all left out (and said so in the evidence).
+    pub(super) fn lacking(&self, pivot: &Pivot, row: usize, series: &[&str], at: &str) -> String {
+        let logged = |s: &&str| {
+            let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == *s));
+            col.and_then(|c| pivot.cells.get(row)?.get(c)?.as_ref()).is_some_and(|cell| !cell.values.is_empty())
+        };
+        let shown: Vec<String> = series.iter().map(|s| self.shown(s)).collect();
+        if series.iter().any(logged) {
+            format!("no run of {}{at} the statistics can use", shown.join(" or "))
+        } else {
+            format!("no runs of {}{at}", shown.join(" or "))
+        }
     }
 
     /// One cell read on its own: the runs of its newest sweep.

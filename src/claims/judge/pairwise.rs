@@ -108,11 +108,11 @@ impl Judge<'_, '_> {
             let (ca, cb) = match self.pair(pivot, (row, a), (row, b), Scale::Log) {
                 (Some(ca), Some(cb)) => (ca, cb),
                 (None, _) => {
-                    lacking.push(format!("no runs of {a_shown}{at}"));
+                    lacking.push(self.lacking(pivot, row, &[a], &at));
                     break;
                 }
                 (_, None) => {
-                    lacking.push(format!("no runs of {b_shown}{at}"));
+                    lacking.push(self.lacking(pivot, row, &[b.as_str()], &at));
                     continue;
                 }
             };

@@ -64,6 +64,7 @@ impl Judge<'_, '_> {
                 margin: matches!(v.op, Op::Approx | Op::Eq).then_some(margin),
                 band: check.band,
                 corrected: None,
+                repeated: !est.single_run,
             };
             let mut p = Point::from_check(
                 label,
@@ -153,8 +154,8 @@ impl Judge<'_, '_> {
                 }
             }
             (c1, _) => {
-                let at = if c1.is_none() { l1 } else { l2 };
-                found.missing.push(format!("no runs of {} at {at}", self.shown(series)));
+                let (row, at) = if c1.is_none() { (r1, l1) } else { (r2, l2) };
+                found.missing.push(self.lacking(pivot, row, &[series], &format!(" at {at}")));
             }
         }
     }
@@ -170,7 +171,11 @@ impl Judge<'_, '_> {
         pooled: Option<f64>,
         found: &mut Found,
     ) {
-        let scale = if matches!(term, Term::Difference(..)) { Scale::Raw } else { Scale::Log };
+        let scale = match term {
+            Term::Difference(..) => Scale::Raw,
+            Term::Level(_) => Self::level_scale(pivot),
+            Term::Ratio(..) => Scale::Log,
+        };
         for (row, key) in Self::rows(pivot, q) {
             let cells: Vec<Option<CellRuns>> = match series {
                 [a, b] => {
@@ -186,11 +191,11 @@ impl Judge<'_, '_> {
                 let label = Self::label(pivot, key);
                 let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
                 let list = if Self::names_points(q) { &mut found.missing } else { &mut found.gaps };
-                let lacking: Vec<String> = lacking.iter().map(|s| self.shown(s)).collect();
-                list.push(format!("no runs of {}{at}", lacking.join(" or ")));
+                list.push(self.lacking(pivot, row, &lacking, &at));
                 continue;
             };
             let est = match term {
+                Term::Level(_) if scale == Scale::Raw => stats::estimate_level_raw(&cells[0].values, pooled),
                 Term::Level(_) => stats::estimate_level(&cells[0].values, pooled),
                 Term::Ratio(..) => stats::estimate_ratio(&cells[0].values, &cells[1].values, pooled),
                 Term::Difference(..) => stats::estimate_difference(&cells[0].values, &cells[1].values, pooled),

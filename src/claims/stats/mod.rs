@@ -46,7 +46,8 @@ pub(crate) use fold::{decided_level, fold, Folded, Quantifier};
 pub(crate) use step::step_bound;
 
 pub(crate) use value::{
-    aggregate, check_value, estimate_difference, estimate_level, estimate_ratio, Aggregate, Estimate, PointOutcome,
+    aggregate, check_value, estimate_difference, estimate_level, estimate_level_raw, estimate_ratio, Aggregate,
+    Estimate, PointOutcome,
 };
 
 use crate::metric::Direction;

@@ -88,6 +88,38 @@ pub(crate) fn estimate_level(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<E
     })
 }
 
+/// The estimate of one cell on the raw scale, for a metric whose 0 is a
+/// measurement (an error rate): the mean of its runs with the t standard
+/// error s/√n (n − 1 degrees of freedom); a single run borrows
+/// `pooled_log_sd` scaled to its value (a log sd is a relative sd), else
+/// has none.
+pub(crate) fn estimate_level_raw(xs: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
+    if let Some(&x) = xs.iter().find(|x| !x.is_finite()) {
+        return Err(StatsError::NotFinite(x));
+    }
+    if xs.is_empty() {
+        return Err(StatsError::Empty);
+    }
+    let n = xs.len();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    let pooled = pooled_log_sd.filter(|p| p.is_finite() && *p > 0.0);
+    let (sd, df) = if n >= 2 {
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        (var.sqrt(), (n - 1) as f64)
+    } else {
+        (pooled.map_or(0.0, |p| p * mean.abs()), f64::INFINITY)
+    };
+    Ok(Estimate {
+        value: median(xs),
+        log: false,
+        center: mean,
+        se: sd / (n as f64).sqrt(),
+        df,
+        runs: n,
+        single_run: n < 2,
+    })
+}
+
 /// The estimate of A/B (literal, whatever the metric's direction): the
 /// difference of the log means with Welch's standard error and degrees of
 /// freedom, exactly as [`compare`] computes d.
