@@ -42,7 +42,7 @@ fn finding_trial_01_an_error_rate_of_0_is_a_measurement_not_a_failed_run() {
 fn finding_trial_03_identical_repeats_have_no_spread_not_no_repeats() {
     Test::new()
         .fixture("trial-llm", ".")
-        .file("doc.md", &claim("c32", "fp8 on error_rate at num_concurrent_requests = 32 < 0.01"))
+        .file("doc.md", claim("c32", "fp8 on error_rate at num_concurrent_requests = 32 < 0.01"))
         .args(["claims", "doc.md"])
         .stdout_has("estimate 0.133, no spread: the repeated runs logged the same value), 2 runs")
         .stdout_lacks("no repeats")
