@@ -236,6 +236,7 @@ fn bounded(mut point: Point, c: &stats::Comparison, step: lang::Step) -> Point {
         margin: None,
         band: None,
         corrected: None,
+        repeated: !c.single_run,
     });
     point.runs_needed = None;
     point.beyond_reach = None;
