@@ -6,22 +6,8 @@
 
 mod common;
 
+use common::claims::{claim, summaries};
 use common::Sandbox;
-
-/// Each claim's one-line summary, by id.
-fn summaries(s: &Sandbox, doc: &str) -> Vec<(String, String)> {
-    let v = s.ok(&["claims", doc, "--format", "json"]).json();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|c| &c["claim"])
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c["summary"].as_str().unwrap().to_string()))
-        .collect()
-}
-
-fn claim(id: &str, text: &str) -> String {
-    format!("<!-- reckon:claim id={id}\n     {text} -->\nx\n<!-- /reckon:claim -->\n\n")
-}
 
 #[test]
 fn google_benchmark_times_in_their_time_unit() {

@@ -230,15 +230,7 @@ fn scalars(prefix: &str, obj: &Map<String, Json>, except: &[&str], run: &mut Raw
             notes.settings.insert(name);
             continue;
         }
-        match v {
-            Json::Null => {}
-            Json::String(s) => run.param(name, Value::from_label(s)),
-            Json::Bool(b) => run.param(name, Value::Text(b.to_string())),
-            Json::Number(_) => run.param(name, Value::Num(pyjson::as_f64(v).unwrap_or(f64::NAN))),
-            Json::Array(_) | Json::Object(_) => {
-                notes.settings.insert(name);
-            }
-        }
+        pyjson::setting(&name, v, run, &mut notes.settings);
     }
 }
 

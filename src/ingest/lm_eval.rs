@@ -97,13 +97,13 @@ fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>) -> RawRun {
             ("date", _) => run.time = pyjson::as_f64(v).and_then(log_time::from_epoch),
             ("config", Json::Object(config)) => {
                 for (ck, cv) in config {
-                    scalar(&format!("config.{ck}"), cv, &mut run, left);
+                    pyjson::setting(&format!("config.{ck}"), cv, &mut run, left);
                 }
             }
             ("pretty_env_info", _) => {
                 left.insert(k.clone());
             }
-            _ => scalar(k, v, &mut run, left),
+            _ => pyjson::setting(k, v, &mut run, left),
         }
     }
     let pretrained = top
@@ -115,19 +115,6 @@ fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>) -> RawRun {
         run.param("model", Value::Text(model));
     }
     run
-}
-
-/// A setting as a param; a list or object is named as not stored.
-fn scalar(name: &str, v: &Json, run: &mut RawRun, left: &mut BTreeSet<String>) {
-    match v {
-        Json::Null => {}
-        Json::String(s) => run.param(name, Value::from_label(s)),
-        Json::Bool(b) => run.param(name, Value::Text(b.to_string())),
-        Json::Number(_) => run.param(name, Value::Num(pyjson::as_f64(v).unwrap_or(f64::NAN))),
-        Json::Array(_) | Json::Object(_) => {
-            left.insert(name.to_string());
-        }
-    }
 }
 
 /// The runs of one task: one per filter its scores name.

@@ -166,6 +166,22 @@ pub fn as_f64(v: &Value) -> Option<f64> {
     }
 }
 
+/// A setting of a JSON report as a param of `run`: text, a flag or a
+/// number; a list or an object is no param and its name goes to `left`, to
+/// be named as not stored.
+pub fn setting(name: &str, v: &Value, run: &mut crate::run::RawRun, left: &mut std::collections::BTreeSet<String>) {
+    use crate::run::Value as Param;
+    match v {
+        Value::Null => {}
+        Value::String(s) => run.param(name, Param::from_label(s)),
+        Value::Bool(b) => run.param(name, Param::Text(b.to_string())),
+        Value::Number(_) => run.param(name, Param::Num(as_f64(v).unwrap_or(f64::NAN))),
+        Value::Array(_) | Value::Object(_) => {
+            left.insert(name.to_string());
+        }
+    }
+}
+
 /// A number as a [`Value`] that [`as_f64`] reads back: JSON has no
 /// `Infinity` or `NaN`, so those become the sentinels Python's tokens do
 /// (for documents of another syntax, YAML's `.inf` and `.nan`).
