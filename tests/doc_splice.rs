@@ -8,6 +8,7 @@
 //! interpret them.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::path::Path;
 
 use proptest::prelude::*;
@@ -438,12 +439,15 @@ fn piece() -> impl Strategy<Value = Piece> {
 }
 
 /// A document from pieces: each piece on its own lines, with `eol` line
-/// endings, and optionally no final line break. Returns the text and the
-/// contents the regions were written with.
-fn build(pieces: &[Piece], eol: &str, final_newline: bool) -> (String, Vec<String>) {
+/// endings, and optionally no final line break. Returns the text, the
+/// contents the regions were written with and each piece's bytes (before
+/// the final line break is taken off).
+fn build(pieces: &[Piece], eol: &str, final_newline: bool) -> (String, Vec<String>, Vec<Range<usize>>) {
     let mut text = String::new();
     let mut contents = Vec::new();
+    let mut spans = Vec::new();
     for piece in pieces {
+        let start = text.len();
         match piece {
             Piece::Prose(lines) => {
                 for line in lines {
@@ -479,11 +483,78 @@ fn build(pieces: &[Piece], eol: &str, final_newline: bool) -> (String, Vec<Strin
                 contents.push(content);
             }
         }
+        spans.push(start..text.len());
     }
     if !final_newline && text.ends_with(eol) {
         text.truncate(text.len() - eol.len());
     }
-    (text, contents)
+    (text, contents, spans)
+}
+
+/// Whether a piece is lines of the author's prose (a value sits inside its
+/// line), which a paragraph goes on through.
+fn is_prose(piece: &Piece) -> bool {
+    matches!(piece, Piece::Prose(_) | Piece::Value(..))
+}
+
+/// For each claim piece written in the middle of a paragraph — a line of
+/// prose right before its opening marker and right after its closing one —
+/// its region's index and the end of that paragraph in `text` (the last
+/// line of the prose and claims going on after it, without its line break):
+/// where its note goes.
+fn mid_paragraph_claims(pieces: &[Piece], spans: &[Range<usize>], text: &str) -> Vec<(usize, usize)> {
+    let nonempty = |p: &&Piece| !matches!(p, Piece::Prose(lines) if lines.is_empty());
+    let mut out = Vec::new();
+    let mut region = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        if matches!(piece, Piece::Prose(_)) {
+            continue;
+        }
+        let before = pieces[..i].iter().rev().find(nonempty).is_some_and(is_prose);
+        let after = pieces[i + 1..].iter().find(nonempty).is_some_and(is_prose);
+        if matches!(piece, Piece::Claim(_)) && before && after {
+            // CommonMark ends the paragraph at a marker line; the author's
+            // goes on through the claims written on the next line.
+            let run = pieces[i + 1..].iter().take_while(|p| is_prose(p) || matches!(p, Piece::Claim(_))).count();
+            let end = spans[i + run].end.min(text.len());
+            out.push((region, text[..end].trim_end_matches(['\r', '\n']).len()));
+        }
+        region += 1;
+    }
+    out
+}
+
+/// The bytes outside `doc`'s regions as [`outside`] gives them, with
+/// reckon's notes for inline claims cut out — written after the block that
+/// holds the claim, the one place outside the regions a splice writes —
+/// and where each note was: its region, and its piece and offset there once
+/// the notes are cut.
+fn outside_but_notes(doc: &Document, text: &str) -> (Vec<String>, Vec<(usize, usize, usize)>) {
+    let mut notes: Vec<(usize, Range<usize>)> =
+        (doc.regions.iter().enumerate()).filter_map(|(i, r)| Some((i, r.detached.as_ref()?.note.clone()?))).collect();
+    notes.sort_by_key(|(_, r)| r.start);
+    let mut bounds = Vec::new();
+    let mut pos = 0;
+    for region in &doc.regions {
+        bounds.push(pos..region.content.start);
+        pos = region.close.end;
+    }
+    bounds.push(pos..text.len());
+    let mut parts = Vec::new();
+    let mut places = Vec::new();
+    for (k, piece) in bounds.iter().enumerate() {
+        let mut kept = String::new();
+        let mut at = piece.start;
+        for (region, note) in notes.iter().filter(|(_, n)| piece.start <= n.start && n.end <= piece.end) {
+            kept.push_str(&text[at..note.start]);
+            places.push((*region, k, kept.len()));
+            at = note.end;
+        }
+        kept.push_str(&text[at..piece.end]);
+        parts.push(kept);
+    }
+    assert_eq!(places.len(), notes.len(), "a note inside another region: {text:?}");
+    (parts, places)
 }
 
 proptest! {
@@ -510,7 +581,7 @@ proptest! {
         ),
     ) {
         let eol = if crlf { "\r\n" } else { "\n" };
-        let (text, contents) = build(&pieces, eol, final_newline);
+        let (text, contents, spans) = build(&pieces, eol, final_newline);
         let doc = parse(&text);
         let found: Vec<&str> = doc.regions.iter().map(|r| r.content(&text)).collect();
         prop_assert_eq!(&found, &contents);
@@ -520,7 +591,21 @@ proptest! {
         let once = doc.splice(&text, &replacements);
         let after = parse(&once);
         prop_assert_eq!(after.regions.len(), doc.regions.len());
-        prop_assert_eq!(outside(&doc, &text), outside(&after, &once));
+        // Outside the regions, the one change is a note after the paragraph
+        // of a claim written in its middle, and only there: at the end of
+        // the prose going on after the claim, never between its lines.
+        let (kept, places) = outside_but_notes(&after, &once);
+        prop_assert_eq!(outside(&doc, &text), kept);
+        let mid = mid_paragraph_claims(&pieces, &spans, &text);
+        let mut piece_starts = vec![0];
+        piece_starts.extend(doc.regions.iter().map(|r| r.close.end));
+        for (region, piece, offset) in places {
+            let expected = mid.iter().find(|(r, _)| *r == region).map(|(_, end)| *end);
+            prop_assert_eq!(Some(piece_starts[piece] + offset), expected, "note of region {}", region);
+        }
+        for (i, region) in after.regions.iter().enumerate().filter(|(_, r)| r.kind == Kind::Claim) {
+            prop_assert_eq!(region.detached.is_some(), mid.iter().any(|(r, _)| *r == i), "claim {}", i);
+        }
         for (region, written) in after.regions.iter().zip(&contents) {
             prop_assert!(!region.edited_by_hand());
             if region.kind == Kind::Claim {

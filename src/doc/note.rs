@@ -183,11 +183,13 @@ pub(crate) fn normalize_note(replacement: &str) -> Option<String> {
 /// opening marker or after its closing one on their lines, the author's
 /// words starting on the opening marker's line, or ending on the closing
 /// marker's (its sentence goes on in the paragraph, a heading's underline
-/// may follow). Its note cannot go inside the region without cutting the
-/// sentence, list or quote in two. `Some` with the byte whose top-level
-/// block the note goes after: the opening marker's, or — when only the
-/// closing marker sits in a line of prose, the opening one on a line of
-/// its own before the block — the closing marker's.
+/// may follow), or its markers on lines of their own in the middle of a
+/// paragraph ([`continued_at`]). Its note cannot go inside the region
+/// without cutting the sentence, list or quote in two. `Some` with the
+/// byte whose top-level block the note goes after: the opening marker's,
+/// or — when only the closing marker sits in a line of prose, the opening
+/// one on a line of its own before the block — the closing marker's, or
+/// the start of the paragraph's line after the closing marker.
 fn inline_anchor(text: &str, region: &super::Region) -> Option<usize> {
     let structural =
         |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')' | '\u{feff}') || c.is_ascii_digit();
@@ -202,8 +204,67 @@ fn inline_anchor(text: &str, region: &super::Region) -> Option<usize> {
     } else if !before_close.chars().all(structural) {
         Some(region.close.start)
     } else {
-        None
+        continued_at(text, region, line_end)
     }
+}
+
+/// The start of the line after a claim's closing marker (whose line ends at
+/// `line_end`) when the claim sits in the middle of a paragraph of the
+/// author's: the line before its opening marker's and the line after its
+/// closing marker's are both prose of the region's list item or quote, with
+/// no blank line between ([`prose_of`]). The note goes after the paragraph
+/// the sentence ends in, not before its last words:
+///
+/// ```markdown
+/// We found that
+/// <!-- reckon:claim id=x … -->
+/// baseline wins
+/// <!-- /reckon:claim -->
+/// at saturation, and moved on.
+/// ```
+///
+/// (Markdown ends a paragraph at a line opening an HTML comment, so a
+/// reader of the rendered page sees the three lines as three paragraphs
+/// either way; the note after the last keeps them next to each other, and
+/// the source's sentence whole.) A claim in the block form — a blank line,
+/// a heading or another block before it, or nothing of the paragraph after
+/// it — keeps its note inside.
+fn continued_at(text: &str, region: &super::Region, line_end: usize) -> Option<usize> {
+    let prefix = super::splice::continuation_prefix(text, region.open.start);
+    let open_line = text[..region.open.start].rfind('\n')?;
+    let prev_start = text[..open_line].rfind('\n').map_or(0, |i| i + 1);
+    let prev = text[prev_start..open_line].trim_end_matches('\r');
+    // The item's first line carries its list marker where the region's
+    // lines carry spaces.
+    let opens_item = !prefix.is_empty() && prefix.trim().is_empty();
+    let next = line_end + 1;
+    let line = text.get(next..)?.split('\n').next()?.trim_end_matches('\r');
+    (prose_of(prev, &prefix, opens_item) && prose_of(line, &prefix, false)).then_some(next)
+}
+
+/// What follows a list item's marker (`-`, `*`, `+`, `1.`, `1)`) at the
+/// start of `s`, or `None` when `s` does not start with one.
+fn list_marker(s: &str) -> Option<&str> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = if digits > 0 { s[digits..].strip_prefix(['.', ')']) } else { s.strip_prefix(['-', '*', '+']) };
+    marker.filter(|m| m.is_empty() || m.starts_with([' ', '\t'])).map(str::trim_start)
+}
+
+/// Whether `line` is a line of a paragraph in the list item or quote whose
+/// lines start with `prefix`: not blank, not the start of another block (a
+/// heading, quote, HTML or reckon marker, table row, code fence, rule or —
+/// unless `item_marker` allows the item's own first line — list item).
+fn prose_of(line: &str, prefix: &str, item_marker: bool) -> bool {
+    let rest = line.strip_prefix(prefix.trim_end()).unwrap_or(line).trim_start();
+    let rest = rest.strip_prefix('\u{feff}').unwrap_or(rest);
+    let rest = match list_marker(rest) {
+        Some(words) if item_marker => words,
+        Some(_) => return false,
+        None => rest,
+    };
+    let rule = rest.chars().all(|c| matches!(c, '=' | '-' | '*' | '_' | ' ' | '\t'));
+    let starts_block = rest.starts_with(['#', '>', '<', '|']) || rest.starts_with("```") || rest.starts_with("~~~");
+    !rest.is_empty() && !rule && !starts_block
 }
 
 /// The byte ranges of the document's top-level markdown blocks (and of any
@@ -238,6 +299,50 @@ fn enclosing_block_end(text: &str, blocks: &[Range<usize>], at: usize) -> usize 
     }
     let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     trimmed(line_end)
+}
+
+/// Each claim region whose opening marker starts its line (after a list
+/// item's or quote's prefix): that line's start, and the end of its closing
+/// marker's line, in order.
+fn claim_lines(text: &str, regions: &[super::Region]) -> Vec<(usize, usize)> {
+    let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i);
+    (regions.iter().filter(|r| r.kind == super::Kind::Claim))
+        .filter_map(|r| {
+            let start = text[..r.open.start].rfind('\n').map_or(0, |i| i + 1);
+            let before = &text[start..r.open.start];
+            let structural = |c: char| matches!(c, ' ' | '\t' | '>' | '\u{feff}');
+            before.chars().all(structural).then(|| (start, text[..line_end(r.close.end)].trim_end_matches('\r').len()))
+        })
+        .collect()
+}
+
+/// The end of the author's paragraph holding byte `at`: the end of its
+/// top-level block ([`enclosing_block_end`]) — and, as Markdown ends a
+/// paragraph at a line opening an HTML comment where the source's
+/// paragraph goes on, past each claim region whose markers sit on lines of
+/// their own on the next line, and the prose going on after it. The note of
+/// a claim in the middle of a paragraph goes after all of it, never between
+/// its lines.
+fn paragraph_end(text: &str, blocks: &[Range<usize>], claims: &[(usize, usize)], at: usize) -> usize {
+    let mut end = enclosing_block_end(text, blocks, at);
+    loop {
+        let next = match &text.as_bytes()[end..] {
+            [b'\n', ..] => end + 1,
+            [b'\r', b'\n', ..] => end + 2,
+            _ => return end,
+        };
+        let Ok(k) = claims.binary_search_by_key(&next, |&(start, _)| start) else {
+            return end;
+        };
+        end = claims[k].1;
+        let after = text[end..].strip_prefix("\r\n").or_else(|| text[end..].strip_prefix('\n'));
+        let prefix = super::splice::continuation_prefix(text, next + text[next..].find("<!--").unwrap_or(0));
+        if let Some(line) = after.and_then(|a| a.split('\n').next()) {
+            if prose_of(line.trim_end_matches('\r'), &prefix, false) {
+                end = enclosing_block_end(text, blocks, text.len() - after.map_or(0, str::len));
+            }
+        }
+    }
 }
 
 /// The lead of a detached note: `> **reckon:** claim `ID`: `.
@@ -292,12 +397,13 @@ pub(crate) fn detach_inline_claims(text: &str, regions: &mut [super::Region]) {
     // The top-level blocks, read once for all the claims (and only when a
     // claim is inline).
     let mut blocks: Option<Vec<Range<usize>>> = None;
+    let claim_lines = claim_lines(text, regions);
     for region in regions.iter_mut().filter(|r| r.kind == super::Kind::Claim) {
         let Some(anchor) = inline_anchor(text, region) else {
             continue;
         };
         let blocks = blocks.get_or_insert_with(|| top_level_blocks(text));
-        let block_end = enclosing_block_end(text, blocks, anchor);
+        let block_end = paragraph_end(text, blocks, &claim_lines, anchor);
         let notes = notes_after(text, block_end);
         let at = notes.last().map_or(block_end, |(_, r)| r.end);
         let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
