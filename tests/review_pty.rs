@@ -1,5 +1,6 @@
 //! `reckon review` driven through a pseudo-terminal (rexpect): the bundled
-//! example with both scenario sweeps, answered change by change, and what
+//! example with both scenario sweeps, answered change by change — with
+//! single keys, with a key and Enter, and with lines piped in — and what
 //! ends up on disk checked with `reckon check`.
 
 mod common;
@@ -44,6 +45,25 @@ fn exit_code(p: &mut PtySession) -> i32 {
     }
 }
 
+/// One key, no Enter: the terminal is read a key at a time.
+fn key(p: &mut PtySession, k: &str) {
+    p.send(k).unwrap();
+    p.flush().unwrap();
+}
+
+/// The pty's line discipline as the child left it (on Linux a master's
+/// termios are its terminal's).
+#[cfg(target_os = "linux")]
+fn local_flags(p: &PtySession) -> libc::tcflag_t {
+    use std::os::fd::AsRawFd;
+    let pty = p.process().get_file_handle().unwrap();
+    let mut t = std::mem::MaybeUninit::<libc::termios>::uninit();
+    // SAFETY: tcgetattr fills the termios it is given, on a descriptor we hold.
+    assert_eq!(unsafe { libc::tcgetattr(pty.as_raw_fd(), t.as_mut_ptr()) }, 0, "tcgetattr");
+    // SAFETY: initialized by the successful call above.
+    unsafe { t.assume_init() }.c_lflag
+}
+
 #[test]
 fn accept_one_reject_one_quit_and_confirm() {
     let s = example();
@@ -53,16 +73,18 @@ fn accept_one_reject_one_quit_and_confirm() {
     assert!(first.contains("eagle-fast-verify.md:41 table region regenerated"), "{first}");
     // Inline emphasis of what changed within a line (no color: markers).
     assert!(first.contains("{+eagle-topk1-v2 | +}") && first.contains("[-_22-] runs"), "{first}");
-    p.send_line("a").unwrap();
+    // Single keys, no Enter: each is an answer, echoed after its prompt.
+    key(&mut p, "a");
     let second = change(&mut p, 2);
+    assert!(second.starts_with("[2/"), "{second}");
     assert!(second.contains(":59 plot region regenerated"), "{second}");
     assert!(second.contains("+_Error bars:"), "{second}");
-    p.send_line("r").unwrap();
+    key(&mut p, "r");
     let third = change(&mut p, 3);
     assert!(third.contains("plot data moved: notebooks/eagle-fast-verify-throughput.svg"), "{third}");
-    p.send_line("q").unwrap();
+    key(&mut p, "q");
     p.exp_string("quit: write the 1 accepted change(s)? [y/N]").unwrap();
-    p.send_line("y").unwrap();
+    key(&mut p, "y");
     p.exp_string("1 change(s) written, 1 rejected").unwrap();
     assert_eq!(exit_code(&mut p), 0);
 
@@ -81,7 +103,7 @@ fn accept_all_writes_everything() {
     let s = example();
     let mut p = review(&s);
     change(&mut p, 1);
-    p.send_line("A").unwrap();
+    key(&mut p, "A");
     p.exp_regex(r"\d+ change\(s\) written, 0 rejected, 0 skipped").unwrap();
     assert_eq!(exit_code(&mut p), 0);
     let r = s.run(&["check", "--no-ingest", DOC]);
@@ -90,6 +112,8 @@ fn accept_all_writes_everything() {
     assert!(s.read(DOC).contains("> [!WARNING]"), "status notes were accepted too");
 }
 
+/// A key and Enter, as before keys were read: the Enter ends the key's
+/// line, and Enter alone is the `[y/N]` default.
 #[test]
 fn quitting_writes_nothing_without_confirmation() {
     let s = example();
@@ -124,4 +148,66 @@ fn without_a_terminal_it_points_to_update_write() {
         "{r:?}"
     );
     assert_eq!(s.read(DOC), std::fs::read_to_string(repo().join(DOC)).unwrap());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_writes_nothing_and_gives_the_terminal_back() {
+    let s = example();
+    let before = s.read(DOC);
+    let mut p = review(&s);
+    change(&mut p, 1);
+    key(&mut p, "a");
+    change(&mut p, 2);
+    // Waiting for a key: the terminal is raw (no line editing, no signals).
+    let raw = local_flags(&p);
+    assert_eq!(raw & (libc::ICANON | libc::ISIG), 0, "raw while a key is read: {raw:#o}");
+    p.send_control('c').unwrap();
+    p.exp_eof().expect("reckon ends");
+    match p.process().wait().expect("exit status") {
+        rexpect::process::WaitStatus::Signaled(_, rexpect::process::Signal::SIGINT, _) => {}
+        other => panic!("interrupted by SIGINT, not {other:?}"),
+    }
+    let cooked = local_flags(&p);
+    assert_eq!(cooked & (libc::ICANON | libc::ISIG), libc::ICANON | libc::ISIG, "restored: {cooked:#o}");
+    assert_eq!(s.read(DOC), before, "the accepted change is not written on Ctrl-C");
+}
+
+#[test]
+fn answers_piped_in_are_read_as_lines() {
+    let s = example();
+    let mut cmd = Command::new("sh");
+    // stdout stays the pseudo-terminal; stdin is a pipe of whole answers.
+    cmd.args(["-c", r#"printf 'accept\nquit\nyes\n' | "$0" review "$1""#, env!("CARGO_BIN_EXE_reckon"), DOC]);
+    cmd.current_dir(s.path()).env("NO_COLOR", "1").env("TERM", "dumb");
+    let mut p = spawn_command(cmd, Some(30_000)).expect("spawn sh in a pty");
+    p.exp_string("quit: write the 1 accepted change(s)? [y/N]").unwrap();
+    p.exp_string("1 change(s) written, 0 rejected").unwrap();
+    assert_eq!(exit_code(&mut p), 0);
+    assert!(s.read(DOC).contains("| max_concurrency | baseline | eagle-topk1-v2 | eagle-topk4-v1 |"));
+}
+
+#[test]
+fn a_value_change_is_shown_in_its_sentence_with_the_number_marked() {
+    let s = example();
+    let mut p = review(&s);
+    let mut shown = None;
+    for i in 1..40 {
+        let c = change(&mut p, i);
+        if c.contains(":65 value region regenerated") {
+            shown = Some(c);
+            break;
+        }
+        key(&mut p, "s");
+    }
+    let shown = shown.expect("the value region of line 65 is reviewed");
+    // The sentence as the reader reads it, markers left out, the number marked.
+    let sentence =
+        |n: &str| format!("EAGLE topk=4 on the v1 worker levels off near {n} tok/s and is already far behind at C=8 (");
+    assert!(shown.contains(&format!("-{}", sentence("[-336.1-]"))), "{shown}");
+    assert!(shown.contains(&format!("+{}", sentence("{+353.2+}"))), "{shown}");
+    assert!(!shown.contains("reckon:value"), "{shown}");
+    key(&mut p, "q");
+    p.exp_string("nothing accepted, nothing written").unwrap();
+    assert_eq!(exit_code(&mut p), 0);
 }

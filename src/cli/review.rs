@@ -1,12 +1,20 @@
 //! `reckon review`: the changes update would make, one at a time (accept,
 //! reject, skip, accept all, quit); the accepted ones are written at the end.
+//!
+//! On a terminal each answer is one key (Enter after it is still taken),
+//! read by `console` in raw mode for that key alone: the terminal is put
+//! back before the key is handled, so no exit path — an answer, an error, a
+//! panic, Ctrl-C (which `console` turns back into SIGINT once the terminal
+//! is restored, and which writes nothing) — leaves it raw. When stdin or
+//! stdout is not a terminal (answers piped in) the answers are lines; with
+//! neither, the command refuses and points to `update --write`.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use super::project::{load_for_command, prepare, review_all, shown};
 use crate::config::Config;
-use crate::review::interactive::{self, Decision};
+use crate::review::interactive::{self, Answers, Decision, Lines};
 use crate::review::Context;
 use crate::{Error, Result};
 
@@ -21,7 +29,8 @@ pub(crate) struct ReviewArgs {
 }
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReviewArgs) -> Result<i32> {
-    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+    let (stdin, stdout) = (std::io::stdin().is_terminal(), std::io::stdout().is_terminal());
+    if !stdin && !stdout {
         let docs: Vec<String> = args.docs.iter().map(|d| d.display().to_string()).collect();
         return Err(Error::usage(format!(
             "reckon review asks about each change and needs a terminal; to apply every change without asking, \
@@ -43,10 +52,12 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReviewArgs) -> Result<i32> {
         return Ok(super::OK);
     }
     let color = super::stdout_color();
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    let outcome = interactive::ask(&changes, &mut input, &mut out, color)?;
+    let outcome = if stdin && stdout {
+        interactive::ask(&changes, &mut Keys::default(), &mut out, color)?
+    } else {
+        interactive::ask(&changes, &mut Lines(std::io::stdin().lock()), &mut out, color)?
+    };
     drop(out);
     let count = |d: Decision| outcome.decisions.iter().filter(|x| **x == d).count();
     let (accepted, rejected) = (count(Decision::Accept), count(Decision::Reject));
@@ -57,6 +68,40 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReviewArgs) -> Result<i32> {
         if rejected + skipped > 0 { "; `reckon check` keeps reporting the ones not written" } else { "" }
     );
     Ok(super::OK)
+}
+
+/// Answers as single keys of the terminal. An Enter right after a key
+/// ends that key's line (`a⏎` is one answer, as before keys were read);
+/// Enter alone is an empty answer (the `[y/N]` default). Keys that are no
+/// character (arrows, Escape) are passed over.
+#[derive(Default)]
+struct Keys {
+    after_key: bool,
+}
+
+impl Answers for Keys {
+    fn next(&mut self) -> Result<Option<String>> {
+        let term = console::Term::stdout();
+        loop {
+            match term.read_key() {
+                Ok(console::Key::Char(c)) => {
+                    self.after_key = true;
+                    return Ok(Some(c.to_string()));
+                }
+                Ok(console::Key::Enter) if std::mem::take(&mut self.after_key) => {}
+                Ok(console::Key::Enter) => return Ok(Some(String::new())),
+                // What `console` says when it has no terminal to read.
+                Ok(console::Key::Unknown) => return Ok(None),
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+                Err(e) => return Err(Error::io("<terminal>", e)),
+            }
+        }
+    }
+
+    fn echoed_by_us(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,10 @@
 //! writes; a rejected or skipped region keeps its old content and digest,
 //! so `check` keeps reporting it. Quitting writes nothing unless confirmed.
 //!
-//! The loop reads answers line by line from any reader and writes to any
-//! writer, so it is tested without a terminal; the command itself refuses
-//! to run without one.
+//! The loop reads answers from any [`Answers`] — whole lines from a reader
+//! ([`Lines`]: a pipe, a test), or single keys from a terminal (the CLI's,
+//! as insta reads them; Enter after a key is taken as the end of its line)
+//! — and writes to any writer, so it is tested without a terminal.
 
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -18,6 +19,7 @@ use similar::{ChangeTag, TextDiff};
 use crate::doc::{self, Kind};
 use crate::render::plot;
 use crate::review::document::DocReview;
+use crate::review::sentence::{self, InText, Markers};
 use crate::{Error, Result};
 
 /// What one change touches.
@@ -41,6 +43,9 @@ pub struct Change {
     pub title: String,
     pub old: String,
     pub new: String,
+    /// The sentence or table row a region written inside one sits in,
+    /// shown around its old and new content.
+    pub in_text: Option<InText>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +70,7 @@ pub fn changes(reviews: &[DocReview], shown: &dyn Fn(&Path) -> String) -> Result
     for (d, r) in reviews.iter().enumerate() {
         let mut out = Vec::new();
         let parsed = doc::parse(&r.path, &r.text)?;
+        let markers = Markers::of(&parsed);
         let path = r.path.display().to_string();
         for (i, region) in parsed.regions.iter().enumerate() {
             let Some((_, replacement)) = r.replacements.iter().find(|(j, _)| *j == i) else { continue };
@@ -95,6 +101,7 @@ pub fn changes(reviews: &[DocReview], shown: &dyn Fn(&Path) -> String) -> Result
                 target: Target::Region(i),
                 line: region.line,
                 title: format!("{path}:{} {what}{hand}", region.line),
+                in_text: if new.contains('\n') { None } else { sentence::around(&r.text, &markers, region) },
                 old: old.to_string(),
                 new,
             });
@@ -116,6 +123,7 @@ pub fn changes(reviews: &[DocReview], shown: &dyn Fn(&Path) -> String) -> Result
                 title: format!("{path}:{} {what}: {}", file.line, shown(&file.path)),
                 old,
                 new,
+                in_text: None,
             });
         }
         // A plot's data right after its region, everything in reading order.
@@ -187,14 +195,41 @@ pub fn inline_diff(old: &str, new: &str, color: bool) -> String {
 
 const HELP: &str = "a accept · r reject (the region stays as it is) · s skip · A accept this and all the rest · q quit";
 
-fn read_answer(input: &mut dyn BufRead) -> Result<Option<String>> {
-    let mut line = String::new();
-    let n = input.read_line(&mut line).map_err(|e| Error::io("<stdin>", e))?;
-    Ok((n > 0).then(|| line.trim().to_string()))
+/// Where the answers come from.
+pub trait Answers {
+    /// The next answer, trimmed (empty: Enter alone); `None` at the end of
+    /// the input.
+    fn next(&mut self) -> Result<Option<String>>;
+
+    /// Whether the loop writes the answer after its prompt: a key read
+    /// from a terminal in raw mode is not echoed by the terminal, a line is.
+    fn echoed_by_us(&self) -> bool {
+        false
+    }
+}
+
+/// Answers as whole lines of a reader (`a`, `accept`, …, each ended by Enter).
+pub struct Lines<R>(pub R);
+
+impl<R: BufRead> Answers for Lines<R> {
+    fn next(&mut self) -> Result<Option<String>> {
+        let mut line = String::new();
+        let n = self.0.read_line(&mut line).map_err(|e| Error::io("<stdin>", e))?;
+        Ok((n > 0).then(|| line.trim().to_string()))
+    }
+}
+
+fn read_answer(input: &mut dyn Answers, out: &mut dyn Write) -> Result<Option<String>> {
+    let answer = input.next()?;
+    if input.echoed_by_us() {
+        let shown = answer.as_deref().map_or(String::new(), crate::escape::terminal);
+        writeln!(out, "{shown}").map_err(|e| Error::io("<stdout>", e))?;
+    }
+    Ok(answer)
 }
 
 /// Asks about each change; returns the decisions and whether to write.
-pub fn ask(changes: &[Change], input: &mut dyn BufRead, out: &mut dyn Write, color: bool) -> Result<Outcome> {
+pub fn ask(changes: &[Change], input: &mut dyn Answers, out: &mut dyn Write, color: bool) -> Result<Outcome> {
     let io = |e: std::io::Error| Error::io("<stdout>", e);
     let n = changes.len();
     let mut decisions = vec![Decision::Skip; n];
@@ -214,18 +249,16 @@ pub fn ask(changes: &[Change], input: &mut dyn BufRead, out: &mut dyn Write, col
             continue;
         }
         let c = &changes[i];
-        write!(
-            out,
-            "\n{} {}\n{}",
-            bold(&format!("[{}/{n}]", i + 1)),
-            bold(&crate::escape::terminal(&c.title)),
-            inline_diff(&c.old, &c.new, color)
-        )
-        .map_err(io)?;
+        let diff = match &c.in_text {
+            Some(at) => sentence::show(at, &c.old, &c.new, color),
+            None => inline_diff(&c.old, &c.new, color),
+        };
+        write!(out, "\n{} {}\n{diff}", bold(&format!("[{}/{n}]", i + 1)), bold(&crate::escape::terminal(&c.title)))
+            .map_err(io)?;
         loop {
             write!(out, "accept (a), reject (r), skip (s), accept all (A), quit (q)? ").map_err(io)?;
             out.flush().map_err(io)?;
-            let answer = read_answer(input)?;
+            let answer = read_answer(input, out)?;
             match answer.as_deref() {
                 Some("a" | "accept") => decisions[i] = Decision::Accept,
                 Some("r" | "reject") => decisions[i] = Decision::Reject,
@@ -242,7 +275,7 @@ pub fn ask(changes: &[Change], input: &mut dyn BufRead, out: &mut dyn Write, col
                     }
                     write!(out, "\nquit: write the {accepted} accepted change(s)? [y/N] ").map_err(io)?;
                     out.flush().map_err(io)?;
-                    let yes = matches!(read_answer(input)?.as_deref(), Some("y" | "Y" | "yes"));
+                    let yes = matches!(read_answer(input, out)?.as_deref(), Some("y" | "Y" | "yes"));
                     if !yes {
                         writeln!(out, "nothing written").map_err(io)?;
                     }
@@ -307,6 +340,7 @@ mod tests {
             title: "plan.md:3 table region regenerated".into(),
             old: old.into(),
             new: new.into(),
+            in_text: None,
         }
     }
 
@@ -341,7 +375,7 @@ mod tests {
     fn run(answers: &str, n: usize) -> (Outcome, String) {
         let changes: Vec<Change> = (0..n).map(|i| change(&format!("old {i}\n"), &format!("new {i}\n"))).collect();
         let mut out = Vec::new();
-        let outcome = ask(&changes, &mut answers.as_bytes(), &mut out, false).unwrap();
+        let outcome = ask(&changes, &mut Lines(answers.as_bytes()), &mut out, false).unwrap();
         (outcome, String::from_utf8(out).unwrap())
     }
 

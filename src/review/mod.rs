@@ -6,6 +6,7 @@ pub mod diff;
 pub mod document;
 mod evaluate;
 pub mod interactive;
+pub mod sentence;
 pub mod supersede;
 
 use std::path::Path;
