@@ -180,7 +180,7 @@ pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
         is_read(staged_cfg, &tmpl, rel)
             || rel.starts_with("templates/")
             || has_extension(rel, "svg")
-            || (any_md && has_extension(rel, "md"))
+            || (any_md && crate::doc::has_document_extension(Path::new(rel)))
     };
     let mut from_index = Vec::new();
     for rel in tracked.iter().filter(|r| wanted(r)) {

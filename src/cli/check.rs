@@ -117,7 +117,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
     let mut docs = tree.cfg.document_paths()?;
     if tree.cfg.documents.is_empty() {
         // No documents configured: the staged markdown files.
-        let markdown = |p: &&String| Path::new(p.as_str()).extension().is_some_and(|e| e == "md");
+        let markdown = |p: &&String| crate::doc::has_document_extension(Path::new(p.as_str()));
         docs = changed.iter().filter(markdown).map(|p| root.join(p)).filter(|p| p.is_file()).collect();
         if docs.is_empty() {
             say!(

@@ -53,8 +53,11 @@ fn judge_document(
     history: bool,
     entries: &mut Vec<ClaimEntry>,
 ) -> usize {
-    let read = document::read(&cfg.root, path).and_then(|(_, text)| Ok((doc::parse(Path::new(rel), &text)?, text)));
-    let (parsed, text) = match read {
+    let read = document::read(&cfg.root, path).and_then(|(bytes, text)| {
+        let located = document::located(path, &bytes);
+        Ok((doc::parse(Path::new(rel), &text).map_err(&located)?, text, located))
+    });
+    let (parsed, text, located) = match read {
         Ok(read) => read,
         Err(e) => {
             say!("error: {}", super::shown_error(&e));
@@ -79,7 +82,7 @@ fn judge_document(
         match entry {
             Ok(entry) => entries.push(entry),
             Err(e) => {
-                say!("error: {}", super::shown_error(&e));
+                say!("error: {}", super::shown_error(&located(e)));
                 errors += 1;
             }
         }

@@ -118,7 +118,7 @@ fn lint_document(
     found: &mut Found,
 ) -> Result<()> {
     let (original, text) = document::read(root, path)?;
-    let findings = linter.lint(Path::new(rel), &text)?;
+    let findings = linter.lint(Path::new(rel), &text).map_err(document::located(path, &original))?;
     found.problems += findings.iter().filter(|f| sel.fails(f)).count();
     found.unknown += report::unknown_names(&findings);
     match args.format {

@@ -82,6 +82,13 @@ pub(super) fn expect_documents(dataset: &Dataset, cwd: &Path, docs: &[PathBuf]) 
         let Some(text) = crate::fsguard::read_regular(&path, &path).ok().and_then(|b| String::from_utf8(b).ok()) else {
             return Ok(());
         };
+        // A notebook's regions are in the markdown of its cells.
+        let text = if crate::doc::notebook::is_notebook(&path) {
+            let Ok(view) = crate::doc::notebook::read_view(&path, &text) else { return Ok(()) };
+            view
+        } else {
+            text
+        };
         // A region of another kind reads every run anyway: spare the parse.
         let other = |kind: &Kind| !matches!(kind, Kind::Table | Kind::Value | Kind::Plot);
         if Kind::ALL.iter().filter(|k| other(k)).any(|k| text.contains(&format!("reckon:{}", k.name()))) {
@@ -190,7 +197,12 @@ pub(super) fn rooted_error(e: Error, root: &Path, cwd: &Path) -> Error {
 /// The review diff of one document: its text, then the data behind each
 /// plot that changed.
 pub(super) fn review_diff(r: &DocReview, cwd: &Path, color: bool) -> String {
-    let mut out = unified(&r.path.display().to_string(), &r.text, &r.updated, color);
+    let mut out = if crate::doc::notebook::is_notebook(&r.path) {
+        let shown = crate::doc::notebook::shown;
+        unified(&r.path.display().to_string(), &shown(&r.text), &shown(&r.updated), color)
+    } else {
+        unified(&r.path.display().to_string(), &r.text, &r.updated, color)
+    };
     for f in &r.files {
         let name = format!("{} (plotted data)", shown(cwd, &f.path));
         let old = f.old.as_deref().and_then(plot::data_of).unwrap_or("");

@@ -96,6 +96,12 @@ fn write_review(r: &DocReview, cwd: &Path) -> Result<()> {
             std::io::Error::other("the file changed since reckon read it; nothing was written — run the command again"),
         ));
     }
+    if r.text != r.updated && doc::notebook::is_notebook(&r.path) {
+        // A notebook reckon cannot write back in its own layout is refused
+        // before any of its plots is written.
+        let text = String::from_utf8_lossy(&r.original);
+        doc::notebook::rewrite(&r.path, &text, &r.updated)?;
+    }
     for f in &r.files {
         doc::write::write_generated(&f.path, &f.new)?;
     }

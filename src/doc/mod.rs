@@ -19,6 +19,7 @@
 
 mod directive;
 mod note;
+pub mod notebook;
 mod splice;
 pub mod write;
 
@@ -38,6 +39,16 @@ pub use write::write_atomic;
 
 /// The arguments a claim directive takes before its statement.
 pub const CLAIM_ARGS: [&str; 3] = ["id", "superseded", "as_of"];
+
+/// The file extensions of documents reckon finds by itself (staged files
+/// when reckon.toml lists no `documents`): markdown, Quarto and notebooks.
+/// Compared as written: reckon reads `plan.md`, not `PLAN.MD`.
+pub const EXTENSIONS: [&str; 3] = ["md", "qmd", "ipynb"];
+
+/// Whether `path` has one of the [`EXTENSIONS`].
+pub fn has_document_extension(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.contains(&e))
+}
 
 /// The markdown extensions reckon reads documents with. Every module that
 /// parses markdown (directives, lint) goes through [`parser`] so they agree

@@ -18,12 +18,31 @@ use crate::{Error, Result};
 /// (an editor saved it, another reckon ran), leaving it untouched. The file's
 /// permissions are kept; a symbolic link is followed and its target
 /// replaced. Writing the same bytes the file holds does nothing.
+///
+/// A notebook (see [`super::notebook`]) is given as the markdown view
+/// reckon read: its changed markdown cells are written back into the
+/// notebook's own bytes, and a notebook no cell of which changed is not
+/// written at all.
 pub fn write_atomic(path: &Path, original: &[u8], new_text: &str) -> Result<()> {
     let target = fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
     if let Some(dir) = target.parent() {
         clean_stale_temps(dir);
     }
     ensure_unchanged(path, &target, original)?;
+    let rewritten;
+    let new_text = if super::notebook::is_notebook(path) {
+        let text = std::str::from_utf8(original)
+            .map_err(|e| Error::io(path, io::Error::new(io::ErrorKind::InvalidData, e)))?;
+        match super::notebook::rewrite(path, text, new_text)? {
+            Some(t) => {
+                rewritten = t;
+                rewritten.as_str()
+            }
+            None => return Ok(()),
+        }
+    } else {
+        new_text
+    };
     if new_text.as_bytes() == original {
         return Ok(());
     }

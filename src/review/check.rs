@@ -125,7 +125,15 @@ pub fn by_severity(problems: &mut [Problem]) {
 /// plot's path is printed.
 pub fn document_problems(r: &DocReview, strict: bool, shown: &dyn Fn(&Path) -> String) -> Vec<Problem> {
     let path = r.path.display().to_string();
-    let at = |line, level, concern, msg| Problem { path: path.clone(), line, level, concern, msg };
+    // In a notebook, each problem names its cell too (`path:line` is the file's line).
+    let cells = crate::doc::notebook::Notebook::of(&r.path, &r.original);
+    let at = |line, level, concern, msg: String| {
+        let msg = match cells.as_ref().and_then(|nb| nb.place(line)) {
+            Some(p) => format!("{p}: {msg}"),
+            None => msg,
+        };
+        Problem { path: path.clone(), line, level, concern, msg }
+    };
     let mut problems = Vec::new();
     for s in r.stale.iter().filter(|s| !reported_by_verdict(r, s, strict)) {
         let (concern, how) = if s.edited_by_hand {

@@ -68,7 +68,8 @@ impl DocReview {
     }
 }
 
-/// Reads a document; a file that is not UTF-8 text is an error, and so is
+/// Reads a document (a notebook as the markdown view of its cells, see
+/// [`doc::notebook`]); a file that is not UTF-8 text is an error, and so is
 /// one inside the project (`root`) that leads out of it through a symlink:
 /// `report` would render the outside file and `update --write` rewrite it.
 pub fn read(root: &Path, path: &Path) -> Result<(Vec<u8>, String)> {
@@ -83,16 +84,29 @@ pub fn read(root: &Path, path: &Path) -> Result<(Vec<u8>, String)> {
             ),
         )
     })?;
+    // A notebook is read as the markdown of its cells (`doc::notebook`).
+    let text = if doc::notebook::is_notebook(path) { doc::notebook::read_view(path, &text)? } else { text };
     Ok((bytes, text))
 }
 
 /// Regenerates and judges one document against the data in `ctx`.
 pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let (original, text) = read(&ctx.cfg.root, path)?;
-    let parsed = doc::parse(path, &text)?;
+    let notebook = located(path, &original);
+    let parsed = doc::parse(path, &text).map_err(&notebook)?;
     let jobs = jobs(&parsed, path);
     let threads = evaluate::sql_threads(ctx.store, &jobs);
-    review_parsed(ctx, path, original, text, &parsed, &jobs, threads)
+    review_parsed(ctx, path, original, text, &parsed, &jobs, threads).map_err(notebook)
+}
+
+/// For a notebook, what places a document error in its cell
+/// ([`doc::notebook::Notebook::locate`]); for markdown, the error as it is.
+pub fn located(path: &Path, original: &[u8]) -> impl Fn(Error) -> Error {
+    let notebook = doc::notebook::Notebook::of(path, original);
+    move |e| match &notebook {
+        Some(nb) => nb.locate(e),
+        None => e,
+    }
 }
 
 /// [`review`] with `threads` threads running the `sql` regions beside this
