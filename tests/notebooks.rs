@@ -284,3 +284,13 @@ fn quarto_and_myst_documents_are_markdown_and_their_own_syntax_passes_through() 
                  import pandas as pd\n```\n";
     assert!(s.read("notebooks/plan.qmd").contains(chunk));
 }
+
+#[test]
+fn a_region_error_names_the_notebook_cell_and_line() {
+    let s = project("plan.ipynb", &["2026-11-20"]);
+    s.write(NB, s.read(NB).replacen("reckon:table metric=output_throughput", "reckon:table metric=output_thruput", 1));
+    let r = s.run(&["check"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("error: notebooks/plan.ipynb:53:"), "{r:?}");
+    assert!(r.stderr.contains("cell 3 (id `results`), line 5: table region: "), "{r:?}");
+}

@@ -106,17 +106,21 @@ fn nested_end(b: &[u8], start: usize) -> Option<usize> {
 /// A cell's `source` as nbformat writes it, the `"source": ` key line
 /// indented by `indent` spaces: `[]` for no text, else one element per line
 /// (Python's `str.splitlines(keepends=True)`), each on a line of its own
-/// one space deeper, the closing `]` back at `indent`.
-pub(super) fn source(text: &str, indent: usize) -> String {
+/// one space deeper, the closing `]` back at `indent`; the file's lines end
+/// with `newline` (`\r\n` where Python wrote the notebook on Windows).
+pub(super) fn source(text: &str, indent: usize, newline: &str) -> String {
     let lines = split_lines(text);
     if lines.is_empty() {
         return "[]".to_owned();
     }
-    let mut out = String::from("[\n");
+    let mut out = format!("[{newline}");
     for (i, line) in lines.iter().enumerate() {
         out.push_str(&" ".repeat(indent + 1));
         string(&mut out, line);
-        out.push_str(if i + 1 < lines.len() { ",\n" } else { "\n" });
+        if i + 1 < lines.len() {
+            out.push(',');
+        }
+        out.push_str(newline);
     }
     out.push_str(&" ".repeat(indent));
     out.push(']');
@@ -192,12 +196,13 @@ mod tests {
 
     #[test]
     fn prints_a_source_as_nbformat_does() {
-        assert_eq!(source("", 3), "[]");
+        assert_eq!(source("", 3, "\n"), "[]");
         assert_eq!(
-            source("# A\n\nb \"c\" é\t≈", 3),
+            source("# A\n\nb \"c\" é\t≈", 3, "\n"),
             "[\n    \"# A\\n\",\n    \"\\n\",\n    \"b \\\"c\\\" é\\t≈\"\n   ]"
         );
-        assert_eq!(source("a\u{1}\n", 3), "[\n    \"a\\u0001\\n\"\n   ]");
+        assert_eq!(source("a\u{1}\n", 3, "\n"), "[\n    \"a\\u0001\\n\"\n   ]");
+        assert_eq!(source("a\nb", 1, "\r\n"), "[\r\n  \"a\\n\",\r\n  \"b\"\r\n ]");
         assert_eq!(split_lines("a\r\nb\rc\u{2028}d\n"), ["a\r\n", "b\r", "c\u{2028}", "d\n"]);
     }
 }

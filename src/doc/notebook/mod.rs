@@ -72,6 +72,8 @@ struct Cell {
     span: Range<usize>,
     /// Spaces before the `"source"` key on its line.
     indent: usize,
+    /// What the file's lines end with there.
+    newline: &'static str,
     /// The file's 1-based line of each line of the text.
     lines: Vec<usize>,
 }
@@ -282,8 +284,8 @@ pub fn rewrite(path: &Path, original: &str, new_view: &str) -> Result<Option<Str
         if new == cell.source {
             continue;
         }
-        let indent = cell.indent;
-        if json::source(&cell.source, indent) != original[cell.span.clone()] {
+        let print = |text: &str| json::source(text, cell.indent, cell.newline);
+        if print(&cell.source) != original[cell.span.clone()] {
             let msg = format!(
                 "{}: reckon would change this cell, but its `source` is not laid out as Jupyter writes it \
                  (a list of lines, one space of indent per level), and reckon does not rewrite a notebook in \
@@ -295,7 +297,7 @@ pub fn rewrite(path: &Path, original: &str, new_view: &str) -> Result<Option<Str
             return Err(super::error_at(path, original, cell.span.start, msg));
         }
         out.push_str(&original[copied..cell.span.start]);
-        out.push_str(&json::source(&new, indent));
+        out.push_str(&print(&new));
         copied = cell.span.end;
     }
     if copied == 0 {
@@ -392,7 +394,9 @@ fn markdown_cell(
     }
     let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
     let indent = text[line_start..].bytes().take_while(|b| *b == b' ').count();
-    Ok(Cell { number, id, source, span, indent, lines: at_lines })
+    let crlf = text[span.start..].find('\n').is_some_and(|i| text[..span.start + i].ends_with('\r'));
+    let newline = if crlf { "\r\n" } else { "\n" };
+    Ok(Cell { number, id, source, span, indent, newline, lines: at_lines })
 }
 
 /// The byte offset of 1-based `line` and `col` (serde's error position).

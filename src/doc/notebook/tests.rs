@@ -85,3 +85,17 @@ fn not_a_notebook_is_an_error_at_its_place() {
     let e = read_view(path(), "{\"nbformat\": 3, \"worksheets\": []}").unwrap_err().to_string();
     assert!(e.contains("reckon reads nbformat 4 notebooks and this one is nbformat 3"), "{e}");
 }
+
+#[test]
+fn a_notebook_saved_with_windows_line_endings_is_written_back_with_them() {
+    let crlf = PLAN.replace('\n', "\r\n");
+    let view = read_view(path(), &crlf).unwrap();
+    assert_eq!(
+        view,
+        read_view(path(), PLAN).unwrap(),
+        "the cells' text is the JSON's, whatever the file's lines end with"
+    );
+    let edited = view.replacen("458.9 tok/s", "459 tok/s", 1);
+    let out = rewrite(path(), &crlf, &edited).unwrap().unwrap();
+    assert_eq!(out, crlf.replacen("458.9 tok/s", "459 tok/s", 1));
+}
