@@ -183,6 +183,10 @@ fn examples(command: Option<&str>) -> &'static [(&'static str, &'static str)] {
         )],
         Some("review") => &[("reckon review notebooks/plan.md", "Accept or reject each change in turn.")],
         Some("report") => &[("reckon report --out site notebooks/plan.md", "A self-contained HTML page per document.")],
+        Some("watch") => &[
+            ("reckon watch", "While a sweep runs: each verdict that changes as its logs arrive."),
+            ("reckon watch --serve 8000 notebooks/plan.md", "The report at http://127.0.0.1:8000/, reloading itself."),
+        ],
         Some("hook") => &[("reckon hook install", "Check every commit.")],
         Some("init") => &[("reckon init", "Start a project in the current folder.")],
         Some("completions") => &[("reckon completions zsh > ~/.zfunc/_reckon", "Completion for zsh.")],

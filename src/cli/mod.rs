@@ -23,6 +23,7 @@ mod review;
 mod runs;
 mod supersede;
 mod update;
+mod watch;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -101,6 +102,10 @@ pub(crate) enum Command {
     /// Render each document as a self-contained HTML page (DIR/NAME.html): plots
     /// inline, claims with their verdicts and evidence, numbers linked to their runs.
     Report(report::ReportArgs),
+    /// While a sweep runs: watch the logs and documents; as logs arrive, ingest them and
+    /// print the claims and prose whose verdict changed (--write: update regions as they
+    /// come; --serve: the report on 127.0.0.1, reloading itself). Ctrl-C stops.
+    Watch(watch::WatchArgs),
     /// Create reckon.toml, notebooks/, db/ and templates/ in the current folder
     /// (beside an existing reckon.toml: only the folders of its documents and database).
     Init,
@@ -239,6 +244,7 @@ pub(crate) fn run(cli: Cli) -> Result<i32> {
         Command::Review(args) => review::run(&cfg, &cwd, &args),
         Command::Report(args) => report::run(&cfg, &cwd, &args),
         Command::Diff(args) => diff::run(&cfg, &cwd, args),
+        Command::Watch(args) => watch::run(&cfg, &cwd, &args),
         Command::Init => init::run(&cwd),
         Command::Hook(command) => hook::run(&cwd, &command),
         Command::Completions(_) | Command::Man(_) => Ok(OK),

@@ -54,7 +54,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &UpdateArgs) -> Result<i32> {
 /// Writes one reviewed document unless a region of it was edited by hand
 /// (and `--force` not given); says why not and returns false when it is not
 /// written.
-fn write_unless_edited(r: &DocReview, cwd: &Path, force: bool) -> bool {
+pub(super) fn write_unless_edited(r: &DocReview, cwd: &Path, force: bool) -> bool {
     let edited: Vec<_> = r.hand_edited().collect();
     if !edited.is_empty() && !force {
         for e in &edited {
