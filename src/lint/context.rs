@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::prose::{Block, BlockKind};
+use super::prose::{Block, BlockKind, Sentence};
 use super::read::{self, Reading, Surroundings};
 use super::vocab::{Meaning, Tok, Token, Unit, Vocabulary};
 use crate::metric::format_number;
@@ -20,11 +20,12 @@ fn series_of(toks: &[Token]) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// The first metric a block names, by name or as a number's unit.
-fn metric_of(toks: &[Token]) -> Option<String> {
+/// The first metric a block names, by name or as a number's unit, and
+/// where in its text.
+fn metric_of(toks: &[Token]) -> Option<(usize, String)> {
     toks.iter().find_map(|t| match &t.kind {
         Tok::Mention(Meaning::Metric(m)) | Tok::Number(super::vocab::Number { unit: Unit::Metric(m), .. }) => {
-            Some(m.clone())
+            Some((t.start, m.clone()))
         }
         _ => None,
     })
@@ -93,15 +94,23 @@ struct Section {
     after: Vec<Vec<String>>,
 }
 
+/// A point a sentence sets for the rest of its section: the sentence's
+/// block, where it starts in the block's text, and the param's value.
+type SectionPoint = (usize, usize, (String, String));
+
 /// What every block of a document names and where its section and table
 /// lie, read once: a sentence's surroundings are then looked up, not
 /// gathered from every block of its section again (which made lint
 /// quadratic in the length of a section).
 pub(super) struct Layout {
     series: Vec<BlockSeries>,
-    metric: Vec<Option<String>>,
+    metric: Vec<Option<(usize, String)>>,
     /// The param values each block names (`the Zipf trace`).
     values: Vec<Vec<(String, String)>>,
+    /// Points a sentence sets for the rest of its section (`All numbers in
+    /// this section are for 100-byte values.`), by section: the block and
+    /// the offset in its text the sentence starts at, and the point.
+    section_points: HashMap<Option<usize>, Vec<SectionPoint>>,
     sections: HashMap<Option<usize>, Section>,
     /// Table cells by (table, row, column).
     cells: HashMap<(usize, usize, usize), usize>,
@@ -110,7 +119,7 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    pub(super) fn new(vocab: &Vocabulary, blocks: &[Block], tokens: &[Vec<Token>]) -> Layout {
+    pub(super) fn new(vocab: &Vocabulary, blocks: &[Block], tokens: &[Vec<Token>], sentences: &[Sentence]) -> Layout {
         let series: Vec<BlockSeries> = tokens.iter().map(|t| BlockSeries::new(t)).collect();
         let mut sections: HashMap<Option<usize>, Section> = HashMap::new();
         let mut cells = HashMap::new();
@@ -154,7 +163,8 @@ impl Layout {
                     .collect()
             })
             .collect();
-        Layout { series, metric, values, sections, cells, tables }
+        let section_points = section_points(vocab, blocks, tokens, sentences);
+        Layout { series, metric, values, section_points, sections, cells, tables }
     }
 
     /// The block of a table cell.
@@ -198,19 +208,63 @@ impl Layout {
             .iter()
             .rev()
             .filter(|h| !(sectioned && matches!(blocks[**h].kind, BlockKind::Heading(1))))
-            .find_map(|h| self.metric[*h].clone());
+            .find_map(|h| self.metric[*h].as_ref().map(|(_, m)| m.clone()));
         // `## Hit ratio on the Zipf trace`: the values its headings name, the
         // outer first (an inner heading's value of a param replaces it).
-        let heading_values = blocks[bi].headings.iter().flat_map(|h| self.values[*h].iter().cloned()).collect();
+        // … then what a sentence before it in the section set for the rest of it.
+        let section = blocks[bi].headings.last().copied();
+        let set = self.section_points.get(&section).into_iter().flatten();
+        let heading_values = blocks[bi]
+            .headings
+            .iter()
+            .flat_map(|h| self.values[*h].iter().cloned())
+            .chain(set.filter(|(b, start, _)| (*b, *start) <= (bi, at)).map(|(_, _, pv)| pv.clone()))
+            .collect();
         Surroundings {
             heading_values,
             block_series,
             section_series,
-            block_metric: self.metric[bi].clone(),
+            block_metric: self.metric[bi].as_ref().map(|(_, m)| m.clone()),
+            block_metric_later: self.metric[bi].as_ref().is_some_and(|(start, _)| *start >= at),
             heading_metric,
             previous_subject,
         }
     }
+}
+
+/// The sentences that set a point for the rest of their section: they
+/// speak of the section itself (`this section`), name no series, and name
+/// a point (`All numbers in this section are for 100-byte values.`).
+fn section_points(
+    vocab: &Vocabulary,
+    blocks: &[Block],
+    tokens: &[Vec<Token>],
+    sentences: &[Sentence],
+) -> HashMap<Option<usize>, Vec<SectionPoint>> {
+    let mut out: HashMap<Option<usize>, Vec<_>> = HashMap::new();
+    for s in sentences {
+        if matches!(blocks[s.block].kind, BlockKind::Heading(_) | BlockKind::TableCell { .. }) {
+            continue;
+        }
+        let all = &tokens[s.block];
+        let toks =
+            &all[all.partition_point(|t| t.start < s.range.start)..all.partition_point(|t| t.start < s.range.end)];
+        let is = |t: &Token, word: &str| matches!(&t.kind, Tok::Word(w) if w.eq_ignore_ascii_case(word));
+        let of_section = toks.windows(2).any(|w| is(&w[0], "this") && is(&w[1], "section"));
+        let series = toks.iter().any(|t| matches!(t.kind, Tok::Mention(Meaning::Series(_))));
+        if !of_section || series {
+            continue;
+        }
+        let values = toks.iter().filter_map(|t| match &t.kind {
+            Tok::Mention(Meaning::Value(p, v)) => Some((p.clone(), v.clone())),
+            _ => None,
+        });
+        let section = out.entry(blocks[s.block].headings.last().copied()).or_default();
+        for point in read::heading_point(vocab, toks).into_iter().chain(values) {
+            section.push((s.block, s.range.start, point));
+        }
+    }
+    out
 }
 
 fn mentioned_metric(toks: &[Token]) -> Option<String> {
@@ -300,7 +354,7 @@ mod tests {
         let blocks = prose::blocks(&doc, &Ranges::default());
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| tokenize(&v, &b.text)).collect();
         assert_eq!(blocks.len(), n + 2);
-        let layout = Layout::new(&v, &blocks, &tokens);
+        let layout = Layout::new(&v, &blocks, &tokens, &prose::sentences(&blocks));
         for bi in 0..blocks.len() {
             let around = layout.surroundings(&blocks, bi, 0, None);
             let expected: &[&str] = match bi {
@@ -314,7 +368,7 @@ mod tests {
         let text = "Triton, then cuBLAS and CUTLASS. Here it ends. Triton again.\n";
         let blocks = prose::blocks(text, &Ranges::default());
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| tokenize(&v, &b.text)).collect();
-        let layout = Layout::new(&v, &blocks, &tokens);
+        let layout = Layout::new(&v, &blocks, &tokens, &prose::sentences(&blocks));
         let at = blocks[0].text.find("Here").unwrap();
         assert_eq!(layout.surroundings(&blocks, 0, at, None).block_series, ["cutlass", "cublas"]);
         let previous = Some(0..at);

@@ -218,10 +218,10 @@ impl<'a, 's> Linter<'a, 's> {
         let regions = prose::Ranges::new(document.regions.iter().map(|r| r.open.start..r.close.end).collect());
         let blocks = prose::blocks(text, &regions);
         let tokens: Vec<Vec<Token>> = blocks.iter().map(|b| vocab::tokenize(&self.vocab, &b.text)).collect();
-        let layout = context::Layout::new(&self.vocab, &blocks, &tokens);
+        let sentences = prose::sentences(&blocks);
+        let layout = context::Layout::new(&self.vocab, &blocks, &tokens, &sentences);
         let prose = Prose { blocks, tokens, regions, layout, lines: crate::syntax::Lines::new(text) };
         let mut out = Vec::new();
-        let sentences = prose::sentences(&prose.blocks);
         for (k, s) in sentences.iter().enumerate() {
             let previous = k.checked_sub(1).map(|j| &sentences[j]).filter(|p| p.block == s.block);
             out.extend(self.sentence(&prose, s, previous));

@@ -21,6 +21,9 @@ pub(super) struct Lent {
     pub(super) values: Vec<(String, String)>,
     pub(super) point: Option<String>,
     pub(super) last_param: Option<String>,
+    /// The metric an earlier clause read (`X is the fastest kernel, 10%
+    /// ahead of Y`: the clause after speaks of the same).
+    pub(super) metric: Option<String>,
 }
 
 /// Whom a clause speaks of.
