@@ -9,6 +9,7 @@ use super::CheckFormat;
 use crate::config::Config;
 use crate::doc::{self, Kind};
 use crate::query::Dataset;
+use crate::report::ci::RepoPaths;
 use crate::review::claim as judge;
 use crate::review::document;
 use crate::Result;
@@ -34,9 +35,12 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ClaimsArgs) -> Result<i32> {
     let dataset = load_for_command(&store, cfg)?;
     let mut entries = Vec::new();
     let mut errors = 0;
+    // Annotations name files from the repository's root, whatever the folder.
+    let repo = RepoPaths::find(cwd, &cfg.root);
     for path in doc_paths(cwd, &docs) {
         let rel = shown(cwd, &path);
-        errors += judge_document(dataset, cfg, &path, &rel, args.history, &mut entries);
+        let named = if args.format == CheckFormat::Github { repo.of(&path) } else { rel.clone() };
+        errors += judge_document(dataset, cfg, (&path, &rel, &named), args.history, &mut entries);
     }
     super::stdout_write(&reporter(args.format).claims(&entries)?)?;
     Ok(super::exit_code(errors, ingest_failed, false))
@@ -45,11 +49,12 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ClaimsArgs) -> Result<i32> {
 /// Judges every claim of one document into `entries`. A claim that does not
 /// parse (or cannot be judged) is reported with its position and the rest
 /// go on; returns the number of errors printed (the command exits 2).
+/// The document is its path, the path errors show and the one its entries
+/// name (from the repository's root for annotations).
 fn judge_document(
     dataset: &Dataset,
     cfg: &Config,
-    path: &Path,
-    rel: &str,
+    (path, rel, named): (&Path, &str, &str),
     history: bool,
     entries: &mut Vec<ClaimEntry>,
 ) -> usize {
@@ -66,7 +71,7 @@ fn judge_document(
     };
     let mut errors = 0;
     for region in parsed.regions.iter().filter(|r| r.kind == Kind::Claim) {
-        let path = rel.to_string();
+        let path = named.to_string();
         let entry = if history {
             judge::history(dataset, cfg, &parsed, &text, region).map(|timeline| {
                 if timeline.is_empty() {

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::doc;
 use crate::lint::report::{self, Selection};
 use crate::lint::{Finding, Linter};
+use crate::report::ci::RepoPaths;
 use crate::review::document;
 use crate::{Error, Result};
 
@@ -73,8 +74,11 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     let sel = Selection { all: args.all, min_confidence };
     let mut found = Found::default();
     let mut errors = 0;
+    // Annotations name files from the repository's root, whatever the folder.
+    let repo = RepoPaths::find(cwd, &cfg.root);
     for path in doc_paths(cwd, &docs) {
-        if let Err(e) = lint_document(&linter, &cfg.root, &path, &shown(cwd, &path), args, sel, &mut found) {
+        let names = (shown(cwd, &path), repo.of(&path));
+        if let Err(e) = lint_document(&linter, &cfg.root, &path, (&names.0, &names.1), args, sel, &mut found) {
             say!("error: {}", super::shown_error(&relative_error(e, cwd)));
             errors += 1;
         }
@@ -107,12 +111,14 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
 }
 
 /// Lints one document into `found`, and with `--suggest` or `--write`
-/// suggests or wraps the statements reported.
+/// suggests or wraps the statements reported. `rel` is the path as the
+/// researcher gave it, `in_repo` as annotations name it (from the
+/// repository's root).
 fn lint_document(
     linter: &Linter,
     root: &Path,
     path: &Path,
-    rel: &str,
+    (rel, in_repo): (&str, &str),
     args: &LintArgs,
     sel: Selection,
     found: &mut Found,
@@ -124,7 +130,7 @@ fn lint_document(
     match args.format {
         CheckFormat::Human => found.out.push_str(&report::human(rel, &findings, sel)),
         CheckFormat::Json => found.items.extend(report::json_items(rel, &findings, sel)),
-        CheckFormat::Github => found.out.push_str(&report::github(rel, &findings, sel, "error")),
+        CheckFormat::Github => found.out.push_str(&report::github(in_repo, &findings, sel, "error")),
     }
     if !args.suggest && !args.write {
         return Ok(());
