@@ -563,7 +563,9 @@ fn a_zero_column_sql_result_is_an_error_not_a_broken_table() {
 #[test]
 fn hook_install_from_a_subfolder_prints_the_real_hook_path() {
     let s = Sandbox::new();
-    let git = |args: &[&str]| std::process::Command::new("git").args(args).current_dir(s.path()).output().unwrap();
+    let git = |args: &[&str]| {
+        common::isolated(&mut std::process::Command::new("git")).args(args).current_dir(s.path()).output().unwrap()
+    };
     git(&["init", "-q"]);
     std::fs::create_dir_all(s.path().join("bench")).unwrap();
     s.write("bench/reckon.toml", "");
@@ -582,7 +584,7 @@ fn monorepo() -> (Sandbox, impl Fn(&[&str]) -> std::process::Output) {
     let s = Sandbox::new();
     let root = s.path().to_path_buf();
     let git = move |args: &[&str]| {
-        std::process::Command::new("git")
+        common::isolated(&mut std::process::Command::new("git"))
             .args(args)
             .current_dir(&root)
             .env("RECKON", env!("CARGO_BIN_EXE_reckon"))

@@ -24,7 +24,7 @@ fn example() -> Sandbox {
 
 fn review(s: &Sandbox) -> PtySession {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_reckon"));
-    cmd.args(["review", DOC]).current_dir(s.path()).env("NO_COLOR", "1").env("TERM", "dumb");
+    common::isolated(&mut cmd).args(["review", DOC]).current_dir(s.path()).env("TERM", "dumb");
     spawn_command(cmd, Some(30_000)).expect("spawn reckon review in a pty")
 }
 
@@ -179,7 +179,7 @@ fn answers_piped_in_are_read_as_lines() {
     let mut cmd = Command::new("sh");
     // stdout stays the pseudo-terminal; stdin is a pipe of whole answers.
     cmd.args(["-c", r#"printf 'accept\nquit\nyes\n' | "$0" review "$1""#, env!("CARGO_BIN_EXE_reckon"), DOC]);
-    cmd.current_dir(s.path()).env("NO_COLOR", "1").env("TERM", "dumb");
+    common::isolated(&mut cmd).current_dir(s.path()).env("TERM", "dumb");
     let mut p = spawn_command(cmd, Some(30_000)).expect("spawn sh in a pty");
     p.exp_string("quit: write the 1 accepted change(s)? [y/N]").unwrap();
     p.exp_string("1 change(s) written, 0 rejected").unwrap();

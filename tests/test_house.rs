@@ -7,7 +7,7 @@ mod common;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use common::{Sandbox, Test};
+use common::{Git, Sandbox, Test, RUNNER_ENV};
 
 fn fails(test: Test) -> bool {
     catch_unwind(AssertUnwindSafe(|| test.run())).is_err()
@@ -44,4 +44,20 @@ fn files_and_folders_reach_the_command() {
         .stdout_has("variant")
         .within(Duration::from_secs(60))
         .run();
+}
+
+#[test]
+fn a_reckon_under_test_inherits_nothing_of_the_runners_ci() {
+    // Run under GitHub Actions, a check that inherited GITHUB_STEP_SUMMARY
+    // would append to the real job summary: every helper that runs reckon
+    // (itself, or git whose hook runs it) removes it and its kin.
+    let s = Sandbox::new();
+    let git = Git::init(&s);
+    for c in [s.command(&["check"]), git.command(&["commit", "-m", "x"])] {
+        let removed: Vec<String> =
+            c.get_envs().filter(|(_, v)| v.is_none()).map(|(k, _)| k.to_string_lossy().into_owned()).collect();
+        for k in RUNNER_ENV {
+            assert!(removed.iter().any(|r| r == k), "{k} is removed for {c:?}");
+        }
+    }
 }

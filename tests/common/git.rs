@@ -24,19 +24,17 @@ impl Git {
         git
     }
 
-    /// git with the sandbox's identity and the reckon under test on PATH.
+    /// git with the sandbox's identity, the reckon under test on PATH and
+    /// nothing of the runner's CI or git (see [`super::RUNNER_ENV`]).
     pub(crate) fn command(&self, args: &[&str]) -> Command {
         let bin = Path::new(env!("CARGO_BIN_EXE_reckon")).parent().unwrap().to_path_buf();
         let path = std::env::var_os("PATH").unwrap_or_default();
         let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&path))).unwrap();
         let mut c = Command::new("git");
-        c.arg("-C")
-            .arg(&self.dir)
-            .args(["-c", "commit.gpgsign=false"])
-            .args(args)
-            .env("PATH", path)
-            .env("NO_COLOR", "1")
-            .env_remove("RECKON");
+        // The hook's reckon inherits this environment: nothing of the runner's
+        // CI (a test must not append to the real job summary).
+        super::isolated(&mut c);
+        c.arg("-C").arg(&self.dir).args(["-c", "commit.gpgsign=false"]).args(args).env("PATH", path);
         for (k, v) in [
             ("GIT_AUTHOR_NAME", "Researcher"),
             ("GIT_AUTHOR_EMAIL", "researcher@example.com"),

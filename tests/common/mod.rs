@@ -23,10 +23,37 @@ mod sandbox;
 mod test;
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 pub(crate) use git::Git;
 pub(crate) use sandbox::{Ran, Sandbox};
 pub(crate) use test::Test;
+
+/// What a reckon under test must not inherit from the runner of the tests:
+/// the files a GitHub Actions step appends to (a test must never write the
+/// real job summary), what forces colour, and git's pointers into the
+/// repository a hook runs in (a test's git works in its own sandbox).
+pub(crate) const RUNNER_ENV: [&str; 10] = [
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_OUTPUT",
+    "GITHUB_ENV",
+    "GITHUB_PATH",
+    "CLICOLOR_FORCE",
+    "FORCE_COLOR",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "RECKON",
+];
+
+/// `c` with none of [`RUNNER_ENV`], and without colour: every helper that
+/// runs reckon, itself or through git, starts from this.
+pub(crate) fn isolated(c: &mut Command) -> &mut Command {
+    for k in RUNNER_ENV {
+        c.env_remove(k);
+    }
+    c.env("NO_COLOR", "1")
+}
 
 /// The repository's root (where reckon.toml and notebooks/ of the bundled
 /// example live).

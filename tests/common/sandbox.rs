@@ -114,12 +114,13 @@ impl Sandbox {
     }
 
     /// The real binary, in the sandbox, without colour whatever the
-    /// terminal or CI says.
+    /// terminal or CI says, and with nothing of the runner's CI (see
+    /// [`super::RUNNER_ENV`]).
     pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_reckon"));
-        c.args(args).current_dir(self.path()).env("NO_COLOR", "1").env_remove("CLICOLOR_FORCE");
+        c.args(args).current_dir(self.path());
         // A test run inside a GitHub Actions step must not write to its job summary.
-        c.env_remove("GITHUB_STEP_SUMMARY");
+        super::isolated(&mut c);
         c
     }
 
