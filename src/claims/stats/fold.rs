@@ -104,4 +104,4 @@ pub(crate) fn decided_level(uncorrected: f64, threshold: f64) -> f64 {
 
 #[cfg(test)]
 #[path = "fold_tests.rs"]
-mod tests;
+pub(super) mod tests;

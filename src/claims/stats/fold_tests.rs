@@ -20,7 +20,7 @@ const NOISE: f64 = 0.02;
 const MARGIN: f64 = 0.05;
 
 /// A standard normal deviate (Box–Muller on two uniform doubles).
-fn normal(rng: &mut TestRng) -> f64 {
+pub(crate) fn normal(rng: &mut TestRng) -> f64 {
     let uniform = |rng: &mut TestRng| -> f64 { ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64 };
     let (u, v) = (uniform(rng), uniform(rng));
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()

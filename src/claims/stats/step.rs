@@ -56,3 +56,7 @@ mod tests {
         assert!(step_bound(&c, 0.01, true, true).p_holds <= 0.05);
     }
 }
+
+#[cfg(test)]
+#[path = "step_null_tests.rs"]
+mod null;
