@@ -101,18 +101,41 @@ pub(crate) struct CellMove {
     pub cell: Vec<(String, String)>,
     pub from: SweepSide,
     pub to: SweepSide,
-    /// to/from − 1 of the medians.
+    /// How the sweeps were compared: by ratio, or by difference where a
+    /// side logged a 0 that is a measurement (no errors).
+    pub compared_by: ComparedBy,
+    /// to/from − 1 of the medians; compared by difference, to − from.
     pub change: f64,
-    /// 95% interval of the ratio to/from (geometric means of the runs).
-    pub ratio_ci95: Interval,
+    /// 95% interval of the ratio to/from (geometric means of the runs),
+    /// when compared by ratio.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio_ci95: Option<Interval>,
+    /// 95% interval of the difference to − from (means of the runs, Welch),
+    /// when compared by difference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difference_ci95: Option<Interval>,
     /// The practical margin δ (a fraction).
     pub margin: f64,
     pub movement: Movement,
     /// A side has a single run: its noise is the metric's spread in
     /// repeated runs elsewhere, as for claims.
     pub single_run: bool,
-    /// ln(to/from), signed so that positive is better.
+    /// ln(to/from), signed so that positive is better (compared by
+    /// difference: to − from so signed).
     pub effect: f64,
+}
+
+/// How a cell's two sweeps are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ComparedBy {
+    /// The ratio of geometric means, against the metric's margin.
+    Ratio,
+    /// The difference of means, against 0 (no margin: a relative margin
+    /// has no meaning beside a 0): a metric whose 0 is a measurement (an
+    /// error rate, see [`crate::metric::zero_signals_failure`]) in a cell
+    /// where a run logged 0.
+    Difference,
 }
 
 impl CellMove {
@@ -345,6 +368,21 @@ fn compare_cells(
         }
         let label: Vec<String> = by.iter().zip(key).filter_map(|(p, k)| Some(format!("{p}={}", k.as_ref()?))).collect();
         let at = if label.is_empty() { String::new() } else { format!(" at {}", label.join(" ")) };
+        // A 0 of a metric whose 0 is a measurement (no errors) has no
+        // ratio: the cell is compared by difference.
+        let real_zero = !crate::metric::zero_signals_failure(*direction, unit.as_deref());
+        if real_zero && old.iter().chain(new).any(|v| v.is_finite() && *v <= 0.0) {
+            let cell = by.iter().zip(key).filter_map(|(p, k)| Some((p.clone(), k.as_ref()?.to_string()))).collect();
+            match by_difference((metric, unit, direction), cell, (old, new), pooled) {
+                Some(m) => {
+                    tally.from_runs = Some(widen(tally.from_runs, m.from.runs));
+                    tally.to_runs = Some(widen(tally.to_runs, m.to.runs));
+                    tally.cells.push(m);
+                }
+                None => tally.not_compared.push(format!("{metric}{at}: its runs cannot be compared")),
+            }
+            continue;
+        }
         // Ratios need positive values: a run that logged 0 (or below) is
         // left out, and said; a side with no run left is not compared.
         let (old, new) = (measured(old), measured(new));
@@ -395,14 +433,56 @@ fn compare_cells(
             cell: by.iter().zip(key).filter_map(|(p, k)| Some((p.clone(), k.as_ref()?.to_string()))).collect(),
             from: SweepSide { value: c.b_value, runs: c.n_b },
             to: SweepSide { value: c.a_value, runs: c.n_a },
+            compared_by: ComparedBy::Ratio,
             change: c.rel_diff,
-            ratio_ci95: literal.exp(),
+            ratio_ci95: Some(literal.exp()),
+            difference_ci95: None,
             margin,
             movement,
             single_run: c.single_run,
             effect: c.d,
         });
     }
+}
+
+/// One cell compared by the difference of its sweeps' means (Welch's
+/// interval, [`stats::estimate_difference`]): better or worse beyond noise
+/// when the 95% interval excludes 0. Non-finite values make it `None`.
+fn by_difference(
+    (metric, unit, direction): (&String, &Option<String>, &Direction),
+    cell: Vec<(String, String)>,
+    (old, new): (&[f64], &[f64]),
+    pooled: Option<f64>,
+) -> Option<CellMove> {
+    let e = stats::estimate_difference(new, old, pooled).ok()?;
+    let ci = e.interval(0.95);
+    let sign = if *direction == Direction::Lower { -1.0 } else { 1.0 };
+    let (lo, hi) = if sign > 0.0 { (ci.lo, ci.hi) } else { (-ci.hi, -ci.lo) };
+    let movement = match () {
+        () if e.single_run && e.se == 0.0 => Movement::NoSpread,
+        // Repeats logging the same on both sides (no errors before and
+        // after): the same, exactly.
+        () if e.se == 0.0 && e.center == 0.0 => Movement::Same,
+        () if lo > 0.0 => Movement::Better,
+        () if hi < 0.0 => Movement::Worse,
+        () => Movement::WithinNoise,
+    };
+    Some(CellMove {
+        metric: metric.clone(),
+        unit: unit.clone(),
+        direction: *direction,
+        cell,
+        from: SweepSide { value: stats::median(old), runs: old.len() },
+        to: SweepSide { value: stats::median(new), runs: new.len() },
+        compared_by: ComparedBy::Difference,
+        change: e.value,
+        ratio_ci95: None,
+        difference_ci95: Some(ci),
+        margin: 0.0,
+        movement,
+        single_run: e.single_run,
+        effect: sign * e.center,
+    })
 }
 
 /// A side's runs a ratio can use, with all of them.

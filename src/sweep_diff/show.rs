@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{CellMove, Movement, SweepDiff};
+use super::{CellMove, ComparedBy, Movement, SweepDiff};
 use crate::{Error, Result};
 
 fn runs_phrase(r: (usize, usize)) -> String {
@@ -20,6 +20,16 @@ fn pct(x: f64) -> String {
 
 fn num(v: f64, digits: Option<usize>) -> String {
     crate::query::NumberFormat { precision: digits }.format(v)
+}
+
+/// A difference with its sign: `+0.03`, `-0.01`, `0`.
+fn signed(v: f64, digits: Option<usize>) -> String {
+    let n = num(v, digits);
+    if v > 0.0 && !n.starts_with('+') {
+        format!("+{n}")
+    } else {
+        n
+    }
 }
 
 /// Which cells a rendering lists.
@@ -165,11 +175,15 @@ impl SweepDiff {
             c.cell_label(),
             num(c.from.value, digits),
             num(c.to.value, digits),
-            pct(c.change),
-            if c.movement == Movement::NoSpread {
-                "none (no spread)".to_string()
-            } else {
-                format!("{}…{}", pct(c.ratio_ci95.lo - 1.0), pct(c.ratio_ci95.hi - 1.0))
+            match c.compared_by {
+                ComparedBy::Ratio => pct(c.change),
+                ComparedBy::Difference => format!("{} (difference)", signed(c.change, digits)),
+            },
+            match (c.movement, c.ratio_ci95, c.difference_ci95) {
+                (Movement::NoSpread, ..) => "none (no spread)".to_string(),
+                (_, Some(r), _) => format!("{}…{}", pct(r.lo - 1.0), pct(r.hi - 1.0)),
+                (_, None, Some(d)) => format!("{}…{}", signed(d.lo, digits), signed(d.hi, digits)),
+                (_, None, None) => String::new(),
             },
             format!("{} vs {}", c.from.runs, c.to.runs),
             format!("{}{mark}", c.verdict()),
