@@ -16,6 +16,7 @@ use super::lm_eval::LmEval;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
 use super::mlperf::{MlperfDetail, MlperfSummary};
 use super::nvbench::{NvbenchCsv, NvbenchJson, NvbenchMarkdown};
+use super::preamble::{self, console_prefix};
 use super::pyjson;
 use super::pytest_benchmark::PytestBenchmark;
 use super::refuse::{self, JsonLook};
@@ -206,6 +207,9 @@ impl Format {
                 JsonLook::NotJson => sniff.json = None,
             }
         }
+        if let Some(f) = behind_console_lines(content, &sniff) {
+            return Ok(f);
+        }
         if let Some(f) = Format::TEXT.into_iter().find(|f| f.claims(&sniff)) {
             return Ok(f);
         }
@@ -245,6 +249,14 @@ impl Format {
         Format::CriterionCsv,
         Format::Csv,
     ];
+
+    /// A JSON document of this format is read after console lines
+    /// (`preamble`): every JSON format but those read line by line, whose
+    /// console logs `ServingStdout` reads, and the generic JSON lines, where
+    /// a line of data taken for a console message would be dropped.
+    fn reads_after_console(self) -> bool {
+        Format::JSON.contains(&self) && !matches!(self, Format::SglangJsonl | Format::VllmJson | Format::Jsonl)
+    }
 
     fn claims(self, sniff: &Sniff<'_>) -> bool {
         match self {
@@ -311,6 +323,23 @@ impl Format {
         emit: Emit,
     ) -> Result<Outcome> {
         skip_byte_order_mark(input).map_err(|e| Error::io(path, e))?;
+        if self.reads_after_console() {
+            let lines = preamble::skip(input).map_err(|e| Error::io(path, e))?;
+            if lines > 0 {
+                // Blank lines in their place: every line after keeps its number.
+                let blanks = vec![b'\n'; lines];
+                let mut outcome =
+                    self.dispatch(path, &mut std::io::Read::chain(blanks.as_slice(), input), opts, emit)?;
+                outcome.skipped.push(preamble::note(lines));
+                return Ok(outcome);
+            }
+        }
+        self.dispatch(path, input, opts, emit)
+    }
+
+    /// [`Format::parse_with`] once the byte order mark and console lines
+    /// are behind: the format's parser, with the overrides.
+    fn dispatch(self, path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
         match self {
             Format::Csv => return super::generic::parse_csv(path, input, opts, emit),
             Format::Jsonl => return super::generic::parse_jsonl(path, input, opts, Chosen::Detected, emit),
@@ -365,21 +394,17 @@ fn skip_byte_order_mark(input: &mut dyn BufRead) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether the first line starts with a console prefix in brackets —
-/// `[TensorRT-LLM]`, `[01/18/2025-01:01:13]`, `[INFO]`, `[rank0]:` — rather
-/// than a JSON array: a bracketed start, closed on that line, that is not
-/// JSON (trtllm-bench's console output was "a JSON array whose elements are
-/// not objects").
-fn console_prefix(content: &[u8]) -> bool {
-    let line = content.split(|&b| b == b'\n').next().unwrap_or_default();
-    if line.first() != Some(&b'[') {
-        return false;
+/// The format of a JSON document after console lines (Google Benchmark's
+/// `***WARNING***` lines before its JSON on stdout), when one that reads
+/// after them claims it.
+fn behind_console_lines(content: &[u8], sniff: &Sniff<'_>) -> Option<Format> {
+    let json = &content[preamble::before_json(content)?..];
+    let shape = pyjson::shape(json, 5000);
+    if !matches!(refuse::json(&shape, json), JsonLook::Runs) {
+        return None;
     }
-    let Some(close) = line.iter().position(|&b| b == b']') else { return false };
-    let inside = &line[1..close];
-    // `[1, 2]`, `[]`, `[{…}]`, `["a"]` are JSON; a word, a date or a level
-    // that is not a JSON token is a prefix.
-    !inside.is_empty() && !matches!(inside[0], b'{' | b'[' | b'"') && pyjson::parse(&line[..=close]).is_err()
+    let sniff = Sniff { json: Some(&shape), ..*sniff };
+    Format::JSON.into_iter().filter(|f| f.reads_after_console()).find(|f| f.claims(&sniff))
 }
 
 /// Skips leading blank lines and section labels (`torch:`), which `SGLang`

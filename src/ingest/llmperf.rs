@@ -125,21 +125,31 @@ fn unit(name: &str) -> Option<&'static str> {
     }
 }
 
-/// `"{429.0: 130, 500.0: 2}"` (the `str()` of a Python dict) as one metric
-/// per code; `"{}"` is none.
+/// `"{429.0: 130, 500.0: 2}"` (the `str()` of a Python dict) or the same
+/// as a JSON object (`{"429": 130}`) as one metric per code; `"{}"` and
+/// `{}` (no request failed) are none.
 fn error_codes(path: &Path, v: &Json, run: &mut RawRun) -> Result<()> {
     let bad =
         || Error::malformed(path, 1, format!("`results_error_code_frequency` holds {v}, expected `{{code: count}}`"));
-    let Some(text) = v.as_str() else { return if v.is_null() { Ok(()) } else { Err(bad()) } };
-    let inner = text.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or_else(bad)?;
-    for pair in inner.split(',').filter(|p| !p.trim().is_empty()) {
-        let (code, count) = pair.split_once(':').ok_or_else(bad)?;
+    let mut code_count = |code: &str, count: Option<f64>| {
         let code = code.trim().trim_matches(['\'', '"']);
         let code = code.strip_suffix(".0").unwrap_or(code);
-        let count: f64 = count.trim().parse().map_err(|_| bad())?;
-        run.metric(format!("error_code_frequency.{code}"), count);
+        run.metric(format!("error_code_frequency.{code}"), count.ok_or_else(bad)?);
+        Ok(())
+    };
+    match v {
+        Json::Null => Ok(()),
+        Json::Object(codes) => codes.iter().try_for_each(|(code, count)| code_count(code, pyjson::as_f64(count))),
+        Json::String(text) => {
+            let inner = text.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or_else(bad)?;
+            for pair in inner.split(',').filter(|p| !p.trim().is_empty()) {
+                let (code, count) = pair.split_once(':').ok_or_else(bad)?;
+                code_count(code, count.trim().parse().ok())?;
+            }
+            Ok(())
+        }
+        _ => Err(bad()),
     }
-    Ok(())
 }
 
 /// What a summary with failed requests says about its numbers.
@@ -196,5 +206,22 @@ mod tests {
         assert!(e.contains("s.json:1: `results_ttft_s_mean` holds \"fast\""), "{e}");
         let text = r#"{"num_concurrent_requests": 1, "results_error_code_frequency": "oops"}"#;
         assert!(collect::<Llmperf>("s.json", text).is_err());
+        let text = r#"{"num_concurrent_requests": 1, "results_error_code_frequency": {"429": "many"}}"#;
+        assert!(collect::<Llmperf>("s.json", text).is_err());
+    }
+
+    #[test]
+    fn error_codes_written_as_a_json_object_are_read_and_an_empty_one_is_no_errors() {
+        let text = r#"{"num_concurrent_requests": 2, "results_error_rate": 0.0, "results_number_errors": 0,
+            "results_ttft_s_mean": 0.25, "results_error_code_frequency": {}}"#;
+        let (runs, outcome) = collect::<Llmperf>("s.json", text).unwrap();
+        let names: Vec<&str> = runs[0].metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["error_rate", "number_errors", "ttft_s_mean"]);
+        assert!(outcome.skipped.is_empty(), "{:?}", outcome.skipped);
+        let text = r#"{"num_concurrent_requests": 2, "results_error_rate": 0.5,
+            "results_error_code_frequency": {"429.0": 3, "-1": 1}}"#;
+        let (runs, _) = collect::<Llmperf>("s.json", text).unwrap();
+        let m = |k: &str| runs[0].metrics.iter().find(|x| x.name == k).map(|x| x.value);
+        assert_eq!((m("error_code_frequency.429"), m("error_code_frequency.-1")), (Some(3.0), Some(1.0)));
     }
 }

@@ -23,6 +23,7 @@ pub mod log_format;
 pub mod log_time;
 pub mod mlperf;
 pub mod nvbench;
+mod preamble;
 pub mod pyjson;
 pub mod pytest_benchmark;
 mod refuse;
