@@ -187,6 +187,14 @@ pub fn dimension(unit: &str) -> Option<&'static str> {
     unit_scale(unit).map(|(dim, _)| dim)
 }
 
+/// The name of the metric holding the standard error of `metric`'s value
+/// in the same run (lm-eval's `acc_stderr` beside `acc`): the noise of that
+/// value, which the judge takes as its spread, never a metric judged better
+/// or worse itself.
+pub fn standard_error_of(metric: &str) -> String {
+    format!("{metric}_stderr")
+}
+
 /// Whether higher or lower is better, from the metric's name and unit.
 pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     let n = name.to_ascii_lowercase();

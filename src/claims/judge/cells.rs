@@ -23,6 +23,8 @@ pub(super) enum Scale {
 #[derive(Debug, Clone)]
 pub(super) struct CellRuns {
     pub(super) values: Vec<f64>,
+    /// The run of each value.
+    ids: Vec<i64>,
     sweeps: Vec<(u32, String)>,
 }
 
@@ -38,6 +40,7 @@ impl CellRuns {
         let keep = |i: &usize| self.sweeps[*i].0 == rank;
         CellRuns {
             values: (0..self.values.len()).filter(keep).map(|i| self.values[i]).collect(),
+            ids: (0..self.values.len()).filter(keep).map(|i| self.ids[i]).collect(),
             sweeps: (0..self.values.len()).filter(keep).map(|i| self.sweeps[i].clone()).collect(),
         }
     }
@@ -89,6 +92,7 @@ impl Judge<'_, '_> {
         }
         (!keep.is_empty()).then(|| CellRuns {
             values: keep.iter().map(|i| cell.values[*i]).collect(),
+            ids: keep.iter().map(|i| cell.runs[*i]).collect(),
             sweeps: keep.iter().map(|i| sweeps.get(*i).cloned().unwrap_or_default()).collect(),
         })
     }
@@ -181,6 +185,27 @@ impl Judge<'_, '_> {
             }
         }
         (dof > 0).then(|| (ss / dof as f64).sqrt())
+    }
+
+    /// The standard error a cell's single run logged beside its value, on
+    /// the log scale (se / value): lm-eval's `acc_stderr` for `acc`, the
+    /// noise of that value, which a comparison takes as its spread. `None`
+    /// for a cell of repeats (their own spread counts) or a metric logged
+    /// without one; said in the evidence when used.
+    pub(super) fn logged_log_se(&self, pivot: &Pivot, cell: &CellRuns) -> Option<f64> {
+        let (&[run], &[value]) = (cell.ids.as_slice(), cell.values.as_slice()) else { return None };
+        let name = crate::metric::standard_error_of(&pivot.metric.name);
+        let logged = self.dataset.cached_values(&name).ok()?;
+        let at = u32::try_from(self.dataset.loaded_runs().position(run)?).ok()?;
+        let se = logged.binary_search_by_key(&at, |(i, _)| *i).ok().map(|k| logged[k].1)?;
+        if !(value > 0.0 && se.is_finite() && se >= 0.0) {
+            return None;
+        }
+        self.left_out.borrow_mut().insert(format!(
+            "a single run's spread is the standard error it logged beside {} (`{name}`)",
+            pivot.metric.name
+        ));
+        Some(se / value)
     }
 
     /// The sweep dates of the runs of some cells, distinct, oldest first.

@@ -118,7 +118,8 @@ impl Judge<'_, '_> {
             };
             let (first, second, shown) =
                 if others_first { (&cb, &ca, (&b_shown, &a_shown)) } else { (&ca, &cb, (&a_shown, &b_shown)) };
-            match stats::compare(&first.values, &second.values, how.dir, how.margin, how.pooled) {
+            let known = [self.logged_log_se(pivot, first), self.logged_log_se(pivot, second)];
+            match stats::compare_known(&first.values, &second.values, how.dir, how.margin, how.pooled, known) {
                 Ok(c) => points.push(Point::from_comparison(
                     label,
                     shown.0,

@@ -289,6 +289,21 @@ pub(crate) fn compare(
     margin: f64,
     pooled_log_sd: Option<f64>,
 ) -> Result<Comparison, StatsError> {
+    compare_known(a, b, direction, margin, pooled_log_sd, [None, None])
+}
+
+/// [`compare`] where a side's single run logged the standard error of its
+/// value (lm-eval's `acc_stderr`): `known_log_se` holds it per side on the
+/// log scale (se / value), the variance of that side taken as known, before
+/// any pooled sd. A side with repeats keeps its own variance.
+pub(crate) fn compare_known(
+    a: &[f64],
+    b: &[f64],
+    direction: Direction,
+    margin: f64,
+    pooled_log_sd: Option<f64>,
+    known_log_se: [Option<f64>; 2],
+) -> Result<Comparison, StatsError> {
     let sa = log_sample(a)?;
     let sb = log_sample(b)?;
     let sign = if direction == Direction::Lower { -1.0 } else { 1.0 };
@@ -296,15 +311,17 @@ pub(crate) fn compare(
     let pooled = pooled_log_sd.filter(|s| s.is_finite() && *s > 0.0);
 
     // Each side's variance term s²/n and its degrees of freedom (None when
-    // the variance is taken as known from the pooled sd).
-    let term = |side: &LogSample| -> Option<(f64, Option<usize>)> {
-        match side.var {
-            Some(v) => Some((v / side.n as f64, Some(side.n - 1))),
-            None => pooled.map(|p| (p * p / side.n as f64, None)),
+    // the variance is taken as known, logged or from the pooled sd).
+    let term = |side: &LogSample, known: Option<f64>| -> Option<(f64, Option<usize>)> {
+        match (side.var, known.filter(|s| s.is_finite() && *s >= 0.0)) {
+            (Some(v), _) => Some((v / side.n as f64, Some(side.n - 1))),
+            (None, Some(se)) => Some((se * se, None)),
+            (None, None) => pooled.map(|p| (p * p / side.n as f64, None)),
         }
     };
     let single_run = sa.n < 2 || sb.n < 2;
-    let terms: Vec<(f64, Option<usize>)> = [term(&sa), term(&sb)].into_iter().flatten().collect();
+    let terms: Vec<(f64, Option<usize>)> =
+        [term(&sa, known_log_se[0]), term(&sb, known_log_se[1])].into_iter().flatten().collect();
     let var_d: f64 = terms.iter().map(|t| t.0).sum();
     let se = var_d.sqrt();
     let df = welch_df(&terms);
