@@ -195,12 +195,19 @@ pub fn standard_error_of(metric: &str) -> String {
     format!("{metric}_stderr")
 }
 
+/// Words naming a spread of another metric (see [`direction_from_name`]).
+const SPREADS: [&str; 7] = ["stderr", "std", "stddev", "stdev", "variance", "cv", "iqr"];
+
 /// Whether higher or lower is better, from the metric's name and unit.
 pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     let n = name.to_ascii_lowercase();
-    // A standard error (lm-eval's `acc_stderr`) is the noise of the metric
-    // it names, no better for being larger or smaller.
-    if has_word(&n, "stderr") {
+    // A spread of another metric of the same run — a standard error
+    // (lm-eval's `acc_stderr`), a standard deviation over requests, rounds
+    // or repetitions (`std_ttft_ms`, pytest's and hyperfine's `stddev`,
+    // Google Benchmark's `real_time_stddev`, criterion's `std_dev`), a
+    // coefficient of variation, an IQR — is the noise of that metric, no
+    // better for being larger or smaller: no performance metric to judge.
+    if SPREADS.iter().any(|w| has_word(&n, w)) {
         return Direction::Neutral;
     }
     let higher = [
@@ -237,8 +244,6 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
         "duration",
         "time",
         "miss",
-        "stddev",
-        "std_dev",
         "jitter",
         "loss",
         "perplexity",
@@ -379,6 +384,12 @@ mod tests {
         assert_eq!(direction_from_name("acc_norm", None), Direction::Higher);
         assert_eq!(direction_from_name("acc_stderr", None), Direction::Neutral);
         assert_eq!(direction_from_name("exact_match_stderr", None), Direction::Neutral);
+        // Every spread of another metric alike: no direction, whatever its unit.
+        for spread in ["std_ttft_ms", "stddev", "std_dev", "real_time_stddev", "cpu_time_cv", "iqr", "stddev_outliers"]
+        {
+            assert_eq!(direction_from_name(spread, Some("s")), Direction::Neutral, "{spread}");
+        }
+        assert_eq!(direction_from_name("mean_ttft_ms", None), Direction::Lower);
         // A rate ending in `_s` is a rate, not seconds.
         assert_eq!(unit_from_name("tokens_per_s"), Some("tok/s"));
         assert_eq!(unit_from_name("step_time_s"), Some("s"));
