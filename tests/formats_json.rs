@@ -394,16 +394,18 @@ fn llmperf_per_request_results_are_refused() {
     assert!(m.contains("`*_summary.json`"), "{m}");
 }
 
-/// Every fixture of the corpus has a test, here, in `formats_neighbours`,
-/// `formats_serving` or `formats_console` (the stdout-style files in
-/// `formats_stdout`); a new one must get its own.
+/// Every fixture of the corpus, whatever its kind, has a test stating what
+/// it reads to (or how it is refused): here, in `formats_neighbours`,
+/// `formats_serving`, `formats_console` or `formats_stdout`; a new one must
+/// get its own.
 #[test]
-fn every_json_fixture_is_covered() {
+fn every_corpus_fixture_is_covered() {
     let covered = [
         include_str!("formats_json.rs"),
         include_str!("formats_neighbours.rs"),
         include_str!("formats_serving.rs"),
         include_str!("formats_console.rs"),
+        include_str!("formats_stdout.rs"),
     ]
     .concat();
     let mut files = Vec::new();
@@ -418,10 +420,8 @@ fn every_json_fixture_is_covered() {
             }
         }
     }
+    assert!(files.len() > 70, "the corpus is missing: {} files", files.len());
     for path in files {
-        if matches!(path.extension().and_then(|e| e.to_str()), Some("txt" | "log" | "md")) {
-            continue;
-        }
         let rel = path.strip_prefix(fixture("")).unwrap().display().to_string();
         assert!(covered.contains(&format!("{rel}\"")), "no test for {rel}");
     }
