@@ -43,6 +43,7 @@ pub(crate) struct Data {
 pub(crate) fn rebuilt(vocab: &Vocabulary, options: &Options) -> Vocabulary {
     let mut again = Vocabulary::build(options, &vocab.data.series, &vocab.data.params);
     again.shared_values.clone_from(&vocab.shared_values);
+    again.metric_shared.clone_from(&vocab.metric_shared);
     again
 }
 

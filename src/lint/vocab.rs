@@ -121,6 +121,10 @@ pub(crate) struct Vocabulary {
     /// param's points are shared, a measurement stored as a param (a peak
     /// memory per configuration) shares none.
     pub shared_values: BTreeMap<String, usize>,
+    /// The same, of each metric's own runs: a label constant over a
+    /// metric's runs (`output_len = 256` on every throughput run) is no
+    /// axis a sentence on that metric sweeps.
+    pub metric_shared: BTreeMap<String, BTreeMap<String, usize>>,
     /// The series and params it was built from ([`super::setup`]).
     pub data: super::setup::Data,
     /// Metrics kept as fractions — named for one (`hit_ratio`, `mfu`) and
@@ -149,7 +153,13 @@ impl Vocabulary {
             .collect();
         let mut vocab = Vocabulary::build(options, &series, &params);
         texts.retain(|p, _| vocab.param_values.contains_key(p));
-        vocab.shared_values = shared_values(dataset, &options.series, &texts);
+        vocab.shared_values = shared_values(&dataset.param_texts(&options.series).1, &texts);
+        for m in vocab.units.keys() {
+            let Some(sets) = dataset.metric_sets(m).ok().filter(|s| !s.is_empty()) else { continue };
+            let of = |p: &str| dataset.param_texts_in(p, &sets);
+            let texts = texts.keys().map(|p| (p.clone(), of(p))).collect();
+            vocab.metric_shared.insert(m.clone(), shared_values(&of(&options.series).1, &texts));
+        }
         vocab.fractions = super::read::fractions(dataset, options);
         vocab
     }
@@ -203,6 +213,7 @@ impl Vocabulary {
             directions: rules.iter().map(|(m, r)| (m.clone(), r.direction)).collect(),
             margins: rules.iter().map(|(m, r)| (m.clone(), r.margin)).collect(),
             shared_values: param_values.iter().map(|(p, v)| (p.clone(), v.len())).collect(),
+            metric_shared: BTreeMap::new(),
             fractions: BTreeSet::new(),
             param_values,
             data: super::setup::Data { series: series.clone(), params: params.clone() },
@@ -219,12 +230,10 @@ impl Vocabulary {
 /// pass over the distinct param sets, `texts` by param as
 /// [`Dataset::param_texts`] gives them: runs sharing a set add nothing).
 fn shared_values(
-    dataset: &Dataset,
-    series: &str,
+    series_of: &[Option<u32>],
     texts: &BTreeMap<String, (Vec<String>, Vec<Option<u32>>)>,
 ) -> BTreeMap<String, usize> {
-    let (_, series_of) = dataset.param_texts(series);
-    let series_count = dataset.param_values(series).len();
+    let series_count = series_of.iter().flatten().collect::<BTreeSet<_>>().len();
     texts
         .iter()
         .map(|(p, (_, of_set))| {

@@ -239,6 +239,25 @@ impl<'s> Dataset<'s> {
         self.sets.texts(name, &self.used_sets())
     }
 
+    /// The param sets of the runs that measure `metric`, each once, in
+    /// order (for [`Dataset::param_texts_in`]).
+    pub fn metric_sets(&self, metric: &str) -> Result<Vec<usize>> {
+        let runs = self.all_runs()?;
+        let values = self.cached_values(metric)?;
+        let mut seen = vec![false; self.sets.len()];
+        for (at, _) in values.iter() {
+            if let Some(set) = runs.set.get(*at as usize) {
+                seen[*set as usize] = true;
+            }
+        }
+        Ok((0..seen.len()).filter(|s| seen[*s]).collect())
+    }
+
+    /// [`Dataset::param_texts`] over the given param sets only.
+    pub fn param_texts_in(&self, name: &str, sets: &[usize]) -> (Vec<String>, Vec<Option<u32>>) {
+        self.sets.texts(name, sets)
+    }
+
     /// A run by id.
     pub fn run(&self, id: i64) -> Option<&RunRecord> {
         let runs = self.all_runs().ok()?;

@@ -218,7 +218,8 @@ impl Sentence<'_> {
     /// One clause's items, with what it lends the clauses after it.
     fn read_clause(&self, c: &[Token], text: &str, lent: &mut Lent, out: &mut Vec<Item>) {
         let (vocab, preferred) = (self.vocab, self.preferred);
-        let (scope, mut used) = clause_scope(vocab, c, lent.last_param.as_deref(), preferred);
+        let named = c.iter().find_map(metric_named).or_else(|| self.metric.clone());
+        let (scope, mut used) = clause_scope(vocab, c, (lent.last_param.as_deref(), named.as_deref()), preferred);
         let sweep = scope::sweep_param(vocab, preferred);
         let scope = scope.or_else(|| text_point(c, sweep.as_deref(), &mut used));
         let scope_at = scope.as_ref().and(used.iter().min().copied());
@@ -395,11 +396,12 @@ const EVERYWHERE: [Option<&str>; 3] = [Some("across"), Some("the"), Some("board"
 
 /// A clause's scope and the tokens it used: its own point or range; else a
 /// bare `at N` on the param an earlier clause named (`last_param`); else,
-/// for `across the board` or `everywhere`, every point of the swept param.
+/// for `across the board` or `everywhere`, every point of the param the
+/// clause's metric (named in it or the sentence) is swept over.
 fn clause_scope(
     vocab: &Vocabulary,
     c: &[Token],
-    last_param: Option<&str>,
+    (last_param, metric): (Option<&str>, Option<&str>),
     preferred: &[String],
 ) -> (Option<Scope>, Vec<usize>) {
     let (scope, mut used) = scope::scope_of(vocab, c);
@@ -412,7 +414,7 @@ fn clause_scope(
     let even = used.iter().min().is_some_and(|&i| words_before(c, i, 2) == ["at", "even"]);
     match scope {
         Some(Scope::At(p, _)) if even => (Some(Scope::Every(p)), used),
-        None if everywhere => (scope::sweep_param(vocab, preferred).map(Scope::Every), used),
+        None if everywhere => (scope::sweep_param_of(vocab, preferred, metric).map(Scope::Every), used),
         s => (s, used),
     }
 }
@@ -553,8 +555,11 @@ impl Clause<'_> {
                 .iter()
                 .any(|k| matches!(k.body, Body::Pairwise(_) | Body::Value(_)) && k.body.quantifier().is_none())
         });
-        let unplaced =
-            if self.scope.is_none() && pointless { scope::sweep_param(self.vocab, self.preferred) } else { None };
+        let unplaced = if self.scope.is_none() && pointless {
+            scope::sweep_param_of(self.vocab, self.preferred, Some(&self.metric))
+        } else {
+            None
+        };
         let statement = parsed.map_or_else(|_| statement.to_string(), |c| c.to_string());
         self.out.push(Item::Reading(Reading {
             statement,

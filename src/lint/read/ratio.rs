@@ -190,7 +190,7 @@ impl Clause<'_> {
                 Some(format!("{term} on {metric}{q} ≈ {}{within}", format_number(f.value)))
             }
             (s, true) => {
-                let over = aggregate_over(self.vocab, s.as_ref(), self.preferred)?;
+                let over = aggregate_over(self.vocab, s.as_ref(), self.preferred, &self.metric)?;
                 Some(format!("max({term} on {metric} {over}) ≈ {}{within}", format_number(f.value)))
             }
         }
@@ -220,7 +220,9 @@ impl Clause<'_> {
         };
         let q = match &self.scope {
             Some(_) => self.q_text.clone(),
-            None => aggregate_over(self.vocab, None, self.preferred).map(|q| format!(" {q}")).unwrap_or_default(),
+            None => aggregate_over(self.vocab, None, self.preferred, &self.metric)
+                .map(|q| format!(" {q}"))
+                .unwrap_or_default(),
         };
         let statement =
             format!("{} within {}% of {} on {}{q}", name(&subj), format_number(pct.value), name(&other), self.metric);

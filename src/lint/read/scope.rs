@@ -492,12 +492,29 @@ pub(crate) fn sweep_param(vocab: &Vocabulary, preferred: &[String]) -> Option<St
     vocab.shared_values.iter().filter(|(_, n)| **n > 1).max_by_key(|(_, n)| **n).map(|(p, _)| p.clone())
 }
 
-/// `for all p [points]` for an aggregate over a scope (or the sweep's
-/// param when the sentence names none).
-pub(super) fn aggregate_over(vocab: &Vocabulary, s: Option<&Scope>, preferred: &[String]) -> Option<String> {
+/// The param a sentence on `metric` sweeps when it names none: as
+/// [`sweep_param`], among the params that vary over that metric's own runs
+/// (`across the board` on a throughput measured at one output length is
+/// never `for all output_len`).
+pub(super) fn sweep_param_of(vocab: &Vocabulary, preferred: &[String], metric: Option<&str>) -> Option<String> {
+    let Some(shared) = metric.and_then(|m| vocab.metric_shared.get(m)) else { return sweep_param(vocab, preferred) };
+    if let Some(p) = preferred.iter().find(|p| shared.get(*p).is_some_and(|n| *n > 1)) {
+        return Some(p.clone());
+    }
+    shared.iter().filter(|(_, n)| **n > 1).max_by_key(|(_, n)| **n).map(|(p, _)| p.clone())
+}
+
+/// `for all p [points]` for an aggregate over a scope (or the param the
+/// sentence's metric sweeps when it names none).
+pub(super) fn aggregate_over(
+    vocab: &Vocabulary,
+    s: Option<&Scope>,
+    preferred: &[String],
+    metric: &str,
+) -> Option<String> {
     match s {
         Some(s @ (Scope::Range(..) | Scope::Between(..) | Scope::Every(_) | Scope::In(..))) => quantifier(vocab, s),
         Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)) => None,
-        None => sweep_param(vocab, preferred).map(|p| format!("for all {p}")),
+        None => sweep_param_of(vocab, preferred, Some(metric)).map(|p| format!("for all {p}")),
     }
 }

@@ -52,7 +52,9 @@ impl Clause<'_> {
         match &self.scope {
             Some(_) => self.q_text.clone(),
             None if self.stated_pair => String::new(),
-            None => aggregate_over(self.vocab, None, self.preferred).map(|q| format!(" {q}")).unwrap_or_default(),
+            None => aggregate_over(self.vocab, None, self.preferred, &self.metric)
+                .map(|q| format!(" {q}"))
+                .unwrap_or_default(),
         }
     }
 
@@ -137,7 +139,9 @@ impl Clause<'_> {
             // `slightly better (96 vs 93)`: the comparison of the stated
             // values, at their one point — not every point of the sweep.
             None if self.stated_pair => String::new(),
-            None => aggregate_over(self.vocab, None, self.preferred).map(|q| format!(" {q}")).unwrap_or_default(),
+            None => aggregate_over(self.vocab, None, self.preferred, &self.metric)
+                .map(|q| format!(" {q}"))
+                .unwrap_or_default(),
         };
         let (subj, metric) = (name(&self.subj), &self.metric);
         let other_n = if other == "others" { other.clone() } else { name(&other) };
@@ -255,7 +259,7 @@ impl Clause<'_> {
             return Some(if point {
                 format!("{subj} on {metric}{} {op} {}", self.q_text, format_number(value))
             } else {
-                let over = aggregate_over(vocab, self.scope.as_ref(), self.preferred)?;
+                let over = aggregate_over(vocab, self.scope.as_ref(), self.preferred, &self.metric)?;
                 format!("{agg}({subj} on {metric} {over}) {op} {}", format_number(value))
             });
         }
@@ -271,7 +275,8 @@ impl Clause<'_> {
         if peak.is_some() {
             // `peaks at 773 tok/s at C=150`: the peak's value is the claim;
             // where it lies is not judged.
-            let over = aggregate_over(vocab, if point { None } else { self.scope.as_ref() }, self.preferred)?;
+            let over =
+                aggregate_over(vocab, if point { None } else { self.scope.as_ref() }, self.preferred, &self.metric)?;
             let within = within_text(vocab, metric, n.precision);
             return Some(format!("max({subj} on {metric} {over}) ≈ {}{within}", format_number(value)));
         }
