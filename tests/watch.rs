@@ -117,11 +117,16 @@ fn next_passing(lines: &Receiver<String>, seen: &mut Vec<String>, want: impl Fn(
     None
 }
 
-/// Copies one log of the scenario's 2026-11-29 sweep into the sandbox.
+/// Puts one log of the scenario's 2026-11-29 sweep into the sandbox whole:
+/// copied outside the watched folders, then renamed into place, so that
+/// however slow the machine, reckon never reads it half copied (a log
+/// still being written has a test of its own).
 fn copy_log(sandbox: &Sandbox, name: &str) {
     let to = sandbox.path().join("notebooks/logs/2026-11-29");
     std::fs::create_dir_all(&to).unwrap();
-    std::fs::copy(scenario_logs().join("2026-11-29").join(name), to.join(name)).unwrap();
+    let incoming = sandbox.path().join(".incoming");
+    std::fs::copy(scenario_logs().join("2026-11-29").join(name), &incoming).unwrap();
+    std::fs::rename(&incoming, to.join(name)).unwrap();
 }
 
 /// Every file under `dir`, relative to it.
