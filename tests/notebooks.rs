@@ -294,3 +294,57 @@ fn a_region_error_names_the_notebook_cell_and_line() {
     assert!(r.stderr.contains("error: notebooks/plan.ipynb:53:"), "{r:?}");
     assert!(r.stderr.contains("cell 3 (id `results`), line 5: table region: "), "{r:?}");
 }
+
+#[test]
+fn diff_names_a_notebook_claim_whose_verdict_moved() {
+    let s = project("plan.ipynb", &["2026-11-20", "2026-11-29"]);
+    let r = s.ok(&["diff", NB, "--from", "2026-11-20", "--to", "2026-11-29"]);
+    assert!(
+        r.stdout.contains("notebooks/plan.ipynb:90: claim `throughput-baseline-wins`: holds → contradicted"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_region_edited_by_hand_in_a_cell_is_named_with_its_cell_and_not_overwritten() {
+    let s = project("plan.ipynb", &["2026-11-20"]);
+    s.ok(&["update", "--write"]);
+    s.write(NB, s.read(NB).replacen("| 30 | 641.8 | 329.5 |", "| 30 | 700.0 | 329.5 |", 1));
+    let edited = s.read(NB);
+    let r = s.run(&["update", "--write"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "error: notebooks/plan.ipynb:53:1: cell 3 (id `results`), line 5: this table region was edited by hand"
+        ),
+        "{r:?}"
+    );
+    assert_eq!(s.read(NB), edited);
+}
+
+#[test]
+fn claims_lists_a_notebooks_claims_with_their_evidence() {
+    let s = project("plan.ipynb", &["2026-11-20", "2026-11-29"]);
+    let r = s.ok(&["claims", NB]);
+    assert!(r.stdout.starts_with("notebooks/plan.ipynb:90: claim `throughput-baseline-wins` contradicted"), "{r:?}");
+    assert!(r.stdout.contains("  - max_concurrency=30: baseline 689.4 vs eagle-topk1-v2 759.3"), "{r:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn review_accepts_a_notebooks_changes_and_writes_them_as_update_does() {
+    let s = project("plan.ipynb", &["2026-11-20"]);
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_reckon"));
+    cmd.args(["review", NB]).current_dir(s.path()).env("NO_COLOR", "1").env("TERM", "dumb");
+    let mut p = rexpect::session::spawn_command(cmd, Some(30_000)).expect("spawn reckon review in a pty");
+    p.exp_string("[1/4] notebooks/plan.ipynb:53 table region regenerated").expect("the first change");
+    p.exp_string("accept all (A), quit (q)? ").expect("the prompt");
+    p.send("A").unwrap();
+    p.flush().unwrap();
+    p.exp_string("4 change(s) written").expect("written");
+    p.exp_eof().expect("reckon exits");
+    s.ok(&["check"]);
+    let updated = project("plan.ipynb", &["2026-11-20"]);
+    updated.ok(&["update", "--write"]);
+    assert_eq!(s.read(NB), updated.read(NB), "review writes what update --write writes");
+}

@@ -57,15 +57,19 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &UpdateArgs) -> Result<i32> {
 pub(super) fn write_unless_edited(r: &DocReview, cwd: &Path, force: bool) -> bool {
     let edited: Vec<_> = r.hand_edited().collect();
     if !edited.is_empty() && !force {
+        // In a notebook, the cell is named too.
+        let cells = doc::notebook::Notebook::of(&r.path, &r.original);
         for e in &edited {
+            let cell = cells.as_ref().and_then(|nb| nb.place(e.line)).map(|p| format!("{p}: ")).unwrap_or_default();
             say!(
                 concat!(
-                    "error: {}:{}:{}: this {} region was edited by hand since reckon wrote it; not overwritten. ",
+                    "error: {}:{}:{}: {}this {} region was edited by hand since reckon wrote it; not overwritten. ",
                     "Move the edit outside the region, or run `reckon update --write --force` to replace it"
                 ),
                 r.path.display(),
                 e.line,
                 e.col,
+                cell,
                 e.kind.name()
             );
         }
