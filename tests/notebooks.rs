@@ -335,7 +335,7 @@ fn claims_lists_a_notebooks_claims_with_their_evidence() {
 fn review_accepts_a_notebooks_changes_and_writes_them_as_update_does() {
     let s = project("plan.ipynb", &["2026-11-20"]);
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_reckon"));
-    cmd.args(["review", NB]).current_dir(s.path()).env("NO_COLOR", "1").env("TERM", "dumb");
+    common::isolated(&mut cmd).args(["review", NB]).current_dir(s.path()).env("TERM", "dumb");
     let mut p = rexpect::session::spawn_command(cmd, Some(30_000)).expect("spawn reckon review in a pty");
     p.exp_string("[1/4] notebooks/plan.ipynb:53 table region regenerated").expect("the first change");
     p.exp_string("accept all (A), quit (q)? ").expect("the prompt");

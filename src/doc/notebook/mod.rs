@@ -231,9 +231,9 @@ pub fn read_view(path: &Path, text: &str) -> Result<String> {
     let found: Vec<_> = whole.regions.iter().map(|r| (r.kind, r.open.start)).collect();
     if let Some(k) = (0..found.len().max(regions.len())).find(|k| found.get(*k) != regions.get(*k)) {
         let at = found.get(k).or(regions.get(k)).map_or(0, |r| r.1);
-        let msg = "read with the cells after it, this cell's markdown leaves a block open (a code fence or \
-                   an HTML block) that takes in the next cell: close it in the cell, since Jupyter reads each \
-                   cell on its own";
+        let msg = "this region reads differently with the cells before it than in its cell alone: an earlier \
+                   cell leaves a block open (a code fence, an HTML block) that takes it in; close that block in \
+                   its own cell, as Jupyter reads each cell on its own";
         return Err(nb.locate(super::error_at(path, &view, at, msg)));
     }
     Ok(view)

@@ -99,3 +99,18 @@ fn a_notebook_saved_with_windows_line_endings_is_written_back_with_them() {
     let out = rewrite(path(), &crlf, &edited).unwrap().unwrap();
     assert_eq!(out, crlf.replacen("458.9 tok/s", "459 tok/s", 1));
 }
+
+#[test]
+fn a_code_fence_left_open_in_a_cell_does_not_hide_the_next_cells_regions() {
+    let last = "    \"draws the plots — naïve speculation ≈ “free speed”, until the verify pass costs.\"";
+    assert!(PLAN.contains(last));
+    let open_fence = PLAN.replacen(last, "    \"```python\"", 1);
+    let e = read_view(path(), &open_fence).unwrap_err().to_string();
+    assert!(
+        e.starts_with(
+            "plan.ipynb:53:1: cell 3 (id `results`), line 5: this region reads differently with the cells before \
+             it than in its cell alone: an earlier cell leaves a block open (a code fence, an HTML block)"
+        ),
+        "{e}"
+    );
+}
