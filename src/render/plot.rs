@@ -57,19 +57,36 @@ fn plot_err<E: std::fmt::Display>(e: E) -> Error {
     Error::Plot(e.to_string())
 }
 
+/// Where a drawn point landed: series `series`'s point `point` (indices
+/// into [`Chart::series`] and its `points`) at pixel `at` of the SVG
+/// (its top-left corner is (0, 0), its size [`WIDTH`] × [`HEIGHT`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    pub series: usize,
+    pub point: usize,
+    pub at: (i32, i32),
+}
+
 /// Renders the chart as an SVG document.
 pub fn svg(chart: &Chart) -> Result<String> {
+    draw(chart).map(|(svg, _)| svg)
+}
+
+/// Renders the chart as an SVG document, with where each point was drawn
+/// (a point a log axis cannot show has no mark).
+pub fn draw(chart: &Chart) -> Result<(String, Vec<Mark>)> {
     let chart = &well_formed(chart);
     let mut out = String::new();
-    {
+    let marks = {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
-        match chart.kind {
+        let marks = match chart.kind {
             ChartKind::Line => draw_line(&root, chart)?,
             ChartKind::Bar => draw_bar(&root, chart)?,
-        }
+        };
         root.present().map_err(plot_err)?;
-    }
+        marks
+    };
     if !out.ends_with('\n') {
         out.push('\n');
     }
@@ -78,7 +95,7 @@ pub fn svg(chart: &Chart) -> Result<String> {
     if let Some(end) = out.find('>') {
         out.insert_str(end + 1, &format!("\n<!-- {DATA_MARK}\n{}-->", data_table(chart)));
     }
-    Ok(out)
+    Ok((out, marks))
 }
 
 const DATA_MARK: &str = "reckon:data";
@@ -173,23 +190,79 @@ fn category_index(x: f64) -> usize {
     x as usize
 }
 
-fn draw_line(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
+/// Text sizes in plotters' points (it writes 1/1.24 of them as SVG
+/// pixels): every word of a chart at least 11 px at the default width.
+const TEXT: u32 = 14;
+const AXIS_TEXT: u32 = 15;
+const TITLE_TEXT: u32 = 20;
+/// A marker's radius, and half the width of an error bar's caps (wider
+/// than the marker, so a spread smaller than the marker still shows).
+const MARKER: i32 = 3;
+const CAP: i32 = 6;
+/// Error bars are drawn in this stroke over the markers (a bar in its
+/// series' colour vanished into them).
+const BAR_STROKE: RGBColor = RGBColor(33, 33, 33);
+/// At most this many distinct x values on a log axis are ticked at their
+/// own values (1, 2, 4 … 250) rather than at the decades.
+const OWN_TICKS: usize = 16;
+
+fn draw_line(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<Vec<Mark>> {
     let xs = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys =
         chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
-    let (x0, x1) = bounds(xs, chart.log_x);
+    let (x0, x1) = bounds(xs.clone(), chart.log_x);
     let (y0, y1) = bounds(ys, chart.log_y);
-    // plotters types the chart by its coordinate kinds, so each of the four
-    // axis combinations is its own monomorphised call.
-    match (chart.log_x, chart.log_y) {
-        (false, false) => line_chart(root, chart, x0..x1, y0..y1),
-        (true, false) => line_chart(root, chart, (x0..x1).log_scale(), y0..y1),
-        (false, true) => line_chart(root, chart, x0..x1, (y0..y1).log_scale()),
-        (true, true) => line_chart(root, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
+    let own = if chart.log_x { own_ticks(xs, x0, x1) } else { None };
+    // plotters types the chart by its coordinate kinds, so each axis
+    // combination is its own monomorphised call.
+    match (chart.log_x, chart.log_y, own) {
+        (false, false, _) => line_chart(root, chart, x0..x1, y0..y1),
+        (false, true, _) => line_chart(root, chart, x0..x1, (y0..y1).log_scale()),
+        (true, false, None) => line_chart(root, chart, (x0..x1).log_scale(), y0..y1),
+        (true, true, None) => line_chart(root, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
+        (true, false, Some(k)) => line_chart(root, chart, (x0..x1).log_scale().with_key_points(k), y0..y1),
+        (true, true, Some(k)) => line_chart(root, chart, (x0..x1).log_scale().with_key_points(k), (y0..y1).log_scale()),
     }
 }
 
-fn line_chart<X, Y>(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart, x: X, y: Y) -> Result<()>
+/// The ticks of a log x axis at the data's own values, when there are few
+/// (at most [`OWN_TICKS`]): each kept only when its label clears the last
+/// kept one's on the axis `x0..x1` (a label's width estimated from its
+/// characters at [`TEXT`]).
+fn own_ticks(xs: impl Iterator<Item = f64>, x0: f64, x1: f64) -> Option<Vec<f64>> {
+    let mut xs: Vec<f64> = xs.filter(|x| x.is_finite() && *x > 0.0).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    if xs.len() < 2 || xs.len() > OWN_TICKS {
+        return None;
+    }
+    let axis = f64::from(WIDTH) - 2.0 * 12.0 - f64::from(Y_LABELS);
+    let at = |x: f64| (x.ln() - x0.ln()) / (x1.ln() - x0.ln()) * axis;
+    // A digit of sans-serif text is about 0.55 of its size in pixels.
+    let width = |x: f64| tick(x).chars().count() as f64 * f64::from(TEXT) / 1.24 * 0.55;
+    let clears = |a: f64, b: f64| at(b) - at(a) >= f64::midpoint(width(a), width(b)) + 4.0;
+    let mut kept: Vec<f64> = Vec::with_capacity(xs.len());
+    for &x in &xs {
+        if kept.last().is_none_or(|&last| clears(last, x)) {
+            kept.push(x);
+        }
+    }
+    // The axis ends at the data's last value when it fits.
+    let last = xs[xs.len() - 1];
+    if kept.last() != Some(&last) {
+        kept.pop();
+        if kept.last().is_none_or(|&before| clears(before, last)) {
+            kept.push(last);
+        }
+    }
+    Some(kept)
+}
+
+/// Room for the axes' tick labels and names, in pixels.
+const X_LABELS: u32 = 48;
+const Y_LABELS: u32 = 72;
+
+fn line_chart<X, Y>(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart, x: X, y: Y) -> Result<Vec<Mark>>
 where
     X: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
     Y: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
@@ -197,10 +270,10 @@ where
     Y::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
 {
     let mut ctx = ChartBuilder::on(root)
-        .caption(&chart.title, ("sans-serif", 18))
+        .caption(&chart.title, ("sans-serif", TITLE_TEXT))
         .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
+        .x_label_area_size(X_LABELS)
+        .y_label_area_size(Y_LABELS)
         .build_cartesian_2d(x, y)
         .map_err(plot_err)?;
     ctx.configure_mesh()
@@ -208,44 +281,50 @@ where
         .y_desc(&chart.y_label)
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
+        .label_style(("sans-serif", TEXT))
+        .axis_desc_style(("sans-serif", AXIS_TEXT))
         .light_line_style(RGBColor(235, 235, 235))
         .draw()
         .map_err(plot_err)?;
+    let mut marks = Vec::new();
+    let shown =
+        |(x, y): (f64, f64)| x.is_finite() && y.is_finite() && (!chart.log_x || x > 0.0) && (!chart.log_y || y > 0.0);
     for (i, s) in chart.series.iter().enumerate() {
         let color = PALETTE[i % PALETTE.len()];
-        let pts: Vec<(f64, f64)> = s
-            .points
-            .iter()
-            .copied()
-            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!chart.log_x || *x > 0.0) && (!chart.log_y || *y > 0.0))
-            .collect();
-        ctx.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
+        let pts: Vec<(usize, (f64, f64))> = s.points.iter().copied().enumerate().filter(|(_, p)| shown(*p)).collect();
+        ctx.draw_series(LineSeries::new(pts.iter().map(|(_, p)| *p), color.stroke_width(2)))
             .map_err(plot_err)?
             .label(&s.name)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-        ctx.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled()))).map_err(plot_err)?;
+        ctx.draw_series(pts.iter().map(|(_, p)| Circle::new(*p, MARKER, color.filled()))).map_err(plot_err)?;
+        // The spread of a point's runs, over its marker: a whisker with
+        // caps wider than the marker, in a dark stroke.
         let bars = s.bars.iter().filter(|(x, lo, hi)| {
             [x, lo, hi].iter().all(|v| v.is_finite())
                 && (!chart.log_x || *x > 0.0)
                 && (!chart.log_y || *lo > 0.0)
-                && pts.iter().any(|p| p.0 == *x)
+                && pts.iter().any(|(_, p)| p.0 == *x)
         });
-        ctx.draw_series(bars.map(|&(x, lo, hi)| {
-            let y = pts.iter().find(|p| p.0 == x).map_or(lo, |p| p.1);
-            ErrorBar::new_vertical(x, lo, y, hi, color.stroke_width(1), 8)
-        }))
-        .map_err(plot_err)?;
+        for &(x, lo, hi) in bars {
+            let stroke = BAR_STROKE.stroke_width(1);
+            let cap = |y: f64| EmptyElement::at((x, y)) + PathElement::new(vec![(-CAP, 0), (CAP, 0)], stroke);
+            let whisker = PathElement::new(vec![(x, lo), (x, hi)], stroke);
+            ctx.draw_series([whisker]).map_err(plot_err)?;
+            ctx.draw_series([cap(lo), cap(hi)]).map_err(plot_err)?;
+        }
+        marks.extend(pts.iter().map(|&(point, p)| Mark { series: i, point, at: ctx.backend_coord(&p) }));
     }
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::LowerRight)
+        .label_font(("sans-serif", TEXT))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(200, 200, 200))
         .draw()
         .map_err(plot_err)?;
-    Ok(())
+    Ok(marks)
 }
 
-fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> {
+fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<Vec<Mark>> {
     let n = chart.categories.len().max(1);
     let ys =
         chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1).chain(s.bars.iter().flat_map(|b| [b.1, b.2])));
@@ -260,10 +339,10 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
         }
     };
     let mut ctx = ChartBuilder::on(root)
-        .caption(&chart.title, ("sans-serif", 18))
+        .caption(&chart.title, ("sans-serif", TITLE_TEXT))
         .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
+        .x_label_area_size(X_LABELS)
+        .y_label_area_size(Y_LABELS)
         .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
         .map_err(plot_err)?;
     ctx.configure_mesh()
@@ -272,12 +351,15 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
         .x_labels(n)
         .x_label_formatter(&label)
         .y_label_formatter(&|v| tick(*v))
+        .label_style(("sans-serif", TEXT))
+        .axis_desc_style(("sans-serif", AXIS_TEXT))
         .disable_x_mesh()
         .light_line_style(RGBColor(235, 235, 235))
         .draw()
         .map_err(plot_err)?;
     let k = chart.series.len().max(1) as f64;
     let width = 0.8 / k;
+    let mut marks = Vec::new();
     for (i, s) in chart.series.iter().enumerate() {
         let color = PALETTE[i % PALETTE.len()];
         let left = -0.4 + i as f64 * width;
@@ -300,14 +382,17 @@ fn draw_bar(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> Result<()> 
                 [vec![(x, lo), (x, hi)], vec![(x - cap, lo), (x + cap, lo)], vec![(x - cap, hi), (x + cap, hi)]];
             ctx.draw_series(lines.into_iter().map(|l| PathElement::new(l, BLACK.stroke_width(1)))).map_err(plot_err)?;
         }
+        let tops = s.points.iter().enumerate().filter(|(_, (_, y))| y.is_finite());
+        marks.extend(tops.map(|(point, &(x, y))| Mark { series: i, point, at: ctx.backend_coord(&(x + centre, y)) }));
     }
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", TEXT))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(200, 200, 200))
         .draw()
         .map_err(plot_err)?;
-    Ok(())
+    Ok(marks)
 }
 
 #[cfg(test)]
