@@ -174,12 +174,12 @@ fn provenance_lists_the_runs_a_value_read() {
     };
     let now = entry(0);
     assert!(
-        now.contains("2 runs; sweep 2026-01-12") && now.contains("logs/2026-01-12/run.csv</code> lines 2–3"),
+        now.contains("2 runs; sweep 2026-01-12") && now.contains("logs/2026-01-12/run.csv</code></a> lines 2–3"),
         "{now}"
     );
     let then = entry(1);
     assert!(
-        then.contains("1 run; sweep 2026-01-05") && then.contains("logs/2026-01-05/run.csv</code> line 2"),
+        then.contains("1 run; sweep 2026-01-05") && then.contains("logs/2026-01-05/run.csv</code></a> line 2"),
         "{then}"
     );
 }

@@ -77,7 +77,8 @@ fn outputs(name: &str, title: &str) -> Outputs {
     let cfg = Config::defaults(dir.path());
     let ctx = Context { dataset: &dataset, store: &store, cfg: &cfg, doc_dir: dir.path() };
     let review = crate::review::document::review(&ctx, &path).unwrap();
-    let page = crate::report::page(&ctx, &review).unwrap();
+    let site = crate::report::Site { root: dir.path().to_path_buf(), page_dir: dir.path().join("site"), commit: None };
+    let page = crate::report::page(&ctx, &review, &site).unwrap();
     let shown = |p: &Path| p.display().to_string();
     let problems = check::document_problems(&review, true, &shown);
     let reviews = [review];

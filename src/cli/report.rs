@@ -27,6 +27,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
     let (reviews, mut errors) = review_all(&ctx, cwd, &args.docs);
     let out_dir = cwd.join(&args.out);
+    let commit = crate::report::forge::Commit::of(&cfg.root);
     let mut written: Vec<PathBuf> = Vec::new();
     for r in &reviews {
         let target = crate::report::page_path(&out_dir, &r.path);
@@ -41,7 +42,12 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
         }
         let doc_dir = cwd.join(&r.path).parent().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
         let ctx = Context { doc_dir: &doc_dir, ..ctx };
-        let html = crate::report::page(&ctx, r).and_then(|html| crate::report::write_page(&target, &html));
+        let site = crate::report::Site {
+            root: absolute(cwd, &cfg.root),
+            page_dir: target.parent().map_or_else(|| out_dir.clone(), Path::to_path_buf),
+            commit: commit.clone(),
+        };
+        let html = crate::report::page(&ctx, r, &site).and_then(|html| crate::report::write_page(&target, &html));
         match html {
             Ok(()) => {
                 say!("{}: {}", r.path.display(), shown(cwd, &target));
@@ -54,6 +60,15 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
         }
     }
     Ok(super::exit_code(errors, ingest_failed, false))
+}
+
+/// `path` made absolute against `cwd`.
+fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    }
 }
 
 #[cfg(test)]

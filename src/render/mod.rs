@@ -58,6 +58,43 @@ pub struct Rendered {
     pub content: String,
     /// Files to write next to the document (path, bytes), e.g. plot SVGs.
     pub files: Vec<(PathBuf, String)>,
+    /// The runs behind each number the content writes.
+    pub trace: Trace,
+}
+
+impl Rendered {
+    /// Content with no file and no numbers traced to runs.
+    fn text(content: String) -> Rendered {
+        Rendered { content, ..Rendered::default() }
+    }
+}
+
+/// The runs behind each number a region writes (run ids, ascending), so a
+/// report can link each number to exactly the runs it rests on.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Trace {
+    /// Nothing traced (an `sql`, `template` or `diff` region).
+    #[default]
+    None,
+    /// A table: each body row as written, each of its cells (a row's keys
+    /// and an empty cell with no runs; a ratio with both sides' runs).
+    Table(Vec<Vec<Vec<i64>>>),
+    /// An inline value: the runs of the one cell it writes.
+    Value(Vec<i64>),
+    /// A plot: each point drawn, where it landed in the SVG.
+    Plot(Vec<TracedPoint>),
+}
+
+/// A point a plot drew, and the runs behind it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TracedPoint {
+    pub series: String,
+    /// The x value as the data table of the SVG writes it.
+    pub x: String,
+    pub y: f64,
+    /// The point's pixel in the SVG ([`plot::WIDTH`] × [`plot::HEIGHT`]).
+    pub at: (i32, i32),
+    pub runs: Vec<i64>,
 }
 
 /// Renders one region of kind `kind` from its arguments.
@@ -163,12 +200,45 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         series: chart_series(&pivot, kind),
         categories: pivot.rows.iter().map(|r| r[0].to_string()).collect(),
     };
-    let svg = plot::svg(&chart).map_err(|e| RegionError::new(None, e.to_string()))?;
+    let (svg, marks) = plot::draw(&chart).map_err(|e| RegionError::new(None, e.to_string()))?;
+    let trace = plot_trace(&pivot, &chart, &marks);
     let file = plot_file(args, metric, x)?;
     let target = if file.contains(' ') { format!("<{file}>") } else { file.clone() };
     let content = format!("![{}]({target}){}", crate::escape::markdown(&title), error_bars_note(&pivot));
     let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::new(Some("file"), msg))?;
-    Ok(Rendered { content, files: vec![(path, svg)] })
+    Ok(Rendered { content, files: vec![(path, svg)], trace })
+}
+
+/// Each drawn point with the runs of its cell: series `i` is the pivot's
+/// column `i`, its points the rows with a cell, in order (as
+/// [`chart_series`] builds them).
+fn plot_trace(pivot: &crate::query::Pivot, chart: &plot::Chart, marks: &[plot::Mark]) -> Trace {
+    let cells: Vec<Vec<(usize, &crate::query::Cell)>> = (0..chart.series.len())
+        .map(|ci| {
+            let rows = pivot.cells.iter().enumerate();
+            let drawn = |ri: usize| chart.kind == plot::ChartKind::Bar || pivot.rows[ri][0].as_f64().is_some();
+            rows.filter(|(ri, _)| drawn(*ri)).filter_map(|(ri, r)| r.get(ci)?.as_ref().map(|c| (ri, c))).collect()
+        })
+        .collect();
+    let points = marks.iter().filter_map(|m| {
+        let series = chart.series.get(m.series)?;
+        let &(x, y) = series.points.get(m.point)?;
+        let &(ri, cell) = cells.get(m.series)?.get(m.point)?;
+        let x = match chart.kind {
+            plot::ChartKind::Bar => pivot.rows[ri][0].to_string(),
+            plot::ChartKind::Line => crate::metric::format_number(x),
+        };
+        Some(TracedPoint { series: series.name.clone(), x, y, at: m.at, runs: sorted(&cell.runs) })
+    });
+    Trace::Plot(points.collect())
+}
+
+/// Run ids in ascending order, each once.
+pub(crate) fn sorted(runs: &[i64]) -> Vec<i64> {
+    let mut runs = runs.to_vec();
+    runs.sort_unstable();
+    runs.dedup();
+    runs
 }
 
 /// A plot's `file=` (or its default name), checked: a relative path ending
@@ -360,5 +430,5 @@ fn diff_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     let diff = crate::sweep_diff::compute(ctx.dataset, &ctx.settings.margins, &opts)
         .map_err(|e| RegionError::new(Some(which), e.to_string()))?;
     let content = diff.to_markdown(listing, args.usize("digits")?);
-    Ok(Rendered { content: content.trim_end_matches('\n').to_string(), files: vec![] })
+    Ok(Rendered::text(content.trim_end_matches('\n').to_string()))
 }

@@ -362,7 +362,7 @@ fn run(
             )));
         }
     }
-    Ok(Rendered { content: markdown_table(&header, &numeric, &body).trim_end().to_string(), files: vec![] })
+    Ok(Rendered::text(markdown_table(&header, &numeric, &body).trim_end().to_string()))
 }
 
 #[cfg(test)]

@@ -31,6 +31,8 @@ struct Column {
     name: String,
     header: String,
     values: Vec<Option<f64>>,
+    /// Per row, the runs behind the value (ascending ids; none when empty).
+    runs: Vec<Vec<i64>>,
     /// For a `ratio=` column, the names of the two columns it divides: a
     /// series may have " / " in its own name, so the heading cannot tell.
     ratio: Option<(String, String)>,
@@ -106,6 +108,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         })
         .collect();
     labels.all_used()?;
+    let trace = traced_cells(&order, row_keys, columns);
     let mut content = markdown_rows(&header, &right, &body);
     if args.flag("caption")? {
         content.push('\n');
@@ -122,7 +125,21 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         }
         content.push('\n');
     }
-    Ok(Rendered { content: content.trim_end_matches('\n').to_string(), files: vec![] })
+    let content = content.trim_end_matches('\n').to_string();
+    Ok(Rendered { content, files: vec![], trace: super::Trace::Table(trace) })
+}
+
+/// The runs of each cell as written: rows in `order`, a row's keys with
+/// none, an empty cell with none.
+fn traced_cells(order: &[usize], row_keys: &[Vec<Key>], columns: &[Column]) -> Vec<Vec<Vec<i64>>> {
+    order
+        .iter()
+        .map(|&r| {
+            let keys = row_keys[r].iter().map(|_| Vec::new());
+            keys.chain(columns.iter().map(|c| if c.values[r].is_some() { c.runs[r].clone() } else { Vec::new() }))
+                .collect()
+        })
+        .collect()
 }
 
 /// `highlight=best|none`: whether the best of each point is marked.
@@ -168,6 +185,7 @@ fn one_metric(
             header: name.clone(),
             name,
             values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
+            runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
             ratio: None,
         })
         .collect();
@@ -228,12 +246,12 @@ fn several_metrics(
         .iter()
         .map(|p| {
             let unit = p.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
-            let value_at =
-                |k: &Vec<Key>| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref()).map(|c| c.value);
+            let cell_at = |k: &Vec<Key>| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref());
             Column {
                 name: p.metric.name.clone(),
                 header: format!("{}{unit}", p.metric.name),
-                values: keys.iter().map(value_at).collect(),
+                values: keys.iter().map(|k| cell_at(k).map(|c| c.value)).collect(),
+                runs: keys.iter().map(|k| cell_at(k).map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
                 ratio: None,
             }
         })
@@ -274,16 +292,22 @@ fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), Regio
                 ),
             ));
         };
-        let values = (0..table.row_keys.len())
+        let values: Vec<Option<f64>> = (0..table.row_keys.len())
             .map(|r| match (columns[ia].values[r], columns[ib].values[r]) {
                 (Some(x), Some(y)) if y != 0.0 => Some(x / y),
                 _ => None,
             })
             .collect();
+        let runs = (0..table.row_keys.len())
+            .map(|r| match values[r] {
+                Some(_) => super::sorted(&[columns[ia].runs[r].as_slice(), &columns[ib].runs[r]].concat()),
+                None => Vec::new(),
+            })
+            .collect();
         let (a, b) = (columns[ia].name.clone(), columns[ib].name.clone());
         let name = format!("{a} / {b}");
         let ratio = Some((a, b));
-        table.columns.push(Column { header: name.clone(), name, values, ratio });
+        table.columns.push(Column { header: name.clone(), name, values, runs, ratio });
     }
     Ok(())
 }

@@ -49,7 +49,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         }
         RegionError::new(Some("name"), format!("template `{name}`: {e}"))
     })?;
-    Ok(Rendered { content: out.trim_end().to_string(), files: vec![] })
+    Ok(Rendered::text(out.trim_end().to_string()))
 }
 
 /// The environment a template runs in: limited fuel, values escaped for

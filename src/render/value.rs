@@ -60,20 +60,24 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
             }
         }
     }
-    let values: Vec<f64> = pivot.iter().map(|(_, _, c)| c.value).collect();
-    let value = match over {
-        Some((_, true)) => values.iter().copied().reduce(f64::max),
-        Some((_, false)) => values.iter().copied().reduce(f64::min),
-        None => values.first().copied(),
+    // The cell written: the first of the highest (lowest) for
+    // `max_over` (`min_over`), else the one cell.
+    let cells = pivot.iter().map(|(_, _, c)| c);
+    let cell = match over {
+        Some((_, max)) => {
+            cells.reduce(|a, b| if (max && b.value > a.value) || (!max && b.value < a.value) { b } else { a })
+        }
+        None => pivot.iter().map(|(_, _, c)| c).next(),
     };
-    let Some(value) = value else {
+    let Some(cell) = cell else {
         return Err(RegionError::new(
             Some("metric"),
             format!("no run matches this value ({metric} where {})", describe(&q.filter)),
         ));
     };
+    let value = cell.value;
     let text = if q.agg == Agg::Count { crate::metric::format_number(value) } else { fmt.format(value) };
-    Ok(Rendered { content: text, files: vec![] })
+    Ok(Rendered { content: text, files: vec![], trace: super::Trace::Value(super::sorted(&cell.runs)) })
 }
 
 fn describe(f: &Filter) -> String {

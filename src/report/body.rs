@@ -39,16 +39,17 @@ pub(super) fn render_body(
     md: &str,
     tokens: &Tokens,
     swaps: &BTreeMap<String, Swap>,
-    linked_tables: &[(usize, usize)],
+    linked_tables: &[(usize, Vec<Vec<Option<usize>>>)],
 ) -> Result<String> {
     let arena = comrak::Arena::new();
     let options = comrak_options();
     let root = comrak::parse_document(&arena, md, &options);
-    for &(i, keys) in linked_tables {
-        link_table_numbers(&arena, root, tokens, i, keys);
+    for (i, entries) in linked_tables {
+        link_table_numbers(&arena, root, tokens, *i, entries);
     }
     swap_tokens(&arena, root, tokens, swaps);
     no_external_images(&arena, root, &options);
+    scrolling_tables(&arena, root);
     let mut body = String::new();
     comrak::format_html(root, &options, &mut body)
         .map_err(|_| Error::usage("the report page could not be formatted".to_string()))?;
@@ -160,11 +161,17 @@ fn cell_text(cell: Node<'_>) -> Option<String> {
     Some(out)
 }
 
-/// Wraps each number of region `i`'s table in a link to its provenance,
-/// except in the first `keys` cells of each row (the row's params, which
-/// are not generated numbers). The table is what stands between the
-/// region's two token paragraphs.
-fn link_table_numbers<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, tokens: &Tokens, i: usize, keys: usize) {
+/// Wraps each number of region `i`'s table in a link to the provenance
+/// entry of its cell's runs (`entries`: each body row's cells; a row's
+/// params have none). The table is what stands between the region's two
+/// token paragraphs.
+fn link_table_numbers<'a>(
+    arena: &'a comrak::Arena<'a>,
+    root: Node<'a>,
+    tokens: &Tokens,
+    i: usize,
+    entries: &[Vec<Option<usize>>],
+) {
     let (begin, end) = (tokens.token("B", i), tokens.token("E", i));
     let is = |n: Node<'a>, tok: &str| stands_alone(n) && token_paragraph(n, tokens).as_deref() == Some(tok);
     let Some(start) = root.descendants().find(|n| is(n, &begin)) else {
@@ -185,16 +192,26 @@ fn link_table_numbers<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>, tokens: 
     for block in between {
         let rows = block.descendants().filter(|n| matches!(n.data().value, NodeValue::TableRow(false)));
         let rows: Vec<Node<'a>> = rows.collect();
-        for row in rows {
-            for cell in row.children().skip(keys) {
-                let Some(text) = cell_text(cell) else { continue };
+        for (row, cells) in rows.into_iter().zip(entries) {
+            for (cell, entry) in row.children().zip(cells) {
+                let (Some(text), Some(k)) = (cell_text(cell), entry) else { continue };
                 let number = text.trim().trim_end_matches(" ≈").trim_end_matches('x');
                 if !number.is_empty() && number.parse::<f64>().is_ok() {
-                    cell.prepend(raw(arena, format!("<a class=\"num\" href=\"#prov-{i}\">")));
+                    cell.prepend(raw(arena, format!("<a class=\"num\" href=\"#prov-{k}\">")));
                     cell.append(raw(arena, "</a>".to_string()));
                 }
             }
         }
+    }
+}
+
+/// Each table inside a block that scrolls sideways, so a wide table on a
+/// narrow screen scrolls instead of widening the page.
+fn scrolling_tables<'a>(arena: &'a comrak::Arena<'a>, root: Node<'a>) {
+    let tables: Vec<Node<'a>> = root.descendants().filter(|n| matches!(n.data().value, NodeValue::Table(_))).collect();
+    for table in tables {
+        table.insert_before(raw(arena, "<div class=\"table-scroll\">\n".to_string()));
+        table.insert_after(raw(arena, "</div>\n".to_string()));
     }
 }
 

@@ -4,6 +4,7 @@
 //! `<span>` with its badge, and its evidence follows the block that holds
 //! the sentence (as its status note does in the document).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::claims::judge::ClaimReport;
@@ -13,6 +14,34 @@ use crate::escape::html as esc;
 fn verdict(report: &ClaimReport) -> (String, &str) {
     let word = if report.superseded.is_some() { "superseded" } else { report.verdict.as_str() };
     (word.replace(' ', "-"), word)
+}
+
+/// A claim id as the fragment of a link to it (`#claim-…`): percent-encoded,
+/// which a browser decodes before it looks the id up.
+fn fragment(id: &str) -> String {
+    esc(&crate::escape::uri_path(id))
+}
+
+/// The header's counts of verdicts, each opening the list of the claims
+/// it counts, linked.
+pub(super) fn counts(claims: &[ClaimReport]) -> String {
+    let mut by_verdict: BTreeMap<(String, &str), Vec<&str>> = BTreeMap::new();
+    for c in claims {
+        by_verdict.entry(verdict(c)).or_default().push(&c.id);
+    }
+    by_verdict.iter().fold(String::new(), |mut out, ((class, word), ids)| {
+        let _ = write!(
+            out,
+            "<details class=\"count\"><summary><span class=\"badge badge-{class}\">{} {}</span></summary><ul>",
+            ids.len(),
+            esc(word)
+        );
+        for id in ids {
+            let _ = write!(out, "<li><a href=\"#claim-{}\">{}</a></li>", fragment(id), esc(id));
+        }
+        out.push_str("</ul></details>");
+        out
+    })
 }
 
 /// A block claim's opening: the section, its badge and id.
@@ -42,7 +71,7 @@ pub(super) fn open_inline(report: &ClaimReport, in_link: bool) -> String {
     let badge = if in_link {
         format!("<span class=\"badge badge-{class}\">{}</span>", esc(word))
     } else {
-        format!("<a class=\"badge badge-{class}\" href=\"#evidence-{id}\">{}</a>", esc(word))
+        format!("<a class=\"badge badge-{class}\" href=\"#evidence-{}\">{}</a>", fragment(&report.id), esc(word))
     };
     format!("<span class=\"claim claim-inline verdict-{class}\" id=\"claim-{id}\">{badge} ")
 }

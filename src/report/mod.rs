@@ -21,22 +21,20 @@ use base64::Engine as _;
 mod body;
 pub(crate) mod ci;
 mod claim;
+pub(crate) mod forge;
+mod provenance;
 
 use body::Swap;
+pub(crate) use forge::Site;
+use provenance::Entries;
 
 use crate::claims::judge::ClaimReport;
 use crate::doc::{self, Kind, Region};
 use crate::escape::html as esc;
-use crate::query::{Agg, Filter, Query};
+use crate::render::Trace;
 use crate::review::document::DocReview;
 use crate::review::Context;
-use crate::syntax::Literal;
 use crate::{Error, Result};
-
-/// The runs behind one region, for its provenance entry.
-struct Provenance {
-    runs: Vec<i64>,
-}
 
 /// Where reckon's own HTML goes in the markdown a page is rendered from:
 /// token text that survives markdown rendering unchanged (letters and
@@ -61,149 +59,6 @@ impl Tokens {
     }
 }
 
-/// The queries a region's renderer runs (the filter narrowed as it does),
-/// and for `max_over` / `min_over` which end is picked (true: the max).
-fn region_queries(ctx: &Context, region: &Region, filter: &mut Filter) -> Option<(Vec<Query>, Option<bool>)> {
-    let arg = |k: &str| region.arg(k).map(|a| a.value.as_str());
-    let list = |k: &str| -> Vec<String> {
-        arg(k)
-            .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
-            .unwrap_or_default()
-    };
-    let series = ctx.cfg.series.clone();
-    let mut queries: Vec<Query> = Vec::new();
-    let mut over: Option<bool> = None;
-    match region.kind {
-        Kind::Table => {
-            let rows = list("rows");
-            if let Some(metric) = arg("metric") {
-                let mut q = Query::new(metric);
-                let cols = list("cols");
-                q.cols = if cols.is_empty() && ctx.dataset.has_param(&series) && !rows.contains(&series) {
-                    vec![series.clone()]
-                } else {
-                    cols
-                };
-                q.rows = rows;
-                queries.push(q);
-            } else {
-                let one = arg("series")?;
-                *filter = filter.clone().and(Filter::eq(&series, Literal::Text(one.to_string())));
-                for m in list("metrics") {
-                    let mut q = Query::new(m);
-                    q.rows.clone_from(&rows);
-                    queries.push(q);
-                }
-            }
-        }
-        Kind::Plot => {
-            let x = arg("x")?.to_string();
-            let s = arg("series").unwrap_or(&series).to_string();
-            let mut q = Query::new(arg("metric")?);
-            q.cols = if ctx.dataset.has_param(&s) && s != x { vec![s] } else { vec![] };
-            q.rows = vec![x];
-            queries.push(q);
-        }
-        Kind::Value => {
-            for a in region.args.iter().filter(|a| !crate::render::value::KNOWN.contains(&a.key.as_str())) {
-                *filter = filter.clone().and(Filter::eq(&a.key, Literal::Text(a.value.clone())));
-            }
-            let mut q = Query::new(arg("metric")?);
-            if let Some(p) = arg("max_over") {
-                q.rows = vec![p.to_string()];
-                over = Some(true);
-            } else if let Some(p) = arg("min_over") {
-                q.rows = vec![p.to_string()];
-                over = Some(false);
-            }
-            queries.push(q);
-        }
-        _ => return None,
-    }
-    Some((queries, over))
-}
-
-/// The runs a metric-bearing region reads: the same query its renderer
-/// runs, the union of the cells' runs (for `max_over` / `min_over`, the
-/// chosen cell's).
-fn region_runs(ctx: &Context, region: &Region) -> Option<Provenance> {
-    let arg = |k: &str| region.arg(k).map(|a| a.value.as_str());
-    // The renderers' own filter (`where=`, `as_of=`), so the runs listed
-    // are the runs the region read.
-    let args = crate::render::Args::new(region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect());
-    let mut filter = crate::render::filter_of(ctx.dataset, &args).ok()?;
-    let agg = match arg("agg") {
-        Some(a) => Agg::parse(a).ok()?,
-        None => Agg::default(),
-    };
-    let (queries, over) = region_queries(ctx, region, &mut filter)?;
-    let mut runs = BTreeSet::new();
-    for mut q in queries {
-        q.filter = filter.clone();
-        q.agg = agg;
-        let pivot = ctx.dataset.evaluate(&q).ok()?;
-        match over {
-            Some(max) => {
-                let pick = pivot.iter().map(|(_, _, c)| c).reduce(|a, b| {
-                    let b_wins = if max { b.value > a.value } else { b.value < a.value };
-                    if b_wins {
-                        b
-                    } else {
-                        a
-                    }
-                })?;
-                runs.extend(pick.runs.iter().copied());
-            }
-            None => runs.extend(pivot.iter().flat_map(|(_, _, c)| c.runs.iter().copied())),
-        }
-    }
-    Some(Provenance { runs: runs.into_iter().collect() })
-}
-
-/// "lines 3–5, 9" from sorted line numbers.
-fn line_ranges(lines: &[u64]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let start = lines[i];
-        let mut end = start;
-        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
-            i += 1;
-            end = lines[i];
-        }
-        parts.push(if start == end { start.to_string() } else { format!("{start}–{end}") });
-        i += 1;
-    }
-    let word = if lines.len() == 1 { "line" } else { "lines" };
-    format!("{word} {}", parts.join(", "))
-}
-
-/// The provenance list entry of region `i`.
-fn provenance_html(ctx: &Context, i: usize, directive: &str, prov: &Provenance) -> String {
-    let mut by_source: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
-    let mut sweeps = BTreeSet::new();
-    for run in prov.runs.iter().filter_map(|id| ctx.dataset.run(*id)) {
-        by_source.entry(run.source.as_str()).or_default().push(run.line);
-        sweeps.insert(run.sweep.as_str());
-    }
-    let n = prov.runs.len();
-    let mut html = format!(
-        "<li id=\"prov-{i}\"><code>{}</code><br>{n} {}; {} {}",
-        esc(directive),
-        if n == 1 { "run" } else { "runs" },
-        if sweeps.len() == 1 { "sweep" } else { "sweeps" },
-        esc(&sweeps.into_iter().collect::<Vec<_>>().join(", "))
-    );
-    html.push_str("<ul>");
-    for (source, mut lines) in by_source {
-        lines.sort_unstable();
-        lines.dedup();
-        let _ = write!(html, "<li><code>{}</code> {}</li>", esc(source), esc(&line_ranges(&lines)));
-    }
-    html.push_str("</ul></li>\n");
-    html
-}
-
 /// A plot region's content without its `![title](file)` line (the first
 /// line that is an image), for the text below the figure.
 fn below_plot_image(content: &str) -> String {
@@ -223,20 +78,21 @@ fn below_plot_image(content: &str) -> String {
 
 /// The markdown a page is rendered from, with a token where reckon's own
 /// HTML goes, and what the page says beside it.
-struct Marked {
+struct Marked<'e, 'a, 's> {
     md: String,
     tokens: Tokens,
     /// Token → the HTML that replaces it.
     swaps: BTreeMap<String, Swap>,
-    /// The provenance list's entries.
-    provenance: String,
-    /// The newest sweep the page's numbers and verdicts rest on.
+    /// The provenance list, cited as the page is marked.
+    entries: &'e mut Entries<'a, 's>,
+    /// The newest sweep the page's verdicts rest on.
     newest: Option<String>,
-    /// Table regions with provenance (region index, row-key columns).
-    linked_tables: Vec<(usize, usize)>,
+    /// Table regions' cells linked to provenance (region index, each body
+    /// row's cells' entries).
+    linked_tables: Vec<(usize, Vec<Vec<Option<usize>>>)>,
 }
 
-impl Marked {
+impl Marked<'_, '_, '_> {
     fn saw_sweep(&mut self, sweep: &str) {
         if self.newest.as_deref().is_none_or(|n| sweep > n) {
             self.newest = Some(sweep.to_string());
@@ -271,67 +127,115 @@ impl Marked {
         }
     }
 
-    /// An inline value: the number, linked to its provenance when known
-    /// (and not inside a link's text).
-    fn value(&mut self, i: usize, content: &str, has_provenance: bool) {
+    /// An inline value: the number, linked to the entry of its runs when
+    /// known (and not inside a link's text).
+    fn value(&mut self, i: usize, content: &str, prov: Option<usize>) {
         let v = self.tokens.token("V", i);
         self.md.push_str(&v);
         let plain = format!("<span class=\"num\">{}</span>", esc(content.trim()));
-        let swap = if has_provenance {
-            let link = format!("<a class=\"num\" href=\"#prov-{i}\" title=\"provenance\">{}</a>", esc(content.trim()));
-            Swap { in_link: Some(plain), ..Swap::html(link) }
-        } else {
-            Swap::html(plain)
+        let swap = match prov {
+            Some(k) => {
+                let link =
+                    format!("<a class=\"num\" href=\"#prov-{k}\" title=\"provenance\">{}</a>", esc(content.trim()));
+                Swap { in_link: Some(plain), ..Swap::html(link) }
+            }
+            None => Swap::html(plain),
         };
         self.swaps.insert(v, swap);
     }
 
-    /// A plot: the SVG inline as a data URI, the rest of the region's text
-    /// below it. The SVG is the one reckon drew for this region of this
-    /// document (its `file=` checked to be inside the document's folder, a
-    /// regular file); no path written in the content is ever read.
-    fn plot(&mut self, i: usize, region: &Region, content: &str, review: &DocReview, has_provenance: bool) {
+    /// A plot: the SVG inline as a data URI, each point a link to its
+    /// runs' entry laid over it, the rest of the region's text below. The
+    /// SVG is the one reckon drew for this region of this document (its
+    /// `file=` checked to be inside the document's folder, a regular file);
+    /// no path written in the content is ever read.
+    fn plot(&mut self, i: usize, region: &Region, content: &str, review: &DocReview, trace: Option<&Trace>) {
         let (begin, end) = (self.tokens.token("B", i), self.tokens.token("E", i));
         let rest = below_plot_image(content);
         let p = self.tokens.token("P", i);
         let _ = write!(self.md, "\n\n{begin}\n\n{p}\n\n{rest}\n\n{end}\n\n");
         let arg = |k: &str| region.arg(k).map_or("", |a| a.value.as_str());
         let alt = region.arg("title").map_or_else(|| format!("{} by {}", arg("metric"), arg("x")), |a| a.value.clone());
+        let (points, all) = point_links(self.entries, trace, arg("x"));
         let figure = match review.plots.iter().find(|(r, _, _)| *r == i) {
             Some((_, _, svg)) => format!(
-                "<figure class=\"plot\"><img src=\"data:image/svg+xml;base64,{}\" alt=\"{}\"></figure>",
+                "<figure class=\"plot\"><div class=\"plot-frame\"><img src=\"data:image/svg+xml;base64,{}\" \
+                 alt=\"{}\">{points}</div></figure>",
                 base64::engine::general_purpose::STANDARD.encode(svg.as_bytes()),
                 esc(&alt)
             ),
             None => "<p class=\"muted\">(plot not drawn)</p>".to_string(),
         };
+        let prov = self.entries.cite(&all);
         self.swap(p, figure);
         self.swap(begin, format!("<div class=\"region region-plot\" id=\"region-{i}\">"));
-        self.swap(end, region_footer(i, has_provenance));
+        self.swap(end, region_footer(prov));
     }
 
-    /// Any other region: its content inside a `<div>` of its kind.
-    fn block(&mut self, i: usize, region: &Region, content: &str, has_provenance: bool) {
+    /// Any other region: its content inside a `<div>` of its kind, a
+    /// table's numbers each linked to the entry of its cell's runs.
+    fn block(&mut self, i: usize, region: &Region, content: &str, trace: Option<&Trace>) {
         let (begin, end) = (self.tokens.token("B", i), self.tokens.token("E", i));
         let _ = write!(self.md, "\n\n{begin}\n\n{content}\n\n{end}\n\n");
         self.swap(begin, format!("<div class=\"region region-{}\" id=\"region-{i}\">", region.kind.name()));
-        self.swap(end, region_footer(i, has_provenance));
-        if region.kind == Kind::Table && has_provenance {
-            let keys = region.arg("rows").map_or(1, |a| a.value.split(',').filter(|s| !s.trim().is_empty()).count());
-            self.linked_tables.push((i, keys));
+        let mut all: BTreeSet<i64> = BTreeSet::new();
+        if let Some(Trace::Table(rows)) = trace {
+            let grid = rows
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|runs| {
+                            all.extend(runs);
+                            self.entries.cite(runs)
+                        })
+                        .collect()
+                })
+                .collect();
+            self.linked_tables.push((i, grid));
         }
+        let prov = self.entries.cite(&all.into_iter().collect::<Vec<_>>());
+        self.swap(end, region_footer(prov));
     }
 }
 
-/// One document's page, from its review (regenerated text, claims, plots).
-pub(crate) fn page(ctx: &Context, review: &DocReview) -> Result<String> {
+/// A link over each point of a plot to the entry of its runs (placed in
+/// percent of the image, so it stays on its point as the image scales),
+/// and every point's runs.
+fn point_links(entries: &mut Entries, trace: Option<&Trace>, x_name: &str) -> (String, Vec<i64>) {
+    let mut html = String::new();
+    let mut all: BTreeSet<i64> = BTreeSet::new();
+    let points = match trace {
+        Some(Trace::Plot(points)) => points.as_slice(),
+        _ => &[],
+    };
+    let (width, height) = (f64::from(crate::render::plot::WIDTH), f64::from(crate::render::plot::HEIGHT));
+    for point in points {
+        all.extend(&point.runs);
+        let Some(entry) = entries.cite(&point.runs) else { continue };
+        let label = format!("{}, {x_name} {}: {}", point.series, point.x, crate::metric::format_number(point.y));
+        let _ = write!(
+            html,
+            "<a class=\"pt\" href=\"#prov-{entry}\" style=\"left:{:.2}%;top:{:.2}%\" title=\"{}\" aria-label=\"{}\"></a>",
+            f64::from(point.at.0) / width * 100.0,
+            f64::from(point.at.1) / height * 100.0,
+            esc(&label),
+            esc(&label)
+        );
+    }
+    (html, all.into_iter().collect())
+}
+
+/// One document's page, from its review (regenerated text, claims, plots,
+/// the runs behind each number), for a page in `site`.
+pub(crate) fn page(ctx: &Context, review: &DocReview, site: &Site) -> Result<String> {
     let text = &review.updated;
     let parsed = doc::parse(&review.path, text)?;
+    let mut entries = Entries::new(ctx.dataset, site);
     let mut marked = Marked {
         md: String::with_capacity(text.len()),
         tokens: Tokens::new(text),
         swaps: BTreeMap::new(),
-        provenance: String::new(),
+        entries: &mut entries,
         newest: None,
         linked_tables: Vec::new(),
     };
@@ -341,69 +245,61 @@ pub(crate) fn page(ctx: &Context, review: &DocReview) -> Result<String> {
         marked.md.push_str(&text[cursor..region.open.start]);
         cursor = region.close.end;
         let content = region.content(text);
-        let directive = text[region.open.clone()].trim_start_matches("<!--").trim_end_matches("-->").trim();
-        let prov = region_runs(ctx, region);
-        if let Some(p) = &prov {
-            marked.provenance.push_str(&provenance_html(ctx, i, directive, p));
-            for run in p.runs.iter().filter_map(|id| ctx.dataset.run(*id)) {
-                marked.saw_sweep(&run.sweep);
-            }
-        }
+        let trace = review.traces.iter().find(|(r, _)| *r == i).map(|(_, t)| t);
         match region.kind {
             Kind::Claim => {
                 if let Some(report) = claims.next() {
                     marked.claim(i, region, content, report);
                 }
             }
-            Kind::Value => marked.value(i, content, prov.is_some()),
-            Kind::Plot => marked.plot(i, region, content, review, prov.is_some()),
-            _ => marked.block(i, region, content, prov.is_some()),
+            Kind::Value => {
+                let prov = match trace {
+                    Some(Trace::Value(runs)) => marked.entries.cite(runs),
+                    _ => None,
+                };
+                marked.value(i, content, prov);
+            }
+            Kind::Plot => marked.plot(i, region, content, review, trace),
+            _ => marked.block(i, region, content, trace),
         }
     }
     marked.md.push_str(&text[cursor..]);
     let body = body::render_body(&marked.md, &marked.tokens, &marked.swaps, &marked.linked_tables)?;
-    Ok(wrap_page(review, &body, &marked.provenance, marked.newest.as_deref()))
+    let newest = [marked.newest.take(), entries.newest.take()].into_iter().flatten().max();
+    Ok(wrap_page(review, &body, site, &entries.into_html(), newest.as_deref()))
 }
 
-fn region_footer(i: usize, has_provenance: bool) -> String {
-    if has_provenance {
-        format!("<p class=\"prov-link\"><a href=\"#prov-{i}\">provenance</a></p></div>")
-    } else {
-        "</div>".to_string()
+fn region_footer(prov: Option<usize>) -> String {
+    match prov {
+        Some(k) => format!("<p class=\"prov-link\"><a href=\"#prov-{k}\">provenance</a></p></div>"),
+        None => "</div>".to_string(),
     }
 }
 
 /// The page's style sheet (light and dark themes, by the reader's setting).
 const CSS: &str = include_str!("page.css");
 
-fn wrap_page(review: &DocReview, body: &str, provenance: &str, newest: Option<&str>) -> String {
+fn wrap_page(review: &DocReview, body: &str, site: &Site, provenance: &str, newest: Option<&str>) -> String {
     let title = review
         .updated
         .lines()
         .find_map(|l| l.strip_prefix("# "))
         .map(str::trim)
         .map_or_else(|| review.path.display().to_string(), str::to_string);
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for c in &review.claims {
-        let word = if c.superseded.is_some() { "superseded" } else { c.verdict.as_str() };
-        *counts.entry(word.to_string()).or_default() += 1;
-    }
-    let counts_html = counts.iter().fold(String::new(), |mut out, (w, n)| {
-        let _ = write!(out, "<span><span class=\"badge badge-{}\">{n} {}</span></span>", w.replace(' ', "-"), esc(w));
-        out
-    });
+    let counts_html = claim::counts(&review.claims);
     let date = newest.map_or("no data".to_string(), esc);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"color-scheme\" content=\"light dark\">\n<title>{title}</title>\n<style>{CSS}</style>\n\
          </head>\n<body>\n<header class=\"reckon\"><div><code>{path}</code> — report by reckon {version}</div>\
-         <div>Data as of the <time class=\"data-date\">{date}</time> sweep</div>\
+         <div>Data as of the <time class=\"data-date\">{date}</time> sweep</div>{commit}\
          <div class=\"counts\">{counts_html}</div></header>\n<main>\n{body}</main>\n\
          <footer id=\"provenance\"><h2>Provenance</h2><ol>\n{provenance}</ol></footer>\n</body>\n</html>\n",
         title = esc(&title),
         path = esc(&review.path.display().to_string()),
         version = env!("CARGO_PKG_VERSION"),
+        commit = site.commit_html(),
     )
 }
 
@@ -425,14 +321,8 @@ pub(crate) fn write_page(path: &Path, html: &str) -> Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn line_ranges_collapse_runs_of_lines() {
-        assert_eq!(line_ranges(&[3, 4, 5, 9]), "lines 3–5, 9");
-        assert_eq!(line_ranges(&[7]), "line 7");
-    }
-
     /// The body comrak gives `md`, edited as a page's is (no tokens swapped).
-    fn body(md: &str, linked_tables: &[(usize, usize)]) -> String {
+    fn body(md: &str, linked_tables: &[(usize, Vec<Vec<Option<usize>>>)]) -> String {
         body::render_body(md, &Tokens::new(""), &BTreeMap::new(), linked_tables).unwrap()
     }
 
@@ -440,12 +330,14 @@ mod tests {
     fn table_numbers_link_and_words_do_not() {
         let md = "RECKONTOKENB4X\n\n| n | config | tok/s | ratio |\n|---|---|--:|---|\n\
                   | 8 | baseline | **773.0** ≈ | 2.19x |\n| 16 | 1.5 | | |\n\nRECKONTOKENE4X\n";
-        let linked = body(md, &[(4, 1)]);
+        let entries = vec![vec![None, Some(0), Some(1), Some(2)], vec![None, Some(3), None, None]];
+        let linked = body(md, &[(4, entries)]);
         assert!(linked.contains("<td>8</td>") && linked.contains("<td>16</td>"), "row keys stay plain: {linked}");
-        assert!(linked.contains("<td><a class=\"num\" href=\"#prov-4\">1.5</a></td>"), "{linked}");
-        assert!(linked.contains("<td>baseline</td>"), "{linked}");
-        assert!(linked.contains("<a class=\"num\" href=\"#prov-4\"><strong>773.0</strong> ≈</a>"), "{linked}");
-        assert!(linked.contains("<a class=\"num\" href=\"#prov-4\">2.19x</a>"), "{linked}");
+        assert!(linked.contains("<td><a class=\"num\" href=\"#prov-3\">1.5</a></td>"), "{linked}");
+        assert!(linked.contains("<td>baseline</td>"), "words stay plain: {linked}");
+        assert!(linked.contains("<a class=\"num\" href=\"#prov-1\"><strong>773.0</strong> ≈</a>"), "{linked}");
+        assert!(linked.contains("<a class=\"num\" href=\"#prov-2\">2.19x</a>"), "{linked}");
+        assert!(linked.contains("<div class=\"table-scroll\">\n<table>"), "{linked}");
         // Headings are not generated numbers.
         assert!(linked.contains("<th>n</th>"), "{linked}");
     }

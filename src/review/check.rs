@@ -265,6 +265,7 @@ mod tests {
             }],
             drawn: Vec::new(),
             plots: Vec::new(),
+            traces: Vec::new(),
             claims: vec![
                 claim("wrong", 10, Verdict::Contradicted, None),
                 claim("unsure", 12, Verdict::Inconclusive, None),

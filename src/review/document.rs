@@ -51,6 +51,9 @@ pub struct DocReview {
     /// the only files a report of the document embeds.
     pub plots: Vec<(usize, PathBuf, String)>,
     pub claims: Vec<crate::claims::judge::ClaimReport>,
+    /// The runs behind each number a region wrote (region index, trace):
+    /// the report links every number to them.
+    pub traces: Vec<(usize, render::Trace)>,
     /// Each region's new content as given to [`doc::Document::splice`]
     /// (region index, replacement): `review` applies a chosen subset.
     pub replacements: Vec<(usize, String)>,
@@ -164,6 +167,7 @@ fn review_parsed(
     let mut files: Vec<FileChange> = Vec::new();
     let mut drawn: Vec<PathBuf> = Vec::new();
     let mut plots: Vec<(usize, PathBuf, String)> = Vec::new();
+    let mut traces: Vec<(usize, render::Trace)> = Vec::new();
     let mut drawn_once: HashSet<PathBuf> = HashSet::new();
     let mut claims = Vec::new();
     // Every claim is judged before any error is returned, so one bad claim
@@ -208,6 +212,7 @@ fn review_parsed(
             }
         }
         replacements.push((i, rendered.content));
+        traces.push((i, rendered.trace));
     }
     match claim_errors.len() {
         0 => {}
@@ -226,6 +231,7 @@ fn review_parsed(
         drawn,
         plots,
         claims,
+        traces,
         replacements,
     })
 }

@@ -1,0 +1,141 @@
+//! The page's provenance list: one entry per distinct set of runs a number
+//! rests on — a table cell, an inline value, a plot point, a whole region —
+//! shared by every number resting on exactly those runs (a table cell and
+//! the inline value quoting it link to one entry). An entry says how many
+//! runs, their sweeps and where their times came from, what they have in
+//! common that tells them from the project's other runs, and each log with
+//! its lines, linked to the file and, at the commit the page was built
+//! from, to the forge.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use super::forge::Site;
+use crate::escape::html as esc;
+use crate::query::Dataset;
+
+/// The entries cited so far, by their runs.
+pub(super) struct Entries<'a, 's> {
+    dataset: &'a Dataset<'s>,
+    site: &'a Site,
+    ids: HashMap<Vec<i64>, usize>,
+    /// Whether a param takes more than one value in the project (only
+    /// those can tell an entry's runs from the others).
+    varies: HashMap<String, bool>,
+    html: String,
+    /// The newest sweep any cited run belongs to.
+    pub(super) newest: Option<String>,
+}
+
+impl<'a, 's> Entries<'a, 's> {
+    pub(super) fn new(dataset: &'a Dataset<'s>, site: &'a Site) -> Self {
+        Entries { dataset, site, ids: HashMap::new(), varies: HashMap::new(), html: String::new(), newest: None }
+    }
+
+    /// The id of the entry listing exactly `runs` (ascending ids), made on
+    /// first citation; `None` for no runs.
+    pub(super) fn cite(&mut self, runs: &[i64]) -> Option<usize> {
+        if runs.is_empty() {
+            return None;
+        }
+        if let Some(&id) = self.ids.get(runs) {
+            return Some(id);
+        }
+        let id = self.ids.len();
+        self.ids.insert(runs.to_vec(), id);
+        let entry = self.entry(id, runs);
+        self.html.push_str(&entry);
+        Some(id)
+    }
+
+    /// The list's items, in the order they were first cited.
+    pub(super) fn into_html(self) -> String {
+        self.html
+    }
+
+    fn entry(&mut self, id: usize, runs: &[i64]) -> String {
+        let records: Vec<&crate::store::RunRecord> = runs.iter().filter_map(|id| self.dataset.run(*id)).collect();
+        let mut by_source: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+        let (mut sweeps, mut origins) = (BTreeSet::new(), BTreeSet::new());
+        for run in &records {
+            by_source.entry(run.source.as_str()).or_default().push(run.line);
+            sweeps.insert(run.sweep.as_str());
+            origins.insert(run.time_origin.as_str());
+        }
+        if let Some(last) = sweeps.last() {
+            if self.newest.as_deref().is_none_or(|n| *last > n) {
+                self.newest = Some((*last).to_string());
+            }
+        }
+        let n = records.len();
+        let mut html = format!(
+            "<li id=\"prov-{id}\">{n} {}; {} {}; {} from {}",
+            if n == 1 { "run" } else { "runs" },
+            if sweeps.len() == 1 { "sweep" } else { "sweeps" },
+            esc(&sweeps.into_iter().collect::<Vec<_>>().join(", ")),
+            if n == 1 { "time" } else { "times" },
+            esc(&origins.into_iter().collect::<Vec<_>>().join(", ")),
+        );
+        let common = self.common(&records);
+        if !common.is_empty() {
+            let _ = write!(html, "<br><code>{}</code>", esc(&common));
+        }
+        html.push_str("<ul>");
+        for (source, mut lines) in by_source {
+            lines.sort_unstable();
+            lines.dedup();
+            html.push_str("<li>");
+            html.push_str(&self.site.source_html(source, &lines));
+            html.push_str("</li>");
+        }
+        html.push_str("</ul></li>\n");
+        html
+    }
+
+    /// The params the runs share and the project's runs do not all share:
+    /// `config=baseline max_concurrency=8`.
+    fn common(&mut self, records: &[&crate::store::RunRecord]) -> String {
+        let Some((first, rest)) = records.split_first() else { return String::new() };
+        let mut out: Vec<String> = Vec::new();
+        for (name, value) in &first.params {
+            if rest.iter().any(|r| r.params.get(name) != Some(value)) {
+                continue;
+            }
+            let dataset = self.dataset;
+            let varies = *self.varies.entry(name.clone()).or_insert_with(|| dataset.param_values(name).len() > 1);
+            if varies {
+                out.push(format!("{name}={value}"));
+            }
+        }
+        out.join(" ")
+    }
+}
+
+/// "lines 3–5, 9" from sorted line numbers.
+pub(super) fn line_ranges(lines: &[u64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let start = lines[i];
+        let mut end = start;
+        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
+            i += 1;
+            end = lines[i];
+        }
+        parts.push(if start == end { start.to_string() } else { format!("{start}–{end}") });
+        i += 1;
+    }
+    let word = if lines.len() == 1 { "line" } else { "lines" };
+    format!("{word} {}", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_ranges_collapse_runs_of_lines() {
+        assert_eq!(line_ranges(&[3, 4, 5, 9]), "lines 3–5, 9");
+        assert_eq!(line_ranges(&[7]), "line 7");
+    }
+}
