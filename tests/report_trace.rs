@@ -200,7 +200,8 @@ fn the_page_names_its_commit_and_links_logs_to_the_forge() {
     let short = &sha[..12];
     assert!(
         html.contains(&format!(
-            "Built from commit <a href=\"https://github.com/acme/bench/commit/{sha}\"><code title=\"{sha}\">{short}</code></a>, clean"
+            "Built from commit <a href=\"https://github.com/acme/bench/commit/{sha}\">\
+             <code title=\"{sha}\">{short}</code></a>, clean"
         )),
         "{html}"
     );

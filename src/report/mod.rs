@@ -215,7 +215,8 @@ fn point_links(entries: &mut Entries, trace: Option<&Trace>, x_name: &str) -> (S
         let label = format!("{}, {x_name} {}: {}", point.series, point.x, crate::metric::format_number(point.y));
         let _ = write!(
             html,
-            "<a class=\"pt\" href=\"#prov-{entry}\" style=\"left:{:.2}%;top:{:.2}%\" title=\"{}\" aria-label=\"{}\"></a>",
+            "<a class=\"pt\" href=\"#prov-{entry}\" style=\"left:{:.2}%;top:{:.2}%\" title=\"{}\" \
+             aria-label=\"{}\"></a>",
             f64::from(point.at.0) / width * 100.0,
             f64::from(point.at.1) / height * 100.0,
             esc(&label),
