@@ -112,10 +112,16 @@ pub(super) fn evaluate(cfg: &Config, cwd: &Path, docs: &[PathBuf], pages: bool) 
         states.push(DocState::of(r, findings.as_deref(), cfg.lint.min_confidence));
     }
     let mut rendered = Vec::new();
-    for r in reviews.iter().filter(|_| pages) {
+    // The served page's links to logs are relative to the folder watched.
+    let site = pages.then(|| crate::report::Site {
+        root: cwd.join(&cfg.root),
+        page_dir: cwd.to_path_buf(),
+        commit: crate::report::forge::Commit::of(&cfg.root),
+    });
+    for (r, site) in reviews.iter().filter_map(|r| Some((r, site.as_ref()?))) {
         let doc_dir = cwd.join(&r.path).parent().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
         let ctx = Context { doc_dir: &doc_dir, ..ctx };
-        match crate::report::page(&ctx, r) {
+        match crate::report::page(&ctx, r, site) {
             Ok(html) => rendered.push((r.path.display().to_string(), html)),
             Err(e) => say!("error: {}", crate::cli::shown_error(&relative_error(e, cwd))),
         }
