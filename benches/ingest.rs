@@ -25,10 +25,19 @@
 //! every side alike; the best round of each is reported. Nothing is
 //! asserted about time.
 //!
+//! 5. each reader of another tool's JSON — Google Benchmark, nvbench,
+//!    pytest-benchmark — on one file of its format grown from the corpus
+//!    file, beside the `SGLang` reader on a file of as many values: the
+//!    ratio of their rates per value, with the target of within 1.5×
+//!    (`formats`).
+//!
 //! Run: `cargo bench --bench ingest`. `RECKON_BIN=PATH` times another reckon
-//! binary (an older build, for before/after figures).
+//! binary (an older build, for before/after figures);
+//! `RECKON_BENCH_ONLY=formats` times the readers alone (5.).
 
 mod common;
+#[path = "ingest/formats.rs"]
+mod formats;
 
 use std::io::Write;
 use std::path::Path;
@@ -263,17 +272,15 @@ fn first_check_of_clone(bin: &Path, tmp: &Path, repo: &Path, round: usize) -> Du
     took
 }
 
+/// A number from the environment, or its default.
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
 fn main() {
     // `cargo test --benches` runs bench targets with no `--bench` flag: keep that quick.
     let benching = std::env::args().any(|a| a == "--bench");
-    let files: usize = std::env::var("RECKON_BENCH_FILES").ok().and_then(|s| s.parse().ok()).unwrap_or(if benching {
-        3000
-    } else {
-        40
-    });
-    let commits = if benching { 200 } else { 10 };
-    let rounds =
-        std::env::var("RECKON_BENCH_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(if benching { 3 } else { 1 });
+    let rounds = env_number("RECKON_BENCH_ROUNDS", if benching { 3 } else { 1 });
     let bin = common::reckon_binary();
     // RECKON_BENCH_KEEP=1 keeps the generated project, for profiling.
     let keep = std::env::var_os("RECKON_BENCH_KEEP").is_some();
@@ -281,8 +288,26 @@ fn main() {
     if keep {
         eprintln!("keeping {}", tmp.path().display());
     }
-    let repo = tmp.path().join("repo");
-    let one = tmp.path().join("one");
+    if std::env::var("RECKON_BENCH_ONLY").as_deref() != Ok("formats") {
+        many_files(&bin, tmp.path(), benching, rounds);
+    }
+    let values = env_number("RECKON_BENCH_FORMAT_VALUES", if benching { 100_000 } else { 2_000 });
+    let files = formats::generate(&tmp.path().join("formats"), values, record);
+    let mut times = formats::Times::default();
+    for _ in 0..rounds {
+        files.round(&bin, &mut times);
+    }
+    println!("readers of other tools' JSON: best of {rounds} round(s)");
+    times.print();
+}
+
+/// 1.–4.: the 3,000 files in git, one file, the bare baseline, the first
+/// check of a clone.
+fn many_files(bin: &Path, tmp: &Path, benching: bool, rounds: usize) {
+    let files = env_number("RECKON_BENCH_FILES", if benching { 3000 } else { 40 });
+    let commits = if benching { 200 } else { 10 };
+    let repo = tmp.join("repo");
+    let one = tmp.join("one");
     std::fs::create_dir_all(&repo).unwrap();
     let generated = Instant::now();
     generate(&repo, &one, files, commits);
@@ -296,21 +321,21 @@ fn main() {
     let mut tables = Tables(Vec::new());
     for round in 0..rounds {
         remove_db(&repo_db);
-        many = many.min(timed(&bin, &repo, &["ingest", "--quiet"], &[0]));
+        many = many.min(timed(bin, &repo, &["ingest", "--quiet"], &[0]));
         if round == 0 {
             rows = measurement_rows(&repo_db);
             tables = all_rows(&repo_db);
             // The plan made current, so the clone's check has nothing to flag.
-            timed(&bin, &repo, &["update", "--write", "notebooks/plan.md"], &[0, 1]);
+            timed(bin, &repo, &["update", "--write", "notebooks/plan.md"], &[0, 1]);
             git(&repo, &["add", "notebooks/plan.md"], None);
             git(&repo, &["commit", "-q", "-m", "plan"], Some("2027-01-01T00:00:00Z"));
         }
         remove_db(&one_db);
         let db = one_db.display().to_string();
-        single = single.min(timed(&bin, &one, &["--db", &db, "ingest", "--quiet", "all.jsonl"], &[0]));
-        bare = bare.min(bare_round(tmp.path(), &tables, &rows));
-        bare_measurements = bare_measurements.min(bare_measurements_round(tmp.path(), &rows));
-        first_check = first_check.min(first_check_of_clone(&bin, tmp.path(), &repo, round));
+        single = single.min(timed(bin, &one, &["--db", &db, "ingest", "--quiet", "all.jsonl"], &[0]));
+        bare = bare.min(bare_round(tmp, &tables, &rows));
+        bare_measurements = bare_measurements.min(bare_measurements_round(tmp, &rows));
+        first_check = first_check.min(first_check_of_clone(bin, tmp, &repo, round));
     }
     assert_eq!(rows.len(), measurement_rows(&one_db).len(), "both ingests hold the same rows ({})", one_db.display());
 

@@ -148,7 +148,8 @@ fn yaml_benchmark_lines(doc: &[u8]) -> Vec<u64> {
 /// The line each element of `benchmarks` starts on.
 fn benchmark_lines(doc: &[u8]) -> Vec<u64> {
     let start = pyjson::member_offset(doc, "benchmarks").unwrap_or(0);
-    pyjson::array_element_offsets(&doc[start..], 0).into_iter().map(|o| pyjson::line_of(doc, start + o)).collect()
+    let offsets: Vec<usize> = pyjson::array_element_offsets(&doc[start..], 0).into_iter().map(|o| start + o).collect();
+    pyjson::lines_of(doc, &offsets)
 }
 
 /// The runs of a report already parsed (JSON or YAML), `lines` the line of

@@ -57,9 +57,9 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
             "expected `{\"results\": [...]}` as `hyperfine --export-json` writes it",
         ));
     };
-    let offsets = pyjson::array_element_offsets(&doc, 1);
+    let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
     for (i, result) in results.iter().enumerate() {
-        let line = offsets.get(i).map_or(1, |&o| pyjson::line_of(&doc, o));
+        let line = lines.get(i).copied().unwrap_or(1);
         let Json::Object(obj) = result else {
             return Err(Error::malformed(path, line, "expected an object for each hyperfine result"));
         };

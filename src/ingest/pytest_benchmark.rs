@@ -62,9 +62,9 @@ impl LogFormat for PytestBenchmark {
             shared.run.param("version", Value::Text(v.clone()));
         }
         shared.run.time = value.get("datetime").and_then(Json::as_str).and_then(log_time::from_iso);
-        let offsets = pyjson::array_element_offsets(&doc, 1);
+        let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
         for (i, b) in benchmarks.iter().enumerate() {
-            let line = offsets.get(i).map_or(1, |&o| pyjson::line_of(&doc, o));
+            let line = lines.get(i).copied().unwrap_or(1);
             let Json::Object(obj) = b else {
                 return Err(Error::malformed(path, line, "expected an object for each pytest-benchmark result"));
             };

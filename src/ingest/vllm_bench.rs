@@ -106,11 +106,12 @@ fn percentiles(path: &Path, p: &Map<String, Json>, run: &mut RawRun) -> Result<(
 /// One run per iteration of `latencies`, each at the line it is written on.
 fn repeats(path: &Path, doc: &[u8], latencies: &[Json], first: RawRun, emit: Emit) -> Result<()> {
     let start = pyjson::member_offset(doc, "latencies").unwrap_or(0);
-    let offsets = pyjson::array_element_offsets(&doc[start..], 0);
+    let offsets: Vec<usize> = pyjson::array_element_offsets(&doc[start..], 0).into_iter().map(|o| start + o).collect();
+    let lines = pyjson::lines_of(doc, &offsets);
     let params = first.params.clone();
     let mut first = Some(first);
     for (i, v) in latencies.iter().enumerate() {
-        let line = offsets.get(i).map_or(1, |&o| pyjson::line_of(doc, start + o));
+        let line = lines.get(i).copied().unwrap_or(1);
         let Some(x) = pyjson::as_f64(v) else {
             return Err(Error::malformed(path, line, format!("`latencies` holds {v}, expected seconds")));
         };

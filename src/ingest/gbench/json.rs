@@ -73,10 +73,10 @@ impl LogFormat for GbenchJson {
         if let Some(Json::Object(context)) = value.get("context") {
             read_context(context, &mut shared);
         }
-        let offsets = pyjson::array_element_offsets(&doc, 1);
+        let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
         let mut rows = Vec::with_capacity(benchmarks.len());
         for (i, b) in benchmarks.iter().enumerate() {
-            let line = offsets.get(i).map_or(1, |&o| pyjson::line_of(&doc, o));
+            let line = lines.get(i).copied().unwrap_or(1);
             let Json::Object(obj) = b else {
                 return Err(Error::malformed(path, line, "expected an object for each Google Benchmark result"));
             };

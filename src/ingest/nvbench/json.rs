@@ -53,6 +53,7 @@ impl LogFormat for NvbenchJson {
         }
         let starts = element_starts(&doc, 0, "benchmarks");
         let mut skipped = 0;
+        let mut lines = pyjson::Lines::new(&doc);
         for (i, bench) in benchmarks.iter().enumerate() {
             let Json::Object(bench) = bench else {
                 return Err(Error::malformed(path, 1, "expected an object for each nvbench benchmark"));
@@ -64,7 +65,7 @@ impl LogFormat for NvbenchJson {
                 notes.insert("`axes` lists the values the states hold (each state's are its params)".to_string());
             }
             for (j, state) in bench.get("states").and_then(Json::as_array).into_iter().flatten().enumerate() {
-                let line = state_starts.get(j).map_or(1, |&o| pyjson::line_of(&doc, o));
+                let line = state_starts.get(j).map_or(1, |&o| lines.of(o));
                 let Json::Object(state) = state else {
                     return Err(Error::malformed(path, line, "expected an object for each nvbench state"));
                 };

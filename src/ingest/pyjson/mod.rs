@@ -16,7 +16,7 @@ mod shape;
 
 pub use node::{Member, Node, Reader};
 pub use records::{is_blank, read_records, trim, LineReader};
-pub use shape::{array_element_offsets, line_of, member_offset, shape, Shape};
+pub use shape::{array_element_offsets, line_of, lines_of, member_offset, shape, Lines, Shape};
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -269,5 +269,10 @@ mod tests {
         let text = b"{\"results\": [\n {\"x\": 1},\n {\"x\": 2}\n]}";
         let offs = array_element_offsets(text, 1);
         assert_eq!(offs.iter().map(|&o| line_of(text, o)).collect::<Vec<_>>(), vec![2, 3]);
+        assert_eq!(lines_of(text, &offs), vec![2, 3]);
+        // Out of order and past the end, as line_of counts them.
+        let text = b"a\nb\nc\n";
+        let offs = [4, 2, 0, 99];
+        assert_eq!(lines_of(text, &offs), offs.iter().map(|&o| line_of(text, o)).collect::<Vec<_>>());
     }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{array_element_offsets, line_of, parse};
+use super::{array_element_offsets, lines_of, parse};
 use crate::{Error, Result};
 
 /// Reads a file line by line, reusing one buffer, so memory stays bounded by
@@ -136,9 +136,9 @@ fn read_document(
 ) -> Result<()> {
     match parse(doc).map_err(|e| e.into_error(path, first_line))? {
         Value::Array(items) => {
-            let offsets = array_element_offsets(doc, 0);
+            let lines = lines_of(doc, &array_element_offsets(doc, 0));
             for (i, item) in items.into_iter().enumerate() {
-                let line = offsets.get(i).map_or(first_line, |&o| first_line + line_of(doc, o) - 1);
+                let line = lines.get(i).map_or(first_line, |&l| first_line + l - 1);
                 on_record(line, item)?;
             }
             Ok(())

@@ -167,6 +167,40 @@ pub fn line_of(text: &[u8], offset: usize) -> u64 {
     text[..offset.min(text.len())].split(|&b| b == b'\n').count() as u64
 }
 
+/// The 1-based lines of many byte offsets of `text` (each element of an
+/// array, in order); see [`Lines`].
+pub fn lines_of(text: &[u8], offsets: &[usize]) -> Vec<u64> {
+    let mut lines = Lines::new(text);
+    offsets.iter().map(|&o| lines.of(o)).collect()
+}
+
+/// Lines of byte offsets of one text counted on from the last offset asked,
+/// so offsets asked in ascending order cost one pass over the text: asking
+/// [`line_of`] for each would count from the start every time, quadratic in
+/// a document of many results.
+pub struct Lines<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: u64,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a [u8]) -> Self {
+        Lines { text, at: 0, line: 1 }
+    }
+
+    /// The 1-based line of byte `offset` (as [`line_of`] gives it).
+    pub fn of(&mut self, offset: usize) -> u64 {
+        let o = offset.min(self.text.len());
+        if o < self.at {
+            (self.at, self.line) = (0, 1);
+        }
+        self.line += memchr::memchr_iter(b'\n', &self.text[self.at..o]).count() as u64;
+        self.at = o;
+        self.line
+    }
+}
+
 /// The offset of the value of `key` in the JSON object that starts `text`
 /// (a member of that object itself, not of one nested in it).
 pub fn member_offset(text: &[u8], key: &str) -> Option<usize> {
