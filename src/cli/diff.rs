@@ -33,13 +33,13 @@ pub(crate) struct DiffArgs {
     #[arg(long, value_name = "SWEEP")]
     pub(crate) to: Option<String>,
     /// Only these metrics (comma-separated; default: every metric with a better direction).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(super::complete::metrics))]
     pub(crate) metric: Vec<String>,
     /// Only runs matching this filter.
-    #[arg(long = "where", value_name = "FILTER")]
+    #[arg(long = "where", value_name = "FILTER", add = clap_complete::ArgValueCompleter::new(super::complete::filter))]
     pub(crate) filter: Option<String>,
     /// The params that make a cell (comma-separated; default: those every run has and that vary).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(super::complete::params))]
     pub(crate) by: Vec<String>,
     /// List only the cells that moved beyond noise.
     #[arg(long)]

@@ -18,17 +18,22 @@ pub(crate) enum ExportFormat {
 #[derive(clap::Args, Debug)]
 pub(crate) struct ExportArgs {
     /// Only runs matching this filter, e.g. "config = baseline and `max_concurrency` >= 30".
-    #[arg(long = "where", value_name = "FILTER")]
+    #[arg(long = "where", value_name = "FILTER", add = clap_complete::ArgValueCompleter::new(super::complete::filter))]
     pub(crate) filter: Option<String>,
     /// Only these metrics (comma-separated or repeated; aliases allowed). Default: every metric.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(super::complete::metrics))]
     pub(crate) metric: Vec<String>,
     /// Keep only what cells use: each cell's newest sweep, as tables and claims read it.
     #[arg(long)]
     pub(crate) newest: bool,
     /// With --newest, the params a cell is keyed by (comma-separated). Default: per metric,
     /// the params every sweep records that vary within one (as `reckon diff`).
-    #[arg(long, value_delimiter = ',', requires = "newest")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        requires = "newest",
+        add = clap_complete::ArgValueCandidates::new(super::complete::params)
+    )]
     pub(crate) by: Vec<String>,
     /// How to write the rows.
     #[arg(long, value_enum, default_value_t = ExportFormat::Csv)]

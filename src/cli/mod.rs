@@ -5,6 +5,7 @@
 
 mod check;
 mod claims;
+mod complete;
 mod completions;
 mod diff;
 #[cfg(test)]
@@ -169,6 +170,9 @@ pub(crate) enum OutputFormat {
 
 /// Runs the command line and returns the exit code.
 pub fn main() -> i32 {
+    // `COMPLETE=bash reckon …` (the shell asking what comes next): answered
+    // from the definitions and the project's names, then the process ends.
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

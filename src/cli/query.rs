@@ -11,16 +11,16 @@ use crate::Result;
 #[derive(clap::Args, Debug)]
 pub(crate) struct QueryArgs {
     /// The metric to pivot, e.g. `output_throughput`.
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(super::complete::metrics))]
     pub(crate) metric: String,
     /// Param(s) for the rows, comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(super::complete::params))]
     pub(crate) rows: Vec<String>,
     /// Param(s) for the columns, comma-separated (default: the series dimension).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(super::complete::params))]
     pub(crate) cols: Vec<String>,
     /// Only runs matching this filter.
-    #[arg(long = "where", value_name = "FILTER")]
+    #[arg(long = "where", value_name = "FILTER", add = clap_complete::ArgValueCompleter::new(super::complete::filter))]
     pub(crate) filter: Option<String>,
     /// Aggregation: median of the newest sweep (default), mean, median, min, max, count, latest, all.
     #[arg(long)]

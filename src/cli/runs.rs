@@ -13,7 +13,7 @@ use crate::{Error, Result};
 #[derive(clap::Args, Debug)]
 pub(crate) struct RunsArgs {
     /// Only runs matching this filter, e.g. "config = baseline and `max_concurrency` >= 30".
-    #[arg(long = "where", value_name = "FILTER")]
+    #[arg(long = "where", value_name = "FILTER", add = clap_complete::ArgValueCompleter::new(super::complete::filter))]
     pub(crate) filter: Option<String>,
     /// How many of the newest runs to show (0 = all).
     #[arg(long, default_value_t = 20)]
