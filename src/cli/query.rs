@@ -48,6 +48,9 @@ pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
         query.agg = Agg::parse(a)?;
     }
     let pivot = dataset.evaluate(&query)?;
+    if let Some(pooled) = dataset.pooled(&pivot) {
+        return Err(crate::Error::usage(pooled.message("`--where \"{param} = …\"`", "`--rows` or `--cols`")));
+    }
     let fmt = NumberFormat::default();
     let text = match args.format {
         OutputFormat::Table => {

@@ -21,6 +21,7 @@ pub mod filter;
 pub mod names;
 pub mod output;
 mod pivot;
+mod points;
 mod provenance;
 mod runs;
 mod sets;
@@ -31,6 +32,7 @@ pub use export::{key_params, Export, ExportOptions, Row};
 pub use filter::{Filter, FilterError};
 pub use output::{markdown_rows, markdown_table, NumberFormat, MAX_DIGITS};
 pub use pivot::{Pivot, Query};
+pub use points::{Pooled, Varying};
 pub use sets::ParamSet;
 
 /// How many names an "unknown …" message lists before it stops.

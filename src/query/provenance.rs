@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use super::cell::Key;
 use super::dataset::Dataset;
 use super::runs::Runs;
 use crate::run::{is_repeat_marker, Value};
@@ -23,44 +22,6 @@ impl Dataset<'_> {
         run_ids
             .iter()
             .map(|id| runs.position(*id).map_or((0, String::new()), |at| (runs.sweep[at], runs.sweep_name(at).into())))
-            .collect()
-    }
-
-    /// The numeric params whose values differ among the given runs (a
-    /// cell's), each with its distinct values (sorted, at most six shown).
-    /// A one-number reading of such runs mixes points — concurrencies,
-    /// batch sizes — so callers ask the author to pick one. Repeat markers
-    /// (`repeat`, `seed`, …, see [`crate::run::is_repeat_marker`]) tell
-    /// repeats apart, not points, and are not reported.
-    pub fn varying_params(&self, run_ids: &[i64]) -> Vec<(String, Vec<String>)> {
-        // Runs of one param set have the same params: each set is read once.
-        let runs = self.loaded_runs();
-        let sets: BTreeSet<u32> = Self::positions(&runs, run_ids).into_iter().map(|at| runs.set[at]).collect();
-        let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
-        for set in sets {
-            for (name, value) in self.sets.get(set as usize).iter() {
-                if is_repeat_marker(name) {
-                    continue;
-                }
-                if let Value::Num(n) = *value {
-                    if n.is_finite() {
-                        let set = seen.entry(name).or_default();
-                        if set.len() < 7 {
-                            set.insert(Key::Num(n));
-                        }
-                    }
-                }
-            }
-        }
-        seen.into_iter()
-            .filter(|(_, values)| values.len() > 1)
-            .map(|(name, values)| {
-                let mut shown: Vec<String> = values.iter().take(6).map(Key::to_string).collect();
-                if values.len() > 6 {
-                    shown.push("…".into());
-                }
-                (name.to_string(), shown)
-            })
             .collect()
     }
 

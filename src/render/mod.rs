@@ -170,6 +170,17 @@ pub(crate) fn check_params(ctx: &Context, args: &Args, keys: &[&str]) -> Result<
     Ok(())
 }
 
+/// A region's cells must each hold one point (`query::points`): a cell
+/// whose runs lie at several values of a param it does not pin is refused,
+/// naming the param, its values, and `where=` to pin it or `add` (the
+/// region's own arguments) to lay it out by.
+fn one_point_per_cell(ctx: &Context, pivot: &crate::query::Pivot, add: &str) -> Result<(), RegionError> {
+    match ctx.dataset.pooled(pivot) {
+        Some(pooled) => Err(RegionError::new(Some("metric"), pooled.message("`where=\"{param} = …\"`", add))),
+        None => Ok(()),
+    }
+}
+
 fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     args.allow(&["metric", "x", "series", "where", "as_of", "agg", "kind", "log", "file", "title"])?;
     check_params(ctx, args, &["x", "series"])?;
@@ -185,6 +196,7 @@ fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         q.agg = crate::query::Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
     }
     let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    one_point_per_cell(ctx, &pivot, "`x=` or `series=`")?;
     let (kind, log_x, log_y) = chart_shape(args)?;
     let numeric_x = pivot.rows.iter().all(|r| r[0].as_f64().is_some());
     let kind = if numeric_x { kind } else { plot::ChartKind::Bar };

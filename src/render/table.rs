@@ -86,6 +86,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         (Some(_), Some(pivot)) if highlight && agg != Agg::Count => super::best::marks(ctx, pivot, judged_filter)?,
         _ => None,
     };
+    one_point_each(ctx, args, pivots)?;
     let ratio_cols = columns.iter().filter(|c| c.ratio.is_some()).count();
     let compared = columns.len() - ratio_cols;
     let row_params = pivots.first().map_or_else(|| rows.clone(), |p| p.row_params.clone());
@@ -140,6 +141,12 @@ fn traced_cells(order: &[usize], row_keys: &[Vec<Key>], columns: &[Column]) -> V
                 .collect()
         })
         .collect()
+}
+
+/// Each cell one point, as the marks' judge asks too (`query::points`).
+fn one_point_each(ctx: &Context, args: &Args, pivots: &[Pivot]) -> Result<(), RegionError> {
+    let add = if args.get("metric").is_some() { "the table's `rows=` or `cols=`" } else { "the table's `rows=`" };
+    pivots.iter().try_for_each(|p| super::one_point_per_cell(ctx, p, add))
 }
 
 /// `highlight=best|none`: whether the best of each point is marked.

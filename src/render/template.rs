@@ -96,6 +96,7 @@ fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Re
         q.agg = Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
     }
     let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+    super::one_point_per_cell(ctx, &p, "`rows=` or `cols=`")?;
     let direction = p.metric.direction;
     let headers = p.col_headers();
     let table: Vec<JValue> = p

@@ -44,7 +44,9 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
         q.rows = vec![param.to_string()];
     }
     let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-    if over.is_none() {
+    if over.is_some() {
+        super::one_point_per_cell(ctx, &pivot, "the region's params (`{param}=…`)")?;
+    } else {
         // One number from runs at several points (concurrencies, batch
         // sizes) would be a median of unlike things: ask which point.
         if let Some((_, _, cell)) = pivot.iter().next() {

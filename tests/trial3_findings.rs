@@ -1,0 +1,113 @@
+//! False answers a third cold trial of reckon found, each on the trial's
+//! own files (`tests/fixtures/trial3/`: hyperfine JSON of `RocksDB`'s
+//! `db_bench`, Google Benchmark JSON of SGEMM kernels).
+
+mod common;
+
+use common::{Sandbox, Test};
+
+fn claim(id: &str, text: &str) -> String {
+    format!("<!-- reckon:claim id={id}\n     {text} -->\nSaid.\n<!-- /reckon:claim -->\n\n")
+}
+
+/// Two engines' runs in one sweep, told apart only by a path capture
+/// (`logs/{date}/{engine}/…`), were pooled as 10 repeats: v9.7 takes 1.57 s
+/// and v9.8 3.14 s, and the claim, the value and the table said 2.33.
+#[test]
+fn trial3_f1_runs_of_two_engines_are_not_pooled_as_repeats() {
+    let doc = [
+        claim("e1", "level on time at threads = 32 ≈ 3.1 where cache_mb = 64"),
+        "<!-- reckon:table metric=time rows=threads cols=compaction where=\"cache_mb = 64\" -->\n\
+         <!-- /reckon:table -->\n"
+            .to_string(),
+    ]
+    .concat();
+    Test::new()
+        .fixture("trial3/kv-engine", ".")
+        .file("t.md", &doc)
+        .args(["claims", "t.md"])
+        .status(2)
+        .stderr_has("`level` has runs at several `engine` values (v9.7, v9.8) at threads=32")
+        .stdout_lacks("2.33")
+        .run();
+    Test::new()
+        .fixture("trial3/kv-engine", ".")
+        .file("t.md", doc.split("<!-- reckon:table").nth(1).map(|t| format!("<!-- reckon:table{t}")).unwrap())
+        .args(["update", "t.md"])
+        .status(2)
+        .stderr_has("`level` has runs at several `engine` values (v9.7, v9.8) at threads=1")
+        .stderr_has("say which with `where=\"engine = …\"`")
+        .run();
+    // Pinned, each engine is its own point.
+    Test::new()
+        .fixture("trial3/kv-engine", ".")
+        .file("t.md", claim("e1", "level on time at threads = 32 ≈ 3.1 where cache_mb = 64 and engine = v9.8"))
+        .args(["claims", "t.md"])
+        .stdout_has("claim `e1` holds")
+        .run();
+}
+
+/// The same with the compiler only inside Google Benchmark's JSON context:
+/// gcc13's and gcc14's runs of one day were 6 repeats of each kernel.
+#[test]
+fn trial3_f1_runs_of_two_compilers_in_the_json_context_are_not_pooled() {
+    Test::new()
+        .fixture("trial3/gemm-ctx", ".")
+        .file("t.md", claim("t2", "BM_GemmTiled matches BM_GemmAVX2 on real_time at arg1 = 1024"))
+        .args(["claims", "t.md"])
+        .status(2)
+        .stderr_has("`BM_GemmTiled` has runs at several `compiler` values (gcc13, gcc14) at arg1=1024")
+        .run();
+    Test::new()
+        .fixture("trial3/gemm-ctx", ".")
+        .file(
+            "t.md",
+            claim("t1", "BM_GemmTiled matches BM_GemmAVX2 on real_time at arg1 = 1024 where compiler = gcc14"),
+        )
+        .args(["claims", "t.md"])
+        .stdout_lacks("6 runs")
+        .output();
+}
+
+/// A table, a plot and `reckon query` pooled the runs at `cache_mb = 64` and
+/// 1024 into one cell (`| 1 | 28.03 | 27.91 |`, "120 runs") where a value
+/// region and `highlight=best` refused the same cells.
+#[test]
+fn trial3_f2_tables_plots_and_queries_refuse_cells_pooling_an_unpinned_param() {
+    let sandbox = Sandbox::new();
+    sandbox.fixture("trial3/kv", ".");
+    sandbox.ok(&["ingest"]);
+    let table = "<!-- reckon:table metric=time rows=threads cols=compaction -->\n<!-- /reckon:table -->\n";
+    let plot = "<!-- reckon:plot metric=time x=threads file=t.svg -->\n<!-- /reckon:plot -->\n";
+    for (doc, add) in [(table, "the table's `rows=` or `cols=`"), (plot, "`x=` or `series=`")] {
+        sandbox.write("notebooks/p.md", doc);
+        sandbox
+            .test()
+            .args(["update", "--no-ingest", "notebooks/p.md"])
+            .status(2)
+            .stderr_has("`level` has runs at several `cache_mb` values (64, 1024) at threads=1")
+            .stderr_has(&format!("say which with `where=\"cache_mb = …\"`, or add `cache_mb` to {add}"))
+            .run();
+    }
+    sandbox
+        .test()
+        .args(["query", "--metric", "time", "--rows", "threads", "--cols", "compaction"])
+        .status(2)
+        .stderr_has("`level` has runs at several `cache_mb` values (64, 1024) at threads=1")
+        .stderr_has("`--where \"cache_mb = …\"`")
+        .stdout("")
+        .run();
+    // Laid out by every param, the cells are repeats: nothing is refused,
+    // and hyperfine's command line (which restates the params) keys nothing.
+    sandbox
+        .test()
+        .args(["query", "--metric", "time", "--rows", "threads,cache_mb", "--cols", "compaction"])
+        .stdout_has("30.11")
+        .run();
+    sandbox.write(
+        "notebooks/p.md",
+        "<!-- reckon:table metric=time rows=threads cols=compaction where=\"cache_mb = 64\" -->\n\
+         <!-- /reckon:table -->\n",
+    );
+    sandbox.test().args(["update", "--no-ingest", "notebooks/p.md"]).stdout_has("30.11").run();
+}
