@@ -111,3 +111,36 @@ fn trial3_f2_tables_plots_and_queries_refuse_cells_pooling_an_unpinned_param() {
     );
     sandbox.test().args(["update", "--no-ingest", "notebooks/p.md"]).stdout_has("30.11").run();
 }
+
+/// A hyperfine repeat that exited 134 after 0.0412 s was read as a
+/// measurement of 0.0412 s: the table, the claim's interval (-96.8% …), the
+/// plot's error bar and lint all used it, and ingest said nothing.
+#[test]
+fn trial3_f3_a_hyperfine_repeat_that_exited_non_zero_is_left_out_and_said() {
+    let sandbox = Sandbox::new();
+    sandbox.fixture("trial3/kv", ".");
+    sandbox
+        .test()
+        .args(["ingest"])
+        .stderr_has(
+            "logs/2026-11-24/universal.json: 59 runs (hyperfine)\n  skipped: the command at line 283: repeat 3 \
+             (exit code 134) exited non-zero",
+        )
+        .run();
+    sandbox
+        .test()
+        .args([
+            "query",
+            "--metric",
+            "time",
+            "--rows",
+            "threads",
+            "--where",
+            "cache_mb = 64 and threads = 32 and compaction = universal",
+            "--agg",
+            "min",
+        ])
+        .stdout_lacks("0.0412")
+        .stdout_has("     32    1.50249\n")
+        .run();
+}

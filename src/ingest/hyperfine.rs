@@ -58,14 +58,34 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         ));
     };
     let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
+    let mut outcome = Outcome::default();
     for (i, result) in results.iter().enumerate() {
         let line = lines.get(i).copied().unwrap_or(1);
         let Json::Object(obj) = result else {
             return Err(Error::malformed(path, line, "expected an object for each hyperfine result"));
         };
-        emit_result(&Record { path, line, obj }, emit)?;
+        let failed = emit_result(&Record { path, line, obj }, emit)?;
+        if !failed.is_empty() {
+            outcome.skipped.push(failed_note(line, &failed));
+        }
     }
-    Ok(Outcome::default())
+    Ok(outcome)
+}
+
+/// "line 311: repeat 3 exited with 134 and is not a measurement: not stored,
+/// nor hyperfine's summaries of this command, which count it".
+fn failed_note(line: u64, failed: &[(usize, f64)]) -> String {
+    let repeats: Vec<String> = failed
+        .iter()
+        .map(|(r, code)| format!("{} (exit code {})", r + 1, crate::metric::format_number(*code)))
+        .collect();
+    let noun = if failed.len() == 1 { "repeat" } else { "repeats" };
+    format!(
+        "the command at line {line}: {noun} {} exited non-zero and measured a failure, not the command: not \
+         stored, nor hyperfine's summaries of the command (`mean`, `median`, …), which count {}",
+        repeats.join(", "),
+        if failed.len() == 1 { "it" } else { "them" }
+    )
 }
 
 /// One entry of `results`, with where it starts for error messages.
@@ -122,8 +142,11 @@ impl Record<'_> {
 }
 
 /// A result becomes one run per repeat (its `times`), the first carrying
-/// the summary statistics; without `times`, the summary alone.
-fn emit_result(record: &Record<'_>, emit: Emit) -> Result<()> {
+/// the summary statistics; without `times`, the summary alone. A repeat
+/// whose exit code is not 0 timed a failure (a crash, an error exit), not
+/// the command: it is left out, and so are the summaries, which hyperfine
+/// computed over it too. Returns the repeats left out (index, exit code).
+fn emit_result(record: &Record<'_>, emit: Emit) -> Result<Vec<(usize, f64)>> {
     let (path, line) = (record.path, record.line);
     let params = record.params()?;
     let mut summary = RawRun::new(line);
@@ -139,7 +162,7 @@ fn emit_result(record: &Record<'_>, emit: Emit) -> Result<()> {
     }
     let times = match record.per_repeat("times")? {
         Some(t) if !t.is_empty() => t,
-        _ => return emit(summary),
+        _ => return emit(summary).map(|()| Vec::new()),
     };
     let exit_codes = record.per_repeat("exit_codes")?;
     for (list, key) in [(&exit_codes, "exit_codes"), (&memory, "memory_usage_byte")] {
@@ -151,8 +174,15 @@ fn emit_result(record: &Record<'_>, emit: Emit) -> Result<()> {
             ));
         }
     }
+    let failed: Vec<(usize, f64)> =
+        exit_codes.iter().flatten().copied().enumerate().filter(|(_, code)| *code != 0.0).collect();
+    let mut first = true;
     for (r, time) in times.iter().enumerate() {
-        let mut run = if r == 0 { std::mem::take(&mut summary) } else { RawRun::new(line) };
+        if failed.iter().any(|(f, _)| *f == r) {
+            continue;
+        }
+        let mut run = if first && failed.is_empty() { std::mem::take(&mut summary) } else { RawRun::new(line) };
+        first = false;
         run.line = line;
         run.params.clone_from(&params);
         run.param("repeat", Value::Num((r + 1) as f64));
@@ -165,7 +195,7 @@ fn emit_result(record: &Record<'_>, emit: Emit) -> Result<()> {
         }
         emit(run)?;
     }
-    Ok(())
+    Ok(failed)
 }
 
 #[cfg(test)]
@@ -200,7 +230,7 @@ mod tests {
         let text = concat!(
             r#"{"results": [{"command": "a", "mean": 2.0, "stddev": 1.0, "median": 2.0, "#,
             r#""user": 0.5, "system": 0.1, "min": 1.0, "max": 3.0, "times": [1.0, 2.0, 3.0], "#,
-            r#""exit_codes": [0, 0, 1], "memory_usage_byte": [10, 30, 20]}]}"#,
+            r#""exit_codes": [0, 0, 0], "memory_usage_byte": [10, 30, 20]}]}"#,
         );
         let runs = parse_text(text).unwrap();
         assert_eq!(runs.len(), 3);
@@ -212,7 +242,7 @@ mod tests {
             // The summaries are on the first repeat alone.
             assert_eq!(value(r, "mean").is_some(), i == 0);
         }
-        assert_eq!(value(&runs[2], "exit_code"), Some(1.0));
+        assert_eq!(value(&runs[2], "exit_code"), Some(0.0));
         assert_eq!(value(&runs[1], "memory_usage_byte"), Some(30.0));
         assert_eq!(value(&runs[0], "max_memory_usage_byte"), Some(30.0));
 
@@ -222,5 +252,23 @@ mod tests {
         let bad = r#"{"results": [{"command": "a", "times": 1.0}]}"#;
         let e = parse_text(bad).unwrap_err().to_string();
         assert!(e.contains("`times` is a number, expected a list"), "{e}");
+    }
+
+    /// A repeat that exited non-zero timed a failure: it is no run, and the
+    /// summaries (which hyperfine computed over it) are not stored.
+    #[test]
+    fn a_failed_repeat_is_left_out_and_said() {
+        let text = concat!(
+            r#"{"results": [{"command": "a", "mean": 1.5, "median": 2.0, "#,
+            r#""times": [0.04, 2.0, 3.0], "exit_codes": [134, 0, 0]}]}"#,
+        );
+        let (runs, outcome) = crate::ingest::log_format::collect::<Hyperfine>("h.json", text).unwrap();
+        let times: Vec<f64> =
+            runs.iter().flat_map(|r| r.metrics.iter().filter(|m| m.name == "time").map(|m| m.value)).collect();
+        assert_eq!(times, [2.0, 3.0]);
+        assert!(runs.iter().all(|r| r.metrics.iter().all(|m| m.name != "mean")));
+        assert_eq!(runs[0].params[1], ("repeat".into(), Value::Num(2.0)));
+        assert_eq!(outcome.skipped.len(), 1);
+        assert!(outcome.skipped[0].contains("line 1: repeat 1 (exit code 134) exited non-zero"), "{outcome:?}");
     }
 }
