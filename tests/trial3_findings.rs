@@ -144,3 +144,43 @@ fn trial3_f3_a_hyperfine_repeat_that_exited_non_zero_is_left_out_and_said() {
         .stdout_has("     32    1.50249\n")
         .run();
 }
+
+/// hyperfine's `command` line keyed cells: a sweep whose binary was renamed
+/// shared no cell with the one before (`diff`: "0 of 0 cells"), and
+/// `export --newest` kept both sweeps' 120 rows.
+#[test]
+fn trial3_f6_f9_a_renamed_binary_in_the_command_line_does_not_split_cells() {
+    let sandbox = Sandbox::new();
+    sandbox.fixture("trial3/kv", ".");
+    sandbox.fixture("trial3/kv2-newer", "logs/2026-11-24");
+    sandbox.ok(&["ingest"]);
+    sandbox
+        .test()
+        .args(["diff", "--metric", "time"])
+        .stdout_has("cells by cache_mb, compaction, threads:")
+        .stdout_has("of 24 cells moved beyond noise")
+        .stdout_lacks("only in")
+        .run();
+    let out = sandbox.ok(&["export", "--newest", "--metric", "time", "--format", "csv"]);
+    let rows: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert!(rows.iter().all(|r| r.contains("2026-11-24")), "{}", out.stdout);
+    assert_eq!(rows.len(), 119, "{}", out.stdout);
+}
+
+/// `reckon diff` on hyperfine logs listed 168 rows of hyperfine's summaries
+/// (one number per command) and said "no repeats of the metric anywhere"
+/// though `time` holds 5 repeats of every command.
+#[test]
+fn trial3_f11_diff_compares_the_repeats_not_their_summaries() {
+    let sandbox = Sandbox::new();
+    sandbox.fixture("trial3/kv", ".");
+    sandbox.ok(&["ingest"]);
+    sandbox
+        .test()
+        .args(["diff"])
+        .stdout_has("of 24 cells moved beyond noise")
+        .stdout_lacks("no repeats of the metric anywhere")
+        .stdout_lacks("stddev  ")
+        .stdout_has("summaries of the repeats the compared metrics hold, not compared (name them with --metric): ")
+        .run();
+}

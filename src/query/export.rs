@@ -68,7 +68,8 @@ pub fn key_params<'r>(runs: impl IntoIterator<Item = &'r RunRecord>) -> Vec<Stri
     // are enough) and how many runs have it.
     let mut total: BTreeMap<&str, usize> = BTreeMap::new();
     let mut seen: BTreeMap<&str, BTreeMap<&str, (BTreeSet<String>, usize)>> = BTreeMap::new();
-    for run in runs {
+    let runs_seen: Vec<&RunRecord> = runs.into_iter().collect();
+    for run in &runs_seen {
         *total.entry(run.sweep.as_str()).or_default() += 1;
         for (name, value) in &run.params {
             if PSEUDO.contains(&name.as_str()) || crate::run::is_repeat_marker(name) {
@@ -81,14 +82,33 @@ pub fn key_params<'r>(runs: impl IntoIterator<Item = &'r RunRecord>) -> Vec<Stri
             }
         }
     }
-    seen.into_iter()
+    let keys: Vec<&str> = seen
+        .into_iter()
         .filter(|(_, sweeps)| {
             let everywhere = sweeps.len() == total.len();
             let varies = sweeps.iter().any(|(sweep, (values, n))| values.len() > 1 || *n < total[sweep]);
             everywhere && varies
         })
-        .map(|(name, _)| name.to_string())
-        .collect()
+        .map(|(name, _)| name)
+        .collect();
+    // A text param the others fix (a command line restating its params)
+    // keys nothing: the rule of a cell's points (`points::defining`).
+    let sweeps: BTreeMap<&str, u32> = total.keys().zip(0..).map(|(s, i)| (*s, i)).collect();
+    let points: BTreeSet<(u32, Vec<Option<String>>)> = runs_seen
+        .iter()
+        .map(|run| {
+            let values = keys.iter().map(|k| run.params.get(*k).map(Value::to_string)).collect();
+            (sweeps[run.sweep.as_str()], values)
+        })
+        .collect();
+    let points: Vec<(u32, Vec<Option<String>>)> = points.into_iter().collect();
+    let text: Vec<bool> = keys.iter().map(|k| points_text(&runs_seen, k)).collect();
+    super::points::defining(&text, &points).into_iter().map(|i| keys[i].to_string()).collect()
+}
+
+/// Whether some run holds `name` as text.
+fn points_text(runs: &[&RunRecord], name: &str) -> bool {
+    runs.iter().any(|r| matches!(r.params.get(name), Some(Value::Text(_))))
 }
 
 impl Dataset<'_> {

@@ -183,6 +183,9 @@ pub(crate) struct SweepDiff {
     pub only_to: usize,
     /// Metrics without a direction, left out unless named.
     pub neutral_skipped: Vec<String>,
+    /// Metrics with one value per cell and no repeats, left out beside
+    /// metrics with repeats unless named (summaries of those repeats).
+    pub summaries_skipped: Vec<String>,
     /// Runs left out of a cell's comparison, said (a failed run's 0 has
     /// no ratio).
     pub left_out: Vec<String>,
@@ -336,6 +339,22 @@ struct Tally {
     to_runs: Option<(usize, usize)>,
     left_out: Vec<String>,
     not_compared: Vec<String>,
+}
+
+impl Tally {
+    /// Adds another metric's cells.
+    fn absorb(&mut self, other: Tally) {
+        self.cells.extend(other.cells);
+        self.only_from += other.only_from;
+        self.only_to += other.only_to;
+        for (mine, theirs) in [(&mut self.from_runs, other.from_runs), (&mut self.to_runs, other.to_runs)] {
+            if let Some((lo, hi)) = theirs {
+                *mine = Some(widen(Some(widen(*mine, lo)), hi));
+            }
+        }
+        self.left_out.extend(other.left_out);
+        self.not_compared.extend(other.not_compared);
+    }
 }
 
 fn widen(range: Option<(usize, usize)>, n: usize) -> (usize, usize) {
@@ -506,15 +525,32 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
     let filter = opts.filter.as_ref();
     let chosen = opts.by.iter().map(|p| dataset.param_name(p, "--by")).collect::<Result<Vec<_>>>()?;
     let (metrics, neutral_skipped) = metrics_to_compare(dataset, opts)?;
-    let mut tally = Tally::default();
     let (mut by_metric, mut unkeyed_runs) = (BTreeMap::new(), Vec::new());
+    let mut tallies = Vec::new();
     for spec in metrics {
         let runs = metric_runs(dataset, &spec.0, (&from, &to), filter)?;
         let by = if chosen.is_empty() { default_by(&runs) } else { chosen.clone() };
         let groups = sides_by_cell(&runs, &by);
-        compare_cells(&spec, margins.of(&spec.0, spec.2), &by, &groups, (&from, &to), &mut tally);
-        unkeyed_runs.extend(unkeyed(&spec.0, &by, &groups));
-        by_metric.insert(spec.0, by);
+        let mut one = Tally::default();
+        compare_cells(&spec, margins.of(&spec.0, spec.2), &by, &groups, (&from, &to), &mut one);
+        tallies.push((spec.0.clone(), one, unkeyed(&spec.0, &by, &groups), by));
+    }
+    // Metrics with one value per cell and no repeats anywhere (hyperfine's
+    // `mean`, `stddev`, … beside the repeats `time` holds) have no spread
+    // to judge by; beside a metric that has, they are summaries of its
+    // repeats: left out unless named, and said.
+    let bare = |t: &Tally| !t.cells.is_empty() && t.cells.iter().all(|c| c.movement == Movement::NoSpread);
+    let spread = tallies.iter().any(|(_, t, _, _)| !t.cells.is_empty() && !bare(t));
+    let mut summaries_skipped = Vec::new();
+    let mut tally = Tally::default();
+    for (name, one, unkeyed, by) in tallies {
+        if spread && opts.metrics.is_empty() && bare(&one) {
+            summaries_skipped.push(name);
+            continue;
+        }
+        tally.absorb(one);
+        unkeyed_runs.extend(unkeyed);
+        by_metric.insert(name, by);
     }
     let mut cells = tally.cells;
     cells.sort_by(|a, b| {
@@ -537,6 +573,7 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
         only_from: tally.only_from,
         only_to: tally.only_to,
         neutral_skipped,
+        summaries_skipped,
         left_out: tally.left_out,
         not_compared: tally.not_compared,
         claims: Vec::new(),

@@ -158,6 +158,13 @@ impl SweepDiff {
                 self.neutral_skipped.join(", ")
             ));
         }
+        if !self.summaries_skipped.is_empty() {
+            lines.push(format!(
+                "Metrics with one value per cell and no repeats, summaries of the repeats the compared metrics hold, \
+                 not compared (name them with --metric): {}.",
+                self.summaries_skipped.join(", ")
+            ));
+        }
         lines
     }
 
