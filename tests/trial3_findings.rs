@@ -184,3 +184,23 @@ fn trial3_f11_diff_compares_the_repeats_not_their_summaries() {
         .stdout_has("summaries of the repeats the compared metrics hold, not compared (name them with --metric): ")
         .run();
 }
+
+/// `reckon check` at a monorepo's root (projects in kv/ and gemm/, no
+/// reckon.toml there) printed nothing and exited 0; `update` said "no
+/// documents" and exited 0.
+#[test]
+fn trial3_f7_check_with_no_project_found_is_an_error_naming_where_it_looked() {
+    let sandbox = Sandbox::new();
+    sandbox.fixture("trial3/kv", "kv");
+    sandbox.fixture("trial3/gemm-ctx", "gemm");
+    for command in ["check", "update"] {
+        sandbox
+            .test()
+            .args([command])
+            .status(2)
+            .stderr_has("no reckon.toml in")
+            .stderr_has("the projects are in subfolders (gemm/reckon.toml, kv/reckon.toml)")
+            .run();
+    }
+    sandbox.test().args(["check", "--strict"]).status(2).stderr_has("no reckon.toml in").run();
+}

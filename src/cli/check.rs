@@ -66,6 +66,9 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         }
         return Ok(code);
     }
+    if cfg.file.is_none() && args.docs.is_empty() {
+        return Err(super::project::no_project(cwd, "check"));
+    }
     let docs = documents(cfg, &args.docs)?;
     let how = How { opts: sources::Options::default(), compact: false, what: "", anchor: None };
     check_documents(cfg, cwd, &docs, args, how)

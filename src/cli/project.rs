@@ -118,6 +118,39 @@ pub(super) fn documents(cfg: &Config, given: &[PathBuf]) -> Result<Vec<PathBuf>>
     cfg.document_paths()
 }
 
+/// A document command run where no reckon.toml is found (here or above)
+/// and given no documents would check nothing: an error saying where it
+/// looked and, when projects live in subfolders (a monorepo's root), which.
+pub(super) fn no_project(cwd: &Path, command: &str) -> Error {
+    let mut below: Vec<String> = std::fs::read_dir(cwd)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("reckon.toml").is_file())
+        .map(|e| format!("{}/reckon.toml", e.file_name().to_string_lossy()))
+        .collect();
+    below.sort();
+    let hint = if below.is_empty() {
+        format!(
+            "run it in a project's folder, name the documents (reckon {command} notebooks/plan.md), or create \
+             one with `reckon init`"
+        )
+    } else {
+        let shown: Vec<&str> = below.iter().take(4).map(String::as_str).collect();
+        let more = if below.len() > 4 { format!(" and {} more", below.len() - 4) } else { String::new() };
+        format!(
+            "the projects are in subfolders ({}{more}): run it in one of them (cd {} && reckon {command})",
+            shown.join(", "),
+            below[0].trim_end_matches("/reckon.toml")
+        )
+    };
+    Error::usage(format!(
+        "reckon {command}: nothing to {command}: no reckon.toml in {} or any folder above it, and no documents \
+         named; {hint}",
+        crate::escape::terminal(&cwd.display().to_string())
+    ))
+}
+
 /// The documents a command that needs some reads (`claims`, `lint`): those
 /// given, else reckon.toml's; none is a usage error naming how to give them.
 pub(super) fn documents_needed(cfg: &Config, given: &[PathBuf], command: &str) -> Result<Vec<PathBuf>> {

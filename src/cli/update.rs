@@ -27,6 +27,9 @@ pub(crate) struct UpdateArgs {
 }
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &UpdateArgs) -> Result<i32> {
+    if cfg.file.is_none() && args.docs.is_empty() {
+        return Err(super::project::no_project(cwd, "update"));
+    }
     let docs = documents(cfg, &args.docs)?;
     if docs.is_empty() {
         say!("reckon update: no documents; name them, or list them in reckon.toml as documents = [\"notebooks/*.md\"]");
