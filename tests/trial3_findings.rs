@@ -204,3 +204,22 @@ fn trial3_f7_check_with_no_project_found_is_an_error_naming_where_it_looked() {
     }
     sandbox.test().args(["check", "--strict"]).status(2).stderr_has("no reckon.toml in").run();
 }
+
+/// `reckon ingest 'logs/{date}/{style}.json'` on files reckon.toml's source
+/// reads as `logs/{date}/{compaction}.json` said "already ingested" and
+/// dropped `{style}` (afterwards an unknown param), where --label is refused.
+#[test]
+fn trial3_f8_a_template_capturing_a_label_the_source_does_not_give_is_refused() {
+    let sandbox = Sandbox::new();
+    sandbox.fixture("trial3/kv", ".");
+    sandbox.ok(&["ingest"]);
+    sandbox
+        .test()
+        .args(["ingest", "logs/{date}/{style}.json"])
+        .status(2)
+        .stderr_has(
+            "logs/2026-11-10/level.json is a log of the source `logs/{date}/{compaction}.json` in reckon.toml, which \
+             gives its labels; the path given would label it style=level as well",
+        )
+        .run();
+}

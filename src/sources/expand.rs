@@ -242,7 +242,30 @@ pub(super) fn adopt(root: &Path, jobs: &mut [Expanded], given: &[Request], confi
         let path = std::mem::take(&mut job.path);
         let meta = job.meta.take();
         let format = job.format.or(source.format);
+        let given_labels = std::mem::take(&mut job.labels);
         *slot = template_job(root, template, path, meta, &labels, named.as_ref(), format);
+        // A template given on the command line that captures a label the
+        // source does not give would lose it: refused, as --label is.
+        if let Ok(adopted) = slot {
+            let lost: Vec<String> = given_labels
+                .iter()
+                .filter(|(k, v)| adopted.labels.get(*k) != Some(*v))
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            if !lost.is_empty() {
+                *slot = Err((
+                    shown.clone(),
+                    Error::usage(format!(
+                        "{} is a log of the source `{}` in reckon.toml, which gives its labels; the path given \
+                         would label it {} as well, which that source does not: run `reckon ingest` (the \
+                         source as configured), or add the capture to that source's path",
+                        shown.display(),
+                        source.path,
+                        lost.join(", ")
+                    )),
+                ));
+            }
+        }
     }
 }
 
