@@ -223,3 +223,21 @@ fn trial3_f8_a_template_capturing_a_label_the_source_does_not_give_is_refused() 
         )
         .run();
 }
+
+/// The built-in `best-per-row.md` named `level` the winner at 30.11 s
+/// against universal's 30.12 s, a lead `highlight=best` marks as a tie.
+#[test]
+fn trial3_f5_best_per_row_names_winners_by_the_judge_and_ties_as_ties() {
+    Test::new()
+        .fixture("trial3/kv", ".")
+        .file(
+            "notebooks/t.md",
+            "<!-- reckon:template name=best-per-row.md metric=time rows=threads where=\"cache_mb = 64\" digits=2 \
+             -->\n<!-- /reckon:template -->\n",
+        )
+        .args(["update", "notebooks/t.md"])
+        .stdout_has("+- threads = 1: level ≈ universal, tied within noise\n")
+        .stdout_has("+- threads = 32: **universal** at 1.55 s\n")
+        .stdout_lacks("**level** at 30.11")
+        .run();
+}

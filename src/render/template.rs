@@ -4,8 +4,8 @@
 
 use minijinja::{context, Environment, Value as JValue};
 
+use super::best::Mark;
 use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
-use crate::metric::Direction;
 use crate::query::{Agg, NumberFormat, Query};
 
 /// The built-in templates, by file name.
@@ -99,27 +99,29 @@ fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Re
     super::one_point_per_cell(ctx, &p, "`rows=` or `cols=`")?;
     let direction = p.metric.direction;
     let headers = p.col_headers();
+    // The best of a row is the claims' judge's, as `highlight=best` asks it
+    // (`A beats others` at the row's point): a lead inside noise is a tie.
+    let judged = p.agg != Agg::Count && p.col_params.first() == Some(&ctx.settings.series) && p.col_params.len() == 1;
+    let marks = if judged { super::best::marks(ctx, &p, q.filter.clone())? } else { None };
     let table: Vec<JValue> = p
         .rows
         .iter()
         .zip(&p.cells)
-        .map(|(key, line)| {
+        .enumerate()
+        .map(|(r, (key, line))| {
             let values: Vec<Option<f64>> = line.iter().map(|c| c.as_ref().map(|c| c.value)).collect();
-            let best = values
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| v.map(|v| (i, v)))
-                .reduce(|a, b| match direction {
-                    Direction::Higher if b.1 > a.1 => b,
-                    Direction::Lower if b.1 < a.1 => b,
-                    _ => a,
-                })
-                .filter(|_| direction != Direction::Neutral && values.iter().flatten().count() > 1);
+            let marked = |mark: Mark| -> Vec<usize> {
+                let row = marks.as_ref().map(|m| m.cells[r].as_slice()).unwrap_or_default();
+                row.iter().enumerate().filter(|(_, m)| **m == mark).map(|(i, _)| i).collect()
+            };
+            let best = marked(Mark::Best).first().and_then(|&i| Some((i, values[i]?)));
+            let ties: Vec<String> = marked(Mark::Tie).into_iter().map(|i| headers[i].clone()).collect();
             context! {
                 key => key.iter().map(std::string::ToString::to_string).collect::<Vec<_>>(),
                 values => values,
                 best => best.map(|(i, _)| headers[i].clone()),
                 best_value => best.map(|(_, v)| v),
+                ties => ties,
             }
         })
         .collect();
