@@ -75,10 +75,10 @@ impl Dataset<'_> {
                 ));
             }
         }
-        let params = |a: &usize| self.sets.get(runs.set[*a] as usize);
-        let marker = at.iter().flat_map(|a| params(a).keys()).find(|k| is_repeat_marker(k))?;
+        // Each set's marker was decided once, when the sets were read.
+        let marker = at.iter().find_map(|a| self.sets.repeat_marker(runs.set[*a] as usize))?.0;
         let distinct: BTreeSet<String> =
-            at.iter().filter_map(|a| params(a).get(marker)).map(Value::to_string).collect();
+            at.iter().filter_map(|a| self.sets.get(runs.set[*a] as usize).get(marker)).map(Value::to_string).collect();
         if distinct.len() < 2 {
             return None;
         }

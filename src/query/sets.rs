@@ -22,6 +22,10 @@ pub(crate) struct ParamSets {
     names: Vec<String>,
     /// Each set's (name index, value), sorted by name.
     sets: Vec<Vec<(u32, Value)>>,
+    /// Each set's repeat marker ([`crate::run::is_repeat_marker`]): the
+    /// name index of its first param that tells repeats apart, decided once
+    /// per set when the sets are read, not per comparison.
+    markers: Vec<Option<u32>>,
 }
 
 /// One param set, borrowed from [`ParamSets`].
@@ -141,8 +145,11 @@ impl SetsBuilder {
                 }
                 kept
             })
-            .collect();
-        ParamSets { names, sets }
+            .collect::<Vec<Vec<(u32, Value)>>>();
+        let marker_name: Vec<bool> = names.iter().map(|n| crate::run::is_repeat_marker(n)).collect();
+        let markers =
+            sets.iter().map(|entries| entries.iter().map(|(k, _)| *k).find(|k| marker_name[*k as usize])).collect();
+        ParamSets { names, sets, markers }
     }
 }
 
@@ -154,6 +161,13 @@ impl ParamSets {
     /// The set at an index.
     pub(crate) fn get(&self, set: usize) -> ParamSet<'_> {
         ParamSet { names: &self.names, entries: self.sets.get(set).map_or(&[], Vec::as_slice) }
+    }
+
+    /// The set's repeat marker, if it has one: the first of its params
+    /// (by name) that tells repeats apart, with its value.
+    pub(crate) fn repeat_marker(&self, set: usize) -> Option<(&str, &Value)> {
+        let key = (*self.markers.get(set)?)?;
+        Some((self.names[key as usize].as_str(), self.value(set, key)?))
     }
 
     /// Every param name some set has, sorted.

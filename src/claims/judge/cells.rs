@@ -90,6 +90,7 @@ impl Judge<'_, '_> {
                 logged.into_iter().collect::<Vec<_>>().join(", ")
             ));
         }
+        self.read.borrow_mut().extend(keep.iter().filter_map(|i| cell.runs.get(*i).copied()));
         (!keep.is_empty()).then(|| CellRuns {
             values: keep.iter().map(|i| cell.values[*i]).collect(),
             ids: keep.iter().map(|i| cell.runs[*i]).collect(),

@@ -150,6 +150,9 @@ pub(crate) struct Judge<'a, 's> {
     /// What the clause being judged left out of its statistics (runs that
     /// logged no measurement), said in its evidence.
     left_out: std::cell::RefCell<BTreeSet<String>>,
+    /// The runs of the cells the clause being judged read, for the
+    /// evidence's "repeats told apart by …": only its own cells' runs.
+    read: std::cell::RefCell<BTreeSet<i64>>,
 }
 
 impl<'a, 's> Judge<'a, 's> {
@@ -160,6 +163,7 @@ impl<'a, 's> Judge<'a, 's> {
             as_of: None,
             series_values: std::cell::OnceCell::new(),
             left_out: std::cell::RefCell::default(),
+            read: std::cell::RefCell::default(),
         }
     }
 
@@ -278,6 +282,7 @@ impl<'a, 's> Judge<'a, 's> {
 
     fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
         self.left_out.borrow_mut().clear();
+        self.read.borrow_mut().clear();
         let metric = self.metric_name(clause.body.metric())?;
         // Every name is checked before any is judged: a typo is bad input.
         for name in clause.body.series() {
@@ -472,15 +477,8 @@ impl<'a, 's> Judge<'a, 's> {
         let mut j = super::settle(j, any, missing, || self.empty_reason(clause, pivot, q, series));
         if j.verdict != Verdict::NoData {
             j.evidence.missing.extend(gaps);
-            // The runs of the named series, at every point the pivot holds.
-            let ids: Vec<i64> = pivot
-                .cols
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.first().is_some_and(|k| series.contains(&k.to_string())))
-                .flat_map(|(col, _)| pivot.cells.iter().filter_map(move |row| row.get(col)?.as_ref()))
-                .flat_map(|cell| cell.runs.iter().copied())
-                .collect();
+            // The runs of the cells the clause read: never another point's.
+            let ids: Vec<i64> = self.read.borrow().iter().copied().collect();
             j.evidence.repeats = self.dataset.repeats_note(&ids);
         }
         j
