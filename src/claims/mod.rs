@@ -353,18 +353,25 @@ fn runs_word(n: usize) -> String {
 }
 
 /// A value as evidence shows it: one decimal from 10 up (759.3, 86.8),
-/// three significant digits below (2.19, 1.61).
+/// three significant digits below (2.19, 1.61), trailing zeros dropped.
+/// Rounded as a table's `digits=` rounds ([`crate::query::NumberFormat`]:
+/// the exact value, to the nearest), so a median reads the same in a table
+/// and in the evidence: 96.35, which a double holds as 96.3499…, is 96.3
+/// in both (scaling it by 10 first made 963.5 and rounded it up).
 pub(crate) fn shown(v: f64) -> String {
     if !v.is_finite() || v == 0.0 {
         return format_number(v);
     }
-    if v.abs() >= 10.0 {
-        return format_number(round_to(v, 1));
-    }
     // The exponent of a finite non-zero f64 is within ±324: it fits.
     #[allow(clippy::cast_possible_truncation)]
-    let decimals = 2 - v.abs().log10().floor() as i32;
-    format_number(round_to(v, decimals.max(0)))
+    let decimals = if v.abs() >= 10.0 { 1 } else { 2 - v.abs().log10().floor() as i32 };
+    let s = crate::query::NumberFormat { precision: Some(usize::try_from(decimals).unwrap_or(0)) }.format(v);
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s.as_str() };
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
 }
 
 fn round_to(v: f64, decimals: i32) -> f64 {
