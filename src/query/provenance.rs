@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::dataset::Dataset;
 use super::runs::Runs;
-use crate::run::{is_repeat_marker, Value};
+use crate::run::Value;
 
 impl Dataset<'_> {
     /// The positions of the runs with these ids among the runs loaded.
