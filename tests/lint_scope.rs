@@ -142,3 +142,15 @@ fn a_sentence_about_this_section_sets_its_point_for_the_rest_of_the_section() {
     // are refused, never judged as one).
     assert!(claims(11).iter().all(|c| !c.contains("dtype = fp8")), "{all:#?}");
 }
+
+#[test]
+fn a_race_word_with_no_metric_anywhere_is_of_the_time_taken_never_dropped() {
+    // No metric in the sentence, its paragraph or its headings: `trails`
+    // was dropped unsaid, even under --all.
+    let sb = project("# Kernels\n\nIn bf16 slow trails fast by 80% to 120% at every M.\n");
+    let all = statements(&sb);
+    let read = read_on(&all, 3);
+    assert_eq!(read.len(), 1, "{all:#?}");
+    assert_eq!(read[0].0, "slow / fast on latency_us in 1.8..2.2 for all M where dtype = bf16", "{all:#?}");
+    assert_eq!(read[0].1, "holds", "{all:#?}");
+}

@@ -87,6 +87,22 @@ const CARRY_ON: &[&str] = &[
     "nor",
 ];
 
+/// Words of a race: with no metric anywhere around them, of speed.
+const RACE: &[&str] = &[
+    "trails",
+    "trail",
+    "trailed",
+    "trailing",
+    "ahead",
+    "behind",
+    "overtakes",
+    "overtake",
+    "overtook",
+    "leads",
+    "lags",
+    "outpaces",
+];
+
 /// What a clause's words ask of a metric it does not name.
 enum Demand {
     /// Whatever metric the context offers.
@@ -190,12 +206,21 @@ impl Sentence<'_> {
             }
             offered.push(m);
         }
-        let Some(w) = speed else { return Err(None) };
+        // `X trails Y by 10%` with no metric anywhere around it: a race, of
+        // speed (it was dropped unsaid).
+        let race = || c.iter().filter_map(word).find(|w| RACE.contains(w)).map(str::to_string);
+        let Some(w) = speed.or_else(|| offered.is_empty().then(race).flatten()) else { return Err(None) };
         let speeds: Vec<&String> = self.vocab.units.keys().filter(|m| measures_speed(self.vocab, m)).collect();
+        let timed: Vec<&&String> = speeds.iter().filter(|m| self.vocab.unit(m).and_then(time_unit).is_some()).collect();
         if let [m] = speeds.as_slice() {
             *confidence -= 0.2;
             notes.push(format!("metric `{m}`, the one speed measured (for `{w}`)"));
             return Ok((*m).clone());
+        }
+        if let ([m], true) = (timed.as_slice(), offered.is_empty()) {
+            *confidence -= 0.2;
+            notes.push(format!("metric `{m}`, the one measured in time (for `{w}`)"));
+            return Ok((**m).clone());
         }
         let around = match offered.first() {
             Some(m) => format!("the metric around it, `{m}`, is not a speed"),
