@@ -241,3 +241,18 @@ fn trial3_f5_best_per_row_names_winners_by_the_judge_and_ties_as_ties() {
         .stdout_lacks("**level** at 30.11")
         .run();
 }
+
+/// nvbench's skipped state was said as "1 states nvbench skipped
+/// (`skip_reason`)", naming neither the state nor nvbench's reason, which
+/// the README promises.
+#[test]
+fn trial3_f15_a_state_nvbench_skipped_is_named_with_its_reason() {
+    Test::new()
+        .fixture("trial3/nv", ".")
+        .args(["ingest", "reduce.json"])
+        .stderr_has(
+            "1 state nvbench skipped holds no measurement: `reduce Device=0 BlockSize=1024` at line 368 \
+             (Insufficient shared memory)",
+        )
+        .run();
+}

@@ -52,7 +52,7 @@ impl LogFormat for NvbenchJson {
             notes.insert("`meta` (nvbench's version and command line) is not stored".to_string());
         }
         let starts = element_starts(&doc, 0, "benchmarks");
-        let mut skipped = 0;
+        let mut skipped: Vec<String> = Vec::new();
         let mut lines = pyjson::Lines::new(&doc);
         for (i, bench) in benchmarks.iter().enumerate() {
             let Json::Object(bench) = bench else {
@@ -70,15 +70,27 @@ impl LogFormat for NvbenchJson {
                     return Err(Error::malformed(path, line, "expected an object for each nvbench state"));
                 };
                 if state.get("is_skipped").and_then(Json::as_bool) == Some(true) {
-                    skipped += 1;
+                    let state_name = state.get("name").and_then(Json::as_str).unwrap_or_default();
+                    let why = state.get("skip_reason").and_then(Json::as_str).unwrap_or("no reason given");
+                    skipped.push(format!("`{name} {state_name}` at line {line} ({why})"));
                     continue;
                 }
                 emit(state_run(path, line, name, state, &devices)?)?;
             }
         }
         notes.insert("`index` and `type_config_index` number the benchmarks and type configurations".to_string());
-        if skipped > 0 {
-            notes.insert(format!("{skipped} states nvbench skipped (`skip_reason`) hold no measurement"));
+        if !skipped.is_empty() {
+            // Each skipped state by name, with nvbench's reason (the first
+            // few: a sweep can skip hundreds for one reason).
+            let n = skipped.len();
+            let more = if n > 5 { format!(", and {} more", n - 5) } else { String::new() };
+            skipped.truncate(5);
+            notes.insert(format!(
+                "{n} state{} nvbench skipped hold{} no measurement: {}{more}",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "s" } else { "" },
+                skipped.join(", ")
+            ));
         }
         Ok(Outcome { skipped: notes.into_iter().collect() })
     }
