@@ -4,10 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::project::{
-    documents, expect_documents, load_for_command, prepare, prepare_with, relative_error, review_each, rooted_error,
-    shown,
-};
+use super::project::{documents, expect_documents, load_for_command, prepare_with, relative_error, review_each, shown};
 use super::reporter::{reporter, CheckFindings};
 use super::CheckOutput;
 use crate::config::{Config, LintLevel};
@@ -70,7 +67,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         return Err(super::project::no_project(cwd, "check"));
     }
     let docs = documents(cfg, &args.docs)?;
-    let how = How { opts: sources::Options::default(), compact: false, what: "", anchor: None };
+    let how = How { opts: sources::Options::default(), compact: false, what: "", staged_from: None };
     check_documents(cfg, cwd, &docs, args, how)
 }
 
@@ -108,7 +105,8 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
     // check does), so the staged copy starts from it and reads only the
     // files whose staged content differs.
     if !args.no_ingest && !cfg.sources.is_empty() {
-        let (store, _) = prepare(cfg, false)?;
+        let log_shown = |p: &Path| PathBuf::from(shown(cwd, &cfg.root.join(p)));
+        let (store, _) = prepare_with(cfg, false, sources::Options::default(), Some(&log_shown))?;
         drop(store);
     }
     let tree = crate::staged::export(cfg, &staged_cfg)?;
@@ -130,7 +128,8 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         }
     }
     let opts = sources::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
-    let how = How { opts, compact: !args.diff, what: " (as staged)", anchor: Some(tree.real_root.clone()) };
+    let staged_from = Some((tree.real_root.clone(), cwd.to_path_buf()));
+    let how = How { opts, compact: !args.diff, what: " (as staged)", staged_from };
     let code = check_documents(&tree.cfg, &root, &docs, args, how);
     drop(tree);
     code
@@ -143,9 +142,52 @@ struct How {
     compact: bool,
     /// Said after "reckon check" in the summary.
     what: &'static str,
-    /// The real folder the paths shown are relative to, when it is not
-    /// the one checked (a staged copy stands for the project root).
-    anchor: Option<PathBuf>,
+    /// When the folder checked is a staged copy of the project: the real
+    /// project root it stands for and the folder the user ran in, which
+    /// every path printed is named from.
+    staged_from: Option<(PathBuf, PathBuf)>,
+}
+
+/// How the paths of a check are printed: from the folder the user ran in,
+/// whichever folder was checked. A staged check reads a copy of the project
+/// (its paths relative to the copy's root); each is named as the user would
+/// find the real file (`gemm/notebooks/plan.md` from a repository's root,
+/// not the project-relative `notebooks/plan.md`), in every format.
+struct Places {
+    /// The folder the documents were checked in (the copy's root, or cwd).
+    checked: PathBuf,
+    /// The real folder `checked` stands for.
+    real: PathBuf,
+    /// Where the user ran the command.
+    user: PathBuf,
+}
+
+impl Places {
+    fn new(checked: &Path, staged_from: Option<&(PathBuf, PathBuf)>) -> Places {
+        let (real, user) = staged_from.cloned().unwrap_or_else(|| (checked.to_path_buf(), checked.to_path_buf()));
+        Places { checked: checked.to_path_buf(), real, user }
+    }
+
+    /// The real file `path` (absolute, or relative to the folder checked)
+    /// stands for.
+    fn real(&self, path: &Path) -> PathBuf {
+        let full = self.checked.join(path);
+        full.strip_prefix(&self.checked).map_or_else(|_| full.clone(), |rel| self.real.join(rel))
+    }
+
+    /// `path` as printed: relative to where the user ran, when it lies there.
+    fn shown(&self, path: &Path) -> PathBuf {
+        PathBuf::from(shown(&self.user, &self.real(path)))
+    }
+
+    /// A review's paths as printed: the document's, from where the user
+    /// ran; the plots it draws as the real files.
+    fn review(&self, r: &mut DocReview) {
+        r.path = self.shown(&r.path);
+        for f in &mut r.files {
+            f.path = self.real(&f.path);
+        }
+    }
 }
 
 /// Checks documents (paths relative to `cwd`, or absolute): builds the
@@ -156,20 +198,26 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
         super::stdout_write(&nothing_checked(args.format))?;
         return Ok(super::OK);
     }
-    let (store, ingest_errors) = prepare_with(cfg, args.no_ingest, how.opts)?;
-    let mut errors: Vec<Error> = ingest_errors.into_iter().map(|e| rooted_error(e, &cfg.root, cwd)).collect();
+    let places = Places::new(cwd, how.staged_from.as_ref());
+    let relocate = |e: Error| e.map_path(&|p| places.shown(&p));
+    let log_shown = |p: &Path| places.shown(&cfg.root.join(p));
+    let (store, mut errors) = prepare_with(cfg, args.no_ingest, how.opts, Some(&log_shown))?;
     let dataset = load_for_command(&store, cfg)?;
     expect_documents(dataset, cwd, docs)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
-    let (reviews, review_errors) = review_each(&ctx, cwd, docs);
-    errors.extend(review_errors);
+    let (mut reviews, review_errors) = review_each(&ctx, cwd, docs);
+    errors.extend(review_errors.into_iter().map(relocate));
+    for r in &mut reviews {
+        places.review(r);
+    }
+    let user = places.user.as_path();
     let mut problems: Vec<Problem> =
-        reviews.iter().flat_map(|r| document_problems(r, args.strict, &|p: &Path| shown(cwd, p))).collect();
-    let lint = lint_prose(cfg, dataset, cwd, &reviews, &mut problems, &mut errors);
+        reviews.iter().flat_map(|r| document_problems(r, args.strict, &|p: &Path| shown(user, p))).collect();
+    let lint = lint_prose(cfg, dataset, user, &reviews, &mut problems, &mut errors);
     by_severity(&mut problems);
-    let paths = RepoPaths::find(how.anchor.as_deref().unwrap_or(cwd), &cfg.root);
+    let paths = RepoPaths::find(user, &places.real(&cfg.root));
     let found = CheckFindings {
-        cwd,
+        cwd: user,
         reviews: &reviews,
         problems: &problems,
         lint: &lint,

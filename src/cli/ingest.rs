@@ -67,7 +67,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     };
     let opts =
         sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), configured, ..Default::default() };
-    let failed = ingest_and_report(&mut store, &root, &requests, &opts, args.quiet);
+    let failed = ingest_and_report(&mut store, &root, &requests, &opts, (args.quiet, None));
     Ok(super::exit_code(failed.len(), false, false))
 }
 
@@ -147,14 +147,21 @@ fn label_value(v: &toml::Value) -> Value {
     }
 }
 
-/// Ingests `requests` and prints what happened; returns the errors of the
-/// files that failed.
+/// How an ingest names a file in what it says: as its source does
+/// (relative to the project's root), or, given a map, as the command's
+/// other output names it (`check` names every path from where the user ran,
+/// a staged copy's as the real file).
+pub(super) type ShownAs<'a> = Option<&'a dyn Fn(&Path) -> PathBuf>;
+
+/// Ingests `requests` and prints what happened (quietly: only what went
+/// wrong); returns the errors of the files that failed, their paths named
+/// as printed.
 pub(super) fn ingest_and_report(
     store: &mut Store,
     root: &Path,
     requests: &[Request],
     opts: &sources::Options,
-    quiet: bool,
+    (quiet, shown_as): (bool, ShownAs),
 ) -> Vec<crate::Error> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut batch = Batch::at_head_of(command, root);
@@ -175,7 +182,7 @@ pub(super) fn ingest_and_report(
             pb.set_message(crate::escape::terminal(&file.path.display().to_string()));
         }
         // File names and what a log said reach the terminal: controls shown.
-        if let Some(line) = file_line(file, quiet).map(|l| crate::escape::terminal_lines(&l)) {
+        if let Some(line) = file_line(file, quiet, shown_as).map(|l| crate::escape::terminal_lines(&l)) {
             if let Some(pb) = &progress {
                 pb.println(line);
             } else {
@@ -187,34 +194,45 @@ pub(super) fn ingest_and_report(
         pb.finish_and_clear();
     }
     let failed = report.failed();
-    if !quiet || failed > 0 {
+    let summary = (!quiet || failed > 0).then(|| {
         let removed = match report.removed() {
             0 => String::new(),
             n => format!("; {n} gone (runs removed)"),
         };
-        say!(
+        format!(
             "ingested {} file(s), {} run(s); {} already present{removed}; {} failed",
             report.added_files(),
             report.added_runs(),
             report.already_present(),
             failed
-        );
+        )
+    });
+    let mut errors = Vec::new();
+    for file in report.files {
+        let FileOutcome::Failed(e) = file.outcome else { continue };
+        match shown_as {
+            // Said here rather than as the file was read: renamed.
+            Some(shown_as) => {
+                let e = e.map_path(&|p| shown_as(&p));
+                say!("{}", crate::escape::terminal_lines(&format!("error: {e}")));
+                errors.push(e);
+            }
+            None => errors.push(e),
+        }
     }
-    report
-        .files
-        .into_iter()
-        .filter_map(|f| match f.outcome {
-            FileOutcome::Failed(e) => Some(e),
-            _ => None,
-        })
-        .collect()
+    if let Some(summary) = summary {
+        say!("{summary}");
+    }
+    errors
 }
 
 /// What is said about one ingested file (errors and skipped records even
 /// when quiet).
-fn file_line(file: &FileReport, quiet: bool) -> Option<String> {
-    let path = file.path.display();
+fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs) -> Option<String> {
+    let path = shown_as.map_or_else(|| file.path.clone(), |f| f(&file.path));
+    let path = path.display();
     match &file.outcome {
+        FileOutcome::Failed(_) if shown_as.is_some() => None,
         FileOutcome::Failed(e) => Some(format!("error: {e}")),
         FileOutcome::Added { format, runs, skipped, converted } if !quiet => {
             let word = if *runs == 1 { "run" } else { "runs" };

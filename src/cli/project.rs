@@ -16,19 +16,26 @@ use crate::review::Context;
 use crate::store::Store;
 use crate::{sources, Error, Result};
 
-use super::ingest::{ingest_and_report, report_forgotten, sources_requests};
+use super::ingest::{ingest_and_report, report_forgotten, sources_requests, ShownAs};
 
 /// Opens the store, first ingesting the sources reckon.toml names (unless
 /// told not to). Returns the store and whether an ingest failed.
 pub(super) fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
-    let (store, failed) = prepare_with(cfg, no_ingest, sources::Options::default())?;
+    let (store, failed) = prepare_with(cfg, no_ingest, sources::Options::default(), None)?;
     Ok((store, !failed.is_empty()))
 }
 
 /// [`prepare`] with ingest options (for a staged check, git is asked about
 /// the real project while the files are read from the staged copy),
-/// returning the errors of the logs that could not be ingested (printed).
-pub(super) fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options) -> Result<(Store, Vec<Error>)> {
+/// returning the errors of the logs that could not be ingested (printed,
+/// their paths named by `shown_as` when given, else relative to the
+/// project's root).
+pub(super) fn prepare_with(
+    cfg: &Config,
+    no_ingest: bool,
+    base: sources::Options,
+    shown_as: ShownAs,
+) -> Result<(Store, Vec<Error>)> {
     if no_ingest || cfg.sources.is_empty() {
         return Ok((open_current(cfg)?, Vec::new()));
     }
@@ -38,7 +45,7 @@ pub(super) fn prepare_with(cfg: &Config, no_ingest: bool, base: sources::Options
     // The runs of deleted logs are forgotten by the ingest, which looks at
     // each file once.
     let opts = sources::Options { fail_fast: false, generic: cfg.generic.clone(), forget_missing: true, ..base };
-    let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, true);
+    let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, (true, shown_as));
     // The documents are rendered over a read-only connection: a region's
     // SQL runs under an authorizer too, but nothing a document does should
     // be able to write.
