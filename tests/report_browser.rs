@@ -7,54 +7,17 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use common::{copy_dir, repo, scenario_logs, Sandbox};
+use common::chromium::{chromium, headless};
+use common::Sandbox;
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
 
 /// The bundled example with both sweeps, reported into `site/`.
 fn reported() -> Sandbox {
-    let s = Sandbox::new();
-    s.write("reckon.toml", std::fs::read(repo().join("reckon.toml")).unwrap());
-    s.write(DOC, std::fs::read(repo().join(DOC)).unwrap());
-    let svg = "notebooks/eagle-fast-verify-throughput.svg";
-    s.write(svg, std::fs::read(repo().join(svg)).unwrap());
-    copy_dir(&scenario_logs(), &s.path().join("notebooks/logs"));
+    let s = Sandbox::example("", &["2026-11-20", "2026-11-29"]);
     let r = s.ok(&["report", DOC, "--out", "site"]);
     assert!(r.stderr.contains("site/eagle-fast-verify.html"), "{r:?}");
     s
-}
-
-/// The Chromium binary, if there is one. Under CI (`CI` set) its absence
-/// fails the test: CI installs it, and the browser check must run there.
-fn chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        if let Ok(out) = Command::new("sh").args(["-c", &format!("command -v {name}")]).output() {
-            let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            if out.status.success() && !path.is_empty() {
-                return Some(PathBuf::from(path));
-            }
-        }
-    }
-    assert!(std::env::var_os("CI").is_none(), "CI must have chromium (.ci/run installs it)");
-    eprintln!("SKIPPED: no chromium on this machine (apt-get install chromium); the browser checks did not run");
-    None
-}
-
-/// Runs headless Chromium under coreutils' `timeout`, so a browser that
-/// hangs fails the test after two minutes instead of holding CI.
-fn headless(chrome: &Path, profile: &Path, args: &[&str], page: &Path) -> std::process::Output {
-    Command::new("timeout")
-        .args(["--kill-after=10", "120"])
-        .arg(chrome)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium runs")
 }
 
 #[test]

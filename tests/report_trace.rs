@@ -10,23 +10,17 @@
 mod common;
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-use common::{copy_dir, repo, scenario_logs, Git, Sandbox};
+use common::chromium::{chromium, headless};
+use common::{Git, Sandbox};
 
 const DOC: &str = "notebooks/eagle-fast-verify.md";
 const PAGE: &str = "site/eagle-fast-verify.html";
 
 /// The bundled example with both sweeps, in a sandbox.
 fn example() -> Sandbox {
-    let s = Sandbox::new();
-    s.write("reckon.toml", std::fs::read(repo().join("reckon.toml")).unwrap());
-    s.write(DOC, std::fs::read(repo().join(DOC)).unwrap());
-    let svg = "notebooks/eagle-fast-verify-throughput.svg";
-    s.write(svg, std::fs::read(repo().join(svg)).unwrap());
-    copy_dir(&scenario_logs(), &s.path().join("notebooks/logs"));
-    s
+    Sandbox::example("", &["2026-11-20", "2026-11-29"])
 }
 
 fn reported() -> Sandbox {
@@ -252,22 +246,6 @@ fn header_counts_list_the_claims_they_count() {
 
 // ---- in a real browser ----
 
-/// The Chromium binary, if there is one. Under CI (`CI` set) its absence
-/// fails the test: CI installs it, and the browser check must run there.
-fn chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        if let Ok(out) = Command::new("sh").args(["-c", &format!("command -v {name}")]).output() {
-            let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            if out.status.success() && !path.is_empty() {
-                return Some(PathBuf::from(path));
-            }
-        }
-    }
-    assert!(std::env::var_os("CI").is_none(), "CI must have chromium (.ci/run installs it)");
-    eprintln!("SKIPPED: no chromium on this machine (apt-get install chromium); the browser checks did not run");
-    None
-}
-
 /// What the page measures in the browser once it has loaded (its plot
 /// decoded), written into the document around it as JSON: the viewport's
 /// width, the page's scroll width, every element wider than the viewport
@@ -313,15 +291,8 @@ fn measure(chrome: &Path, s: &Sandbox, html: &str, width: u32) -> serde_json::Va
     let path = s.path().join(format!("site/frame-{width}.html"));
     std::fs::write(&path, frame).unwrap();
     let profile = s.path().join(format!("chromium-profile-{width}"));
-    let out = Command::new("timeout")
-        .args(["--kill-after=10", "120"])
-        .arg(chrome)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(["--window-size=1400,1000", "--virtual-time-budget=10000", "--dump-dom"])
-        .arg(format!("file://{}", path.display()))
-        .output()
-        .expect("chromium runs");
+    let out =
+        headless(chrome, &profile, &["--window-size=1400,1000", "--virtual-time-budget=10000", "--dump-dom"], &path);
     let dom = String::from_utf8_lossy(&out.stdout);
     let start = dom
         .find("<pre id=\"measured\">")

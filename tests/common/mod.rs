@@ -16,6 +16,7 @@
 // dead code (and unused re-exports) there, not in the suite.
 #![allow(dead_code, unused_imports)]
 
+pub(crate) mod chromium;
 pub(crate) mod claims;
 pub(crate) mod corpus;
 mod git;
