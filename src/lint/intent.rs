@@ -139,7 +139,13 @@ fn words(toks: &[Token]) -> Vec<&str> {
 /// Whether a sentence is a plan or recommendation: a modal or planning word,
 /// `next step`, `need to`, … or an instruction's verb opening it.
 pub(super) fn is_plan(toks: &[Token]) -> bool {
-    let words = words(toks);
+    // `…, which is what you would expect`, `…, as it should be`: a comment
+    // on the finding, whose modal makes no plan of it.
+    let comment = (1..toks.len()).find(|&k| {
+        matches!(toks[k - 1].kind, Tok::Punct(','))
+            && matches!(&toks[k].kind, Tok::Word(w) if w == "which" || w == "as")
+    });
+    let words = words(&toks[..comment.map_or(toks.len(), |k| k - 1)]);
     let first_is_word = matches!(toks.first().map(|t| &t.kind), Some(Tok::Word(_)));
     words.iter().any(|w| PLAN_WORDS.contains(w))
         || words.windows(2).any(|w| {

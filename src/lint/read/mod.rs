@@ -12,6 +12,7 @@
 //! [`statement`].
 
 mod metric;
+mod paired;
 mod ratio;
 mod scope;
 mod shape;
@@ -27,6 +28,7 @@ use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use crate::claims::lang::Body;
 use crate::metric::{format_number, Direction};
 use who::Lent;
+use whole::{read_whole, said};
 use words::{has, words_before, BEST, BETTER, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH, VS, WORSE};
 
 /// One claim a sentence was read as.
@@ -128,6 +130,11 @@ struct Clause<'c> {
     notes: Vec<String>,
     confidence: f64,
     out: Vec<Item>,
+    /// Readings of a parenthetical that states values of its own (`(21 ms
+    /// to 420 ms)`): kept whether or not the rest of the clause is read.
+    aside: Vec<Item>,
+    /// Where that parenthetical opens.
+    aside_from: Option<usize>,
 }
 
 /// Reads the sentence's clauses. `preferred_params` are the params the
@@ -279,33 +286,6 @@ impl Sentence<'_> {
     }
 }
 
-/// A clause's items; a statement no form of lint's reads is said, never
-/// dropped.
-fn said(items: Vec<Item>, statement: bool, c: &[Token], text: &str) -> Vec<Item> {
-    if items.is_empty() && statement {
-        vec![Item::Unjudged { reason: no_reading(c, text) }]
-    } else {
-        items
-    }
-}
-
-/// Why a statement came to no reading: a unit lint cannot convert to its
-/// metric's, else no form that reads it.
-fn no_reading(c: &[Token], text: &str) -> String {
-    let unit = c.iter().find_map(|t| match &t.kind {
-        Tok::Number(Number { unit: Unit::Unknown(u), .. }) => Some(u.clone()),
-        Tok::Number(Number { unit: Unit::Scaled(..), .. }) => Some(text[t.start..t.end].to_string()),
-        _ => None,
-    });
-    match unit {
-        Some(u) => format!(
-            "unread: `{u}` is in no unit reckon converts to the metric's; state it in the metric's unit, or as a \
-             claim region"
-        ),
-        None => "unread: lint has no form that reads this; state it as a claim region".to_string(),
-    }
-}
-
 /// The point a heading names on some param (`## Throughput with 100-byte
 /// values`), as the filter its section's claims take.
 pub(crate) fn heading_point(vocab: &Vocabulary, tokens: &[Token]) -> Option<(String, String)> {
@@ -356,38 +336,6 @@ fn take_values(c: &[Token], sweep: Option<&str>, lent: &mut Vec<(String, String)
                 used.push(i);
             }
         }
-    }
-}
-
-/// A clause's items: its readings when they account for all of it, else
-/// one saying it is unread.
-fn read_whole(clause: &mut Clause, c: &[Token], text: &str) -> Vec<Item> {
-    let unread = clause.unaccounted();
-    if unread.is_empty() {
-        std::mem::take(&mut clause.out)
-    } else {
-        vec![unread_item(&clause.out, &unread, c, text)]
-    }
-}
-
-/// A clause whose readings leave words unaccounted for: not judged, with
-/// the words and what was read without them.
-fn unread_item(items: &[Item], unread: &[usize], c: &[Token], text: &str) -> Item {
-    let words: Vec<String> = unread.iter().map(|&i| format!("`{}`", &text[c[i].start..c[i].end])).collect();
-    let partial: Vec<&str> = items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Reading(r) => Some(r.statement.as_str()),
-            Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-        })
-        .collect();
-    Item::Unjudged {
-        reason: format!(
-            "unread: lint does not understand {} here, so its reading `{}` would leave them out; state it as a \
-             claim region",
-            words.join(", "),
-            partial.join(" and ")
-        ),
     }
 }
 
@@ -499,6 +447,8 @@ impl Sentence<'_> {
             notes,
             confidence,
             out: Vec::new(),
+            aside: Vec::new(),
+            aside_from: None,
         })
     }
 }
@@ -507,6 +457,10 @@ impl Clause<'_> {
     /// Everything the clause says, in order: pairs of numbers, ratios,
     /// comparisons, then the numbers left.
     fn read_all(&mut self) {
+        self.values_at_the_ends();
+        if self.values_at_their_points() {
+            return;
+        }
         let pairs = self.pairs();
         let ratio_done = self.shapes() || self.within_of() || self.relative_change() || self.ratios() || self.changes();
         if !ratio_done {

@@ -177,12 +177,22 @@ fn first_scope(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usiz
                 };
                 used.extend(i..=j);
                 let before = words_before(tokens, i, 2);
-                let at = Scope::At(p.clone(), sized_value(vocab, p, n, size));
+                let value = sized_value(vocab, p, n, size);
+                // `from 1 client to saturation`, `from 4 to 64 threads`
+                if before.first() == Some(&"from") {
+                    if let Some((rest, Some(hi))) = next_point(tokens, j + 1, p) {
+                        used.extend(rest);
+                        return (Some(Scope::Between(p.clone(), value, hi)), used);
+                    }
+                }
+                let at = Scope::At(p.clone(), value);
                 return (Some(ranged(at, &before, tokens.get(j + 1..).unwrap_or_default())), used);
             }
             Tok::Mention(Meaning::Point(s)) => {
                 used.push(i);
-                let before = words_before(tokens, i, 2);
+                // (`from a single request to saturation`: past the article.)
+                let before: Vec<&str> =
+                    words_before(tokens, i, 3).into_iter().skip_while(|w| matches!(*w, "a" | "an" | "the")).collect();
                 // `from 1 req/s to saturation`
                 if before.first() == Some(&"from") {
                     if let Some((j, hi)) = next_point(tokens, i + 1, s.param()) {
@@ -227,6 +237,11 @@ fn param_scope(vocab: &Vocabulary, tokens: &[Token], at: usize, param: &str, use
     if before.first().is_some_and(|w| matches!(*w, "every" | "all" | "each" | "across" | "any")) {
         used.push(at);
         return Some(bounded_every(vocab, tokens, at + 1, param, used));
+    }
+    // `insensitive to M up to 64`: the param's points within the bound.
+    if let s @ Scope::Range(..) = bounded_every(vocab, tokens, at + 1, param, used) {
+        used.push(at);
+        return Some(s);
     }
     let mut j = at + 1;
     let op = match (tokens.get(j).map(|t| &t.kind), tokens.get(j + 1).map(|t| &t.kind)) {

@@ -194,7 +194,7 @@ impl Clause<'_> {
     /// copula (`is 790`) or `:`/`=`, or after a peak's `at` when the
     /// sentence has given the metric's unit (`282k tokens/s at batch 64,
     /// while BF16 tops out at 210k`; a bare `at 64` is otherwise a setting).
-    fn measures(&self, i: usize, n: &Number) -> bool {
+    pub(super) fn measures(&self, i: usize, n: &Number) -> bool {
         match &n.unit {
             Unit::Metric(m) => *m == self.metric,
             Unit::Time(_) => self.vocab.unit(&self.metric).and_then(super::super::vocab::time_unit).is_some(),
@@ -344,7 +344,7 @@ pub(super) fn within_text(vocab: &Vocabulary, metric: &str, precision: f64) -> S
     }
 }
 
-fn value_clause(vocab: &Vocabulary, series: &str, metric: &str, q: &str, n: &Number) -> String {
+pub(super) fn value_clause(vocab: &Vocabulary, series: &str, metric: &str, q: &str, n: &Number) -> String {
     let v = in_metric_unit(vocab, metric, n);
     let within = within_text(vocab, metric, n.precision);
     format!("{} on {metric}{q} ≈ {}{within}", name(series), format_number(v))

@@ -8,7 +8,7 @@
 //! least 5%` is no `<`). An unread clause is never reported; `--all`
 //! shows it with the words lint did not understand.
 
-use super::super::vocab::{Meaning, Scope, Tok, Unit};
+use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit};
 use super::words::{word, BEST, BETTER, HEDGE, WORSE};
 use super::{name, Clause, Item};
 
@@ -61,6 +61,7 @@ const UNREAD: &[&str] = &[
     "dropped",
     "climbs",
     "flattens",
+    "flat",
     "bottoms",
     "lands",
     "leaves",
@@ -92,14 +93,19 @@ const UNREAD: &[&str] = &[
     "until",
 ];
 
+/// The words of a clause no form of lint's reads.
+pub(super) fn unread_words(c: &[Token]) -> Vec<usize> {
+    (0..c.len()).filter(|&i| word(&c[i]).is_some_and(|w| UNREAD.contains(&w))).collect()
+}
+
 /// `…, except at a single request`: a clause that takes back part of what
 /// the clauses before it said (`except`, `excluding`, `unless`,
 /// `barring`) makes their readings unread. Whether it did.
-pub(super) fn take_back(out: &mut Vec<Item>, c: &[super::Token], text: &str) -> bool {
+pub(super) fn take_back(out: &mut Vec<Item>, c: &[Token], text: &str) -> bool {
     let except = |t: &super::Token| word(t).is_some_and(|w| matches!(w, "except" | "excluding" | "unless" | "barring"));
     let Some(i) = c.iter().position(except) else { return false };
     if out.iter().any(|item| matches!(item, Item::Reading(_))) {
-        *out = vec![super::unread_item(out, &[i], c, text)];
+        *out = vec![unread_item(out, &[i], c, text)];
     }
     true
 }
@@ -245,5 +251,83 @@ impl Clause<'_> {
 
     fn has_any(&self, words: &[&str]) -> bool {
         self.c.iter().any(|t| word(t).is_some_and(|w| words.contains(&w)))
+    }
+}
+
+/// A clause's items; a statement no form of lint's reads is said, never
+/// dropped.
+pub(super) fn said(items: Vec<Item>, statement: bool, c: &[Token], text: &str) -> Vec<Item> {
+    if items.is_empty() {
+        unread_reason(c, text, statement).map(|reason| Item::Unjudged { reason }).into_iter().collect()
+    } else {
+        items
+    }
+}
+
+/// Why a clause that came to no reading is unread: the words of it no form
+/// of lint's reads (`insensitive`, `saves`), else — for a statement — why
+/// no form read it. None: it states nothing.
+fn unread_reason(c: &[Token], text: &str, statement: bool) -> Option<String> {
+    let words: Vec<String> = unread_words(c).iter().map(|&i| format!("`{}`", &text[c[i].start..c[i].end])).collect();
+    if !words.is_empty() {
+        return Some(format!("unread: lint does not understand {} here; state it as a claim region", words.join(", ")));
+    }
+    statement.then(|| no_reading(c, text))
+}
+
+/// Why a statement came to no reading: a unit lint cannot convert to its
+/// metric's, else no form that reads it.
+fn no_reading(c: &[Token], text: &str) -> String {
+    let unit = c.iter().find_map(|t| match &t.kind {
+        Tok::Number(Number { unit: Unit::Unknown(u), .. }) => Some(u.clone()),
+        Tok::Number(Number { unit: Unit::Scaled(..), .. }) => Some(text[t.start..t.end].to_string()),
+        _ => None,
+    });
+    match unit {
+        Some(u) => format!(
+            "unread: `{u}` is in no unit reckon converts to the metric's; state it in the metric's unit, or as a \
+             claim region"
+        ),
+        None => "unread: lint has no form that reads this; state it as a claim region".to_string(),
+    }
+}
+
+/// A clause's items: its readings when they account for all of it, else
+/// one saying it is unread.
+pub(super) fn read_whole(clause: &mut Clause, c: &[Token], text: &str) -> Vec<Item> {
+    let unread = clause.unaccounted();
+    let mut items = if unread.is_empty() {
+        std::mem::take(&mut clause.out)
+    } else {
+        vec![unread_item(&clause.out, &unread, c, text)]
+    };
+    // What the rest of a clause says beside its parenthetical's values,
+    // when no form reads it, is said.
+    if let (true, Some(open)) = (items.is_empty(), clause.aside_from) {
+        let reason = unread_reason(&c[..open], text, super::has_statement(&c[..open], &clause.used));
+        items.extend(reason.map(|reason| Item::Unjudged { reason }));
+    }
+    items.append(&mut clause.aside);
+    items
+}
+
+/// A clause whose readings leave words unaccounted for: not judged, with
+/// the words and what was read without them.
+pub(super) fn unread_item(items: &[Item], unread: &[usize], c: &[Token], text: &str) -> Item {
+    let words: Vec<String> = unread.iter().map(|&i| format!("`{}`", &text[c[i].start..c[i].end])).collect();
+    let partial: Vec<&str> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Reading(r) => Some(r.statement.as_str()),
+            Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+        })
+        .collect();
+    Item::Unjudged {
+        reason: format!(
+            "unread: lint does not understand {} here, so its reading `{}` would leave them out; state it as a \
+             claim region",
+            words.join(", "),
+            partial.join(" and ")
+        ),
     }
 }
