@@ -195,6 +195,24 @@ pub fn standard_error_of(metric: &str) -> String {
     format!("{metric}_stderr")
 }
 
+/// Parts of names that say a metric without a unit is a fraction of a
+/// whole, found anywhere in the name (`gpu_util`, `sm_occupancy`, `mfu`);
+/// and words that must stand alone, since they hide inside others
+/// (`hit_rate` but not `iterations`, `hit_ratio`, Google Benchmark's
+/// `real_time_cv`, nvbench's `gpu_noise`, lm-eval's `acc`).
+const FRACTION_PARTS: [&str; 6] = ["fraction", "util", "mfu", "accuracy", "occupancy", "efficiency"];
+const FRACTION_WORDS: [&str; 7] = ["rate", "ratio", "frac", "share", "noise", "cv", "acc"];
+
+/// Whether a metric's name says it is a fraction, so that a percent
+/// written about it (`< 5%`, `77%`) may be 0.05, 0.77. The name alone does
+/// not say whether it is logged as 0.05 or as 5: a caller checks that its
+/// values lie in 0..=1 (lint's reading of `77%` and the judge's of `< 5%`
+/// alike).
+pub fn is_fraction_by_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    FRACTION_PARTS.iter().any(|w| n.contains(w)) || FRACTION_WORDS.iter().any(|w| has_word(&n, w))
+}
+
 /// Words naming a spread of another metric (see [`direction_from_name`]).
 const SPREADS: [&str; 7] = ["stderr", "std", "stddev", "stdev", "variance", "cv", "iqr"];
 

@@ -96,6 +96,10 @@ pub struct Evidence {
     /// that Holm's correction over the claim's comparisons leaves
     /// undecided.
     pub undecided_by_holm: usize,
+    /// The unit the summary and breakdown show values in, when it is not
+    /// the stored one (the values themselves stay stored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown_in: Option<super::ShownUnit>,
 }
 
 impl Evidence {
@@ -123,6 +127,7 @@ impl Evidence {
             hint: None,
             across_sweeps: 0,
             undecided_by_holm: 0,
+            shown_in: None,
         }
     }
 
@@ -151,7 +156,7 @@ impl Evidence {
 
     /// The example point of a summary: where, the two sides, the
     /// difference and its statistic, the runs behind each side.
-    fn example_text(ex: &Example, verdict: Verdict, points: usize) -> String {
+    fn example_text(ex: &Example, verdict: Verdict, points: usize, unit: Option<&super::ShownUnit>) -> String {
         let at = if ex.point.is_empty() { String::new() } else { format!(" at {}", ex.point) };
         let lead = match verdict {
             Verdict::Contradicted if points > 1 => format!("; worst{at}"),
@@ -161,13 +166,14 @@ impl Evidence {
         };
         let mut s = lead;
         // A relative difference means nothing against a stated 0.
-        let stat = ex.stat.map(|st| format!("; {}", st.describe())).unwrap_or_default();
+        let stat = ex.stat.map(|st| format!("; {}", st.describe(unit))).unwrap_or_default();
         let diff = match (ex.rel_diff.is_finite(), stat.is_empty()) {
             (true, _) => format!(" ({}{stat})", percent(ex.rel_diff)),
             (false, false) => format!(" ({})", &stat[2..]),
             (false, true) => String::new(),
         };
-        let _ = write!(s, ": {} vs {}{diff}", ex.first.shown_against(&ex.second), ex.second.shown_against(&ex.first));
+        let (first, second) = (ex.first.shown_against(&ex.second, unit), ex.second.shown_against(&ex.first, unit));
+        let _ = write!(s, ": {first} vs {second}{diff}");
         let runs = match (ex.first.runs, ex.second.runs) {
             (0, 0) => None,
             (n, 0) | (0, n) => Some(runs_word(n)),
@@ -193,7 +199,7 @@ impl Evidence {
             s.push_str(&self.counted(verdict));
         }
         if let Some(ex) = &self.example {
-            s.push_str(&Self::example_text(ex, verdict, self.points));
+            s.push_str(&Self::example_text(ex, verdict, self.points, self.shown_in.as_ref()));
         }
         if !self.dates.is_empty() {
             let word = if self.dates.len() == 1 { "sweep" } else { "sweeps" };

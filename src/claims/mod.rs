@@ -17,6 +17,7 @@ mod evidence;
 pub(crate) mod judge;
 pub(crate) mod lang;
 pub(crate) mod stats;
+mod unit;
 
 use std::fmt::Write as _;
 
@@ -26,7 +27,10 @@ use stats::{Comparison, Interval, PointOutcome, Test};
 
 #[cfg(test)]
 pub(crate) use evidence::crossover;
-pub(crate) use evidence::{combine_all, combine_and, combine_any, crossover_where, no_data, settle, Judgement};
+pub(crate) use evidence::{
+    combine_all, combine_and, combine_any, crossover_where, no_data, settle, Evidence, Judgement,
+};
+pub(crate) use unit::ShownUnit;
 
 /// What the data say about a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -177,8 +181,10 @@ impl Stat {
     }
 
     /// For humans: `95% interval +8.4% to +12%, margin 2%` (a ratio) or
-    /// `estimate 3391, 90% interval 3350 to 3433, band 3323 to 3458`.
-    pub fn describe(&self) -> String {
+    /// `estimate 3391, 90% interval 3350 to 3433, band 3323 to 3458` (a
+    /// value, in `unit` when there is one).
+    pub fn describe(&self, unit: Option<&ShownUnit>) -> String {
+        let shown = |v: f64| unit::shown_in(v, unit);
         let level = format!("{}%", format_number(self.level * 100.0));
         match self.of {
             StatKind::Ratio => {
@@ -337,13 +343,15 @@ impl Side {
     /// `b 500.5`, or `b 500.5 (sweep 2026-11-08)` when `other`'s runs come
     /// from another sweep: a comparison across a partial re-sweep says which
     /// side came from which.
-    pub(crate) fn shown_against(&self, other: &Side) -> String {
+    /// The value is shown in `unit` when there is one (`lmdb 2.11 µs`).
+    pub(crate) fn shown_against(&self, other: &Side, unit: Option<&ShownUnit>) -> String {
         let differ = !self.sweeps.is_empty() && !other.sweeps.is_empty() && self.sweeps != other.sweeps;
+        let value = unit::shown_in(self.value, unit);
         if differ {
             let word = if self.sweeps.len() == 1 { "sweep" } else { "sweeps" };
-            format!("{} {} ({word} {})", self.name, shown(self.value), self.sweeps.join(", "))
+            format!("{} {value} ({word} {})", self.name, self.sweeps.join(", "))
         } else {
-            format!("{} {}", self.name, shown(self.value))
+            format!("{} {value}", self.name)
         }
     }
 }
@@ -361,6 +369,14 @@ fn runs_word(n: usize) -> String {
 pub(crate) fn shown(v: f64) -> String {
     if !v.is_finite() || v == 0.0 {
         return format_number(v);
+    }
+    // Below a thousandth, in no unit that reads it: three significant
+    // digits and the exponent (`2.11e-6`), never a string of zeros.
+    if v.abs() < 1e-3 {
+        let s = format!("{v:.2e}");
+        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+        return format!("{mantissa}e{exponent}");
     }
     // The exponent of a finite non-zero f64 is within ±324: it fits.
     #[allow(clippy::cast_possible_truncation)]

@@ -313,16 +313,18 @@ impl<'a, 's> Judge<'a, 's> {
             }
         };
         judgement.evidence.left_out = std::mem::take(&mut *self.left_out.borrow_mut()).into_iter().collect();
+        judgement.evidence.shown_in = self.shown_unit(&clause.body, &metric, &judgement.evidence);
         // The per-point breakdown of a claim over several points or
         // opponents, A first as written.
+        let unit = judgement.evidence.shown_in.as_ref();
         for ex in &judgement.evidence.breakdown {
             let at = if ex.point.is_empty() { String::new() } else { format!("{}: ", ex.point) };
-            let stat = ex.stat.map(|s| format!("; {}", s.describe())).unwrap_or_default();
+            let stat = ex.stat.map(|s| format!("; {}", s.describe(unit))).unwrap_or_default();
             let diff = if ex.rel_diff.is_finite() { super::percent(ex.rel_diff) } else { String::new() };
             details.push(format!(
                 "{at}{} vs {} ({diff}{stat}): {}",
-                ex.first.shown_against(&ex.second),
-                ex.second.shown_against(&ex.first),
+                ex.first.shown_against(&ex.second, unit),
+                ex.second.shown_against(&ex.first, unit),
                 ex.outcome_word()
             ));
         }

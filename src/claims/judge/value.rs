@@ -5,7 +5,7 @@ use super::ClaimError;
 use super::{CellRuns, Judge, Scale};
 use crate::claims::lang::{self, Clause, Term};
 use crate::claims::stats::{self};
-use crate::claims::{combine_all, Judgement, Point, Side, Stat, StatKind, Verdict};
+use crate::claims::{combine_all, Evidence, Judgement, Point, ShownUnit, Side, Stat, StatKind, Verdict};
 use crate::metric::format_number;
 use crate::query::Pivot;
 use crate::syntax::Op;
@@ -209,15 +209,18 @@ impl Judge<'_, '_> {
     /// The factor that turns the number a value clause states (in the unit
     /// written) into the metric's stored unit; 1 without a unit. A unit on
     /// a ratio, on a metric without a known unit, or of another dimension
-    /// is an error naming both units.
+    /// is an error naming both units; `%` is read by [`Self::percent_scale`].
     pub(super) fn unit_scale(&self, v: &lang::ValueClaim, metric: &str) -> std::result::Result<f64, ClaimError> {
         let Some(unit) = &v.unit else { return Ok(1.0) };
         let err = |msg: String| ClaimError { offset: unit.offset, msg };
         let ratio = matches!(v.term, Term::Ratio(..)) || v.versus.as_ref().is_some_and(|vs| vs.ratio);
+        let stored = self.dataset.metric_info(metric).ok().and_then(|m| m.unit.clone());
+        if unit.text == lang::PERCENT {
+            return self.percent_scale(ratio, metric, stored.as_deref()).map_err(err);
+        }
         if ratio {
             return Err(err(format!("a ratio has no unit: drop `{}`", unit.text)));
         }
-        let stored = self.dataset.metric_info(metric).ok().and_then(|m| m.unit.clone());
         let Some(stored) = stored else {
             return Err(err(format!(
                 "`{metric}` has no stored unit to convert `{}` to; write the number in the metric's own unit \
@@ -232,6 +235,77 @@ impl Judge<'_, '_> {
                 Err(err(format!("`{}` cannot be converted to `{stored}`, the unit `{metric}` is stored in", unit.text)))
             }
         }
+    }
+
+    /// What `N%` stated as a value means for `metric`: N itself where the
+    /// metric is logged in percent (stored unit `%`); N/100 where it is a
+    /// fraction — its name says so (a coefficient of variation, a noise, a
+    /// utilization, a rate, …, [`crate::metric::is_fraction_by_name`]) and
+    /// every value of it lies in 0..1, as lint reads `77%` of such a metric. Anywhere else the meaning
+    /// is unclear (a percent of seconds? a fraction or a percent?), and the
+    /// error says what to write instead.
+    fn percent_scale(&self, ratio: bool, metric: &str, stored: Option<&str>) -> Result<f64, String> {
+        if ratio {
+            return Err("a ratio is written as a number (`≈ 1.05`, `> 2x`), not a percentage; for a relative \
+                        change write `A cuts B on M by at least 5%` or `A within 5% of B on M`"
+                .to_string());
+        }
+        match stored {
+            Some(u) if u == lang::PERCENT => return Ok(1.0),
+            Some(u) => {
+                return Err(format!(
+                    "`{metric}` is stored in {u}, so `%` names no amount of it: write the bound in {u} (`< 0.5 {u}`), \
+                     or compare with another series (`A within 5% of B on {metric}`, `A cuts B on {metric} by at \
+                     least 5%`)"
+                ))
+            }
+            None => {}
+        }
+        let fraction = crate::metric::is_fraction_by_name(metric);
+        let (mut seen, mut within) = (f64::NEG_INFINITY, true);
+        for (_, x) in self.dataset.values(metric).map_err(|e| e.to_string())? {
+            seen = seen.max(x);
+            within &= (0.0..=1.0).contains(&x);
+        }
+        if fraction && within && seen.is_finite() {
+            return Ok(0.01);
+        }
+        let why = if fraction && seen.is_finite() {
+            format!("its values reach {}, so it may be logged in percent", format_number(seen))
+        } else if fraction {
+            "it has no values to tell a fraction from a percent".to_string()
+        } else {
+            "its name does not say it is a fraction".to_string()
+        };
+        Err(format!(
+            "`%` on `{metric}` is unclear ({why}): write the number as `{metric}` is logged (`< 0.05` for a \
+             fraction, `< 5` for a percent), or set `unit = \"%\"` under [metrics.{metric}] in reckon.toml when \
+             it is logged in percent"
+        ))
+    }
+
+    /// The unit a clause's evidence shows the metric's values in (see
+    /// [`ShownUnit`]): the unit its number was written in, else one that
+    /// reads the values where the stored unit does not. None for what is
+    /// no value of the metric: a ratio, a crossover's param value.
+    pub(super) fn shown_unit(&self, body: &lang::Body, metric: &str, ev: &Evidence) -> Option<ShownUnit> {
+        let stored = self.dataset.metric_info(metric).ok()?.unit.clone()?;
+        match body {
+            lang::Body::Crossover(_) => return None,
+            lang::Body::Value(v) => {
+                let ratio = matches!(v.term, Term::Ratio(..)) || v.versus.as_ref().is_some_and(|vs| vs.ratio);
+                if ratio {
+                    return None;
+                }
+                let written = v.unit.as_ref().filter(|u| u.text != lang::PERCENT);
+                if let Some(u) = written.and_then(|u| ShownUnit::written(&u.text, &stored)) {
+                    return Some(u);
+                }
+            }
+            _ => {}
+        }
+        let values = ev.example.iter().chain(&ev.breakdown).flat_map(|ex| [ex.first.value, ex.second.value]);
+        ShownUnit::readable(&stored, values)
     }
 
     /// For a contradicted value stated without a unit: a hint when the

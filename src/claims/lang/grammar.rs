@@ -7,6 +7,9 @@ use super::{
     QuantKind, Quantifier, Relation, Term, ValueClaim, Versus,
 };
 
+/// The unit a stated number takes when `%` follows it.
+pub(crate) const PERCENT: &str = "%";
+
 impl Parser<'_, '_> {
     pub(super) fn claim(&mut self) -> Result<Claim, ClaimError> {
         let mut clauses = vec![self.clause()?];
@@ -410,7 +413,9 @@ impl Parser<'_, '_> {
     }
 
     /// A unit after a number (`ms`, `µs`, `tok/s`), when the next word is
-    /// one reckon knows ([`crate::metric::unit_scale`]).
+    /// one reckon knows ([`crate::metric::unit_scale`]), or `%` (a bound on
+    /// a fraction written as people write it, `< 5%`; the judge decides
+    /// what it means for the metric).
     pub(super) fn unit(&mut self) -> Option<Name> {
         let save = self.pos;
         // Glued (`1.66ms`) or after a space.
@@ -418,6 +423,10 @@ impl Parser<'_, '_> {
             self.skip_ws();
         }
         let start = self.pos;
+        if self.rest().starts_with('%') {
+            self.pos += 1;
+            return Some(Name { text: PERCENT.to_string(), offset: start });
+        }
         let len =
             self.rest().find(|c: char| !(c.is_alphanumeric() || c == '/' || c == 'µ')).unwrap_or(self.rest().len());
         let word = &self.rest()[..len];

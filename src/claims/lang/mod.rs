@@ -65,6 +65,7 @@ pub(crate) use crate::syntax::{Literal, Op};
 use serde::Serialize;
 
 pub(crate) use curve::{Extreme, Peak, Step, Trend, Way};
+pub(crate) use grammar::PERCENT;
 use parse::Parser;
 pub(crate) use relation::{turned, Relation};
 use std::fmt;

@@ -125,7 +125,12 @@ impl fmt::Display for ValueClaim {
             }
             None => inner(f)?,
         }
-        let unit = self.unit.as_ref().map(|u| format!(" {}", u.text)).unwrap_or_default();
+        // `5%` glued, as written; a unit after a space (`5 ms`).
+        let unit = match &self.unit {
+            Some(u) if u.text == super::grammar::PERCENT => u.text.clone(),
+            Some(u) => format!(" {}", u.text),
+            None => String::new(),
+        };
         match (self.op, self.upper) {
             (Op::In, Some(hi)) => write!(f, " in {}..{}{unit}", format_number(self.target), format_number(hi))?,
             (op, _) => write!(f, " {} {}{unit}", op.as_str(), format_number(self.target))?,

@@ -548,6 +548,10 @@ fn numbers_with_units() {
         canonical("gemm on latency_us at m = 1024 ≈ 1.66ms within 3%"),
         "gemm on latency_us at m = 1024 ≈ 1.66 ms within 3%"
     );
+    // A percent, glued or not, prints glued (the judge reads what it means
+    // for the metric).
+    assert_eq!(value("g on real_time_cv at n = 512 < 5 %").unit.unwrap().text, "%");
+    assert_eq!(canonical("g on real_time_cv at n = 512 < 5 %"), "g on real_time_cv at n = 512 < 5%");
     // A word that is not a unit stays a word: `4k` is not a number.
     assert!(err("a on m at c = 1 ≈ 4k").msg.starts_with("expected a number"));
 }
@@ -662,6 +666,8 @@ mod round_trip {
             (0u32..5000).prop_map(|n| format!("> {n} ms")),
             (0u32..100, 100u32..200).prop_map(|(a, b)| format!("in {a}..{b}")),
             (1u32..1000, 0u32..1000).prop_map(|(a, b)| format!("≈ {a},{b:03}")),
+            (0u32..100).prop_map(|n| format!("< {n}%")),
+            (0u32..10, 10u32..100).prop_map(|(a, b)| format!("in {a}%..{b} %")),
         ]
         .boxed()
     }

@@ -269,12 +269,12 @@ impl Sentence<'_> {
 }
 
 /// The metrics kept as fractions: named for one (`hit_ratio`, `mfu`,
-/// `gpu_util`, `error_rate`; only those have their values looked at), with
+/// `gpu_util`, `error_rate`, `real_time_cv`:
+/// [`crate::metric::is_fraction_by_name`], which the judge's reading of a
+/// claim's `< 5%` shares; only those have their values looked at), with
 /// no unit, every value in 0..=1.
 pub(crate) fn fractions(dataset: &Dataset, options: &Options) -> std::collections::BTreeSet<String> {
-    const WORDS: &[&str] =
-        &["ratio", "rate", "fraction", "frac", "util", "mfu", "accuracy", "share", "occupancy", "efficiency"];
-    let named = |m: &str| WORDS.iter().any(|w| m.to_ascii_lowercase().contains(w));
+    let named = crate::metric::is_fraction_by_name;
     let within = |m: &str| {
         dataset.values(m).is_ok_and(|vs| {
             let (mut any, mut all) = (false, true);
