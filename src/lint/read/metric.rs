@@ -134,6 +134,16 @@ fn demand(c: &[Token]) -> Demand {
     Demand::Any
 }
 
+/// Whether a metric is a percentile of a distribution (`p99_ms`,
+/// `latency_p50`, `tail_latency`) rather than the time a thing takes.
+fn is_percentile(metric: &str) -> bool {
+    let n = metric.to_ascii_lowercase();
+    n.contains("tail")
+        || n.contains("percentile")
+        || n.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.len() > 1 && w.starts_with('p') && w[1..].chars().all(|c| c.is_ascii_digit()))
+}
+
 /// Whether a metric measures speed: kept in a time unit or a rate, or
 /// named for one (`throughput`, `latency`, `ttft`, `flops`, `_per_s`, …).
 fn measures_speed(vocab: &Vocabulary, metric: &str) -> bool {
@@ -173,8 +183,8 @@ impl Sentence<'_> {
     /// The metric of a clause (see the module's doc) — else the one an
     /// earlier clause of the sentence read (`lent`) —, with each borrowing
     /// noted and lowering the confidence. `Err(Some(why))` when the
-    /// clause's words fit no metric around it; `Err(None)` when there is
-    /// no metric around it at all.
+    /// clause's words fit no metric around it, or there is none around it
+    /// at all.
     pub(super) fn metric(
         &self,
         c: &[Token],
@@ -209,7 +219,12 @@ impl Sentence<'_> {
         // `X trails Y by 10%` with no metric anywhere around it: a race, of
         // speed (it was dropped unsaid).
         let race = || c.iter().filter_map(word).find(|w| RACE.contains(w)).map(str::to_string);
-        let Some(w) = speed.or_else(|| offered.is_empty().then(race).flatten()) else { return Err(None) };
+        let Some(w) = speed.or_else(|| offered.is_empty().then(race).flatten()) else {
+            // A comparison with no metric anywhere around it is said, never
+            // dropped: `--all` lists every statement it found.
+            let list = self.vocab.units.keys().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+            return Err(Some(format!("no metric is named around it: name one of {list}")));
+        };
         let speeds: Vec<&String> = self.vocab.units.keys().filter(|m| measures_speed(self.vocab, m)).collect();
         let timed: Vec<&&String> = speeds.iter().filter(|m| self.vocab.unit(m).and_then(time_unit).is_some()).collect();
         if let [m] = speeds.as_slice() {
@@ -217,6 +232,7 @@ impl Sentence<'_> {
             notes.push(format!("metric `{m}`, the one speed measured (for `{w}`)"));
             return Ok((*m).clone());
         }
+        let timed: Vec<&&String> = timed.into_iter().filter(|m| !is_percentile(m)).collect();
         if let ([m], true) = (timed.as_slice(), offered.is_empty()) {
             *confidence -= 0.2;
             notes.push(format!("metric `{m}`, the one measured in time (for `{w}`)"));
@@ -255,10 +271,16 @@ impl Sentence<'_> {
         }
         let before = self.around.block_metric.is_some() && !self.around.block_metric_later
             || self.around.heading_metric.is_some();
-        if let (Some(w), false, false, [m]) = (speed, timed, before, time_metrics.as_slice()) {
-            out.push(((*m).clone(), Some(format!("metric `{m}`, the one measured in time (for `{w}`)")), 0.2));
+        // A speed word means the time a thing takes, not a tail of it: beside
+        // a rate (`qps`), `faster` is no statement about `p99_ms`.
+        let taken: Vec<&&String> = time_metrics.iter().filter(|m| !is_percentile(m)).collect();
+        if let (Some(w), false, false, [m]) = (speed, timed, before, taken.as_slice()) {
+            out.push(((**m).clone(), Some(format!("metric `{m}`, the one measured in time (for `{w}`)")), 0.2));
         }
-        if let Some(m) = &self.around.block_metric {
+        // A metric the paragraph names only after the sentence belongs to
+        // what follows (`… the merge itself is memory-bound.` does not make
+        // the sentence before it a statement about memory).
+        if let (Some(m), false) = (&self.around.block_metric, self.around.block_metric_later) {
             out.push((m.clone(), Some(format!("metric `{m}` from the paragraph")), 0.1));
         }
         if let Some(m) = &self.around.heading_metric {
