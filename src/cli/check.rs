@@ -39,7 +39,8 @@ pub(crate) struct CheckArgs {
     /// Also fail on claims that are inconclusive or have no data.
     #[arg(long)]
     pub(crate) strict: bool,
-    /// Do not ingest the sources of reckon.toml first.
+    /// Do not ingest the sources of reckon.toml first: the database is read
+    /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
 }

@@ -50,7 +50,8 @@ pub(crate) struct DiffArgs {
     /// How to print what moved.
     #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
     pub(crate) format: DiffFormat,
-    /// Do not ingest the sources of reckon.toml first.
+    /// Do not ingest the sources of reckon.toml first: the database is read
+    /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
 }

@@ -40,7 +40,8 @@ pub(crate) struct LintArgs {
     /// How to print the findings.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub(crate) format: CheckFormat,
-    /// Do not ingest the sources of reckon.toml first.
+    /// Do not ingest the sources of reckon.toml first: the database is read
+    /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
 }

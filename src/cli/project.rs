@@ -19,7 +19,8 @@ use crate::{sources, Error, Result};
 use super::ingest::{ingest_and_report, report_forgotten, sources_requests, ShownAs};
 
 /// Opens the store, first ingesting the sources reckon.toml names (unless
-/// told not to). Returns the store and whether an ingest failed.
+/// told not to: `--no-ingest` trusts the database as it is, and looks at no
+/// log). Returns the store and whether an ingest failed.
 pub(super) fn prepare(cfg: &Config, no_ingest: bool) -> Result<(Store, bool)> {
     let (store, failed) = prepare_with(cfg, no_ingest, sources::Options::default(), None)?;
     Ok((store, !failed.is_empty()))
@@ -36,7 +37,10 @@ pub(super) fn prepare_with(
     base: sources::Options,
     shown_as: ShownAs,
 ) -> Result<(Store, Vec<Error>)> {
-    if no_ingest || cfg.sources.is_empty() {
+    if no_ingest {
+        return Ok((Store::open_read_only(&cfg.database)?, Vec::new()));
+    }
+    if cfg.sources.is_empty() {
         return Ok((open_current(cfg)?, Vec::new()));
     }
     let requests = sources_requests(cfg, None, &std::collections::BTreeMap::new())?;

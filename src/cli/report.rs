@@ -16,7 +16,8 @@ pub(crate) struct ReportArgs {
     /// The folder to write the pages into (created if missing).
     #[arg(long, value_name = "DIR")]
     pub(crate) out: PathBuf,
-    /// Do not ingest the sources of reckon.toml first.
+    /// Do not ingest the sources of reckon.toml first: the database is read
+    /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
 }

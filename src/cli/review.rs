@@ -23,7 +23,8 @@ pub(crate) struct ReviewArgs {
     /// Markdown documents.
     #[arg(required = true)]
     pub(crate) docs: Vec<PathBuf>,
-    /// Do not ingest the sources of reckon.toml first.
+    /// Do not ingest the sources of reckon.toml first: the database is read
+    /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
 }

@@ -23,7 +23,8 @@ pub(crate) struct SupersedeArgs {
     /// Write the change (otherwise print the diff).
     #[arg(long)]
     pub(crate) write: bool,
-    /// Do not ingest the sources of reckon.toml first.
+    /// Do not ingest the sources of reckon.toml first: the database is read
+    /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
 }

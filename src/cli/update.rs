@@ -21,7 +21,8 @@ pub(crate) struct UpdateArgs {
     /// Overwrite regions that were edited by hand.
     #[arg(long)]
     pub(crate) force: bool,
-    /// Do not ingest the sources of reckon.toml first.
+    /// Do not ingest the sources of reckon.toml first: the database is read
+    /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
 }
