@@ -23,10 +23,13 @@ impl Value {
     /// Turns a label given as text (`--label concurrency=8`, a path capture)
     /// into a number when it reads as one, so it sorts numerically.
     pub fn from_label(text: &str) -> Value {
-        match text.parse::<f64>() {
-            Ok(n) if n.is_finite() && !text.trim().is_empty() => Value::Num(n),
-            _ => Value::Text(text.to_string()),
-        }
+        Value::label_number(text).map_or_else(|| Value::Text(text.to_string()), Value::Num)
+    }
+
+    /// The number a label given as text is read as, if it reads as one
+    /// (what [`Value::from_label`] decides, without building the value).
+    pub fn label_number(text: &str) -> Option<f64> {
+        text.parse::<f64>().ok().filter(|n| n.is_finite() && !text.trim().is_empty())
     }
 }
 

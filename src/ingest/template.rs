@@ -159,6 +159,27 @@ impl PathTemplate {
         ))
     }
 
+    /// The text of `path` its captures are read from (relative to `root`
+    /// when the template is relative), when it is that path's text as it is
+    /// (UTF-8, `/`-separated); else `None`, and [`PathTemplate::captures`]
+    /// reads it.
+    pub(crate) fn capture_text<'p>(&self, root: &Path, path: &'p Path) -> Option<&'p str> {
+        let rel = if Path::new(&self.text).is_absolute() { path } else { path.strip_prefix(root).unwrap_or(path) };
+        rel.to_str().filter(|_| std::path::MAIN_SEPARATOR == '/')
+    }
+
+    /// Room for the captures of one path, for [`PathTemplate::read_captures`].
+    pub(crate) fn capture_slots(&self) -> regex::CaptureLocations {
+        self.regex.capture_locations()
+    }
+
+    /// Matches `text` (from [`PathTemplate::capture_text`]) into `slots`,
+    /// allocating nothing; the value of the `i`-th name of
+    /// [`PathTemplate::names`] is then at `slots.get(i + 1)`.
+    pub(crate) fn read_captures(&self, text: &str, slots: &mut regex::CaptureLocations) -> bool {
+        self.regex.captures_read(slots, text).is_some()
+    }
+
     /// The labels captured from one path (relative to `root` when the
     /// template is relative), or `None` when the path does not fit.
     pub fn captures(&self, root: &Path, path: &Path) -> Option<BTreeMap<String, String>> {

@@ -83,14 +83,7 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
     if let Some(s) = stored.filter(|s| same_file(&s.seen, &seen)) {
         // The bytes are the ones ingested; only the run time can have moved
         // (a new commit, or a template that now gives a date).
-        let time_holds = match &fixed {
-            Some((t, _)) => s.time.as_ref() == Some(t),
-            None => {
-                s.time.as_ref().is_some_and(|t| t.origin == "git" || t.origin == "mtime")
-                    && s.seen.git_head.as_deref() == git.head()
-            }
-        };
-        if time_holds {
+        if time_holds(s, fixed.as_ref().map(|(t, _)| t), git) {
             return Ok(Examined::Unchanged);
         }
         if fixed.is_none() {
@@ -129,6 +122,19 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
     Ok(Examined::Parse(Box::new(Work { job, shown, shown_str, source_labels, seen, time, sweep })))
 }
 
+/// Whether the run time stored with a source is the one its runs get now:
+/// the one its path or a label fixes (`fixed`), else a time from git or the
+/// file's mtime decided at the same HEAD.
+pub(super) fn time_holds(s: &StoredSource, fixed: Option<&RunTime>, git: &GitView) -> bool {
+    match fixed {
+        Some(t) => s.time.as_ref() == Some(t),
+        None => {
+            s.time.as_ref().is_some_and(|t| t.origin == "git" || t.origin == "mtime")
+                && s.seen.git_head.as_deref() == git.head()
+        }
+    }
+}
+
 /// A file's metadata, when the expansion did not bring it.
 fn metadata(path: &Path, shown: &Path) -> Result<std::fs::Metadata> {
     std::fs::metadata(path).map_err(|e| match e.kind() {
@@ -155,7 +161,7 @@ fn now_ns() -> i64 {
 
 /// How a file looks now, from its metadata (HEAD and the clock are the
 /// caller's to add).
-fn seen_of(meta: &std::fs::Metadata) -> Seen {
+pub(super) fn seen_of(meta: &std::fs::Metadata) -> Seen {
     let ns = |t: std::io::Result<std::time::SystemTime>| {
         t.ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
@@ -176,7 +182,7 @@ fn seen_of(meta: &std::fs::Metadata) -> Seen {
 /// the file still holds the bytes that were ingested: same size, times and
 /// inode, and not modified so close to when it was read that a later write
 /// could hide within the timestamps' granularity.
-fn same_file(stored: &Seen, now: &Seen) -> bool {
+pub(super) fn same_file(stored: &Seen, now: &Seen) -> bool {
     let racy = match (stored.mtime_ns, stored.checked_ns) {
         (Some(m), Some(c)) => m >= c - RACY_NS,
         _ => true,

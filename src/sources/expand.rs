@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::settle::{LabelPlan, Settler};
 use super::time::parse_sweep;
 use super::{display_path, Request};
 use crate::ingest::{Format, PathTemplate};
@@ -25,6 +26,17 @@ pub struct Job {
     /// The file's metadata as the expansion found it (a template's glob
     /// reads it anyway), so that examining the file needs no second `stat`.
     pub meta: Option<std::fs::Metadata>,
+    /// The expansion found that the store holds this file as it is now,
+    /// with the labels and run time it would be given (`settle`): nothing
+    /// else was built for it (`labels` is empty, `meta` gone).
+    pub settled: bool,
+}
+
+impl Job {
+    /// A file the store holds as it is now.
+    fn settled(path: PathBuf) -> Job {
+        Job { path, format: None, labels: BTreeMap::new(), date: None, sweep: None, meta: None, settled: true }
+    }
 }
 
 /// A requested file, or why a request gave none (the path as requested).
@@ -90,18 +102,30 @@ pub fn check_requests(requests: &[Request]) -> Result<()> {
 /// names a missing file, a directory, or a template matching nothing becomes
 /// an error for that request (other requests still expand).
 pub fn expand(root: &Path, requests: &[Request]) -> Vec<Expanded> {
-    expand_templates(root, requests).0
+    expand_templates(root, requests, parse_templates(requests), None).0
+}
+
+/// Each request's template, parsed once for the command (`None` for a
+/// plain path).
+pub(super) fn parse_templates(requests: &[Request]) -> Vec<Option<Result<PathTemplate>>> {
+    requests.iter().map(|r| PathTemplate::is_pattern(&r.path).then(|| PathTemplate::parse(&r.path))).collect()
 }
 
 /// [`expand`], also giving back each request's template: `None` for a
 /// plain path or a request that gave an error instead of files (it is
 /// among the jobs): only a template whose files were listed can say which
-/// stored paths it no longer finds. A template is compiled once per command.
-pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expanded>, Vec<Option<PathTemplate>>) {
+/// stored paths it no longer finds. A template is compiled once per command
+/// (`parsed`, from [`parse_templates`]). With a `settler`, a file the store
+/// holds as it is now is settled as it is found, before its labels are built.
+pub(super) fn expand_templates(
+    root: &Path,
+    requests: &[Request],
+    parsed: Vec<Option<Result<PathTemplate>>>,
+    mut settler: Option<&mut Settler>,
+) -> (Vec<Expanded>, Vec<Option<PathTemplate>>) {
     let mut jobs = Vec::new();
     let mut templates = Vec::with_capacity(requests.len());
-    for req in requests {
-        let template = PathTemplate::is_pattern(&req.path).then(|| PathTemplate::parse(&req.path));
+    for (req, template) in requests.iter().zip(parsed) {
         templates.push(None);
         let mut req_labels = req.labels.clone();
         let named = check_label_names(req_labels.keys()).and_then(|()| take_sweep(&mut req_labels));
@@ -140,8 +164,15 @@ pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expand
                     jobs.push(Err((PathBuf::from(&req.path), e)));
                 }
                 Ok((files, template)) => {
-                    *templates.last_mut().expect("pushed above") = Some(template.clone());
+                    let plan = settler.as_ref().and_then(|_| LabelPlan::new(&template, &req_labels, named.as_ref()));
+                    let mut slots = template.capture_slots();
                     for (path, meta) in files {
+                        if let (Some(settler), Some(plan)) = (settler.as_deref_mut(), plan.as_ref()) {
+                            if settler.settled(&template, &mut slots, plan, &path, &meta) {
+                                jobs.push(Ok(Job::settled(path)));
+                                continue;
+                            }
+                        }
                         jobs.push(template_job(
                             root,
                             &template,
@@ -152,11 +183,13 @@ pub(super) fn expand_templates(root: &Path, requests: &[Request]) -> (Vec<Expand
                             req.format,
                         ));
                     }
+                    *templates.last_mut().expect("pushed above") = Some(template);
                 }
             }
         } else {
             let path = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
-            jobs.push(Ok(Job { path, format: req.format, labels: req_labels, date: None, sweep: named, meta: None }));
+            let (labels, sweep) = (req_labels, named);
+            jobs.push(Ok(Job { path, format: req.format, labels, date: None, sweep, meta: None, settled: false }));
         }
     }
     (jobs, templates)
@@ -194,7 +227,7 @@ fn template_job(
         Err(e) => return Err((display_path(root, &path), e)),
     };
     labels.extend(captured);
-    Ok(Job { path, format, labels, date, sweep, meta })
+    Ok(Job { path, format, labels, date, sweep, meta, settled: false })
 }
 
 /// Reads each file a `[[source]]` of reckon.toml covers (`configured`) as

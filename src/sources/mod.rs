@@ -14,6 +14,7 @@ mod examine;
 mod expand;
 mod git;
 mod pipeline;
+mod settle;
 mod time;
 
 use std::collections::hash_map::Entry;
@@ -24,6 +25,7 @@ use std::sync::atomic::AtomicUsize;
 use examine::{examine, Examined, Stored, Work};
 use expand::expand_templates;
 use pipeline::{write_file, Feed, Inbox, Outbox};
+use settle::Settler;
 
 pub use expand::{check_requests, expand, Expanded, Job};
 pub use git::GitView;
@@ -146,9 +148,8 @@ pub fn ingest(
     batch: &mut Batch,
     on_file: &mut dyn FnMut(&FileReport, usize, usize),
 ) -> Report {
-    let (mut jobs, templates) = expand_templates(root, requests);
-    expand::adopt(root, &mut jobs, requests, &opts.configured);
-    let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests, &templates));
+    let parsed = expand::parse_templates(requests);
+    let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests, &parsed));
     let mut report = Report::default();
     let stored = match store.stored_sources() {
         Ok(stored) => stored,
@@ -157,6 +158,12 @@ pub fn ingest(
             return report;
         }
     };
+    // A file a template finds is settled as it is found when the store
+    // holds it as it is; not when a source of reckon.toml may relabel it.
+    let mut settler = Settler::new(root, &stored, &git);
+    let settle = opts.configured.is_empty().then_some(&mut settler);
+    let (mut jobs, templates) = expand_templates(root, requests, parsed, settle);
+    expand::adopt(root, &mut jobs, requests, &opts.configured);
     // First what is gone: its runs are removed before any file is written.
     let gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget_missing);
     let total = jobs.len() + gone.len();
@@ -210,60 +217,81 @@ impl Progress<'_> {
 }
 
 /// What each file needs before parsing, in order: files unchanged since
-/// they were ingested (by their metadata) are settled here, unread. A path
-/// requested twice in one command (a template and an explicit path) is read
-/// once, with the labels of its first request. Each slot carries the file's
-/// place among all the command's files (the gone ones come first).
+/// they were ingested (by their metadata) are settled here, unread (or were
+/// by the expansion). A path requested twice in one command (a template and
+/// an explicit path) is read once, with the labels of its first request.
+/// Each slot carries the file's place among all the command's files (the
+/// gone ones come first). No job's path or labels are copied.
 fn plan(root: &Path, jobs: Vec<Expanded>, gone: &[String], stored: &Stored, git: &GitView) -> Vec<(Planned, usize)> {
-    let mut first_labels: HashMap<PathBuf, BTreeMap<String, Value>> = HashMap::new();
+    let relabels = mentioned_again(root, &jobs, stored);
     let mut planned: Vec<(Planned, usize)> = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.into_iter().enumerate() {
-        let i = i + gone.len();
+        let at = i + gone.len();
         let job = match job {
             Ok(job) => job,
             Err((path, e)) => {
-                planned.push((Planned::Done(FileReport { path, outcome: FileOutcome::Failed(e) }), i));
+                planned.push((Planned::Done(FileReport { path, outcome: FileOutcome::Failed(e) }), at));
                 continue;
             }
         };
-        let slot = match first_labels.entry(job.path.clone()) {
-            Entry::Occupied(first) => {
-                let relabel = (*first.get() != job.labels).then(|| {
-                    format!(
-                        "this command reads it more than once; \
-                         the labels of its first mention, {}, are applied and not {}",
-                        crate::store::labels_json(first.get()),
-                        crate::store::labels_json(&job.labels)
-                    )
-                });
-                Planned::Done(FileReport {
-                    path: display_path(root, &job.path),
-                    outcome: FileOutcome::AlreadyPresent { relabel },
-                })
-            }
+        let shown = display_path(root, &job.path);
+        let slot = if let Some(relabel) = relabels.get(&i) {
+            Planned::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: relabel.clone() } })
+        } else if job.settled {
+            Planned::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: None } })
+        } else if gone.iter().any(|g| Path::new(g) == shown) && !job.path.exists() {
             // (`gone` first: it is nearly always empty, and then no `stat`.)
-            Entry::Vacant(_)
-                if gone.iter().any(|g| Path::new(g) == display_path(root, &job.path)) && !job.path.exists() =>
-            {
-                continue; // reported as removed above
-            }
-            Entry::Vacant(first) => {
-                first.insert(job.labels.clone());
-                let shown = display_path(root, &job.path);
-                match examine(root, job, stored, git) {
-                    Ok(Examined::Parse(w)) => Planned::Parse(w),
-                    Ok(Examined::Refresh { id, seen, time }) => Planned::Refresh(Refresh { shown, id, seen, time }),
-                    Ok(Examined::Unchanged) => Planned::Done(FileReport {
-                        path: shown,
-                        outcome: FileOutcome::AlreadyPresent { relabel: None },
-                    }),
-                    Err(e) => Planned::Done(FileReport { path: shown, outcome: FileOutcome::Failed(e) }),
+            continue; // reported as removed above
+        } else {
+            match examine(root, job, stored, git) {
+                Ok(Examined::Parse(w)) => Planned::Parse(w),
+                Ok(Examined::Refresh { id, seen, time }) => Planned::Refresh(Refresh { shown, id, seen, time }),
+                Ok(Examined::Unchanged) => {
+                    Planned::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: None } })
                 }
+                Err(e) => Planned::Done(FileReport { path: shown, outcome: FileOutcome::Failed(e) }),
             }
         };
-        planned.push((slot, i));
+        planned.push((slot, at));
     }
     planned
+}
+
+/// The jobs (by index) whose path an earlier job of the command names,
+/// each with what to say when its labels are not the first mention's.
+/// A settled job's labels are the ones stored for its path.
+fn mentioned_again(root: &Path, jobs: &[Expanded], stored: &Stored) -> HashMap<usize, Option<String>> {
+    let mut first: HashMap<&Path, usize> = HashMap::with_capacity(jobs.len());
+    let mut again = HashMap::new();
+    let labels = |job: &Job| -> String {
+        if job.settled {
+            let shown = display_path(root, &job.path);
+            let stored = stored.get(shown.to_string_lossy().as_ref()).and_then(Option::as_ref);
+            stored.map_or_else(|| "{}".to_string(), |s| s.labels.clone())
+        } else {
+            crate::store::labels_json(&job.labels)
+        }
+    };
+    for (i, job) in jobs.iter().enumerate() {
+        let Ok(job) = job else { continue };
+        match first.entry(job.path.as_path()) {
+            Entry::Vacant(v) => {
+                v.insert(i);
+            }
+            Entry::Occupied(o) => {
+                let Ok(earlier) = &jobs[*o.get()] else { continue };
+                let (was, is) = (labels(earlier), labels(job));
+                let relabel = (was != is).then(|| {
+                    format!(
+                        "this command reads it more than once; \
+                         the labels of its first mention, {was}, are applied and not {is}"
+                    )
+                });
+                again.insert(i, relabel);
+            }
+        }
+    }
+    again
 }
 
 /// Records refreshed sources and parses the planned files on a thread of
@@ -402,11 +430,11 @@ fn lose_with(waiting: &mut [(FileReport, usize)], why: &str) {
 
 /// The requests' paths as globs relative to the root, to limit git's history
 /// walk to the logs.
-fn patterns(requests: &[Request], templates: &[Option<PathTemplate>]) -> Vec<String> {
+fn patterns(requests: &[Request], templates: &[Option<Result<PathTemplate>>]) -> Vec<String> {
     requests
         .iter()
         .zip(templates)
-        .map(|(r, t)| t.as_ref().map_or_else(|| r.path.clone(), |t| t.glob().to_string()))
+        .map(|(r, t)| t.as_ref().and_then(|t| t.as_ref().ok()).map_or_else(|| r.path.clone(), |t| t.glob().to_string()))
         .filter(|p| !Path::new(p).is_absolute())
         .collect()
 }
@@ -427,11 +455,12 @@ fn gone_paths(
     if stored.is_empty() {
         return Vec::new();
     }
-    // As the store keeps paths: text (hashing a `Path` walks its components).
-    let present: std::collections::HashSet<String> = jobs
+    // As the store keeps paths: text (hashing a `Path` walks its components),
+    // borrowed from the jobs.
+    let present: std::collections::HashSet<std::borrow::Cow<str>> = jobs
         .iter()
         .filter_map(|j| j.as_ref().ok())
-        .map(|j| display_path(root, &j.path).to_string_lossy().into_owned())
+        .map(|j| j.path.strip_prefix(root).unwrap_or(&j.path).to_string_lossy())
         .collect();
     let mut gone = Vec::new();
     for (req, template) in requests.iter().zip(templates) {
@@ -441,7 +470,7 @@ fn gone_paths(
                 // Matched by the template's text but not among the files it
                 // finds now: deleted, or no longer a file; a fresh ingest
                 // would not read it either.
-                if !present.contains(s) && template.captures(root, &root.join(s)).is_some() {
+                if !present.contains(s.as_str()) && template.captures(root, &root.join(s)).is_some() {
                     gone.push(s.clone());
                 }
             }
@@ -456,7 +485,7 @@ fn gone_paths(
     if every_missing {
         // A file a request found was just looked at: only the others are.
         for s in stored.keys() {
-            if !present.contains(s) && !root.join(s).exists() {
+            if !present.contains(s.as_str()) && !root.join(s).exists() {
                 gone.push(s.clone());
             }
         }

@@ -30,7 +30,7 @@ use rusqlite::Connection;
 pub use batch::Batch;
 pub use lock::set_lock_wait;
 pub use open::SCHEMA_VERSION;
-pub use params::{encode_params, labels_json};
+pub use params::{encode_params, labels_json, write_labels_json, LabelRef};
 pub use read::ScannedRun;
 pub use source_writer::SourceWriter;
 pub use units::UnitConversion;

@@ -39,6 +39,42 @@ pub fn labels_json(labels: &BTreeMap<String, Value>) -> String {
     s
 }
 
+/// A label's value as the labels JSON of a source holds it: a value, or
+/// text as a label given as text is read ([`Value::from_label`]) without
+/// building the value — checking that an unchanged log still has the
+/// labels it was stored with allocates nothing per log.
+#[derive(Clone, Copy)]
+pub enum LabelRef<'a> {
+    Value(&'a Value),
+    Read(&'a str),
+}
+
+/// [`labels_json`] of labels given in key order (each key once), written
+/// into `out` (replacing what it held, keeping its allocation).
+pub fn write_labels_json<'a>(out: &mut String, labels: impl Iterator<Item = (&'a str, LabelRef<'a>)>) {
+    let mut buf = std::mem::take(out).into_bytes();
+    buf.clear();
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, StoredForm);
+    let _ = ser.collect_map(labels.map(|(k, v)| (k, Label(v))));
+    *out = String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+/// One label value as the store writes it: as [`Param`] writes the value
+/// [`Value::from_label`] would make.
+struct Label<'a>(LabelRef<'a>);
+
+impl Serialize for Label<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            LabelRef::Value(v) => Param(v).serialize(s),
+            LabelRef::Read(t) => match Value::label_number(t) {
+                Some(n) => Param(&Value::Num(n)).serialize(s),
+                None => s.serialize_str(t),
+            },
+        }
+    }
+}
+
 /// Writes params as a JSON object into `out` (replacing what it held,
 /// keeping its allocation). Non-finite numbers become the strings "inf",
 /// "-inf", "NaN" (JSON has no such numbers).
@@ -204,6 +240,18 @@ mod tests {
 
     fn labels(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
         pairs.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect()
+    }
+
+    #[test]
+    fn labels_read_from_text_are_written_as_the_values_read_from_them() {
+        let texts = ["8", "007", "1e3", " 2", "", " ", "inf", "NaN", "-0", "0.1", "eagle-topk1", "a\"b\u{8}"];
+        let mut out = String::from("left over");
+        for t in texts {
+            let given = Value::Text("x".into());
+            let built = labels(&[("a", Value::from_label(t)), ("b", given.clone())]);
+            write_labels_json(&mut out, [("a", LabelRef::Read(t)), ("b", LabelRef::Value(&given))].into_iter());
+            assert_eq!(out, labels_json(&built), "{t:?}");
+        }
     }
 
     #[test]
