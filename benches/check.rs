@@ -17,8 +17,10 @@
 //!    ratios, plateaus, crossovers, latency) over the same data, timed with
 //!    `check` and with `claims`.
 //!
-//! 4. one table region, over the large project (1,000,000 values) and over
-//!    a small one of the same shape (over 100,000 values, 4 sweeps);
+//! 4. one table region, over the large project (1,000,000 values), over
+//!    a small one of the same shape (over 100,000 values, 4 sweeps) and over
+//!    the large project's runs in 3,072 logs of 11 runs each (the cost of
+//!    re-checking the logs), that one also with `--no-ingest`;
 //! 5. `lint` of a generated 2,000-line unannotated plan of 200 statements;
 //! 6. how `check` scales: documents of 1k, 10k and 100k inline value
 //!    regions, and sections of 1 MB and 10 MB of prose without a heading,
@@ -41,7 +43,10 @@
 //!
 //! Run: `cargo bench --bench check` (about two minutes on 2 cores). Without
 //! `--bench` (`cargo test --benches`) every size is tiny. Set
-//! `RECKON_BENCH_KEEP=1` to keep the generated projects for profiling.
+//! `RECKON_BENCH_KEEP=1` to keep the generated projects for profiling, and
+//! `RECKON_BENCH_ONLY=scan` to time the one-region rows alone (4.), among
+//! them the same 1,000,000 values in 3,072 logs, with and without
+//! `--no-ingest`.
 
 mod common;
 
@@ -138,8 +143,8 @@ fn throughput(config: &str, c: u32, input_len: u32, model: usize, date: usize, n
 
 fn sweep_date(d: usize) -> String {
     // Every third day from 2026-09-01; the calendar does not matter, only order.
-    let day = d * 3;
-    format!("2026-{:02}-{:02}", 9 + day / 28, 1 + day % 28)
+    let first = chrono::NaiveDate::from_ymd_opt(2026, 9, 1).unwrap();
+    (first + chrono::Days::new(3 * d as u64)).format("%Y-%m-%d").to_string()
 }
 
 /// Writes the large project's logs: `logs/{date}/{model}/{config}.jsonl`,
@@ -155,10 +160,10 @@ fn generate_logs(dir: &Path, s: &Sizes) -> usize {
                 let file = std::fs::File::create(folder.join(format!("{config}.jsonl"))).unwrap();
                 let mut out = std::io::BufWriter::new(file);
                 for &len in INPUT_LENS.iter().take(s.input_lens) {
-                    for rep in 0..s.repeats {
+                    for _ in 0..s.repeats {
                         for &c in &CONCURRENCIES {
                             runs += 1;
-                            writeln!(out, "{}", record(config, c, len, m, model, d, rep, runs as u64)).unwrap();
+                            writeln!(out, "{}", record(config, c, len, m, model, d, runs as u64)).unwrap();
                         }
                     }
                 }
@@ -178,7 +183,7 @@ fn whole(x: f64) -> u32 {
 
 /// One `bench_serving` JSONL record, shaped like `SGLang` writes it.
 #[allow(clippy::too_many_arguments)]
-fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: usize, seed: u64) -> String {
+fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, seed: u64) -> String {
     let noise = |k: u64| unit(seed * 64 + k);
     let tput = throughput(config, c, len, m, d, noise(0));
     let per_req = tput / f64::from(c); // tok/s each request sees
@@ -195,7 +200,7 @@ fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: 
     write!(
         s,
         concat!(
-            r#"{{"tag": "{model}_{config}_c{c}_in{len}_r{rep}", "backend": "sglang", "dataset_name": "random", "#,
+            r#"{{"tag": "{model}_{config}_c{c}_in{len}", "backend": "sglang", "dataset_name": "random", "#,
             r#""request_rate": Infinity, "#,
             r#""max_concurrency": {c}, "sharegpt_output_len": null, "random_input_len": {len}, "#,
             r#""random_output_len": 1000, "random_range_ratio": 1.0, "#,
@@ -222,7 +227,6 @@ fn record(config: &str, c: u32, len: u32, m: usize, model: &str, d: usize, rep: 
         config = config,
         c = c,
         len = len,
-        rep = rep,
         algo = if spec { "\"EAGLE3\"" } else { "null" },
         topk = topk.map_or("null".to_string(), |t| t.to_string()),
         steps = if spec { "3" } else { "null" },
@@ -776,9 +780,15 @@ fn main() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut rows = Vec::new();
 
+    // `RECKON_BENCH_ONLY=scan`: the one-region rows alone (how a check's
+    // scan of the logs costs), for quick before/after figures.
+    let only_scan = std::env::var("RECKON_BENCH_ONLY").as_deref() == Ok("scan");
+
     // 1. The bundled example.
     let example = example_project(repo);
-    example_rows(&bin, example.path(), &s, &mut rows);
+    if !only_scan {
+        example_rows(&bin, example.path(), &s, &mut rows);
+    }
 
     // 2.–5. The large project, and a small one of the same shape.
     let large = tempfile::tempdir().unwrap();
@@ -792,9 +802,18 @@ fn main() {
     let sm = small.path();
     let small_dates = if benching { 4 } else { 1 };
     let (sm_data, sm_values) = generated_project(&bin, sm, &s, small_dates);
+    // The same runs as the large project in six times as many logs (one
+    // prompt length and one repeat per file): what a check's scan of the
+    // logs costs when nothing changed.
+    let many = tempfile::tempdir().unwrap();
+    let mn = many.path();
+    let many_sizes = Sizes { input_lens: 1, repeats: 1, ..s };
+    let many_dates = s.dates * s.input_lens * s.repeats;
+    let (mn_data, mn_values) = generated_project(&bin, mn, &many_sizes, many_dates);
     let logs_written = Instant::now();
     if benching {
         assert!(sm_values >= 100_000, "the small case needs at least 100,000 metric values, got {sm_values}");
+        assert!(mn_values >= 1_000_000, "the many-logs case needs at least 1,000,000 metric values, got {mn_values}");
     }
     // A log modified within the racy window of when reckon last read it
     // (git's "racily clean" case, 2 s) is hashed again by every check until
@@ -806,7 +825,7 @@ fn main() {
         std::thread::sleep(RACY_WINDOW.saturating_sub(logs_written.elapsed()));
     }
 
-    for (dir, data, target) in [(sm, &sm_data, 10.0), (lg, &lg_data, 20.0)] {
+    for (dir, data, target) in [(sm, &sm_data, 10.0), (lg, &lg_data, 20.0), (mn, &mn_data, 20.0)] {
         std::fs::write(dir.join("table.md"), one_table_document()).unwrap();
         reckon(&bin, dir, &["update", "--write", "table.md"]);
         let (times, out, rss) = time_runs_rss(&bin, dir, &["check", "table.md"], s.large_runs, &mut || {});
@@ -819,6 +838,21 @@ fn main() {
             note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
         });
     }
+    // With --no-ingest the database is trusted: no log is looked at.
+    let (times, out, rss) = time_runs_rss(&bin, mn, &["check", "--no-ingest", "table.md"], s.large_runs, &mut || {});
+    rows.push(Row {
+        case: "check --no-ingest, 1 table region".into(),
+        data: mn_data.clone(),
+        times,
+        target_ms: 20.0,
+        rss: Some(rss),
+        note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
+    });
+    if only_scan {
+        print_rows(&bin, &rows);
+        keep_if_asked(vec![example, large, small, many]);
+        return;
+    }
 
     document_rows(&bin, lg, &lg_data, &s, &mut rows);
     let mut scaling = Vec::new();
@@ -830,16 +864,17 @@ fn main() {
     for r in &ratios {
         println!("  {r}");
     }
-    if std::env::var_os("RECKON_BENCH_KEEP").is_some() {
-        println!(
-            "kept the projects: {}, {} and {}",
-            example.keep().display(),
-            large.keep().display(),
-            small.keep().display()
-        );
-    }
+    keep_if_asked(vec![example, large, small, many]);
     if !benching {
         println!("(test mode: tiny sizes; run `cargo bench --bench check` for the real figures)");
+    }
+}
+
+/// Keeps the generated projects when `RECKON_BENCH_KEEP` is set.
+fn keep_if_asked(projects: Vec<tempfile::TempDir>) {
+    if std::env::var_os("RECKON_BENCH_KEEP").is_some() {
+        let kept: Vec<String> = projects.into_iter().map(|p| p.keep().display().to_string()).collect();
+        println!("kept the projects: {}", kept.join(", "));
     }
 }
 
