@@ -19,6 +19,7 @@
 mod context;
 mod intent;
 mod number;
+pub(crate) mod propose;
 pub(crate) mod prose;
 pub(crate) mod read;
 pub(crate) mod report;

@@ -49,7 +49,7 @@ pub(crate) fn rebuilt(vocab: &Vocabulary, options: &Options) -> Vocabulary {
 
 /// Whether `phrase` (any case) is, whole, a name or phrase the project
 /// knows.
-fn knows(vocab: &Vocabulary, phrase: &str) -> bool {
+pub(super) fn knows(vocab: &Vocabulary, phrase: &str) -> bool {
     let lower = phrase.trim().to_lowercase();
     super::vocab::phrase_at(vocab, &lower).is_some_and(|(len, _)| len >= lower.len())
 }
@@ -67,7 +67,7 @@ pub struct Setup {
 
 /// The usual short names of params, each with the words a param's name
 /// holds when it is the one meant (`C` of `max_concurrency`).
-const SHORT_NAMES: &[(&[&str], &[&str])] = &[
+pub(super) const SHORT_NAMES: &[(&[&str], &[&str])] = &[
     (&["c", "conc", "concurrency"], &["concurrency"]),
     (&["tp"], &["tensor_parallel", "tp_size", "tp"]),
     (&["pp"], &["pipeline_parallel", "pp_size", "pp"]),
@@ -134,17 +134,25 @@ pub(crate) fn proposals(vocab: &Vocabulary, sweep: Option<&str>, toks: &[Token],
     out
 }
 
+/// Whether `word` (lowercase) is a usual short name of the param `p`,
+/// part of its name or its name spelt otherwise (`c`, `concurrency` of
+/// `max_concurrency`; `threads` of `num_threads`).
+pub(super) fn short_name_fits(word: &str, p: &str) -> bool {
+    let singular = word.strip_suffix('s').unwrap_or(word);
+    let lower = p.to_ascii_lowercase();
+    // A held word starts a word of the name (`ep` is in `ep_size`, not in
+    // `repetitions`).
+    let starts_word =
+        |h: &str| lower.match_indices(h).any(|(i, _)| !lower[..i].chars().next_back().is_some_and(char::is_alphabetic));
+    let short = SHORT_NAMES.iter().any(|(words, holds)| words.contains(&word) && holds.iter().any(|h| starts_word(h)));
+    let segment = lower.split('_').any(|s| s.len() >= 3 && (s == word || s == singular));
+    short || segment || squashed(p) == squashed(word)
+}
+
 /// `C=8`, `8 threads`: the one param whose usual short name, name spelt
 /// otherwise or part of its name `word` is, that has values around `n`.
 fn param_alias(vocab: &Vocabulary, word: &str, written: &str, n: f64) -> Option<Entry> {
-    let singular = word.strip_suffix('s').unwrap_or(word);
-    let fits = |p: &str| {
-        let lower = p.to_ascii_lowercase();
-        let short =
-            SHORT_NAMES.iter().any(|(words, holds)| words.contains(&word) && holds.iter().any(|h| lower.contains(h)));
-        let segment = lower.split('_').any(|s| s.len() >= 3 && (s == word || s == singular));
-        short || segment || squashed(p) == squashed(word)
-    };
+    let fits = |p: &str| short_name_fits(word, p);
     let within = |p: &str| {
         vocab
             .param_values
@@ -207,11 +215,17 @@ fn spelling(vocab: &Vocabulary, toks: &[Token], i: usize, text: &str) -> Option<
     best
 }
 
-/// A metric's name without its unit suffix (`p99_ms` → `p99`), when it
-/// has one reckon reads.
-fn unit_dropped(metric: &str) -> Option<&str> {
-    let (base, _) = metric.rsplit_once('_')?;
-    (crate::metric::unit_from_name(metric).is_some() && !base.is_empty()).then_some(base)
+/// A metric's name without its unit suffix (`p99_ms` → `p99`), when the
+/// suffix is a unit reckon reads (`output_throughput` is no `output` in
+/// tok/s: its last word names the quantity, not the unit).
+pub(super) fn unit_dropped(metric: &str) -> Option<&str> {
+    let (base, suffix) = metric.rsplit_once('_')?;
+    let unit = |u: &str| crate::metric::unit_scale(u).is_some();
+    // `_min` is as often the minimum as minutes, and `tokens_per_s` is a
+    // rate whose `s` is no unit of its own.
+    let rate = base.rsplit('_').next() == Some("per");
+    let unit = suffix != "min" && !rate && (unit(suffix) || unit(&suffix.to_ascii_uppercase()));
+    (unit && !base.is_empty()).then_some(base)
 }
 
 /// The project's options with the entries added.
