@@ -254,6 +254,27 @@ impl Evidence {
 }
 
 impl Example {
+    /// The comparison as a claim's breakdown lists it: `max_concurrency=30:
+    /// baseline 689.4 vs eagle-topk1-v2 759.3 (-9.2%; …): contradicted`.
+    /// Values in `unit` when the evidence names one (µs for a metric kept
+    /// in seconds).
+    pub fn line(&self, unit: Option<&super::ShownUnit>) -> String {
+        let at = if self.point.is_empty() { String::new() } else { format!("{}: ", self.point) };
+        let stat = self.stat.map(|s| format!("; {}", s.describe(unit))).unwrap_or_default();
+        let diff = if self.rel_diff.is_finite() { percent(self.rel_diff) } else { String::new() };
+        format!(
+            "{at}{} vs {} ({diff}{stat}): {}",
+            self.first.shown_against(&self.second, unit),
+            self.second.shown_against(&self.first, unit),
+            self.outcome_word()
+        )
+    }
+
+    /// The runs behind both sides.
+    pub fn run_ids(&self) -> super::RunIds {
+        self.first.run_ids.union(&self.second.run_ids)
+    }
+
     /// The point's outcome in words.
     pub fn outcome_word(&self) -> &'static str {
         match self.outcome {

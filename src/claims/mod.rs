@@ -76,6 +76,49 @@ pub struct Side {
     /// The sweep dates of those runs (none for a stated number).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sweeps: Vec<String>,
+    /// Which runs those are, for a reader to trace the value to its logs
+    /// (the report links each comparison to them). Not serialized: the ids
+    /// are the database's, not the data's.
+    #[serde(skip)]
+    pub run_ids: RunIds,
+}
+
+/// Runs by their ids in the store, ascending and distinct: the runs behind
+/// one side of a comparison (a cell, or the cells a derived value reads).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunIds(Vec<i64>);
+
+impl RunIds {
+    pub(crate) fn new(ids: impl IntoIterator<Item = i64>) -> RunIds {
+        let mut ids: Vec<i64> = ids.into_iter().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        RunIds(ids)
+    }
+
+    /// The runs of both.
+    pub fn union(&self, other: &RunIds) -> RunIds {
+        RunIds::new(self.0.iter().chain(&other.0).copied())
+    }
+
+    pub fn as_slice(&self) -> &[i64] {
+        &self.0
+    }
+}
+
+/// Where one side's value was read: the sweeps and the runs behind it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Drawn {
+    pub sweeps: Vec<String>,
+    pub runs: RunIds,
+}
+
+#[cfg(test)]
+impl Drawn {
+    /// Runs of one sweep, unnamed.
+    pub(crate) fn of_sweep(date: &str) -> Drawn {
+        Drawn { sweeps: vec![date.to_string()], runs: RunIds::default() }
+    }
 }
 
 /// One judged point of a claim clause, ready to be folded into a verdict.
@@ -245,9 +288,9 @@ impl Point {
         b: impl Into<String>,
         c: &Comparison,
         test: Test,
-        [a_sweeps, b_sweeps]: [Vec<String>; 2],
+        [a_drawn, b_drawn]: [Drawn; 2],
     ) -> Point {
-        let dates: std::collections::BTreeSet<&String> = a_sweeps.iter().chain(&b_sweeps).collect();
+        let dates: std::collections::BTreeSet<&String> = a_drawn.sweeps.iter().chain(&b_drawn.sweeps).collect();
         let dates = dates.into_iter().cloned().collect();
         let outcome = if c.holds(test) {
             PointOutcome::Holds
@@ -258,8 +301,8 @@ impl Point {
         };
         Point {
             label: label.into(),
-            a: Side { name: a.into(), value: c.a_value, runs: c.n_a, sweeps: a_sweeps },
-            b: Side { name: b.into(), value: c.b_value, runs: c.n_b, sweeps: b_sweeps },
+            a: Side { name: a.into(), value: c.a_value, runs: c.n_a, sweeps: a_drawn.sweeps, run_ids: a_drawn.runs },
+            b: Side { name: b.into(), value: c.b_value, runs: c.n_b, sweeps: b_drawn.sweeps, run_ids: b_drawn.runs },
             d: c.d,
             outcome,
             p_holds: c.p_holds(test),
@@ -340,6 +383,11 @@ fn holds_level(test: Test) -> f64 {
 }
 
 impl Side {
+    /// A number the claim states: no runs behind it.
+    pub(crate) fn stated(name: impl Into<String>, value: f64) -> Side {
+        Side { name: name.into(), value, runs: 0, sweeps: Vec::new(), run_ids: RunIds::default() }
+    }
+
     /// `b 500.5`, or `b 500.5 (sweep 2026-11-08)` when `other`'s runs come
     /// from another sweep: a comparison across a partial re-sweep says which
     /// side came from which.

@@ -103,7 +103,7 @@ fn points(a: (&str, &[(f64, Vec<f64>)]), b: (&str, &[(f64, Vec<f64>)]), test: Te
                 b.0,
                 &cmp,
                 test,
-                [vec![date.to_string()], vec![date.to_string()]],
+                [Drawn::of_sweep(date), Drawn::of_sweep(date)],
             )
         })
         .collect()
@@ -242,7 +242,7 @@ fn single_point_claims() {
         "baseline",
         &c,
         Test::Beats,
-        [vec![NEW.into()], vec![NEW.into()]],
+        [Drawn::of_sweep(NEW), Drawn::of_sweep(NEW)],
     );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Holds);
@@ -264,7 +264,7 @@ fn inconclusive_says_how_many_runs_would_decide() {
         "baseline",
         &c,
         Test::Beats,
-        [vec![NEW.into()], vec![NEW.into()]],
+        [Drawn::of_sweep(NEW), Drawn::of_sweep(NEW)],
     );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Inconclusive);
@@ -314,8 +314,8 @@ fn value_points_from_checks() {
     // ≈ 336 within 3%" on 2026-11-29: the max is 353.2 (C=100).
     let p = Point::from_check(
         "concurrency=100",
-        Side { name: "max(eagle-topk4-v1)".into(), value: 353.2, runs: 3, sweeps: Vec::new() },
-        Side { name: "stated".into(), value: 336.0, runs: 0, sweeps: Vec::new() },
+        Side { runs: 3, ..Side::stated("max(eagle-topk4-v1)", 353.2) },
+        Side::stated("stated", 336.0),
         PointOutcome::Contradicted,
         false,
         vec![NEW.into()],
@@ -338,7 +338,7 @@ fn verdicts_serialize_for_json_output() {
         "baseline",
         &c,
         Test::Beats,
-        [vec![NEW.into()], vec![NEW.into()]],
+        [Drawn::of_sweep(NEW), Drawn::of_sweep(NEW)],
     );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(serde_json::to_string(&v).unwrap(), "\"holds\"");
@@ -369,7 +369,7 @@ fn beats_inside_the_margin_says_why_more_runs_cannot_decide() {
         "baseline",
         &c,
         Test::Beats,
-        [vec![NEW.into()], vec![NEW.into()]],
+        [Drawn::of_sweep(NEW), Drawn::of_sweep(NEW)],
     );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     assert_eq!(v, Verdict::Inconclusive);
@@ -402,7 +402,14 @@ fn the_reason_more_runs_cannot_decide_is_of_the_point_it_names() {
         .iter()
         .map(|(label, cutlass, cublas)| {
             let c = compare(cutlass, cublas, Direction::Higher, 0.02, None).unwrap();
-            Point::from_comparison(*label, "cutlass", "cublas", &c, Test::Beats, [vec![NEW.into()], vec![NEW.into()]])
+            Point::from_comparison(
+                *label,
+                "cutlass",
+                "cublas",
+                &c,
+                Test::Beats,
+                [Drawn::of_sweep(NEW), Drawn::of_sweep(NEW)],
+            )
         })
         .collect();
     let Judgement { verdict: v, evidence: ev } = combine_all(&points);
@@ -425,8 +432,14 @@ fn the_reason_more_runs_cannot_decide_is_of_the_point_it_names() {
     // of cutlass over cublas: the claim's subject first).
     let c = compare(&[102.6, 102.6, 93.0], &[100.0, 100.0, 100.0], Direction::Higher, 0.02, Some(0.01)).unwrap();
     assert!(c.beyond_reach(Test::Beats), "{c:?}");
-    let p =
-        Point::from_comparison("M=8192", "cutlass", "cublas", &c, Test::Beats, [vec![NEW.into()], vec![NEW.into()]]);
+    let p = Point::from_comparison(
+        "M=8192",
+        "cutlass",
+        "cublas",
+        &c,
+        Test::Beats,
+        [Drawn::of_sweep(NEW), Drawn::of_sweep(NEW)],
+    );
     let Judgement { verdict: v, evidence: ev } = combine_all(&[p]);
     let s = ev.summary(v);
     assert!(s.contains("cutlass 102.6 vs cublas 100 (+2.6%;"), "{s}");
@@ -449,7 +462,7 @@ fn counts_name_points_and_opponents() {
             name,
             &c,
             Test::Beats,
-            [vec![NEW.into()], vec![NEW.into()]],
+            [Drawn::of_sweep(NEW), Drawn::of_sweep(NEW)],
         ));
     }
     let Judgement { verdict: v, evidence: ev } = combine_all(&pts);
@@ -468,8 +481,8 @@ fn holm_undecided_points_are_explained() {
     let point = |label: &str, p: f64| {
         let mut pt = Point::from_check(
             label,
-            Side { name: "lion".into(), value: 103.6, runs: 3, sweeps: Vec::new() },
-            Side { name: "adamw".into(), value: 100.0, runs: 3, sweeps: Vec::new() },
+            Side { runs: 3, ..Side::stated("lion", 103.6) },
+            Side { runs: 3, ..Side::stated("adamw", 100.0) },
             PointOutcome::Holds,
             false,
             vec![NEW.into()],

@@ -118,12 +118,14 @@ impl Marked<'_, '_, '_> {
                 ..Swap::html(claim::open_inline(report, false))
             };
             self.swaps.insert(begin, open);
-            let close = Swap { after_block: Some(claim::evidence_after(report)), ..Swap::html("</span>".to_string()) };
+            let after = claim::evidence_after(report, self.entries);
+            let close = Swap { after_block: Some(after), ..Swap::html("</span>".to_string()) };
             self.swaps.insert(end, close);
         } else {
             let _ = write!(self.md, "\n\n{begin}\n\n{content}\n\n{end}\n\n");
             self.swap(begin, claim::open(report));
-            self.swap(end, claim::close(report));
+            let close = claim::close(report, self.entries);
+            self.swap(end, close);
         }
     }
 

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Judge, Supersede};
-use crate::claims::stats;
+use crate::claims::{stats, Drawn, RunIds};
 use crate::metric::format_number;
 use crate::query::Pivot;
 
@@ -33,6 +33,11 @@ impl CellRuns {
     pub(super) fn sweeps(&self) -> Vec<String> {
         let set: BTreeSet<&(u32, String)> = self.sweeps.iter().collect();
         set.into_iter().map(|s| s.1.clone()).collect()
+    }
+
+    /// Where the cell's value was read: its sweeps and its runs.
+    pub(super) fn drawn(&self) -> Drawn {
+        Drawn { sweeps: self.sweeps(), runs: RunIds::new(self.ids.iter().copied()) }
     }
 
     /// The runs of one sweep.
@@ -213,5 +218,10 @@ impl Judge<'_, '_> {
     pub(super) fn dates(cells: &[&CellRuns]) -> Vec<String> {
         let set: BTreeSet<String> = cells.iter().flat_map(|c| c.sweeps()).collect();
         set.into_iter().collect()
+    }
+
+    /// The runs of some cells, together.
+    pub(super) fn run_ids(cells: &[&CellRuns]) -> RunIds {
+        RunIds::new(cells.iter().flat_map(|c| c.ids.iter().copied()))
     }
 }

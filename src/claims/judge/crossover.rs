@@ -7,7 +7,7 @@ use super::ClaimError;
 use super::{Judge, Scale};
 use crate::claims::lang::{self, Clause, Contender};
 use crate::claims::stats::{self, PointOutcome, Test};
-use crate::claims::{combine_all, Judgement, Point, Side};
+use crate::claims::{combine_all, Drawn, Judgement, Point, Side};
 use crate::metric::{format_number, Direction};
 use crate::query::Pivot;
 use crate::syntax::Literal;
@@ -44,7 +44,7 @@ impl Judge<'_, '_> {
         c: &lang::Crossover,
         (a, b): (&str, &str),
         (direction, margin): (Direction, f64),
-        dates: &mut Vec<String>,
+        read: &mut Drawn,
     ) -> Compared {
         let pooled = self.pooled_log_sd(pivot);
         let mut compared = Vec::new();
@@ -54,7 +54,8 @@ impl Judge<'_, '_> {
                 continue;
             };
             let Ok(cmp) = stats::compare(&ca.values, &cb.values, direction, margin, pooled) else { continue };
-            dates.extend(Self::dates(&[&ca, &cb]));
+            read.sweeps.extend(Self::dates(&[&ca, &cb]));
+            read.runs = read.runs.union(&Self::run_ids(&[&ca, &cb]));
             compared.push((x, cmp));
         }
         compared.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -76,11 +77,10 @@ impl Judge<'_, '_> {
         };
         let param = param.unwrap_or(&c.param.text);
         let pairs = self.crossover_pairs(c, &pivot)?;
-        let mut dates = Vec::new();
-        let compared: Vec<Compared> = pairs
-            .iter()
-            .map(|(a, b)| self.crossover_pair(&pivot, c, (a, b), (direction, margin), &mut dates))
-            .collect();
+        let mut read = Drawn::default();
+        let compared: Vec<Compared> =
+            pairs.iter().map(|(a, b)| self.crossover_pair(&pivot, c, (a, b), (direction, margin), &mut read)).collect();
+        let Drawn { sweeps: mut dates, runs: run_ids } = read;
         // From here on the series are named as the evidence shows them.
         let (a, b) = (self.contender_shown(&c.a, &pairs, 0), self.contender_shown(&c.b, &pairs, 1));
         let (found, gaps, joint) = joint_crossover(&compared);
@@ -131,8 +131,9 @@ impl Judge<'_, '_> {
                 value: found.unwrap_or(f64::NAN),
                 runs,
                 sweeps: dates.clone(),
+                run_ids,
             },
-            Side { name: "stated".into(), value: target, runs: 0, sweeps: Vec::new() },
+            Side::stated("stated", target),
             outcome,
             single,
             dates,

@@ -92,7 +92,7 @@ impl Judge<'_, '_> {
                             shown,
                             &cmp,
                             Test::MatchesOrBeats,
-                            [c0.sweeps(), c.sweeps()],
+                            [c0.drawn(), c.drawn()],
                         )),
                         Err(e) => gaps.push(format!("{named} and {} cannot be compared: {e}", s.name)),
                     }

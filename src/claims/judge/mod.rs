@@ -317,17 +317,7 @@ impl<'a, 's> Judge<'a, 's> {
         // The per-point breakdown of a claim over several points or
         // opponents, A first as written.
         let unit = judgement.evidence.shown_in.as_ref();
-        for ex in &judgement.evidence.breakdown {
-            let at = if ex.point.is_empty() { String::new() } else { format!("{}: ", ex.point) };
-            let stat = ex.stat.map(|s| format!("; {}", s.describe(unit))).unwrap_or_default();
-            let diff = if ex.rel_diff.is_finite() { super::percent(ex.rel_diff) } else { String::new() };
-            details.push(format!(
-                "{at}{} vs {} ({diff}{stat}): {}",
-                ex.first.shown_against(&ex.second, unit),
-                ex.second.shown_against(&ex.first, unit),
-                ex.outcome_word()
-            ));
-        }
+        details.extend(judgement.evidence.breakdown.iter().map(|ex| ex.line(unit)));
         let single = Claim { clauses: vec![clause.clone()] };
         let summary = match (&clause.body, details.first()) {
             // Say it in words: there is no crossover value to compare.

@@ -126,7 +126,7 @@ impl Judge<'_, '_> {
                     shown.1,
                     &c,
                     how.test,
-                    [first.sweeps(), second.sweeps()],
+                    [first.drawn(), second.drawn()],
                 )),
                 Err(e) => lacking.push(format!("{a_shown} and {b_shown} cannot be compared{at}: {e}")),
             }

@@ -193,7 +193,7 @@ impl Judge<'_, '_> {
                     continue;
                 }
             };
-            let point = Point::from_comparison(label, &after.name, &before.name, &c, test, [a.sweeps(), b.sweeps()]);
+            let point = Point::from_comparison(label, &after.name, &before.name, &c, test, [a.drawn(), b.drawn()]);
             points.push(match t.step {
                 Some(step) => bounded(point, &c, step),
                 None => point,

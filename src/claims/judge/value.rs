@@ -5,18 +5,31 @@ use super::ClaimError;
 use super::{CellRuns, Judge, Scale};
 use crate::claims::lang::{self, Clause, Term};
 use crate::claims::stats::{self};
-use crate::claims::{combine_all, Evidence, Judgement, Point, ShownUnit, Side, Stat, StatKind, Verdict};
+use crate::claims::{combine_all, Drawn, Evidence, Judgement, Point, RunIds, ShownUnit, Side, Stat, StatKind, Verdict};
 use crate::metric::format_number;
 use crate::query::Pivot;
 use crate::syntax::Op;
 
 /// What a value clause found: an estimate per point (with its label and
-/// sweep dates), the points it names that no run holds, and the points it
-/// ranges over where a series has no runs.
+/// where it was read), the points it names that no run holds, and the
+/// points it ranges over where a series has no runs.
 struct Found {
-    estimates: Vec<(stats::Estimate, String, Vec<String>)>,
+    estimates: Vec<(stats::Estimate, String, Drawn)>,
     missing: Vec<String>,
     gaps: Vec<String>,
+}
+
+/// Where an aggregate's value was read: every point's sweeps; the runs of
+/// the point it was found at (`max`, `min`), or of every point it folds.
+fn aggregate_drawn(estimates: &[(stats::Estimate, String, Drawn)], at: Option<usize>) -> Drawn {
+    let mut sweeps: Vec<String> = estimates.iter().flat_map(|e| e.2.sweeps.iter().cloned()).collect();
+    sweeps.sort();
+    sweeps.dedup();
+    let runs = match at {
+        Some(i) => estimates[i].2.runs.clone(),
+        None => estimates.iter().fold(RunIds::default(), |all, e| all.union(&e.2.runs)),
+    };
+    Drawn { sweeps, runs }
 }
 
 impl Judge<'_, '_> {
@@ -51,10 +64,10 @@ impl Judge<'_, '_> {
             self.point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
         }
         let Found { estimates, missing, gaps } = found;
-        let stated = Side { name: "stated".into(), value: target, runs: 0, sweeps: Vec::new() };
+        let stated = Side::stated("stated", target);
         // `≈`/`=` without `within` on a ratio use the metric's margin too:
         // the same δ as `matches`.
-        let point = |est: &stats::Estimate, label: String, dates: Vec<String>| {
+        let point = |est: &stats::Estimate, label: String, drawn: Drawn| {
             let check = stats::check_value(est, v.op, target, upper, margin);
             let stat = Stat {
                 of: StatKind::Value,
@@ -68,11 +81,17 @@ impl Judge<'_, '_> {
             };
             let mut p = Point::from_check(
                 label,
-                Side { name: name.clone(), value: est.value, runs: est.runs, sweeps: dates.clone() },
+                Side {
+                    name: name.clone(),
+                    value: est.value,
+                    runs: est.runs,
+                    sweeps: drawn.sweeps.clone(),
+                    run_ids: drawn.runs,
+                },
                 stated.clone(),
                 check.outcome,
                 est.single_run,
-                dates,
+                drawn.sweeps,
                 Some(stat),
             );
             if let (Op::In, Some(hi)) = (v.op, upper) {
@@ -93,10 +112,7 @@ impl Judge<'_, '_> {
                 None => combine_all(&[]),
                 Some((est, at)) => {
                     let label = at.map(|i| estimates[i].1.clone()).unwrap_or_default();
-                    let mut dates: Vec<String> = estimates.iter().flat_map(|e| e.2.iter().cloned()).collect();
-                    dates.sort();
-                    dates.dedup();
-                    combine_all(&[point(&est, label, dates)])
+                    combine_all(&[point(&est, label, aggregate_drawn(&estimates, at))])
                 }
             }
         } else {
@@ -150,7 +166,8 @@ impl Judge<'_, '_> {
                 };
                 if let Ok(est) = est {
                     let label = format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" });
-                    found.estimates.push((est, label, Self::dates(&[&c1, &c2])));
+                    let drawn = Drawn { sweeps: Self::dates(&[&c1, &c2]), runs: Self::run_ids(&[&c1, &c2]) };
+                    found.estimates.push((est, label, drawn));
                 }
             }
             (c1, _) => {
@@ -202,7 +219,8 @@ impl Judge<'_, '_> {
             };
             let Ok(est) = est else { continue };
             let refs: Vec<&CellRuns> = cells.iter().collect();
-            found.estimates.push((est, Self::label(pivot, key), Self::dates(&refs)));
+            let drawn = Drawn { sweeps: Self::dates(&refs), runs: Self::run_ids(&refs) };
+            found.estimates.push((est, Self::label(pivot, key), drawn));
         }
     }
 
