@@ -246,6 +246,14 @@ impl Sentence<'_> {
             }
             return;
         }
+        if let Some(phrase) = transition(c, &series, text) {
+            let reason = format!(
+                "unread: `{phrase}` states a change from one series to the other, which lint does not read; \
+                 state it as a claim region, the series changed to first (`B raises A on … by …`)"
+            );
+            out.push(Item::Unjudged { reason });
+            return;
+        }
         let Some(who) = self.who(c, text, (&series, &used), statement, lent, out) else { return };
         lent.subject = Some((who.subjects[0].clone(), "earlier in the sentence"));
         lent.subjects = if who.subjects.len() > 1 { who.subjects.clone() } else { Vec::new() };
@@ -293,6 +301,15 @@ pub(crate) fn heading_point(vocab: &Vocabulary, tokens: &[Token]) -> Option<(Str
         Scope::At(p, v) => Some((p, format_number(v))),
         _ => None,
     }
+}
+
+/// `going from FP16 to INT8 raises …`: a change from the series after
+/// `from` to the one after `to` — whose subject is the second, where
+/// reading the first named as the subject turns the statement around.
+fn transition<'t>(c: &[Token], series: &[(usize, &Vec<String>)], text: &'t str) -> Option<&'t str> {
+    let after = |w: &str| series.iter().find(|(i, _)| *i > 0 && words::word(&c[*i - 1]) == Some(w)).map(|(i, _)| *i);
+    let (from, to) = (after("from")?, after("to")?);
+    (from < to).then(|| &text[c[from - 1].start..c[to].end])
 }
 
 /// The series a clause names, with their token indices.
