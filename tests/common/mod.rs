@@ -20,6 +20,7 @@ pub(crate) mod chromium;
 pub(crate) mod claims;
 pub(crate) mod corpus;
 mod git;
+pub(crate) mod lint_score;
 mod sandbox;
 mod test;
 
