@@ -128,9 +128,25 @@ pub fn rate_written_at(text: &str) -> Option<&str> {
 /// rather than a measurement: vLLM logs 0 for every metric of a run whose
 /// requests all failed, and no working system has a throughput or a
 /// latency of 0. A metric where lower is better and that is not a time (an
-/// error count, an error rate, a miss count) has a real 0: no errors.
-pub fn zero_signals_failure(direction: Direction, unit: Option<&str>) -> bool {
-    direction != Direction::Lower || unit.and_then(unit_scale).is_some_and(|(dim, _)| dim == "time")
+/// error count, an error rate, a miss count) has a real 0: no errors. A
+/// signed metric ([`is_signed`]) has real zeros and negatives: never.
+pub fn zero_signals_failure(name: &str, direction: Direction, unit: Option<&str>) -> bool {
+    !is_signed(name)
+        && (direction != Direction::Lower || unit.and_then(unit_scale).is_some_and(|(dim, _)| dim == "time"))
+}
+
+/// Words naming a signed quantity: a change or a difference of another
+/// measurement (see [`is_signed`]).
+const SIGNED: [&str; 4] = ["change", "delta", "diff", "difference"];
+
+/// Whether a metric is signed by nature: a change or a difference of
+/// another measurement (criterion's `mean_change`, a relative change that
+/// is negative when the code got faster; a `delta`, a `diff`), whose 0
+/// and negative values are measurements, not failed runs. Its level is
+/// read as it is (a bound on the value itself); no ratio of two of its
+/// values means anything.
+pub fn is_signed(name: &str) -> bool {
+    SIGNED.iter().any(|w| has_word(name, w))
 }
 
 /// How a value given in one unit is written in another of the same

@@ -289,7 +289,9 @@ impl Example {
 fn as_written(p: &Point, outcome: PointOutcome) -> Example {
     Example {
         point: p.label.clone(),
-        rel_diff: p.a.value / p.b.value - 1.0,
+        // Relative to B's size: A / B − 1 where B is positive, and where
+        // it is negative (a signed change) still below 0 when A is below B.
+        rel_diff: (p.a.value - p.b.value) / p.b.value.abs(),
         first: p.a.clone(),
         second: p.b.clone(),
         outcome,

@@ -389,7 +389,7 @@ fn compare_cells(
         let at = if label.is_empty() { String::new() } else { format!(" at {}", label.join(" ")) };
         // A 0 of a metric whose 0 is a measurement (no errors) has no
         // ratio: the cell is compared by difference.
-        let real_zero = !crate::metric::zero_signals_failure(*direction, unit.as_deref());
+        let real_zero = !crate::metric::zero_signals_failure(metric, *direction, unit.as_deref());
         if real_zero && old.iter().chain(new).any(|v| v.is_finite() && *v <= 0.0) {
             let cell = by.iter().zip(key).filter_map(|(p, k)| Some((p.clone(), k.as_ref()?.to_string()))).collect();
             match by_difference((metric, unit, direction), cell, (old, new), pooled) {

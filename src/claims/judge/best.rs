@@ -40,6 +40,13 @@ impl Judge<'_, '_> {
         q.cols = vec![self.settings.series.clone()];
         q.filter = filter;
         let pivot = self.dataset.evaluate(&q).map_err(|e| e.to_string())?;
+        if crate::metric::is_signed(&pivot.metric.name) {
+            return Err(format!(
+                "`{}` is a signed change or difference (its 0 and negative values are measurements), so no \
+                 series beats another by a ratio of its values: `highlight=best` cannot mark it; drop it",
+                pivot.metric.name
+            ));
+        }
         let direction = self.dataset.metric_info(&pivot.metric.name).map_or(Direction::Higher, |m| m.direction);
         let (test, dir) = Relation::Beats.resolve(direction);
         let margin = self.settings.margins.of(&pivot.metric.name, direction);

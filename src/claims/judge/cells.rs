@@ -78,9 +78,13 @@ impl Judge<'_, '_> {
             let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
             let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
             let logged: BTreeSet<String> = dropped.iter().map(|v| format_number(*v)).collect();
-            let failure = crate::metric::zero_signals_failure(pivot.metric.direction, pivot.metric.unit.as_deref());
-            let why = if log && first.is_finite() && failure {
+            let metric = &pivot.metric;
+            let failure =
+                crate::metric::zero_signals_failure(&metric.name, metric.direction, metric.unit.as_deref());
+            let why = if log && *first == 0.0 && failure {
                 "not a measurement a ratio can use (a run whose requests all failed logs 0)"
+            } else if log && first.is_finite() && failure {
+                "not a measurement a ratio can use (below 0, which this metric cannot be)"
             } else if log && first.is_finite() {
                 "a measurement, but no ratio can be taken of it (ratios and comparisons read the logs of values)"
             } else {
@@ -95,6 +99,13 @@ impl Judge<'_, '_> {
                 logged.into_iter().collect::<Vec<_>>().join(", ")
             ));
         }
+        if keep.is_empty() && !cell.values.is_empty() {
+            // Runs the clause cannot judge: a `for all` over this point
+            // cannot hold without it (see `Judge::settle`).
+            let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
+            let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+            self.unjudged.borrow_mut().insert(Self::unusable(&self.shown(series), &at));
+        }
         self.read.borrow_mut().extend(keep.iter().filter_map(|i| cell.runs.get(*i).copied()));
         (!keep.is_empty()).then(|| CellRuns {
             values: keep.iter().map(|i| cell.values[*i]).collect(),
@@ -108,7 +119,8 @@ impl Judge<'_, '_> {
     /// [`crate::metric::zero_signals_failure`]) has a level of 0, which the
     /// logs cannot hold.
     pub(super) fn level_scale(pivot: &Pivot) -> Scale {
-        if crate::metric::zero_signals_failure(pivot.metric.direction, pivot.metric.unit.as_deref()) {
+        let metric = &pivot.metric;
+        if crate::metric::zero_signals_failure(&metric.name, metric.direction, metric.unit.as_deref()) {
             Scale::Log
         } else {
             Scale::Raw
@@ -124,10 +136,15 @@ impl Judge<'_, '_> {
         };
         let shown: Vec<String> = series.iter().map(|s| self.shown(s)).collect();
         if series.iter().any(logged) {
-            format!("no run of {}{at} the statistics can use", shown.join(" or "))
+            Self::unusable(&shown.join(" or "), at)
         } else {
             format!("no runs of {}{at}", shown.join(" or "))
         }
+    }
+
+    /// What is said of a cell whose runs were all left out.
+    fn unusable(shown: &str, at: &str) -> String {
+        format!("no run of {shown}{at} the statistics can use")
     }
 
     /// One cell read on its own: the runs of its newest sweep.

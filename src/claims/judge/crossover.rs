@@ -53,7 +53,14 @@ impl Judge<'_, '_> {
             else {
                 continue;
             };
-            let Ok(cmp) = stats::compare(&ca.values, &cb.values, direction, margin, pooled) else { continue };
+            let cmp = match stats::compare(&ca.values, &cb.values, direction, margin, pooled) {
+                Ok(cmp) => cmp,
+                Err(e) => {
+                    let (a, b) = (self.shown(a), self.shown(b));
+                    self.not_judged(format!("{a} and {b} cannot be compared at {}={key}: {e}", c.param.text));
+                    continue;
+                }
+            };
             read.sweeps.extend(Self::dates(&[&ca, &cb]));
             read.runs = read.runs.union(&Self::run_ids(&[&ca, &cb]));
             compared.push((x, cmp));
@@ -106,10 +113,17 @@ impl Judge<'_, '_> {
         };
         // A crossover is a point of the param, found exactly: `≈` is `=`
         // here, and a range is not a point.
+        // A point the data hold but the comparison could not judge may be
+        // where the series cross (or where one falls behind again).
+        let unjudged: Vec<String> = std::mem::take(&mut *self.unjudged.borrow_mut()).into_iter().collect();
         let outcome = match found {
+            _ if !unjudged.is_empty() => PointOutcome::Inconclusive,
             Some(x) if c.op.accepts(x.partial_cmp(&target)) => PointOutcome::Holds,
             _ => PointOutcome::Contradicted,
         };
+        for text in unjudged {
+            details.push(format!("not judged, so the crossover may lie elsewhere: {text}"));
+        }
         let each = if pairs.len() > 1 { " (every pair)" } else { "" };
         details.insert(
             0,

@@ -94,7 +94,7 @@ impl Judge<'_, '_> {
                             Test::MatchesOrBeats,
                             [c0.drawn(), c.drawn()],
                         )),
-                        Err(e) => gaps.push(format!("{named} and {} cannot be compared: {e}", s.name)),
+                        Err(e) => gaps.push(self.not_judged(format!("{named} and {} cannot be compared: {e}", s.name))),
                     }
                 }
             }

@@ -150,6 +150,11 @@ pub(crate) struct Judge<'a, 's> {
     /// What the clause being judged left out of its statistics (runs that
     /// logged no measurement), said in its evidence.
     left_out: std::cell::RefCell<BTreeSet<String>>,
+    /// What the clause being judged could not judge at a point it ranges
+    /// over — a cell whose runs were all left out, two cells that cannot be
+    /// compared —, as said in its evidence: a `for all` cannot hold
+    /// without it, a `for any` cannot be contradicted.
+    unjudged: std::cell::RefCell<BTreeSet<String>>,
     /// The runs of the cells the clause being judged read, for the
     /// evidence's "repeats told apart by …": only its own cells' runs.
     read: std::cell::RefCell<BTreeSet<i64>>,
@@ -163,6 +168,7 @@ impl<'a, 's> Judge<'a, 's> {
             as_of: None,
             series_values: std::cell::OnceCell::new(),
             left_out: std::cell::RefCell::default(),
+            unjudged: std::cell::RefCell::default(),
             read: std::cell::RefCell::default(),
         }
     }
@@ -282,6 +288,7 @@ impl<'a, 's> Judge<'a, 's> {
 
     fn clause(&self, clause: &Clause) -> std::result::Result<ClauseReport, ClaimError> {
         self.left_out.borrow_mut().clear();
+        self.unjudged.borrow_mut().clear();
         self.read.borrow_mut().clear();
         let metric = self.metric_name(clause.body.metric())?;
         // Every name is checked before any is judged: a typo is bad input.
@@ -298,6 +305,7 @@ impl<'a, 's> Judge<'a, 's> {
                 ),
             });
         }
+        Self::signed_reads_values(clause, &metric)?;
         let direction = self.dataset.metric_info(&metric).map_or(Direction::Higher, |m| m.direction);
         let margin = clause.within.unwrap_or_else(|| self.settings.margins.of(&metric, direction));
         let mut details = Vec::new();
@@ -327,6 +335,46 @@ impl<'a, 's> Judge<'a, 's> {
             _ => judgement.summary(),
         };
         Ok(ClauseReport { statement: single.to_string(), verdict: judgement.verdict, summary, judgement, details })
+    }
+
+    /// A signed metric (a change, a difference: see
+    /// [`crate::metric::is_signed`]) is judged on its values, never on
+    /// ratios of them: a bound on the value (`A on M < 0`, read on the raw
+    /// scale) or a difference (`A - B on M > 0`). Every other form compares
+    /// ratios — `beats`, `matches`, `<` between series, `/`, trends, peaks,
+    /// crossovers — and is refused, saying why and what to write.
+    fn signed_reads_values(clause: &Clause, metric: &str) -> Result<(), ClaimError> {
+        if !crate::metric::is_signed(metric) {
+            return Ok(());
+        }
+        let form = match &clause.body {
+            Body::Value(v) if matches!(v.term, lang::Term::Ratio(..)) => "a ratio `A / B`",
+            Body::Value(v) if v.versus.as_ref().is_some_and(|vs| vs.ratio) => "a ratio of two points",
+            Body::Value(_) => return Ok(()),
+            Body::Pairwise(_) => "a comparison of two series (it reads the ratio of their values)",
+            Body::Peak(_) => "where a curve peaks (it compares points by their ratios)",
+            Body::Trend(_) => "a trend (it compares adjacent points by their ratios)",
+            Body::Crossover(_) => "a crossover (it compares the series by their ratios)",
+        };
+        let names = clause.body.series();
+        let name = |i: usize, or: &str| names.get(i).map_or_else(|| or.to_string(), |n| n.text.clone());
+        let (a, b) = (name(0, "A"), name(1, "B"));
+        Err(ClaimError {
+            offset: clause.offset,
+            msg: format!(
+                "`{metric}` is a signed change or difference (its 0 and negative values are measurements, not \
+                 failed runs), so no ratio of its values means anything and {form} \
+                 cannot be judged on it: bound the value itself (`{a} on {metric} < 0`) or compare by difference \
+                 (`{a} - {b} on {metric} > 0`)"
+            ),
+        })
+    }
+
+    /// Records what the clause could not judge at a point (see
+    /// [`Judge::settle`]) and gives it back, to be said where it was found.
+    fn not_judged(&self, text: String) -> String {
+        self.unjudged.borrow_mut().insert(text.clone());
+        text
     }
 
     /// The rows of a pivot a quantifier speaks about.
@@ -466,6 +514,15 @@ impl<'a, 's> Judge<'a, 's> {
         series: &[String],
     ) -> Judgement {
         let any = q.is_some_and(|q| q.kind == QuantKind::ForAny);
+        // A point the clause could not judge weighs as a point it names
+        // and the data lack: said once, among what is missing.
+        let (mut missing, mut gaps) = (missing, gaps);
+        for text in std::mem::take(&mut *self.unjudged.borrow_mut()) {
+            gaps.retain(|g| *g != text);
+            if !missing.contains(&text) {
+                missing.push(text);
+            }
+        }
         let mut j = super::settle(j, any, missing, || self.empty_reason(clause, pivot, q, series));
         if j.verdict != Verdict::NoData {
             j.evidence.missing.extend(gaps);

@@ -128,7 +128,7 @@ impl Judge<'_, '_> {
                     how.test,
                     [first.drawn(), second.drawn()],
                 )),
-                Err(e) => lacking.push(format!("{a_shown} and {b_shown} cannot be compared{at}: {e}")),
+                Err(e) => lacking.push(self.not_judged(format!("{a_shown} and {b_shown} cannot be compared{at}: {e}"))),
             }
         }
         points

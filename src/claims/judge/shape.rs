@@ -189,7 +189,7 @@ impl Judge<'_, '_> {
             let c = match stats::compare(&a.values, &b.values, dir, margin, pooled) {
                 Ok(c) => c,
                 Err(e) => {
-                    gaps.push(format!("{} and {} cannot be compared: {e}", after.name, before.name));
+                    gaps.push(self.not_judged(format!("{} and {} cannot be compared: {e}", after.name, before.name)));
                     continue;
                 }
             };

@@ -46,7 +46,9 @@ impl Judge<'_, '_> {
         let Some(pivot) = self.pivot(clause, metric, param)? else {
             return Ok(combine_all(&[]));
         };
-        let pooled = self.pooled_log_sd(&pivot);
+        // The pooled noise is a relative one (of logs): a signed metric's
+        // values have no such noise, and a single run then has none.
+        let pooled = self.pooled_log_sd(&pivot).filter(|_| !crate::metric::is_signed(metric));
         let series: Vec<String> =
             v.term.series().iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?;
         self.single_point(clause, &pivot, q, &series)?;
@@ -164,10 +166,13 @@ impl Judge<'_, '_> {
                 } else {
                     stats::estimate_difference(&c1.values, &c2.values, pooled)
                 };
-                if let Ok(est) = est {
-                    let label = format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" });
-                    let drawn = Drawn { sweeps: Self::dates(&[&c1, &c2]), runs: Self::run_ids(&[&c1, &c2]) };
-                    found.estimates.push((est, label, drawn));
+                let label = format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" });
+                match est {
+                    Ok(est) => {
+                        let drawn = Drawn { sweeps: Self::dates(&[&c1, &c2]), runs: Self::run_ids(&[&c1, &c2]) };
+                        found.estimates.push((est, label, drawn));
+                    }
+                    Err(e) => found.missing.push(format!("no estimate of {label}: {e}")),
                 }
             }
             (c1, _) => {
@@ -217,7 +222,15 @@ impl Judge<'_, '_> {
                 Term::Ratio(..) => stats::estimate_ratio(&cells[0].values, &cells[1].values, pooled),
                 Term::Difference(..) => stats::estimate_difference(&cells[0].values, &cells[1].values, pooled),
             };
-            let Ok(est) = est else { continue };
+            let est = match est {
+                Ok(est) => est,
+                Err(e) => {
+                    let label = Self::label(pivot, key);
+                    let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+                    self.not_judged(format!("no estimate{at}: {e}"));
+                    continue;
+                }
+            };
             let refs: Vec<&CellRuns> = cells.iter().collect();
             let drawn = Drawn { sweeps: Self::dates(&refs), runs: Self::run_ids(&refs) };
             found.estimates.push((est, Self::label(pivot, key), drawn));
