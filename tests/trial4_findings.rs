@@ -1,6 +1,6 @@
 //! False answers a fourth cold trial of reckon found, each on the trial's
 //! own files (`tests/fixtures/trial4/`: criterion's `change/estimates.json`
-//! of a serde study, MLPerf loadgen logs and lm-eval results of quantized
+//! of a serde study, `MLPerf` loadgen logs and lm-eval results of quantized
 //! LLM inference).
 
 mod common;

@@ -79,8 +79,7 @@ impl Judge<'_, '_> {
             let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
             let logged: BTreeSet<String> = dropped.iter().map(|v| format_number(*v)).collect();
             let metric = &pivot.metric;
-            let failure =
-                crate::metric::zero_signals_failure(&metric.name, metric.direction, metric.unit.as_deref());
+            let failure = crate::metric::zero_signals_failure(&metric.name, metric.direction, metric.unit.as_deref());
             let why = if log && *first == 0.0 && failure {
                 "not a measurement a ratio can use (a run whose requests all failed logs 0)"
             } else if log && first.is_finite() && failure {

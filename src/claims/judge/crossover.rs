@@ -55,9 +55,12 @@ impl Judge<'_, '_> {
             };
             let cmp = match stats::compare(&ca.values, &cb.values, direction, margin, pooled) {
                 Ok(cmp) => cmp,
-                Err(e) => {
-                    let (a, b) = (self.shown(a), self.shown(b));
-                    self.not_judged(format!("{a} and {b} cannot be compared at {}={key}: {e}", c.param.text));
+                Err(why) => {
+                    let (first, second) = (self.shown(a), self.shown(b));
+                    self.not_judged(format!(
+                        "{first} and {second} cannot be compared at {}={key}: {why}",
+                        c.param.text
+                    ));
                     continue;
                 }
             };
