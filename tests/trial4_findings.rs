@@ -87,3 +87,19 @@ fn finding_g1_a_for_all_with_a_point_it_cannot_judge_does_not_hold() {
         .stdout_has("claim `y` inconclusive")
         .run();
 }
+
+/// The built-in `sweeps.md` said `3 runs of tokens_per_second from 1 sweep
+/// (2026-11-26)` where the runs its filter passes come from two sweeps: it
+/// counted only each cell's newest sweep, and said it counted the data.
+#[test]
+fn finding_g2_the_sweeps_template_counts_every_sweep_its_filter_passes() {
+    Test::new()
+        .fixture("trial4/llmq", ".")
+        .file("t.md", "<!-- reckon:template name=sweeps.md metric=tokens_per_second -->\n<!-- /reckon:template -->\n")
+        .args(["update", "t.md"])
+        .stdout_has(
+            "+4 runs of `tokens_per_second` from 2 sweeps (2026-11-12, 2026-11-26); each cell's newest sweep, \
+             which tables and claims read: 2 runs from 1 sweep (2026-11-26).",
+        )
+        .run();
+}

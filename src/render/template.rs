@@ -82,7 +82,9 @@ fn environment<'s>(
 }
 
 /// What a template with `metric=` sees: the metric, the pivot (each row's
-/// key, values and best column), the run count and the sweeps.
+/// key, values and best column), the runs the cells rest on and their
+/// sweeps (each cell's newest), and every run the filter passes and its
+/// sweeps (`matched_runs`, `matched_sweeps`).
 fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Result<JValue, RegionError> {
     super::check_params(ctx, args, &["rows", "cols"])?;
     let mut q = Query::new(metric);
@@ -133,12 +135,20 @@ fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Re
         headers => headers.clone(),
         table => table,
     };
+    // Every run the filter passes, of every sweep: the cells show each
+    // one's newest sweep, and a count of those alone is not the data's.
+    let every = ctx
+        .dataset
+        .evaluate(&Query { agg: Agg::All, ..q.clone() })
+        .map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
     Ok(context! {
         digits => fmt.precision,
         metric => metric,
         pivot => pivot,
         runs => p.run_count(),
         sweeps => p.sweeps().into_iter().map(str::to_string).collect::<Vec<_>>(),
+        matched_runs => every.run_count(),
+        matched_sweeps => every.sweeps().into_iter().map(str::to_string).collect::<Vec<_>>(),
     })
 }
 
