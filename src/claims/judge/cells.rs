@@ -209,25 +209,43 @@ impl Judge<'_, '_> {
         (dof > 0).then(|| (ss / dof as f64).sqrt())
     }
 
-    /// The standard error a cell's single run logged beside its value, on
-    /// the log scale (se / value): lm-eval's `acc_stderr` for `acc`, the
-    /// noise of that value, which a comparison takes as its spread. `None`
-    /// for a cell of repeats (their own spread counts) or a metric logged
-    /// without one; said in the evidence when used.
+    /// The standard error the runs of a cell logged beside their value, on
+    /// the log scale (se / value; over several runs, the root mean square):
+    /// lm-eval's `acc_stderr` for `acc`, the noise of the benchmark's sample
+    /// of questions, which a comparison takes as that side's known spread.
+    /// Re-running the same questions does not shrink it — two identical
+    /// results files of a greedy re-run are no evidence of zero noise —, so
+    /// it holds for a cell of repeats too ([`stats::compare_known`] adds
+    /// their own spread to it). `None` when some run logged none; said in the
+    /// evidence when used.
     pub(super) fn logged_log_se(&self, pivot: &Pivot, cell: &CellRuns) -> Option<f64> {
-        let (&[run], &[value]) = (cell.ids.as_slice(), cell.values.as_slice()) else { return None };
         let name = crate::metric::standard_error_of(&pivot.metric.name);
         let logged = self.dataset.cached_values(&name).ok()?;
-        let at = u32::try_from(self.dataset.loaded_runs().position(run)?).ok()?;
-        let se = logged.binary_search_by_key(&at, |(i, _)| *i).ok().map(|k| logged[k].1)?;
-        if !(value > 0.0 && se.is_finite() && se >= 0.0) {
+        let runs = self.dataset.loaded_runs();
+        let mut squares = 0.0;
+        for (&run, &value) in cell.ids.iter().zip(&cell.values) {
+            let at = u32::try_from(runs.position(run)?).ok()?;
+            let se = logged.binary_search_by_key(&at, |(i, _)| *i).ok().map(|k| logged[k].1)?;
+            if !(value > 0.0 && se.is_finite() && se >= 0.0) {
+                return None;
+            }
+            squares += (se / value).powi(2);
+        }
+        let n = cell.values.len();
+        if n == 0 {
             return None;
         }
-        self.left_out.borrow_mut().insert(format!(
-            "a single run's spread is the standard error it logged beside {} (`{name}`)",
-            pivot.metric.name
-        ));
-        Some(se / value)
+        let metric = &pivot.metric.name;
+        self.left_out.borrow_mut().insert(if n == 1 {
+            format!("a single run's spread is the standard error it logged beside {metric} (`{name}`)")
+        } else {
+            format!(
+                "the spread is the standard error each run logged beside {metric} (`{name}`), which repeats of \
+                 the same questions do not shrink"
+            )
+        });
+        #[allow(clippy::cast_precision_loss)] // a cell's run count
+        Some((squares / n as f64).sqrt())
     }
 
     /// The sweep dates of the runs of some cells, distinct, oldest first.

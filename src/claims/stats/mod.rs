@@ -292,10 +292,14 @@ pub(crate) fn compare(
     compare_known(a, b, direction, margin, pooled_log_sd, [None, None])
 }
 
-/// [`compare`] where a side's single run logged the standard error of its
+/// [`compare`] where a side's runs logged the standard error of their
 /// value (lm-eval's `acc_stderr`): `known_log_se` holds it per side on the
 /// log scale (se / value), the variance of that side taken as known, before
-/// any pooled sd. A side with repeats keeps its own variance.
+/// any pooled sd. It is the noise of the benchmark's sample (of questions),
+/// which repeats of the same sample do not average away: a side with
+/// repeats adds their own variance of the mean to it, and is read with
+/// their degrees of freedom only where that part is the larger. No number
+/// of runs is suggested where a known standard error was used.
 pub(crate) fn compare_known(
     a: &[f64],
     b: &[f64],
@@ -314,7 +318,11 @@ pub(crate) fn compare_known(
     // the variance is taken as known, logged or from the pooled sd).
     let term = |side: &LogSample, known: Option<f64>| -> Option<(f64, Option<usize>)> {
         match (side.var, known.filter(|s| s.is_finite() && *s >= 0.0)) {
-            (Some(v), _) => Some((v / side.n as f64, Some(side.n - 1))),
+            (Some(v), Some(se)) => {
+                let own = v / side.n as f64;
+                Some((own + se * se, (own > se * se).then_some(side.n - 1)))
+            }
+            (Some(v), None) => Some((v / side.n as f64, Some(side.n - 1))),
             (None, Some(se)) => Some((se * se, None)),
             (None, None) => pooled.map(|p| (p * p / side.n as f64, None)),
         }
@@ -352,6 +360,10 @@ pub(crate) fn compare_known(
             pooled
         }
     };
+    // A known standard error (of a sample of questions) is not narrowed by
+    // more runs of it: no number of runs is suggested.
+    let known = known_log_se.iter().any(|k| k.is_some_and(|s| s.is_finite() && s > 0.0));
+    let per_run_sd = per_run_sd.filter(|_| !known);
     let runs_needed = match (outcome, per_run_sd) {
         (Outcome::Inconclusive, Some(s)) => runs_needed(d, s, log_margin, sa.n.min(sb.n)),
         _ => None,
