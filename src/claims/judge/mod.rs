@@ -196,6 +196,20 @@ impl<'a, 's> Judge<'a, 's> {
         if held.contains(&canonical) {
             return Ok(canonical);
         }
+        // A series written with its param, as the evidence writes a numeral
+        // one (`threads=3`): the value after `=` when the name before it is
+        // the series param (or an alias of it).
+        if let Some((param, value)) = name.text.split_once('=') {
+            let of_series = self.dataset.param_name(param.trim(), "the claim").is_ok_and(|p| p == *series);
+            if of_series {
+                let value = value.trim();
+                let canonical = self.dataset.value_name(series, value).map_err(|e| at(e.to_string()))?;
+                let canonical = canonical.unwrap_or_else(|| value.to_string());
+                if held.contains(&canonical) {
+                    return Ok(canonical);
+                }
+            }
+        }
         let known: Vec<&str> = held.iter().map(String::as_str).collect();
         let hint = crate::query::did_you_mean(&canonical, known.iter().copied())
             .map(|s| format!(" (did you mean `{s}`?)"))
