@@ -132,7 +132,21 @@ pub fn rate_written_at(text: &str) -> Option<&str> {
 /// signed metric ([`is_signed`]) has real zeros and negatives: never.
 pub fn zero_signals_failure(name: &str, direction: Direction, unit: Option<&str>) -> bool {
     !is_signed(name)
+        && !is_score(name)
         && (direction != Direction::Lower || unit.and_then(unit_scale).is_some_and(|(dim, _)| dim == "time"))
+}
+
+/// Words naming a score: a fraction of questions answered or of look-ups
+/// served (see [`is_score`]).
+const SCORES: [&str; 3] = ["acc", "accuracy", "f1"];
+
+/// Whether a metric is a score whose 0 is a result, not a failed run:
+/// lm-eval's `exact_match` of 0 is an answer pattern that never matched
+/// (a broken chat template), an accuracy of 0 a model that got every
+/// question wrong, a hit rate of 0 a cache that served nothing.
+pub fn is_score(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    SCORES.iter().any(|w| has_word(&n, w)) || n.contains("exact_match") || n.contains("hit_rate")
 }
 
 /// Words naming a signed quantity: a change or a difference of another
