@@ -161,7 +161,16 @@ pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
     let git_dir = PathBuf::from(String::from_utf8_lossy(&git_dir).trim());
     let dir =
         tempfile::Builder::new().prefix("reckon-staged-").tempdir_in(&git_dir).map_err(|e| Error::io(&git_dir, e))?;
-    let copy_root = dir.path().join("tree");
+    // `git checkout-index --prefix` writes each file at its path from the
+    // top of the repository, whatever folder it runs in: the copy of the
+    // top is `tree`, and the project's root is its folder within it, so a
+    // project in a subfolder finds the index's content where it links the
+    // rest.
+    let prefix = git_output(git(root).args(["rev-parse", "--show-prefix"]), "finding the project's folder")?;
+    let top = dir.path().join("tree");
+    let prefix = String::from_utf8_lossy(&prefix);
+    let prefix = prefix.trim_end_matches(['\n', '\r', '/']);
+    let copy_root = if prefix.is_empty() { top.clone() } else { top.join(prefix) };
     std::fs::create_dir_all(&copy_root).map_err(|e| Error::io(&copy_root, e))?;
 
     let tracked = split_z(&git_output(git(root).args(["ls-files", "-z", "--cached"]), "listing the index")?);
@@ -193,38 +202,47 @@ pub(crate) fn export(cfg: &Config, staged_cfg: &Config) -> Result<StagedTree> {
     for rel in ignored_logs(root, &tmpl, &tracked)? {
         link(&root.join(&rel), &copy_root.join(&rel))?;
     }
-    if !from_index.is_empty() {
-        let mut child = git(root)
-            .args(["checkout-index", "-z", "--stdin", "-f"])
-            .arg(format!("--prefix={}/", copy_root.display()))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| Error::io("git", e))?;
-        if let Some(mut stdin) = child.stdin.take() {
-            use std::io::Write;
-            let mut list = Vec::new();
-            for rel in &from_index {
-                list.extend_from_slice(rel.as_bytes());
-                list.push(0);
-            }
-            stdin.write_all(&list).map_err(|e| Error::io("git", e))?;
-        }
-        let out = child.wait_with_output().map_err(|e| Error::io("git", e))?;
-        if !out.status.success() {
-            return Err(Error::usage(format!(
-                "copying the staged files: git checkout-index failed: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            )));
-        }
-    }
+    checkout_index(root, &top, &from_index)?;
 
     let mut staged = staged_cfg.clone();
     staged.root.clone_from(&copy_root);
     // `file` stays the real reckon.toml: errors name it, not the copy.
     staged.database = dir.path().join("reckon.sqlite");
     Ok(StagedTree { _dir: dir, cfg: staged, real_root: root.clone() })
+}
+
+/// Writes the index's content of `paths` (relative to `root`) under `top`,
+/// the copy of the repository's top folder (`checkout-index --prefix`
+/// names each file from the top, whatever folder it runs in).
+fn checkout_index(root: &Path, top: &Path, paths: &[String]) -> Result<()> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let mut child = git(root)
+        .args(["checkout-index", "-z", "--stdin", "-f"])
+        .arg(format!("--prefix={}/", top.display()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::io("git", e))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        let mut list = Vec::new();
+        for rel in paths {
+            list.extend_from_slice(rel.as_bytes());
+            list.push(0);
+        }
+        stdin.write_all(&list).map_err(|e| Error::io("git", e))?;
+    }
+    let out = child.wait_with_output().map_err(|e| Error::io("git", e))?;
+    if !out.status.success() {
+        return Err(Error::usage(format!(
+            "copying the staged files: git checkout-index failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(())
 }
 
 /// Hard-links (else copies) a regular file into the staged tree; false when
