@@ -43,15 +43,20 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     let mut lines = ConsoleLines::new(input);
     let mut run: Option<RawRun> = None;
     let mut part = Part::Other;
+    // Whether the report under the last title reached loadgen's closing
+    // line (`No errors encountered during test.`, or how many it met), and
+    // the file's last line: a report without it was cut short.
+    let (mut closed, mut last) = (false, 0);
     while let Some((line_no, raw)) = lines.next_segment().map_err(|e| Error::io(path, e))? {
         let line = raw.trim();
+        last = line_no;
         match line {
             TITLE => {
                 if let Some(done) = run.take() {
-                    finish(path, done, emit)?;
+                    finish(path, done, (closed, line_no.saturating_sub(1)), emit)?;
                 }
                 run = Some(RawRun::new(line_no));
-                part = Part::Results;
+                (part, closed) = (Part::Results, false);
                 continue;
             }
             "Additional Stats" => part = Part::Stats,
@@ -63,6 +68,7 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
             if line.starts_with("No warnings") || line.starts_with("No errors") {
                 part = Part::Other;
             }
+            closed |= closes(line);
             continue;
         };
         let (label, value) = (label.trim().trim_start_matches('*').trim(), value.trim());
@@ -72,10 +78,17 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
         row(path, line_no, part, label, value, r)?;
     }
     match run {
-        Some(done) => finish(path, done, emit)?,
+        Some(done) => finish(path, done, (closed, last), emit)?,
         None => return Err(Error::malformed(path, 1, format!("no \"{TITLE}\" found"))),
     }
     Ok(Outcome::default())
+}
+
+/// loadgen's last line of a report: `No errors encountered during test.`,
+/// or `N ERROR(s) encountered. See detailed log.`
+fn closes(line: &str) -> bool {
+    let line = line.to_ascii_lowercase();
+    line.contains("error") && line.contains("encountered")
 }
 
 fn row(path: &Path, line_no: u64, part: Part, label: &str, value: &str, run: &mut RawRun) -> Result<()> {
@@ -116,13 +129,26 @@ fn row(path: &Path, line_no: u64, part: Part, label: &str, value: &str, run: &mu
     Ok(())
 }
 
-fn finish(path: &Path, run: RawRun, emit: Emit) -> Result<()> {
+fn finish(path: &Path, run: RawRun, (closed, last): (bool, u64), emit: Emit) -> Result<()> {
     if run.metrics.is_empty() {
         return Err(Error::malformed(
             path,
             run.line,
             "this MLPerf results summary holds no result (samples per second, latencies); \
              ingest the whole mlperf_log_summary.txt, or mlperf_log_detail.txt",
+        ));
+    }
+    if !closed {
+        // A number on the last line may be cut too (`2993.01` read as `29`).
+        return Err(Error::malformed(
+            path,
+            last,
+            format!(
+                "the MLPerf results summary that starts at line {} ends here, before loadgen's closing line \
+                 (`No errors encountered during test.`): cut short; was the file truncated, or is loadgen \
+                 still writing it? Ingest it once the test has ended, or mlperf_log_detail.txt",
+                run.line
+            ),
         ));
     }
     emit(run)
