@@ -180,7 +180,18 @@ impl Format {
     /// Result" title after `head` (the ingest scans the whole file for it
     /// while hashing), so a console log with more noise than the head
     /// before its first block is still read as one.
+    /// A file named as one tool names its log but holding another's is
+    /// refused, naming both (`refuse::named_for_another`).
     pub fn detect_with(path: &Path, head: &[u8], result_block_later: bool) -> Result<Format> {
+        let format = Format::detect_content(path, head, result_block_later)?;
+        match refuse::named_for_another(path, format) {
+            Some(msg) => Err(Error::UnknownFormat { path: path.to_path_buf(), msg }),
+            None => Ok(format),
+        }
+    }
+
+    /// What the content of a file says its format is, whatever its name.
+    fn detect_content(path: &Path, head: &[u8], result_block_later: bool) -> Result<Format> {
         let refuse = |msg: String| Err(Error::UnknownFormat { path: path.to_path_buf(), msg });
         // A UTF-8 byte order mark (editors, PowerShell's Out-File) says
         // nothing about the format: a JSON log after one is still JSON.

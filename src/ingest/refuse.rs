@@ -114,3 +114,46 @@ fn json_records(s: &Shape) -> Option<String> {
             .into()
     })
 }
+
+/// A file named as one tool names its log, whose content is another's: a
+/// loadgen `mlperf_log_summary.txt` holding criterion's estimates, an
+/// lm-eval `results_<time>.json` holding a vLLM benchmark. Read as its
+/// content says, it would lend its runs to the wrong template's labels (and
+/// the result it stands in for would quietly fall back to an older sweep).
+/// `--format` (or a `[[source]]`'s `format =`) reads it anyway.
+pub(super) fn named_for_another(path: &std::path::Path, detected: super::Format) -> Option<String> {
+    use super::Format;
+    let name = path.file_name()?.to_str()?;
+    let (tool, expected): (&str, &[Format]) = match name {
+        "mlperf_log_summary.txt" => ("MLPerf loadgen's summary", &[Format::MlperfSummary]),
+        "mlperf_log_detail.txt" => ("MLPerf loadgen's detail log", &[Format::MlperfDetail]),
+        "estimates.json" => ("criterion's estimates", &[Format::CriterionJson]),
+        _ if lm_eval_results_name(name) => ("lm-evaluation-harness's results", &[Format::LmEval]),
+        _ => return None,
+    };
+    if expected.contains(&detected) {
+        return None;
+    }
+    Some(format!(
+        "named as {tool} ({}), but its content is {} (another tool's log); refused rather than read as \
+         the wrong tool's result: put the file where its own tool's logs go, or name its format with \
+         `--format {}` (or `format =` in its [[source]])",
+        expected[0].name(),
+        detected.name(),
+        detected.name()
+    ))
+}
+
+/// `results_2026-11-26T13-50-00.123456.json`: the name lm-eval gives a
+/// results file (`results_` and the time it was written).
+fn lm_eval_results_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("results_").and_then(|r| r.strip_suffix(".json")) else { return false };
+    let b = rest.as_bytes();
+    b.len() >= 11
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+        && b[10] == b'T'
+}
