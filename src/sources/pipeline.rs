@@ -252,6 +252,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
         Ok(Some(time)) => time,
     };
     let mut failed = None;
+    let mut off_path = OffPath::default();
     let parsed = loop {
         match receive.recv() {
             Some(Parsed::Runs(runs)) => {
@@ -260,6 +261,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
                     continue;
                 }
                 for run in runs.runs() {
+                    off_path.see(&time, run.time, run.line);
                     if let Err(e) = writer.add_packed(run, &time) {
                         failed = Some(match e {
                             Error::Usage(msg) => Error::malformed(&w.shown, run.line, msg),
@@ -288,9 +290,13 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
         (None, Ok(outcome)) => writer.end_source().map(|runs| (runs, outcome)),
     };
     match kept {
-        Ok((runs, outcome)) => {
-            FileOutcome::Added { format, runs, skipped: outcome.skipped, converted: writer.take_conversions() }
-        }
+        Ok((runs, outcome)) => FileOutcome::Added {
+            format,
+            runs,
+            skipped: outcome.skipped,
+            converted: writer.take_conversions(),
+            noted: off_path.note(&time).into_iter().collect(),
+        },
         Err(e) => {
             // A lost transaction is noticed by the caller (`take_lost`).
             let _ = writer.abandon_source();
@@ -328,4 +334,47 @@ fn drain_file(receive: &mut Inbox) -> bool {
             Some(Parsed::Start(_)) | None => return false,
         }
     }
+}
+
+/// The runs whose own time (the log's) lies more than a day from the
+/// `{date}` their path gives: the log's time decides their sweep, as the
+/// README says, and a clock set a year wrong or a log filed under the wrong
+/// folder is said rather than moved to another sweep unsaid.
+#[derive(Default)]
+struct OffPath {
+    /// The first such run: its line and its time.
+    first: Option<(u64, String)>,
+    count: usize,
+}
+
+impl OffPath {
+    fn see(&mut self, path_time: &RunTime, own: Option<&str>, line: u64) {
+        let Some(own) = own else { return };
+        if path_time.origin != "path" || days_apart(&path_time.time, own).is_none_or(|d| d <= 1) {
+            return;
+        }
+        self.count += 1;
+        self.first.get_or_insert_with(|| (line, own.to_owned()));
+    }
+
+    fn note(&self, path_time: &RunTime) -> Option<String> {
+        let (line, own) = self.first.as_ref()?;
+        let day = path_time.time.get(..10).unwrap_or(&path_time.time);
+        let more = match self.count {
+            1 => String::new(),
+            n => format!(" (and {} more run(s))", n - 1),
+        };
+        Some(format!(
+            "the run at line {line}{more} logs its own time {own}, more than a day from the path's {{date}} {day}: \
+             the log's time decides its sweep ({}); if the log is filed under the wrong date or its clock was \
+             wrong, move the file or correct its time",
+            own.get(..10).unwrap_or(own)
+        ))
+    }
+}
+
+/// Whole days between two RFC 3339 times (or dates), when both read.
+fn days_apart(a: &str, b: &str) -> Option<i64> {
+    let day = |t: &str| chrono::NaiveDate::parse_from_str(t.get(..10)?, "%Y-%m-%d").ok();
+    Some((day(a)? - day(b)?).num_days().abs())
 }
