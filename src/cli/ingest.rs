@@ -25,7 +25,8 @@ pub(crate) struct IngestArgs {
     /// Stop at the first file that cannot be ingested.
     #[arg(long)]
     pub(crate) fail_fast: bool,
-    /// No progress bar and no per-file lines, only the summary and errors.
+    /// No progress bar and no line for a file read whole: only what was
+    /// left out of a file or converted, errors, and the summary.
     #[arg(long, short)]
     pub(crate) quiet: bool,
     /// Start from an empty database: drop everything stored, then ingest.
@@ -65,9 +66,17 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     } else {
         sources_requests(cfg, args.format, &BTreeMap::new())?
     };
-    let opts =
-        sources::Options { fail_fast: args.fail_fast, generic: cfg.generic.clone(), configured, ..Default::default() };
-    let failed = ingest_and_report(&mut store, &root, &requests, &opts, (args.quiet, None));
+    // `reckon ingest` alone covers the project's [[source]] entries: a log a
+    // narrowed glob left out loses its runs.
+    let forget_unmatched = args.paths.is_empty();
+    let opts = sources::Options {
+        fail_fast: args.fail_fast,
+        generic: cfg.generic.clone(),
+        configured,
+        forget_unmatched,
+        ..Default::default()
+    };
+    let failed = ingest_and_report(&mut store, &root, &requests, &opts, (args.quiet, None, true));
     Ok(super::exit_code(failed.len(), false, false))
 }
 
@@ -154,14 +163,14 @@ fn label_value(v: &toml::Value) -> Value {
 pub(super) type ShownAs<'a> = Option<&'a dyn Fn(&Path) -> PathBuf>;
 
 /// Ingests `requests` and prints what happened (quietly: only what went
-/// wrong); returns the errors of the files that failed, their paths named
-/// as printed.
+/// wrong or was left out, and the summary when `summary` says so); returns
+/// the errors of the files that failed, their paths named as printed.
 pub(super) fn ingest_and_report(
     store: &mut Store,
     root: &Path,
     requests: &[Request],
     opts: &sources::Options,
-    (quiet, shown_as): (bool, ShownAs),
+    (quiet, shown_as, summary): (bool, ShownAs, bool),
 ) -> Vec<crate::Error> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut batch = Batch::at_head_of(command, root);
@@ -194,7 +203,7 @@ pub(super) fn ingest_and_report(
         pb.finish_and_clear();
     }
     let failed = report.failed();
-    let summary = (!quiet || failed > 0).then(|| {
+    let summary = (!quiet || summary || failed > 0).then(|| {
         let removed = match report.removed() {
             0 => String::new(),
             n => format!("; {n} gone (runs removed)"),
@@ -234,7 +243,7 @@ fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs) -> Option<String
     match &file.outcome {
         FileOutcome::Failed(_) if shown_as.is_some() => None,
         FileOutcome::Failed(e) => Some(format!("error: {e}")),
-        FileOutcome::Added { format, runs, skipped, converted } if !quiet => {
+        FileOutcome::Added { format, runs, skipped, converted, noted } if !quiet => {
             let word = if *runs == 1 { "run" } else { "runs" };
             let mut s = format!("{path}: {runs} {word} ({})", format.name());
             for note in skipped {
@@ -245,16 +254,30 @@ fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs) -> Option<String
                 s.push_str("\n  converted: ");
                 s.push_str(&note.to_string());
             }
+            for note in noted {
+                s.push_str("\n  note: ");
+                s.push_str(note);
+            }
             Some(s)
         }
-        FileOutcome::Added { skipped, converted, .. } if !skipped.is_empty() || !converted.is_empty() => {
+        FileOutcome::Added { skipped, converted, noted, .. }
+            if !skipped.is_empty() || !converted.is_empty() || !noted.is_empty() =>
+        {
             let skipped = skipped.iter().map(|n| format!("{path}: skipped: {n}"));
             let converted = converted.iter().map(|n| format!("{path}: converted: {n}"));
-            Some(skipped.chain(converted).collect::<Vec<_>>().join("\n"))
+            let noted = noted.iter().map(|n| format!("{path}: note: {n}"));
+            Some(skipped.chain(converted).chain(noted).collect::<Vec<_>>().join("\n"))
         }
         FileOutcome::AlreadyPresent { relabel: Some(why) } => Some(format!("{path}: already ingested; {why}")),
         FileOutcome::AlreadyPresent { relabel: None } if !quiet => Some(format!("{path}: already ingested")),
-        FileOutcome::Removed { runs } if !quiet => Some(format!("{path}: gone; its {runs} run(s) removed")),
+        FileOutcome::Removed { runs, unmatched: false } if !quiet => {
+            Some(format!("{path}: gone; its {runs} run(s) removed"))
+        }
+        // Said even when quiet: runs the project had go.
+        FileOutcome::Removed { runs, unmatched: true } => Some(format!(
+            "{path}: no [[source]] of reckon.toml matches it any more; its {runs} run(s) removed (a fresh \
+             database would not hold them)"
+        )),
         _ => None,
     }
 }

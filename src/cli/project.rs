@@ -48,8 +48,14 @@ pub(super) fn prepare_with(
     let mut store = Store::open(&cfg.database)?;
     // The runs of deleted logs are forgotten by the ingest, which looks at
     // each file once.
-    let opts = sources::Options { fail_fast: false, generic: cfg.generic.clone(), forget_missing: true, ..base };
-    let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, (true, shown_as));
+    let opts = sources::Options {
+        fail_fast: false,
+        generic: cfg.generic.clone(),
+        forget_missing: true,
+        forget_unmatched: true,
+        ..base
+    };
+    let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, (true, shown_as, false));
     // The documents are rendered over a read-only connection: a region's
     // SQL runs under an authorizer too, but nothing a document does should
     // be able to write.

@@ -59,6 +59,10 @@ pub enum FileOutcome {
         /// Values given in another unit than the store keeps their metric
         /// in, converted to it.
         converted: Vec<UnitConversion>,
+        /// What the reader should know of how the runs went in: a log's
+        /// own time that overrides the `{date}` of its path by more than a
+        /// day.
+        noted: Vec<String>,
     },
     /// The file was ingested before, as it is now. `relabel` says so when
     /// one command names it twice with other labels.
@@ -66,9 +70,11 @@ pub enum FileOutcome {
         relabel: Option<String>,
     },
     /// The file is gone (or no longer matches its source's template): the
-    /// runs it gave were removed.
+    /// runs it gave were removed. `unmatched`: the file is there, under a
+    /// `[[source]]`'s folder, but no `[[source]]` matches it any more.
     Removed {
         runs: u64,
+        unmatched: bool,
     },
     Failed(Error),
 }
@@ -123,6 +129,11 @@ pub struct Options {
     /// command's one look at the files: a file a request finds is not
     /// looked at twice).
     pub forget_missing: bool,
+    /// The requests are the project's `[[source]]` entries: a stored log
+    /// under a source's literal folder that none of them matches (its glob
+    /// was narrowed) loses its runs, as a fresh database would not hold
+    /// them. A log named on the command line elsewhere is kept.
+    pub forget_unmatched: bool,
     /// The `[[source]]` entries of reckon.toml, when the requests are
     /// others (paths given on the command line): a file one of them covers
     /// is read with that source's labels, as a configured ingest reads it.
@@ -165,11 +176,13 @@ pub fn ingest(
     let (mut jobs, templates) = expand_templates(root, requests, parsed, settle);
     expand::adopt(root, &mut jobs, requests, &opts.configured);
     // First what is gone: its runs are removed before any file is written.
-    let gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget_missing);
+    let mut gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget_missing);
+    let unmatched = if opts.forget_unmatched { unmatched_paths(&stored, root, &templates, &gone) } else { Vec::new() };
+    gone.extend(unmatched.iter().cloned());
     let total = jobs.len() + gone.len();
     for (i, path) in gone.iter().enumerate() {
         let outcome = match store.remove_paths(std::slice::from_ref(path)) {
-            Ok(runs) => FileOutcome::Removed { runs },
+            Ok(runs) => FileOutcome::Removed { runs, unmatched: unmatched.contains(path) },
             Err(e) => FileOutcome::Failed(e),
         };
         let file = FileReport { path: PathBuf::from(path), outcome };
@@ -493,6 +506,43 @@ fn gone_paths(
     gone.sort();
     gone.dedup();
     gone
+}
+
+/// The stored paths, not already `gone`, that lie under the literal folder
+/// of a `[[source]]` template (`bench-results/` of
+/// `bench-results/{date}/**/new/sample.json`) but that no template matches:
+/// logs a narrowed glob left out. A template without a literal folder
+/// claims no such paths (every log named on the command line would be one).
+fn unmatched_paths(stored: &Stored, root: &Path, templates: &[Option<PathTemplate>], gone: &[String]) -> Vec<String> {
+    let templates: Vec<&PathTemplate> = templates.iter().flatten().collect();
+    let folders: Vec<String> = templates.iter().filter_map(|t| literal_folder(t.text())).collect();
+    if folders.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = stored
+        .keys()
+        .filter(|s| !Path::new(s.as_str()).is_absolute() && !gone.contains(s))
+        .filter(|s| folders.iter().any(|f| s.strip_prefix(f.as_str()).is_some_and(|rest| rest.starts_with('/'))))
+        .filter(|s| templates.iter().all(|t| t.captures(root, &root.join(s.as_str())).is_none()))
+        .cloned()
+        .collect();
+    out.sort();
+    out
+}
+
+/// A template's folders before the first one with a capture or a wildcard
+/// (`bench-results` of `bench-results/{date}/x.json`), when it has any.
+fn literal_folder(text: &str) -> Option<String> {
+    let parts: Vec<&str> = text.split('/').collect();
+    let literal: Vec<&str> = parts
+        .iter()
+        .take(parts.len().saturating_sub(1))
+        .take_while(|p| !PathTemplate::is_pattern(p))
+        .copied()
+        .collect();
+    let folder = literal.join("/");
+    let folder = folder.trim_start_matches("./");
+    (!folder.is_empty() && !folder.starts_with('/') && folder != ".").then(|| folder.to_owned())
 }
 
 /// Removes the runs of every stored source whose file no longer exists

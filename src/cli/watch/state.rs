@@ -39,8 +39,13 @@ pub(super) fn ingest(cfg: &Config, cwd: &Path) -> Result<Ingested> {
     let requests = sources_requests(cfg, None, &std::collections::BTreeMap::new())?;
     sources::check_requests(&requests)?;
     let mut store = Store::open(&cfg.database)?;
-    let opts =
-        sources::Options { fail_fast: false, generic: cfg.generic.clone(), forget_missing: true, ..Default::default() };
+    let opts = sources::Options {
+        fail_fast: false,
+        generic: cfg.generic.clone(),
+        forget_missing: true,
+        forget_unmatched: true,
+        ..Default::default()
+    };
     let mut batch = Batch::at_head_of("reckon watch".to_string(), &cfg.root);
     let report = sources::ingest(&mut store, &cfg.root, &requests, &opts, &mut batch, &mut |_, _, _| {});
     drop(store);
@@ -54,8 +59,9 @@ pub(super) fn ingest(cfg: &Config, cwd: &Path) -> Result<Ingested> {
                 out.runs += runs;
                 out.files += 1;
             }
-            FileOutcome::Removed { runs } => {
-                out.lines.push(format!("{name}: gone; its {runs} run(s) removed"));
+            FileOutcome::Removed { runs, unmatched } => {
+                let why = if unmatched { "no [[source]] matches it any more" } else { "gone" };
+                out.lines.push(format!("{name}: {why}; its {runs} run(s) removed"));
                 out.changed.push(name);
             }
             FileOutcome::Failed(_) if still_being_written(&abs) => out.lines.push(format!(
