@@ -25,8 +25,8 @@ pub(crate) struct IngestArgs {
     /// Stop at the first file that cannot be ingested.
     #[arg(long)]
     pub(crate) fail_fast: bool,
-    /// No progress bar and no line for a file read whole: only what was
-    /// left out of a file or converted, errors, and the summary.
+    /// No progress bar, no summary and no line for a file read whole: only
+    /// what was left out of a file or converted, and errors.
     #[arg(long, short)]
     pub(crate) quiet: bool,
     /// Start from an empty database: drop everything stored, then ingest.
@@ -68,15 +68,15 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     };
     // `reckon ingest` alone covers the project's [[source]] entries: a log a
     // narrowed glob left out loses its runs.
-    let forget_unmatched = args.paths.is_empty();
+    let forget = sources::Forget { missing: false, unmatched: args.paths.is_empty() };
     let opts = sources::Options {
         fail_fast: args.fail_fast,
         generic: cfg.generic.clone(),
         configured,
-        forget_unmatched,
+        forget,
         ..Default::default()
     };
-    let failed = ingest_and_report(&mut store, &root, &requests, &opts, (args.quiet, None, true));
+    let failed = ingest_and_report(&mut store, &root, &requests, &opts, (args.quiet, None));
     Ok(super::exit_code(failed.len(), false, false))
 }
 
@@ -163,14 +163,14 @@ fn label_value(v: &toml::Value) -> Value {
 pub(super) type ShownAs<'a> = Option<&'a dyn Fn(&Path) -> PathBuf>;
 
 /// Ingests `requests` and prints what happened (quietly: only what went
-/// wrong or was left out, and the summary when `summary` says so); returns
-/// the errors of the files that failed, their paths named as printed.
+/// wrong or was left out); returns the errors of the files that failed,
+/// their paths named as printed.
 pub(super) fn ingest_and_report(
     store: &mut Store,
     root: &Path,
     requests: &[Request],
     opts: &sources::Options,
-    (quiet, shown_as, summary): (bool, ShownAs, bool),
+    (quiet, shown_as): (bool, ShownAs),
 ) -> Vec<crate::Error> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut batch = Batch::at_head_of(command, root);
@@ -203,7 +203,7 @@ pub(super) fn ingest_and_report(
         pb.finish_and_clear();
     }
     let failed = report.failed();
-    let summary = (!quiet || summary || failed > 0).then(|| {
+    let summary = (!quiet || failed > 0).then(|| {
         let removed = match report.removed() {
             0 => String::new(),
             n => format!("; {n} gone (runs removed)"),

@@ -51,11 +51,10 @@ pub(super) fn prepare_with(
     let opts = sources::Options {
         fail_fast: false,
         generic: cfg.generic.clone(),
-        forget_missing: true,
-        forget_unmatched: true,
+        forget: sources::Forget { missing: true, unmatched: true },
         ..base
     };
-    let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, (true, shown_as, false));
+    let failed = ingest_and_report(&mut store, &cfg.root, &requests, &opts, (true, shown_as));
     // The documents are rendered over a read-only connection: a region's
     // SQL runs under an authorizer too, but nothing a document does should
     // be able to write.

@@ -124,20 +124,27 @@ pub struct Options {
     pub git_root: Option<PathBuf>,
     /// Run times follow the index (what is staged), not the working tree.
     pub staged: bool,
-    /// Also forget every stored source whose file is gone, whether or not
-    /// a request covers it (what [`forget_missing`] does, folded into the
-    /// command's one look at the files: a file a request finds is not
-    /// looked at twice).
-    pub forget_missing: bool,
-    /// The requests are the project's `[[source]]` entries: a stored log
-    /// under a source's literal folder that none of them matches (its glob
-    /// was narrowed) loses its runs, as a fresh database would not hold
-    /// them. A log named on the command line elsewhere is kept.
-    pub forget_unmatched: bool,
+    /// Which stored sources no request found are forgotten too.
+    pub forget: Forget,
     /// The `[[source]]` entries of reckon.toml, when the requests are
     /// others (paths given on the command line): a file one of them covers
     /// is read with that source's labels, as a configured ingest reads it.
     pub configured: Vec<Request>,
+}
+
+/// Which stored sources an ingest forgets beyond those its requests cover.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Forget {
+    /// Every stored source whose file is gone, whether or not a request
+    /// covers it (what [`forget_missing`] does, folded into the command's
+    /// one look at the files: a file a request finds is not looked at
+    /// twice).
+    pub missing: bool,
+    /// The requests are the project's `[[source]]` entries: a stored log
+    /// under a source's literal folder that none of them matches (its glob
+    /// was narrowed) loses its runs, as a fresh database would not hold
+    /// them. A log named on the command line elsewhere is kept.
+    pub unmatched: bool,
 }
 
 /// Ingests every requested file. Files go in many to a transaction, each
@@ -176,8 +183,8 @@ pub fn ingest(
     let (mut jobs, templates) = expand_templates(root, requests, parsed, settle);
     expand::adopt(root, &mut jobs, requests, &opts.configured);
     // First what is gone: its runs are removed before any file is written.
-    let mut gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget_missing);
-    let unmatched = if opts.forget_unmatched { unmatched_paths(&stored, root, &templates, &gone) } else { Vec::new() };
+    let mut gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget.missing);
+    let unmatched = if opts.forget.unmatched { unmatched_paths(&stored, root, &templates, &gone) } else { Vec::new() };
     gone.extend(unmatched.iter().cloned());
     let total = jobs.len() + gone.len();
     for (i, path) in gone.iter().enumerate() {

@@ -42,8 +42,7 @@ pub(super) fn ingest(cfg: &Config, cwd: &Path) -> Result<Ingested> {
     let opts = sources::Options {
         fail_fast: false,
         generic: cfg.generic.clone(),
-        forget_missing: true,
-        forget_unmatched: true,
+        forget: sources::Forget { missing: true, unmatched: true },
         ..Default::default()
     };
     let mut batch = Batch::at_head_of("reckon watch".to_string(), &cfg.root);
