@@ -184,7 +184,8 @@ pub fn ingest(
     expand::adopt(root, &mut jobs, requests, &opts.configured);
     // First what is gone: its runs are removed before any file is written.
     let mut gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget.missing);
-    let unmatched = if opts.forget.unmatched { unmatched_paths(&stored, root, &templates, &gone) } else { Vec::new() };
+    let unmatched =
+        if opts.forget.unmatched { unmatched_paths(&stored, root, requests, &templates, &gone) } else { Vec::new() };
     gone.extend(unmatched.iter().cloned());
     let total = jobs.len() + gone.len();
     for (i, path) in gone.iter().enumerate() {
@@ -520,7 +521,19 @@ fn gone_paths(
 /// `bench-results/{date}/**/new/sample.json`) but that no template matches:
 /// logs a narrowed glob left out. A template without a literal folder
 /// claims no such paths (every log named on the command line would be one).
-fn unmatched_paths(stored: &Stored, root: &Path, templates: &[Option<PathTemplate>], gone: &[String]) -> Vec<String> {
+fn unmatched_paths(
+    stored: &Stored,
+    root: &Path,
+    requests: &[Request],
+    templates: &[Option<PathTemplate>],
+    gone: &[String],
+) -> Vec<String> {
+    // A source that is a plain path matches that one file.
+    let plain: std::collections::HashSet<String> = requests
+        .iter()
+        .filter(|r| !PathTemplate::is_pattern(&r.path))
+        .map(|r| display_path(root, &root.join(&r.path)).to_string_lossy().into_owned())
+        .collect();
     let templates: Vec<&PathTemplate> = templates.iter().flatten().collect();
     let folders: Vec<String> = templates.iter().filter_map(|t| literal_folder(t.text())).collect();
     if folders.is_empty() {
@@ -528,7 +541,7 @@ fn unmatched_paths(stored: &Stored, root: &Path, templates: &[Option<PathTemplat
     }
     let mut out: Vec<String> = stored
         .keys()
-        .filter(|s| !Path::new(s.as_str()).is_absolute() && !gone.contains(s))
+        .filter(|s| !Path::new(s.as_str()).is_absolute() && !gone.contains(s) && !plain.contains(s.as_str()))
         .filter(|s| folders.iter().any(|f| s.strip_prefix(f.as_str()).is_some_and(|rest| rest.starts_with('/'))))
         .filter(|s| templates.iter().all(|t| t.captures(root, &root.join(s.as_str())).is_none()))
         .cloned()
