@@ -21,7 +21,7 @@ use common::{copy_dir, fixtures, Sandbox};
 
 /// The ratchet: true positives at least (recall's floor until it reaches
 /// 80%).
-const TRUE_POSITIVES_AT_LEAST: usize = 51;
+const TRUE_POSITIVES_AT_LEAST: usize = 54;
 
 const DOMAINS: [&str; 6] = ["serving", "kernels", "caches", "training", "compilers", "storage"];
 

@@ -37,6 +37,10 @@ clients = ["client", "clients"]
 
 [points]
 "saturation" = "the largest clients"
+
+[metrics.p50_ms]
+direction = "lower"
+margin = 0.05
 "#;
 
 /// The brokers' log: three trials a cell, a fraction of a percent apart.
@@ -90,8 +94,8 @@ fn pairs(xs: &[(&str, &str)]) -> Vec<(String, String)> {
 #[test]
 fn values_are_read_at_the_points_written_after_them() {
     let all = lint(&[
-        "Kestrel's p50 is about 9 ms at 1 client and about 4.0 ms at 64 clients.",
-        "Kestrel's p50 improves with more clients, from about 9 ms at 1 client to about 6.0 ms at 64 clients.",
+        "Kestrel's p50 is about 9.0 ms at 1 client and about 4.0 ms at 64 clients.",
+        "Kestrel's p50 improves with more clients, from about 9.0 ms at 1 client to about 6.0 ms at 64 clients.",
     ]);
     assert_eq!(
         read_as(&all, 0),
@@ -152,4 +156,63 @@ fn a_statement_no_form_reads_is_said_with_the_words_lint_does_not_understand() {
     let all = lint(&["Kestrel's p50 collapses at 64 clients."]);
     assert!(read_as(&all, 0).is_empty(), "{all:#?}");
     assert!(unread(&all, 0).iter().any(|r| r.contains("`collapses`")), "{all:#?}");
+}
+
+#[test]
+fn a_series_insensitive_to_a_param_is_the_same_at_each_of_its_points() {
+    let all = lint(&[
+        "Osprey's p50 is insensitive to clients up to 16.",
+        "Osprey's p50 is insensitive to the number of clients.",
+        "Clients make no measurable difference to Osprey's p50 up to 16 clients.",
+    ]);
+    // (`≈ 1` within the metric's margin, 5%.)
+    let up_to_16 = pairs(&[
+        ("osprey on p50_ms at clients = 4 / at clients = 1 ≈ 1 within 5%", "holds"),
+        ("osprey on p50_ms at clients = 16 / at clients = 1 ≈ 1 within 5%", "holds"),
+    ]);
+    assert_eq!(read_as(&all, 0), up_to_16, "{all:#?}");
+    // Over every point of the sweep it is not: 18 ms at 64 clients.
+    let every = read_as(&all, 1);
+    assert_eq!(every.len(), 3, "{all:#?}");
+    assert_eq!(
+        every[2],
+        ("osprey on p50_ms at clients = 64 / at clients = 1 ≈ 1 within 5%".into(), "contradicted".into())
+    );
+    assert_eq!(read_as(&all, 2), up_to_16, "{all:#?}");
+}
+
+#[test]
+fn two_series_the_same_are_a_match_and_the_best_or_within_noise_of_it_matches_or_beats_the_others() {
+    let all = lint(&[
+        "Kestrel and Osprey show no difference in throughput.",
+        "Kestrel has the same throughput as Osprey.",
+        "Kestrel and Osprey are within noise of each other on throughput.",
+        "Heron has the same throughput as Kestrel.",
+        "Kestrel is the fastest or within noise of the fastest on throughput at every client count.",
+        "Heron is the fastest or within noise of the fastest on throughput at every client count.",
+    ]);
+    let same = pairs(&[("kestrel matches osprey on ops_per_s for all clients", "holds")]);
+    assert_eq!(read_as(&all, 0), same, "{all:#?}");
+    assert_eq!(read_as(&all, 1), same, "{all:#?}");
+    assert_eq!(read_as(&all, 2), same, "{all:#?}");
+    assert_eq!(read_as(&all, 3), pairs(&[("heron matches kestrel on ops_per_s for all clients", "contradicted")]));
+    assert_eq!(read_as(&all, 4), pairs(&[("kestrel matches or beats others on ops_per_s for all clients", "holds")]));
+    assert_eq!(
+        read_as(&all, 5),
+        pairs(&[("heron matches or beats others on ops_per_s for all clients", "contradicted")])
+    );
+}
+
+#[test]
+fn a_difference_in_the_metrics_unit_is_a_difference_of_the_two_series() {
+    let all = lint(&[
+        "At 16 clients Kestrel is 7 ms faster than Heron on p50.",
+        "At 16 clients Kestrel saves more than 5 ms per request over Heron on p50.",
+        "At 16 clients Kestrel saves more than 9 ms per request over Heron on p50.",
+        "At 16 clients Heron's p50 is 7 ms higher than Kestrel's.",
+    ]);
+    assert_eq!(read_as(&all, 0), pairs(&[("heron - kestrel on p50_ms at clients = 16 ≈ 7", "holds")]), "{all:#?}");
+    assert_eq!(read_as(&all, 1), pairs(&[("heron - kestrel on p50_ms at clients = 16 > 5", "holds")]), "{all:#?}");
+    assert_eq!(read_as(&all, 2), pairs(&[("heron - kestrel on p50_ms at clients = 16 > 9", "contradicted")]));
+    assert_eq!(read_as(&all, 3), pairs(&[("heron - kestrel on p50_ms at clients = 16 ≈ 7", "holds")]), "{all:#?}");
 }

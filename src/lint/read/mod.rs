@@ -11,6 +11,7 @@
 //! series from the block or the section. What each clause says is read in
 //! [`statement`].
 
+mod equal;
 mod metric;
 mod paired;
 mod ratio;
@@ -411,6 +412,8 @@ fn has_statement(c: &[Token], used: &[usize]) -> bool {
         || has(c, BEST)
         || has(c, &["slowest", "worst", "bottoms", "overtakes", "overtake", "overtook"])
         || has(c, MATCH)
+        || equal::same_phrase(c).is_some()
+        || has(c, &["insensitive", "unaffected", "independent"])
         || has(c, HIGHEST)
         || has(c, LOWEST)
         || (has(c, HIGHER) || has(c, LOWER)) && has(c, &["than"])
@@ -479,7 +482,13 @@ impl Clause<'_> {
             return;
         }
         let pairs = self.pairs();
-        let ratio_done = self.shapes() || self.within_of() || self.relative_change() || self.ratios() || self.changes();
+        let ratio_done = self.shapes()
+            || self.within_of()
+            || self.insensitive()
+            || self.difference()
+            || self.relative_change()
+            || self.ratios()
+            || self.changes();
         if !ratio_done {
             self.comparisons();
         }

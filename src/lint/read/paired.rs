@@ -7,6 +7,7 @@
 //! around it are not.
 
 use super::super::vocab::{Scope, Tok, Token, Unit};
+use super::equal::in_scope;
 use super::scope::{quantifier, scope_of};
 use super::statement::value_clause;
 use super::words::{word, HEDGE};
@@ -103,19 +104,7 @@ impl Clause<'_> {
     fn ends(&self) -> Option<(String, f64, f64)> {
         let scope = self.scope.as_ref()?;
         let p = scope.param();
-        let inside = |v: f64| match scope {
-            Scope::Range(_, op, x) => match *op {
-                "<=" => v <= *x,
-                "<" => v < *x,
-                ">=" => v >= *x,
-                _ => v > *x,
-            },
-            Scope::Between(_, lo, hi) => v >= *lo && v <= *hi,
-            Scope::Every(_) => true,
-            Scope::In(_, vs) => vs.contains(&v),
-            _ => false,
-        };
-        let held: Vec<f64> = self.vocab.param_values.get(p)?.iter().copied().filter(|v| inside(*v)).collect();
+        let held: Vec<f64> = self.vocab.param_values.get(p)?.iter().copied().filter(|v| in_scope(scope, *v)).collect();
         let (lo, hi) = (*held.first()?, *held.last()?);
         (lo < hi).then(|| (p.to_string(), lo, hi))
     }

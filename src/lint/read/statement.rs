@@ -100,11 +100,14 @@ impl Clause<'_> {
             ("<lit>", ">", true)
         } else if has(c, LOWEST) && !has(c, &["than"]) {
             ("<lit>", "<", true)
+        } else if superlative && has(c, &["or"]) && super::equal::same_phrase(c).is_some() {
+            // `the fastest or within noise of the fastest`
+            ("matches or beats", "", true)
         } else if superlative {
             ("beats", "", true)
         } else if has(c, MATCH) && has(c, &["beats", "exceeds", "outperforms"]) {
             ("matches or beats", "", false)
-        } else if has(c, MATCH) {
+        } else if has(c, MATCH) || super::equal::same_phrase(c).is_some() {
             ("matches", "", false)
         } else if good {
             ("beats", "", false)
@@ -153,6 +156,9 @@ impl Clause<'_> {
             r => format!("{subj} {r} {other_n} on {metric}{q_text}"),
         };
         self.push(&statement, false, cc, &cn);
+        if rel.starts_with("matches") {
+            self.used.extend(super::equal::same_phrase(self.c).unwrap_or_default());
+        }
     }
 
     /// The numbers left in the clause: values (`delivers 560 TFLOPS`, `is
@@ -297,7 +303,7 @@ fn than_a_number(c: &[Token]) -> bool {
 }
 
 /// The stated number in the metric's stored unit.
-fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f64 {
+pub(super) fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f64 {
     match &n.unit {
         Unit::Percent => n.value / 100.0,
         Unit::Time(secs) => {

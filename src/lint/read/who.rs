@@ -99,7 +99,8 @@ impl Sentence<'_> {
                 lent.subjects = subjects;
                 return None;
             }
-            return Some(Who { subjects, names, borrowed: None, mutual: !mutual.is_empty(), took });
+            let mutual = !mutual.is_empty() || super::equal::same_phrase(c).is_some();
+            return Some(Who { subjects, names, borrowed: None, mutual, took });
         }
         // `its p99 is more than twice baseline's`: baseline is compared with,
         // not the subject.
@@ -108,7 +109,8 @@ impl Sentence<'_> {
                 return None;
             }
         }
-        let mutual = !mutual.is_empty();
+        // (`X and Y show no difference`: the two together, as `each other`.)
+        let mutual = !mutual.is_empty() || super::equal::same_phrase(c).is_some();
         match names.first() {
             Some(s) => {
                 let borrowed =
