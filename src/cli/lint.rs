@@ -63,6 +63,9 @@ struct Found {
     problems: usize,
     /// Sentences not read for names reckon.toml does not know.
     unknown: usize,
+    /// Problems `--write` cannot wrap: in a sentence lint could not read
+    /// all of, or in a table cell.
+    by_hand: usize,
 }
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
@@ -84,7 +87,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
             errors += 1;
         }
     }
-    let Found { mut out, items, problems, unknown } = found;
+    let Found { mut out, items, problems, unknown, by_hand } = found;
     let text = if args.format == CheckFormat::Json {
         let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
             .map_err(|e| Error::io("<stdout>", e.into()))?;
@@ -94,8 +97,8 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
         if problems > 0 && args.format == CheckFormat::Human {
             let _ = writeln!(
                 out,
-                "reckon lint: {problems} contradicted or stale statement(s); \
-                 `--suggest` prints claim regions for them, `--write` wraps them"
+                "reckon lint: {problems} contradicted or stale statement(s); {}",
+                what_wraps(problems, by_hand)
             );
         }
         if unknown > 0 && args.format == CheckFormat::Human {
@@ -109,6 +112,21 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     };
     super::stdout_write(&text)?;
     Ok(super::exit_code(errors, ingest_failed, problems > 0))
+}
+
+/// What `--suggest` and `--write` do with the problems, true of them all:
+/// some may sit where no claim region can be written for them.
+fn what_wraps(problems: usize, by_hand: usize) -> String {
+    const BY_HAND: &str = "(lint could not read all of its sentence, or it sits in a table cell): write its claim \
+                           region by hand";
+    match by_hand {
+        0 => "`--suggest` prints claim regions for them, `--write` wraps them".to_string(),
+        k if k == problems => format!("none can be wrapped {BY_HAND}"),
+        k => format!(
+            "`--suggest` prints claim regions for {} of them, `--write` wraps those; {k} cannot be wrapped {BY_HAND}",
+            problems - k
+        ),
+    }
 }
 
 /// Lints one document into `found`, and with `--suggest` or `--write`
@@ -128,6 +146,11 @@ fn lint_document(
     let findings = linter.lint(Path::new(rel), &text).map_err(document::located(path, &original))?;
     found.problems += findings.iter().filter(|f| sel.fails(f)).count();
     found.unknown += report::unknown_names(&findings);
+    let (wrappable, _) = report::to_wrap(&findings, |f: &Finding| sel.fails(f));
+    found.by_hand += findings
+        .iter()
+        .filter(|f| sel.fails(f) && (f.in_table || !wrappable.iter().any(|w| std::ptr::eq(*w, *f))))
+        .count();
     match args.format {
         CheckFormat::Human => found.out.push_str(&report::human(rel, &findings, sel)),
         CheckFormat::Json => found.items.extend(report::json_items(rel, &findings, sel)),

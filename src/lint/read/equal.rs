@@ -43,7 +43,9 @@ pub(super) fn same_phrase(c: &[Token]) -> Option<Vec<usize>> {
                     continue;
                 }
                 let mut t: Vec<usize> = (no..=i).collect();
-                t.extend(then(i + 1, &["in", "on", "between"]));
+                t.extend(then(i + 1, &["in", "on"]));
+                // `no difference in wall time between X and Y`
+                t.extend((i + 1..c.len().min(i + 5)).find(|&k| w(k) == Some("between")));
                 t
             }
             _ => continue,

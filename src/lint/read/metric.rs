@@ -219,6 +219,22 @@ impl Sentence<'_> {
         // `X trails Y by 10%` with no metric anywhere around it: a race, of
         // speed (it was dropped unsaid).
         let race = || c.iter().filter_map(word).find(|w| RACE.contains(w)).map(str::to_string);
+        // `LMDB puts take 2.1 µs` where several metrics are kept in time
+        // (it was dropped unsaid).
+        let timed = c.iter().any(|t| matches!(&t.kind, Tok::Number(Number { unit: Unit::Time(_), .. })));
+        let in_time: Vec<String> = self
+            .vocab
+            .units
+            .iter()
+            .filter(|(_, u)| u.as_deref().and_then(time_unit).is_some())
+            .map(|(m, _)| format!("`{m}`"))
+            .collect();
+        if timed && speed.is_none() && offered.is_empty() && in_time.len() > 1 {
+            return Err(Some(format!(
+                "a time is stated and the project keeps several metrics in time ({}): name the one meant",
+                in_time.join(", ")
+            )));
+        }
         let Some(w) = speed.or_else(|| offered.is_empty().then(race).flatten()) else {
             // A comparison with no metric anywhere around it is said, never
             // dropped: `--all` lists every statement it found.

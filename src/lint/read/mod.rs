@@ -226,6 +226,13 @@ impl Sentence<'_> {
     /// One clause's items, with what it lends the clauses after it.
     fn read_clause(&self, c: &[Token], text: &str, lent: &mut Lent, out: &mut Vec<Item>) {
         let (vocab, preferred) = (self.vocab, self.preferred);
+        if let Some(reason) = scope::unsure_size(vocab, c, text).or_else(|| lent.unsure.clone()) {
+            lent.unsure = Some(reason.clone());
+            if has_statement(c, &[]) {
+                out.push(Item::Unjudged { reason });
+            }
+            return;
+        }
         let named = c.iter().find_map(metric_named).or_else(|| self.metric.clone());
         let (scope, mut used) = clause_scope(vocab, c, (lent.last_param.as_deref(), named.as_deref()), preferred);
         let sweep = scope::sweep_param(vocab, preferred);
@@ -576,14 +583,16 @@ mod tests {
         read(&v, &tokenize(&v, sentence), sentence, around, &[])
     }
 
+    /// A reading's statement (none of what is not a reading).
+    fn statement_of(item: Item) -> Option<String> {
+        match item {
+            Item::Reading(r) => Some(r.statement),
+            Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+        }
+    }
+
     fn statements(sentence: &str) -> Vec<String> {
-        readings(sentence, &Surroundings::default())
-            .into_iter()
-            .filter_map(|i| match i {
-                Item::Reading(r) => Some(r.statement),
-                Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-            })
-            .collect()
+        readings(sentence, &Surroundings::default()).into_iter().filter_map(statement_of).collect()
     }
 
     #[test]
@@ -933,10 +942,7 @@ mod tests {
         let read_as = |sentence: &str| -> Vec<String> {
             read(&v, &tokenize(&v, sentence), sentence, &Surroundings::default(), &[])
                 .into_iter()
-                .filter_map(|i| match i {
-                    Item::Reading(r) => Some(r.statement),
-                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-                })
+                .filter_map(statement_of)
                 .collect()
         };
         assert_eq!(
@@ -969,10 +975,7 @@ mod tests {
         let read_as = |sentence: &str| -> Vec<String> {
             read(&v, &tokenize(&v, sentence), sentence, &Surroundings::default(), &[])
                 .into_iter()
-                .filter_map(|i| match i {
-                    Item::Reading(r) => Some(r.statement),
-                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-                })
+                .filter_map(statement_of)
                 .collect()
         };
         assert_eq!(read_as("At N=512, Triton hits 77% of requests."), ["triton on hit_ratio at size = 512 ≈ 0.77"]);
@@ -999,13 +1002,7 @@ mod tests {
     fn subjects_lists_and_references() {
         let around = Surroundings { previous_subject: Some("cutlass".into()), ..Surroundings::default() };
         let read_as = |sentence: &str| -> Vec<String> {
-            readings(sentence, &around)
-                .into_iter()
-                .filter_map(|i| match i {
-                    Item::Reading(r) => Some(r.statement),
-                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-                })
-                .collect()
+            readings(sentence, &around).into_iter().filter_map(statement_of).collect()
         };
         assert_eq!(
             read_as("At N=512 the two hand-written kernels match each other on TFLOPS."),

@@ -96,16 +96,56 @@ fn size_unit(w: &str) -> Option<(f64, f64)> {
     })
 }
 
-/// The point a number with a size unit names: in bytes (decimal or binary,
-/// whichever the data hold), else as written.
-fn sized_value(vocab: &Vocabulary, param: &str, n: &Number, size: Option<(f64, f64)>) -> f64 {
+/// The point a number with a size unit names (`1 GB cache`): in the unit
+/// the param's name ends with (`cache_mb`: MB), else in bytes — the decimal
+/// or binary reading, whichever the data hold, else as written. `Err` with
+/// both readings when the data hold none and the two differ: which point
+/// is meant is not known.
+fn sized_value(vocab: &Vocabulary, param: &str, n: &Number, size: Option<(f64, f64)>) -> Result<f64, (f64, f64)> {
     let held = |v: f64| vocab.param_values.get(param).is_some_and(|vs| vs.contains(&v));
-    match size {
-        Some((dec, bin)) => {
-            [n.value * dec, n.value * bin, n.value].into_iter().find(|v| held(*v)).unwrap_or(n.value * dec)
-        }
-        None => point_value(vocab, param, n),
+    let Some((dec, bin)) = size else { return Ok(point_value(vocab, param, n)) };
+    let (pdec, pbin) = param.rsplit_once('_').and_then(|(_, u)| size_unit(u)).unwrap_or((1.0, 1.0));
+    let (decimal, binary) = (n.value * dec / pdec, n.value * bin / pbin);
+    match [decimal, binary, n.value].into_iter().find(|v| held(*v)) {
+        Some(v) => Ok(v),
+        None if (decimal - binary).abs() <= 1e-9 * decimal.abs() => Ok(decimal),
+        None => Err((decimal, binary)),
     }
+}
+
+/// A param a size is written before by the first word of its name (`10 KB
+/// values` of `value_size`, `4 KB blocks` of `block_bytes`): the one param
+/// so named.
+fn size_param(vocab: &Vocabulary, w: &str) -> Option<String> {
+    let stem = w.strip_suffix('s').unwrap_or(w);
+    let mut named = vocab.param_values.keys().filter(|p| p.split('_').next() == Some(stem) && p.contains('_'));
+    let p = named.next()?;
+    named.next().is_none().then(|| p.clone())
+}
+
+/// `With a 2 GB cache` where the data hold neither 2000 nor 2048 MB: why the
+/// point is not read, for the author.
+pub(super) fn unsure_size(vocab: &Vocabulary, tokens: &[Token], text: &str) -> Option<String> {
+    tokens.iter().enumerate().find_map(|(i, t)| {
+        let Tok::Number(n) = &t.kind else { return None };
+        let mut j = i + 1;
+        if matches!(tokens.get(j).map(|t| &t.kind), Some(Tok::Punct('-'))) {
+            j += 1;
+        }
+        let size = size_unit(word(tokens.get(j)?)?)?;
+        let p = match &tokens.get(j + 1)?.kind {
+            Tok::Mention(Meaning::Param(p)) => p.clone(),
+            Tok::Word(w) => size_param(vocab, w)?,
+            _ => return None,
+        };
+        let (decimal, binary) = sized_value(vocab, &p, n, Some(size)).err()?;
+        let (f, written) = (format_number, &text[t.start..tokens[j].end]);
+        Some(format!(
+            "`{written}` is {} or {} in `{p}`'s unit and the data hold neither: write the point as `{p} = …`",
+            f(decimal),
+            f(binary)
+        ))
+    })
 }
 
 /// `16 MB`, `1 GB` right after a number, where one param is kept in a
@@ -166,7 +206,12 @@ fn first_scope(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usiz
                 if size.is_some() {
                     j += 1;
                 }
-                let Some(Tok::Mention(Meaning::Param(p))) = tokens.get(j).map(|t| &t.kind) else {
+                let named = match tokens.get(j).map(|t| &t.kind) {
+                    Some(Tok::Mention(Meaning::Param(p))) => Some(p.clone()),
+                    Some(Tok::Word(w)) if size.is_some() => size_param(vocab, w),
+                    _ => None,
+                };
+                let Some(p) = named.as_ref() else {
                     // `at 16 MB` of a param kept in MB (`cache_mb`).
                     if let Some(at) = size_point(vocab, tokens, i, n) {
                         used.extend([i, i + 1]);
@@ -175,9 +220,9 @@ fn first_scope(vocab: &Vocabulary, tokens: &[Token]) -> (Option<Scope>, Vec<usiz
                     }
                     continue;
                 };
+                let Ok(value) = sized_value(vocab, p, n, size) else { continue };
                 used.extend(i..=j);
                 let before = words_before(tokens, i, 2);
-                let value = sized_value(vocab, p, n, size);
                 // `from 1 client to saturation`, `from 4 to 64 threads`
                 if before.first() == Some(&"from") {
                     if let Some((rest, Some(hi))) = next_point(tokens, j + 1, p) {

@@ -24,6 +24,9 @@ pub(super) struct Lent {
     /// The metric an earlier clause read (`X is the fastest kernel, 10%
     /// ahead of Y`: the clause after speaks of the same).
     pub(super) metric: Option<String>,
+    /// A size whose point is not known (`a 2 GB cache` the data hold in
+    /// neither reading): why, for every clause after it.
+    pub(super) unsure: Option<String>,
 }
 
 /// Whom a clause speaks of.

@@ -182,22 +182,8 @@ pub(super) fn compared_with(c: &[Token], i: usize) -> bool {
 /// The series at `i` follows a word that makes it the one compared with
 /// (`than X`, `behind X`, `over X`), not the subject.
 pub(super) fn object_word(c: &[Token], i: usize) -> bool {
-    const AFTER: &[&str] = &[
-        "than",
-        "against",
-        "behind",
-        "beats",
-        "beat",
-        "ties",
-        "matches",
-        "trails",
-        "outperforms",
-        "overtakes",
-        "versus",
-        "vs",
-        "over",
-    ];
-    words_before(c, i, 1).first().is_some_and(|w| AFTER.contains(w))
+    // (`of` and `to` name what is compared only after a comparative.)
+    words_before(c, i, 1).first().is_some_and(|w| OBJECT.contains(w) && !matches!(*w, "of" | "to"))
 }
 
 /// `it`, `its`, `they`, `their` before token `i`, heading the clause: only
