@@ -65,7 +65,16 @@ fn rate(steps: &[f64], rule: Rule, wrong: Folded) -> f64 {
             fold(&ph, &pc, Quantifier::All).verdict == wrong
         })
         .count();
-    hits as f64 / SEEDS as f64
+    let r = hits as f64 / SEEDS as f64;
+    // `RECKON_NULL_RATES=1 cargo test --lib step_null_tests` prints each rate.
+    let rule_text = match rule {
+        Rule::Trend(test, m) => format!("trend ({test:?}, margin {m})"),
+        Rule::Step { bound, below, strict } => format!("step bound {bound} (below {below}, strict {strict})"),
+    };
+    if std::env::var_os("RECKON_NULL_RATES").is_some() {
+        say!("{rule_text}, steps {steps:?}: {wrong:?} in {r:.4} of {SEEDS} seeds (α = {ALPHA})");
+    }
+    r
 }
 
 /// Steps: the first `first`, the rest `rest`.
