@@ -130,6 +130,10 @@ pub(crate) struct Vocabulary {
     /// Metrics kept as fractions — named for one (`hit_ratio`, `mfu`) and
     /// every value in 0..=1 — of which `77%` is 0.77.
     pub fractions: BTreeSet<String>,
+    /// The series param and the words prose writes for it (its name, with
+    /// spaces for `_`, and its aliases; lowercase): `8 threads` of a series
+    /// `threads` is a point of the curve across the series.
+    pub series_param: (String, Vec<String>),
 }
 
 impl Vocabulary {
@@ -215,6 +219,7 @@ impl Vocabulary {
             shared_values: param_values.iter().map(|(p, v)| (p.clone(), v.len())).collect(),
             metric_shared: BTreeMap::new(),
             fractions: BTreeSet::new(),
+            series_param: (options.series.clone(), series_words(options)),
             param_values,
             data: super::setup::Data { series: series.clone(), params: params.clone() },
         }
@@ -224,6 +229,16 @@ impl Vocabulary {
     pub(crate) fn unit(&self, metric: &str) -> Option<&str> {
         self.units.get(metric).and_then(|u| u.as_deref())
     }
+}
+
+/// The words for the series param: its name (`_` also as a space) and its
+/// aliases, lowercase.
+fn series_words(options: &Options) -> Vec<String> {
+    let p = &options.series;
+    let mut words = vec![p.to_ascii_lowercase(), p.replace('_', " ").to_ascii_lowercase()];
+    words.extend(options.aliases.get(p).into_iter().flatten().map(|a| a.to_ascii_lowercase()));
+    words.dedup();
+    words
 }
 
 /// For each param, how many of its values every series has runs at (one

@@ -11,6 +11,7 @@
 //! series from the block or the section. What each clause says is read in
 //! [`statement`].
 
+mod curves;
 mod equal;
 mod metric;
 mod paired;
@@ -246,6 +247,10 @@ impl Sentence<'_> {
         let statement = has_statement(c, &used);
         take_values(c, sweep.as_deref(), &mut lent.values, &mut used);
         let series = series_in(c);
+        if let Some(item) = curves::series_trend(vocab, c, named.as_deref()) {
+            out.push(item);
+            return;
+        }
         if series.is_empty() && !statement {
             // `At 16 req/s, …`: a point for the clauses after it (`…, except at
             // …` takes back what the clauses before said: unread).
@@ -490,6 +495,7 @@ impl Clause<'_> {
         }
         let pairs = self.pairs();
         let ratio_done = self.shapes()
+            || self.curves()
             || self.within_of()
             || self.insensitive()
             || self.difference()
