@@ -20,8 +20,6 @@ pub(super) struct Work {
     pub(super) job: Job,
     pub(super) shown: PathBuf,
     pub(super) shown_str: String,
-    /// The labels the source is recorded with (a `sweep` label among them).
-    pub(super) source_labels: BTreeMap<String, Value>,
     pub(super) seen: Seen,
     /// Decided when the file is written, so that git's history walk runs
     /// while files are read and parsed.
@@ -71,14 +69,10 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
     let shown_str = shown.to_string_lossy().into_owned();
     // The source's record keeps the sweep label with the others, so the same
     // bytes given another sweep are reported as relabelled.
-    let mut source_labels = job.labels.clone();
-    if let Some(s) = &job.sweep {
-        source_labels.insert("sweep".into(), Value::Text(s.clone()));
-    }
     let rel = crate::ingest::template::slashed(&shown);
     let mut seen = seen_of(&meta);
     let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
-    let labels_json = crate::store::labels_json(&source_labels);
+    let labels_json = crate::store::labels_json(&source_labels(&job));
     let stored = stored.get(&shown_str).and_then(Option::as_ref).filter(|s| s.labels == labels_json);
     if let Some(s) = stored.filter(|s| same_file(&s.seen, &seen)) {
         // The bytes are the ones ingested; only the run time can have moved
@@ -119,7 +113,18 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
         }
         None => later_run_time(path, &rel, fixed, &meta, git)?,
     };
-    Ok(Examined::Parse(Box::new(Work { job, shown, shown_str, source_labels, seen, time, sweep })))
+    Ok(Examined::Parse(Box::new(Work { job, shown, shown_str, seen, time, sweep })))
+}
+
+/// The labels a job's source is recorded with: its labels and its `sweep`.
+/// Made when needed, not kept with each file waiting to be parsed (a copy
+/// of every file's labels held for an ingest of 30,000 files).
+pub(super) fn source_labels(job: &Job) -> BTreeMap<String, Value> {
+    let mut labels = job.labels.clone();
+    if let Some(s) = &job.sweep {
+        labels.insert("sweep".into(), Value::Text(s.clone()));
+    }
+    labels
 }
 
 /// Whether the run time stored with a source is the one its runs get now:

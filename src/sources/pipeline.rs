@@ -309,11 +309,12 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
 /// when the time comes from it). `None` when this very file is stored.
 fn begin(writer: &mut Writer, w: &Work, git: &GitView, hash: &str, format: Format) -> Result<Option<RunTime>> {
     let time = w.time.resolve(git)?;
+    let labels = super::examine::source_labels(&w.job);
     let src = NewSource {
         path: &w.shown_str,
         hash,
         format: format.name(),
-        labels: &w.source_labels,
+        labels: &labels,
         seen: w.seen.clone(),
         time: Some(&time),
     };
