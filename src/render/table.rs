@@ -236,6 +236,7 @@ fn several_metrics(
     agg: Agg,
 ) -> Result<Table, RegionError> {
     let series = args.required("series")?;
+    unknown_series(ctx, series)?;
     let metrics = args.list("metrics");
     let series_filter = Filter::eq(&ctx.settings.series, Literal::Text(series.to_string()));
     let mut pivots = Vec::new();
@@ -264,6 +265,27 @@ fn several_metrics(
         })
         .collect();
     Ok(Table { row_keys: keys, columns, pivots })
+}
+
+/// `series=` naming no series (a typo, the series' param) would pass as a
+/// header with no row: an error naming the series, as in a claim.
+fn unknown_series(ctx: &Context, series: &str) -> Result<(), RegionError> {
+    let param = &ctx.settings.series;
+    let canonical = ctx.dataset.value_name(param, series).ok().flatten().unwrap_or_else(|| series.to_string());
+    let mut held = ctx.dataset.param_values(param);
+    if held.is_empty() || held.contains(&canonical) {
+        return Ok(());
+    }
+    held.sort();
+    let known: Vec<String> = held.iter().map(|v| format!("`{v}`")).collect();
+    Err(RegionError::new(
+        Some("series"),
+        format!(
+            "series=`{}`: no run has that value of `{param}`; the series are: {}",
+            crate::syntax::excerpt(series),
+            known.join(", ")
+        ),
+    ))
 }
 
 /// `ratio=A/B,…`: a column per ratio of two columns, row by row.
