@@ -247,3 +247,250 @@ fn no_file_silences_the_crate_lints() {
     let paid: Vec<_> = debts.difference(&silenced).collect();
     assert!(paid.is_empty(), "remove these paid debts from LINT_DEBTS: {paid:?}");
 }
+
+/// Non-test code of a source file: its lines before `#[cfg(test)]`, comments cut.
+fn code_of(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .take_while(|l| !l.starts_with("#[cfg(test)]"))
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split("//").next().unwrap_or("").to_owned()))
+        .collect()
+}
+
+/// The non-test source files under `src/` (unit-test files left out), each
+/// with its code lines.
+fn source_code() -> Vec<(String, Vec<(usize, String)>)> {
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    files.sort();
+    files
+        .iter()
+        .map(|f| (relative(f), f))
+        .filter(|(rel, _)| !rel.ends_with("/tests.rs") && !rel.contains("/tests/"))
+        .map(|(rel, f)| (rel, code_of(&fs::read_to_string(f).expect("source file is readable"))))
+        .collect()
+}
+
+/// Checks one rule over every source file: `hit` says whether a code line
+/// breaks it; the files that do must be exactly `debts`.
+fn rule(name: &str, debts: &[&str], hit: impl Fn(&str, &str) -> bool) {
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for (rel, lines) in source_code() {
+        if let Some((n, _)) = lines.iter().find(|(_, l)| hit(&rel, l)) {
+            found.insert(rel, *n);
+        }
+    }
+    let debts: BTreeSet<&str> = debts.iter().copied().collect();
+    let new: Vec<String> =
+        found.iter().filter(|(f, _)| !debts.contains(f.as_str())).map(|(f, n)| format!("{f}:{n}")).collect();
+    assert!(new.is_empty(), "{name}: {new:?}");
+    let paid: Vec<_> = debts.iter().filter(|f| !found.contains_key(**f)).collect();
+    assert!(paid.is_empty(), "{name}: remove these paid debts from its list: {paid:?}");
+}
+
+/// Files holding process-wide mutable state today.
+const STATE_DEBTS: &[&str] =
+    &["src/cli/complete.rs", "src/ingest/limit.rs", "src/store/lock.rs", "src/store/writer.rs"];
+
+/// No process-wide state: a setting reaches the code that uses it as an
+/// argument (from the `Project` a command resolves), never through a
+/// `static` set once by whichever project was read first. Compiled
+/// constants (`LazyLock<Regex>`) are not state.
+#[test]
+fn no_process_wide_state() {
+    let mutable = ["Atomic", "Mutex", "RwLock", "OnceLock", "OnceCell", "RefCell", "Cell<", "static mut"];
+    rule("process-wide state (pass it down from the command's Project instead)", STATE_DEBTS, |_, line| {
+        let line = line.trim_start();
+        let is_static = line.starts_with("static ") || line.starts_with("pub static ") || line.contains(" static ");
+        (is_static && !line.contains("'static") && mutable.iter().any(|m| line.contains(m)))
+            || line.contains("thread_local!")
+    });
+}
+
+/// Files leaking memory on purpose today.
+const LEAK_DEBTS: &[&str] = &["src/cli/project.rs"];
+
+/// What a command loads it owns: nothing is leaked to outlive it.
+#[test]
+fn nothing_is_leaked() {
+    rule("Box::leak (let the command own it)", LEAK_DEBTS, |_, line| line.contains("Box::leak"));
+}
+
+/// Files writing JSON outside the CLI today.
+const JSON_DEBTS: &[&str] = &[
+    "src/lint/report.rs",
+    "src/query/export.rs",
+    "src/query/output.rs",
+    "src/report/ci/sarif.rs",
+    "src/sweep_diff/show.rs",
+];
+
+/// JSON only in the CLI, and only from typed reports: `json!` nowhere
+/// outside tests, and `serde_json` serializing only in `src/cli/` (the store
+/// encodes a run's params with it, which is storage, not output).
+#[test]
+fn json_only_in_cli() {
+    const STORAGE: &[&str] = &["src/store/params.rs"];
+    rule(
+        "JSON built outside cli/ or with json! (derive Serialize on a report type in cli/reporter)",
+        JSON_DEBTS,
+        |rel, line| {
+            let serializes = line.contains("serde_json::to_") || line.contains("to_string_pretty");
+            line.contains("json!(") && !rel.starts_with("src/cli/")
+                || serializes && !rel.starts_with("src/cli/") && !STORAGE.contains(&rel)
+        },
+    );
+    rule("json! in the CLI (derive Serialize on a report type in cli/reporter)", CLI_JSON_DEBTS, |rel, line| {
+        rel.starts_with("src/cli/") && line.contains("json!(")
+    });
+}
+
+/// CLI files building JSON with `json!` today.
+const CLI_JSON_DEBTS: &[&str] = &["src/cli/lint.rs", "src/cli/reporter/json.rs", "src/cli/runs.rs"];
+
+/// Files using `Error::Usage` for what is not a usage mistake today: an
+/// invariant of reckon's own broken (`internal:`), or control flow.
+const USAGE_DEBTS: &[&str] = &["src/sources/pipeline.rs", "src/store/run_writer.rs", "src/store/writer.rs"];
+
+/// `Error::Usage` means the researcher used reckon wrong; a broken
+/// invariant is `Error::Internal` (a bug in reckon, never a fault in a log).
+#[test]
+fn usage_means_a_usage_mistake() {
+    rule("Error::usage for an internal error or control flow", USAGE_DEBTS, |_, line| {
+        (line.contains("usage(") || line.contains("Usage("))
+            && (line.contains("\"internal") || line.contains("\"skipped"))
+    });
+}
+
+/// Files handing a region's arguments around as string pairs today.
+const PAIR_DEBTS: &[&str] = &["src/render/args.rs", "src/review/evaluate.rs"];
+
+/// A region's arguments are parsed once, by `doc`, into the region's typed
+/// spec: no stage after it takes them as `(String, String)` pairs.
+#[test]
+fn region_arguments_are_typed() {
+    rule("region arguments as string pairs (take the region's spec)", PAIR_DEBTS, |rel, line| {
+        ["src/doc/", "src/render/", "src/review/", "src/report/"].iter().any(|d| rel.starts_with(d))
+            && line.contains("Vec<(String, String)>")
+    });
+}
+
+/// A source file's module path: `src/query/pivot.rs` → `query::pivot`,
+/// `src/query/filter/mod.rs` → `query::filter`.
+fn module_path(rel: &str) -> Vec<String> {
+    let rest = rel.strip_prefix("src/").unwrap_or(rel).strip_suffix(".rs").unwrap_or(rel);
+    let mut parts: Vec<String> = rest.split('/').map(str::to_owned).collect();
+    if parts.last().is_some_and(|p| p == "mod" || p == "lib" || p == "main") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The paths a file's code names through `crate::` and `super::`, groups
+/// (`super::{a::X, b}`) expanded one level, resolved against its module.
+fn named_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
+    let ident = |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+    let mut out = Vec::new();
+    for (prefix, base) in [
+        ("crate::", Vec::new()),
+        ("super::", {
+            // `super` is the parent module, whether the file is `x.rs` or `x/mod.rs`.
+            let mut parent = module.to_vec();
+            parent.pop();
+            parent
+        }),
+    ] {
+        let mut rest = code;
+        while let Some(at) = rest.find(prefix) {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at + prefix.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let mut heads = Vec::new();
+            if let Some(group) = rest.strip_prefix('{') {
+                for item in group.split('}').next().unwrap_or("").split(',') {
+                    heads.push(item.trim().to_owned());
+                }
+            } else {
+                heads.push(rest.to_owned());
+            }
+            for head in heads {
+                let mut path = base.clone();
+                let mut tail = head.as_str();
+                loop {
+                    let name = ident(tail);
+                    if name.is_empty() {
+                        break;
+                    }
+                    tail = &tail[name.len()..];
+                    path.push(name);
+                    match tail.strip_prefix("::") {
+                        Some(t) if !t.starts_with('{') => tail = t,
+                        _ => break,
+                    }
+                }
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// Imports that form a cycle between files today (each as `a.rs ↔ b.rs`).
+const CYCLE_DEBTS: &[&str] = &[
+    "src/doc/note.rs ↔ src/doc/splice.rs",
+    "src/lint/number.rs ↔ src/lint/vocab.rs",
+    "src/lint/read/equal.rs ↔ src/lint/read/statement.rs",
+    "src/lint/read/mod.rs ↔ src/lint/vocab.rs",
+    "src/lint/setup.rs ↔ src/lint/vocab.rs",
+    "src/query/dataset.rs ↔ src/query/pivot.rs",
+    "src/report/forge.rs ↔ src/report/provenance.rs",
+];
+
+/// No two files import each other (directly or through others): an idea
+/// lives in one file and the files that use it rank after it. A file's own
+/// ancestors (`super::X` defined in `mod.rs`) and descendants are its
+/// module's, not other files, and are left out.
+#[test]
+fn no_import_cycle_between_files() {
+    let code = source_code();
+    let modules: BTreeMap<Vec<String>, String> = code.iter().map(|(rel, _)| (module_path(rel), rel.clone())).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (rel, lines) in &code {
+        let module = module_path(rel);
+        let text: String = lines.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>().join("\n");
+        for path in named_paths(&module, &text) {
+            let target = (1..=path.len()).rev().find_map(|n| modules.get(&path[..n]).map(|f| (n, f)));
+            let Some((n, file)) = target else { continue };
+            let target_module = &path[..n];
+            let related = module.starts_with(target_module) || target_module.starts_with(&module);
+            if !related {
+                edges.entry(rel.clone()).or_default().insert(file.clone());
+            }
+        }
+    }
+    let mut cycles = BTreeSet::new();
+    for (a, targets) in &edges {
+        for b in targets {
+            // b reaches a again?
+            let mut seen = BTreeSet::new();
+            let mut stack = vec![b.clone()];
+            while let Some(f) = stack.pop() {
+                if &f == a {
+                    let (x, y) = if a < b { (a, b) } else { (b, a) };
+                    cycles.insert(format!("{x} ↔ {y}"));
+                    break;
+                }
+                if seen.insert(f.clone()) {
+                    stack.extend(edges.get(&f).into_iter().flatten().cloned());
+                }
+            }
+        }
+    }
+    let debts: BTreeSet<String> = CYCLE_DEBTS.iter().map(|s| (*s).to_owned()).collect();
+    let new: Vec<_> = cycles.difference(&debts).collect();
+    assert!(new.is_empty(), "files importing each other (move the shared idea into one of them, or a third): {new:?}");
+    let paid: Vec<_> = debts.difference(&cycles).collect();
+    assert!(paid.is_empty(), "remove these paid debts from CYCLE_DEBTS: {paid:?}");
+}
