@@ -303,7 +303,7 @@ mod tests {
     use super::*;
     use crate::query::filter::Fields;
     use crate::run::{RawRun, Value};
-    use crate::store::{Batch, NewSource, RunRecord, RunTime, Seen, Store};
+    use crate::store::{RunRecord, Store};
 
     /// The aggregation's contract on full records, comparing sweep dates as
     /// text (entries are (run index, value) in run time order).
@@ -379,20 +379,15 @@ mod tests {
 
     /// Adds a source of runs at `time`; each run is its params and value.
     fn add(store: &mut Store, path: &str, time: &str, runs: &[(Vec<(&str, Value)>, f64)]) {
-        let mut batch = Batch::new("test".into(), None);
-        let labels = BTreeMap::new();
-        let src = NewSource { path, hash: path, format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
-        let rt = RunTime { time: time.into(), origin: "log" };
-        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
-        for (i, (params, value)) in runs.iter().enumerate() {
-            let mut raw = RawRun::new(i as u64 + 1);
+        let raws = runs.iter().zip(1..).map(|((params, value), line)| {
+            let mut raw = RawRun::new(line);
             for (k, v) in params {
                 raw.param(*k, v.clone());
             }
             raw.metric("output_throughput", *value);
-            w.add_run(&raw, &labels, &rt).unwrap();
-        }
-        w.commit().unwrap();
+            raw
+        });
+        crate::store::builder::add_source(store, path, time, raws);
     }
 
     /// Runs that exercise every corner of grouping and filtering: a label

@@ -532,20 +532,9 @@ mod tests {
     /// (`_` for a space).
     fn slash_series_table(extra: &str) -> String {
         use crate::run::{RawRun, Value};
-        use crate::store::{Batch, NewSource, RunTime, Store};
+        use crate::store::Store;
         let mut store = Store::open_in_memory().unwrap();
-        let mut batch = Batch::new("test".into(), None);
-        let labels = std::collections::BTreeMap::new();
-        let src = NewSource {
-            path: "runs.jsonl",
-            hash: "runs",
-            format: "jsonl",
-            labels: &labels,
-            seen: crate::store::Seen::default(),
-            time: None,
-        };
-        let rt = RunTime { time: "2026-11-29T10:00:00Z".into(), origin: "log" };
-        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+        let mut raws = Vec::new();
         let mut line = 0;
         for (config, tput) in [("fp8 / tp2", 200.0), ("bf16", 100.0)] {
             for c in [1.0, 8.0] {
@@ -555,11 +544,11 @@ mod tests {
                     raw.param("config", Value::Text(config.into()));
                     raw.param("concurrency", Value::Num(c));
                     raw.metric("output_throughput", tput * c + rep);
-                    w.add_run(&raw, &labels, &rt).unwrap();
+                    raws.push(raw);
                 }
             }
         }
-        w.commit().unwrap();
+        crate::store::builder::add_source(&mut store, "runs.jsonl", "2026-11-29T10:00:00Z", raws);
         let dataset = crate::query::Dataset::load(&store).unwrap();
         let settings = crate::render::Settings {
             series: "config".into(),

@@ -1,6 +1,9 @@
-//! A store with given runs, for unit tests of the stages above the store
-//! (query, render, claims): each source is one log of runs at one time, as
-//! ingest would write it, without a log file or a parser in between.
+//! A store with given runs, for unit tests of the store and of the stages
+//! above it (query, render, claims): each source is one log of runs, written
+//! as ingest writes a file — packed as ingest's parser thread packs it (the
+//! params encoded with the labels by [`encode_params`], the metrics by the
+//! file's index in a [`RunBatch`]) and handed to the writer's `add_packed`,
+//! the one write path there is — without a log file or a parser in between.
 //!
 //! ```ignore
 //! let store = StoreBuilder::new()
@@ -10,11 +13,17 @@
 
 use std::collections::BTreeMap;
 
-use super::{Batch, NewSource, RunTime, Seen, Store};
-use crate::run::{RawRun, Value};
+use super::{encode_params, Batch, NewSource, RunTime, Seen, Store, Writer};
+use crate::run::{MetricNames, RawRun, RunBatch, Value};
+use crate::Result;
 
 /// The metric every run of a [`StoreBuilder`] carries a value of.
 pub(crate) const METRIC: &str = "output_throughput";
+
+/// Runs per [`RunBatch`], as ingest's parser thread hands them over (its
+/// `BATCH_RUNS`): a file of more runs crosses in several batches, each
+/// naming only the metrics new to the file.
+const BATCH_RUNS: usize = 256;
 
 /// Builds an in-memory [`Store`] source by source. Every run carries one
 /// value of [`METRIC`]; a NaN value is stored as the missing measurement
@@ -64,9 +73,66 @@ pub(crate) fn add_source(store: &mut Store, path: &str, time: &str, runs: impl I
     let labels = BTreeMap::new();
     let src = NewSource { path, hash: path, format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
     let rt = RunTime { time: time.into(), origin: "log" };
-    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
-    for raw in runs {
-        w.add_run(&raw, &labels, &rt).unwrap();
+    let runs: Vec<RawRun> = runs.into_iter().collect();
+    write_source(store, &mut batch, &src, &rt, &runs).unwrap().expect("a new source");
+}
+
+/// Writes `runs` as one source in its own transaction, as an ingest of
+/// that one file does: begun, its runs added, ended and committed. `None`
+/// when this very file (path, bytes, labels, time) is stored already; an
+/// error, with nothing of the source kept, when a run is refused.
+pub(crate) fn write_source(
+    store: &mut Store,
+    batch: &mut Batch,
+    src: &NewSource,
+    time: &RunTime,
+    runs: &[RawRun],
+) -> Result<Option<u64>> {
+    let mut writer = store.writer(batch)?;
+    if !writer.begin_source(src)? {
+        writer.commit()?;
+        return Ok(None);
     }
-    w.commit().unwrap();
+    add_runs(&mut writer, src.labels, time, runs)?;
+    let written = writer.end_source()?;
+    writer.commit()?;
+    Ok(Some(written))
+}
+
+/// Adds every run of the source being written, in batches as ingest hands
+/// them over; stops at the first run refused (the caller abandons the
+/// source). Metric indices are the file's: call it once per source.
+pub(crate) fn add_runs(
+    w: &mut Writer,
+    labels: &BTreeMap<String, Value>,
+    time: &RunTime,
+    runs: &[RawRun],
+) -> Result<()> {
+    add_runs_by(w, labels, time, runs, BATCH_RUNS)
+}
+
+/// [`add_runs`] with `per_batch` runs to a [`RunBatch`].
+pub(crate) fn add_runs_by(
+    w: &mut Writer,
+    labels: &BTreeMap<String, Value>,
+    time: &RunTime,
+    runs: &[RawRun],
+    per_batch: usize,
+) -> Result<()> {
+    let mut names = MetricNames::default();
+    let mut json = String::new();
+    for part in runs.chunks(per_batch.max(1)) {
+        // What ingest's parser thread does with each run it reads.
+        let mut packed = RunBatch::default();
+        for run in part {
+            encode_params(run, labels, &mut json);
+            packed.push(run, &mut names, &json);
+        }
+        // What the writer's side of the pipeline does with each batch.
+        w.learn_metrics(&packed.new_metrics);
+        for run in packed.runs() {
+            w.add_packed(run, time)?;
+        }
+    }
+    Ok(())
 }

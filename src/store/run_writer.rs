@@ -1,38 +1,21 @@
 //! Runs into the store: a writer's run rows, the ids of their metrics and
 //! param sets (cached for the command), and their measurements held for
-//! insertion in key order. Runs come whole ([`RawRun`]) or packed by
-//! ingest's parser thread ([`PackedView`]).
+//! insertion in key order. Runs come packed by ingest's parser thread
+//! ([`PackedView`]), the one way runs go in (tests pack theirs the same
+//! way: `store::builder`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rusqlite::params;
 
-use super::params::encode_params;
 use super::units::Slot;
 use super::writer::PARAM_SET_CACHE_BYTES;
 use super::{AtDb, RunTime, Writer};
-use crate::run::{PackedView, RawRun, Value};
+use crate::run::PackedView;
 use crate::{Error, Result};
 
 impl Writer<'_> {
-    /// Adds one run. `labels` override params of the same name from the log.
-    pub fn add_run(&mut self, run: &RawRun, labels: &BTreeMap<String, Value>, default_time: &RunTime) -> Result<()> {
-        let mut json = std::mem::take(&mut self.json);
-        encode_params(run, labels, &mut json);
-        let added = self.add_encoded(run, &json, default_time);
-        self.json = json;
-        added
-    }
-
-    /// Adds one run whose params (merged with the labels) were already
-    /// encoded by [`encode_params`].
-    pub fn add_encoded(&mut self, run: &RawRun, params_json: &str, default_time: &RunTime) -> Result<()> {
-        let run_id = self.insert_run(run.line, run.time.as_deref(), params_json, default_time)?;
-        self.metric_ids_of(run)?;
-        self.push_values(run_id, run.metrics.iter().map(|m| m.value))
-    }
-
     /// Learns the metric names a batch of packed runs of the file being
     /// written introduces (see [`RunBatch`](crate::run::RunBatch)).
     pub fn learn_metrics(&mut self, names: &[(String, Option<String>)]) {
@@ -137,48 +120,9 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// The slots of a run's metrics, in its order, into `self.ids`; an error
-    /// when the run names a metric twice.
-    fn metric_ids_of(&mut self, run: &RawRun) -> Result<()> {
-        self.ids.clear();
-        let same = run.metrics.len() == self.last_metrics.len()
-            && run
-                .metrics
-                .iter()
-                .zip(&self.last_metrics)
-                .all(|(m, (name, unit, _))| m.name == *name && m.unit == *unit);
-        if same {
-            self.ids.extend(self.last_metrics.iter().map(|(_, _, slot)| *slot));
-            return Ok(());
-        }
-        for m in &run.metrics {
-            let slot = self.metric_slot(&m.name, m.unit.as_deref(), run.line)?;
-            self.ids.push(slot);
-        }
-        if let Some(twice) = named_twice(&self.ids) {
-            let name = run
-                .metrics
-                .iter()
-                .find(|m| self.metric_ids.get(&m.name).map(|s| s.id) == Some(twice))
-                .map_or("?", |m| &m.name);
-            // The run row goes with the source's savepoint.
-            return Err(Error::DuplicateMetric { path: PathBuf::new(), line: run.line, metric: name.to_owned() });
-        }
-        self.last_metrics.clear();
-        self.last_metrics.extend(
-            run.metrics
-                .iter()
-                .map(|m| (m.name.clone(), m.unit.clone()))
-                .zip(&self.ids)
-                .map(|((name, unit), slot)| (name, unit, *slot)),
-        );
-        Ok(())
-    }
-
     /// Empties the metric id caches (their rows were deleted or rolled back).
     pub(super) fn forget_metric_ids(&mut self) {
         self.metric_ids.clear();
-        self.last_metrics.clear();
         self.forget_file_ids();
     }
 

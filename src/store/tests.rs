@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use rusqlite::Connection;
 
+use super::builder::{add_runs, add_runs_by, write_source};
 use super::writer::PARAM_SET_CACHE_BYTES;
 use super::*;
 use crate::metric::Direction;
@@ -31,31 +32,27 @@ fn a_source_goes_in_whole_and_only_once() {
     let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
     let seen = Seen { size: 10, mtime_ns: Some(7), ..Seen::default() };
     let src = NewSource { path: "a.jsonl", hash: "h1", format: "sglang-jsonl", labels: &labels, seen, time: Some(&t) };
-    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
-    w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
-    w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
-    assert_eq!(w.commit().unwrap(), 2);
+    let runs = [run(1, 1.0, 92.7), run(2, 2.0, 175.0)];
+    assert_eq!(write_source(&mut store, &mut batch, &src, &t, &runs).unwrap(), Some(2));
     // The same file as stored — what a second ingest running at the same
     // time finds once the first has written it — is not written again
     // (cold trial: two ingests each wrote every file, the second replacing
     // the first's runs).
     let ids = store.runs().unwrap().iter().map(|r| r.id).collect::<Vec<_>>();
-    assert!(store.begin_source(&mut batch, &src).unwrap().is_none(), "already written");
+    assert_eq!(write_source(&mut store, &mut batch, &src, &t, &runs).unwrap(), None, "already written");
     assert_eq!(store.runs().unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), ids);
     // Other labels on the same path and bytes relabel it.
     let relabelled = BTreeMap::from([("config".to_string(), Value::Text("other".into()))]);
     let relabel = NewSource { labels: &relabelled, ..src.clone() };
-    store.begin_source(&mut batch, &relabel).unwrap().expect("relabelled").commit().unwrap();
+    write_source(&mut store, &mut batch, &relabel, &t, &[]).unwrap().expect("relabelled");
     let src = NewSource { labels: &labels, ..src.clone() };
-    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
-    w.add_run(&run(1, 1.0, 92.7), &labels, &t).unwrap();
-    w.add_run(&run(2, 2.0, 175.0), &labels, &t).unwrap();
-    w.commit().unwrap();
+    write_source(&mut store, &mut batch, &src, &t, &runs).unwrap().unwrap();
 
     // A source dropped without commit leaves nothing behind.
     let src2 = NewSource { hash: "h2", ..src.clone() };
-    let mut w = store.begin_source(&mut batch, &src2).unwrap().unwrap();
-    w.add_run(&run(1, 4.0, 318.2), &labels, &t).unwrap();
+    let mut w = store.writer(&mut batch).unwrap();
+    assert!(w.begin_source(&src2).unwrap());
+    add_runs(&mut w, &labels, &t, &[run(1, 4.0, 318.2)]).unwrap();
     drop(w);
 
     let runs = store.runs().unwrap();
@@ -85,11 +82,7 @@ fn a_path_ingested_again_replaces_its_runs_and_a_removed_path_leaves_no_trace() 
     let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
     let ingest = |store: &mut Store, batch: &mut Batch, path: &str, hash: &str, runs: &[RawRun]| {
         let src = NewSource { path, hash, format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
-        let mut w = store.begin_source(batch, &src).unwrap().unwrap();
-        for r in runs {
-            w.add_run(r, &labels, &t).unwrap();
-        }
-        w.commit().unwrap();
+        write_source(store, batch, &src, &t, runs).unwrap().unwrap();
     };
     ingest(&mut store, &mut batch, "a.jsonl", "h1", &[run(1, 1.0, 1.0), run(2, 2.0, 2.0)]);
     let mut only_in_b = run(1, 8.0, 8.0);
@@ -131,16 +124,15 @@ fn sources_share_a_transaction_and_a_failed_one_leaves_nothing_not_even_cached_i
     novel.metric("only_in_b", 3.0);
     let mut w = store.writer(&mut batch).unwrap();
     assert!(w.begin_source(&src("a")).unwrap());
-    w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+    add_runs(&mut w, &labels, &t, &[run(1, 1.0, 1.0)]).unwrap();
     assert_eq!(w.end_source().unwrap(), 1);
     // A new metric and param set, then the source fails: both go with it.
     assert!(w.begin_source(&src("b")).unwrap());
-    w.add_run(&novel, &labels, &t).unwrap();
+    add_runs(&mut w, &labels, &t, &[novel.clone()]).unwrap();
     w.abandon_source().unwrap();
     // The same names again must be created again, not taken from a cache.
     assert!(w.begin_source(&src("c")).unwrap());
-    w.add_run(&novel, &labels, &t).unwrap();
-    w.add_run(&run(2, 1.0, 1.5), &labels, &t).unwrap();
+    add_runs(&mut w, &labels, &t, &[novel, run(2, 1.0, 1.5)]).unwrap();
     assert_eq!(w.end_source().unwrap(), 2);
     w.commit().unwrap();
     drop(w);
@@ -164,19 +156,25 @@ fn the_param_set_cache_stays_bounded_and_sets_are_still_shared() {
     let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
     let src =
         NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
-    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
+    let mut w = store.writer(&mut batch).unwrap();
+    assert!(w.begin_source(&src).unwrap());
     // 200 distinct param sets of ~100 KB each: 20 MB of keys, more
     // than the cache holds; then the first set again.
     let big = "x".repeat(100_000);
-    for i in 0..201 {
-        let mut r = run(i + 1, (i % 200) as f64, 1.0);
-        r.param("note", Value::Text(big.clone()));
-        w.add_run(&r, &labels, &t).unwrap();
-        assert!(w.writer.param_set_bytes <= PARAM_SET_CACHE_BYTES);
-        let undo: usize = w.writer.source.as_ref().map_or(0, |s| s.new_sets.iter().map(String::len).sum());
-        assert!(undo <= PARAM_SET_CACHE_BYTES, "the rollback list is bounded like the cache: {undo} bytes");
-    }
+    let runs: Vec<RawRun> = (0..201)
+        .map(|i| {
+            let mut r = run(i + 1, (i % 200) as f64, 1.0);
+            r.param("note", Value::Text(big.clone()));
+            r
+        })
+        .collect();
+    add_runs_by(&mut w, &labels, &t, &runs, 1).unwrap();
+    assert!(w.param_set_bytes <= PARAM_SET_CACHE_BYTES);
+    let undo: usize = w.source.as_ref().map_or(0, |s| s.new_sets.iter().map(String::len).sum());
+    assert!(undo <= PARAM_SET_CACHE_BYTES, "the rollback list is bounded like the cache: {undo} bytes");
+    w.end_source().unwrap();
     w.commit().unwrap();
+    drop(w);
     let sets: i64 = store.conn.query_row("SELECT count(*) FROM param_set", [], |r| r.get(0)).unwrap();
     assert_eq!(sets, 200, "the repeated set is found in the database, not stored twice");
 }
@@ -191,10 +189,7 @@ fn runs_come_oldest_first_then_by_id() {
     {
         let src = NewSource { path: hash, hash, format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
         let t = RunTime { time: time.into(), origin: "log" };
-        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
-        w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
-        w.add_run(&run(2, 2.0, 2.0), &labels, &t).unwrap();
-        w.commit().unwrap();
+        write_source(&mut store, &mut batch, &src, &t, &[run(1, 1.0, 1.0), run(2, 2.0, 2.0)]).unwrap().unwrap();
     }
     let order: Vec<(String, u64)> = store.runs().unwrap().into_iter().map(|r| (r.source, r.line)).collect();
     let expect = [("h2", 1), ("h2", 2), ("h3", 1), ("h3", 2), ("h1", 1), ("h1", 2)];
@@ -232,20 +227,19 @@ fn a_metric_named_twice_in_a_record_is_refused_even_after_runs_that_named_it_onc
     let src = NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
     let mut w = store.writer(&mut batch).unwrap();
     assert!(w.begin_source(&src).unwrap());
-    w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
-    w.add_run(&run(2, 2.0, 2.0), &labels, &t).unwrap();
     // As many metrics as the runs before, one of them twice.
     let mut twice = RawRun::new(3);
     twice.param("max_concurrency", Value::Num(4.0));
     twice.metric("output_throughput", 3.0);
     twice.metric("output_throughput", 4.0);
-    let err = w.add_encoded(&twice, "{}", &t).unwrap_err().to_string();
+    let runs = [run(1, 1.0, 1.0), run(2, 2.0, 2.0), twice];
+    let err = add_runs(&mut w, &labels, &t, &runs).unwrap_err().to_string();
     assert!(err.contains("metric `output_throughput` appears twice"), "{err}");
     w.abandon_source().unwrap();
     // The source is gone whole; the writer goes on with the next one.
     let src2 = NewSource { path: "b", hash: "h2", ..src.clone() };
     assert!(w.begin_source(&src2).unwrap());
-    w.add_run(&run(1, 1.0, 5.0), &labels, &t).unwrap();
+    add_runs(&mut w, &labels, &t, &[run(1, 1.0, 5.0)]).unwrap();
     assert_eq!(w.end_source().unwrap(), 1);
     w.commit().unwrap();
     drop(w);
@@ -261,18 +255,19 @@ fn more_measurements_than_one_insert_holds_all_arrive_sorted_or_not() {
     let labels = BTreeMap::new();
     let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
     let src = NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: None };
-    let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
     // Runs whose metrics vary: some repeat the last run's names, some not.
-    for i in 0..1000u32 {
-        let mut r = RawRun::new(u64::from(i) + 1);
-        r.param("i", Value::Num(f64::from(i)));
-        for k in 0..(i % 7) {
-            r.metric(format!("m{k}"), f64::from(i * 10 + k));
-        }
-        r.metric("nan", f64::NAN);
-        w.add_run(&r, &labels, &t).unwrap();
-    }
-    w.commit().unwrap();
+    let runs: Vec<RawRun> = (0..1000u32)
+        .map(|i| {
+            let mut r = RawRun::new(u64::from(i) + 1);
+            r.param("i", Value::Num(f64::from(i)));
+            for k in 0..(i % 7) {
+                r.metric(format!("m{k}"), f64::from(i * 10 + k));
+            }
+            r.metric("nan", f64::NAN);
+            r
+        })
+        .collect();
+    write_source(&mut store, &mut batch, &src, &t, &runs).unwrap().unwrap();
     let count = |sql: &str| store.connection().query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
     let expected: u32 = (0..1000u32).map(|i| i % 7 + 1).sum();
     assert_eq!(count("SELECT count(*) FROM measurement"), i64::from(expected));
@@ -304,7 +299,10 @@ fn dump(store: &Store) -> Vec<String> {
 }
 
 #[test]
-fn packed_runs_write_what_whole_runs_write() {
+fn runs_write_the_same_rows_however_many_cross_in_one_batch() {
+    // A file's metric names cross once, in the batch that first uses them,
+    // and later batches name them by index: where the batches break must
+    // not change what is stored.
     let labels: BTreeMap<String, Value> = [("config".to_string(), Value::Text("a".into()))].into();
     let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
     let mut runs: Vec<RawRun> = (1..=40).map(|i| run(i, f64::from(u32::try_from(i).unwrap()), 10.0)).collect();
@@ -318,7 +316,7 @@ fn packed_runs_write_what_whole_runs_write() {
         r.metric("output_throughput", 3.0);
         r
     };
-    let write = |packed: bool, with_twice: bool| {
+    let write = |per_batch: usize, with_twice: bool| {
         let mut store = Store::open_in_memory().unwrap();
         let mut batch = Batch::new("test".into(), None);
         let mut w = store.writer(&mut batch).unwrap();
@@ -338,25 +336,7 @@ fn packed_runs_write_what_whole_runs_write() {
             if with_twice && n == 1 {
                 file.push(twice.clone());
             }
-            let added = if packed {
-                let (mut names, mut json) = (crate::run::MetricNames::default(), String::new());
-                let mut result = Ok(());
-                for part in file.chunks(4) {
-                    let mut b = crate::run::RunBatch::default();
-                    for r in part {
-                        encode_params(r, &labels, &mut json);
-                        b.push(r, &mut names, &json);
-                    }
-                    w.learn_metrics(&b.new_metrics);
-                    for v in b.runs() {
-                        result = result.and_then(|()| w.add_packed(v, &t));
-                    }
-                }
-                result
-            } else {
-                file.iter().try_for_each(|r| w.add_run(r, &labels, &t))
-            };
-            match added {
+            match add_runs_by(&mut w, &labels, &t, &file, per_batch) {
                 Ok(()) => assert_eq!(w.end_source().unwrap(), file.len() as u64),
                 Err(e) => {
                     assert!(e.to_string().contains("output_throughput"), "{e}");
@@ -369,10 +349,14 @@ fn packed_runs_write_what_whole_runs_write() {
         dump(&store)
     };
     for with_twice in [false, true] {
-        let whole = write(false, with_twice);
+        let whole = write(usize::MAX, with_twice);
         assert!(whole.len() > 100, "{}", whole.len());
-        assert_eq!(write(true, with_twice), whole, "a metric named twice: {with_twice}");
+        for per_batch in [1, 4] {
+            assert_eq!(write(per_batch, with_twice), whole, "{per_batch} a batch, a metric named twice: {with_twice}");
+        }
     }
+    // The file that names a metric twice is refused whole.
+    assert!(write(4, true).len() < write(4, false).len());
 }
 
 #[test]
@@ -392,19 +376,22 @@ fn a_source_that_fills_the_measurement_buffer_and_fails_takes_only_its_own_rows(
     };
     let mut w = store.writer(&mut batch).unwrap();
     assert!(w.begin_source(&src("a")).unwrap());
-    w.add_run(&run(1, 1.0, 1.0), &labels, &t).unwrap();
+    add_runs(&mut w, &labels, &t, &[run(1, 1.0, 1.0)]).unwrap();
     w.end_source().unwrap();
     // More rows than the buffer holds (they are inserted before the source
     // ends), then the source fails: the first source keeps its rows.
     assert!(w.begin_source(&src("big")).unwrap());
     let metrics = 128;
-    for line in 0..=FLUSH_ROWS / metrics {
-        let mut r = RawRun::new(line as u64 + 1);
-        for k in 0..metrics {
-            r.metric(format!("m{k}"), k as f64);
-        }
-        w.add_run(&r, &labels, &t).unwrap();
-    }
+    let big: Vec<RawRun> = (0..=FLUSH_ROWS / metrics)
+        .map(|line| {
+            let mut r = RawRun::new(line as u64 + 1);
+            for k in 0..metrics {
+                r.metric(format!("m{k}"), k as f64);
+            }
+            r
+        })
+        .collect();
+    add_runs(&mut w, &labels, &t, &big).unwrap();
     w.abandon_source().unwrap();
     w.commit().unwrap();
     drop(w);
@@ -451,9 +438,9 @@ fn the_same_bytes_at_two_paths_are_two_sources_also_in_a_database_made_before() 
         time: Some(&t),
     };
     let mut batch = Batch::new("test".into(), None);
-    let mut w = store.begin_source(&mut batch, &src).unwrap().expect("the same bytes at another path go in");
-    w.add_run(&run(1, 1.0, 100.0), &labels, &t).unwrap();
-    w.commit().unwrap();
+    write_source(&mut store, &mut batch, &src, &t, &[run(1, 1.0, 100.0)])
+        .unwrap()
+        .expect("the same bytes at another path go in");
     let mut sweeps: Vec<String> = store.runs().unwrap().into_iter().map(|r| r.sweep).collect();
     sweeps.sort();
     assert_eq!(sweeps, ["2026-11-01", "2026-11-08"]);

@@ -141,6 +141,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use crate::run::{RawRun, Value};
+    use crate::store::builder::write_source;
     use crate::store::{Batch, NewSource, RunTime, Seen, Store};
     use crate::Error;
 
@@ -152,17 +153,19 @@ mod tests {
         let src =
             NewSource { path, hash: path, format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
         let mut batch = Batch::new("test".into(), None);
-        let mut w = store.begin_source(&mut batch, &src).unwrap().unwrap();
-        for (i, unit) in units.iter().enumerate() {
-            let mut run = RawRun::new(i as u64 + 1);
-            run.metrics.push(crate::run::Metric {
-                name: "latency".into(),
-                value: 1500.0,
-                unit: unit.map(str::to_owned),
-            });
-            w.add_run(&run, &labels, &t)?;
-        }
-        w.commit().map(|_| ())
+        let runs: Vec<RawRun> = (1..)
+            .zip(units)
+            .map(|(line, unit)| {
+                let mut run = RawRun::new(line);
+                run.metrics.push(crate::run::Metric {
+                    name: "latency".into(),
+                    value: 1500.0,
+                    unit: unit.map(str::to_owned),
+                });
+                run
+            })
+            .collect();
+        write_source(store, &mut batch, &src, &t, &runs).map(|_| ())
     }
 
     fn values(store: &Store) -> Vec<f64> {

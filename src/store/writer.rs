@@ -54,11 +54,6 @@ pub struct Writer<'s> {
     pub(super) param_set_bytes: usize,
     /// Measurements not yet inserted.
     pub(super) pending: Measurements<'s>,
-    /// The metrics of the last run added, by position, with their ids:
-    /// runs of one log name the same metrics in the same order, so a run
-    /// whose names match them needs neither lookups nor the check for a
-    /// metric named twice.
-    pub(super) last_metrics: Vec<(String, Option<String>, Slot)>,
     /// The slots of the run being added (also for spotting a metric named
     /// twice in one record).
     pub(super) ids: Vec<Slot>,
@@ -73,7 +68,6 @@ pub struct Writer<'s> {
     pub(super) last_packed_ids: Vec<Slot>,
     /// What the source ended last converted (see [`Writer::take_conversions`]).
     pub(super) ended_conversions: Vec<UnitConversion>,
-    pub(super) json: String,
     /// The source being written, if any.
     pub(super) source: Option<OpenSource>,
     /// The open transaction was rolled back by `SQLite`.
@@ -151,14 +145,12 @@ impl<'s> Writer<'s> {
             metric_ids: HashMap::new(),
             param_sets: HashMap::new(),
             param_set_bytes: 0,
-            last_metrics: Vec::new(),
             ids: Vec::new(),
             file_metrics: Vec::new(),
             file_ids: Vec::new(),
             last_indices: Vec::new(),
             last_packed_ids: Vec::new(),
             ended_conversions: Vec::new(),
-            json: String::new(),
             source: None,
             lost: false,
             tx_flushed: false,
@@ -195,8 +187,6 @@ impl<'s> Writer<'s> {
         self.file_metrics.clear();
         self.file_ids.clear();
         self.last_indices.clear();
-        // Slots count conversions for the source they were made for.
-        self.last_metrics.clear();
         self.conn.prepare_cached("SAVEPOINT source").and_then(|mut s| s.execute([])).at(&self.path)?;
         let made_batch = self.batch.id.is_none();
         match self.start_source(src) {
@@ -378,7 +368,6 @@ impl<'s> Writer<'s> {
         for name in source.new_metrics {
             self.metric_ids.remove(&name);
         }
-        self.last_metrics.clear();
         self.forget_file_ids();
         for set in source.new_sets {
             if self.param_sets.remove(&set).is_some() {
