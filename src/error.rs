@@ -1,7 +1,9 @@
 //! The library's error type. Every variant says what went wrong and where
-//! (path, line, column) so the CLI can print it as is and exit 2.
+//! (path, line, column) so the CLI can print it as is and exit 2; where in
+//! a file's text is a [`Span`].
 
-use std::path::PathBuf;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -52,9 +54,11 @@ pub enum Error {
     #[error("{}: {msg}", path.display())]
     UnknownFormat { path: PathBuf, msg: String },
 
-    /// A problem in a document, at a line and column, with the offending text.
-    #[error("{}:{line}:{col}: {msg}\n  {snippet}", path.display())]
-    Document { path: PathBuf, line: usize, col: usize, msg: String, snippet: String },
+    /// A problem in a document, at its span, with the offending text (the
+    /// source line and a `^` under the span's column). The span is boxed
+    /// to keep every `Result` small.
+    #[error("{span}: {msg}\n  {snippet}")]
+    Document { span: Box<Span>, msg: String, snippet: String },
 
     /// A problem in `reckon.toml`.
     #[error("{}: {msg}", path.display())]
@@ -95,9 +99,22 @@ pub enum Error {
     #[error("plot: {0}")]
     Plot(String),
 
-    /// Bad arguments, an unknown metric.
+    /// Bad arguments, an unknown metric: the researcher used reckon wrong.
+    /// Never a broken invariant ([`Error::Internal`]) nor control flow.
     #[error("{0}")]
     Usage(String),
+
+    /// A broken invariant: a bug in reckon, never a fault in the
+    /// researcher's logs, documents or arguments, and said so.
+    #[error("internal error in reckon: {0}; please report it")]
+    Internal(String),
+
+    /// Not a failure: the sink a parser hands its runs to stopped the
+    /// parse on purpose (ingest's writer no longer wants the file's runs:
+    /// it failed, is stored already, or the writer is gone). The code that
+    /// asked for the stop drops it; it is never shown.
+    #[error("the parse was stopped by the ingest reading it")]
+    ParseStopped,
 
     /// Several problems found in one pass (every claim of a document is
     /// judged before reporting), one per line.
@@ -133,13 +150,18 @@ impl Error {
         Error::Usage(msg.into())
     }
 
+    /// A broken invariant (see [`Error::Internal`]): what should have held.
+    pub fn internal(msg: impl Into<String>) -> Self {
+        Error::Internal(msg.into())
+    }
+
     /// The file (and line, column) this error is about, when it names one.
     pub fn place(&self) -> Option<Place> {
         let (path, line, col) = match self {
             Error::Malformed { path, line, .. }
             | Error::NotUtf8 { path, line, .. }
             | Error::DuplicateMetric { path, line, .. } => (path, Some(*line), None),
-            Error::Document { path, line, col, .. } => (path, u64::try_from(*line).ok(), Some(*col)),
+            Error::Document { span, .. } => return Some(span.place()),
             Error::ConfigAt { path, line, col, .. } => (path, u64::try_from(*line).ok(), *col),
             // Not `Io`: its path may be no file of the project (`<stdout>`, `git`, one that is missing).
             Error::UnknownFormat { path, .. } | Error::Config { path, .. } => (path, None, None),
@@ -167,8 +189,8 @@ impl Error {
             Error::NotUtf8 { path, line, what } => Error::NotUtf8 { path: f(path), line, what },
             Error::DuplicateMetric { path, line, metric } => Error::DuplicateMetric { path: f(path), line, metric },
             Error::UnknownFormat { path, msg } => Error::UnknownFormat { path: f(path), msg },
-            Error::Document { path, line, col, msg, snippet } => {
-                Error::Document { path: f(path), line, col, msg, snippet }
+            Error::Document { span, msg, snippet } => {
+                Error::Document { span: Box::new(span.map_path(f)), msg, snippet }
             }
             Error::Config { path, msg } => Error::Config { path: f(path), msg },
             Error::ConfigAt { path, line, col, msg } => Error::ConfigAt { path: f(path), line, col, msg },
@@ -216,6 +238,65 @@ impl std::fmt::Display for Place {
     }
 }
 
+/// Where in a file's text something is: the file, the bytes it covers,
+/// and the 1-based line and column (in characters, a byte-order mark not
+/// counted) of its first byte. The line and column are computed in one
+/// place, `syntax::Lines` (`Lines::span`, or `syntax::span` for one
+/// offset); a span is built there, never by counting again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    path: PathBuf,
+    bytes: Range<usize>,
+    line: usize,
+    col: usize,
+}
+
+impl Span {
+    /// A span whose line and column `syntax::Lines` computed from the
+    /// file's text (call it through `Lines::span`).
+    pub(crate) fn located(path: &Path, bytes: Range<usize>, (line, col): (usize, usize)) -> Span {
+        Span { path: path.to_path_buf(), bytes, line, col }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The bytes of the file's text the span covers.
+    pub fn bytes(&self) -> Range<usize> {
+        self.bytes.clone()
+    }
+
+    /// The 1-based line of the span's first byte.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The 1-based column (in characters) of the span's first byte.
+    pub fn col(&self) -> usize {
+        self.col
+    }
+
+    /// The span in another file name (a path relative to the project shown
+    /// from the current folder, …), its place in the text unchanged.
+    #[must_use]
+    pub fn map_path(self, f: &dyn Fn(PathBuf) -> PathBuf) -> Span {
+        Span { path: f(self.path), ..self }
+    }
+
+    /// Where the span starts, as a CI annotation gives it.
+    pub fn place(&self) -> Place {
+        Place { path: self.path.clone(), line: u64::try_from(self.line).ok(), col: Some(self.col) }
+    }
+}
+
+/// `path:line:col`, as compilers and editors write a place.
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.path.display(), self.line, self.col)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,9 +311,7 @@ mod tests {
         );
         assert_eq!(e.message(), "expected a JSON object");
         let d = Error::Document {
-            path: "plan.md".into(),
-            line: 4,
-            col: 15,
+            span: Box::new(Span::located(Path::new("plan.md"), 40..44, (4, 15))),
             msg: "unknown directive".into(),
             snippet: "x <!-- reckon:tabel -->".into(),
         };
@@ -243,5 +322,24 @@ mod tests {
         let several = Error::Several(vec![e, u]);
         assert_eq!(several.each().len(), 2);
         assert!(several.place().is_none());
+    }
+
+    #[test]
+    fn an_internal_error_is_said_as_a_bug_in_reckon() {
+        let e = Error::internal("a run was added outside a source");
+        assert_eq!(e.to_string(), "internal error in reckon: a run was added outside a source; please report it");
+        assert!(e.place().is_none(), "a bug in reckon is at no place of the researcher's files");
+    }
+
+    #[test]
+    fn a_span_says_its_place_as_compilers_do() {
+        let span = Span::located(Path::new("plan.md"), 10..14, (2, 5));
+        assert_eq!(
+            (span.to_string(), span.bytes(), span.line(), span.col()),
+            ("plan.md:2:5".to_string(), 10..14, 2, 5)
+        );
+        assert_eq!(span.place().to_string(), "plan.md:2:5");
+        let moved = span.map_path(&|p| Path::new("docs").join(p));
+        assert_eq!(moved.to_string(), format!("{}:2:5", Path::new("docs").join("plan.md").display()));
     }
 }

@@ -7,9 +7,12 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
+use std::ops::Range;
+use std::path::Path;
 
 use serde::Serialize;
 
+use crate::error::Span;
 use crate::metric::format_number;
 
 /// The numeric reading of a written value, if it has one: `8`, `1e-3`,
@@ -235,6 +238,13 @@ impl<'t> Lines<'t> {
     }
 }
 
+/// The [`Span`] of `bytes` of `text` (the file `path`): its line and
+/// column read by [`line_col`], the one reading of a byte as a place.
+pub(crate) fn span(path: &Path, text: &str, bytes: Range<usize>) -> Span {
+    let at = line_col(text, bytes.start);
+    Span::located(path, bytes, at)
+}
+
 /// Whether a byte continues a UTF-8 character rather than starting one.
 fn is_continuation(b: u8) -> bool {
     b & 0xC0 == 0x80
@@ -308,5 +318,13 @@ mod tests {
             assert_eq!(lines.line_col(offset), line_col(&text, offset), "offset {offset}");
         }
         assert_eq!(Lines::new("").line_col(0), (1, 1));
+    }
+
+    #[test]
+    fn a_span_is_placed_where_its_first_byte_is() {
+        let text = "ab\n\u{feff}é x";
+        let x = text.find('x').unwrap();
+        let span = super::span(Path::new("plan.md"), text, x..x + 1);
+        assert_eq!((span.to_string(), span.bytes()), ("plan.md:2:3".to_string(), x..x + 1));
     }
 }

@@ -406,7 +406,8 @@ pub use crate::syntax::line_col as location;
 /// and a snippet showing the source line with a `^` under the column.
 pub fn error_at(path: &Path, text: &str, offset: usize, msg: impl Into<String>) -> Error {
     let offset = crate::syntax::floor_char_boundary(text, offset);
-    let (line, col) = location(text, offset);
+    let span = Box::new(crate::syntax::span(path, text, offset..offset));
+    let col = span.col();
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let source_line = text[line_start..line_end].trim_end_matches('\r');
@@ -423,13 +424,7 @@ pub fn error_at(path: &Path, text: &str, offset: usize, msg: impl Into<String>) 
     // Tabs stay tabs in the pointer line so the `^` lines up in a terminal.
     let pad: String =
         lead.chars().chain(chars[start..at].iter().copied()).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-    Error::Document {
-        path: path.to_path_buf(),
-        line,
-        col,
-        msg: msg.into(),
-        snippet: format!("{lead}{shown}{tail}\n  {pad}^"),
-    }
+    Error::Document { span, msg: msg.into(), snippet: format!("{lead}{shown}{tail}\n  {pad}^") }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
 
@@ -195,12 +196,14 @@ fn parse_file(
         crate::store::encode_params(&run, &w.job.labels, &mut json);
         batch.push(&run, &mut names, &json);
         if batch.len() == BATCH_RUNS {
+            // The writer no longer wants this file's runs, or is gone: the
+            // parse stops, and what it ends with is dropped unread.
             if skip.load(Ordering::Relaxed) == i + 1 {
-                return Err(Error::usage("skipped"));
+                return Err(Error::ParseStopped);
             }
             // Runs travel in batches: one hand-over per run would cost a
             // thread wake-up each.
-            out.push(Parsed::Runs(batch.take())).map_err(|Stopped| Error::usage("ingest stopped"))?;
+            out.push(Parsed::Runs(batch.take())).map_err(|Stopped| Error::ParseStopped)?;
         }
         Ok(())
     };
@@ -263,16 +266,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
                 for run in runs.runs() {
                     off_path.see(&time, run.time, run.line);
                     if let Err(e) = writer.add_packed(run, &time) {
-                        failed = Some(match e {
-                            Error::Usage(msg) => Error::malformed(&w.shown, run.line, msg),
-                            Error::DuplicateMetric { line, metric, .. } => {
-                                Error::DuplicateMetric { path: w.shown.clone(), line, metric }
-                            }
-                            Error::UnitMismatch { line, clash, .. } => {
-                                Error::UnitMismatch { path: w.shown.clone(), line, clash }
-                            }
-                            e => e,
-                        });
+                        failed = Some(in_log(e, &w.shown));
                         skip.store(index + 1, Ordering::Relaxed);
                         break;
                     }
@@ -302,6 +296,21 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
             let _ = writer.abandon_source();
             FileOutcome::Failed(e)
         }
+    }
+}
+
+/// An error the store gave for a run of the log `shown`: a fault of the
+/// log's (a metric twice in a record, a unit the store cannot convert) is
+/// placed in the log, whose path the store does not know; anything else —
+/// a broken invariant in reckon, a database failure — passes as it is,
+/// never blamed on the log.
+fn in_log(e: Error, shown: &Path) -> Error {
+    match e {
+        Error::DuplicateMetric { line, metric, .. } => {
+            Error::DuplicateMetric { path: shown.to_path_buf(), line, metric }
+        }
+        Error::UnitMismatch { line, clash, .. } => Error::UnitMismatch { path: shown.to_path_buf(), line, clash },
+        e => e,
     }
 }
 
@@ -378,4 +387,82 @@ impl OffPath {
 fn days_apart(a: &str, b: &str) -> Option<i64> {
     let day = |t: &str| chrono::NaiveDate::parse_from_str(t.get(..10)?, "%Y-%m-%d").ok();
     Some((day(a)? - day(b)?).num_days().abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+    use std::sync::mpsc::sync_channel;
+
+    use super::*;
+    use crate::run::{Metric, RawRun};
+    use crate::sources::expand::Job;
+    use crate::sources::time::When;
+    use crate::store::{Batch, Seen, Store};
+
+    /// A log `logs/a.jsonl` as the writer is handed it, whose one run (at
+    /// line 3) names its metric by an index the writer was never told of.
+    /// The parser thread always sends a name before its first use: a
+    /// broken invariant of reckon's, whatever the log holds.
+    fn runs_naming_an_unknown_metric() -> RunBatch {
+        let mut run = RawRun::new(3);
+        run.metrics.push(Metric { name: "throughput".into(), value: 1.0, unit: None });
+        let mut runs = RunBatch::default();
+        runs.push(&run, &mut MetricNames::default(), "{}");
+        runs.new_metrics.clear();
+        runs
+    }
+
+    /// Regression (issue 22): the writer turned every `Error::Usage` the
+    /// store gave into `Malformed` at the run's line, so a bug in reckon
+    /// was reported as `logs/a.jsonl:3: internal: …`, the researcher's log
+    /// blamed for it.
+    #[test]
+    fn an_internal_error_while_writing_a_log_is_reckons_bug_not_the_logs() {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut batch = Batch::new("ingest".into(), None);
+        let mut writer = store.writer(&mut batch).unwrap();
+        let (send, receive) = sync_channel(1);
+        let parcel = vec![
+            Parsed::Start(Ok(("0".repeat(64), Format::Jsonl))),
+            Parsed::Runs(runs_naming_an_unknown_metric()),
+            Parsed::End(Ok(Outcome::default())),
+        ];
+        send.send(parcel).unwrap();
+        drop(send);
+        let path = PathBuf::from("logs/a.jsonl");
+        let job = Job {
+            path: path.clone(),
+            format: None,
+            labels: BTreeMap::new(),
+            date: None,
+            sweep: None,
+            meta: None,
+            settled: false,
+        };
+        let time = When::Known(RunTime { time: "2026-11-29T14:02:11Z".into(), origin: "mtime" });
+        let work =
+            [Work { job, shown: path, shown_str: "logs/a.jsonl".into(), seen: Seen::default(), time, sweep: None }];
+        let git = GitView::new(Path::new("."), false, Vec::new());
+        let skip = AtomicUsize::new(0);
+        let mut feed = Feed { inbox: Inbox::new(receive), work: &work, git: &git, skip: &skip };
+        let FileOutcome::Failed(e) = write_file(&mut writer, &mut feed, 0) else {
+            panic!("a run naming an unknown metric was written");
+        };
+        assert_eq!(
+            e.to_string(),
+            "internal error in reckon: a run named a metric by an unknown index; please report it"
+        );
+        assert!(matches!(e, Error::Internal(_)) && e.place().is_none(), "blamed on the log: {e:?}");
+    }
+
+    #[test]
+    fn a_fault_of_the_log_the_store_finds_is_placed_in_the_log() {
+        let twice = Error::DuplicateMetric { path: PathBuf::new(), line: 7, metric: "ttft".into() };
+        let placed = in_log(twice, Path::new("logs/a.jsonl")).place().unwrap();
+        assert_eq!(placed.to_string(), "logs/a.jsonl:7");
+        let bug = in_log(Error::internal("x"), Path::new("logs/a.jsonl"));
+        assert!(matches!(bug, Error::Internal(_)));
+    }
 }

@@ -33,7 +33,7 @@ impl Writer<'_> {
 
     /// Inserts a run's row and returns its id.
     fn insert_run(&mut self, line: u64, time: Option<&str>, params_json: &str, default_time: &RunTime) -> Result<i64> {
-        let outside = || Error::usage("internal: a run was added outside a source");
+        let outside = || Error::internal("a run was added outside a source");
         if self.source.is_none() {
             return Err(outside());
         }
@@ -98,7 +98,7 @@ impl Writer<'_> {
                     .file_metrics
                     .get(i)
                     .cloned()
-                    .ok_or_else(|| Error::usage("internal: a run named a metric by an unknown index"))?;
+                    .ok_or_else(|| Error::internal("a run named a metric by an unknown index"))?;
                 let slot = self.metric_slot(&name, unit.as_deref(), line)?;
                 self.file_ids[i] = Some(slot);
                 slot

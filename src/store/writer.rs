@@ -173,7 +173,7 @@ impl<'s> Writer<'s> {
     /// another ingest running at the same time wrote it.
     pub fn begin_source(&mut self, src: &NewSource) -> Result<bool> {
         if self.source.is_some() {
-            return Err(Error::usage("internal: a source was begun before the previous one ended"));
+            return Err(Error::internal("a source was begun before the previous one ended"));
         }
         if self.tx_started.is_none() {
             self.begin_transaction()?;

@@ -187,12 +187,12 @@ impl Notebook {
     /// [`CellPlace`]) before what is wrong.
     pub fn locate(&self, e: Error) -> Error {
         match e {
-            Error::Document { path, line, col, msg, snippet } => {
-                let msg = match self.place(line) {
+            Error::Document { span, msg, snippet } => {
+                let msg = match self.place(span.line()) {
                     Some(p) => format!("{p}: {msg}"),
                     None => msg,
                 };
-                Error::Document { path, line, col, msg, snippet }
+                Error::Document { span, msg, snippet }
             }
             Error::Several(all) => Error::Several(all.into_iter().map(|e| self.locate(e)).collect()),
             e => e,
@@ -246,7 +246,8 @@ fn cell_failure(nb: &Notebook, view: &str, starts: &[usize], cell: &Cell, e: Err
     let end = starts[i] + cell.segment().len();
     if let Ok(whole) = super::parse(Path::new(""), view) {
         let spans = whole.regions.iter().find(|r| (starts[i]..end).contains(&r.open.start) && r.close.start >= end);
-        if let (Some(r), Error::Document { path, .. }) = (spans, &e) {
+        if let (Some(r), Error::Document { span, .. }) = (spans, &e) {
+            let path = span.path();
             let (line, _) = super::location(view, r.close.start);
             let closed = nb.place(line).map_or_else(|| format!("line {line}"), |p| p.to_string());
             let msg = format!(
@@ -258,9 +259,12 @@ fn cell_failure(nb: &Notebook, view: &str, starts: &[usize], cell: &Cell, e: Err
         }
     }
     match e {
-        Error::Document { path, line, col, msg, snippet } => {
-            let file_line = cell.lines.get(line - 1).copied().unwrap_or(cell.lines[cell.lines.len() - 1]);
-            Error::Document { path, line: file_line, col, msg: format!("{}: {msg}", cell.place(line)), snippet }
+        // The cell's text lies in the view at its start, on the file's lines.
+        Error::Document { span, msg, snippet } => {
+            let bytes = span.bytes();
+            let in_view =
+                Box::new(crate::syntax::span(span.path(), view, starts[i] + bytes.start..starts[i] + bytes.end));
+            Error::Document { span: in_view, msg: format!("{}: {msg}", cell.place(span.line())), snippet }
         }
         e => e,
     }
