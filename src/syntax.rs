@@ -31,10 +31,46 @@ pub(crate) fn read_number(text: &str) -> Option<f64> {
 /// A value written in a filter or a claim: a bare number, or text (quoted,
 /// or a bare word that is not a number). Text that reads as a number (a
 /// quoted `'8'`) compares as that number; see [`Literal::compare`].
-#[derive(Debug, Clone, PartialEq)]
+/// Two literals are equal when they are the same kind and the same value
+/// (numbers as numbers: `-0` is `0`; NaN, which no reader makes, equals
+/// NaN), so a literal can be part of a key (a pivot's query).
+#[derive(Debug, Clone)]
 pub enum Literal {
     Num(f64),
     Text(String),
+}
+
+impl PartialEq for Literal {
+    fn eq(&self, other: &Literal) -> bool {
+        match (self, other) {
+            (Literal::Num(a), Literal::Num(b)) => number_bits(*a) == number_bits(*b),
+            (Literal::Text(a), Literal::Text(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Literal {}
+
+impl std::hash::Hash for Literal {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match self {
+            Literal::Num(n) => (0u8, number_bits(*n)).hash(h),
+            Literal::Text(t) => (1u8, t).hash(h),
+        }
+    }
+}
+
+/// A number's bits with the numbers `==` holds equal made one: `-0` as
+/// `0`, every NaN as one NaN (so equality is an equivalence).
+fn number_bits(n: f64) -> u64 {
+    if n == 0.0 {
+        0.0f64.to_bits()
+    } else if n.is_nan() {
+        f64::NAN.to_bits()
+    } else {
+        n.to_bits()
+    }
 }
 
 impl Literal {
@@ -277,6 +313,19 @@ mod tests {
         assert_eq!(read_number("-inf"), Some(f64::NEG_INFINITY));
         assert_eq!(read_number("NaN"), None);
         assert_eq!(read_number("v2"), None);
+    }
+
+    #[test]
+    fn literals_are_equal_as_values_and_hash_alike() {
+        use std::hash::{BuildHasher, RandomState};
+        let hashes = RandomState::new();
+        let same = [(Literal::Num(-0.0), Literal::Num(0.0)), (Literal::Num(f64::NAN), Literal::Num(-f64::NAN))];
+        for (a, b) in same {
+            assert_eq!(a, b);
+            assert_eq!(hashes.hash_one(&a), hashes.hash_one(&b));
+        }
+        assert_ne!(Literal::Num(8.0), Literal::Text("8".into()));
+        assert_ne!(Literal::Num(8.0), Literal::Num(8.5));
     }
 
     #[test]

@@ -444,7 +444,6 @@ const CYCLE_DEBTS: &[&str] = &[
     "src/lint/read/equal.rs ↔ src/lint/read/statement.rs",
     "src/lint/read/mod.rs ↔ src/lint/vocab.rs",
     "src/lint/setup.rs ↔ src/lint/vocab.rs",
-    "src/query/dataset.rs ↔ src/query/pivot.rs",
     "src/report/forge.rs ↔ src/report/provenance.rs",
 ];
 

@@ -29,7 +29,7 @@ use crate::run::Value;
 use crate::{Error, Result};
 
 /// How a cell's runs become one number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Agg {
     /// Median of the newest sweep's runs.
     #[default]

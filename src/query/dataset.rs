@@ -13,7 +13,6 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
-use super::cell::Agg;
 use super::column::Column;
 use super::filter::{is_pseudo_param, Filter};
 use super::names::{ambiguous, Aliases, Resolution};
@@ -78,7 +77,7 @@ pub struct Dataset<'s> {
     /// reckon.toml's words for metrics, params and values (see [`super::names`]).
     pub(crate) aliases: Aliases,
     /// Pivots computed so far, by their resolved query.
-    pub(crate) pivots: RefCell<HashMap<String, Pivot>>,
+    pivots: RefCell<HashMap<Query, Pivot>>,
 }
 
 impl<'s> Dataset<'s> {
@@ -494,23 +493,49 @@ impl<'s> Dataset<'s> {
     }
 
     /// The pivot of a resolved query asked before, if kept.
-    pub(crate) fn kept_pivot(&self, key: &str) -> Option<Pivot> {
-        self.pivots.borrow().get(key).cloned()
+    pub(crate) fn kept_pivot(&self, query: &Query) -> Option<Pivot> {
+        self.pivots.borrow().get(query).cloned()
     }
 
-    /// Keeps a pivot for the next ask of the same query.
-    pub(crate) fn keep_pivot(&self, key: String, pivot: &Pivot) {
+    /// Keeps a pivot for the next ask of the same (resolved) query.
+    pub(crate) fn keep_pivot(&self, query: Query, pivot: &Pivot) {
         let mut kept = self.pivots.borrow_mut();
         if kept.len() >= PIVOTS_KEPT {
             kept.clear();
         }
-        kept.insert(key, pivot.clone());
+        kept.insert(query, pivot.clone());
     }
 }
 
-/// The key a resolved query is kept under: every part that decides its
-/// pivot.
-pub(crate) fn pivot_key(q: &Query) -> String {
-    let agg: Agg = q.agg;
-    format!("{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{agg}", q.metric, q.rows, q.cols, q.filter)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::{Agg, Filter};
+    use crate::run::Value;
+    use crate::store::builder::StoreBuilder;
+
+    fn query(rows: &[&str], filter: &str, agg: Agg) -> Query {
+        let rows = rows.iter().map(ToString::to_string).collect();
+        Query { metric: "output_throughput".into(), rows, cols: vec![], filter: Filter::parse(filter).unwrap(), agg }
+    }
+
+    #[test]
+    fn a_pivot_is_kept_under_its_resolved_query() {
+        let params = vec![("config", Value::Text("baseline".into())), ("concurrency", Value::Num(8.0))];
+        let store = StoreBuilder::new().source("a.jsonl", "2026-11-20T09:00:00Z", &[(params, 450.0)]).build();
+        let mut ds = Dataset::load(&store).unwrap();
+        let aliases = BTreeMap::from([("config".to_string(), vec!["variant".to_string()])]);
+        ds.apply_overrides(&Overrides { aliases, ..Overrides::default() });
+        ds.evaluate(&query(&["config"], "concurrency = 8", Agg::Median)).unwrap();
+        // An alias resolves to the same query: one pivot.
+        ds.evaluate(&query(&["variant"], "concurrency = 8", Agg::Median)).unwrap();
+        assert_eq!(ds.pivots.borrow().len(), 1);
+        // Another text (the pivot quotes it) or another aggregation: pivots of their own.
+        ds.evaluate(&query(&["config"], "concurrency = 8.0", Agg::Median)).unwrap();
+        ds.evaluate(&query(&["config"], "concurrency = 8", Agg::Mean)).unwrap();
+        assert_eq!(ds.pivots.borrow().len(), 3);
+        let asked = ds.resolve_query(&query(&["variant"], "concurrency = 8.0", Agg::Median)).unwrap();
+        assert_eq!(ds.kept_pivot(&asked).unwrap().filter, "concurrency = 8.0");
+        assert!(ds.kept_pivot(&query(&["config"], "concurrency = 8", Agg::Max)).is_none());
+    }
 }

@@ -7,7 +7,7 @@
 //!   every run; `dataset`: [`Dataset`] (runs loaded once, metric values and
 //!   pivots kept); `provenance`: what a cell's runs mix and repeat.
 //! - `cell`: [`Agg`], [`Key`], [`Cell`] and the superseding rules; `pivot`:
-//!   [`Query`] and [`Pivot`].
+//!   [`Query`] and [`Pivot`]; `evaluate`: a query's pivot over a dataset.
 //! - [`output`]: the pivot as a terminal table, markdown, CSV and JSON.
 //! - `export`: every measurement as a tidy row, or only what cells use.
 
@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 mod cell;
 mod column;
 mod dataset;
+mod evaluate;
 mod export;
 pub mod filter;
 pub mod names;

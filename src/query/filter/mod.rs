@@ -101,11 +101,26 @@ impl From<FilterError> for Error {
 }
 
 /// A literal with its readings taken once: a filter compares it with
-/// every run it is evaluated on.
-#[derive(Debug, Clone, PartialEq)]
+/// every run it is evaluated on. Equal (and hashed) as its literal: the
+/// reading follows from it.
+#[derive(Debug, Clone)]
 struct Operand {
     lit: Literal,
     num: Option<f64>,
+}
+
+impl PartialEq for Operand {
+    fn eq(&self, other: &Operand) -> bool {
+        self.lit == other.lit
+    }
+}
+
+impl Eq for Operand {}
+
+impl std::hash::Hash for Operand {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.lit.hash(h);
+    }
 }
 
 impl Operand {
@@ -119,7 +134,7 @@ impl Operand {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Expr {
     True,
     Cmp {
@@ -194,8 +209,10 @@ impl Fields for BTreeMap<String, Value> {
 /// name and the value as written, the value to use (`None`: as written).
 pub type ValueResolver<'f, E> = dyn FnMut(&str, &str) -> Result<Option<String>, E> + 'f;
 
-/// A parsed filter expression.
-#[derive(Debug, Clone)]
+/// A parsed filter expression. Two filters are equal when their
+/// expressions and their texts are (the text is what messages and a
+/// pivot quote).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Filter {
     expr: Expr,
     text: String,
