@@ -364,7 +364,7 @@ fn comparison_stat(c: &Comparison, test: Test, outcome: PointOutcome) -> Stat {
     let m = c.log_margin();
     Stat {
         of: StatKind::Ratio,
-        estimate: (c.sign * c.d).exp(),
+        estimate: c.ratio(),
         interval: c.spread().ratio_interval(level),
         level,
         margin: Some(c.margin),

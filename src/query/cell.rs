@@ -120,6 +120,12 @@ impl Key {
         Key::Num(if n == 0.0 { 0.0 } else { n })
     }
 
+    /// The key of a param value, as a pivot groups it: its numeric reading
+    /// when it has one (`-0` as `0`), else its text.
+    pub fn of(value: &Value) -> Key {
+        Key::from_ref(KeyRef::of(Field::Value(value)))
+    }
+
     pub(crate) fn from_ref(k: KeyRef<'_>) -> Key {
         match k {
             KeyRef::Num(bits) => Key::Num(f64::from_bits(bits)),

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::json;
 
-use super::{Agg, Dataset, Filter, Query};
+use super::{Agg, Dataset, Filter, Key, Query};
 use crate::run::Value;
 use crate::store::{MetricInfo, RunRecord};
 use crate::{Error, Result};
@@ -65,9 +65,10 @@ pub struct Export<'d> {
 /// record (a per-run tag) keys nothing.
 pub fn key_params<'r>(runs: impl IntoIterator<Item = &'r RunRecord>) -> Vec<String> {
     // Per sweep: how many runs; per param and sweep: the values seen (two
-    // are enough) and how many runs have it.
+    // are enough; as a pivot's cells tell them apart, not as printed) and
+    // how many runs have it.
     let mut total: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut seen: BTreeMap<&str, BTreeMap<&str, (BTreeSet<String>, usize)>> = BTreeMap::new();
+    let mut seen: BTreeMap<&str, BTreeMap<&str, (BTreeSet<Key>, usize)>> = BTreeMap::new();
     let runs_seen: Vec<&RunRecord> = runs.into_iter().collect();
     for run in &runs_seen {
         *total.entry(run.sweep.as_str()).or_default() += 1;
@@ -78,7 +79,7 @@ pub fn key_params<'r>(runs: impl IntoIterator<Item = &'r RunRecord>) -> Vec<Stri
             let entry = seen.entry(name.as_str()).or_default().entry(run.sweep.as_str()).or_default();
             entry.1 += 1;
             if entry.0.len() < 2 {
-                entry.0.insert(value.to_string());
+                entry.0.insert(Key::of(value));
             }
         }
     }

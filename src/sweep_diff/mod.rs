@@ -309,7 +309,7 @@ fn metrics_to_compare(dataset: &Dataset, opts: &Options) -> Result<(Vec<MetricSp
 fn sides_by_cell(runs: &MetricRuns<'_>, by: &[String]) -> BTreeMap<Vec<Option<Key>>, Sides> {
     let mut groups: BTreeMap<Vec<Option<Key>>, Sides> = BTreeMap::new();
     for (run, newer, value) in runs {
-        let key = by.iter().map(|p| run.params.get(p).map(|v| Key::parse(&v.to_string()))).collect();
+        let key = by.iter().map(|p| run.params.get(p).map(Key::of)).collect();
         let sides = groups.entry(key).or_default();
         if *newer { &mut sides.1 } else { &mut sides.0 }.push(*value);
     }
@@ -371,7 +371,7 @@ fn compare_cells(
     sweeps: (&str, &str),
     tally: &mut Tally,
 ) {
-    let pooled = pooled_log_sd(groups.values().flat_map(|(a, b)| [a.as_slice(), b.as_slice()]));
+    let pooled = stats::pooled_log_sd(groups.values().flat_map(|(a, b)| [a.as_slice(), b.as_slice()]));
     for (key, (old, new)) in groups {
         match (old.is_empty(), new.is_empty()) {
             (true, true) => continue,
@@ -580,33 +580,9 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
     })
 }
 
-/// The per-run sd of ln(value) pooled over every group of two or more runs
-/// (the spread the claim engine uses for single-run sides).
-pub(crate) fn pooled_log_sd<'a>(groups: impl Iterator<Item = &'a [f64]>) -> Option<f64> {
-    let (mut ss, mut dof) = (0.0, 0usize);
-    for g in groups {
-        let logs: Vec<f64> = g.iter().filter(|v| **v > 0.0).map(|v| v.ln()).collect();
-        if logs.len() >= 2 {
-            let mean = logs.iter().sum::<f64>() / logs.len() as f64;
-            ss += logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>();
-            dof += logs.len() - 1;
-        }
-    }
-    (dof > 0).then(|| (ss / dof as f64).sqrt())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pooled_sd_ignores_single_runs() {
-        assert_eq!(pooled_log_sd([[1.0].as_slice()].into_iter()), None);
-        let g1 = [100.0, 110.0];
-        let sd = pooled_log_sd([g1.as_slice(), [5.0].as_slice()].into_iter()).unwrap();
-        let expect = ((110f64.ln() - 100f64.ln()).powi(2) / 2.0).sqrt();
-        assert!((sd - expect).abs() < 1e-12, "{sd} vs {expect}");
-    }
 
     /// Hyperfine's summaries are one number per command per sweep: a
     /// `stddev` 22% higher on one run each is not "worse beyond noise"
@@ -636,6 +612,27 @@ mod tests {
         let spec: MetricSpec = ("time".into(), Some("s".into()), Direction::Lower);
         compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, ("a", "b"), &mut tally);
         assert_eq!(tally.cells[0].movement, Movement::Better);
+    }
+
+    /// A cell's key is the param's value, not its printed text: learning
+    /// rates 1e-13 and 3e-13 both print as `0`, and were one cell (a value
+    /// read back from `format_number`), unlike the pivots' cells.
+    #[test]
+    fn cells_are_keyed_by_the_values_not_by_their_printed_text() {
+        use crate::run::Value;
+        use crate::store::builder::StoreBuilder;
+        let runs = |a: f64, b: f64| [(vec![("lr", Value::Num(1e-13))], a), (vec![("lr", Value::Num(3e-13))], b)];
+        let store = StoreBuilder::new()
+            .source("old.jsonl", "2026-11-20T09:00:00Z", &runs(100.0, 200.0))
+            .source("new.jsonl", "2026-11-29T09:00:00Z", &runs(101.0, 150.0))
+            .build();
+        let dataset = Dataset::load(&store).unwrap();
+        let diff = compute(&dataset, &Margins::default(), &Options::default()).unwrap();
+        assert_eq!(diff.by, ["lr"]);
+        let mut cells: Vec<(&str, f64, f64)> =
+            diff.cells.iter().map(|c| (c.cell[0].1.as_str(), c.from.value, c.to.value)).collect();
+        cells.sort_by(|a, b| a.1.total_cmp(&b.1));
+        assert_eq!(cells, [("0", 100.0, 101.0), ("0", 200.0, 150.0)]);
     }
 
     #[test]

@@ -190,23 +190,16 @@ impl Judge<'_, '_> {
 
     /// The per-run log sd of the metric seen in the pivot's repeated runs
     /// (pooled over the runs of every cell and sweep with two or more),
-    /// if any.
+    /// if any: [`stats::pooled_log_sd`] over each cell's runs by sweep.
     pub(super) fn pooled_log_sd(&self, pivot: &Pivot) -> Option<f64> {
-        let (mut ss, mut dof) = (0.0, 0usize);
-        for (_, _, cell) in pivot.iter() {
+        let groups = pivot.iter().flat_map(|(_, _, cell)| {
             let mut by_sweep: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
             for (v, (rank, _)) in cell.values.iter().zip(self.dataset.sweeps_of(&cell.runs)) {
-                if *v > 0.0 && v.is_finite() {
-                    by_sweep.entry(rank).or_default().push(v.ln());
-                }
+                by_sweep.entry(rank).or_default().push(*v);
             }
-            for logs in by_sweep.values().filter(|l| l.len() >= 2) {
-                let mean = logs.iter().sum::<f64>() / logs.len() as f64;
-                ss += logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>();
-                dof += logs.len() - 1;
-            }
-        }
-        (dof > 0).then(|| (ss / dof as f64).sqrt())
+            by_sweep.into_values()
+        });
+        stats::pooled_log_sd(groups)
     }
 
     /// The standard error the runs of a cell logged beside their value, on
@@ -222,19 +215,14 @@ impl Judge<'_, '_> {
         let name = crate::metric::standard_error_of(&pivot.metric.name);
         let logged = self.dataset.cached_values(&name).ok()?;
         let runs = self.dataset.loaded_runs();
-        let mut squares = 0.0;
+        let mut logged_by_run = Vec::with_capacity(cell.values.len());
         for (&run, &value) in cell.ids.iter().zip(&cell.values) {
             let at = u32::try_from(runs.position(run)?).ok()?;
             let se = logged.binary_search_by_key(&at, |(i, _)| *i).ok().map(|k| logged[k].1)?;
-            if !(value > 0.0 && se.is_finite() && se >= 0.0) {
-                return None;
-            }
-            squares += (se / value).powi(2);
+            logged_by_run.push((value, se));
         }
+        let spread = stats::logged_log_se(&logged_by_run)?;
         let n = cell.values.len();
-        if n == 0 {
-            return None;
-        }
         let metric = &pivot.metric.name;
         self.left_out.borrow_mut().insert(if n == 1 {
             format!("a single run's spread is the standard error it logged beside {metric} (`{name}`)")
@@ -244,8 +232,7 @@ impl Judge<'_, '_> {
                  the same questions do not shrink"
             )
         });
-        #[allow(clippy::cast_precision_loss)] // a cell's run count
-        Some((squares / n as f64).sqrt())
+        Some(spread)
     }
 
     /// The sweep dates of the runs of some cells, distinct, oldest first.

@@ -230,7 +230,7 @@ fn bounded(mut point: Point, c: &stats::Comparison, step: lang::Step) -> Point {
     let level = if point.outcome == PointOutcome::Contradicted { 0.95 } else { t.holds_level };
     point.stat = Some(Stat {
         of: StatKind::Ratio,
-        estimate: (c.sign * c.d).exp(),
+        estimate: c.ratio(),
         interval: c.spread().ratio_interval(level),
         level,
         margin: None,

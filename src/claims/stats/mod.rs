@@ -39,10 +39,12 @@
 //!   single point both are the interval rules above.
 
 mod fold;
+mod spread;
 mod step;
 mod value;
 
 pub(crate) use fold::{decided_level, fold, Folded, Quantifier};
+pub(crate) use spread::{logged_log_se, pooled_log_sd};
 pub(crate) use step::step_bound;
 
 pub(crate) use value::{
@@ -450,6 +452,11 @@ impl Comparison {
     /// What its intervals are made of.
     pub(crate) fn spread(&self) -> Spread {
         Spread { d: self.d, se: self.se, df: self.df, sign: self.sign }
+    }
+
+    /// The estimate of A/B (literal, whatever the metric's direction).
+    pub(crate) fn ratio(&self) -> f64 {
+        (self.sign * self.d).exp()
     }
 
     /// Whether no number of runs can make `test` hold: `beats` with the
