@@ -27,9 +27,14 @@ impl Value {
     }
 
     /// The number a label given as text is read as, if it reads as one
-    /// (what [`Value::from_label`] decides, without building the value).
+    /// (what [`Value::from_label`] decides, without building the value):
+    /// written as a number exactly ([`crate::syntax::read_logged`], no
+    /// spaces around it) and finite. `inf` and `nan` stay text: a label
+    /// names a configuration as the researcher wrote it, and the store
+    /// keeps it so (a query still reads `inf` as a number, see
+    /// [`Value::as_f64`]).
     pub fn label_number(text: &str) -> Option<f64> {
-        text.parse::<f64>().ok().filter(|n| n.is_finite() && !text.trim().is_empty())
+        crate::syntax::read_logged(text).filter(|n| n.is_finite())
     }
 }
 

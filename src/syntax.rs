@@ -1,8 +1,9 @@
 //! The vocabulary the filter language (`--where`, `where=`) and the claim
 //! language share, so that a value written in one means the same in the
 //! other: the literal a statement compares with, the comparison operators,
-//! how a written value reads as a number, and where a byte of a statement
-//! sits as a line and column.
+//! how a written value reads as a number (and how every stage reads a
+//! number from text: [`read_number`] and the family beside it), and where a
+//! byte of a statement sits as a line and column.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -18,13 +19,39 @@ use crate::metric::format_number;
 /// The numeric reading of a written value, if it has one: `8`, `1e-3`,
 /// `'8'` once unquoted, and `inf` / `Infinity` (how vLLM writes an
 /// unbounded request rate). Surrounding spaces are ignored; NaN is not a
-/// number a researcher compares with.
+/// number a researcher compares with. What a researcher writes (a filter,
+/// a claim, a cell's key, a region's argument) is read by this one; what a
+/// log writes by [`read_logged`], the grammar both share.
 pub(crate) fn read_number(text: &str) -> Option<f64> {
-    let t = text.trim();
-    match t {
-        "inf" | "Infinity" | "+inf" => Some(f64::INFINITY),
-        "-inf" | "-Infinity" => Some(f64::NEG_INFINITY),
-        _ => t.parse::<f64>().ok().filter(|v| !v.is_nan()),
+    read_padded(text).filter(|v| !v.is_nan())
+}
+
+/// A number as a log or a data file writes it, the one grammar every
+/// reader of numbers in reckon shares: an optional sign, digits with an
+/// optional point and exponent (`12`, `-0.5`, `.5`, `1e-3`, `2E+6`), or
+/// `inf` / `infinity` / `nan` in any case — nothing around it (a format
+/// whose cells are padded trims them first, and says so at its call).
+/// NaN is kept: a log's `nan` is a measurement that is missing, which the
+/// store keeps as such. No digit separators (`1_000`, `1,000`; for commas
+/// see [`read_grouped`]), no hex.
+pub(crate) fn read_logged(text: &str) -> Option<f64> {
+    text.parse::<f64>().ok()
+}
+
+/// [`read_logged`] of a number padded with spaces, as consoles, tables and
+/// JSON strings print them (`  12.50 `): trimmed first.
+pub(crate) fn read_padded(text: &str) -> Option<f64> {
+    read_logged(text.trim())
+}
+
+/// [`read_logged`] of a number whose digits may be grouped by commas
+/// (`1,234.5`), as GenAI-Perf's exports and prose write thousands: every
+/// comma is dropped before reading.
+pub(crate) fn read_grouped(text: &str) -> Option<f64> {
+    if text.contains(',') {
+        read_logged(&text.replace(',', ""))
+    } else {
+        read_logged(text)
     }
 }
 
@@ -313,6 +340,27 @@ mod tests {
         assert_eq!(read_number("-inf"), Some(f64::NEG_INFINITY));
         assert_eq!(read_number("NaN"), None);
         assert_eq!(read_number("v2"), None);
+        assert_eq!(read_number("+inf"), Some(f64::INFINITY));
+        assert_eq!(read_number("INF"), Some(f64::INFINITY));
+        assert_eq!(read_number(" "), None);
+    }
+
+    #[test]
+    fn logged_numbers_keep_nan_and_nothing_around_them() {
+        assert_eq!(read_logged("12.50"), Some(12.5));
+        assert_eq!(read_logged(".5"), Some(0.5));
+        assert_eq!(read_logged("2E+6"), Some(2e6));
+        assert_eq!(read_logged("-Infinity"), Some(f64::NEG_INFINITY));
+        assert!(read_logged("nan").is_some_and(f64::is_nan));
+        assert!(read_logged("-NaN").is_some_and(f64::is_nan));
+        for not in ["", " 8", "8 ", "1_000", "1,000", "0x10", "8ms", "e5"] {
+            assert_eq!(read_logged(not), None, "{not:?}");
+        }
+        assert_eq!(read_padded("  12.50 "), Some(12.5));
+        assert!(read_padded(" nan").is_some_and(f64::is_nan));
+        assert_eq!(read_grouped("1,234.5"), Some(1234.5));
+        assert_eq!(read_grouped("12"), Some(12.0));
+        assert_eq!(read_grouped(" 1,000"), None, "no trimming: the caller's rule");
     }
 
     #[test]

@@ -49,8 +49,8 @@ pub(crate) struct LintArgs {
 /// A confidence from 0 to 1, refused by clap (exit 2, with the flag named)
 /// otherwise.
 fn parse_confidence(s: &str) -> std::result::Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(c) if (0.0..=1.0).contains(&c) => Ok(c),
+    match crate::syntax::read_padded(s) {
+        Some(c) if (0.0..=1.0).contains(&c) => Ok(c),
         _ => Err("expected a number from 0 to 1".to_string()),
     }
 }

@@ -30,6 +30,7 @@ use serde_json::{Map, Value as Json};
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::pyjson;
 use crate::run::{RawRun, Value};
+use crate::syntax::read_logged;
 use crate::{Error, Result};
 
 /// criterion's `sample.json`, `estimates.json` and `benchmark.json`.
@@ -94,7 +95,7 @@ fn ids_from_path(path: &Path) -> Vec<(String, Value)> {
         ("group".to_string(), Value::Text(parts[0].clone())),
     ];
     match parts.len() {
-        2 if parts[1].parse::<f64>().is_ok() => ids.push(("value".into(), Value::from_label(parts[1]))),
+        2 if read_logged(parts[1]).is_some() => ids.push(("value".into(), Value::from_label(parts[1]))),
         2 => ids.push(("function".into(), Value::Text(parts[1].clone()))),
         3 => {
             ids.push(("function".into(), Value::Text(parts[1].clone())));
@@ -208,9 +209,8 @@ impl LogFormat for CriterionCsv {
             let line = record.position().map_or(0, |p| lines.at(doc, p.byte()));
             let cell = |i: usize| record.get(i).unwrap_or_default();
             let number = |i: usize, what: &str| {
-                cell(i)
-                    .parse::<f64>()
-                    .map_err(|_| Error::malformed(path, line, format!("`{what}` is `{}`, not a number", cell(i))))
+                read_logged(cell(i))
+                    .ok_or_else(|| Error::malformed(path, line, format!("`{what}` is `{}`, not a number", cell(i))))
             };
             let (measured, iterations) = (number(5, "sample_measured_value")?, number(7, "iteration_count")?);
             if iterations <= 0.0 {

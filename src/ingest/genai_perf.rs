@@ -37,6 +37,7 @@ use serde_json::{Map, Value as Json};
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::{log_time, pyjson};
 use crate::run::{RawRun, Value};
+use crate::syntax::read_grouped;
 use crate::{Error, Result};
 
 /// The statistics of a metric that are not stored.
@@ -148,7 +149,7 @@ fn metric(path: &Path, name: &str, m: &Map<String, Json>, run: &mut RawRun) -> R
             continue;
         }
         let x = match v {
-            Json::String(s) => s.trim().replace(',', "").parse::<f64>().ok(),
+            Json::String(s) => read_grouped(s.trim()),
             Json::Null => continue,
             other => pyjson::as_f64(other),
         };
@@ -266,7 +267,7 @@ fn row(path: &Path, line: u64, columns: &[String], cells: &[&str], run: &mut Raw
         if UNJUDGED.contains(&stat.as_str()) || cell.is_empty() {
             continue;
         }
-        let Ok(x) = cell.replace(',', "").parse::<f64>() else {
+        let Some(x) = read_grouped(cell) else {
             return Err(Error::malformed(path, line, format!("`{}` {stat} is not a number", cells[0])));
         };
         let metric = if alone { name.clone() } else { format!("{name}_{stat}") };

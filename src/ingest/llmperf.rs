@@ -31,6 +31,7 @@ use serde_json::{Map, Value as Json};
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::{log_time, pyjson};
 use crate::run::{RawRun, Value};
+use crate::syntax::read_padded;
 use crate::{Error, Result};
 
 /// An llmperf `*_summary.json`.
@@ -97,7 +98,7 @@ fn result(path: &Path, key: &str, v: &Json, run: &mut RawRun) -> Result<()> {
         return error_codes(path, v, run);
     }
     let x = match v {
-        Json::String(s) => s.trim().parse::<f64>().ok(),
+        Json::String(s) => read_padded(s),
         Json::Null => return Ok(()),
         other => pyjson::as_f64(other),
     };
@@ -144,7 +145,7 @@ fn error_codes(path: &Path, v: &Json, run: &mut RawRun) -> Result<()> {
             let inner = text.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or_else(bad)?;
             for pair in inner.split(',').filter(|p| !p.trim().is_empty()) {
                 let (code, count) = pair.split_once(':').ok_or_else(bad)?;
-                code_count(code, count.trim().parse().ok())?;
+                code_count(code, read_padded(count))?;
             }
             Ok(())
         }

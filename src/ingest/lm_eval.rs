@@ -28,6 +28,7 @@ use serde_json::{Map, Value as Json};
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::{log_time, pyjson};
 use crate::run::{RawRun, Value};
+use crate::syntax::read_padded;
 use crate::{Error, Result};
 
 /// Top-level tables read for every task, by task name.
@@ -135,7 +136,7 @@ fn task_runs(
                 no_stderr.insert(format!("results.{task}.{key}"));
                 continue;
             }
-            Json::String(s) => s.trim().parse::<f64>().ok(),
+            Json::String(s) => read_padded(s),
             other => pyjson::as_f64(other),
         };
         let Some(x) = x else {

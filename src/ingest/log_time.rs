@@ -61,7 +61,7 @@ pub fn from_iso(text: &str) -> Option<String> {
 
 /// Text that is a time: ISO 8601, or epoch seconds written as text.
 pub fn from_text(text: &str) -> Option<String> {
-    from_iso(text).or_else(|| text.trim().parse::<f64>().ok().and_then(from_epoch))
+    from_iso(text).or_else(|| crate::syntax::read_padded(text).and_then(from_epoch))
 }
 
 fn rfc3339(t: &DateTime<Utc>) -> String {

@@ -15,6 +15,7 @@ use std::path::Path;
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use super::stdout::ConsoleLines;
 use crate::run::{RawRun, Value};
+use crate::syntax::read_padded;
 use crate::{Error, Result};
 
 /// trtllm-bench's console report.
@@ -154,7 +155,7 @@ fn row(path: &Path, line_no: u64, section: &str, line: &str, run: &mut RawRun) -
         return Ok(());
     }
     if let Some((name, unit, text)) = breakdown(line) {
-        let value = number(text).ok_or_else(|| not_a_number(path, line_no, line))?;
+        let value = read_padded(text).ok_or_else(|| not_a_number(path, line_no, line))?;
         match unit {
             Some(unit) => run.metric_with_unit(name, value, unit),
             None => run.metric(name, value),
@@ -172,7 +173,7 @@ fn row(path: &Path, line_no: u64, section: &str, line: &str, run: &mut RawRun) -
         return Ok(());
     }
     if let Some((name, unit)) = metric_of(label) {
-        let value = number(text).ok_or_else(|| not_a_number(path, line_no, line))?;
+        let value = read_padded(text).ok_or_else(|| not_a_number(path, line_no, line))?;
         match unit {
             Some(unit) => run.metric_with_unit(name, value, unit),
             None => run.metric(name, value),
@@ -182,12 +183,12 @@ fn row(path: &Path, line_no: u64, section: &str, line: &str, run: &mut RawRun) -
     let name = param_of(label).map_or_else(|| derived(label), str::to_owned);
     if name == "kv_cache_percentage" {
         // `90.00%`, which the JSON report gives as 0.9.
-        if let Some(pct) = text.strip_suffix('%').and_then(number) {
+        if let Some(pct) = text.strip_suffix('%').and_then(read_padded) {
             run.param(name, Value::Num(pct / 100.0));
             return Ok(());
         }
     }
-    match number(text) {
+    match read_padded(text) {
         Some(value) if !is_setup(section) => match label_unit(label) {
             Some(unit) => run.metric_with_unit(name, value, unit),
             None => run.metric(name, value),
@@ -312,10 +313,6 @@ fn derived(label: &str) -> String {
         name.push_str(&word.to_ascii_lowercase());
     }
     name
-}
-
-fn number(text: &str) -> Option<f64> {
-    text.trim().parse::<f64>().ok()
 }
 
 fn not_a_number(path: &Path, line: u64, row: &str) -> Error {

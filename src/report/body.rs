@@ -196,7 +196,7 @@ fn link_table_numbers<'a>(
             for (cell, entry) in row.children().zip(cells) {
                 let (Some(text), Some(k)) = (cell_text(cell), entry) else { continue };
                 let number = text.trim().trim_end_matches(" ≈").trim_end_matches('x');
-                if !number.is_empty() && number.parse::<f64>().is_ok() {
+                if crate::syntax::read_logged(number).is_some() {
                     cell.prepend(raw(arena, format!("<a class=\"num\" href=\"#prov-{k}\">")));
                     cell.append(raw(arena, "</a>".to_string()));
                 }

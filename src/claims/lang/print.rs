@@ -202,7 +202,7 @@ impl fmt::Display for Literal {
                 let bare = t.starts_with(is_series_start)
                     && t.chars().all(is_series_char)
                     && !RESERVED.contains(&t.as_str())
-                    && t.parse::<f64>().is_err();
+                    && crate::syntax::read_logged(t).is_none();
                 if bare {
                     f.write_str(t)
                 } else {

@@ -136,8 +136,10 @@ fn with_logs(cwd: &Path, toml: &Path, logs: &[PathBuf]) -> Result<(String, Strin
         .filter(|p| dataset.param_values(p).len() > 1)
         .map(str::to_string)
         .collect();
-    let texts: Vec<&String> =
-        varying.iter().filter(|p| dataset.param_values(p).iter().any(|v| v.parse::<f64>().is_err())).collect();
+    let texts: Vec<&String> = varying
+        .iter()
+        .filter(|p| dataset.param_values(p).iter().any(|v| crate::syntax::read_logged(v).is_none()))
+        .collect();
     let (series, note) = match texts.as_slice() {
         _ if captured => (SERIES.to_string(), Vec::new()),
         [one] => ((*one).clone(), vec![format!("`{one}`: the one param with text values that differ between runs")]),

@@ -87,7 +87,7 @@ fn read_cell(row: &mut Row, header: &str, cell: &str) -> std::result::Result<(),
         return Ok(());
     }
     let number = || {
-        cell.parse::<f64>().map_err(|_| {
+        crate::syntax::read_logged(cell).ok_or_else(|| {
             format!(
                 "column `{}` holds {:?}, not a number; Google Benchmark writes every value as one",
                 crate::syntax::excerpt(header),

@@ -9,8 +9,9 @@ use serde_json::Value as Json;
 
 use super::super::log_format::{Chosen, Emit, Outcome};
 use super::super::{log_time, pyjson};
-use super::{missing_marker, number, written_whole, GenericOptions, Rewind, Role, Seen};
+use super::{missing_marker, written_whole, GenericOptions, Rewind, Role, Seen};
 use crate::run::{RawRun, Value};
+use crate::syntax::read_padded;
 use crate::{Error, Result};
 
 /// One field of a JSON record, flattened, before its role is known.
@@ -31,7 +32,7 @@ impl JsonField {
     fn note(&self, seen: &mut Seen) {
         match self {
             JsonField::Num(x, whole) => seen.number(*x, *whole),
-            JsonField::Text(t) => match number(t) {
+            JsonField::Text(t) => match read_padded(t) {
                 Some(x) => seen.number(x, written_whole(t)),
                 None => seen.text(t),
             },
@@ -142,7 +143,7 @@ fn add_fields(
         let Some(role) = role(&name) else { continue };
         match (role, field) {
             (Role::Metric, JsonField::Num(x, _)) => run.metric(name, x),
-            (Role::Metric, JsonField::Text(s)) => match number(&s) {
+            (Role::Metric, JsonField::Text(s)) => match read_padded(&s) {
                 Some(x) => run.metric(name, x),
                 None if missing_marker(&s) => {}
                 None => {

@@ -368,18 +368,6 @@ pub(super) fn missing_marker(text: &str) -> bool {
     MARKERS.iter().any(|m| t.eq_ignore_ascii_case(m))
 }
 
-/// Reads a cell or string as a number the way a CSV means it: decimal,
-/// exponent, `inf`, `nan` (any case).
-pub(super) fn number(text: &str) -> Option<f64> {
-    let t = text.trim();
-    if t.is_empty() {
-        return None;
-    }
-    // Rust accepts "infinity"/"nan" in any case, which is what Python and
-    // spreadsheets write; reject things like "1_000" it would not anyway.
-    t.parse::<f64>().ok()
-}
-
 /// Any CSV with a header row.
 pub struct Csv;
 

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use super::super::log_format::{Emit, Outcome};
 use super::super::log_time;
-use super::{missing_marker, number, written_whole, GenericOptions, Rewind, Role, Seen};
+use super::{missing_marker, written_whole, GenericOptions, Rewind, Role, Seen};
 use crate::run::{RawRun, Value};
+use crate::syntax::read_padded;
 use crate::{Error, Result};
 
 /// The delimiter of a CSV head, when the first lines look like a table with
@@ -44,7 +45,7 @@ pub fn sniff_csv(head: &[u8]) -> Option<u8> {
     }
     let (d, _) = best?;
     let header_ok =
-        lines[0].split(d as char).map(|c| c.trim().trim_matches('"')).all(|c| c.is_empty() || number(c).is_none())
+        lines[0].split(d as char).map(|c| c.trim().trim_matches('"')).all(|c| c.is_empty() || read_padded(c).is_none())
             && lines[0].split(d as char).any(|c| !c.trim().trim_matches('"').is_empty());
     header_ok.then_some(d)
 }
@@ -138,7 +139,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
             }
             let Some(slot) = seen.get_mut(i) else { continue };
             let s = slot.get_or_insert_with(Seen::default);
-            match number(c) {
+            match read_padded(c) {
                 None => s.text(c),
                 Some(v) => s.number(v, written_whole(c)),
             }
@@ -180,7 +181,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
             }
             match role {
                 Role::Param => run.param(name, Value::from_label(cell)),
-                Role::Metric => match number(cell) {
+                Role::Metric => match read_padded(cell) {
                     Some(v) => run.metric(name, v),
                     None if missing_marker(cell) => {}
                     None => {

@@ -14,6 +14,7 @@ pub use detail::MlperfDetail;
 pub use summary::MlperfSummary;
 
 use crate::run::Value;
+use crate::syntax::read_logged;
 
 /// A loadgen name in reckon's spelling: `90th percentile latency` and
 /// `50.00_percentile_latency` become `p90_latency`, `p50_latency`
@@ -40,15 +41,15 @@ pub(super) fn snake(label: &str) -> String {
 /// `90th`, `90.00`, `99.9th` as a percentile's number (`90`, `99.9`).
 fn percent(word: &str) -> Option<String> {
     let digits = word.trim_end_matches("th").trim_end_matches("st").trim_end_matches("nd").trim_end_matches("rd");
-    let n: f64 = digits.parse().ok()?;
+    let n = read_logged(digits)?;
     Some(crate::metric::format_number(n))
 }
 
 /// A setting's value: a number, or text (a seed past 2^53 stays its digits).
 pub(super) fn setting(text: &str) -> Value {
     let text = text.trim();
-    match text.parse::<f64>() {
-        Ok(n) if n.is_finite() && (n.abs() < 9_007_199_254_740_992.0 || text.contains(['.', 'e', 'E'])) => {
+    match read_logged(text) {
+        Some(n) if n.is_finite() && (n.abs() < 9_007_199_254_740_992.0 || text.contains(['.', 'e', 'E'])) => {
             Value::Num(n)
         }
         _ => Value::Text(text.to_owned()),

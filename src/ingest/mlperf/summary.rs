@@ -103,7 +103,7 @@ fn row(path: &Path, line_no: u64, part: Part, label: &str, value: &str, run: &mu
         run.param(name, setting(value));
         return Ok(());
     }
-    let number = value.parse::<f64>().ok().filter(|n| n.is_finite());
+    let number = crate::syntax::read_logged(value).filter(|n| n.is_finite());
     let Some(number) = number.filter(|_| !label.ends_with("satisfied")) else {
         run.param(name, Value::Text(value.to_owned()));
         return Ok(());

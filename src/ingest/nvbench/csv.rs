@@ -100,7 +100,7 @@ impl Columns {
         match self.0.get(i) {
             Some(Column::Param(name)) => run.param(name.clone(), Value::from_label(cell)),
             Some(Column::Metric(name, unit)) => {
-                let Ok(x) = cell.trim().parse::<f64>() else {
+                let Some(x) = crate::syntax::read_padded(cell) else {
                     return Err(Error::malformed(path, line, format!("`{name}` holds `{cell}`, expected a number")));
                 };
                 match unit {

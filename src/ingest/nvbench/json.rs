@@ -112,8 +112,8 @@ fn typed(v: &Map<String, Json>) -> Option<Value> {
         other => return pyjson::as_f64(other).map(Value::Num),
     };
     let numeric = v.get("type").and_then(Json::as_str).is_some_and(|t| t.starts_with("int") || t.starts_with("float"));
-    Some(match text.parse::<f64>() {
-        Ok(x) if numeric => Value::Num(x),
+    Some(match crate::syntax::read_logged(&text) {
+        Some(x) if numeric => Value::Num(x),
         _ => Value::Text(text),
     })
 }

@@ -230,7 +230,7 @@ fn summary(path: &Path, line: u64, header: &str, cell: &str, namer: &mut Namer, 
 /// A cell as nvbench formats a summary: its value in the base unit and the
 /// hint its unit stands for.
 fn read_cell(cell: &str) -> Option<(f64, Option<&'static str>)> {
-    let number = |t: &str| t.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    let number = |t: &str| crate::syntax::read_padded(t).filter(|v| v.is_finite());
     if let Some(n) = cell.strip_suffix('x').and_then(number) {
         return Some((n, Some("sample_size")));
     }

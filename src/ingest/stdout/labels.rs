@@ -6,6 +6,7 @@ use std::path::Path;
 use super::lines::excerpt;
 use super::Row;
 use crate::run::{RawRun, Value};
+use crate::syntax::read_padded;
 use crate::{Error, Result};
 
 /// Where a row's value goes.
@@ -186,7 +187,7 @@ pub(super) fn unique_name(run: &RawRun, name: String, row: &Row) -> String {
 }
 
 pub(super) fn required_number(path: &Path, row: &Row) -> Result<f64> {
-    number(&row.value).ok_or_else(|| not_a_number(path, row))
+    read_padded(&row.value).ok_or_else(|| not_a_number(path, row))
 }
 
 pub(super) fn not_a_number(path: &Path, row: &Row) -> Error {
@@ -201,29 +202,13 @@ pub(super) fn not_a_number(path: &Path, row: &Row) -> Error {
     )
 }
 
-/// Reads a printed number: `12.50`, `-0.00`, `100`, `inf`, `nan`.
-pub(super) fn number(text: &str) -> Option<f64> {
-    let t = text.trim();
-    match t.to_ascii_lowercase().as_str() {
-        "inf" | "+inf" | "infinity" | "+infinity" => return Some(f64::INFINITY),
-        "-inf" | "-infinity" => return Some(f64::NEG_INFINITY),
-        "nan" => return Some(f64::NAN),
-        _ => {}
-    }
-    let first = t.bytes().next()?;
-    if !(first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.') {
-        return None;
-    }
-    t.parse::<f64>().ok()
-}
-
 /// A request rate: a number (`inf` → infinity), or text such as `trace`.
 pub(super) fn rate_value(text: &str) -> Option<Value> {
     let t = text.trim();
     if t.is_empty() || t.eq_ignore_ascii_case("none") {
         return None;
     }
-    Some(match number(t) {
+    Some(match read_padded(t) {
         Some(n) => Value::Num(n),
         None => Value::Text(t.to_string()),
     })

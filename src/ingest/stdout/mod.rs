@@ -16,8 +16,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use labels::{
-    known_label, normalize, not_a_number, number, rate_value, required_number, stat_name, target, unique_name, upsert,
-    Target,
+    known_label, normalize, not_a_number, rate_value, required_number, stat_name, target, unique_name, upsert, Target,
 };
 use lines::{
     excerpt, header_width, is_closing_rule, parse_timestamp, section_title, split_row, strip_prefix, Segments,
@@ -29,6 +28,7 @@ pub(super) use lines::Segments as ConsoleLines;
 
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
 use crate::run::{RawRun, Value};
+use crate::syntax::read_padded;
 use crate::{Error, Result};
 
 /// Longest row value kept, in characters.
@@ -235,14 +235,14 @@ impl Context {
         };
         match normalize(label).as_str() {
             "traffic request rate" => upsert(&mut self.preamble, "request_rate", rate_value(value)),
-            "maximum request concurrency" | "max request concurrency" => match number(value) {
+            "maximum request concurrency" | "max request concurrency" => match read_padded(value) {
                 Some(n) => upsert(&mut self.preamble, "max_concurrency", Some(Value::Num(n))),
                 None => upsert(&mut self.preamble, "max_concurrency", None),
             },
             "burstiness factor" => {
                 // "1.0 (Poisson process)": the number is the first word.
                 let first = value.split_whitespace().next().unwrap_or("");
-                upsert(&mut self.preamble, "burstiness", number(first).map(Value::Num));
+                upsert(&mut self.preamble, "burstiness", read_padded(first).map(Value::Num));
             }
             _ => {}
         }
@@ -319,7 +319,7 @@ fn finish_block(path: &Path, block: &Block, context: &mut Context, outcome: &mut
                 }
             }
             Target::Metric(name) => {
-                if let Some(n) = number(&row.value) {
+                if let Some(n) = read_padded(&row.value) {
                     let name = unique_name(&run, name, row);
                     match labels::label_unit(&row.label).filter(|_| crate::metric::unit_from_name(&name).is_none()) {
                         // `Benchmark duration (s)`: the JSON's `duration`, in s as there.

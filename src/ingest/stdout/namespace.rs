@@ -1,8 +1,9 @@
 //! Python's `Namespace(...)` argument dumps, as printed before a block:
 //! a small reader for the repr of the values reckon keeps as params.
 
-use super::labels::{number, rate_value, upsert};
+use super::labels::{rate_value, upsert};
 use crate::run::Value;
+use crate::syntax::read_padded;
 
 /// Namespace keys that describe what was measured (identity and
 /// independent variables). Host, port, output paths and UI switches are
@@ -215,7 +216,7 @@ impl<'a> Parser<'a> {
             "None" => PyVal::None,
             "True" => PyVal::Bool(true),
             "False" => PyVal::Bool(false),
-            _ => number(word).map_or(PyVal::Other, PyVal::Num),
+            _ => read_padded(word).map_or(PyVal::Other, PyVal::Num),
         }
     }
 
