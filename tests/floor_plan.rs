@@ -441,7 +441,6 @@ fn named_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
 const CYCLE_DEBTS: &[&str] = &[
     "src/doc/note.rs ↔ src/doc/splice.rs",
     "src/lint/number.rs ↔ src/lint/vocab.rs",
-    "src/lint/read/equal.rs ↔ src/lint/read/statement.rs",
     "src/lint/read/mod.rs ↔ src/lint/vocab.rs",
     "src/lint/setup.rs ↔ src/lint/vocab.rs",
     "src/report/forge.rs ↔ src/report/provenance.rs",

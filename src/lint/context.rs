@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::prose::{Block, BlockKind, Sentence};
 use super::read::{self, Reading, Surroundings};
 use super::vocab::{Meaning, Tok, Token, Unit, Vocabulary};
-use crate::metric::format_number;
+use crate::claims::lang::{self, number, Op, Quantifier, Term, ValueClaim};
 
 /// The series a block names once each (an ambiguous name names none), with
 /// where.
@@ -310,19 +310,10 @@ pub(super) fn table_cell(
         notes.push(format!("metric `{m}` from the section heading"));
         m
     };
-    let margin = vocab.margins.get(&metric).copied().unwrap_or(0.05);
-    let within = if n.precision > margin {
-        format!(" within {}%", format_number((n.precision * 1000.0).ceil() / 10.0))
-    } else {
-        String::new()
-    };
+    let at = Some(Quantifier::at(&param, number(point.value)));
+    let value = ValueClaim::new(Term::level(&series), &metric, at, Op::Approx, n.value);
     Some(Reading {
-        statement: format!(
-            "{} on {metric} at {param} = {} ≈ {}{within}",
-            read::name(&series),
-            format_number(point.value),
-            format_number(n.value)
-        ),
+        claim: lang::Clause::new(value).within(read::within(vocab, &metric, n.precision)).into(),
         number: true,
         confidence,
         notes,

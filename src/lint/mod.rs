@@ -320,16 +320,16 @@ impl<'a, 's> Linter<'a, 's> {
                 Rc::new(setup::rebuilt(&self.vocab, &setup::with_entries(&self.options, &entries)))
             }));
         let again = read::read(&vocab, &vocab::tokenize(&vocab, text), text, around, &self.preferred_params);
-        let statements = |items: &[Item]| -> Vec<String> {
+        let claims = |items: &[Item]| -> Vec<String> {
             items
                 .iter()
                 .filter_map(|i| match i {
-                    Item::Reading(r) => Some(r.statement.clone()),
+                    Item::Reading(r) => Some(r.claim.to_string()),
                     Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
                 })
                 .collect()
         };
-        let (now, then) = (statements(&items), statements(&again));
+        let (now, then) = (claims(&items), claims(&again));
         if then.is_empty() || then == now {
             return (items, None);
         }
@@ -358,7 +358,7 @@ impl<'a, 's> Linter<'a, 's> {
                 f.summary = reason;
             }
             Item::Reading(r) => {
-                f.claim = Some(r.statement.clone());
+                f.claim = Some(r.claim.to_string());
                 f.confidence = r.confidence;
                 f.notes.clone_from(&r.notes);
                 if plan {

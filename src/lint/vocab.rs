@@ -14,13 +14,14 @@ use crate::metric::Direction;
 use crate::query::filter::is_pseudo_param;
 use crate::query::Dataset;
 use crate::run::is_repeat_marker;
+use crate::syntax::Op;
 
 /// A point or a range of points of one param.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Scope {
     At(String, f64),
     /// `param op value`, op one of `> >= < <=`.
-    Range(String, &'static str, f64),
+    Range(String, Op, f64),
     Between(String, f64, f64),
     Largest(String),
     Smallest(String),
@@ -71,14 +72,14 @@ impl Scope {
             let (lo, hi) = range.split_once("..")?;
             return Some(Scope::Between(p.trim().to_string(), lo.trim().parse().ok()?, hi.trim().parse().ok()?));
         }
-        for op in [">=", "<=", ">", "<", "="] {
-            if let Some((p, v)) = s.split_once(op) {
+        for op in [Op::Ge, Op::Le, Op::Gt, Op::Lt, Op::Eq] {
+            if let Some((p, v)) = s.split_once(op.as_str()) {
                 let v: f64 = v.trim().parse().ok()?;
                 let p = p.trim().to_string();
                 if p.is_empty() {
                     return None;
                 }
-                return Some(if op == "=" { Scope::At(p, v) } else { Scope::Range(p, op, v) });
+                return Some(if op == Op::Eq { Scope::At(p, v) } else { Scope::Range(p, op, v) });
             }
         }
         None
@@ -654,7 +655,7 @@ pub(crate) mod tests {
         assert_eq!(t[0], Tok::Mention(Meaning::Series(vec!["cublas".into()])));
         assert!(matches!(&t[2], Tok::Number(n) if n.value == 1200.0 && n.unit == Unit::Metric("tflops".into())));
         assert_eq!(t[4], Tok::Mention(Meaning::Param("size".into())));
-        assert!(t.contains(&Tok::Mention(Meaning::Point(Scope::Range("size".into(), ">=", 4096.0)))));
+        assert!(t.contains(&Tok::Mention(Meaning::Point(Scope::Range("size".into(), Op::Ge, 4096.0)))));
         let ratio = |n: &Number| n.value == 2.3 && n.unit == Unit::Times && (n.precision - 0.05 / 2.3).abs() < 1e-12;
         assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if ratio(n))));
         assert!(t.iter().any(|k| matches!(k, Tok::Number(n) if n.value == 12.0 && n.unit == Unit::Percent)));
@@ -711,7 +712,7 @@ pub(crate) mod tests {
     fn scopes_parse() {
         assert_eq!(Scope::parse("max_concurrency = 1", None), Some(Scope::At("max_concurrency".into(), 1.0)));
         assert_eq!(Scope::parse("the largest c", None), Some(Scope::Largest("c".into())));
-        assert_eq!(Scope::parse("size >= {n}", Some(4096.0)), Some(Scope::Range("size".into(), ">=", 4096.0)));
+        assert_eq!(Scope::parse("size >= {n}", Some(4096.0)), Some(Scope::Range("size".into(), Op::Ge, 4096.0)));
         assert_eq!(Scope::parse("c in 2..250", None), Some(Scope::Between("c".into(), 2.0, 250.0)));
         assert_eq!(Scope::parse("nonsense", None), None);
     }

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use super::Context;
-use crate::claims::judge::{ClaimReport, Judge};
+use crate::claims::judge::{ClaimReport, Clauses, Judge};
 use crate::claims::lang::{self, Claim};
 use crate::claims::Verdict;
 use crate::config::Config;
@@ -104,7 +104,7 @@ pub fn judge_claim(
         .claim(&claim)
         .map_err(|e| document.error_at(text, statement_start + e.offset, format!("claim `{id}`: {}", e.msg)))?;
     let data_date = clauses.iter().flat_map(|c| c.judgement.evidence.dates.iter()).max().cloned();
-    let summary = crate::claims::judge::claim_summary(verdict, &clauses);
+    let summary = crate::claims::judge::claim_summary(verdict, &clauses, Clauses::ListedBelow);
     let mut report = ClaimReport {
         id,
         line: region.line,

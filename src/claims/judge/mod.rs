@@ -71,13 +71,29 @@ impl ClaimReport {
     }
 }
 
-/// The one line of a claim's verdict: a single clause's summary, or for a
-/// conjunction the clause that decided it first and alone (`[statement]
-/// summary`), the others counted by verdict, so that a long `and` is not
-/// one line of every clause's evidence (`reckon claims` lists each below).
-pub(crate) fn claim_summary(verdict: Verdict, clauses: &[ClauseReport]) -> String {
+/// Where a conjunction's clauses are told besides the summary line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Clauses {
+    /// Each on a line of its own below it (`reckon claims`, a claim
+    /// region's report): the line names the clause that decided.
+    ListedBelow,
+    /// Nowhere else (lint's findings): the line names every clause.
+    InLine,
+}
+
+/// The one line of a claim's verdict: a single clause's summary; for a
+/// conjunction whose clauses are listed below it, the clause that decided
+/// it first and alone (`[statement] summary`), the others counted by
+/// verdict, so that a long `and` is not one line of every clause's
+/// evidence; for one whose clauses are told nowhere else, every clause
+/// with its summary.
+pub(crate) fn claim_summary(verdict: Verdict, clauses: &[ClauseReport], told: Clauses) -> String {
     if let [one] = clauses {
         return one.summary.clone();
+    }
+    if told == Clauses::InLine {
+        let each: Vec<String> = clauses.iter().map(|c| format!("[{}] {}", c.statement, c.summary)).collect();
+        return format!("{verdict}: {}", each.join("; "));
     }
     let n = clauses.len();
     let Some(decisive) = clauses.iter().position(|c| c.verdict == verdict && verdict != Verdict::Holds) else {

@@ -64,6 +64,7 @@ use crate::run::Value;
 pub(crate) use crate::syntax::{Literal, Op};
 use serde::Serialize;
 
+pub(crate) use build::{bare, number, stated};
 pub(crate) use curve::{Extreme, Peak, Step, Trend, Way};
 pub(crate) use grammar::PERCENT;
 use parse::Parser;
@@ -512,6 +513,7 @@ fn is_ident_char(c: char) -> bool {
 /// parser (every `and` after a `where` is a place the filter may end).
 pub(crate) const MAX_STATEMENT: usize = 4096;
 
+mod build;
 mod curve;
 mod grammar;
 mod others;
@@ -520,6 +522,8 @@ mod print;
 mod relation;
 mod scope;
 
+#[cfg(test)]
+pub(crate) use build::without_offsets;
 #[cfg(test)]
 mod forms_tests;
 #[cfg(test)]

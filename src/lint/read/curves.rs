@@ -15,23 +15,25 @@
 
 use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use super::words::word;
-use super::{name, Clause, Item, Reading};
-use crate::metric::format_number;
+use super::{Clause, Item, Reading};
+use crate::claims::lang::{
+    self, bare, number, stated, ChangeBound, Extreme, Name, Op, Peak, PointSet, Step, Trend, Way,
+};
 
 /// Verbs of a trend, with the way the claim language writes it.
-const WAYS: &[(&str, &str)] = &[
-    ("rises", "increases"),
-    ("rise", "increases"),
-    ("increases", "increases"),
-    ("grows", "increases"),
-    ("climbs", "increases"),
-    ("falls", "decreases"),
-    ("drops", "decreases"),
-    ("decreases", "decreases"),
-    ("declines", "decreases"),
-    ("improves", "improves"),
-    ("worsens", "worsens"),
-    ("degrades", "worsens"),
+const WAYS: &[(&str, Way)] = &[
+    ("rises", Way::Increases),
+    ("rise", Way::Increases),
+    ("increases", Way::Increases),
+    ("grows", Way::Increases),
+    ("climbs", Way::Increases),
+    ("falls", Way::Decreases),
+    ("drops", Way::Decreases),
+    ("decreases", Way::Decreases),
+    ("declines", Way::Decreases),
+    ("improves", Way::Improves),
+    ("worsens", Way::Worsens),
+    ("degrades", Way::Worsens),
 ];
 
 /// Words a clause about the series may hold besides what its reading
@@ -75,8 +77,8 @@ fn steps_after(c: &[Token], v: usize) -> Option<Steps> {
     Some(Steps { next: k, took, doubling })
 }
 
-/// The first trend verb of a clause, its index and the claim's word.
-fn way(c: &[Token]) -> Option<(usize, &'static str)> {
+/// The first trend verb of a clause, its index and the way it says.
+fn way(c: &[Token]) -> Option<(usize, Way)> {
     c.iter().enumerate().find_map(|(i, t)| {
         let w = word(t)?;
         WAYS.iter().find(|(said, _)| *said == w).map(|(_, way)| (i, *way))
@@ -109,11 +111,25 @@ fn names_series_param(vocab: &Vocabulary, w: &str) -> bool {
 
 /// A scope as the points of a trend (`>= 64`), when it is a bound on
 /// `param`.
-fn trend_points(scope: Option<&Scope>, param: &str) -> Option<String> {
+fn trend_points(scope: Option<&Scope>, param: &str) -> Option<PointSet> {
     match scope {
-        None => Some(String::new()),
-        Some(Scope::Range(p, op, v)) if p == param => Some(format!(" {op} {}", format_number(*v))),
+        None => Some(PointSet::Every),
+        Some(Scope::Range(p, op, v)) if p == param => Some(PointSet::Cmp(*op, number(*v))),
         Some(_) => None,
+    }
+}
+
+/// `[S on] M WAY with P [points]`, every step beyond noise (`series`
+/// `None`: the curve across the series, `param` the series').
+fn trend(series: Option<&str>, metric: &str, way: Way, param: &str, points: PointSet) -> Trend {
+    Trend {
+        series: series.map(Name::new),
+        metric: Name::new(metric),
+        way,
+        strict: true,
+        param: Name::new(param),
+        points,
+        step: None,
     }
 }
 
@@ -138,18 +154,24 @@ impl Clause<'_> {
         let before = at.checked_sub(3).and_then(w);
         let (extreme, took) = match (w(at - 2), before) {
             (Some("out"), Some("bottoms" | "bottomed")) | (Some("lowest"), Some("is" | "was")) => {
-                ("is lowest", vec![at - 3, at - 2])
+                (Extreme::Lowest, vec![at - 3, at - 2])
             }
             (Some("out"), Some("tops" | "topped")) | (Some("peaks" | "peaked"), _) => {
-                ("peaks", if w(at - 2) == Some("out") { vec![at - 3, at - 2] } else { vec![at - 2] })
+                (Extreme::Highest, if w(at - 2) == Some("out") { vec![at - 3, at - 2] } else { vec![at - 2] })
             }
-            (Some("highest"), Some("is" | "was")) => ("peaks", vec![at - 3, at - 2]),
-            (Some("best"), Some("is" | "was")) => ("is best", vec![at - 3, at - 2]),
+            (Some("highest"), Some("is" | "was")) => (Extreme::Highest, vec![at - 3, at - 2]),
+            (Some("best"), Some("is" | "was")) => (Extreme::Best, vec![at - 3, at - 2]),
             _ => return false,
         };
-        let statement = format!("{} {extreme} at {} = {}", self.metric, self.vocab.series_param.0, self.subj);
+        let peak = Peak {
+            series: None,
+            metric: Name::new(&self.metric),
+            extreme,
+            param: Name::new(&self.vocab.series_param.0),
+            at: bare(&self.subj),
+        };
         let (notes, confidence) = (self.notes.clone(), self.confidence);
-        self.push(&statement, false, confidence, &notes);
+        self.push(lang::Clause::new(peak), false, confidence, &notes);
         self.used.extend(took);
         self.used.push(at - 1);
         true
@@ -164,16 +186,16 @@ impl Clause<'_> {
         let Some(Tok::Mention(Meaning::Param(param))) = c.get(steps.next).map(|t| &t.kind) else { return false };
         let Some(points) = trend_points(self.scope.as_ref(), param) else { return false };
         let from = match self.scope.as_ref() {
-            Some(Scope::Range(_, ">=" | ">", f)) => Some(*f),
+            Some(Scope::Range(_, Op::Ge | Op::Gt, f)) => Some(*f),
             _ => None,
         };
         let values = self.vocab.param_values.get(param).map_or(&[][..], Vec::as_slice);
         if steps.doubling && !doublings(values, from) {
             return false;
         }
-        let statement = format!("{} on {} {way} with {param}{points}", name(&self.subj), self.metric);
+        let along = trend(Some(&self.subj), &self.metric, way, param, points);
         let (notes, confidence) = (self.notes.clone(), self.confidence);
-        self.push(&statement, false, confidence, &notes);
+        self.push(lang::Clause::new(along), false, confidence, &notes);
         self.used.extend(steps.took);
         self.used.push(steps.next);
         true
@@ -190,7 +212,7 @@ impl Clause<'_> {
         else {
             return false;
         };
-        let Some(Scope::Range(param, ">" | ">=", from)) = self.scope.clone() else { return false };
+        let Some(Scope::Range(param, Op::Gt | Op::Ge, from)) = self.scope.clone() else { return false };
         let past = c.iter().any(|t| matches!(word(t), Some("past" | "beyond" | "after" | "from")));
         let values = self.vocab.param_values.get(&param).map_or(&[][..], Vec::as_slice);
         if !past || !doublings(values, Some(from)) {
@@ -211,24 +233,20 @@ impl Clause<'_> {
             return false;
         }
         took.push(k);
-        let (bound, number) = match (word_at(k + 1), word_at(k + 2)) {
-            (Some("less"), Some("than")) => ("less than", k + 3),
-            (Some("at"), Some("most")) => ("at most", k + 3),
+        let (bound, at) = match (word_at(k + 1), word_at(k + 2)) {
+            (Some("less"), Some("than")) => (ChangeBound::LessThan, k + 3),
+            (Some("at"), Some("most")) => (ChangeBound::AtMost, k + 3),
             _ => return false,
         };
-        let Some(Tok::Number(Number { value, unit: Unit::Percent, .. })) = c.get(number).map(|t| &t.kind) else {
+        let Some(Tok::Number(Number { value, unit: Unit::Percent, .. })) = c.get(at).map(|t| &t.kind) else {
             return false;
         };
-        took.extend([k + 1, k + 2, number]);
-        let statement = format!(
-            "{} on {} improves by {bound} {}% per step of {param} from {}",
-            name(&self.subj),
-            self.metric,
-            format_number(*value),
-            format_number(from)
-        );
+        took.extend([k + 1, k + 2, at]);
+        let points = PointSet::Cmp(Op::Ge, number(from));
+        let step = Some(Step { bound, percent: stated(*value) });
+        let improves = Trend { step, ..trend(Some(&self.subj), &self.metric, Way::Improves, &param, points) };
         let (notes, confidence) = (self.notes.clone(), self.confidence);
-        self.push(&statement, true, confidence, &notes);
+        self.push(lang::Clause::new(improves), true, confidence, &notes);
         self.used.extend(took);
         true
     }
@@ -250,19 +268,19 @@ pub(super) fn series_trend(vocab: &Vocabulary, c: &[Token], metric: Option<&str>
     let mut took = steps.took;
     took.push(steps.next);
     // `up to 8 threads`, `from 8 threads`, `past 8 threads`.
-    let mut points = String::new();
+    let mut points = PointSet::Every;
     let mut from = None;
     let word_at = |after: usize| c.get(after).and_then(word);
     let after = steps.next + 1;
     let (bound, at) = match (word_at(after), word_at(after + 1)) {
-        (Some("up"), Some("to")) => (Some("up to"), after + 2),
-        (Some("from" | "past" | "beyond"), _) => (Some("from"), after + 1),
+        (Some("up"), Some("to")) => (Some(Op::Le), after + 2),
+        (Some("from" | "past" | "beyond"), _) => (Some(Op::Ge), after + 1),
         _ => (None, after),
     };
     if let (Some(bound), Some(Tok::Mention(Meaning::Series(s)))) = (bound, c.get(at).map(|t| &t.kind)) {
         let value: f64 = s.first()?.trim().parse().ok()?;
-        points = format!(" {bound} {}", format_number(value));
-        from = (bound == "from").then_some(value);
+        points = PointSet::Cmp(bound, number(value));
+        from = (bound == Op::Ge).then_some(value);
         took.extend(after..=at);
     }
     if steps.doubling && !doublings(&series_points(vocab)?, from) {
@@ -277,7 +295,6 @@ pub(super) fn series_trend(vocab: &Vocabulary, c: &[Token], metric: Option<&str>
     if !whole || !c.iter().any(|t| matches!(&t.kind, Tok::Mention(Meaning::Metric(_)))) {
         return None;
     }
-    let statement = format!("{metric} {way} with {}{points}", vocab.series_param.0);
-    let statement = crate::claims::lang::parse(&statement).map_or(statement, |claim| claim.to_string());
-    Some(Item::Reading(Reading { statement, number: false, confidence: 0.9, notes: Vec::new(), unplaced: None }))
+    let claim = lang::Clause::new(trend(None, metric, way, &vocab.series_param.0, points)).into();
+    Some(Item::Reading(Reading { claim, number: false, confidence: 0.9, notes: Vec::new(), unplaced: None }))
 }

@@ -10,50 +10,10 @@
 
 use super::super::vocab::{Meaning, Scope, Tok, Token, Unit};
 use super::scope::quantifier;
-use super::words::{word, BETTER, HEDGE, HIGHER, LOWER, WORSE};
-use super::{name, Clause};
-use crate::metric::{format_number, Direction};
-
-/// Adjectives between `no` and `difference`.
-const NOTABLE: &[&str] = &["measurable", "significant", "meaningful", "real", "visible", "noticeable", "practical"];
-
-/// The tokens of a phrase saying two series are the same, if the clause
-/// has one: `the same (M) as`, `identical (to)`, `no (measurable)
-/// difference (in|between)`, `within noise (of)`, `indistinguishable
-/// (from)`.
-pub(super) fn same_phrase(c: &[Token]) -> Option<Vec<usize>> {
-    let w = |i: usize| c.get(i).and_then(word);
-    let then = |i: usize, ws: &[&str]| w(i).is_some_and(|x| ws.contains(&x)).then_some(i);
-    for i in 0..c.len() {
-        let took: Vec<usize> = match w(i) {
-            Some("same") if i > 0 && w(i - 1) == Some("the") => {
-                let mut t = vec![i - 1, i];
-                t.extend((i + 1..c.len().min(i + 4)).find(|&k| w(k) == Some("as")));
-                t
-            }
-            Some("identical") => [Some(i), then(i + 1, &["to"])].into_iter().flatten().collect(),
-            Some("indistinguishable") => [Some(i), then(i + 1, &["from"])].into_iter().flatten().collect(),
-            Some("noise") if i > 0 && w(i - 1) == Some("within") => {
-                [Some(i - 1), Some(i), then(i + 1, &["of"])].into_iter().flatten().collect()
-            }
-            Some("difference") => {
-                let adj = i > 1 && w(i - 1).is_some_and(|x| NOTABLE.contains(&x));
-                let no = if adj { i - 2 } else { i.wrapping_sub(1) };
-                if w(no) != Some("no") {
-                    continue;
-                }
-                let mut t: Vec<usize> = (no..=i).collect();
-                t.extend(then(i + 1, &["in", "on"]));
-                // `no difference in wall time between X and Y`
-                t.extend((i + 1..c.len().min(i + 5)).find(|&k| w(k) == Some("between")));
-                t
-            }
-            _ => continue,
-        };
-        return Some(took);
-    }
-    None
-}
+use super::words::{word, BETTER, HEDGE, HIGHER, LOWER, NOTABLE, WORSE};
+use super::Clause;
+use crate::claims::lang::{self, number, Op, Quantifier, Term, ValueClaim, Versus};
+use crate::metric::Direction;
 
 /// `insensitive to P`, `unaffected by P`, `independent of P`, `P makes no
 /// difference to X`: the param and the tokens saying so.
@@ -98,16 +58,15 @@ impl Clause<'_> {
             return false;
         }
         let margin = self.vocab.margins.get(&self.metric).copied().unwrap_or(0.05);
-        let (subj, metric, f) = (name(&self.subj), self.metric.clone(), format_number);
         let (cn, cc) = (self.notes.clone(), self.confidence);
         for v in rest {
-            let statement = format!(
-                "{subj} on {metric} at {p} = {} / at {p} = {} ≈ 1 within {}%",
-                f(*v),
-                f(*lo),
-                f(margin * 100.0)
-            );
-            self.push(&statement, true, cc, &cn);
+            let at = Some(Quantifier::at(&p, number(*v)));
+            let against = Versus { ratio: true, at: number(*lo) };
+            let value = ValueClaim {
+                versus: Some(against),
+                ..ValueClaim::new(Term::level(&self.subj), &self.metric, at, Op::Approx, 1.0)
+            };
+            self.push(lang::Clause::new(value).within(Some(margin * 100.0)), true, cc, &cn);
         }
         self.used.extend(took);
         // The param named is the scope read.
@@ -146,18 +105,12 @@ impl Clause<'_> {
             let (larger, smaller) = if subject_larger { (&self.subj, &other) } else { (&other, &self.subj) };
             let value = super::statement::in_metric_unit(self.vocab, &self.metric, num);
             let scope = match &self.scope {
-                Some(s) => quantifier(self.vocab, s).map(|q| format!(" {q}")).unwrap_or_default(),
+                Some(s) => quantifier(self.vocab, s),
                 None => self.ratio_scope(),
             };
-            let term = format!("{} - {} on {}", name(larger), name(smaller), self.metric);
-            let cmp = format!("{op} {}", format_number(value));
-            let statement = if scope.starts_with(" for ") {
-                format!("{term} {cmp}{scope}")
-            } else {
-                format!("{term}{scope} {cmp}")
-            };
+            let term = Term::difference(larger, smaller);
             let (cn, cc) = (self.notes.clone(), self.confidence);
-            self.push(&statement, true, cc, &cn);
+            self.push(lang::Clause::new(ValueClaim::new(term, &self.metric, scope, op, value)), true, cc, &cn);
             self.used.push(i);
             self.used.extend(bound);
             self.used.extend(saves);
@@ -172,18 +125,18 @@ impl Clause<'_> {
 
 /// `more than`, `at least`, `up to`, `at most`, `less than` before number
 /// `i` (past hedges): the comparison and its tokens; else `≈`.
-fn bound_before(c: &[Token], i: usize) -> (&'static str, Vec<usize>) {
+fn bound_before(c: &[Token], i: usize) -> (Op, Vec<usize>) {
     let mut k = i;
     while k > 0 && word(&c[k - 1]).is_some_and(|w| HEDGE.contains(&w)) {
         k -= 1;
     }
     let pair = (k.checked_sub(2).and_then(|j| word(&c[j])), k.checked_sub(1).and_then(|j| word(&c[j])));
     let op = match pair {
-        (Some("more" | "greater"), Some("than")) => ">",
-        (Some("at"), Some("least")) => ">=",
-        (Some("at"), Some("most")) | (Some("up"), Some("to")) => "<=",
-        (Some("less" | "fewer"), Some("than")) => "<",
-        _ => return ("≈", Vec::new()),
+        (Some("more" | "greater"), Some("than")) => Op::Gt,
+        (Some("at"), Some("least")) => Op::Ge,
+        (Some("at"), Some("most")) | (Some("up"), Some("to")) => Op::Le,
+        (Some("less" | "fewer"), Some("than")) => Op::Lt,
+        _ => return (Op::Approx, Vec::new()),
     };
     (op, vec![k - 2, k - 1])
 }
@@ -191,12 +144,7 @@ fn bound_before(c: &[Token], i: usize) -> (&'static str, Vec<usize>) {
 /// Whether value `v` of a param is within scope `s` of it.
 pub(super) fn in_scope(s: &Scope, v: f64) -> bool {
     match s {
-        Scope::Range(_, op, x) => match *op {
-            "<=" => v <= *x,
-            "<" => v < *x,
-            ">=" => v >= *x,
-            _ => v > *x,
-        },
+        Scope::Range(_, op, x) => op.accepts(v.partial_cmp(x)),
         Scope::Between(_, lo, hi) => v >= *lo && v <= *hi,
         Scope::Every(_) => true,
         Scope::In(_, vs) => vs.contains(&v),

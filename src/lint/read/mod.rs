@@ -25,9 +25,10 @@ mod words;
 
 pub(crate) use metric::fractions;
 pub(crate) use scope::{quantifier, sweep_param};
+pub(crate) use statement::within;
 
 use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
-use crate::claims::lang::Body;
+use crate::claims::lang::{Body, Claim, Quantifier, WhereClause};
 use crate::metric::{format_number, Direction};
 use who::Lent;
 use whole::{read_whole, said};
@@ -36,8 +37,9 @@ use words::{has, words_before, BEST, BETTER, COPULA, HEDGE, HIGHER, HIGHEST, LOW
 /// One claim a sentence was read as.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Reading {
-    /// The claim, in reckon's claim language.
-    pub statement: String,
+    /// The claim, as the claims stage judges it (printed, it is what `lint`
+    /// shows and `lint --write` inserts).
+    pub claim: Claim,
     /// It states a number (a value, ratio, peak or bound), which can go
     /// stale; otherwise it is a comparison.
     pub number: bool,
@@ -119,8 +121,8 @@ struct Clause<'c> {
     metric: String,
     direction: Direction,
     scope: Option<Scope>,
-    /// The scope as the claim language writes it, with a leading space.
-    q_text: String,
+    /// The scope as the claim language's quantifier.
+    quantifier: Option<Quantifier>,
     /// Where the clause's own scope starts (None: lent by an earlier one).
     scope_at: Option<usize>,
     /// A point on a second param (`at 16 threads for small objects`), as
@@ -424,7 +426,7 @@ fn has_statement(c: &[Token], used: &[usize]) -> bool {
         || has(c, BEST)
         || has(c, &["slowest", "worst", "bottoms", "overtakes", "overtake", "overtook"])
         || has(c, MATCH)
-        || equal::same_phrase(c).is_some()
+        || words::same_phrase(c).is_some()
         || has(c, &["insensitive", "unaffected", "independent"])
         || has(c, HIGHEST)
         || has(c, LOWEST)
@@ -456,8 +458,7 @@ impl Sentence<'_> {
             confidence -= 0.05;
         }
         let direction = self.vocab.directions.get(&metric).copied().unwrap_or(Direction::Higher);
-        let q_text =
-            scope.as_ref().and_then(|s| quantifier(self.vocab, s)).map(|q| format!(" {q}")).unwrap_or_default();
+        let quantifier = scope.as_ref().and_then(|s| quantifier(self.vocab, s));
         Ok(Clause {
             vocab: self.vocab,
             around: self.around,
@@ -472,7 +473,7 @@ impl Sentence<'_> {
             metric,
             direction,
             scope,
-            q_text,
+            quantifier,
             stated_pair: false,
             scope_at: None,
             filter: None,
@@ -531,51 +532,33 @@ impl Clause<'_> {
         Some(o.clone())
     }
 
-    /// Adds a reading, in the claim language's canonical form, as `check`
-    /// prints it back (a comparison before a `for all`, which would
-    /// otherwise read it as its points).
-    fn push(&mut self, statement: &str, number: bool, confidence: f64, notes: &[String]) {
-        let mut parsed = crate::claims::lang::parse(statement);
-        if let (Ok(claim), Some(f)) = (&mut parsed, &self.filter) {
+    /// Adds a reading: the claim, each of its clauses ending with the
+    /// clause's filter when it has none of its own.
+    fn push(&mut self, claim: impl Into<Claim>, number: bool, confidence: f64, notes: &[String]) {
+        let mut claim = claim.into();
+        if let Some(f) = &self.filter {
             for k in claim.clauses.iter_mut().filter(|k| k.filter.is_none()) {
-                k.filter = Some(crate::claims::lang::WhereClause { source: f.clone(), offset: 0 });
+                k.filter = Some(WhereClause { source: f.clone(), offset: 0 });
             }
         }
         // Without a point: the sentence gave none and none was read in
         // (`for all` of a comparison or a peak is a reading, not a gap).
-        let pointless = parsed.as_ref().is_ok_and(|c| {
-            c.clauses
-                .iter()
-                .any(|k| matches!(k.body, Body::Pairwise(_) | Body::Value(_)) && k.body.quantifier().is_none())
-        });
+        let pointless = claim
+            .clauses
+            .iter()
+            .any(|k| matches!(k.body, Body::Pairwise(_) | Body::Value(_)) && k.body.quantifier().is_none());
         let unplaced = if self.scope.is_none() && pointless {
             scope::sweep_param_of(self.vocab, self.preferred, Some(&self.metric))
         } else {
             None
         };
-        let statement = parsed.map_or_else(|_| statement.to_string(), |c| c.to_string());
         self.out.push(Item::Reading(Reading {
-            statement,
+            claim,
             number,
             confidence: confidence.clamp(0.05, 1.0),
             notes: notes.to_vec(),
             unplaced,
         }));
-    }
-}
-
-/// A series name as the claim language writes it (quoted when needed).
-pub(crate) fn name(s: &str) -> String {
-    let bare = s.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
-        && s.chars().all(|c| c.is_alphanumeric() || "_-=+.:@#".contains(c))
-        && !matches!(
-            s,
-            "beats" | "matches" | "others" | "on" | "at" | "for" | "and" | "or" | "where" | "within" | "over"
-        );
-    if bare {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', ""))
     }
 }
 
@@ -589,12 +572,21 @@ mod tests {
         read(&v, &tokenize(&v, sentence), sentence, around, &[])
     }
 
-    /// A reading's statement (none of what is not a reading).
+    /// A reading's claim, printed (none of what is not a reading) — the
+    /// claim `check` reads back from what `lint --write` inserts: the
+    /// printed form parses as the very tree lint judged.
     fn statement_of(item: Item) -> Option<String> {
         match item {
-            Item::Reading(r) => Some(r.statement),
+            Item::Reading(r) => Some(printed(&r)),
             Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
         }
+    }
+
+    fn printed(r: &Reading) -> String {
+        let text = r.claim.to_string();
+        let parsed = crate::claims::lang::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(crate::claims::lang::without_offsets(&parsed), r.claim, "{text}");
+        text
     }
 
     fn statements(sentence: &str) -> Vec<String> {
@@ -682,12 +674,12 @@ mod tests {
         };
         let items = readings("By N=512 Triton is already 1.2x ahead.", &around);
         let [Item::Reading(r)] = items.as_slice() else { panic!("{items:?}") };
-        assert_eq!(r.statement, "triton / cublas on tflops at size = 512 ≈ 1.2 within 4.2%");
+        assert_eq!(printed(r), "triton / cublas on tflops at size = 512 ≈ 1.2 within 4.2%");
         assert!(r.confidence < 0.9 && r.notes.len() == 2, "{r:?}");
         // `It` speaks of the sentence before's subject.
         let items = readings("It reaches 790 TFLOPS at N=4096.", &around);
         let [Item::Reading(r)] = items.as_slice() else { panic!("{items:?}") };
-        assert_eq!(r.statement, "cutlass on tflops at size = 4096 ≈ 790");
+        assert_eq!(printed(r), "cutlass on tflops at size = 4096 ≈ 790");
         assert!(r.notes.iter().any(|n| n.contains("the sentence before")), "{r:?}");
         // The previous clause's series and a lent point.
         assert_eq!(
@@ -760,7 +752,7 @@ mod tests {
             readings(sentence, &Surroundings::default())
                 .into_iter()
                 .filter_map(|i| match i {
-                    Item::Reading(r) => Some((r.statement, r.unplaced)),
+                    Item::Reading(r) => Some((printed(&r), r.unplaced)),
                     Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
                 })
                 .collect()
@@ -787,7 +779,7 @@ mod tests {
         let around = |m: &str| Surroundings { block_metric: Some(m.into()), ..Surroundings::default() };
         // `slower` borrows a speed from the paragraph ...
         let items = readings("Triton is slower than cuBLAS.", &around("latency_us"));
-        assert!(matches!(&items[..], [Item::Reading(r)] if r.statement.contains("on latency_us")), "{items:?}");
+        assert!(matches!(&items[..], [Item::Reading(r)] if printed(r).contains("on latency_us")), "{items:?}");
         // ... and a quantity the project does not measure is not judged.
         let items = readings("Triton uses more memory than cuBLAS.", &around("tflops"));
         assert!(matches!(&items[..], [Item::Unjudged { reason }] if reason.contains("`memory`")), "{items:?}");

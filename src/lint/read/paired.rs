@@ -12,6 +12,7 @@ use super::scope::{quantifier, scope_of};
 use super::statement::value_clause;
 use super::words::{word, HEDGE};
 use super::Clause;
+use crate::claims::lang;
 
 impl Clause<'_> {
     /// Two or more measured values, each followed by `at` and its own point
@@ -39,12 +40,12 @@ impl Clause<'_> {
         if pairs.len() < 2 || !distinct {
             return false;
         }
-        let parts: Vec<String> = pairs
+        let parts: Vec<lang::Clause> = pairs
             .iter()
             .filter_map(|(i, v, _)| {
                 let Tok::Number(n) = &c[*i].kind else { return None };
                 let q = quantifier(self.vocab, &Scope::At(p.clone(), *v))?;
-                Some(value_clause(self.vocab, &self.subj, &self.metric, &format!(" {q}"), n))
+                Some(value_clause(self.vocab, &self.subj, &self.metric, Some(q), n))
             })
             .collect();
         if parts.len() != pairs.len() {
@@ -52,7 +53,7 @@ impl Clause<'_> {
         }
         let (cn, cc) = (self.notes.clone(), self.confidence);
         for part in parts {
-            self.push(&part, true, cc, &cn);
+            self.push(part, true, cc, &cn);
         }
         self.used.extend(pairs.into_iter().flat_map(|(_, _, tokens)| tokens));
         true
@@ -85,12 +86,12 @@ impl Clause<'_> {
             let (Tok::Number(n), Some(q)) = (&c[k].kind, quantifier(self.vocab, &Scope::At(p.clone(), v))) else {
                 return false;
             };
-            parts.push(value_clause(self.vocab, &self.subj, &self.metric, &format!(" {q}"), n));
+            parts.push(value_clause(self.vocab, &self.subj, &self.metric, Some(q), n));
         }
         let (cn, cc) = (self.notes.clone(), self.confidence);
         let before = self.out.len();
         for part in parts {
-            self.push(&part, true, cc, &cn);
+            self.push(part, true, cc, &cn);
         }
         let read: Vec<_> = self.out.drain(before..).collect();
         self.aside.extend(read);

@@ -6,10 +6,12 @@
 
 use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit};
 use super::scope::aggregate_over;
-use super::statement::within_text;
+use super::statement::within;
 use super::words::{has, word, words_before, BEST, BETTER, CUT, HEDGE, HIGHER, LOWER, RAISE, WORSE};
-use super::{name, Clause};
-use crate::metric::{format_number, Direction};
+use super::Clause;
+use crate::claims::lang::{self, Change, ChangeBound, Op, Opponents, Pairwise, Relation, Term, ValueClaim};
+use crate::claims::stats::Aggregate;
+use crate::metric::Direction;
 
 /// A ratio's factor as stated: whether the subject is the numerator, the
 /// factor, its stated precision (relative).
@@ -72,28 +74,29 @@ pub(super) fn times_the(c: &[Token], i: usize) -> Option<(String, Vec<usize>)> {
 
 /// `at least`, `at most`, `more than`, `less than` before a ratio: its
 /// comparison and the tokens.
-fn bound_before(c: &[Token], i: usize) -> Option<(&'static str, Vec<usize>)> {
+fn bound_before(c: &[Token], i: usize) -> Option<(Op, Vec<usize>)> {
     let mut k = i;
     while k > 0 && word(&c[k - 1]).is_some_and(|w| HEDGE.contains(&w)) {
         k -= 1;
     }
     let (first, second) = (word(c.get(k.checked_sub(2)?)?)?, word(c.get(k - 1)?)?);
     let op = match (first, second) {
-        ("at", "least") => ">=",
-        ("at", "most") => "<=",
-        ("more" | "greater", "than") => ">",
-        ("less" | "fewer", "than") => "<",
+        ("at", "least") => Op::Ge,
+        ("at", "most") => Op::Le,
+        ("more" | "greater", "than") => Op::Gt,
+        ("less" | "fewer", "than") => Op::Lt,
         _ => return None,
     };
     Some((op, vec![k - 2, k - 1]))
 }
 
-fn flip(op: &str) -> &'static str {
+/// The bound the other way round (`>=` of B/A is `<=` of A/B).
+fn flip(op: Op) -> Op {
     match op {
-        ">=" => "<=",
-        "<=" => ">=",
-        ">" => "<",
-        _ => ">",
+        Op::Ge => Op::Le,
+        Op::Le => Op::Ge,
+        Op::Gt => Op::Lt,
+        _ => Op::Gt,
     }
 }
 
@@ -134,13 +137,13 @@ impl Clause<'_> {
             let f = factor(n, a_higher, literal && the.is_none());
             let subj = self.subj.clone();
             let (num, den) = if f.subject_over { (&subj, &other) } else { (&other, &subj) };
-            let term = format!("{} / {}", name(num), name(den));
+            let term = Term::ratio(num, den);
             let hi = range.as_ref().and_then(|(j, _)| is_ratio(&c[*j])).map(|m| factor(m, a_higher, literal).value);
             let bound = bound_before(c, i);
-            let Some(statement) = self.ratio_statement(&term, &f, hi, bound.as_ref().map(|b| b.0), i) else {
+            let Some(clause) = self.ratio_statement(term, &f, hi, bound.as_ref().map(|b| b.0), i) else {
                 continue;
             };
-            self.push(&statement, true, cc, &cn);
+            self.push(clause, true, cc, &cn);
             self.used.push(i);
             if let Some((j, words)) = range {
                 self.used.push(j);
@@ -156,44 +159,37 @@ impl Clause<'_> {
     /// the scope), else the ratio itself.
     fn ratio_statement(
         &self,
-        term: &str,
+        term: Term,
         f: &Factor,
         hi: Option<f64>,
-        bound: Option<&str>,
+        bound: Option<Op>,
         i: usize,
-    ) -> Option<String> {
+    ) -> Option<lang::Clause> {
         let metric = &self.metric;
         let q = self.ratio_scope();
-        // A comparison of the value goes before a `for all`, after an `at`.
-        let place = |cmp: String| {
-            if q.starts_with(" for ") {
-                format!("{term} on {metric} {cmp}{q}")
-            } else {
-                format!("{term} on {metric}{q} {cmp}")
-            }
-        };
         if let Some(hi) = hi {
             let (lo, hi) = if f.value <= hi { (f.value, hi) } else { (hi, f.value) };
-            return Some(place(format!("in {}..{}", format_number(lo), format_number(hi))));
+            return Some(lang::Clause::new(ValueClaim::between(term, metric, q, lo, hi)));
         }
         if let Some(op) = bound {
             // `at least 30% lower` (literal): A / B <= 0.7.
             let op = if f.value < 1.0 { flip(op) } else { op };
-            return Some(place(format!("{op} {}", format_number(f.value))));
+            return Some(lang::Clause::new(ValueClaim::new(term, metric, q, op, f.value)));
         }
-        let within = within_text(self.vocab, metric, f.precision);
+        let within = within(self.vocab, metric, f.precision);
         let before = words_before(self.c, i, 3);
         let up_to = before.first() == Some(&"to") && before.get(1) == Some(&"up")
             || before.windows(2).any(|w| w == ["much", "as"]);
-        match (&self.scope, up_to) {
+        let value = match (&self.scope, up_to) {
             (Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)), _) | (_, false) => {
-                Some(format!("{term} on {metric}{q} ≈ {}{within}", format_number(f.value)))
+                ValueClaim::new(term, metric, q, Op::Approx, f.value)
             }
             (s, true) => {
                 let over = aggregate_over(self.vocab, s.as_ref(), self.preferred, &self.metric)?;
-                Some(format!("max({term} on {metric} {over}) ≈ {}{within}", format_number(f.value)))
+                ValueClaim::new(term, metric, Some(over), Op::Approx, f.value).folded(Aggregate::Max)
             }
-        }
+        };
+        Some(lang::Clause::new(value).within(within))
     }
 
     /// `X stays within 10% of Y`, `X and Y are within 20% of each other`:
@@ -219,15 +215,12 @@ impl Clause<'_> {
             _ => return false,
         };
         let q = match &self.scope {
-            Some(_) => self.q_text.clone(),
-            None => aggregate_over(self.vocab, None, self.preferred, &self.metric)
-                .map(|q| format!(" {q}"))
-                .unwrap_or_default(),
+            Some(_) => self.quantifier.clone(),
+            None => aggregate_over(self.vocab, None, self.preferred, &self.metric),
         };
-        let statement =
-            format!("{} within {}% of {} on {}{q}", name(&subj), format_number(pct.value), name(&other), self.metric);
+        let matches = Pairwise::new(&subj, Relation::Matches, Opponents::one(&other), &self.metric, q);
         let (cn, cc) = (self.notes.clone(), self.confidence);
-        self.push(&statement, false, cc, &cn);
+        self.push(lang::Clause::new(matches).within(Some(pct.value)), false, cc, &cn);
         self.used.extend(took);
         true
     }
@@ -260,10 +253,10 @@ impl Clause<'_> {
         }
         let pair = (toks.get(k).and_then(word), toks.get(k + 1).and_then(word));
         let bound = match pair {
-            (Some("at"), Some("least")) => Some("at least"),
-            (Some("at"), Some("most")) => Some("at most"),
-            (Some("more"), Some("than")) => Some("more than"),
-            (Some("less"), Some("than")) => Some("less than"),
+            (Some("at"), Some("least")) => Some(ChangeBound::AtLeast),
+            (Some("at"), Some("most")) => Some(ChangeBound::AtMost),
+            (Some("more"), Some("than")) => Some(ChangeBound::MoreThan),
+            (Some("less"), Some("than")) => Some(ChangeBound::LessThan),
             _ => None,
         };
         if bound.is_some() {
@@ -280,21 +273,15 @@ impl Clause<'_> {
             took.push(k + 1);
         }
         let Some(other) = self.object.clone() else { return false };
-        let (subj, metric, q) = (name(&self.subj), &self.metric, self.ratio_scope());
-        let statement = if let Some(b) = bound {
-            let verb = if cuts { "cuts" } else { "raises" };
-            format!("{subj} {verb} {} on {metric}{q} by {b} {}%", name(&other), format_number(pct.value))
+        let (term, metric, q) = (Term::ratio(&self.subj, &other), &self.metric, self.ratio_scope());
+        let value = if let Some(bound) = bound {
+            ValueClaim::change(term, metric, q, Change { cuts, bound, percent: pct.value })
         } else {
             let f = if cuts { 1.0 - pct.value / 100.0 } else { 1.0 + pct.value / 100.0 };
-            let cmp = format!("≈ {}", format_number(f));
-            if q.starts_with(" for ") {
-                format!("{subj} / {} on {metric} {cmp}{q}", name(&other))
-            } else {
-                format!("{subj} / {} on {metric}{q} {cmp}", name(&other))
-            }
+            ValueClaim::new(term, metric, q, Op::Approx, f)
         };
         let (cn, cc) = (self.notes.clone(), self.confidence);
-        self.push(&statement, true, cc, &cn);
+        self.push(lang::Clause::new(value), true, cc, &cn);
         self.used.extend(took);
         true
     }

@@ -5,6 +5,7 @@
 
 use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use super::words::{word, words_before, CLAUSE_VERBS};
+use crate::claims::lang::{number, Literal, Op, PointSet, Quantifier};
 use crate::metric::format_number;
 
 /// The clauses of a sentence: token ranges.
@@ -290,14 +291,14 @@ fn param_scope(vocab: &Vocabulary, tokens: &[Token], at: usize, param: &str, use
     }
     let mut j = at + 1;
     let op = match (tokens.get(j).map(|t| &t.kind), tokens.get(j + 1).map(|t| &t.kind)) {
-        (Some(Tok::Punct('<')), Some(Tok::Punct('='))) | (Some(Tok::Punct('≤')), _) => Some("<="),
-        (Some(Tok::Punct('>')), Some(Tok::Punct('='))) | (Some(Tok::Punct('≥')), _) => Some(">="),
-        (Some(Tok::Punct('<')), _) => Some("<"),
-        (Some(Tok::Punct('>')), _) => Some(">"),
+        (Some(Tok::Punct('<')), Some(Tok::Punct('='))) | (Some(Tok::Punct('≤')), _) => Some(Op::Le),
+        (Some(Tok::Punct('>')), Some(Tok::Punct('='))) | (Some(Tok::Punct('≥')), _) => Some(Op::Ge),
+        (Some(Tok::Punct('<')), _) => Some(Op::Lt),
+        (Some(Tok::Punct('>')), _) => Some(Op::Gt),
         _ => None,
     };
     match (op, tokens.get(j).map(|t| &t.kind)) {
-        (Some("<=" | ">="), Some(Tok::Punct('<' | '>'))) => j += 2,
+        (Some(Op::Le | Op::Ge), Some(Tok::Punct('<' | '>'))) => j += 2,
         (Some(_), _) | (None, Some(Tok::Punct('=' | ':'))) => j += 1,
         _ => {}
     }
@@ -325,17 +326,17 @@ fn param_scope(vocab: &Vocabulary, tokens: &[Token], at: usize, param: &str, use
 fn bounded_every(vocab: &Vocabulary, tokens: &[Token], k: usize, p: &str, used: &mut Vec<usize>) -> Scope {
     let w = |i: usize| tokens.get(i).and_then(word);
     let (op, at) = match (w(k), w(k + 1)) {
-        (Some("up"), Some("to")) => ("<=", k + 2),
-        (Some("below" | "under"), _) => ("<", k + 1),
-        (Some("above" | "over" | "past" | "beyond"), _) => (">", k + 1),
-        (Some("from"), _) => (">=", k + 1),
+        (Some("up"), Some("to")) => (Op::Le, k + 2),
+        (Some("below" | "under"), _) => (Op::Lt, k + 1),
+        (Some("above" | "over" | "past" | "beyond"), _) => (Op::Gt, k + 1),
+        (Some("from"), _) => (Op::Ge, k + 1),
         _ => return Scope::Every(p.to_string()),
     };
     let Some((v, end)) = value_of(vocab, tokens, at, p) else { return Scope::Every(p.to_string()) };
-    if op == ">=" && !matches!(w(end), Some("on" | "onward" | "onwards" | "up" | "upward" | "upwards")) {
+    if op == Op::Ge && !matches!(w(end), Some("on" | "onward" | "onwards" | "up" | "upward" | "upwards")) {
         return Scope::Every(p.to_string());
     }
-    used.extend(k..end + usize::from(op == ">="));
+    used.extend(k..end + usize::from(op == Op::Ge));
     Scope::Range(p.to_string(), op, v)
 }
 
@@ -494,13 +495,13 @@ pub(super) fn ranged(s: Scope, before: &[&str], after: &[Token]) -> Scope {
     let next = |k: usize| after.get(k).and_then(word);
     let op = match (before.first().copied(), before.get(1).copied(), next(0)) {
         (Some("from"), _, Some("on" | "onward" | "onwards" | "upward" | "upwards" | "up"))
-        | (Some("least"), Some("at"), _) => Some(">="),
-        (Some("most"), Some("at"), _) | (Some("to" | "until" | "through"), Some("up"), _) => Some("<="),
-        (Some("above" | "beyond" | "past" | "over" | "after"), _, _) => Some(">"),
-        (Some("below" | "under" | "before"), _, _) => Some("<"),
+        | (Some("least"), Some("at"), _) => Some(Op::Ge),
+        (Some("most"), Some("at"), _) | (Some("to" | "until" | "through"), Some("up"), _) => Some(Op::Le),
+        (Some("above" | "beyond" | "past" | "over" | "after"), _, _) => Some(Op::Gt),
+        (Some("below" | "under" | "before"), _, _) => Some(Op::Lt),
         (_, _, Some("and" | "or")) if next(2) != Some("to") => match next(1) {
-            Some("up" | "above" | "more" | "higher" | "beyond" | "upward" | "upwards") => Some(">="),
-            Some("below" | "less" | "fewer" | "lower" | "under") => Some("<="),
+            Some("up" | "above" | "more" | "higher" | "beyond" | "upward" | "upwards") => Some(Op::Ge),
+            Some("below" | "less" | "fewer" | "lower" | "under") => Some(Op::Le),
             _ => None,
         },
         _ => None,
@@ -513,32 +514,32 @@ pub(super) fn ranged(s: Scope, before: &[&str], after: &[Token]) -> Scope {
 
 /// The quantifier of a scope in the claim language (`None`: the scope is
 /// the largest/smallest value of a param the data do not hold).
-pub(crate) fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<String> {
+pub(crate) fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<Quantifier> {
     let values = vocab.param_values.get(s.param());
-    let f = format_number;
+    let for_all = Quantifier::for_all;
     Some(match s {
-        Scope::At(p, v) => format!("at {p} = {}", f(*v)),
-        Scope::Range(p, op, v) => format!("for all {p} {op} {}", f(*v)),
-        Scope::Between(p, lo, hi) if hi.is_infinite() => format!("for all {p} >= {}", f(*lo)),
-        Scope::Between(p, lo, hi) => format!("for all {p} in {}..{}", f(*lo), f(*hi)),
-        Scope::Largest(p) => format!("at {p} = {}", f(*values?.last()?)),
-        Scope::Smallest(p) => format!("at {p} = {}", f(*values?.first()?)),
-        Scope::Every(p) => format!("for all {p}"),
-        Scope::In(p, vs) => format!("for all {p} in ({})", vs.iter().map(|v| f(*v)).collect::<Vec<_>>().join(", ")),
-        Scope::Is(p, v) => format!("at {p} = {}", literal(v)),
+        Scope::At(p, v) => Quantifier::at(p, number(*v)),
+        Scope::Range(p, op, v) => for_all(p, PointSet::Cmp(*op, number(*v))),
+        Scope::Between(p, lo, hi) if hi.is_infinite() => for_all(p, PointSet::Cmp(Op::Ge, number(*lo))),
+        Scope::Between(p, lo, hi) => for_all(p, PointSet::Range(number(*lo), number(*hi))),
+        Scope::Largest(p) => Quantifier::at(p, number(*values?.last()?)),
+        Scope::Smallest(p) => Quantifier::at(p, number(*values?.first()?)),
+        Scope::Every(p) => for_all(p, PointSet::Every),
+        Scope::In(p, vs) => for_all(p, PointSet::In(vs.iter().map(|v| number(*v)).collect())),
+        Scope::Is(p, v) => Quantifier::at(p, literal(v)),
     })
 }
 
-/// A param's value as the claim language writes it: a number or a plain
-/// word bare, anything else quoted.
-pub(super) fn literal(v: &str) -> String {
+/// A param's value as the claim language reads it: a number or a plain
+/// word as written bare, anything else as text (which it prints quoted).
+pub(super) fn literal(v: &str) -> Literal {
     let bare = v.parse::<f64>().is_ok() && !v.contains(char::is_alphabetic)
         || v.chars().next().is_some_and(char::is_alphabetic)
             && v.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c));
     if bare {
-        v.to_string()
+        crate::claims::lang::bare(v)
     } else {
-        format!("'{}'", v.replace('\'', ""))
+        Literal::Text(v.to_string())
     }
 }
 
@@ -571,10 +572,10 @@ pub(super) fn aggregate_over(
     s: Option<&Scope>,
     preferred: &[String],
     metric: &str,
-) -> Option<String> {
+) -> Option<Quantifier> {
     match s {
         Some(s @ (Scope::Range(..) | Scope::Between(..) | Scope::Every(_) | Scope::In(..))) => quantifier(vocab, s),
         Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)) => None,
-        None => sweep_param_of(vocab, preferred, Some(metric)).map(|p| format!("for all {p}")),
+        None => sweep_param_of(vocab, preferred, Some(metric)).map(|p| Quantifier::for_all(&p, PointSet::Every)),
     }
 }

@@ -4,8 +4,8 @@
 
 use super::super::vocab::Scope;
 use super::words::word;
-use super::{name, Clause};
-use crate::metric::format_number;
+use super::Clause;
+use crate::claims::lang::{self, number, Contender, Crossover, Extreme, Name, Op, Peak, PointSet};
 
 impl Clause<'_> {
     /// The point the clause's scope names, if it is one.
@@ -28,24 +28,32 @@ impl Clause<'_> {
             let Some((p, v)) = self.one_point().filter(|_| c.get(i + 1).and_then(word) == Some("out")) else {
                 return false;
             };
-            let statement = format!("{} on {} is lowest at {p} = {}", name(&self.subj), self.metric, format_number(v));
+            let lowest = Peak {
+                series: Some(Name::new(&self.subj)),
+                metric: Name::new(&self.metric),
+                extreme: Extreme::Lowest,
+                param: Name::new(&p),
+                at: number(v),
+            };
             let (cn, cc) = (self.notes.clone(), self.confidence);
-            self.push(&statement, false, cc, &cn);
+            self.push(lang::Clause::new(lowest), false, cc, &cn);
             self.used.extend([i, i + 1]);
             return true;
         }
         if let Some(i) = at(&["overtakes", "overtake", "overtook"]) {
             let Some((p, v)) = self.one_point() else { return false };
             let Some(other) = self.object.clone() else { return false };
-            let statement = format!(
-                "crossover({}, {} on {} over {p}) = {}",
-                name(&self.subj),
-                name(&other),
-                self.metric,
-                format_number(v)
-            );
+            let crossover = Crossover {
+                a: Contender::Series(Name::new(&self.subj)),
+                b: Contender::Series(Name::new(&other)),
+                metric: Name::new(&self.metric),
+                param: Name::new(&p),
+                points: PointSet::Every,
+                op: Op::Eq,
+                target: number(v),
+            };
             let (cn, cc) = (self.notes.clone(), self.confidence);
-            self.push(&statement, false, cc, &cn);
+            self.push(lang::Clause::new(crossover), false, cc, &cn);
             self.used.push(i);
             // `only overtakes … at saturation`: not before it, as a crossover says.
             if i > 0 && word(&c[i - 1]) == Some("only") {

@@ -6,11 +6,13 @@
 use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use super::scope::aggregate_over;
 use super::words::{
-    has, word, words_before, BEST, BETTER, CHANGE, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH, OVER, PEAK,
-    UNDER, VS, WORSE,
+    has, same_phrase, word, words_before, BEST, BETTER, CHANGE, COPULA, HEDGE, HIGHER, HIGHEST, LOWER, LOWEST, MATCH,
+    OVER, PEAK, UNDER, VS, WORSE,
 };
-use super::{name, Clause};
-use crate::metric::{format_number, Direction};
+use super::Clause;
+use crate::claims::lang::{self, Claim, Op, Opponents, Pairwise, Quantifier, Relation, Term, ValueClaim};
+use crate::claims::stats::Aggregate;
+use crate::metric::Direction;
 
 impl Clause<'_> {
     /// `96 vs 93 tok/s`: one value per series, in the order named. Returns
@@ -30,15 +32,15 @@ impl Clause<'_> {
             }
         }
         if order.len() >= chain.len() {
-            let parts: Vec<String> = chain
+            let parts: Vec<lang::Clause> = chain
                 .iter()
                 .zip(&order)
                 .filter_map(|(i, s)| match &self.c[*i].kind {
-                    Tok::Number(n) => Some(value_clause(self.vocab, s, &self.metric, &self.q_text, n)),
+                    Tok::Number(n) => Some(value_clause(self.vocab, s, &self.metric, self.quantifier.clone(), n)),
                     _ => None,
                 })
                 .collect();
-            self.push(&parts.join(" and "), true, cc, &cn);
+            self.push(Claim::of(parts), true, cc, &cn);
         }
         self.used.extend(chain.iter().copied());
         self.stated_pair = true;
@@ -48,13 +50,11 @@ impl Clause<'_> {
     /// Where a ratio speaks: its clause's scope, else — as a comparison —
     /// every point of the sweep (`2x faster` says it of the whole sweep,
     /// unless its numbers were stated at one point).
-    pub(super) fn ratio_scope(&self) -> String {
+    pub(super) fn ratio_scope(&self) -> Option<Quantifier> {
         match &self.scope {
-            Some(_) => self.q_text.clone(),
-            None if self.stated_pair => String::new(),
-            None => aggregate_over(self.vocab, None, self.preferred, &self.metric)
-                .map(|q| format!(" {q}"))
-                .unwrap_or_default(),
+            Some(_) => self.quantifier.clone(),
+            None if self.stated_pair => None,
+            None => aggregate_over(self.vocab, None, self.preferred, &self.metric),
         }
     }
 
@@ -67,16 +67,9 @@ impl Clause<'_> {
             }
             let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
             if let Some(other) = self.comparator(&mut cn, &mut cc) {
-                let within = within_text(self.vocab, &self.metric, 0.0);
-                let statement = format!(
-                    "{} / {} on {}{} ≈ {}{within}",
-                    name(&self.subj),
-                    name(&other),
-                    self.metric,
-                    self.ratio_scope(),
-                    format_number(*f)
-                );
-                self.push(&statement, true, cc, &cn);
+                let ratio = Term::ratio(&self.subj, &other);
+                let claim = ValueClaim::new(ratio, &self.metric, self.ratio_scope(), Op::Approx, *f);
+                self.push(lang::Clause::new(claim).within(within(self.vocab, &self.metric, 0.0)), true, cc, &cn);
                 return true;
             }
         }
@@ -84,9 +77,8 @@ impl Clause<'_> {
     }
 
     /// The relation a clause states between its subject and another series
-    /// (or all others): the claim language's relation (`<lit>`: a literal
-    /// `>`/`<`), and whether it is against all others.
-    fn relation(&self) -> Option<(&'static str, &'static str, bool)> {
+    /// (or all others), and whether it is against all others.
+    fn relation(&self) -> Option<(Relation, bool)> {
         let c = self.c;
         let superlative = has(c, BEST) || has(c, &["superior"]) && !has(c, &["to", "than"]) && self.object.is_none();
         let good = has(c, BETTER) || has(c, BEST) && has(c, &["superior"]);
@@ -95,26 +87,26 @@ impl Clause<'_> {
         // metric, the highest of a lower-is-better one.
         let worst = has(c, &["slowest", "worst"]) && !has(c, &["than"]);
         Some(if worst {
-            ("<lit>", if self.direction == Direction::Lower { ">" } else { "<" }, true)
+            (if self.direction == Direction::Lower { Relation::Gt } else { Relation::Lt }, true)
         } else if has(c, HIGHEST) && !has(c, &["than"]) {
-            ("<lit>", ">", true)
+            (Relation::Gt, true)
         } else if has(c, LOWEST) && !has(c, &["than"]) {
-            ("<lit>", "<", true)
-        } else if superlative && has(c, &["or"]) && super::equal::same_phrase(c).is_some() {
+            (Relation::Lt, true)
+        } else if superlative && has(c, &["or"]) && same_phrase(c).is_some() {
             // `the fastest or within noise of the fastest`
-            ("matches or beats", "", true)
+            (Relation::MatchesOrBeats, true)
         } else if superlative {
-            ("beats", "", true)
+            (Relation::Beats, true)
         } else if has(c, MATCH) && has(c, &["beats", "exceeds", "outperforms"]) {
-            ("matches or beats", "", false)
-        } else if has(c, MATCH) || super::equal::same_phrase(c).is_some() {
-            ("matches", "", false)
+            (Relation::MatchesOrBeats, false)
+        } else if has(c, MATCH) || same_phrase(c).is_some() {
+            (Relation::Matches, false)
         } else if good {
-            ("beats", "", false)
+            (Relation::Beats, false)
         } else if has(c, WORSE) {
-            ("loses", "", false)
+            (Relation::LosesTo, false)
         } else if (up || down) && has(c, &["than"]) && !than_a_number(c) {
-            ("<lit>", if up { ">" } else { "<" }, false)
+            (if up { Relation::Gt } else { Relation::Lt }, false)
         } else {
             return None;
         })
@@ -123,41 +115,36 @@ impl Clause<'_> {
     /// `beats`, `is slower than`, `the fastest`, `matches`, `has lower M
     /// than`: a comparison; without a point it speaks of the whole sweep.
     pub(super) fn comparisons(&mut self) {
-        let Some((rel, lit, vs_others)) = self.relation() else { return };
+        let Some((relation, vs_others)) = self.relation() else { return };
         let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
         // Verbs (`beats`, `matches`) take their object in the clause;
         // comparatives (`slightly better`) may leave it to the context.
-        let verb_needs_object = matches!(rel, "matches" | "matches or beats")
+        let matching = matches!(relation, Relation::Matches | Relation::MatchesOrBeats);
+        let verb_needs_object = matching
             || has(self.c, &["beats", "beat", "outperforms", "outperform", "outperformed", "trails", "trail", "lags"]);
         let other = if vs_others {
-            Some("others".to_string())
+            None
         } else if verb_needs_object {
-            self.object.clone()
+            let Some(o) = self.object.clone() else { return };
+            Some(o)
         } else {
-            self.comparator(&mut cn, &mut cc)
+            let Some(o) = self.comparator(&mut cn, &mut cc) else { return };
+            Some(o)
         };
-        let Some(other) = other else { return };
-        let q_text = match &self.scope {
-            Some(_) => self.q_text.clone(),
-            // `slightly better (96 vs 93)`: the comparison of the stated
-            // values, at their one point — not every point of the sweep.
-            None if self.stated_pair => String::new(),
-            None => aggregate_over(self.vocab, None, self.preferred, &self.metric)
-                .map(|q| format!(" {q}"))
-                .unwrap_or_default(),
-        };
-        let (subj, metric) = (name(&self.subj), &self.metric);
-        let other_n = if other == "others" { other.clone() } else { name(&other) };
-        let statement = match rel {
+        // `slightly better (96 vs 93)`: the comparison of the stated
+        // values, at their one point — not every point of the sweep.
+        let quantifier = self.ratio_scope();
+        let (subj, metric) = (&self.subj, &self.metric);
+        let claim = match (relation, &other) {
             // Nothing to claim from `X loses to all others` that `beats` can say.
-            "loses" if other == "others" => return,
-            "loses" => format!("{other_n} beats {subj} on {metric}{q_text}"),
-            "<lit>" => format!("{subj} {lit} {other_n} on {metric}{q_text}"),
-            r => format!("{subj} {r} {other_n} on {metric}{q_text}"),
+            (Relation::LosesTo, None) => return,
+            (Relation::LosesTo, Some(o)) => Pairwise::new(o, Relation::Beats, Opponents::one(subj), metric, quantifier),
+            (r, Some(o)) => Pairwise::new(subj, r, Opponents::one(o), metric, quantifier),
+            (r, None) => Pairwise::new(subj, r, Opponents::Others, metric, quantifier),
         };
-        self.push(&statement, false, cc, &cn);
-        if rel.starts_with("matches") {
-            self.used.extend(super::equal::same_phrase(self.c).unwrap_or_default());
+        self.push(lang::Clause::new(claim), false, cc, &cn);
+        if matching {
+            self.used.extend(same_phrase(self.c).unwrap_or_default());
         }
     }
 
@@ -188,8 +175,8 @@ impl Clause<'_> {
             if !self.measures(i, n) {
                 continue;
             }
-            if let Some(statement) = self.number(i, n) {
-                self.push(&statement, true, self.confidence, &self.notes.clone());
+            if let Some(clause) = self.number(i, n) {
+                self.push(clause, true, self.confidence, &self.notes.clone());
                 self.used.push(i);
             }
         }
@@ -256,18 +243,18 @@ impl Clause<'_> {
     }
 
     /// The claim a measured number makes: a bound, a peak or a value.
-    fn number(&self, i: usize, n: &Number) -> Option<String> {
-        let (vocab, metric, subj) = (self.vocab, &self.metric, name(&self.subj));
+    fn number(&self, i: usize, n: &Number) -> Option<lang::Clause> {
+        let (vocab, metric, subj) = (self.vocab, &self.metric, Term::level(&self.subj));
         let value = in_metric_unit(vocab, metric, n);
         let point = matches!(&self.scope, Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)));
         if let Some(op) = bound_op(&words_before(self.c, i, 4)) {
-            let agg = if matches!(op, "<" | "<=") { "max" } else { "min" };
-            return Some(if point {
-                format!("{subj} on {metric}{} {op} {}", self.q_text, format_number(value))
+            let agg = if matches!(op, Op::Lt | Op::Le) { Aggregate::Max } else { Aggregate::Min };
+            return Some(lang::Clause::new(if point {
+                ValueClaim::new(subj, metric, self.quantifier.clone(), op, value)
             } else {
                 let over = aggregate_over(vocab, self.scope.as_ref(), self.preferred, &self.metric)?;
-                format!("{agg}({subj} on {metric} {over}) {op} {}", format_number(value))
-            });
+                ValueClaim::new(subj, metric, Some(over), op, value).folded(agg)
+            }));
         }
         let peak = self.c.iter().position(|t| word(t).is_some_and(|w| PEAK.contains(&w)));
         // `X at 8192 tokens peaks at 78.8 GB`: the point is X's, the number
@@ -275,7 +262,7 @@ impl Clause<'_> {
         // tops out at 210k`, leaves the peak over every point).
         if let (Some(k), true) = (peak, point) {
             if self.scope_at.is_some_and(|s| s < k) {
-                return Some(value_clause(vocab, &self.subj, metric, &self.q_text, n));
+                return Some(value_clause(vocab, &self.subj, metric, self.quantifier.clone(), n));
             }
         }
         if peak.is_some() {
@@ -283,10 +270,10 @@ impl Clause<'_> {
             // where it lies is not judged.
             let over =
                 aggregate_over(vocab, if point { None } else { self.scope.as_ref() }, self.preferred, &self.metric)?;
-            let within = within_text(vocab, metric, n.precision);
-            return Some(format!("max({subj} on {metric} {over}) ≈ {}{within}", format_number(value)));
+            let peak = ValueClaim::new(subj, metric, Some(over), Op::Approx, value).folded(Aggregate::Max);
+            return Some(lang::Clause::new(peak).within(within(vocab, metric, n.precision)));
         }
-        Some(value_clause(vocab, &self.subj, metric, &self.q_text, n))
+        Some(value_clause(vocab, &self.subj, metric, self.quantifier.clone(), n))
     }
 }
 
@@ -320,40 +307,46 @@ pub(super) fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f6
 
 /// The comparison a bound word asks for (`under 50 ms` → `<`); negated
 /// (`never gets above 110`, `not below 2`), the opposite bound (`<=`, `>=`).
-fn bound_op(before: &[&str]) -> Option<&'static str> {
+fn bound_op(before: &[&str]) -> Option<Op> {
     let negated = before.iter().skip(1).any(|w| matches!(*w, "never" | "not" | "no" | "nowhere"));
     match (before.first().copied(), before.get(1).copied()) {
         // `never needs more than 72 GB`: at most 72.
-        (Some("than"), Some("more" | "higher" | "greater")) if negated => Some("<="),
-        (Some("than"), Some("less" | "lower" | "fewer")) if negated => Some(">="),
-        (Some(w), _) if negated && UNDER.contains(&w) => Some(">="),
-        (Some(w), _) if negated && OVER.contains(&w) => Some("<="),
-        (Some("than"), Some("less" | "lower" | "fewer")) => Some("<"),
-        (Some("than"), Some("more" | "higher" | "greater")) => Some(">"),
-        (Some("most"), Some("at")) | (Some("exceeds" | "exceed"), Some("never" | "not")) => Some("<="),
-        (Some("least"), Some("at")) => Some(">="),
-        (Some(w), _) if UNDER.contains(&w) => Some("<"),
-        (Some(w), _) if OVER.contains(&w) => Some(">"),
+        (Some("than"), Some("more" | "higher" | "greater")) if negated => Some(Op::Le),
+        (Some("than"), Some("less" | "lower" | "fewer")) if negated => Some(Op::Ge),
+        (Some(w), _) if negated && UNDER.contains(&w) => Some(Op::Ge),
+        (Some(w), _) if negated && OVER.contains(&w) => Some(Op::Le),
+        (Some("than"), Some("less" | "lower" | "fewer")) => Some(Op::Lt),
+        (Some("than"), Some("more" | "higher" | "greater")) => Some(Op::Gt),
+        (Some("most"), Some("at")) | (Some("exceeds" | "exceed"), Some("never" | "not")) => Some(Op::Le),
+        (Some("least"), Some("at")) => Some(Op::Ge),
+        (Some(w), _) if UNDER.contains(&w) => Some(Op::Lt),
+        (Some(w), _) if OVER.contains(&w) => Some(Op::Gt),
         _ => None,
     }
 }
 
-/// `within P%` when the number was stated less precisely than the
-/// metric's margin.
-pub(super) fn within_text(vocab: &Vocabulary, metric: &str, precision: f64) -> String {
+/// `within P%` (P) when the number was stated less precisely than the
+/// metric's margin: the precision, rounded up to a tenth of a percent.
+pub(crate) fn within(vocab: &Vocabulary, metric: &str, precision: f64) -> Option<f64> {
     let margin = vocab.margins.get(metric).copied().unwrap_or(0.05);
-    if precision > margin {
-        let pct = (precision * 1000.0).ceil() / 10.0;
-        format!(" within {}%", format_number(pct))
-    } else {
-        String::new()
-    }
+    (precision > margin).then(|| (precision * 1000.0).ceil() / 10.0)
 }
 
-pub(super) fn value_clause(vocab: &Vocabulary, series: &str, metric: &str, q: &str, n: &Number) -> String {
+/// `S on M [quantifier] ≈ n`, n in the metric's unit, within what its
+/// precision says.
+pub(super) fn value_clause(
+    vocab: &Vocabulary,
+    series: &str,
+    metric: &str,
+    q: Option<Quantifier>,
+    n: &Number,
+) -> lang::Clause {
     let v = in_metric_unit(vocab, metric, n);
-    let within = within_text(vocab, metric, n.precision);
-    format!("{} on {metric}{q} ≈ {}{within}", name(series), format_number(v))
+    lang::Clause::new(ValueClaim::new(Term::level(series), metric, q, Op::Approx, v)).within(within(
+        vocab,
+        metric,
+        n.precision,
+    ))
 }
 
 /// The numbers of a `N vs M` chain, as token indices.

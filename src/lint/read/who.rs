@@ -102,7 +102,7 @@ impl Sentence<'_> {
                 lent.subjects = subjects;
                 return None;
             }
-            let mutual = !mutual.is_empty() || super::equal::same_phrase(c).is_some();
+            let mutual = !mutual.is_empty() || super::words::same_phrase(c).is_some();
             return Some(Who { subjects, names, borrowed: None, mutual, took });
         }
         // `its p99 is more than twice baseline's`: baseline is compared with,
@@ -113,7 +113,7 @@ impl Sentence<'_> {
             }
         }
         // (`X and Y show no difference`: the two together, as `each other`.)
-        let mutual = !mutual.is_empty() || super::equal::same_phrase(c).is_some();
+        let mutual = !mutual.is_empty() || super::words::same_phrase(c).is_some();
         match names.first() {
             Some(s) => {
                 let borrowed =

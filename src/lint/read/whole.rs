@@ -10,7 +10,8 @@
 
 use super::super::vocab::{Meaning, Number, Scope, Tok, Token, Unit};
 use super::words::{word, BEST, BETTER, HEDGE, WORSE};
-use super::{name, Clause, Item};
+use super::{Clause, Item};
+use crate::syntax::Op;
 
 /// Words whose meaning no reading of lint's takes up (yet): a clause that
 /// holds one is unread.
@@ -120,14 +121,10 @@ impl Clause<'_> {
     /// The tokens of the clause its readings leave unaccounted for (none
     /// when it produced no reading).
     pub(super) fn unaccounted(&self) -> Vec<usize> {
-        let readings: Vec<&str> = self
-            .out
-            .iter()
-            .filter_map(|i| match i {
-                Item::Reading(r) => Some(r.statement.as_str()),
-                Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-            })
-            .collect();
+        // The readings as the author will see them: a word of the clause is
+        // accounted for when its reading writes it.
+        let printed = printed(&self.out);
+        let readings: Vec<&str> = printed.iter().map(String::as_str).collect();
         if readings.is_empty() {
             return Vec::new();
         }
@@ -241,8 +238,10 @@ impl Clause<'_> {
             Some(Scope::Largest(q)) => q == p && point && values.and_then(|v| v.last()).is_some_and(|v| is(*v)),
             Some(Scope::Smallest(q)) => q == p && point && values.and_then(|v| v.first()).is_some_and(|v| is(*v)),
             Some(Scope::Range(q, o, v)) => {
-                let same =
-                    matches!((*o, op), ("<=", Some('≤')) | (">=", Some('≥')) | ("<", Some('<')) | (">", Some('>')));
+                let same = matches!(
+                    (*o, op),
+                    (Op::Le, Some('≤')) | (Op::Ge, Some('≥')) | (Op::Lt, Some('<')) | (Op::Gt, Some('>'))
+                );
                 q == p && same && is(*v)
             }
             _ => false,
@@ -315,13 +314,7 @@ pub(super) fn read_whole(clause: &mut Clause, c: &[Token], text: &str) -> Vec<It
 /// the words and what was read without them.
 pub(super) fn unread_item(items: &[Item], unread: &[usize], c: &[Token], text: &str) -> Item {
     let words: Vec<String> = unread.iter().map(|&i| format!("`{}`", &text[c[i].start..c[i].end])).collect();
-    let partial: Vec<&str> = items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Reading(r) => Some(r.statement.as_str()),
-            Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-        })
-        .collect();
+    let partial = printed(items);
     Item::Unjudged {
         reason: format!(
             "unread: lint does not understand {} here, so its reading `{}` would leave them out; state it as a \
@@ -329,5 +322,31 @@ pub(super) fn unread_item(items: &[Item], unread: &[usize], c: &[Token], text: &
             words.join(", "),
             partial.join(" and ")
         ),
+    }
+}
+
+/// The claims of the readings among `items`, printed.
+fn printed(items: &[Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Reading(r) => Some(r.claim.to_string()),
+            Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
+        })
+        .collect()
+}
+
+/// A series name as a printed claim writes it (quoted when needed).
+fn name(s: &str) -> String {
+    let bare = s.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || "_-=+.:@#".contains(c))
+        && !matches!(
+            s,
+            "beats" | "matches" | "others" | "on" | "at" | "for" | "and" | "or" | "where" | "within" | "over"
+        );
+    if bare {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', ""))
     }
 }

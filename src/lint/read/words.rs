@@ -210,3 +210,45 @@ pub(super) fn each_other(c: &[Token]) -> Vec<usize> {
         .flat_map(|k| [k - 1, k])
         .collect()
 }
+
+/// Adjectives between `no` and `difference`.
+pub(super) const NOTABLE: &[&str] =
+    &["measurable", "significant", "meaningful", "real", "visible", "noticeable", "practical"];
+
+/// The tokens of a phrase saying two series are the same, if the clause
+/// has one: `the same (M) as`, `identical (to)`, `no (measurable)
+/// difference (in|between)`, `within noise (of)`, `indistinguishable
+/// (from)`.
+pub(super) fn same_phrase(c: &[Token]) -> Option<Vec<usize>> {
+    let w = |i: usize| c.get(i).and_then(word);
+    let then = |i: usize, ws: &[&str]| w(i).is_some_and(|x| ws.contains(&x)).then_some(i);
+    for i in 0..c.len() {
+        let took: Vec<usize> = match w(i) {
+            Some("same") if i > 0 && w(i - 1) == Some("the") => {
+                let mut t = vec![i - 1, i];
+                t.extend((i + 1..c.len().min(i + 4)).find(|&k| w(k) == Some("as")));
+                t
+            }
+            Some("identical") => [Some(i), then(i + 1, &["to"])].into_iter().flatten().collect(),
+            Some("indistinguishable") => [Some(i), then(i + 1, &["from"])].into_iter().flatten().collect(),
+            Some("noise") if i > 0 && w(i - 1) == Some("within") => {
+                [Some(i - 1), Some(i), then(i + 1, &["of"])].into_iter().flatten().collect()
+            }
+            Some("difference") => {
+                let adj = i > 1 && w(i - 1).is_some_and(|x| NOTABLE.contains(&x));
+                let no = if adj { i - 2 } else { i.wrapping_sub(1) };
+                if w(no) != Some("no") {
+                    continue;
+                }
+                let mut t: Vec<usize> = (no..=i).collect();
+                t.extend(then(i + 1, &["in", "on"]));
+                // `no difference in wall time between X and Y`
+                t.extend((i + 1..c.len().min(i + 5)).find(|&k| w(k) == Some("between")));
+                t
+            }
+            _ => continue,
+        };
+        return Some(took);
+    }
+    None
+}
