@@ -1,25 +1,10 @@
 //! The record every log format is turned into: a run with its params and
 //! metrics, before it reaches the store.
 
-use std::fmt;
+pub use crate::syntax::Value;
 
-/// A param value as the log holds it. Numbers compare and sort numerically.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    Text(String),
-    Num(f64),
-}
-
+/// How ingest reads a label given as text into the one value type.
 impl Value {
-    /// The numeric reading of the value, if it has one (`"8"` reads as 8,
-    /// `"inf"` as infinity).
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Value::Num(n) => Some(*n),
-            Value::Text(t) => crate::syntax::read_number(t),
-        }
-    }
-
     /// Turns a label given as text (`--label concurrency=8`, a path capture)
     /// into a number when it reads as one, so it sorts numerically.
     pub fn from_label(text: &str) -> Value {
@@ -44,15 +29,6 @@ impl From<&crate::syntax::Literal> for Value {
         match lit {
             crate::syntax::Literal::Num(n) => Value::Num(*n),
             crate::syntax::Literal::Text(t) => Value::Text(t.clone()),
-        }
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Text(t) => f.write_str(t),
-            Value::Num(n) => write!(f, "{}", crate::metric::format_number(*n)),
         }
     }
 }

@@ -168,6 +168,185 @@ impl Serialize for Literal {
     }
 }
 
+/// A value that is a number or a text: the one value type the stages
+/// share — a run's param as its log holds it ([`crate::run::Value`]), a
+/// part of a pivot's row or column key (`query::Key`: a param's value as a
+/// pivot groups it, see [`Value::key`]). Equal, hashed and ordered as a
+/// value: numbers as numbers (`-0` is `0`, NaN is NaN), before any text;
+/// texts as a researcher reads them, runs of digits as the numbers they
+/// are (`1k` < `2k` < `10k`), then byte by byte so the order stays total.
+#[derive(Debug, Clone)]
+pub enum Value {
+    Text(String),
+    Num(f64),
+}
+
+impl Value {
+    /// A value as a researcher writes it (a cell's key in `lookup`, `8`,
+    /// `inf`, `baseline`): a number when it reads as one ([`read_number`];
+    /// `-0` as `0`), else the text.
+    pub fn parse(text: &str) -> Value {
+        match read_number(text) {
+            Some(n) => Value::Num(if n == 0.0 { 0.0 } else { n }),
+            None => Value::Text(text.to_string()),
+        }
+    }
+
+    /// The value as a pivot groups it: its numeric reading when it has one
+    /// (`"8"` and `8.0` are one cell; `-0` is `0`), else its text.
+    #[must_use]
+    pub fn key(&self) -> Value {
+        Value::from_ref(ValueRef::key_of(self.as_f64(), self.as_text().unwrap_or("NaN")))
+    }
+
+    /// The owned value of a borrowed one.
+    pub fn from_ref(value: ValueRef<'_>) -> Value {
+        match value {
+            ValueRef::Num(bits) => Value::Num(f64::from_bits(bits)),
+            ValueRef::Text(t) => Value::Text(t.to_string()),
+        }
+    }
+
+    /// The numeric reading of the value, if it has one (`"8"` reads as 8,
+    /// `"inf"` as infinity; see [`read_number`]).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Num(n) => Some(*n),
+            Value::Text(t) => read_number(t),
+        }
+    }
+
+    /// The text of a text value (`None` for a number).
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Value::Num(_) => None,
+            Value::Text(t) => Some(t),
+        }
+    }
+
+    /// Whether the value is a number.
+    pub fn is_num(&self) -> bool {
+        matches!(self, Value::Num(_))
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Num(a), Value::Num(b)) => number_bits(*a) == number_bits(*b),
+            (Value::Text(a), Value::Text(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match self {
+            Value::Num(n) => (0u8, number_bits(*n)).hash(h),
+            Value::Text(t) => (1u8, t).hash(h),
+        }
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        match (self, other) {
+            (Value::Num(a), Value::Num(b)) => {
+                f64::from_bits(number_bits(*a)).total_cmp(&f64::from_bits(number_bits(*b)))
+            }
+            (Value::Num(_), Value::Text(_)) => Ordering::Less,
+            (Value::Text(_), Value::Num(_)) => Ordering::Greater,
+            (Value::Text(a), Value::Text(b)) => natural(a, b).then_with(|| a.cmp(b)),
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Text in the order a researcher reads it: runs of digits compare as the
+/// numbers they are (`1k` < `2k` < `10k`, `BM_x/2` < `BM_x/10`), the rest
+/// character by character. Texts equal this way (`01`, `1`) are told apart
+/// by [`Value`]'s plain comparison after it, so the order stays total.
+fn natural(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a, b);
+    loop {
+        let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+        let (da, db) = (digits(a), digits(b));
+        let step = if da > 0 && db > 0 {
+            let (na, nb) = (a[..da].trim_start_matches('0'), b[..db].trim_start_matches('0'));
+            let o = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
+            (a, b) = (&a[da..], &b[db..]);
+            o
+        } else {
+            let (Some(ca), Some(cb)) = (a.chars().next(), b.chars().next()) else {
+                return a.len().cmp(&b.len());
+            };
+            (a, b) = (&a[ca.len_utf8()..], &b[cb.len_utf8()..]);
+            ca.cmp(&cb)
+        };
+        if step != Ordering::Equal {
+            return step;
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Text(t) => f.write_str(t),
+            Value::Num(n) => f.write_str(&format_number(*n)),
+        }
+    }
+}
+
+impl Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Num(n) if n.is_finite() => s.serialize_f64(*n),
+            // JSON has no infinity: write it as reckon prints it.
+            Value::Num(n) => s.serialize_str(&format_number(*n)),
+            Value::Text(t) => s.serialize_str(t),
+        }
+    }
+}
+
+/// A [`Value`] borrowed, to hash and compare without allocating (grouping
+/// a run allocates only when it opens a new cell; the distinct values of a
+/// param are found without copying them): a number by its bits, a text by
+/// reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ValueRef<'a> {
+    Num(u64),
+    Text(&'a str),
+}
+
+impl<'a> ValueRef<'a> {
+    /// The value exactly as held: `8` and `"8"` are two, and so are `-0`
+    /// and `0` (the store's distinct values).
+    pub fn of(value: &'a Value) -> ValueRef<'a> {
+        match value {
+            Value::Num(n) => ValueRef::Num(n.to_bits()),
+            Value::Text(t) => ValueRef::Text(t),
+        }
+    }
+
+    /// A value as a pivot groups it, given its numeric reading and its
+    /// text: the reading when there is one (`-0` as `0`), else the text.
+    pub fn key_of(number: Option<f64>, text: &'a str) -> ValueRef<'a> {
+        match number {
+            Some(n) => ValueRef::Num(if n == 0.0 { 0.0f64 } else { n }.to_bits()),
+            None => ValueRef::Text(text),
+        }
+    }
+}
+
 /// A comparison a filter or a claim writes. A filter's predicates use the
 /// six orderings; a claim's points use those but `!=`, and a claim's
 /// stated numbers add `≈` and `in lo..hi`.
@@ -374,6 +553,28 @@ mod tests {
         }
         assert_ne!(Literal::Num(8.0), Literal::Text("8".into()));
         assert_ne!(Literal::Num(8.0), Literal::Num(8.5));
+    }
+
+    #[test]
+    fn values_are_equal_hashed_and_ordered_as_values() {
+        use std::hash::{BuildHasher, RandomState};
+        let hashes = RandomState::new();
+        assert_eq!(Value::Num(-0.0), Value::Num(0.0));
+        assert_eq!(hashes.hash_one(Value::Num(-0.0)), hashes.hash_one(Value::Num(0.0)));
+        assert_ne!(Value::Num(8.0), Value::Text("8".into()));
+        assert_eq!(Value::Text("8".into()).key(), Value::Num(8.0));
+        assert_eq!(Value::Text("eagle".into()).key(), Value::Text("eagle".into()));
+        assert!(matches!(Value::parse(" -0 "), Value::Num(n) if n.to_bits() == 0));
+        let text = |t: &str| Value::Text(t.into());
+        let mut values = [text("10k"), text("2k"), Value::Num(30.0), Value::parse("-inf"), text("1"), text("01")];
+        values.sort();
+        let shown: Vec<String> = values.iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["-inf", "30", "01", "1", "2k", "10k"]);
+        // Borrowed: exactly as held, or as a pivot groups it.
+        assert_ne!(ValueRef::of(&Value::Num(-0.0)), ValueRef::of(&Value::Num(0.0)));
+        assert_ne!(ValueRef::of(&Value::Num(8.0)), ValueRef::of(&Value::Text("8".into())));
+        assert_eq!(ValueRef::key_of(Some(-0.0), "-0"), ValueRef::key_of(Some(0.0), "0"));
+        assert_eq!(Value::from_ref(ValueRef::key_of(None, "x")), Value::Text("x".into()));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Cells and their aggregation: how a cell's runs become one number
-//! ([`Agg`]), the keys of rows and columns ([`Key`]), and each cell's value
+//! ([`Agg`]), the keys of rows and columns ([`Key`]: a [`Value`]), and each cell's value
 //! with its provenance ([`Cell`]).
 //!
 //! Semantics (the user-facing contract of `reckon query`, tables and claims):
@@ -18,14 +18,11 @@
 //! - `all` supersedes nothing: the median over every run of the cell, of
 //!   every sweep.
 
-use std::cmp::Ordering;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 
 use super::filter::Field;
 use super::runs::Runs;
-use crate::metric::format_number;
-use crate::run::Value;
+use crate::syntax::{Value, ValueRef};
 use crate::{Error, Result};
 
 /// How a cell's runs become one number.
@@ -97,173 +94,18 @@ impl fmt::Display for Agg {
     }
 }
 
-/// One part of a row or column key: a param's value. Numbers sort before
-/// text, numbers numerically, text with its runs of digits as numbers
-/// (`1k`, `2k`, `10k`).
-#[derive(Debug, Clone)]
-pub enum Key {
-    Num(f64),
-    Text(String),
-}
+/// One part of a row or column key: a param's value as a pivot groups it
+/// ([`Value::key`], [`key_of`]). Numbers sort before text, numbers
+/// numerically, text with its runs of digits as numbers (`1k`, `2k`,
+/// `10k`); see [`Value`].
+pub type Key = Value;
 
-impl Key {
-    /// A key from text as a user writes it (`8`, `inf`, `baseline`).
-    pub fn parse(text: &str) -> Key {
-        match crate::syntax::read_number(text) {
-            Some(n) => Key::num(n),
-            None => Key::Text(text.to_string()),
-        }
-    }
-
-    fn num(n: f64) -> Key {
-        // -0 and 0 are one cell.
-        Key::Num(if n == 0.0 { 0.0 } else { n })
-    }
-
-    /// The key of a param value, as a pivot groups it: its numeric reading
-    /// when it has one (`-0` as `0`), else its text.
-    pub fn of(value: &Value) -> Key {
-        Key::from_ref(KeyRef::of(Field::Value(value)))
-    }
-
-    pub(crate) fn from_ref(k: KeyRef<'_>) -> Key {
-        match k {
-            KeyRef::Num(bits) => Key::Num(f64::from_bits(bits)),
-            KeyRef::Text(t) => Key::Text(t.to_string()),
-        }
-    }
-
-    /// The number, for numeric keys.
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Key::Num(n) => Some(*n),
-            Key::Text(_) => None,
-        }
-    }
-
-    /// Whether the key is a number.
-    pub fn is_num(&self) -> bool {
-        matches!(self, Key::Num(_))
-    }
-}
-
-impl Ord for Key {
-    fn cmp(&self, other: &Key) -> Ordering {
-        match (self, other) {
-            (Key::Num(a), Key::Num(b)) => a.total_cmp(b),
-            (Key::Num(_), Key::Text(_)) => Ordering::Less,
-            (Key::Text(_), Key::Num(_)) => Ordering::Greater,
-            (Key::Text(a), Key::Text(b)) => natural(a, b).then_with(|| a.cmp(b)),
-        }
-    }
-}
-
-/// Text in the order a researcher reads it: runs of digits compare as the
-/// numbers they are (`1k` < `2k` < `10k`, `BM_x/2` < `BM_x/10`), the rest
-/// character by character. Texts equal this way (`01`, `1`) are told apart
-/// by [`Key`]'s plain comparison after it, so the order stays total.
-fn natural(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a, b);
-    loop {
-        let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
-        let (da, db) = (digits(a), digits(b));
-        let step = if da > 0 && db > 0 {
-            let (na, nb) = (a[..da].trim_start_matches('0'), b[..db].trim_start_matches('0'));
-            let o = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
-            (a, b) = (&a[da..], &b[db..]);
-            o
-        } else {
-            let (Some(ca), Some(cb)) = (a.chars().next(), b.chars().next()) else {
-                return a.len().cmp(&b.len());
-            };
-            (a, b) = (&a[ca.len_utf8()..], &b[cb.len_utf8()..]);
-            ca.cmp(&cb)
-        };
-        if step != Ordering::Equal {
-            return step;
-        }
-    }
-}
-
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Key) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Key {
-    fn eq(&self, other: &Key) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Key {}
-
-impl fmt::Display for Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Key::Num(n) => f.write_str(&format_number(*n)),
-            Key::Text(t) => f.write_str(t),
-        }
-    }
-}
-
-impl serde::Serialize for Key {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Key::Num(n) if n.is_finite() => s.serialize_f64(*n),
-            // JSON has no infinity: write it as reckon prints it.
-            Key::Num(n) => s.serialize_str(&format_number(*n)),
-            Key::Text(t) => s.serialize_str(t),
-        }
-    }
-}
-
-/// A key part borrowed from a run while grouping, so grouping a run
-/// allocates only when it opens a new cell.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum KeyRef<'a> {
-    Num(u64),
-    Text(&'a str),
-}
-
-impl<'a> KeyRef<'a> {
-    pub(crate) fn of(field: Field<'a>) -> KeyRef<'a> {
-        match (field.as_f64(), field) {
-            (Some(n), _) => KeyRef::Num(if n == 0.0 { 0.0f64 } else { n }.to_bits()),
-            (None, Field::Value(Value::Text(t))) => KeyRef::Text(t),
-            (None, Field::Text(t)) => KeyRef::Text(t),
-            // A number always has a numeric reading; NaN keys as its text.
-            (None, Field::Value(Value::Num(_))) => KeyRef::Text("NaN"),
-        }
-    }
-}
-
-impl PartialEq for KeyRef<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (KeyRef::Num(a), KeyRef::Num(b)) => a == b,
-            (KeyRef::Text(a), KeyRef::Text(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl Eq for KeyRef<'_> {}
-
-impl Hash for KeyRef<'_> {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        match self {
-            KeyRef::Num(b) => {
-                0u8.hash(h);
-                b.hash(h);
-            }
-            KeyRef::Text(t) => {
-                1u8.hash(h);
-                t.hash(h);
-            }
-        }
-    }
+/// The key part of a run's field, borrowed while grouping so grouping a
+/// run allocates only when it opens a new cell: its numeric reading when
+/// it has one (`-0` as `0`), else its text (what [`Value::key`] gives,
+/// for a pseudo-param's text too).
+pub(crate) fn key_of(field: Field<'_>) -> ValueRef<'_> {
+    ValueRef::key_of(field.as_f64(), field.as_text().unwrap_or("NaN"))
 }
 
 /// A cell's value and where it came from.

@@ -6,17 +6,18 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
-use super::cell::{aggregate, Cell, Key, KeyRef};
+use super::cell::{aggregate, key_of, Cell, Key};
 use super::column::{combination, combinations, Column, ColumnFields, ABSENT, MAX_COMBINATIONS};
 use super::dataset::{Dataset, Values};
 use super::filter::Filter;
 use super::pivot::{Pivot, Query};
 use crate::store::MetricInfo;
+use crate::syntax::ValueRef;
 use crate::{Error, Result};
 
 /// Each grouping column's slots by their key (numeric reading first, so `8`
 /// and `8.0` are one cell): the distinct keys, and each slot's key index.
-type Keys<'c> = Vec<(Vec<KeyRef<'c>>, Vec<u32>)>;
+type Keys<'c> = Vec<(Vec<ValueRef<'c>>, Vec<u32>)>;
 
 /// The cells' runs before aggregation: each group's key indices and
 /// entries, the runs that passed, and those left out per missing param.
@@ -149,14 +150,14 @@ impl Dataset<'_> {
 }
 
 /// A grouping column's distinct keys and each slot's key index.
-fn slot_keys(column: &Column) -> (Vec<KeyRef<'_>>, Vec<u32>) {
-    let mut distinct: Vec<KeyRef<'_>> = Vec::new();
-    let mut index: HashMap<KeyRef<'_>, u32> = HashMap::new();
+fn slot_keys(column: &Column) -> (Vec<ValueRef<'_>>, Vec<u32>) {
+    let mut distinct: Vec<ValueRef<'_>> = Vec::new();
+    let mut index: HashMap<ValueRef<'_>, u32> = HashMap::new();
     let of_slot = column
         .slots
         .iter()
         .map(|slot| {
-            let k = KeyRef::of(slot.field());
+            let k = key_of(slot.field());
             *index.entry(k).or_insert_with(|| {
                 distinct.push(k);
                 u32::try_from(distinct.len() - 1).unwrap_or(ABSENT)
@@ -246,8 +247,7 @@ mod tests {
                 continue;
             }
             matched += 1;
-            let key: Vec<Option<Key>> =
-                group.iter().map(|p| run.field(p).map(|f| Key::from_ref(KeyRef::of(f)))).collect();
+            let key: Vec<Option<Key>> = group.iter().map(|p| run.field(p).map(|f| Key::from_ref(key_of(f)))).collect();
             for (p, k) in group.iter().zip(&key) {
                 if k.is_none() {
                     *excluded.entry(p.to_string()).or_insert(0) += 1;

@@ -79,7 +79,7 @@ pub fn key_params<'r>(runs: impl IntoIterator<Item = &'r RunRecord>) -> Vec<Stri
             let entry = seen.entry(name.as_str()).or_default().entry(run.sweep.as_str()).or_default();
             entry.1 += 1;
             if entry.0.len() < 2 {
-                entry.0.insert(Key::of(value));
+                entry.0.insert(value.key());
             }
         }
     }

@@ -131,9 +131,8 @@ fn defining_key(name: &str, value: &Value) -> Option<Key> {
         return None;
     }
     match value {
-        Value::Num(n) if n.is_finite() => Some(Key::Num(*n)),
-        Value::Num(_) => None,
-        Value::Text(t) => Some(Key::Text(t.clone())),
+        Value::Num(n) if !n.is_finite() => None,
+        _ => Some(value.clone()),
     }
 }
 

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::filter::{Field, Fields};
 use crate::run::Value;
+use crate::syntax::ValueRef;
 
 /// Every param set: the param names once, sorted, and each set's values by
 /// name index.
@@ -190,8 +191,8 @@ impl ParamSets {
     /// appearance (numbers by their bits: `1` and `"1"` are two values).
     pub(crate) fn distinct(&self, name: &str, sets: &[usize]) -> Vec<&Value> {
         let Some(key) = self.key(name) else { return Vec::new() };
-        let mut seen: HashSet<ValueKey<'_>> = HashSet::new();
-        sets.iter().filter_map(|set| self.value(*set, key)).filter(|v| seen.insert(ValueKey::of(v))).collect()
+        let mut seen: HashSet<ValueRef<'_>> = HashSet::new();
+        sets.iter().filter_map(|set| self.value(*set, key)).filter(|v| seen.insert(ValueRef::of(v))).collect()
     }
 
     /// A param over some sets: the distinct texts of its values, in order
@@ -200,12 +201,12 @@ impl ParamSets {
     pub(crate) fn texts(&self, name: &str, sets: &[usize]) -> (Vec<String>, Vec<Option<u32>>) {
         let Some(key) = self.key(name) else { return (Vec::new(), vec![None; sets.len()]) };
         let (mut texts, mut by_text): (Vec<String>, HashMap<String, u32>) = (Vec::new(), HashMap::new());
-        let mut by_value: HashMap<ValueKey<'_>, u32> = HashMap::new();
+        let mut by_value: HashMap<ValueRef<'_>, u32> = HashMap::new();
         let of_set = sets
             .iter()
             .map(|set| {
                 let value = self.value(*set, key)?;
-                let id = *by_value.entry(ValueKey::of(value)).or_insert_with(|| {
+                let id = *by_value.entry(ValueRef::of(value)).or_insert_with(|| {
                     let text = value.to_string();
                     *by_text.entry(text.clone()).or_insert_with(|| {
                         texts.push(text);
@@ -221,22 +222,6 @@ impl ParamSets {
     /// The name indices a set has.
     pub(crate) fn keys_of(&self, set: usize) -> impl Iterator<Item = u32> + '_ {
         self.sets[set].iter().map(|(k, _)| *k)
-    }
-}
-
-/// A value as a hash key: numbers by their bits.
-#[derive(PartialEq, Eq, Hash)]
-enum ValueKey<'v> {
-    Num(u64),
-    Text(&'v str),
-}
-
-impl<'v> ValueKey<'v> {
-    fn of(value: &'v Value) -> ValueKey<'v> {
-        match value {
-            Value::Num(n) => ValueKey::Num(n.to_bits()),
-            Value::Text(t) => ValueKey::Text(t),
-        }
     }
 }
 

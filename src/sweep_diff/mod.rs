@@ -309,7 +309,7 @@ fn metrics_to_compare(dataset: &Dataset, opts: &Options) -> Result<(Vec<MetricSp
 fn sides_by_cell(runs: &MetricRuns<'_>, by: &[String]) -> BTreeMap<Vec<Option<Key>>, Sides> {
     let mut groups: BTreeMap<Vec<Option<Key>>, Sides> = BTreeMap::new();
     for (run, newer, value) in runs {
-        let key = by.iter().map(|p| run.params.get(p).map(Key::of)).collect();
+        let key = by.iter().map(|p| run.params.get(p).map(Key::key)).collect();
         let sides = groups.entry(key).or_default();
         if *newer { &mut sides.1 } else { &mut sides.0 }.push(*value);
     }

@@ -21,7 +21,6 @@ use super::lang::{self, Body, Claim, Clause, QuantKind};
 use super::{combine_all, combine_and, combine_any, Judgement, Point, Verdict};
 use crate::metric::{Direction, Margins};
 use crate::query::{Dataset, Filter, Key, Pivot, Query};
-use crate::run::Value;
 use crate::syntax::{Literal, Op};
 
 /// One clause of a claim with its verdict.
@@ -415,7 +414,7 @@ impl<'a, 's> Judge<'a, 's> {
             .enumerate()
             .filter_map(|(i, key)| {
                 let k = key.first()?;
-                set.is_none_or(|s| s.contains(&key_value(k))).then_some((i, k))
+                set.is_none_or(|s| s.contains(k)).then_some((i, k))
             })
             .collect()
     }
@@ -486,7 +485,7 @@ impl<'a, 's> Judge<'a, 's> {
                     .rows
                     .iter()
                     .filter_map(|r| r.first())
-                    .any(|k| lang::compare(lit, &key_value(k)) == Some(std::cmp::Ordering::Equal))
+                    .any(|k| lang::compare(lit, k) == Some(std::cmp::Ordering::Equal))
             })
             .map(|lit| format!("no runs at {} = {lit}", q.param.text))
             .collect()
@@ -561,13 +560,5 @@ impl<'a, 's> Judge<'a, 's> {
             j.evidence.repeats = self.dataset.repeats_note(&ids);
         }
         j
-    }
-}
-
-/// A pivot key as the param value it stands for.
-fn key_value(k: &Key) -> Value {
-    match k {
-        Key::Num(n) => Value::Num(*n),
-        Key::Text(t) => Value::Text(t.clone()),
     }
 }

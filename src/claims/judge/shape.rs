@@ -5,7 +5,7 @@
 //! other way beyond noise, after Holm's correction, contradicts).
 
 use super::ClaimError;
-use super::{key_value, CellRuns, Judge, Scale};
+use super::{CellRuns, Judge, Scale};
 use crate::claims::lang::{self, Clause, PointSet, QuantKind, Way};
 use crate::claims::stats::{self, PointOutcome, Test, ALPHA};
 use crate::claims::{combine_all, Judgement, Point, Stat, StatKind};
@@ -80,10 +80,10 @@ impl Judge<'_, '_> {
             let q = lang::Quantifier { kind: QuantKind::ForAll, param: param.clone(), points: points.clone() };
             self.single_point(clause, &pivot, Some(&q), std::slice::from_ref(&s))?;
             for (row, key) in Self::points(&pivot, Some(points)) {
-                let order = order_of(points, &key_value(key), ordered).map_err(at)?;
+                let order = order_of(points, key, ordered).map_err(at)?;
                 let runs = self.one(&pivot, row, &s, Scale::Log);
                 let name = format!("{} at {p}={key}", self.shown(&s));
-                let (key, value) = (key_value(key), key.to_string());
+                let (key, value) = (key.clone(), key.to_string());
                 stations.push(Station { key, value, row, series: s.clone(), name, order, runs });
             }
             vec![s]
