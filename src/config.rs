@@ -270,6 +270,16 @@ fn check_points(points: &BTreeMap<String, String>, shown: &Path) -> Result<()> {
 }
 
 impl Config {
+    /// What the store takes from `[limits]`: how long its writers wait
+    /// for each other and hold a transaction open.
+    pub fn store_limits(&self) -> crate::store::Limits {
+        let seconds = |s: f64| std::time::Duration::from_secs_f64(s.min(1e9));
+        crate::store::Limits {
+            lock_wait: seconds(self.limits.lock_wait_seconds),
+            commit_every: seconds(self.limits.commit_seconds),
+        }
+    }
+
     /// What a query's dataset takes from reckon.toml, as plain values:
     /// the aliases and the per-metric direction and unit.
     pub fn overrides(&self) -> crate::query::Overrides {

@@ -112,7 +112,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
     }
     let tree = crate::staged::export(cfg, &staged_cfg)?;
     if cfg.database.exists() {
-        let store = Store::open(&cfg.database)?;
+        let store = Store::open(&cfg.database, cfg.store_limits())?;
         store.copy_to(&tree.cfg.database)?;
     }
     let root = tree.root().to_path_buf();

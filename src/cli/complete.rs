@@ -9,7 +9,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
-use std::sync::OnceLock;
 
 use clap_complete::engine::CompletionCandidate;
 
@@ -48,9 +47,10 @@ impl Known {
     }
 }
 
-fn known() -> &'static Known {
-    static KNOWN: OnceLock<Known> = OnceLock::new();
-    KNOWN.get_or_init(|| read().unwrap_or_default())
+/// What the current folder's project names, read afresh: a completion
+/// process answers one word and ends, so nothing is kept for a second ask.
+fn known() -> Known {
+    read().unwrap_or_default()
 }
 
 fn read() -> Option<Known> {
@@ -66,8 +66,8 @@ fn read() -> Option<Known> {
         return Some(known);
     }
     // A completion must not wait for an ingest holding the database.
-    crate::store::set_lock_wait(std::time::Duration::from_millis(200));
-    let Ok(store) = Store::open_read_only(&cfg.database) else { return Some(known) };
+    let limits = crate::store::Limits { lock_wait: std::time::Duration::from_millis(200), ..cfg.store_limits() };
+    let Ok(store) = Store::open_read_only(&cfg.database, limits) else { return Some(known) };
     known.metrics = store.metrics().ok()?.into_iter().map(|m| m.name).collect();
     let params = &mut known.params;
     let _ = store.for_each_param_set(|_, pairs| {
@@ -115,7 +115,7 @@ pub(super) fn params() -> Vec<CompletionCandidate> {
 /// `sweep`, …) where a name goes, a param's values after its operator.
 pub(super) fn filter(current: &OsStr) -> Vec<CompletionCandidate> {
     let Some(current) = current.to_str() else { return Vec::new() };
-    candidates(filter_completions(known(), current))
+    candidates(filter_completions(&known(), current))
 }
 
 fn filter_completions(k: &Known, current: &str) -> Vec<String> {

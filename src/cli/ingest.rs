@@ -54,9 +54,9 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     sources::check_requests(&requests)?;
     let mut store = if args.rebuild {
         // Also when the database is damaged: it is a cache of the logs.
-        Store::open_empty(&cfg.database)?
+        Store::open_empty(&cfg.database, cfg.store_limits())?
     } else {
-        let mut store = Store::open(&cfg.database)?;
+        let mut store = Store::open(&cfg.database, cfg.store_limits())?;
         report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, args.quiet);
         store
     };

@@ -221,8 +221,6 @@ pub(crate) fn run(cli: Cli) -> Result<i32> {
         cfg.database = cwd.join(db);
     }
     crate::ingest::limit::set_line_bytes(cfg.limits.line_bytes);
-    crate::store::set_lock_wait(std::time::Duration::from_secs_f64(cfg.limits.lock_wait_seconds.min(1e9)));
-    crate::store::set_commit_every(std::time::Duration::from_secs_f64(cfg.limits.commit_seconds.min(1e9)));
     let db = cli.db.as_deref();
     match cli.command {
         Command::Ingest(args) => ingest::run(&cfg, &cwd, &args),

@@ -38,14 +38,14 @@ pub(super) fn prepare_with(
     shown_as: ShownAs,
 ) -> Result<(Store, Vec<Error>)> {
     if no_ingest {
-        return Ok((Store::open_read_only(&cfg.database)?, Vec::new()));
+        return Ok((Store::open_read_only(&cfg.database, cfg.store_limits())?, Vec::new()));
     }
     if cfg.sources.is_empty() {
         return Ok((open_current(cfg)?, Vec::new()));
     }
     let requests = sources_requests(cfg, None, &std::collections::BTreeMap::new())?;
     sources::check_requests(&requests)?;
-    let mut store = Store::open(&cfg.database)?;
+    let mut store = Store::open(&cfg.database, cfg.store_limits())?;
     // The runs of deleted logs are forgotten by the ingest, which looks at
     // each file once.
     let opts = sources::Options {
@@ -59,19 +59,19 @@ pub(super) fn prepare_with(
     // SQL runs under an authorizer too, but nothing a document does should
     // be able to write.
     drop(store);
-    Ok((Store::open_read_only(&cfg.database)?, failed))
+    Ok((Store::open_read_only(&cfg.database, cfg.store_limits())?, failed))
 }
 
 /// Opens the database to read it, first dropping the runs of files that are
 /// no longer there: the database is a cache of the logs, and a deleted log
 /// must not keep deciding answers.
 pub(super) fn open_current(cfg: &Config) -> Result<Store> {
-    let store = Store::open_read_only(&cfg.database)?;
+    let store = Store::open_read_only(&cfg.database, cfg.store_limits())?;
     if !cfg.database.exists() || !sources::any_missing(&store, &cfg.root)? {
         return Ok(store);
     }
     drop(store);
-    let mut store = Store::open(&cfg.database)?;
+    let mut store = Store::open(&cfg.database, cfg.store_limits())?;
     report_forgotten(&sources::forget_missing(&mut store, &cfg.root)?, false);
     Ok(store)
 }

@@ -67,14 +67,14 @@ pub(crate) fn outcomes(
     let sql: Vec<usize> = jobs.iter().enumerate().filter(|(_, j)| is_sql(j)).map(|(i, _)| i).collect();
     let shared = Shared { sql: &sql, jobs, next: AtomicUsize::new(0), failed: Arc::new(AtomicUsize::new(usize::MAX)) };
     let mut slots: Vec<Option<Outcome>> = jobs.iter().map(|_| None).collect();
-    let (db, settings) = (render_ctx.store.path(), render_ctx.settings);
+    let (db, limits, settings) = (render_ctx.store.path(), render_ctx.store.limits(), render_ctx.settings);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
                     // Without a connection of its own this thread takes no
                     // region; the ones left are run below on the main one.
-                    let Ok(Some(reader)) = Store::open_reader(db) else { return Vec::new() };
+                    let Ok(Some(reader)) = Store::open_reader(db, limits) else { return Vec::new() };
                     shared.take_sql(&reader, settings)
                 })
             })
@@ -190,7 +190,8 @@ mod tests {
     /// A database on disk (so other threads can open it): baseline and
     /// eagle at three concurrencies, in two sweeps.
     fn store(dir: &Path) -> Store {
-        let mut builder = StoreBuilder::on(Store::open(&dir.join("reckon.sqlite")).unwrap());
+        let mut builder =
+            StoreBuilder::on(Store::open(&dir.join("reckon.sqlite"), crate::store::Limits::default()).unwrap());
         for (source, time, gain) in [("old", "2026-11-20T09:00:00Z", 1.0), ("new", "2026-11-29T14:00:00Z", 1.1)] {
             let mut runs: Vec<(Vec<(&str, Value)>, f64)> = Vec::new();
             for c in [1.0, 8.0, 30.0] {

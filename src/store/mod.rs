@@ -27,12 +27,10 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 pub use batch::Batch;
-pub use lock::set_lock_wait;
 pub use open::SCHEMA_VERSION;
 pub use params::{encode_params, labels_json, write_labels_json, LabelRef};
 pub use read::ScannedRun;
 pub use units::UnitConversion;
-pub use writer::set_commit_every;
 pub use writer::Writer;
 
 use crate::metric::Direction;
@@ -142,16 +140,44 @@ pub fn now_rfc3339() -> String {
     chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
+/// How long a store's writers wait for each other and how long an
+/// ingest's transaction stays open: a project's `[limits]`, given to each
+/// store it opens (two projects in one command each keep their own).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// How long a command waits for another process's write to the
+    /// database before giving up (`lock_wait_seconds`).
+    pub lock_wait: std::time::Duration,
+    /// How long a transaction of many sources stays open at most
+    /// (`commit_seconds`; see [`Writer`]).
+    pub commit_every: std::time::Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { lock_wait: std::time::Duration::from_secs(600), commit_every: std::time::Duration::from_secs(2) }
+    }
+}
+
 /// An open database. The methods are spread over the submodules by what
 /// they do (open, write, keep sources, read).
 pub struct Store {
+    // Declared before `wait`, so closed before it: the connection's busy
+    // handler points at `wait`.
     conn: Connection,
     path: PathBuf,
+    limits: Limits,
+    wait: Box<lock::Wait>,
 }
 
 impl Store {
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The limits the store was opened with (for another connection to it).
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The connection, for read-only SQL (`reckon:sql` regions).
@@ -164,12 +190,13 @@ fn db_err(path: &Path, msg: impl Into<String>) -> Error {
     Error::Database { path: path.to_path_buf(), msg: msg.into() }
 }
 
-/// A failure of `SQLite` on the database at `path`, in the researcher's
-/// words: a damaged file says what to run, a busy one who holds it.
-fn db_failure(path: &Path, e: &rusqlite::Error) -> Error {
+/// A failure of `SQLite` on the database `wait` waits for, in the
+/// researcher's words: a damaged file says what to run, a busy one who
+/// holds it and how long this connection waited.
+fn db_failure(wait: &lock::Wait, e: &rusqlite::Error) -> Error {
     match damage(e) {
-        Some(detail) => Error::DamagedDatabase { path: path.to_path_buf(), detail },
-        None => db_err(path, lock::friendly(e)),
+        Some(detail) => Error::DamagedDatabase { path: wait.db().to_path_buf(), detail },
+        None => db_err(wait.db(), lock::friendly(e, wait)),
     }
 }
 

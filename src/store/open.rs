@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::lock::wait_for_writers;
-use super::{damage, db_err, db_failure, AtDb, Store};
+use super::lock::{wait_for_writers, Wait};
+use super::{damage, db_err, db_failure, AtDb, Limits, Store};
 use crate::{Error, Result};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
@@ -25,7 +25,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 impl Store {
     /// Opens (creating if needed) the database at `path` for reading and
     /// writing, applying any pending migrations.
-    pub fn open(path: &Path) -> Result<Store> {
+    pub fn open(path: &Path, limits: Limits) -> Result<Store> {
         check_is_sqlite(path)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -41,7 +41,7 @@ impl Store {
             }
         }
         let conn = Connection::open(path).map_err(|e| db_err(path, format!("cannot open: {e}")))?;
-        let mut store = Store { conn, path: path.to_path_buf() };
+        let mut store = Store::new(conn, path.to_path_buf(), limits)?;
         store.configure()?;
         store.migrate()?;
         Ok(store)
@@ -52,11 +52,11 @@ impl Store {
     /// replaced by a new database: it is a cache of the logs, and what it
     /// held cannot be trusted anyway. The new file is made beside it and
     /// renamed over it, so the path holds a whole database at every moment.
-    pub fn open_empty(path: &Path) -> Result<Store> {
-        match Store::open(path).and_then(|mut s| s.clear().map(|()| s)) {
+    pub fn open_empty(path: &Path, limits: Limits) -> Result<Store> {
+        match Store::open(path, limits).and_then(|mut s| s.clear().map(|()| s)) {
             Err(e) if e.is_damaged_database() => {
                 replace_damaged(path)?;
-                Store::open(path)
+                Store::open(path, limits)
             }
             other => other,
         }
@@ -64,21 +64,20 @@ impl Store {
 
     /// Opens an existing database without writing to it. A missing database
     /// reads as empty.
-    pub fn open_read_only(path: &Path) -> Result<Store> {
+    pub fn open_read_only(path: &Path, limits: Limits) -> Result<Store> {
         if !path.exists() {
-            return Store::open_in_memory();
+            return Store::in_memory(limits);
         }
         check_is_sqlite(path)?;
         let conn =
             Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
                 .map_err(|e| db_err(path, format!("cannot open: {e}")))?;
-        wait_for_writers(&conn, path)?;
+        let store = Store::new(conn, path.to_path_buf(), limits)?;
         // A command reads each table once, into a dataset it keeps in
         // memory: a page cache larger than the B-trees' inner pages holds
         // pages nobody asks for again (the default is 2 MiB). `sql` regions
         // run on a reader of their own ([`Store::open_reader`]).
-        conn.pragma_update(None, "cache_size", -512).at(path)?;
-        let store = Store { conn, path: path.to_path_buf() };
+        store.conn.pragma_update(None, "cache_size", -512).at(path)?;
         let version = store.user_version()?;
         if version > SCHEMA_VERSION {
             return Err(newer_schema(path, version));
@@ -99,11 +98,11 @@ impl Store {
     /// [`Store::path`]), for reading on another thread: a connection serves
     /// one thread at a time. None for a database in memory, which no second
     /// connection can see, or a file that is gone.
-    pub fn open_reader(path: &Path) -> Result<Option<Store>> {
+    pub fn open_reader(path: &Path, limits: Limits) -> Result<Option<Store>> {
         if path.as_os_str() == ":memory:" || !path.is_file() {
             return Ok(None);
         }
-        let store = Store::open_read_only(path)?;
+        let store = Store::open_read_only(path, limits)?;
         // A sort larger than memory spills to disk in runs the size of the
         // page cache and merges 16 runs at a time: `SQLite`'s default 2 MiB
         // keeps a GROUP BY over every run of a 1M-value study (22 MB of
@@ -115,23 +114,36 @@ impl Store {
     /// A fresh database in memory, for tests and for documents checked
     /// before anything was ingested.
     pub fn open_in_memory() -> Result<Store> {
+        Store::in_memory(Limits::default())
+    }
+
+    fn in_memory(limits: Limits) -> Result<Store> {
         let path = PathBuf::from(":memory:");
         let conn = Connection::open_in_memory().at(&path)?;
-        let mut store = Store { conn, path };
+        let mut store = Store::new(conn, path, limits)?;
         store.configure()?;
         store.migrate()?;
         Ok(store)
     }
 
+    /// The store over an open connection, waiting for other writers by
+    /// `limits`.
+    fn new(conn: Connection, path: PathBuf, limits: Limits) -> Result<Store> {
+        // Boxed: the connection keeps its address, which must not move
+        // with the store.
+        let wait = Box::new(Wait::new(&path, limits.lock_wait));
+        wait_for_writers(&conn, &wait)?;
+        Ok(Store { conn, path, limits, wait })
+    }
+
     fn configure(&mut self) -> Result<()> {
         let path = self.path.clone();
         let c = &self.conn;
-        wait_for_writers(c, &path)?;
         // Foreign keys stay declared but unenforced: ingest only inserts ids it has
         // just created, and enforcing them costs two B-tree lookups per measurement.
         c.pragma_update(None, "foreign_keys", "OFF").at(&path)?;
         if path.as_os_str() != ":memory:" {
-            let mode = switch_to_wal(c).map_err(|e| db_failure(&path, &e))?;
+            let mode = switch_to_wal(c).map_err(|e| db_failure(&self.wait, &e))?;
             if !mode.eq_ignore_ascii_case("wal") {
                 return Err(db_err(&path, format!("could not switch to WAL journal mode (got {mode})")));
             }
@@ -141,7 +153,7 @@ impl Store {
     }
 
     fn user_version(&self) -> Result<i64> {
-        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_failure(&self.path, &e))
+        self.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db_failure(&self.wait, &e))
     }
 
     fn migrate(&mut self) -> Result<()> {
@@ -153,14 +165,16 @@ impl Store {
         if version == SCHEMA_VERSION {
             return Ok(());
         }
-        let tx =
-            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_failure(&self.wait, &e))?;
         // Another process may have migrated while we waited for the lock.
         let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).at(&path)?;
         let applied = usize::try_from(version).unwrap_or(usize::MAX);
         for (number, sql) in (1i64..).zip(MIGRATIONS).skip(applied) {
             tx.execute_batch(sql).map_err(|e| match damage(&e) {
-                Some(_) => db_failure(&path, &e),
+                Some(_) => db_failure(&self.wait, &e),
                 None => db_err(&path, format!("migration {number} failed: {e}")),
             })?;
             tx.pragma_update(None, "user_version", number).at(&path)?;
@@ -182,7 +196,7 @@ fn replace_damaged(path: &Path) -> Result<()> {
         std::fs::set_permissions(fresh.path(), meta.permissions()).map_err(|e| Error::io(fresh.path(), e))?;
     }
     // Created at the current schema and closed: its own journal is gone.
-    drop(Store::open(fresh.path())?);
+    drop(Store::open(fresh.path(), Limits::default())?);
     // The damaged file's journal would be read as the new file's.
     for suffix in ["-wal", "-shm"] {
         let mut journal = path.as_os_str().to_os_string();

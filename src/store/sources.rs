@@ -30,8 +30,10 @@ impl Store {
     /// gets, set on every run without a time of its own.
     pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
         let path = self.path.clone();
-        let tx =
-            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_failure(&self.wait, &e))?;
         refresh_source(&tx, id, seen, time).at(&path)?;
         tx.commit().at(&path)?;
         Ok(())
@@ -54,8 +56,10 @@ impl Store {
             return Ok(0);
         }
         let path = self.path.clone();
-        let tx =
-            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_failure(&self.wait, &e))?;
         let remove = || -> rusqlite::Result<u64> {
             let mut runs = 0u64;
             for p in paths {
@@ -86,8 +90,10 @@ impl Store {
     /// Empties the database: every source, run, measurement and name.
     pub fn clear(&mut self) -> Result<()> {
         let path = self.path.clone();
-        let tx =
-            self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| db_failure(&path, &e))?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_failure(&self.wait, &e))?;
         tx.execute_batch(
             "DELETE FROM measurement; DELETE FROM run; DELETE FROM source; DELETE FROM param_set; \
              DELETE FROM metric; DELETE FROM batch;",

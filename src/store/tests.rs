@@ -200,11 +200,11 @@ fn runs_come_oldest_first_then_by_id() {
 fn a_database_from_a_newer_reckon_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("r.sqlite");
-    drop(Store::open(&path).unwrap());
+    drop(Store::open(&path, Limits::default()).unwrap());
     let c = Connection::open(&path).unwrap();
     c.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
     drop(c);
-    let err = Store::open(&path).err().unwrap().to_string();
+    let err = Store::open(&path, Limits::default()).err().unwrap().to_string();
     assert!(err.contains("newer reckon"), "{err}");
 }
 
@@ -213,7 +213,7 @@ fn a_file_that_is_not_sqlite_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("r.sqlite");
     std::fs::write(&path, "hello, I am a text file and not a database at all").unwrap();
-    let err = Store::open(&path).err().unwrap().to_string();
+    let err = Store::open(&path, Limits::default()).err().unwrap().to_string();
     assert!(err.contains("not a SQLite database"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello, I am a text file and not a database at all");
 }
@@ -423,7 +423,7 @@ fn the_same_bytes_at_two_paths_are_two_sources_also_in_a_database_made_before() 
     )
     .unwrap();
     drop(c);
-    let mut store = Store::open(&db).unwrap();
+    let mut store = Store::open(&db, Limits::default()).unwrap();
     let stored = store.stored_source("logs/2026-11-01/a.jsonl").unwrap().unwrap();
     assert_eq!((stored.id, stored.hash.as_str()), (7, "h1"), "a source keeps its id through the migration");
     assert_eq!(store.runs().unwrap()[0].source, "logs/2026-11-01/a.jsonl");

@@ -4,12 +4,11 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::lock::writer_note;
+use super::lock::{writer_note, Wait};
 use super::measurements::Measurements;
 use super::params::labels_json;
 use super::sources::{delete_orphans, delete_path, refresh_source, stored_source};
@@ -21,7 +20,7 @@ impl Store {
     /// Starts writing sources: the writer of one ingest command, holding
     /// its prepared statements and id caches for the whole command.
     pub fn writer<'s>(&'s mut self, batch: &'s mut Batch) -> Result<Writer<'s>> {
-        Writer::new(&self.conn, &self.path, batch)
+        Writer::new(&self.conn, &self.wait, self.limits.commit_every, batch)
     }
 }
 
@@ -41,6 +40,23 @@ impl Store {
 pub struct Writer<'s> {
     pub(super) conn: &'s Connection,
     pub(super) path: PathBuf,
+    /// How the connection waits for other writers (for what a failed
+    /// lock says).
+    pub(super) wait: &'s Wait,
+    /// How long a transaction of many sources stays open at most
+    /// (`[limits] commit_seconds`). A commit inserts the measurements
+    /// waiting for it, and each insert after the first lands in the middle
+    /// of the measurement table (keyed by metric, then run), which costs
+    /// about twice an append at its end: so sources are committed as seldom
+    /// as this bound and the pending rows' bound
+    /// (`Measurements::nearly_full`) allow. The bound is what a kill -9 can
+    /// lose (the files of at most this long, each whole or absent, read
+    /// again by the next ingest) and how late an ingest reports its
+    /// progress. A concurrent writer is not helped by a shorter one: this
+    /// writer takes the lock again at once after each commit, so the other
+    /// usually gets it only when the ingest ends either way (within
+    /// `[limits] lock_wait_seconds`).
+    pub(super) commit_every: Duration,
     pub(super) batch: &'s mut Batch,
     /// When the open transaction began; `None` outside one.
     pub(super) tx_started: Option<std::time::Instant>,
@@ -105,31 +121,9 @@ pub(super) struct OpenSource {
 /// cache catches nearly every repeat; 8 MiB holds tens of thousands of sets.
 pub(super) const PARAM_SET_CACHE_BYTES: usize = 8 << 20;
 
-/// How long a transaction of many sources stays open at most
-/// (`[limits] commit_seconds`), in milliseconds. A commit inserts the
-/// measurements waiting for it, and each insert after the first lands in
-/// the middle of the measurement table (keyed by metric, then run), which
-/// costs about twice an append at its end: so sources are committed as
-/// seldom as this bound and the pending rows' bound
-/// (`Measurements::nearly_full`) allow. The bound is what a kill -9 can
-/// lose (the files of at most this long, each whole or absent, read again
-/// by the next ingest) and how late an ingest reports its progress. A
-/// concurrent writer is not helped by a shorter one: this writer takes the
-/// lock again at once after each commit, so the other usually gets it only
-/// when the ingest ends either way (within `[limits] lock_wait_seconds`).
-static COMMIT_EVERY_MS: AtomicU64 = AtomicU64::new(2_000);
-
-/// Sets how long an ingest's transaction stays open at most (from reckon.toml).
-pub fn set_commit_every(every: Duration) {
-    COMMIT_EVERY_MS.store(u64::try_from(every.as_millis()).unwrap_or(u64::MAX), Ordering::Relaxed);
-}
-
-fn commit_every() -> Duration {
-    Duration::from_millis(COMMIT_EVERY_MS.load(Ordering::Relaxed))
-}
-
 impl<'s> Writer<'s> {
-    fn new(conn: &'s Connection, path: &Path, batch: &'s mut Batch) -> Result<Writer<'s>> {
+    fn new(conn: &'s Connection, wait: &'s Wait, commit_every: Duration, batch: &'s mut Batch) -> Result<Writer<'s>> {
+        let path = wait.db();
         Ok(Writer {
             insert_run: conn
                 .prepare(
@@ -140,6 +134,8 @@ impl<'s> Writer<'s> {
             pending: Measurements::new(conn, path)?,
             conn,
             path: path.to_path_buf(),
+            wait,
+            commit_every,
             batch,
             tx_started: None,
             metric_ids: HashMap::new(),
@@ -160,7 +156,7 @@ impl<'s> Writer<'s> {
     /// Opens the transaction sources are written in, if none is open.
     fn begin_transaction(&mut self) -> Result<()> {
         if self.tx_started.is_none() {
-            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_failure(&self.path, &e))?;
+            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_failure(self.wait, &e))?;
             self.tx_started = Some(std::time::Instant::now());
             self.tx_flushed = false;
         }
@@ -410,7 +406,8 @@ impl<'s> Writer<'s> {
     /// long enough, its pending measurements nearly fill their buffer, or
     /// some were inserted already (a source too large for the buffer).
     pub fn commit_due(&self) -> bool {
-        self.tx_started.is_some_and(|t| self.tx_flushed || self.pending.nearly_full() || t.elapsed() >= commit_every())
+        self.tx_started
+            .is_some_and(|t| self.tx_flushed || self.pending.nearly_full() || t.elapsed() >= self.commit_every)
     }
 
     /// True while sources are written but not yet committed.
@@ -428,7 +425,7 @@ impl<'s> Writer<'s> {
             return Ok(());
         }
         let done = self.flush().and_then(|()| {
-            self.conn.execute_batch("COMMIT").map_err(|e| db_failure(&self.path, &e))?;
+            self.conn.execute_batch("COMMIT").map_err(|e| db_failure(self.wait, &e))?;
             Ok(())
         });
         if done.is_err() {

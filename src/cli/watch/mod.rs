@@ -109,7 +109,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &WatchArgs) -> Result<i32> {
     // The last connection was a reader, which leaves the database's journal
     // beside it; a writer closing folds it back in and removes it.
     if cfg.database.exists() {
-        drop(crate::store::Store::open(&cfg.database)?);
+        drop(crate::store::Store::open(&cfg.database, cfg.store_limits())?);
     }
     super::stdout_write(&format!("{} reckon watch: stopped\n", clock()))?;
     Ok(super::OK)

@@ -38,7 +38,7 @@ pub(super) fn ingest(cfg: &Config, cwd: &Path) -> Result<Ingested> {
     }
     let requests = sources_requests(cfg, None, &std::collections::BTreeMap::new())?;
     sources::check_requests(&requests)?;
-    let mut store = Store::open(&cfg.database)?;
+    let mut store = Store::open(&cfg.database, cfg.store_limits())?;
     let opts = sources::Options {
         fail_fast: false,
         generic: cfg.generic.clone(),
@@ -99,7 +99,7 @@ pub(super) struct Evaluation {
 /// what the database holds now. A document that cannot be read is said on
 /// stderr and left out.
 pub(super) fn evaluate(cfg: &Config, cwd: &Path, docs: &[PathBuf], pages: bool) -> Result<Evaluation> {
-    let store = Store::open_read_only(&cfg.database)?;
+    let store = Store::open_read_only(&cfg.database, cfg.store_limits())?;
     let mut dataset = Dataset::load(&store)?;
     dataset.apply_overrides(&cfg.overrides());
     let ctx = Context { dataset: &dataset, store: &store, cfg, doc_dir: cwd };
