@@ -61,7 +61,7 @@ pub(super) fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(
     let re = NUMBER.as_ref()?;
     let m = re.find(rest)?;
     let digits = m.as_str();
-    let mut value: f64 = digits.replace(',', "").parse().ok()?;
+    let mut value = crate::syntax::read_grouped(digits)?;
     let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
     // A number's digits fit an i32 (the regex read them from one line).
     let mut half = 0.5 * 10f64.powi(-i32::try_from(decimals).unwrap_or(i32::MAX));

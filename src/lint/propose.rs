@@ -104,7 +104,7 @@ fn series_spellings(vocab: &Vocabulary) -> Vec<Entry> {
         .series
         .iter()
         // A name, not a command line or a path (hyperfine's series).
-        .filter(|s| s.parse::<f64>().is_err() && s.len() <= 40)
+        .filter(|s| crate::syntax::read_logged(s).is_none() && s.len() <= 40)
         .filter(|s| s.chars().all(|c| c.is_alphanumeric() || "-_.".contains(c)))
         .filter_map(|s| {
             let spaced = s.split(['-', '_', '.', '/']).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");

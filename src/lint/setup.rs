@@ -94,7 +94,7 @@ fn squashed(s: &str) -> String {
 fn number_beside(toks: &[Token], i: usize) -> Option<f64> {
     let value = |t: &Token| match &t.kind {
         Tok::Number(n) => Some(n.value),
-        Tok::Word(w) => w.parse::<f64>().ok(),
+        Tok::Word(w) => crate::syntax::read_logged(w),
         _ => None,
     };
     let mut j = i + 1;
@@ -110,7 +110,7 @@ pub(crate) fn proposals(vocab: &Vocabulary, sweep: Option<&str>, toks: &[Token],
     let mut out: Vec<Entry> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         let Tok::Word(w) = &t.kind else { continue };
-        if w.parse::<f64>().is_ok() {
+        if crate::syntax::read_logged(w).is_some() {
             continue;
         }
         let written = &text[t.start..t.end];
@@ -192,7 +192,7 @@ fn spelling(vocab: &Vocabulary, toks: &[Token], i: usize, text: &str) -> Option<
         if key.is_empty() || knows(vocab, written) {
             continue;
         }
-        let series = vocab.data.series.iter().find(|s| s.parse::<f64>().is_err() && squashed(s) == key);
+        let series = vocab.data.series.iter().find(|s| crate::syntax::read_logged(s).is_none() && squashed(s) == key);
         if let Some(s) = series {
             let why = format!("`{written}` spells `{s}`, a series of the data, with other spaces, hyphens or case");
             best = Some(Entry { table: "aliases", key: s.clone(), value: written.to_string(), why });

@@ -70,11 +70,15 @@ impl Scope {
         }
         if let Some((p, range)) = s.split_once(" in ") {
             let (lo, hi) = range.split_once("..")?;
-            return Some(Scope::Between(p.trim().to_string(), lo.trim().parse().ok()?, hi.trim().parse().ok()?));
+            return Some(Scope::Between(
+                p.trim().to_string(),
+                crate::syntax::read_padded(lo)?,
+                crate::syntax::read_padded(hi)?,
+            ));
         }
         for op in [Op::Ge, Op::Le, Op::Gt, Op::Lt, Op::Eq] {
             if let Some((p, v)) = s.split_once(op.as_str()) {
-                let v: f64 = v.trim().parse().ok()?;
+                let v = crate::syntax::read_padded(v)?;
                 let p = p.trim().to_string();
                 if p.is_empty() {
                     return None;
@@ -205,7 +209,7 @@ impl Vocabulary {
         phrases.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
         let mut param_values = BTreeMap::new();
         for (p, values) in params {
-            let mut vs: Vec<f64> = values.iter().filter_map(|v| v.parse::<f64>().ok()).collect();
+            let mut vs: Vec<f64> = values.iter().filter_map(|v| crate::syntax::read_logged(v)).collect();
             vs.sort_by(f64::total_cmp);
             vs.dedup();
             param_values.insert(p.clone(), vs);
@@ -304,7 +308,7 @@ fn names(
     let mut forms = vec![param.clone(), param.replace('_', " "), param.replace('_', "-")];
     forms.extend(options.aliases.get(param).into_iter().flatten().cloned());
     for s in series {
-        if s.trim().parse::<f64>().is_ok() {
+        if crate::syntax::read_padded(s).is_some() {
             for f in &forms {
                 add(&format!("{f} {s}"), Meaning::Series(vec![s.clone()]));
                 add(&format!("{s} {f}"), Meaning::Series(vec![s.clone()]));
@@ -324,7 +328,7 @@ fn names(
     // The text values of a param with several: `in fp8`, `the Zipf trace`,
     // `the scan mix` (a value's `-`/`_` read as a space too).
     for (p, values) in params {
-        if values.len() < 2 || values.iter().all(|v| v.trim().parse::<f64>().is_ok()) {
+        if values.len() < 2 || values.iter().all(|v| crate::syntax::read_padded(v).is_some()) {
             continue;
         }
         for v in values {
@@ -466,7 +470,7 @@ fn template_at(vocab: &Vocabulary, rest: &str) -> Option<(usize, Scope)> {
             if rest[whole.end()..].chars().next().is_some_and(is_word_char) {
                 continue;
             }
-            let n: f64 = c.get(1)?.as_str().parse().ok()?;
+            let n = crate::syntax::read_logged(c.get(1)?.as_str())?;
             if let Some(scope) = Scope::parse(&t.spec, Some(n)) {
                 return Some((whole.end(), scope));
             }

@@ -94,7 +94,7 @@ fn doublings(points: &[f64], from: Option<f64>) -> bool {
 
 /// The numeric values of the series, sorted (none when one is text).
 fn series_points(vocab: &Vocabulary) -> Option<Vec<f64>> {
-    let mut vs: Vec<f64> = vocab.data.series.iter().map(|s| s.trim().parse::<f64>().ok()).collect::<Option<_>>()?;
+    let mut vs: Vec<f64> = vocab.data.series.iter().map(|s| crate::syntax::read_padded(s)).collect::<Option<_>>()?;
     vs.sort_by(f64::total_cmp);
     Some(vs)
 }
@@ -147,7 +147,7 @@ impl Clause<'_> {
         let one = std::slice::from_ref(&self.subj);
         let subject = |t: &Token| matches!(&t.kind, Tok::Mention(Meaning::Series(s)) if s.as_slice() == one);
         let Some(at) = c.iter().position(subject) else { return false };
-        if self.subj.parse::<f64>().is_err() || at < 2 || word(&c[at - 1]) != Some("at") {
+        if crate::syntax::read_logged(&self.subj).is_none() || at < 2 || word(&c[at - 1]) != Some("at") {
             return false;
         }
         let w = |k: usize| c.get(k).and_then(word);
@@ -278,7 +278,7 @@ pub(super) fn series_trend(vocab: &Vocabulary, c: &[Token], metric: Option<&str>
         _ => (None, after),
     };
     if let (Some(bound), Some(Tok::Mention(Meaning::Series(s)))) = (bound, c.get(at).map(|t| &t.kind)) {
-        let value: f64 = s.first()?.trim().parse().ok()?;
+        let value = crate::syntax::read_padded(s.first()?)?;
         points = PointSet::Cmp(bound, number(value));
         from = (bound == Op::Ge).then_some(value);
         took.extend(after..=at);

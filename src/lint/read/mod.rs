@@ -186,7 +186,7 @@ fn both_values(vocab: &Vocabulary, tokens: &[Token], preferred: &[String]) -> Op
         distinct.dedup();
         Some(p.as_str()) != sweep.as_deref()
             && distinct.len() == 2
-            && distinct.iter().all(|v| v.parse::<f64>().is_err())
+            && distinct.iter().all(|v| crate::syntax::read_logged(v).is_none())
     });
     let (param, values) = two.next()?;
     if two.next().is_some() {

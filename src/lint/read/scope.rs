@@ -533,7 +533,7 @@ pub(crate) fn quantifier(vocab: &Vocabulary, s: &Scope) -> Option<Quantifier> {
 /// A param's value as the claim language reads it: a number or a plain
 /// word as written bare, anything else as text (which it prints quoted).
 pub(super) fn literal(v: &str) -> Literal {
-    let bare = v.parse::<f64>().is_ok() && !v.contains(char::is_alphabetic)
+    let bare = crate::syntax::read_logged(v).is_some() && !v.contains(char::is_alphabetic)
         || v.chars().next().is_some_and(char::is_alphabetic)
             && v.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c));
     if bare {

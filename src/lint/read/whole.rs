@@ -173,7 +173,7 @@ impl Clause<'_> {
                         let w = w.as_str();
                         // `C=8` where `C` names nothing reckon knows: a
                         // setting the reading cannot take up.
-                        w.parse::<f64>().is_ok()
+                        crate::syntax::read_logged(w).is_some()
                             || UNREAD.contains(&w)
                             || QUANTIFIER.contains(&w)
                                 && !used(i + 1)
