@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::project::{documents, expect_documents, load_for_command, prepare_with, relative_error, review_each, shown};
-use super::reporter::{reporter, CheckFindings};
+use super::reporter::lint::Statement;
+use super::reporter::{json, reporter, CheckFindings};
 use super::CheckOutput;
 use crate::config::{Config, LintLevel};
 use crate::query::Dataset;
@@ -237,7 +238,7 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
 fn render(format: CheckOutput, found: &CheckFindings) -> Result<String> {
     match format.listing() {
         Some(listing) => reporter(listing).check(found),
-        None => pretty(&crate::report::ci::sarif(&found.ci())),
+        None => json::pretty(&crate::report::ci::sarif(&found.ci())),
     }
 }
 
@@ -247,14 +248,8 @@ fn nothing_checked(format: CheckOutput) -> String {
     let found = crate::report::ci::Findings { reviews: &[], problems: &[], errors: &[], paths: &paths };
     match format.listing() {
         Some(listing) => reporter(listing).nothing_checked(),
-        None => pretty(&crate::report::ci::sarif(&found)).unwrap_or_default(),
+        None => json::pretty(&crate::report::ci::sarif(&found)).unwrap_or_default(),
     }
-}
-
-fn pretty(value: &serde_json::Value) -> Result<String> {
-    let mut s = serde_json::to_string_pretty(value).map_err(|e| Error::io("<stdout>", e.into()))?;
-    s.push('\n');
-    Ok(s)
 }
 
 /// In a GitHub Actions step (`$GITHUB_STEP_SUMMARY` names a file), appends
@@ -300,7 +295,7 @@ fn lint_prose(
     reviews: &[DocReview],
     problems: &mut Vec<Problem>,
     errors: &mut Vec<Error>,
-) -> Vec<serde_json::Value> {
+) -> Vec<Statement> {
     let mut judged = Vec::new();
     if cfg.lint.level == LintLevel::Off {
         return judged;
@@ -312,7 +307,7 @@ fn lint_prose(
         match linter.lint(&r.path, &r.text) {
             Ok(findings) => {
                 let path = r.path.display().to_string();
-                judged.extend(crate::lint::report::json_items(&path, &findings, sel));
+                judged.extend(Statement::shown(&path, &findings, sel));
                 problems.extend(lint_problems(&path, &findings, sel, level));
             }
             Err(e) => {

@@ -80,7 +80,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: DiffArgs) -> Result<i32> {
     let text = match args.format {
         DiffFormat::Table => result.to_text(listing, args.digits),
         DiffFormat::Markdown => result.to_markdown(listing, args.digits),
-        DiffFormat::Json => result.to_json()?,
+        DiffFormat::Json => super::reporter::json::pretty(&result)?,
     };
     super::stdout_write(&text)?;
     Ok(super::exit_code(errors, ingest_failed, false))

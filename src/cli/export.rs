@@ -57,7 +57,7 @@ pub(super) fn run(cfg: &Config, args: &ExportArgs) -> Result<i32> {
     }
     let text = match args.format {
         ExportFormat::Csv => export.to_csv()?,
-        ExportFormat::Jsonl => export.to_json_lines()?,
+        ExportFormat::Jsonl => super::reporter::export::json_lines(&export)?,
     };
     super::stdout_write(&text)?;
     Ok(super::OK)

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
-
 use super::project::{doc_paths, documents_needed, load_for_command, prepare, relative_error, shown};
+use super::reporter::json;
+use super::reporter::lint::{LintReport, Statement};
 use super::CheckFormat;
 use crate::config::Config;
 use crate::doc;
@@ -16,7 +16,7 @@ use crate::lint::report::{self, Selection};
 use crate::lint::{Finding, Linter};
 use crate::report::ci::RepoPaths;
 use crate::review::document;
-use crate::{Error, Result};
+use crate::Result;
 
 // Each bool is an independent command-line flag (clap derives one per field).
 #[allow(clippy::struct_excessive_bools)]
@@ -59,7 +59,7 @@ fn parse_confidence(s: &str) -> std::result::Result<f64, String> {
 #[derive(Default)]
 struct Found {
     out: String,
-    items: Vec<serde_json::Value>,
+    statements: Vec<Statement>,
     problems: usize,
     /// Sentences not read for names reckon.toml does not know.
     unknown: usize,
@@ -87,12 +87,9 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
             errors += 1;
         }
     }
-    let Found { mut out, items, problems, unknown, by_hand } = found;
+    let Found { mut out, statements, problems, unknown, by_hand } = found;
     let text = if args.format == CheckFormat::Json {
-        let mut s = serde_json::to_string_pretty(&json!({"ok": problems == 0 && errors == 0, "statements": items}))
-            .map_err(|e| Error::io("<stdout>", e.into()))?;
-        s.push('\n');
-        s
+        json::pretty(&LintReport { ok: problems == 0 && errors == 0, statements: &statements })?
     } else {
         if problems > 0 && args.format == CheckFormat::Human {
             let _ = writeln!(
@@ -153,7 +150,7 @@ fn lint_document(
         .count();
     match args.format {
         CheckFormat::Human => found.out.push_str(&report::human(rel, &findings, sel)),
-        CheckFormat::Json => found.items.extend(report::json_items(rel, &findings, sel)),
+        CheckFormat::Json => found.statements.extend(Statement::shown(rel, &findings, sel)),
         CheckFormat::Github => found.out.push_str(&report::github(in_repo, &findings, sel, "error")),
     }
     if !args.suggest && !args.write {

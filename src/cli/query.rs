@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use super::reporter::json;
+use super::reporter::query::PivotReport;
 use super::OutputFormat;
 use crate::config::Config;
 use crate::query::{Agg, Dataset, Filter, NumberFormat, Query};
@@ -61,7 +63,7 @@ pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
             t
         }
         OutputFormat::Csv => pivot.to_csv(&fmt)?,
-        OutputFormat::Json => pivot.to_json()?,
+        OutputFormat::Json => json::pretty(&PivotReport::of(&pivot))?,
     };
     super::stdout_write(&text)?;
     Ok(super::OK)

@@ -3,12 +3,13 @@
 
 use std::collections::BTreeSet;
 
+use super::reporter::json;
+use super::reporter::runs::RunEntry;
 use super::OutputFormat;
 use crate::config::Config;
 use crate::query::output::{csv_table, text_table};
-use crate::run::Value;
 use crate::store::RunRecord;
-use crate::{Error, Result};
+use crate::Result;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct RunsArgs {
@@ -56,30 +57,8 @@ fn runs_listing(runs: &[RunRecord], all_params: bool, format: OutputFormat) -> R
 }
 
 fn runs_json(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> Result<String> {
-    let items: Vec<serde_json::Value> = runs
-        .iter()
-        .map(|r| {
-            let params: serde_json::Map<String, serde_json::Value> = r
-                .params
-                .iter()
-                .filter(|(k, _)| shown(k))
-                .map(|(k, v)| {
-                    let v = match v {
-                        Value::Num(n) if n.is_finite() => serde_json::json!(n),
-                        other => serde_json::Value::String(other.to_string()),
-                    };
-                    (k.clone(), v)
-                })
-                .collect();
-            serde_json::json!({
-                "id": r.id, "time": r.time, "time_origin": r.time_origin, "sweep": r.sweep,
-                "source": r.source, "line": r.line, "params": params,
-            })
-        })
-        .collect();
-    let mut s = serde_json::to_string_pretty(&items).map_err(|e| Error::io("<stdout>", e.into()))?;
-    s.push('\n');
-    Ok(s)
+    let entries: Vec<RunEntry> = runs.iter().map(|r| RunEntry::of(r, shown)).collect();
+    json::pretty(entries.as_slice())
 }
 
 fn runs_csv(runs: &[RunRecord], shown: &dyn Fn(&str) -> bool) -> Result<String> {

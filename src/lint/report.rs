@@ -1,12 +1,10 @@
-//! Lint findings for people (human), programs (JSON) and GitHub Actions
-//! (workflow annotations); claim regions to paste (`--suggest`) or to wrap
-//! around the author's lines (`--write`).
+//! Lint findings for people (human) and GitHub Actions (workflow
+//! annotations); claim regions to paste (`--suggest`) or to wrap around the
+//! author's lines (`--write`). The JSON is the CLI's (`cli/reporter/lint.rs`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::ops::Range;
-
-use serde_json::json;
 
 use super::{Finding, Status};
 
@@ -82,22 +80,6 @@ pub(crate) fn unknown_names(findings: &[Finding]) -> usize {
         findings.iter().filter(|f| f.setup.is_some() && f.status == Status::Unjudged).map(|f| &f.span).collect();
     spans.dedup();
     spans.len()
-}
-
-/// One JSON object per finding.
-pub(crate) fn json_items(path: &str, findings: &[Finding], sel: Selection) -> Vec<serde_json::Value> {
-    findings
-        .iter()
-        .filter(|f| sel.shows(f))
-        .map(|f| {
-            json!({
-                "path": path, "line": f.line, "col": f.col, "sentence": f.sentence, "claim": f.claim,
-                "status": f.status, "verdict": f.verdict, "summary": f.summary, "confidence": f.confidence,
-                "notes": f.notes, "as_of": f.as_of, "held_as_of": f.held_as_of, "candidates": f.candidates,
-                "in_table": f.in_table, "problem": sel.fails(f), "setup": f.setup,
-            })
-        })
-        .collect()
 }
 
 /// GitHub workflow annotations: problems as errors (or warnings), the rest

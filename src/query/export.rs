@@ -10,12 +10,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use serde_json::json;
-
 use super::{Agg, Dataset, Filter, Key, Query};
 use crate::run::Value;
 use crate::store::{MetricInfo, RunRecord};
-use crate::{Error, Result};
+use crate::Result;
 
 /// Fields every run has that are not params of the experiment.
 const PSEUDO: [&str; 3] = ["date", "time", "source"];
@@ -202,26 +200,6 @@ impl Export<'_> {
             .collect();
         super::output::csv_table(&header, &body)
     }
-
-    /// The rows as JSON lines: one object per row, its params as an object
-    /// (numbers as numbers), `value` null where the log wrote no number.
-    pub fn to_json_lines(&self) -> Result<String> {
-        let mut out = String::new();
-        for r in &self.rows {
-            let params: serde_json::Map<String, serde_json::Value> =
-                r.run.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
-            let run = r.run;
-            let row = json!({
-                "run": run.id, "source": run.source, "line": run.line, "time": run.time,
-                "time_origin": run.time_origin, "sweep": run.sweep, "params": params,
-                "metric": r.metric.name, "value": if r.value.is_finite() { json!(r.value) } else { json!(null) },
-                "unit": r.metric.unit, "direction": r.metric.direction.as_str(),
-            });
-            out.push_str(&serde_json::to_string(&row).map_err(|e| Error::io("<stdout>", e.into()))?);
-            out.push('\n');
-        }
-        Ok(out)
-    }
 }
 
 /// A param's CSV column: its name, unless a fixed column has it.
@@ -230,13 +208,6 @@ fn column(param: &str) -> String {
         format!("param.{param}")
     } else {
         param.to_string()
-    }
-}
-
-fn param_json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Num(n) if n.is_finite() => json!(n),
-        other => json!(other.to_string()),
     }
 }
 

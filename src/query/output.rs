@@ -1,15 +1,13 @@
 //! Renders a [`Pivot`]: an aligned terminal table, a markdown table (also
 //! used for document regions), CSV and JSON. Every renderer is
-//! deterministic: same pivot, same bytes.
+//! deterministic: same pivot, same bytes. (`query --format json` is the
+//! CLI's: `cli/reporter/query.rs`.)
 //!
 //! Layout: one label column per row param, then one column per column key.
 //! A column key of one param is headed by its value (`baseline`); of several
 //! by `param=value` pairs (`config=baseline, tp=8`); with no col params the
 //! single value column is headed by the metric name. A cell with no runs is
 //! `-` in tables, empty in CSV and absent in JSON.
-
-use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
 
 use super::{Agg, Cell, Key, Pivot};
 use crate::metric::format_number;
@@ -114,37 +112,6 @@ impl Pivot {
         let (header, _, body) = self.grid(fmt, "");
         csv_table(&header, &body)
     }
-
-    /// JSON: the query, then one object per cell with its keys, value and
-    /// provenance; fields in a fixed order.
-    pub fn to_json(&self) -> Result<String> {
-        let cells: Vec<JsonCell<'_>> = self
-            .iter()
-            .map(|(r, c, cell)| JsonCell {
-                key: JsonKey { names: self.row_params.iter().chain(&self.col_params), keys: r.iter().chain(c) },
-                value: JsonNum(cell.value),
-                runs: cell.run_count(),
-                sweeps: &cell.sweeps,
-                superseded: cell.superseded,
-                values: cell.values.iter().map(|v| JsonNum(*v)).collect(),
-                run_ids: &cell.runs,
-            })
-            .collect();
-        let doc = JsonPivot {
-            metric: &self.metric.name,
-            unit: self.metric.unit.as_deref(),
-            direction: self.metric.direction.as_str(),
-            agg: self.agg.as_str(),
-            filter: &self.filter,
-            rows: &self.row_params,
-            cols: &self.col_params,
-            cells,
-            excluded: &self.excluded,
-        };
-        let mut s = serde_json::to_string_pretty(&doc).map_err(|e| Error::usage(format!("cannot write JSON: {e}")))?;
-        s.push('\n');
-        Ok(s)
-    }
 }
 
 /// A plain table for a terminal from a header, each column's alignment
@@ -230,60 +197,4 @@ pub fn markdown_rows(header: &[String], right: &[bool], body: &[Vec<String>]) ->
         line(&mut out, row);
     }
     out
-}
-
-#[derive(Serialize)]
-struct JsonPivot<'a> {
-    metric: &'a str,
-    unit: Option<&'a str>,
-    direction: &'a str,
-    agg: &'a str,
-    filter: &'a str,
-    rows: &'a [String],
-    cols: &'a [String],
-    cells: Vec<JsonCell<'a>>,
-    excluded: &'a std::collections::BTreeMap<String, usize>,
-}
-
-#[derive(Serialize)]
-struct JsonCell<'a> {
-    key: JsonKey<'a>,
-    value: JsonNum,
-    runs: usize,
-    sweeps: &'a [String],
-    superseded: usize,
-    values: Vec<JsonNum>,
-    run_ids: &'a [i64],
-}
-
-type NameIter<'a> = std::iter::Chain<std::slice::Iter<'a, String>, std::slice::Iter<'a, String>>;
-type KeyIter<'a> = std::iter::Chain<std::slice::Iter<'a, Key>, std::slice::Iter<'a, Key>>;
-
-/// The cell's params as an object, rows then cols, in query order.
-struct JsonKey<'a> {
-    names: NameIter<'a>,
-    keys: KeyIter<'a>,
-}
-
-impl Serialize for JsonKey<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(None)?;
-        for (n, k) in self.names.clone().zip(self.keys.clone()) {
-            map.serialize_entry(n, k)?;
-        }
-        map.end()
-    }
-}
-
-/// A number, with non-finite values as reckon prints them (JSON has none).
-struct JsonNum(f64);
-
-impl Serialize for JsonNum {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0.is_finite() {
-            s.serialize_f64(self.0)
-        } else {
-            s.serialize_str(&format_number(self.0))
-        }
-    }
 }

@@ -1,10 +1,10 @@
 //! How a sweep diff is said: the preamble (sweeps, runs per cell, what keys
-//! the cells), an aligned table for a terminal, a markdown section, JSON.
+//! the cells), an aligned table for a terminal, a markdown section. (The
+//! JSON is [`SweepDiff`] itself, serialized by the CLI.)
 
 use std::fmt::Write as _;
 
 use super::{CellMove, ComparedBy, Movement, SweepDiff};
-use crate::{Error, Result};
 
 fn runs_phrase(r: (usize, usize)) -> String {
     match r {
@@ -287,11 +287,5 @@ impl SweepDiff {
             }
         }
         out
-    }
-
-    pub(crate) fn to_json(&self) -> Result<String> {
-        let mut s = serde_json::to_string_pretty(self).map_err(|e| Error::usage(e.to_string()))?;
-        s.push('\n');
-        Ok(s)
     }
 }

@@ -1,90 +1,61 @@
-//! The JSON reporter: one pretty-printed document for scripts, with every
-//! document's state and every claim's verdict and evidence.
+//! JSON for programs. Every `--format json` output is a report type that
+//! derives `Serialize` — the types are the schema (docs/json.md) — and is
+//! written by [`pretty`] or [`line`], here and nowhere else.
 
-use serde_json::json;
+use serde::Serialize;
 
-use super::{changed_at, CheckFindings, ClaimEntry, Reporter};
-use crate::cli::project::shown;
-use crate::review::check::reported_by_verdict;
-use crate::review::document::DocReview;
 use crate::{Error, Result};
 
-pub(super) struct Json;
-
-impl Reporter for Json {
-    fn check(&self, found: &CheckFindings) -> Result<String> {
-        let docs: Vec<serde_json::Value> = found.reviews.iter().map(|r| document(found, r)).collect();
-        let errors: Vec<serde_json::Value> = found.errors.iter().flat_map(Error::each).map(error).collect();
-        pretty(&json!({"ok": found.ok(), "errors": errors, "documents": docs, "lint": found.lint}))
-    }
-
-    fn nothing_checked(&self) -> String {
-        "{\"ok\": true, \"documents\": []}\n".to_string()
-    }
-
-    fn claims(&self, entries: &[ClaimEntry]) -> Result<String> {
-        let items: Vec<serde_json::Value> = entries.iter().filter_map(claim_item).collect();
-        pretty(&items)
-    }
+/// The order an output writes the keys of its objects in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keys {
+    /// Alphabetical at every depth, nested library types included (check,
+    /// claims, lint, runs, export, SARIF): the value is written through
+    /// `serde_json::Value`, whose maps are sorted (`serde_json` without its
+    /// `preserve_order` feature).
+    Sorted,
+    /// As the report type declares its fields (query, diff).
+    Declared,
 }
 
-/// One claim as `claims --format json` lists it (none for a claim with no
-/// sweep to judge it as of).
-fn claim_item(entry: &ClaimEntry) -> Option<serde_json::Value> {
-    match entry {
-        ClaimEntry::Judged { path, report } => Some(json!({"path": path, "claim": report})),
-        ClaimEntry::History { path, line, timeline } => {
-            let (_, last) = timeline.last()?;
-            let history: Vec<serde_json::Value> = timeline
-                .iter()
-                .enumerate()
-                .map(|(i, (sweep, r))| {
-                    let changed = changed_at(timeline, i);
-                    json!({"as_of": sweep, "verdict": r.verdict, "summary": r.summary, "changed": changed})
-                })
-                .collect();
-            let (id, statement) = (&last.id, &last.statement);
-            Some(json!({"path": path, "line": line, "id": id, "statement": statement, "history": history}))
-        }
-        ClaimEntry::NoSweeps { .. } => None,
-    }
+/// A value printed as one `--format json` output.
+pub(crate) trait JsonReport: Serialize {
+    /// The order its keys are written in.
+    const KEYS: Keys;
 }
 
-/// One error of the input: where (the path as given, the line and column
-/// when known; null when it names no file) and the message without them.
-fn error(e: &Error) -> serde_json::Value {
-    let place = e.place();
-    json!({
-        "path": place.as_ref().map(|p| p.path.display().to_string()),
-        "line": place.as_ref().and_then(|p| p.line),
-        "col": place.as_ref().and_then(|p| p.col),
-        "message": e.message(),
-    })
+/// A listing is written as its entries are.
+impl<T: JsonReport> JsonReport for [T] {
+    const KEYS: Keys = T::KEYS;
 }
 
-/// One document's state: current or not, what is stale, its claims.
-fn document(found: &CheckFindings, r: &DocReview) -> serde_json::Value {
-    let stale_regions: Vec<serde_json::Value> = r
-        .stale
-        .iter()
-        .filter(|s| !reported_by_verdict(r, s, found.strict))
-        .map(|s| json!({"line": s.line, "col": s.col, "kind": s.kind.name(), "edited_by_hand": s.edited_by_hand}))
-        .collect();
-    let stale_files: Vec<serde_json::Value> =
-        r.files.iter().map(|f| json!({"path": shown(found.cwd, &f.path), "line": f.line})).collect();
-    let claims: Vec<serde_json::Value> =
-        r.claims.iter().map(|c| json!({"claim": c, "fails": c.fails(found.strict)})).collect();
-    json!({
-        "path": r.path.display().to_string(),
-        "current": r.is_current(),
-        "stale_regions": stale_regions,
-        "stale_files": stale_files,
-        "claims": claims,
-    })
+impl JsonReport for crate::sweep_diff::SweepDiff {
+    const KEYS: Keys = Keys::Declared;
 }
 
-fn pretty(value: &impl serde::Serialize) -> Result<String> {
-    let mut s = serde_json::to_string_pretty(value).map_err(|e| Error::io("<stdout>", e.into()))?;
+impl JsonReport for crate::report::ci::Sarif {
+    const KEYS: Keys = Keys::Sorted;
+}
+
+/// A report as one pretty-printed JSON document (two-space indents) and a
+/// newline.
+pub(crate) fn pretty<R: JsonReport + ?Sized>(report: &R) -> Result<String> {
+    let written = match R::KEYS {
+        Keys::Sorted => serde_json::to_value(report).and_then(|v| serde_json::to_string_pretty(&v)),
+        Keys::Declared => serde_json::to_string_pretty(report),
+    };
+    let mut s = written.map_err(|e| Error::io("<stdout>", e.into()))?;
     s.push('\n');
     Ok(s)
+}
+
+/// A report appended to `out` as one compact line of JSON lines (JSONL).
+pub(crate) fn line<R: JsonReport + ?Sized>(report: &R, out: &mut String) -> Result<()> {
+    let written = match R::KEYS {
+        Keys::Sorted => serde_json::to_value(report).and_then(|v| serde_json::to_string(&v)),
+        Keys::Declared => serde_json::to_string(report),
+    };
+    out.push_str(&written.map_err(|e| Error::io("<stdout>", e.into()))?);
+    out.push('\n');
+    Ok(())
 }

@@ -3,9 +3,14 @@
 //! `json` for scripts, `github` for workflow annotations. The commands
 //! build the findings; a reporter only renders them.
 
+mod check;
+pub(crate) mod export;
 mod github;
 mod human;
-mod json;
+pub(crate) mod json;
+pub(crate) mod lint;
+pub(crate) mod query;
+pub(crate) mod runs;
 
 use std::path::Path;
 
@@ -24,7 +29,7 @@ pub(super) struct CheckFindings<'a> {
     /// Most serious first ([`crate::review::check::by_severity`]).
     pub(super) problems: &'a [Problem],
     /// The prose statements lint judged (JSON only).
-    pub(super) lint: &'a [serde_json::Value],
+    pub(super) lint: &'a [lint::Statement],
     /// Bad input, already printed: a log that could not be ingested, a
     /// document that could not be read, ….
     pub(super) errors: &'a [Error],
@@ -79,7 +84,7 @@ pub(super) trait Reporter {
 pub(super) fn reporter(format: CheckFormat) -> Box<dyn Reporter> {
     match format {
         CheckFormat::Human => Box::new(human::Human { color: super::stdout_color() }),
-        CheckFormat::Json => Box::new(json::Json),
+        CheckFormat::Json => Box::new(check::Json),
         CheckFormat::Github => Box::new(github::Github),
     }
 }
@@ -88,3 +93,6 @@ pub(super) fn reporter(format: CheckFormat) -> Box<dyn Reporter> {
 fn changed_at(timeline: &[(String, ClaimReport)], i: usize) -> bool {
     i > 0 && timeline[i - 1].1.verdict != timeline[i].1.verdict
 }
+
+#[cfg(test)]
+mod tests;

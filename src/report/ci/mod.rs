@@ -12,7 +12,7 @@ mod summary;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-pub(crate) use sarif::sarif;
+pub(crate) use sarif::{sarif, Sarif};
 pub(crate) use summary::summary;
 
 use crate::escape::{github_message, github_property};
