@@ -7,8 +7,6 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::vocab::{is_word_char, phrase_at, Meaning, Vocabulary};
-
 /// A number as written, with its unit.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Number {
@@ -43,21 +41,41 @@ pub(crate) enum Unit {
 
 static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?").ok());
 
-/// Time units and their length in seconds.
-pub(crate) fn time_unit(word: &str) -> Option<f64> {
-    match word {
-        "ns" => Some(1e-9),
-        "us" | "µs" | "μs" => Some(1e-6),
-        "ms" => Some(1e-3),
-        "s" | "sec" | "secs" => Some(1.0),
-        _ => None,
-    }
+/// Letters, digits and `_`: what a word of prose is made of.
+pub(super) fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The length in seconds of a time unit a metric is kept in, as
+/// `metric`'s table of units has it (`ms`, `min`, `h`, …): the one table
+/// the store converts with too.
+pub(crate) fn stored_time(unit: &str) -> Option<f64> {
+    crate::metric::unit_scale(unit).filter(|(dimension, _)| *dimension == "time").map(|(_, seconds)| seconds)
+}
+
+/// The length in seconds of a time unit written after a number in prose
+/// (lowercase), by `metric`'s table: the units prose writes for a time
+/// (`secs` is `s`), not `min` (as often the minimum: `min TTFT`) or `h`
+/// (`8h` names a thing as often as a time).
+fn written_time(word: &str) -> Option<f64> {
+    let unit = match word {
+        "secs" => "s",
+        "ns" | "us" | "µs" | "μs" | "ms" | "s" | "sec" => word,
+        _ => return None,
+    };
+    stored_time(unit)
 }
 
 /// A number at the start of `rest` (with `,` thousands, `k`/`M`/`G`
-/// magnitudes), followed by its unit if there is one. `None` when the digits
-/// belong to a name (`H100`, `70B`, `v2`).
-pub(super) fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(Number, usize)> {
+/// magnitudes), followed by its unit if there is one — a metric named as
+/// its unit when `metric_at` finds one where the unit would start (the
+/// metric and the phrase's length). `None` when the digits belong to a name
+/// (`H100`, `70B`, `v2`).
+pub(super) fn number_at(
+    rest: &str,
+    lower: &str,
+    metric_at: impl Fn(&str) -> Option<(usize, String)>,
+) -> Option<(Number, usize)> {
     let re = NUMBER.as_ref()?;
     let m = re.find(rest)?;
     let digits = m.as_str();
@@ -97,7 +115,7 @@ pub(super) fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(
         Some(c) if is_word_char(c) && !after.starts_with("µ") && !after.starts_with("μ") => {
             // glued unit like `212ms`
             let w: String = after.chars().take_while(|c| c.is_alphabetic() || *c == 'µ' || *c == 'μ').collect();
-            match time_unit(&w.to_lowercase()) {
+            match written_time(&w.to_lowercase()) {
                 Some(t) if after[w.len()..].chars().next().is_none_or(|c| !is_word_char(c)) => {
                     len += w.len();
                     unit = Unit::Time(t);
@@ -112,14 +130,14 @@ pub(super) fn number_at(vocab: &Vocabulary, rest: &str, lower: &str) -> Option<(
         let gap = rest[len..].len() - rest[len..].trim_start().len();
         let at = len + gap;
         if gap <= 1 && at < rest.len() {
-            if let Some((l, Meaning::Metric(metric))) = phrase_at(vocab, &lower[at..]) {
+            if let Some((l, metric)) = metric_at(&lower[at..]) {
                 unit = Unit::Metric(metric);
                 len = at + l;
             } else {
                 let w: String =
                     rest[at..].chars().take_while(|c| c.is_alphabetic() || *c == 'µ' || *c == 'μ').collect();
                 let boundary = rest[at + w.len()..].chars().next().is_none_or(|c| !is_word_char(c) && c != '/');
-                if let (Some(t), true) = (time_unit(&w.to_lowercase()), boundary) {
+                if let (Some(t), true) = (written_time(&w.to_lowercase()), boundary) {
                     unit = Unit::Time(t);
                     len = at + w.len();
                 } else if let Some((u, l)) = rate_unit_at(&rest[at..]) {

@@ -8,7 +8,7 @@
 //! largest value of the swept param. The linter keeps a proposal only when
 //! the sentence, read again with it, gives a reading ([`super::Linter`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -27,15 +27,6 @@ pub struct Entry {
     pub value: String,
     /// Why the data support it.
     pub why: String,
-}
-
-/// The names the data hold: the series, and each param with its values as
-/// text — what a name prose uses is compared with, and what a vocabulary
-/// with more aliases is built from.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Data {
-    pub series: BTreeSet<String>,
-    pub params: BTreeMap<String, Vec<String>>,
 }
 
 /// The same data read with other options (more aliases or `[points]`), its

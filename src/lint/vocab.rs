@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::number::number_at;
-pub(crate) use super::number::{time_unit, Number, Unit};
+use super::number::{is_word_char, number_at};
+pub(crate) use super::number::{stored_time, Number, Unit};
 use super::Options;
 use crate::metric::Direction;
 use crate::query::filter::is_pseudo_param;
@@ -103,6 +103,40 @@ pub(crate) enum Meaning {
     Value(String, String),
 }
 
+/// The names the data hold: the series, and each param with its values as
+/// text — what a name prose uses is compared with, and what a vocabulary
+/// with more aliases is built from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Data {
+    pub series: BTreeSet<String>,
+    pub params: BTreeMap<String, Vec<String>>,
+}
+
+/// The metrics kept as fractions: named for one (`hit_ratio`, `mfu`,
+/// `gpu_util`, `error_rate`, `real_time_cv`:
+/// [`crate::metric::is_fraction_by_name`], which the judge's reading of a
+/// claim's `< 5%` shares; only those have their values looked at), with
+/// no unit, every value in 0..=1.
+fn fractions(dataset: &Dataset, options: &Options) -> BTreeSet<String> {
+    let named = crate::metric::is_fraction_by_name;
+    let within = |m: &str| {
+        dataset.values(m).is_ok_and(|vs| {
+            let (mut any, mut all) = (false, true);
+            for (_, v) in vs {
+                any = true;
+                all &= (0.0..=1.0).contains(&v);
+            }
+            any && all
+        })
+    };
+    options
+        .metrics
+        .iter()
+        .filter(|(m, rule)| rule.unit.is_none() && named(m) && within(m))
+        .map(|(m, _)| m.clone())
+        .collect()
+}
+
 /// A `[points]` phrase with a `{n}` placeholder.
 #[derive(Debug)]
 struct Template {
@@ -131,7 +165,7 @@ pub(crate) struct Vocabulary {
     /// axis a sentence on that metric sweeps.
     pub metric_shared: BTreeMap<String, BTreeMap<String, usize>>,
     /// The series and params it was built from ([`super::setup`]).
-    pub data: super::setup::Data,
+    pub data: Data,
     /// Metrics kept as fractions — named for one (`hit_ratio`, `mfu`) and
     /// every value in 0..=1 — of which `77%` is 0.77.
     pub fractions: BTreeSet<String>,
@@ -169,7 +203,7 @@ impl Vocabulary {
             let texts = texts.keys().map(|p| (p.clone(), of(p))).collect();
             vocab.metric_shared.insert(m.clone(), shared_values(&of(&options.series).1, &texts));
         }
-        vocab.fractions = super::read::fractions(dataset, options);
+        vocab.fractions = fractions(dataset, options);
         vocab
     }
 
@@ -226,7 +260,7 @@ impl Vocabulary {
             fractions: BTreeSet::new(),
             series_param: (options.series.clone(), series_words(options)),
             param_values,
-            data: super::setup::Data { series: series.clone(), params: params.clone() },
+            data: Data { series: series.clone(), params: params.clone() },
         }
     }
 
@@ -394,10 +428,6 @@ pub(crate) enum Tok {
 
 static DATE: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}").ok());
 
-pub(super) fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
 /// Cuts a sentence into tokens.
 pub(crate) fn tokenize(vocab: &Vocabulary, s: &str) -> Vec<Token> {
     let lower = s.to_ascii_lowercase();
@@ -436,7 +466,11 @@ pub(crate) fn tokenize(vocab: &Vocabulary, s: &str) -> Vec<Token> {
             [.., Token { kind: Tok::Word(_), .. }, Token { kind: Tok::Punct('='), end, .. }] if *end == i
         );
         if c.is_ascii_digit() && word_start && !unknown_setting {
-            if let Some((tok, len)) = number_at(vocab, rest, &lower[i..]) {
+            let metric_at = |l: &str| match phrase_at(vocab, l) {
+                Some((len, Meaning::Metric(m))) => Some((len, m)),
+                _ => None,
+            };
+            if let Some((tok, len)) = number_at(rest, &lower[i..], metric_at) {
                 out.push(Token { kind: Tok::Number(tok), start: i, end: i + len });
                 i += len;
                 continue;

@@ -6,11 +6,9 @@
 //! not a claim on the hit rate; `more memory` speaks of memory, which is no
 //! metric the project has. What fits nothing is not judged.
 
-use super::super::vocab::{time_unit, Number, Tok, Token, Unit, Vocabulary};
+use super::super::vocab::{stored_time, Number, Tok, Token, Unit, Vocabulary};
 use super::words::{word, HIGHER, HIGHEST, LOWER, LOWEST, SPEED};
 use super::{metric_named, Sentence};
-use crate::lint::Options;
-use crate::query::Dataset;
 
 /// Words that may follow a comparative without naming what is compared
 /// (`higher than`, `better at C=30`, `lower in every run`).
@@ -174,7 +172,7 @@ fn measures_speed(vocab: &Vocabulary, metric: &str) -> bool {
         "req/s",
     ];
     let rate = |u: &str| u.contains("/s") || u.ends_with("ps") || u.ends_with("_s");
-    let unit_says = vocab.unit(metric).is_some_and(|u| time_unit(u).is_some() || rate(&u.to_ascii_lowercase()));
+    let unit_says = vocab.unit(metric).is_some_and(|u| stored_time(u).is_some() || rate(&u.to_ascii_lowercase()));
     let n = metric.to_ascii_lowercase();
     unit_says || NAMED.iter().any(|w| n.contains(w))
 }
@@ -226,7 +224,7 @@ impl Sentence<'_> {
             .vocab
             .units
             .iter()
-            .filter(|(_, u)| u.as_deref().and_then(time_unit).is_some())
+            .filter(|(_, u)| u.as_deref().and_then(stored_time).is_some())
             .map(|(m, _)| format!("`{m}`"))
             .collect();
         if timed && speed.is_none() && offered.is_empty() && in_time.len() > 1 {
@@ -242,7 +240,8 @@ impl Sentence<'_> {
             return Err(Some(format!("no metric is named around it: name one of {list}")));
         };
         let speeds: Vec<&String> = self.vocab.units.keys().filter(|m| measures_speed(self.vocab, m)).collect();
-        let timed: Vec<&&String> = speeds.iter().filter(|m| self.vocab.unit(m).and_then(time_unit).is_some()).collect();
+        let timed: Vec<&&String> =
+            speeds.iter().filter(|m| self.vocab.unit(m).and_then(stored_time).is_some()).collect();
         if let [m] = speeds.as_slice() {
             *confidence -= 0.2;
             notes.push(format!("metric `{m}`, the one speed measured (for `{w}`)"));
@@ -279,7 +278,7 @@ impl Sentence<'_> {
             .vocab
             .units
             .iter()
-            .filter(|(_, u)| u.as_deref().and_then(time_unit).is_some())
+            .filter(|(_, u)| u.as_deref().and_then(stored_time).is_some())
             .map(|(m, _)| m)
             .collect();
         if let (true, [m]) = (timed, time_metrics.as_slice()) {
@@ -304,29 +303,4 @@ impl Sentence<'_> {
         }
         out
     }
-}
-
-/// The metrics kept as fractions: named for one (`hit_ratio`, `mfu`,
-/// `gpu_util`, `error_rate`, `real_time_cv`:
-/// [`crate::metric::is_fraction_by_name`], which the judge's reading of a
-/// claim's `< 5%` shares; only those have their values looked at), with
-/// no unit, every value in 0..=1.
-pub(crate) fn fractions(dataset: &Dataset, options: &Options) -> std::collections::BTreeSet<String> {
-    let named = crate::metric::is_fraction_by_name;
-    let within = |m: &str| {
-        dataset.values(m).is_ok_and(|vs| {
-            let (mut any, mut all) = (false, true);
-            for (_, v) in vs {
-                any = true;
-                all &= (0.0..=1.0).contains(&v);
-            }
-            any && all
-        })
-    };
-    options
-        .metrics
-        .iter()
-        .filter(|(m, rule)| rule.unit.is_none() && named(m) && within(m))
-        .map(|(m, _)| m.clone())
-        .collect()
 }

@@ -23,7 +23,6 @@ mod who;
 mod whole;
 mod words;
 
-pub(crate) use metric::fractions;
 pub(crate) use scope::{quantifier, sweep_param};
 pub(crate) use statement::within;
 
@@ -991,6 +990,38 @@ mod tests {
         );
         // Not a metric kept as a fraction: a percent alone is no value.
         assert!(read_as("Triton delivers 77% of TFLOPS at N=512.").is_empty());
+    }
+
+    /// A time stated in prose is converted to the unit a metric is kept in
+    /// by `metric`'s table of units, the one the store converts with: a
+    /// metric kept in minutes reads `90 s` as 1.5 (lint's own table had no
+    /// `min` or `h`, so such a metric read no stated time), and one kept in
+    /// `secs`, which that table does not know (nor does the store), takes no
+    /// stated time (lint's table took `secs` for seconds).
+    #[test]
+    fn stated_times_convert_by_the_metric_units() {
+        use crate::lint::MetricRule;
+        let read_in = |unit: &str, sentence: &str| -> Vec<String> {
+            let mut options = super::super::vocab::tests::options();
+            let rule = MetricRule { unit: Some(unit.to_string()), direction: Direction::Lower, margin: 0.02 };
+            options.metrics.insert("build_time".into(), rule);
+            options.aliases.insert("build_time".into(), vec!["build time".into()]);
+            let series = ["cublas", "triton"].into_iter().map(String::from).collect();
+            let params = [("size".to_string(), vec!["512".to_string(), "4096".to_string()])].into_iter().collect();
+            let v = Vocabulary::build(&options, &series, &params);
+            read(&v, &tokenize(&v, sentence), sentence, &Surroundings::default(), &[])
+                .into_iter()
+                .filter_map(statement_of)
+                .collect()
+        };
+        let sentence = "At N=512 cuBLAS has a build time of 90 s.";
+        assert_eq!(read_in("min", sentence), ["cublas on build_time at size = 512 ≈ 1.5"]);
+        assert_eq!(
+            read_in("h", "At N=512 cuBLAS has a build time of 1800 s."),
+            ["cublas on build_time at size = 512 ≈ 0.5"]
+        );
+        assert_eq!(read_in("ms", sentence), ["cublas on build_time at size = 512 ≈ 90000"]);
+        assert!(read_in("secs", sentence).is_empty());
     }
 
     /// Who a clause speaks of: `both` of a name that fits two, a list at

@@ -190,7 +190,7 @@ impl Clause<'_> {
     pub(super) fn measures(&self, i: usize, n: &Number) -> bool {
         match &n.unit {
             Unit::Metric(m) => *m == self.metric,
-            Unit::Time(_) => self.vocab.unit(&self.metric).and_then(super::super::vocab::time_unit).is_some(),
+            Unit::Time(_) => self.vocab.unit(&self.metric).and_then(super::super::vocab::stored_time).is_some(),
             // `300 MB/s` measures a metric kept in a unit of that dimension.
             Unit::Scaled(dimension, _) => {
                 self.vocab.unit(&self.metric).and_then(crate::metric::dimension) == Some(*dimension)
@@ -294,7 +294,7 @@ pub(super) fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f6
     match &n.unit {
         Unit::Percent => n.value / 100.0,
         Unit::Time(secs) => {
-            let stored = vocab.unit(metric).and_then(super::super::vocab::time_unit).unwrap_or(*secs);
+            let stored = vocab.unit(metric).and_then(super::super::vocab::stored_time).unwrap_or(*secs);
             n.value * secs / stored
         }
         Unit::Scaled(_, scale) => match vocab.unit(metric).and_then(crate::metric::unit_scale) {
