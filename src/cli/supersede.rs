@@ -64,7 +64,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
     let marked = supersede::mark(&text, &parsed, index, &date);
     // Judge again to write the superseded note with its evidence.
     let reparsed = doc::parse(Path::new(&rel), &marked)?;
-    let index = find(&reparsed).ok_or_else(|| Error::usage("the claim disappeared while marking it"))?;
+    let index = find(&reparsed).ok_or_else(|| Error::internal("the claim disappeared while marking it"))?;
     let report = judge::judge_claim(&dataset, cfg, None, &reparsed, &marked, &reparsed.regions[index])?;
     let updated = reparsed.splice(&marked, &[(index, report.note.clone().unwrap_or_default())]);
     super::stdout_write(&unified(&rel, &text, &updated, super::stdout_color()))?;

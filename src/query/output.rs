@@ -151,14 +151,15 @@ pub fn text_table(header: &[String], right: &[bool], body: &[Vec<String>]) -> St
 
 /// CSV from a header row and the body, quoted where a cell needs it.
 pub fn csv_table<S: AsRef<[u8]>>(header: &[S], body: &[Vec<String>]) -> Result<String> {
-    let csv_err = |e: csv::Error| Error::usage(format!("cannot write CSV: {e}"));
+    // Writing CSV into memory cannot fail: a failure is a bug in reckon.
+    let csv_err = |e: csv::Error| Error::internal(format!("cannot write CSV: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(header).map_err(csv_err)?;
     for row in body {
         w.write_record(row).map_err(csv_err)?;
     }
-    let bytes = w.into_inner().map_err(|e| Error::usage(format!("cannot write CSV: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| Error::usage(format!("cannot write CSV: {e}")))
+    let bytes = w.into_inner().map_err(|e| Error::internal(format!("cannot write CSV: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Error::internal(format!("cannot write CSV: {e}")))
 }
 
 /// A GitHub markdown table of plain text from a header, each column's

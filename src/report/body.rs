@@ -52,7 +52,7 @@ pub(super) fn render_body(
     scrolling_tables(&arena, root);
     let mut body = String::new();
     comrak::format_html(root, &options, &mut body)
-        .map_err(|_| Error::usage("the report page could not be formatted".to_string()))?;
+        .map_err(|_| Error::internal("the report page could not be formatted"))?;
     Ok(body)
 }
 

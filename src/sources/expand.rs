@@ -160,7 +160,7 @@ pub(super) fn expand_templates(
                 {
                     let e = check_label_names(template.names().iter().filter(|n| *n != "date"))
                         .err()
-                        .unwrap_or_else(|| Error::usage("a path capture names a built-in"));
+                        .unwrap_or_else(|| Error::internal("a path capture names a built-in the label check let pass"));
                     jobs.push(Err((PathBuf::from(&req.path), e)));
                 }
                 Ok((files, template)) => {
