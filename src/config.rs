@@ -280,6 +280,17 @@ impl Config {
         }
     }
 
+    /// What an ingest takes from reckon.toml: the `[generic]` readers'
+    /// overrides and the longest line a log may hold. The rest of the
+    /// options are the command's.
+    pub fn ingest_options(&self) -> crate::sources::Options {
+        crate::sources::Options {
+            generic: self.generic.clone(),
+            line_bytes: crate::ingest::LineBytes::new(self.limits.line_bytes),
+            ..crate::sources::Options::default()
+        }
+    }
+
     /// What a query's dataset takes from reckon.toml, as plain values:
     /// the aliases and the per-metric direction and unit.
     pub fn overrides(&self) -> crate::query::Overrides {

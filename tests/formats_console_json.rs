@@ -9,7 +9,7 @@
 use std::io::BufReader;
 
 use reckon::ingest::generic::GenericOptions;
-use reckon::ingest::Format;
+use reckon::ingest::{Format, LineBytes};
 
 mod common;
 use common::corpus::{close, fixture, head, metric, parse, parse_as};
@@ -102,7 +102,7 @@ fn llmperf_error_code_frequency_as_an_empty_json_object_is_no_errors() {
     let mut input = BufReader::new(std::fs::File::open(&path).unwrap());
     let mut runs = Vec::new();
     let outcome = format
-        .parse_with(&path, &mut input, &GenericOptions::default(), &mut |r| {
+        .parse_with(&path, &mut input, &GenericOptions::default(), LineBytes::default(), &mut |r| {
             runs.push(r);
             Ok(())
         })

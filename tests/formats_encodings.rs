@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use common::{fixtures, scenario_logs, Sandbox};
 use reckon::ingest::generic::GenericOptions;
-use reckon::ingest::{Chosen, Format, Outcome};
+use reckon::ingest::{Chosen, Format, LineBytes, Outcome};
 use reckon::run::RawRun;
 
 /// The files under `dir`, recursively, sorted.
@@ -36,7 +36,7 @@ fn read(path: &Path, bytes: &[u8]) -> Result<(Format, Vec<RawRun>, Outcome), Str
     let mut runs = Vec::new();
     let mut input = Cursor::new(bytes.to_vec());
     let outcome = format
-        .parse_file(path, &mut input, &GenericOptions::default(), Chosen::Detected, &mut |r| {
+        .parse_file(path, &mut input, &GenericOptions::default(), LineBytes::default(), Chosen::Detected, &mut |r| {
             runs.push(r);
             Ok(())
         })

@@ -9,7 +9,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use reckon::ingest::generic::GenericOptions;
-use reckon::ingest::{pyjson, Format, Outcome};
+use reckon::ingest::{pyjson, Format, LineBytes, Outcome};
 use reckon::run::RawRun;
 use reckon::Error;
 use serde_json::Value as Json;
@@ -62,7 +62,7 @@ fn leaves(v: &Json, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, f64)>) {
 fn read(path: &Path, format: Format) -> reckon::Result<(Vec<RawRun>, Outcome)> {
     let mut input = BufReader::new(std::fs::File::open(path).unwrap());
     let mut runs = Vec::new();
-    let outcome = format.parse_with(path, &mut input, &GenericOptions::default(), &mut |r| {
+    let outcome = format.parse_with(path, &mut input, &GenericOptions::default(), LineBytes::default(), &mut |r| {
         runs.push(r);
         Ok(())
     })?;

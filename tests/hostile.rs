@@ -664,3 +664,45 @@ fn root_level_dash_named_documents_do_not_fool_the_hook() {
     let c = git(&["commit", "-qm", "notes"]);
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
 }
+
+/// Two projects under one root, the second with a small `[limits]
+/// line_bytes`, each with a log holding the same long line.
+fn two_projects_one_with_a_small_line_limit() -> Sandbox {
+    let s = Sandbox::new();
+    let short = r#"{"config": "a", "max_concurrency": 1, "output_throughput": 10.5}"#;
+    let long = format!(
+        r#"{{"config": "a", "max_concurrency": 2, "output_throughput": 11.5, "note": "{}"}}"#,
+        "x".repeat(5_000)
+    );
+    for (project, limits) in [("roomy", ""), ("strict", "\n[limits]\nline_bytes = 1000\n")] {
+        s.write(
+            &format!("{project}/reckon.toml"),
+            format!("series = \"config\"\ndocuments = [\"plan.md\"]\n\n[[source]]\npath = \"logs/*.jsonl\"\n{limits}"),
+        );
+        s.write(&format!("{project}/plan.md"), STALE_PLAN);
+        s.write(&format!("{project}/logs/run.jsonl"), format!("{short}\n{long}\n"));
+    }
+    s
+}
+
+#[test]
+fn a_sub_projects_line_limit_holds_when_checked_from_the_root() {
+    // The limits once lived in process-wide statics set from the current
+    // folder's reckon.toml: checked from the root, `strict`'s limit was
+    // never set and its long line went in.
+    let s = two_projects_one_with_a_small_line_limit();
+    let r = run_bounded(&s, &["check", "roomy/plan.md", "strict/plan.md"]);
+    assert!(r.stderr.contains("strict/logs/run.jsonl:2: this line is longer than"), "{r:?}");
+    assert!(!r.stderr.contains("roomy/logs/run.jsonl"), "roomy's own limit is the default: {r:?}");
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
+#[test]
+fn a_sub_projects_line_limit_does_not_leak_into_the_next_project() {
+    // Read first, `strict`'s small limit once stayed in force for every
+    // project after it (from inside `strict`, a command naming both).
+    let s = two_projects_one_with_a_small_line_limit();
+    let r = s.test().current_dir("strict").args(["check", "plan.md", "../roomy/plan.md"]).output();
+    assert!(r.stderr.contains("logs/run.jsonl:2: this line is longer than"), "{r:?}");
+    assert!(!r.stderr.contains("roomy/logs/run.jsonl"), "roomy keeps the default limit: {r:?}");
+}

@@ -69,13 +69,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &IngestArgs) -> Result<i32> {
     // `reckon ingest` alone covers the project's [[source]] entries: a log a
     // narrowed glob left out loses its runs.
     let forget = sources::Forget { missing: false, unmatched: args.paths.is_empty() };
-    let opts = sources::Options {
-        fail_fast: args.fail_fast,
-        generic: cfg.generic.clone(),
-        configured,
-        forget,
-        ..Default::default()
-    };
+    let opts = sources::Options { fail_fast: args.fail_fast, configured, forget, ..cfg.ingest_options() };
     let failed = ingest_and_report(&mut store, &root, &requests, &opts, (args.quiet, None));
     Ok(super::exit_code(failed.len(), false, false))
 }

@@ -220,7 +220,6 @@ pub(crate) fn run(cli: Cli) -> Result<i32> {
     if let Some(db) = &cli.db {
         cfg.database = cwd.join(db);
     }
-    crate::ingest::limit::set_line_bytes(cfg.limits.line_bytes);
     let db = cli.db.as_deref();
     match cli.command {
         Command::Ingest(args) => ingest::run(&cfg, &cwd, &args),

@@ -48,9 +48,11 @@ pub(super) fn prepare_with(
     let mut store = Store::open(&cfg.database, cfg.store_limits())?;
     // The runs of deleted logs are forgotten by the ingest, which looks at
     // each file once.
+    let own = cfg.ingest_options();
     let opts = sources::Options {
         fail_fast: false,
-        generic: cfg.generic.clone(),
+        generic: own.generic,
+        line_bytes: own.line_bytes,
         forget: sources::Forget { missing: true, unmatched: true },
         ..base
     };

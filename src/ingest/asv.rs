@@ -18,6 +18,7 @@
 //!   the file's `date`; `duration` (seconds, for the whole benchmark) goes
 //!   on its first point. `version` (the benchmark code's hash) is a param.
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -39,8 +40,8 @@ impl LogFormat for Asv {
         sniff.json.is_some_and(|s| s.has("result_columns") && s.has("results") && s.has("commit_hash"))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let bad = |what: &str| Error::malformed(path, 1, format!("{what}, as asv's results (version 2) hold it"));
         let columns: Vec<&str> = value

@@ -22,6 +22,7 @@
 //!   holds `mean` and `median` only: the relative change against the
 //!   baseline, stored as `mean_change`, `median_change` (fractions).
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -48,8 +49,8 @@ impl LogFormat for CriterionJson {
         })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let Json::Object(obj) = value else {
             return Err(Error::malformed(path, 1, "expected a criterion JSON object"));
@@ -197,8 +198,8 @@ impl LogFormat for CriterionCsv {
         text.starts_with(RAW_HEADER.as_bytes())
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let doc = doc.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&doc);
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(doc);
         let mut repeats: std::collections::HashMap<String, f64> = std::collections::HashMap::new();

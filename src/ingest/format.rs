@@ -11,6 +11,7 @@ use super::genai_perf::{GenaiPerfCsv, GenaiPerfJson};
 use super::generic::{apply_overrides, Csv, GenericOptions, Jsonl};
 use super::guidellm::Guidellm;
 use super::hyperfine::Hyperfine;
+use super::limit::LineBytes;
 use super::llmperf::Llmperf;
 use super::lm_eval::LmEval;
 use super::log_format::{Chosen, Emit, LogFormat, Outcome, Sniff};
@@ -299,9 +300,9 @@ impl Format {
     }
 
     /// Parses a whole file, streaming: memory stays bounded by the largest
-    /// record, not the file.
+    /// record, not the file. No overrides, the default line limit.
     pub fn parse(self, path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        self.parse_with(path, input, &GenericOptions::default(), emit)
+        self.parse_with(path, input, &GenericOptions::default(), LineBytes::default(), emit)
     }
 
     /// [`Format::parse_with`] over a file: CSV and JSON lines are read in
@@ -312,13 +313,14 @@ impl Format {
         path: &Path,
         input: &mut dyn super::generic::Rewind,
         opts: &GenericOptions,
+        limit: LineBytes,
         chosen: Chosen,
         emit: Emit,
     ) -> Result<Outcome> {
         match self {
             Format::Csv => super::generic::parse_csv_rewind(path, input, opts, emit),
-            Format::Jsonl => super::generic::parse_jsonl_rewind(path, input, opts, chosen, emit),
-            _ => self.parse_with(path, input, opts, emit),
+            Format::Jsonl => super::generic::parse_jsonl_rewind(path, input, opts, limit, chosen, emit),
+            _ => self.parse_with(path, input, opts, limit, emit),
         }
     }
 
@@ -326,11 +328,13 @@ impl Format {
     /// For CSV and JSON lines they steer the choice as each field is read;
     /// for the other formats they move fields after the format's own rules
     /// (a param forced to a metric must hold a number).
+    /// `limit` bounds a document read whole (the reader bounds each line).
     pub fn parse_with(
         self,
         path: &Path,
         input: &mut dyn BufRead,
         opts: &GenericOptions,
+        limit: LineBytes,
         emit: Emit,
     ) -> Result<Outcome> {
         skip_byte_order_mark(input).map_err(|e| Error::io(path, e))?;
@@ -340,23 +344,30 @@ impl Format {
                 // Blank lines in their place: every line after keeps its number.
                 let blanks = vec![b'\n'; lines];
                 let mut outcome =
-                    self.dispatch(path, &mut std::io::Read::chain(blanks.as_slice(), input), opts, emit)?;
+                    self.dispatch(path, &mut std::io::Read::chain(blanks.as_slice(), input), opts, limit, emit)?;
                 outcome.skipped.push(preamble::note(lines));
                 return Ok(outcome);
             }
         }
-        self.dispatch(path, input, opts, emit)
+        self.dispatch(path, input, opts, limit, emit)
     }
 
     /// [`Format::parse_with`] once the byte order mark and console lines
     /// are behind: the format's parser, with the overrides.
-    fn dispatch(self, path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, emit: Emit) -> Result<Outcome> {
+    fn dispatch(
+        self,
+        path: &Path,
+        input: &mut dyn BufRead,
+        opts: &GenericOptions,
+        limit: LineBytes,
+        emit: Emit,
+    ) -> Result<Outcome> {
         match self {
             Format::Csv => return super::generic::parse_csv(path, input, opts, emit),
-            Format::Jsonl => return super::generic::parse_jsonl(path, input, opts, Chosen::Detected, emit),
+            Format::Jsonl => return super::generic::parse_jsonl(path, input, opts, limit, Chosen::Detected, emit),
             _ => {}
         }
-        let parser: fn(&Path, &mut dyn BufRead, Emit) -> Result<Outcome> = match self {
+        let parser: fn(&Path, &mut dyn BufRead, LineBytes, Emit) -> Result<Outcome> = match self {
             Format::SglangJsonl => SglangJsonl::parse,
             Format::VllmJson => VllmJson::parse,
             Format::ServingStdout => ServingStdout::parse,
@@ -381,13 +392,13 @@ impl Format {
             Format::Hyperfine | Format::Csv | Format::Jsonl => Hyperfine::parse,
         };
         if opts.is_empty() {
-            return parser(path, input, emit);
+            return parser(path, input, limit, emit);
         }
         let mut overridden = |mut run: RawRun| {
             apply_overrides(&mut run, opts).map_err(|m| Error::malformed(path, run.line, m))?;
             emit(run)
         };
-        parser(path, input, &mut overridden)
+        parser(path, input, limit, &mut overridden)
     }
 }
 

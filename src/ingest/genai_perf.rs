@@ -28,6 +28,7 @@
 //!   thousands separators. GPU telemetry tables (`Metric,GPU,…`) are named
 //!   as not stored.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -71,8 +72,8 @@ impl LogFormat for GenaiPerfJson {
         })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let Json::Object(obj) = &value else {
             return Err(Error::malformed(path, 1, "expected one JSON object, as GenAI-Perf writes its export"));
@@ -201,8 +202,8 @@ impl LogFormat for GenaiPerfCsv {
             || (first == b"Metric,Value" && sniff.text.windows(11).any(|w| w == b"(per sec),"))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(&doc[..]);
         let mut run = RawRun::new(1);
         let mut header: Option<Vec<String>> = None;

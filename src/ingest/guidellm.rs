@@ -26,6 +26,7 @@
 //!   constraints, durations). A benchmark with errored or incomplete
 //!   requests says its metrics are of the successful ones.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -75,8 +76,8 @@ impl LogFormat for Guidellm {
             })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         if pyjson::trim(&doc).first() == Some(&b'{') {
             let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
             return read_report(path, &value, &benchmark_lines(&doc), emit);

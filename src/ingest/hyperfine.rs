@@ -18,6 +18,7 @@
 //! Params of every run: `command`, and each `-P`/`-L` scan parameter under
 //! its own name (numbers read as numbers).
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -42,13 +43,13 @@ impl LogFormat for Hyperfine {
         sniff.json.is_some_and(|s| s.first == Some(b'{') && s.has("results") && s.has_deep("command"))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        parse(path, input, emit)
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        parse(path, input, limit, emit)
     }
 }
 
-pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-    let doc = super::limit::read_document(path, input)?;
+pub fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+    let doc = super::limit::read_document(path, input, limit)?;
     let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
     let Some(results) = value.get("results").and_then(Json::as_array) else {
         return Err(Error::malformed(

@@ -4,31 +4,45 @@
 //! ended in `SQLite`'s "string or blob too big" without saying where.
 
 use std::io::{Read, Seek, SeekFrom};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The default limit: far above any real log line (a vLLM result with
 /// per-request arrays for 10,000 requests is a few MB), far below memory.
 pub const DEFAULT_LINE_BYTES: usize = 64 << 20;
 
-static LINE_BYTES: AtomicUsize = AtomicUsize::new(DEFAULT_LINE_BYTES);
+/// The longest line a log may hold, and the largest JSON document read
+/// whole (a pretty-printed result file, a hyperfine export): `[limits]
+/// line_bytes` of the project the log belongs to, handed to each read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineBytes(usize);
 
-/// Sets the limit for this process (`[limits] line_bytes` of reckon.toml).
-pub fn set_line_bytes(bytes: usize) {
-    LINE_BYTES.store(bytes.max(1), Ordering::Relaxed);
+impl LineBytes {
+    /// At least one byte.
+    pub fn new(bytes: usize) -> LineBytes {
+        LineBytes(bytes.max(1))
+    }
+
+    pub fn get(self) -> usize {
+        self.0
+    }
 }
 
-/// The limit in force: the longest line, and the largest JSON document
-/// read whole (a pretty-printed result file, a hyperfine export).
-pub fn line_bytes() -> usize {
-    LINE_BYTES.load(Ordering::Relaxed)
+impl Default for LineBytes {
+    fn default() -> Self {
+        LineBytes(DEFAULT_LINE_BYTES)
+    }
 }
 
 /// A log that is one document (a JSON export, a small table), read whole,
 /// refused past the limit so a huge file cannot exhaust memory.
-pub fn read_document(path: &std::path::Path, input: &mut dyn std::io::BufRead) -> crate::Result<Vec<u8>> {
+pub fn read_document(
+    path: &std::path::Path,
+    input: &mut dyn std::io::BufRead,
+    limit: LineBytes,
+) -> crate::Result<Vec<u8>> {
     let mut doc = Vec::new();
-    let limit = line_bytes();
+    let limit = limit.get();
     Read::read_to_end(&mut Read::take(&mut *input, limit as u64 + 1), &mut doc)
         .map_err(|e| crate::Error::io(path, e))?;
     if doc.len() > limit {
@@ -64,8 +78,8 @@ pub struct LineLimit<R> {
 
 impl<R> LineLimit<R> {
     /// `over` is set to the offending line's number (0: none).
-    pub fn new(inner: R, over: Arc<AtomicU64>) -> Self {
-        LineLimit { inner, limit: line_bytes(), run: 0, lines: 0, over }
+    pub fn new(inner: R, limit: LineBytes, over: Arc<AtomicU64>) -> Self {
+        LineLimit { inner, limit: limit.get(), run: 0, lines: 0, over }
     }
 }
 
@@ -142,8 +156,7 @@ mod tests {
 
     fn read_in(text: &[u8], limit: usize, chunk: usize) -> (std::io::Result<Vec<u8>>, u64) {
         let over = Arc::new(AtomicU64::new(0));
-        let mut r = LineLimit::new(text, over.clone());
-        r.limit = limit;
+        let mut r = LineLimit::new(text, LineBytes::new(limit), over.clone());
         let mut out = Vec::new();
         // Small reads, so lines cross chunk boundaries.
         let mut buf = vec![0u8; chunk];

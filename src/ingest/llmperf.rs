@@ -23,6 +23,7 @@
 //! * The per-request file (`*_individual_responses.json`) is refused by
 //!   `refuse` with a pointer to the summary.
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -51,8 +52,8 @@ impl LogFormat for Llmperf {
         })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let Json::Object(obj) = &value else {
             return Err(Error::malformed(path, 1, "expected one JSON object, as llmperf writes its summary"));

@@ -19,6 +19,7 @@
 //!   tables (`group_subtasks`, `higher_is_better`, `n-samples`, …) and the
 //!   environment dump (`pretty_env_info`) are named as not stored.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -51,8 +52,8 @@ impl LogFormat for LmEval {
         })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let (Json::Object(top), Some(Json::Object(results))) = (&value, value.get("results")) else {
             return Err(Error::malformed(path, 1, "expected `{\"results\": {task: {…}}}` as lm-eval writes it"));

@@ -4,6 +4,7 @@
 //! tries them in order and refuses, in one place (`refuse`), what none
 //! of them reads.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -74,8 +75,10 @@ pub trait LogFormat {
 
     /// Parses a whole log, streaming: memory stays bounded by the largest
     /// record, not the file. Each run goes to `emit` as it is finished;
-    /// errors say `path:line` and what to do.
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome>;
+    /// errors say `path:line` and what to do. `limit` (the project's
+    /// `[limits] line_bytes`) bounds a document read whole; each line is
+    /// bounded by the reader already, so a parser that streams ignores it.
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome>;
 }
 
 /// The one sink parser unit tests share: every run a parse emits, in
@@ -83,7 +86,7 @@ pub trait LogFormat {
 /// `name` is the path errors show.
 #[cfg(test)]
 pub(crate) fn collect<F: LogFormat>(name: &str, text: &str) -> Result<(Vec<RawRun>, Outcome)> {
-    collect_with(name, text, F::parse)
+    collect_with(name, text, |path, input, emit| F::parse(path, input, LineBytes::default(), emit))
 }
 
 /// [`collect`] through any parse function (one with options, say).

@@ -39,6 +39,7 @@ use std::path::Path;
 use std::process::Command;
 
 pub use format::Format;
+pub use limit::LineBytes;
 pub use log_format::{Chosen, Emit, LogFormat, Outcome};
 pub use template::PathTemplate;
 

@@ -17,6 +17,7 @@
 //!   metric `time` in seconds), the summaries on the first, as hyperfine's.
 //! * `datetime` is the time of every run.
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -46,8 +47,8 @@ impl LogFormat for PytestBenchmark {
         })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let Some(benchmarks) = value.get("benchmarks").and_then(Json::as_array) else {
             return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as pytest-benchmark writes it"));

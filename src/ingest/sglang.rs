@@ -25,6 +25,7 @@
 //!   until the next label. Any other line that is not a JSON object refuses
 //!   the whole file with its line number.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -87,7 +88,7 @@ impl LogFormat for SglangJsonl {
             || (s.has("run_name") && s.has("batch_size"))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+    fn parse(path: &Path, input: &mut dyn BufRead, _: LineBytes, emit: Emit) -> Result<Outcome> {
         parse(path, input, emit)
     }
 }

@@ -9,6 +9,7 @@
 //! (`[01/18/2025-01:01:42] [TRT-LLM] [I] `, `[TensorRT-LLM][INFO] `); the
 //! rest of the console log is not read.
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -42,7 +43,7 @@ impl LogFormat for TrtllmBench {
         false
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+    fn parse(path: &Path, input: &mut dyn BufRead, _: LineBytes, emit: Emit) -> Result<Outcome> {
         parse(path, input, emit)
     }
 }

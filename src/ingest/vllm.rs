@@ -21,6 +21,7 @@
 //! * all-failed runs (completed 0, zeros everywhere) are stored as written:
 //!   the data say what happened.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -68,14 +69,14 @@ impl LogFormat for VllmJson {
             || (s.has("burstiness") && s.has("completed"))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        parse(path, input, emit)
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        parse(path, input, limit, emit)
     }
 }
 
-pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+pub fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
     let mut arrays: BTreeSet<String> = BTreeSet::new();
-    pyjson::read_records(path, input, &mut |line, value| {
+    pyjson::read_records(path, input, limit, &mut |line, value| {
         let Json::Object(obj) = value else {
             return Err(Error::malformed(
                 path,

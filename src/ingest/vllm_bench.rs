@@ -17,6 +17,7 @@
 //! * Keys a fork adds: numbers are metrics by their name, text is a param;
 //!   a list or object no rule above covers is named as not stored.
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -43,8 +44,8 @@ impl LogFormat for VllmBench {
         })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let Json::Object(obj) = &value else {
             return Err(Error::malformed(path, 1, "expected one JSON object, as `vllm bench --output-json` writes"));

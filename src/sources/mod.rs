@@ -32,6 +32,7 @@ pub use git::GitView;
 pub use time::{parse_date, parse_sweep};
 
 use crate::ingest::generic::GenericOptions;
+use crate::ingest::LineBytes;
 use crate::ingest::{Format, PathTemplate};
 use crate::run::Value;
 use crate::store::{Batch, Store, UnitConversion, Writer};
@@ -119,6 +120,9 @@ impl Report {
 pub struct Options {
     pub fail_fast: bool,
     pub generic: GenericOptions,
+    /// The longest line a log may hold (`[limits] line_bytes` of the
+    /// project the files belong to).
+    pub line_bytes: LineBytes,
     /// The folder git is asked about, when it is not the folder the files
     /// are read from (a hook reads a copy of the staged files).
     pub git_root: Option<PathBuf>,
@@ -348,7 +352,8 @@ fn write_all(
         return;
     }
     std::thread::scope(|scope| {
-        let parser = scope.spawn(|| pipeline::parse_files(&work, &opts.generic, &skip, Outbox::new(send)));
+        let parser =
+            scope.spawn(|| pipeline::parse_files(&work, &opts.generic, opts.line_bytes, &skip, Outbox::new(send)));
         write_slots(writer, &mut feed, slots, opts, progress);
         // The parser stops at its next hand-over once nobody listens.
         drop(feed);

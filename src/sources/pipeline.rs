@@ -15,7 +15,7 @@ use super::examine::{hash_file, Work, HEAD_BYTES};
 use super::git::GitView;
 use super::FileOutcome;
 use crate::ingest::generic::GenericOptions;
-use crate::ingest::{canonical, limit, stdout, Chosen, Format, Outcome};
+use crate::ingest::{canonical, limit, stdout, Chosen, Format, LineBytes, Outcome};
 use crate::run::{MetricNames, RunBatch};
 use crate::store::{NewSource, RunTime, Writer};
 use crate::{Error, Result};
@@ -160,9 +160,15 @@ const BATCH_RUNS: usize = 256;
 // The outbox is taken by value: dropping its sender when the parser ends is
 // how the writer learns that nothing more is coming.
 #[allow(clippy::needless_pass_by_value)]
-pub(super) fn parse_files(work: &[Work], generic: &GenericOptions, skip: &AtomicUsize, mut out: Outbox) {
+pub(super) fn parse_files(
+    work: &[Work],
+    generic: &GenericOptions,
+    line_bytes: LineBytes,
+    skip: &AtomicUsize,
+    mut out: Outbox,
+) {
     for (i, w) in work.iter().enumerate() {
-        if parse_file(w, i, generic, skip, &mut out).is_err() {
+        if parse_file(w, i, generic, line_bytes, skip, &mut out).is_err() {
             return;
         }
     }
@@ -175,6 +181,7 @@ fn parse_file(
     w: &Work,
     i: usize,
     generic: &GenericOptions,
+    line_bytes: LineBytes,
     skip: &AtomicUsize,
     out: &mut Outbox,
 ) -> std::result::Result<(), Stopped> {
@@ -213,17 +220,18 @@ fn parse_file(
     let chosen = if w.job.format.is_some() { Chosen::Named } else { Chosen::Detected };
     let parsed = match input {
         Input::Bytes(bytes) => {
-            let mut input = BufReader::new(limit::LineLimit::new(std::io::Cursor::new(&bytes[..]), over.clone()));
-            format.parse_file(&w.shown, &mut input, generic, chosen, &mut emit)
+            let mut input =
+                BufReader::new(limit::LineLimit::new(std::io::Cursor::new(&bytes[..]), line_bytes, over.clone()));
+            format.parse_file(&w.shown, &mut input, generic, line_bytes, chosen, &mut emit)
         }
         Input::File(file) => {
-            let mut input = BufReader::with_capacity(256 * 1024, limit::LineLimit::new(file, over.clone()));
-            format.parse_file(&w.shown, &mut input, generic, chosen, &mut emit)
+            let mut input = BufReader::with_capacity(256 * 1024, limit::LineLimit::new(file, line_bytes, over.clone()));
+            format.parse_file(&w.shown, &mut input, generic, line_bytes, chosen, &mut emit)
         }
     };
     let parsed = parsed.map_err(|e| match over.load(Ordering::Relaxed) {
         0 => e,
-        line => Error::malformed(&w.shown, line, limit::too_long(limit::line_bytes())),
+        line => Error::malformed(&w.shown, line, limit::too_long(line_bytes.get())),
     });
     if parsed.is_ok() && !batch.is_empty() {
         out.push(Parsed::Runs(batch))?;

@@ -6,7 +6,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use reckon::ingest::generic::GenericOptions;
-use reckon::ingest::{Format, Outcome};
+use reckon::ingest::{Format, LineBytes, Outcome};
 use reckon::run::{RawRun, Value};
 
 pub(crate) fn fixture(rel: &str) -> PathBuf {
@@ -31,7 +31,7 @@ pub(crate) fn parse(rel: &str) -> (Format, Vec<RawRun>, Outcome) {
 pub(crate) fn parse_as(format: Format, path: &Path, opts: &GenericOptions) -> reckon::Result<(Vec<RawRun>, Outcome)> {
     let mut input = BufReader::new(std::fs::File::open(path).unwrap());
     let mut runs = Vec::new();
-    let outcome = format.parse_with(path, &mut input, opts, &mut |r| {
+    let outcome = format.parse_with(path, &mut input, opts, LineBytes::default(), &mut |r| {
         runs.push(r);
         Ok(())
     })?;

@@ -124,7 +124,7 @@ fn with_logs(cwd: &Path, toml: &Path, logs: &[PathBuf]) -> Result<(String, Strin
     let cfg = Config::parse(&first, cwd, Some(toml))?;
     let requests = super::ingest::sources_requests(&cfg, None, &BTreeMap::new())?;
     let mut store = Store::open_in_memory()?;
-    let opts = crate::sources::Options { generic: cfg.generic.clone(), ..Default::default() };
+    let opts = cfg.ingest_options();
     let mut batch = Batch::at_head_of("reckon init".to_string(), cwd);
     let report = crate::sources::ingest(&mut store, cwd, &requests, &opts, &mut batch, &mut |_, _, _| {});
     let dataset = Dataset::load(&store)?;

@@ -41,9 +41,8 @@ pub(super) fn ingest(cfg: &Config, cwd: &Path) -> Result<Ingested> {
     let mut store = Store::open(&cfg.database, cfg.store_limits())?;
     let opts = sources::Options {
         fail_fast: false,
-        generic: cfg.generic.clone(),
         forget: sources::Forget { missing: true, unmatched: true },
-        ..Default::default()
+        ..cfg.ingest_options()
     };
     let mut batch = Batch::at_head_of("reckon watch".to_string(), &cfg.root);
     let report = sources::ingest(&mut store, &cfg.root, &requests, &opts, &mut batch, &mut |_, _, _| {});

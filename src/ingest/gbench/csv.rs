@@ -3,6 +3,7 @@
 //! error_occurred,error_message` and the user counters after it, one row
 //! per run and per aggregate (named `<run>_mean`, …).
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -25,8 +26,8 @@ impl LogFormat for GbenchCsv {
         first_line(sniff.text).starts_with(HEADER.as_bytes())
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::super::limit::read_document(path, input, limit)?;
         let doc = doc.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&doc);
         let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(doc);
         let headers = reader.headers().map_err(|e| malformed(path, &e))?.clone();

@@ -10,6 +10,7 @@ use serde_json::Value as Json;
 use super::super::log_format::{Chosen, Emit, Outcome};
 use super::super::{log_time, pyjson};
 use super::{missing_marker, written_whole, GenericOptions, Rewind, Role, Seen};
+use crate::ingest::LineBytes;
 use crate::run::{RawRun, Value};
 use crate::syntax::read_padded;
 use crate::{Error, Result};
@@ -194,12 +195,13 @@ pub fn parse_jsonl(
     path: &Path,
     input: &mut dyn BufRead,
     opts: &GenericOptions,
+    limit: LineBytes,
     chosen: Chosen,
     emit: Emit,
 ) -> Result<Outcome> {
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-    parse_jsonl_rewind(path, &mut std::io::Cursor::new(bytes), opts, chosen, emit)
+    parse_jsonl_rewind(path, &mut std::io::Cursor::new(bytes), opts, limit, chosen, emit)
 }
 
 /// A record as a JSON object, or the error saying what it is instead.
@@ -226,12 +228,13 @@ pub fn parse_jsonl_rewind(
     path: &Path,
     input: &mut dyn Rewind,
     opts: &GenericOptions,
+    limit: LineBytes,
     chosen: Chosen,
     emit: Emit,
 ) -> Result<Outcome> {
     let mut seen: std::collections::HashMap<String, Seen> = std::collections::HashMap::new();
     let mut unread = Unreads::default();
-    pyjson::read_records(path, &mut *input, &mut |line, value| {
+    pyjson::read_records(path, &mut *input, limit, &mut |line, value| {
         let obj = record_object(path, line, value)?;
         let flat = Flat::of(&obj);
         unread.note(line, flat.dropped);
@@ -252,7 +255,7 @@ pub fn parse_jsonl_rewind(
     let roles: std::collections::HashMap<String, Role> =
         seen.into_iter().filter_map(|(name, s)| s.role(&name, opts).map(|r| (name, r))).collect();
     input.rewind().map_err(|e| Error::io(path, e))?;
-    pyjson::read_records(path, &mut *input, &mut |line, value| {
+    pyjson::read_records(path, &mut *input, limit, &mut |line, value| {
         let obj = record_object(path, line, value)?;
         let flat = Flat::of(&obj);
         let mut run = RawRun::new(line);

@@ -32,6 +32,7 @@
 mod json_lines;
 mod table;
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -379,7 +380,8 @@ impl LogFormat for Csv {
         sniff_csv(sniff.text).is_some()
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+    /// Lines stream: the reader bounds each one.
+    fn parse(path: &Path, input: &mut dyn BufRead, _: LineBytes, emit: Emit) -> Result<Outcome> {
         parse_csv(path, input, &GenericOptions::default(), emit)
     }
 }
@@ -395,8 +397,8 @@ impl LogFormat for Jsonl {
         sniff.json.is_some()
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        parse_jsonl(path, input, &GenericOptions::default(), Chosen::Detected, emit)
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        parse_jsonl(path, input, &GenericOptions::default(), limit, Chosen::Detected, emit)
     }
 }
 

@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::*;
+use crate::ingest::LineBytes;
 
 fn csv_runs(text: &str, opts: &GenericOptions) -> Result<Vec<RawRun>> {
     let parse = |path: &Path, input: &mut dyn BufRead, emit: Emit| parse_csv(path, input, opts, emit);
@@ -154,10 +155,17 @@ fn missing_values_neither_make_a_column_text_nor_become_measurements() {
     let text = "{\"cache_mb\": 64, \"hit_rate\": 0.52}\n{\"cache_mb\": 256, \"hit_rate\": \"n/a\"}\n";
     let mut runs = Vec::new();
     let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
-    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), Chosen::Detected, &mut |r| {
-        runs.push(r);
-        Ok(())
-    })
+    parse_jsonl_rewind(
+        Path::new("t.jsonl"),
+        &mut input,
+        &GenericOptions::default(),
+        LineBytes::default(),
+        Chosen::Detected,
+        &mut |r| {
+            runs.push(r);
+            Ok(())
+        },
+    )
     .unwrap();
     assert_eq!(runs[0].metrics[0].name, "hit_rate");
     assert!(runs[1].metrics.is_empty() && runs[1].params.iter().all(|(n, _)| n != "hit_rate"));
@@ -183,10 +191,17 @@ fn a_column_of_no_values_is_left_out() {
     let text = "{\"micro_batch\": 8, \"mfu_pct\": \"n/a\", \"peak_mem_gb\": 80.0}\n";
     let mut runs = Vec::new();
     let mut input = std::io::Cursor::new(text.as_bytes().to_vec());
-    parse_jsonl_rewind(Path::new("t.jsonl"), &mut input, &GenericOptions::default(), Chosen::Detected, &mut |r| {
-        runs.push(r);
-        Ok(())
-    })
+    parse_jsonl_rewind(
+        Path::new("t.jsonl"),
+        &mut input,
+        &GenericOptions::default(),
+        LineBytes::default(),
+        Chosen::Detected,
+        &mut |r| {
+            runs.push(r);
+            Ok(())
+        },
+    )
     .unwrap();
     assert!(runs[0].params.iter().all(|(n, _)| n != "mfu_pct"), "{:?}", runs[0].params);
     let obj: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text.trim()).unwrap();
@@ -274,7 +289,7 @@ fn names_that_say_measurement() {
 
 fn jsonl_as(text: &str, chosen: Chosen) -> Result<(Vec<RawRun>, Outcome)> {
     let parse = |path: &Path, input: &mut dyn BufRead, emit: Emit| {
-        parse_jsonl(path, input, &GenericOptions::default(), chosen, emit)
+        parse_jsonl(path, input, &GenericOptions::default(), LineBytes::default(), chosen, emit)
     };
     crate::ingest::log_format::collect_with("t.json", text, parse)
 }

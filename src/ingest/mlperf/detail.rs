@@ -5,6 +5,7 @@
 //! reader gives. What else loadgen logs (the requested settings, its build,
 //! its own bookkeeping) is named as not stored.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -35,7 +36,7 @@ impl LogFormat for MlperfDetail {
             && ["\"loadgen_version\"", "\"effective_scenario\"", "\"result_validity\""].iter().any(|k| text.contains(k))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+    fn parse(path: &Path, input: &mut dyn BufRead, _: LineBytes, emit: Emit) -> Result<Outcome> {
         parse(path, input, emit)
     }
 }

@@ -3,6 +3,7 @@
 //! which constraints held), additional stats (latencies in ns, rates) and
 //! the test parameters used — between rules of `=`.
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -24,7 +25,7 @@ impl LogFormat for MlperfSummary {
         String::from_utf8_lossy(s.text).lines().any(|l| l.trim() == TITLE)
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+    fn parse(path: &Path, input: &mut dyn BufRead, _: LineBytes, emit: Emit) -> Result<Outcome> {
         parse(path, input, emit)
     }
 }

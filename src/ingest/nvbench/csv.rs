@@ -4,6 +4,7 @@
 //! (`GPU Time (sec)`), and the same header twice where nvbench has two
 //! summaries of one name (`Samples`, `Noise`).
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -28,8 +29,8 @@ impl LogFormat for NvbenchCsv {
         first.is_some_and(|l| l.starts_with(HEADER.as_bytes()) && l.windows(9).any(|w| w == b",Skipped,"))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::super::limit::read_document(path, input, limit)?;
         let doc = doc.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&doc);
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(doc);
         let headers = reader.headers().map_err(|e| malformed(path, &e))?.clone();

@@ -2,6 +2,7 @@
 //! states: [{device, axis_values, summaries: [{tag, name, hint, data}]}]}]}`,
 //! every value written as text with its type beside it.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -31,8 +32,8 @@ impl LogFormat for NvbenchJson {
         })
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
-        let doc = super::super::limit::read_document(path, input)?;
+    fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
+        let doc = super::super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
         let Some(benchmarks) = value.get("benchmarks").and_then(Json::as_array) else {
             return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as nvbench --json writes it"));

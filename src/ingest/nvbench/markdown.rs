@@ -9,6 +9,7 @@
 //! in s, rates in items/s and B/s, sizes in B, noise and utilisation as
 //! fractions, the two `Samples` and `Noise` columns told apart by position.
 
+use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::Path;
@@ -33,7 +34,7 @@ impl LogFormat for NvbenchMarkdown {
         results && lines.any(|l| l.starts_with("Run:  [") || l.starts_with("Run: ["))
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+    fn parse(path: &Path, input: &mut dyn BufRead, _: LineBytes, emit: Emit) -> Result<Outcome> {
         parse(path, input, emit)
     }
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{array_element_offsets, lines_of, parse};
+use crate::ingest::LineBytes;
 use crate::{Error, Result};
 
 /// Reads a file line by line, reusing one buffer, so memory stays bounded by
@@ -45,10 +46,10 @@ impl<'a> LineReader<'a> {
 
     /// Reads everything that is left into `out` (used once a file turns out
     /// to be one JSON document rather than JSON lines).
-    /// A document longer than [`super::limit::line_bytes`] is refused
-    /// rather than held in memory.
-    pub fn read_rest(&mut self, out: &mut Vec<u8>) -> Result<()> {
-        let limit = crate::ingest::limit::line_bytes();
+    /// A document longer than `limit` is refused rather than held in
+    /// memory.
+    pub fn read_rest(&mut self, out: &mut Vec<u8>, limit: LineBytes) -> Result<()> {
+        let limit = limit.get();
         let mut rest = Vec::new();
         std::io::Read::read_to_end(&mut std::io::Read::take(&mut *self.input, limit as u64 + 1), &mut rest)
             .map_err(|e| Error::io(self.path, e))?;
@@ -82,6 +83,7 @@ impl<'a> LineReader<'a> {
 pub fn read_records(
     path: &Path,
     input: &mut dyn BufRead,
+    limit: LineBytes,
     on_record: &mut dyn FnMut(u64, Value) -> Result<()>,
 ) -> Result<()> {
     let mut lines = LineReader::new(path, input);
@@ -120,7 +122,7 @@ pub fn read_records(
                     doc.extend_from_slice(next);
                     doc.push(b'\n');
                 }
-                lines.read_rest(&mut doc)?;
+                lines.read_rest(&mut doc, limit)?;
                 return read_document(path, n, &doc, on_record);
             }
         }

@@ -12,6 +12,7 @@ mod labels;
 mod lines;
 mod namespace;
 
+use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -58,7 +59,7 @@ impl LogFormat for ServingStdout {
         s.result_block_later || sniff(s.head)
     }
 
-    fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
+    fn parse(path: &Path, input: &mut dyn BufRead, _: LineBytes, emit: Emit) -> Result<Outcome> {
         parse(path, input, emit)
     }
 }
