@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use rusqlite::{params, Connection};
+
 use super::now_rfc3339;
 
 /// The batch the current command's sources are recorded under; created in
@@ -12,7 +14,9 @@ pub struct Batch {
     pub command: String,
     git_commit: GitCommit,
     pub started_at: String,
-    pub(super) id: Option<i64>,
+    /// Its row, once written (the transaction it was written in may
+    /// still roll it back).
+    id: Option<i64>,
 }
 
 /// The commit a batch records: known, or asked of git only when the batch
@@ -34,7 +38,32 @@ impl Batch {
         Batch { command, git_commit: GitCommit::HeadOf(root.to_path_buf()), started_at: now_rfc3339(), id: None }
     }
 
-    pub(super) fn git_commit(&mut self) -> Option<String> {
+    /// Its row's id, written now if it has none.
+    pub(super) fn row(&mut self, conn: &Connection) -> rusqlite::Result<i64> {
+        if let Some(id) = self.id {
+            return Ok(id);
+        }
+        let git_commit = self.git_commit();
+        conn.execute(
+            "INSERT INTO batch (started_at, command, git_commit) VALUES (?1, ?2, ?3)",
+            params![self.started_at, self.command, git_commit],
+        )?;
+        let id = conn.last_insert_rowid();
+        self.id = Some(id);
+        Ok(id)
+    }
+
+    /// True once its row is written.
+    pub(super) fn is_written(&self) -> bool {
+        self.id.is_some()
+    }
+
+    /// Forgets its row: the transaction that wrote it was rolled back.
+    pub(super) fn forget_row(&mut self) {
+        self.id = None;
+    }
+
+    fn git_commit(&mut self) -> Option<String> {
         if let GitCommit::HeadOf(root) = &self.git_commit {
             self.git_commit = GitCommit::Known(crate::ingest::git_head(root));
         }

@@ -3,18 +3,24 @@
 //! `db/migrations/`, applied in one transaction when the database opens.
 //!
 //! Opening and migrating is in `open`, waiting for another writer in `lock`,
-//! the writer of an ingest command in `writer` (with its `batch`), source
-//! bookkeeping in `sources`, reading runs back in `read`, and the params'
-//! stored JSON form in `params`.
+//! the writer of an ingest command in `writer` (with its `batch`, and its
+//! parts: `transaction`, `open_source`, `metric_ids`, `param_set_ids`,
+//! `file_metrics`, `measurements`, `units`), source bookkeeping in
+//! `sources`, reading runs back in `read`, and the params' stored JSON form
+//! in `params`.
 
 mod batch;
+mod file_metrics;
 mod lock;
 mod measurements;
+mod metric_ids;
 mod open;
+mod open_source;
+mod param_set_ids;
 mod params;
 mod read;
-mod run_writer;
 mod sources;
+mod transaction;
 mod units;
 mod writer;
 

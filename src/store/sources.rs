@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{params, Connection, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use super::{db_err, db_failure, AtDb, RunTime, Seen, SourceRecord, Store, StoredSource};
+use super::params::labels_json;
+use super::{db_err, db_failure, AtDb, NewSource, RunTime, Seen, SourceRecord, Store, StoredSource};
 use crate::Result;
 
 impl Store {
@@ -171,6 +172,54 @@ fn stored_sources(conn: &Connection) -> rusqlite::Result<HashMap<String, Option<
         map.entry(path).and_modify(|twice| *twice = None).or_insert(Some(source));
     }
     Ok(map)
+}
+
+/// The id of the source that is this very file — path, bytes, labels and
+/// time — if one is stored.
+pub(super) fn written_source(conn: &Connection, src: &NewSource) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(
+        "SELECT id FROM source WHERE path = ?1 AND hash = ?2 AND format = ?3 AND labels = ?4 \
+         AND time IS ?5 AND time_origin IS ?6",
+    )
+    .and_then(|mut s| {
+        s.query_row(
+            params![
+                src.path,
+                src.hash,
+                src.format,
+                labels_json(src.labels),
+                src.time.map(|t| t.time.as_str()),
+                src.time.map(|t| t.origin)
+            ],
+            |r| r.get(0),
+        )
+        .optional()
+    })
+}
+
+/// Writes a source's row under the batch `batch_id`, returning its id.
+pub(super) fn insert_source(conn: &Connection, src: &NewSource, batch_id: i64) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels, ctime_ns, inode, \
+         checked_ns, time, time_origin, git_head)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?
+    .execute(params![
+        src.path,
+        src.hash,
+        src.seen.size,
+        src.seen.mtime_ns,
+        src.format,
+        batch_id,
+        labels_json(src.labels),
+        src.seen.ctime_ns,
+        src.seen.inode,
+        src.seen.checked_ns,
+        src.time.map(|t| t.time.as_str()),
+        src.time.map(|t| t.origin),
+        src.seen.git_head,
+    ])?;
+    Ok(conn.last_insert_rowid())
 }
 
 /// The updates of [`Store::refresh_source`], inside the caller's transaction.

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 
 use super::builder::{add_runs, add_runs_by, write_source};
-use super::writer::PARAM_SET_CACHE_BYTES;
 use super::*;
 use crate::metric::Direction;
 use crate::run::{RawRun, Value};
@@ -146,37 +145,6 @@ fn sources_share_a_transaction_and_a_failed_one_leaves_nothing_not_even_cached_i
     assert_eq!(n("SELECT count(*) FROM run WHERE param_set_id NOT IN (SELECT id FROM param_set)"), 0);
     assert_eq!(n("SELECT count(*) FROM run WHERE source_id NOT IN (SELECT id FROM source)"), 0);
     assert_eq!(n("SELECT count(*) FROM batch"), 1);
-}
-
-#[test]
-fn the_param_set_cache_stays_bounded_and_sets_are_still_shared() {
-    let mut store = Store::open_in_memory().unwrap();
-    let mut batch = Batch::new("test".into(), None);
-    let labels = BTreeMap::new();
-    let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
-    let src =
-        NewSource { path: "a", hash: "h", format: "jsonl", labels: &labels, seen: Seen::default(), time: Some(&t) };
-    let mut w = store.writer(&mut batch).unwrap();
-    assert!(w.begin_source(&src).unwrap());
-    // 200 distinct param sets of ~100 KB each: 20 MB of keys, more
-    // than the cache holds; then the first set again.
-    let big = "x".repeat(100_000);
-    let runs: Vec<RawRun> = (0..201)
-        .map(|i| {
-            let mut r = run(i + 1, (i % 200) as f64, 1.0);
-            r.param("note", Value::Text(big.clone()));
-            r
-        })
-        .collect();
-    add_runs_by(&mut w, &labels, &t, &runs, 1).unwrap();
-    assert!(w.param_set_bytes <= PARAM_SET_CACHE_BYTES);
-    let undo: usize = w.source.as_ref().map_or(0, |s| s.new_sets.iter().map(String::len).sum());
-    assert!(undo <= PARAM_SET_CACHE_BYTES, "the rollback list is bounded like the cache: {undo} bytes");
-    w.end_source().unwrap();
-    w.commit().unwrap();
-    drop(w);
-    let sets: i64 = store.conn.query_row("SELECT count(*) FROM param_set", [], |r| r.get(0)).unwrap();
-    assert_eq!(sets, 200, "the repeated set is found in the database, not stored twice");
 }
 
 #[test]

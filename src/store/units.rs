@@ -5,9 +5,6 @@
 //! cannot be converted (another dimension, or a unit on one side only) is
 //! refused rather than stored as if it were the stored one.
 
-use rusqlite::params;
-
-use super::{AtDb, Writer};
 use crate::error::UnitClash;
 use crate::metric::{self, Conversion};
 use crate::{Error, Result};
@@ -52,82 +49,37 @@ impl std::fmt::Display for UnitConversion {
     }
 }
 
-impl Writer<'_> {
-    /// The slot of a metric a log gives at `line` in `unit` (or in the unit
-    /// its name implies): the metric is made, with that unit and the
-    /// direction its name implies, if new; an error when its stored unit
-    /// cannot take values in this one.
-    pub(super) fn metric_slot(&mut self, name: &str, unit: Option<&str>, line: u64) -> Result<Slot> {
-        let unit = unit.or_else(|| metric::unit_from_name(name));
-        let stored = match self.metric_ids.get(name) {
-            Some(stored) => stored.clone(),
-            None => self.stored_metric(name, unit)?,
-        };
-        let conversion = match (unit, stored.unit.as_deref()) {
-            (None, None) => Conversion::Same,
-            (Some(given), Some(kept)) => Conversion::between(given, kept).ok_or_else(|| {
-                let why = match (metric::dimension(given), metric::dimension(kept)) {
-                    (Some(a), Some(b)) => format!("{given} measures {a} and {kept} {b}"),
-                    _ => format!("reckon cannot convert between {given} and {kept}"),
-                };
-                mismatch(name, line, &stored, unit, why)
-            })?,
-            (Some(given), None) => {
-                let why = format!("the stored values have no unit, so reckon cannot tell what they are in {given}");
-                return Err(mismatch(name, line, &stored, unit, why));
-            }
-            (None, Some(kept)) => {
-                let why = format!("this log says no unit, so reckon cannot tell whether its values are in {kept}");
-                return Err(mismatch(name, line, &stored, unit, why));
-            }
-        };
-        let convert = match (conversion, unit, stored.unit) {
-            (Conversion::Same, ..) | (_, None, _) | (_, _, None) => None,
-            (c, Some(from), Some(to)) => Some((c, self.conversion_note(name, from, &to))),
-        };
-        Ok(Slot { id: stored.id, convert })
-    }
-
-    /// The stored metric of a name the writer has not met, made in the
-    /// database if new there too.
-    fn stored_metric(&mut self, name: &str, unit: Option<&str>) -> Result<StoredMetric> {
-        let direction = metric::direction_from_name(name, unit);
-        let (id, unit) = self
-            .conn
-            .prepare_cached(
-                "INSERT INTO metric (name, unit, direction) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
-            )
-            .and_then(|mut s| s.execute(params![name, unit, direction.as_str()]))
-            .and_then(|_| {
-                self.conn
-                    .prepare_cached("SELECT id, unit FROM metric WHERE name = ?1")?
-                    .query_row([name], |r| Ok((r.get(0)?, r.get(1)?)))
-            })
-            .at(&self.path)?;
-        let stored = StoredMetric { id, unit };
-        self.metric_ids.insert(name.to_owned(), stored.clone());
-        if let Some(source) = self.source.as_mut() {
-            source.new_metrics.push(name.to_owned());
+/// How values of `name` given at `line` in `unit` (`None`: none said or
+/// implied) become values in the unit the store keeps it in: `None` when
+/// they are in it already; an error when they cannot be.
+pub(super) fn conversion(
+    name: &str,
+    unit: Option<&str>,
+    stored: &StoredMetric,
+    line: u64,
+) -> Result<Option<Conversion>> {
+    let conversion = match (unit, stored.unit.as_deref()) {
+        (None, None) => Conversion::Same,
+        (Some(given), Some(kept)) => Conversion::between(given, kept).ok_or_else(|| {
+            let why = match (metric::dimension(given), metric::dimension(kept)) {
+                (Some(a), Some(b)) => format!("{given} measures {a} and {kept} {b}"),
+                _ => format!("reckon cannot convert between {given} and {kept}"),
+            };
+            mismatch(name, line, stored, unit, why)
+        })?,
+        (Some(given), None) => {
+            let why = format!("the stored values have no unit, so reckon cannot tell what they are in {given}");
+            return Err(mismatch(name, line, stored, unit, why));
         }
-        Ok(stored)
-    }
-
-    /// The index of the open source's count of values of `name` converted
-    /// from `from` to `to`.
-    fn conversion_note(&mut self, name: &str, from: &str, to: &str) -> usize {
-        let Some(source) = self.source.as_mut() else { return usize::MAX };
-        let notes = &mut source.converted;
-        if let Some(i) = notes.iter().position(|n| n.metric == name && n.from == from) {
-            return i;
+        (None, Some(kept)) => {
+            let why = format!("this log says no unit, so reckon cannot tell whether its values are in {kept}");
+            return Err(mismatch(name, line, stored, unit, why));
         }
-        notes.push(UnitConversion { metric: name.to_owned(), from: from.to_owned(), to: to.to_owned(), values: 0 });
-        notes.len() - 1
-    }
-
-    /// What the last source ended converted (see [`UnitConversion`]).
-    pub fn take_conversions(&mut self) -> Vec<UnitConversion> {
-        std::mem::take(&mut self.ended_conversions)
-    }
+    };
+    Ok(match conversion {
+        Conversion::Same => None,
+        c => Some(c),
+    })
 }
 
 fn mismatch(name: &str, line: u64, stored: &StoredMetric, given: Option<&str>, why: String) -> Error {

@@ -1,19 +1,27 @@
 //! The writer of an ingest command: many sources to a transaction, each
 //! under its own savepoint, statements prepared once, id caches for the
-//! command, measurements inserted in key order.
+//! command, measurements inserted in key order. Its parts own their state:
+//! the transaction (`transaction`), the source being written
+//! (`open_source`), the metric and param-set ids (`metric_ids`,
+//! `param_set_ids`), the file's metrics by index (`file_metrics`) and the
+//! measurements waiting (`measurements`).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 
+use super::file_metrics::FileMetrics;
 use super::lock::{writer_note, Wait};
 use super::measurements::Measurements;
-use super::params::labels_json;
-use super::sources::{delete_orphans, delete_path, refresh_source, stored_source};
-use super::units::{Slot, StoredMetric, UnitConversion};
-use super::{db_err, db_failure, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
+use super::metric_ids::MetricIds;
+use super::open_source::OpenSource;
+use super::param_set_ids::ParamSetIds;
+use super::sources::{delete_orphans, delete_path, insert_source, refresh_source, stored_source, written_source};
+use super::transaction::{Transaction, Undone};
+use super::units::UnitConversion;
+use super::{db_err, AtDb, Batch, NewSource, RunTime, Seen, Store, StoredSource};
+use crate::run::PackedView;
 use crate::{Error, Result};
 
 impl Store {
@@ -31,6 +39,8 @@ impl Store {
 /// per group of sources instead of once per file. Statements are prepared
 /// once and the metric and param-set ids are cached for the whole command.
 ///
+/// Runs come packed by ingest's parser thread ([`PackedView`]), the one way
+/// runs go in (tests pack theirs the same way: `store::builder`).
 /// Measurements wait in memory and are inserted sorted by the table's key
 /// (metric, run): run ids only grow, so a sorted batch appends to the end
 /// of each metric's range once per flush rather than once per file.
@@ -38,11 +48,8 @@ impl Store {
 /// Dropped with a transaction open, the writer rolls it back: sources not
 /// yet committed are absent, as after a kill.
 pub struct Writer<'s> {
-    pub(super) conn: &'s Connection,
-    pub(super) path: PathBuf,
-    /// How the connection waits for other writers (for what a failed
-    /// lock says).
-    pub(super) wait: &'s Wait,
+    conn: &'s Connection,
+    path: PathBuf,
     /// How long a transaction of many sources stays open at most
     /// (`[limits] commit_seconds`). A commit inserts the measurements
     /// waiting for it, and each insert after the first lands in the middle
@@ -56,70 +63,20 @@ pub struct Writer<'s> {
     /// writer takes the lock again at once after each commit, so the other
     /// usually gets it only when the ingest ends either way (within
     /// `[limits] lock_wait_seconds`).
-    pub(super) commit_every: Duration,
-    pub(super) batch: &'s mut Batch,
-    /// When the open transaction began; `None` outside one.
-    pub(super) tx_started: Option<std::time::Instant>,
-    pub(super) metric_ids: HashMap<String, StoredMetric>,
-    /// Param set ids by their JSON text, for the sets this writer met
-    /// lately: bounded by [`PARAM_SET_CACHE_BYTES`] (a log whose every run
-    /// has its own params kept each one, 1 GiB for a 3 GiB JSONL), then
-    /// emptied; the database's unique index finds the others.
-    pub(super) param_sets: HashMap<String, i64>,
-    /// The bytes of the keys in `param_sets`.
-    pub(super) param_set_bytes: usize,
-    /// Measurements not yet inserted.
-    pub(super) pending: Measurements<'s>,
-    /// The slots of the run being added (also for spotting a metric named
-    /// twice in one record).
-    pub(super) ids: Vec<Slot>,
-    /// The metric names of the file being written, by the index packed runs
-    /// name them by (see [`RunBatch`](crate::run::RunBatch)), and their ids
-    /// once known.
-    pub(super) file_metrics: Vec<(String, Option<String>)>,
-    pub(super) file_ids: Vec<Option<Slot>>,
-    /// The metric indices of the last packed run, whose ids are in
-    /// `last_packed_ids`: most runs name the same ones.
-    pub(super) last_indices: Vec<u32>,
-    pub(super) last_packed_ids: Vec<Slot>,
-    /// What the source ended last converted (see [`Writer::take_conversions`]).
-    pub(super) ended_conversions: Vec<UnitConversion>,
+    commit_every: Duration,
+    batch: &'s mut Batch,
+    tx: Transaction<'s>,
     /// The source being written, if any.
-    pub(super) source: Option<OpenSource>,
-    /// The open transaction was rolled back by `SQLite`.
-    pub(super) lost: bool,
-    /// Measurements were inserted since the open transaction began: every
-    /// later insert lands in the middle of the table, so it is time to commit.
-    pub(super) tx_flushed: bool,
-    pub(super) insert_run: rusqlite::Statement<'s>,
+    source: Option<OpenSource>,
+    metrics: MetricIds,
+    sets: ParamSetIds,
+    file: FileMetrics,
+    /// Measurements not yet inserted.
+    pending: Measurements<'s>,
+    /// What the source ended last converted (see [`Writer::take_conversions`]).
+    ended_conversions: Vec<UnitConversion>,
+    insert_run: rusqlite::Statement<'s>,
 }
-
-/// What a writer must undo if the source being written fails.
-pub(super) struct OpenSource {
-    pub(super) id: i64,
-    pub(super) runs: u64,
-    /// The id of its first run: pending rows of runs from this id on are
-    /// its own (earlier sources' runs have lower ids).
-    pub(super) first_run: Option<i64>,
-    /// Cache entries made while writing it: their rows go with the savepoint.
-    pub(super) new_metrics: Vec<String>,
-    pub(super) new_sets: Vec<String>,
-    /// Values it gave in another unit than the store keeps their metric in.
-    pub(super) converted: Vec<UnitConversion>,
-    /// The batch row was created inside this source's savepoint.
-    pub(super) made_batch: bool,
-    /// The sweep of runs that take the default time, when it is not that
-    /// time's date (a `{date}` of year and month names the month).
-    pub(super) default_sweep: Option<String>,
-    /// The sweep a `sweep` label names: every run of the source is in it,
-    /// whatever its own time.
-    pub(super) named_sweep: Option<String>,
-}
-
-/// The most bytes of params text the param-set cache of a writer holds.
-/// Runs of one configuration are usually written together, so a small
-/// cache catches nearly every repeat; 8 MiB holds tens of thousands of sets.
-pub(super) const PARAM_SET_CACHE_BYTES: usize = 8 << 20;
 
 impl<'s> Writer<'s> {
     fn new(conn: &'s Connection, wait: &'s Wait, commit_every: Duration, batch: &'s mut Batch) -> Result<Writer<'s>> {
@@ -134,33 +91,15 @@ impl<'s> Writer<'s> {
             pending: Measurements::new(conn, path)?,
             conn,
             path: path.to_path_buf(),
-            wait,
             commit_every,
             batch,
-            tx_started: None,
-            metric_ids: HashMap::new(),
-            param_sets: HashMap::new(),
-            param_set_bytes: 0,
-            ids: Vec::new(),
-            file_metrics: Vec::new(),
-            file_ids: Vec::new(),
-            last_indices: Vec::new(),
-            last_packed_ids: Vec::new(),
-            ended_conversions: Vec::new(),
+            tx: Transaction::new(conn, wait),
             source: None,
-            lost: false,
-            tx_flushed: false,
+            metrics: MetricIds::default(),
+            sets: ParamSetIds::default(),
+            file: FileMetrics::default(),
+            ended_conversions: Vec::new(),
         })
-    }
-
-    /// Opens the transaction sources are written in, if none is open.
-    fn begin_transaction(&mut self) -> Result<()> {
-        if self.tx_started.is_none() {
-            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(|e| db_failure(self.wait, &e))?;
-            self.tx_started = Some(std::time::Instant::now());
-            self.tx_flushed = false;
-        }
-        Ok(())
     }
 
     /// Starts a source inside the current transaction (opening one if
@@ -171,47 +110,30 @@ impl<'s> Writer<'s> {
         if self.source.is_some() {
             return Err(Error::internal("a source was begun before the previous one ended"));
         }
-        if self.tx_started.is_none() {
-            self.begin_transaction()?;
+        if self.tx.begin()? && self.path.as_os_str() != ":memory:" {
             // Who holds the write lock, for a process that has to wait for it.
-            if self.path.as_os_str() != ":memory:" {
-                let note = format!("{} {}\n", std::process::id(), self.batch.command);
-                let _ = std::fs::write(writer_note(&self.path), note);
-            }
+            let note = format!("{} {}\n", std::process::id(), self.batch.command);
+            let _ = std::fs::write(writer_note(&self.path), note);
         }
         // Packed runs name metrics by their index in this file.
-        self.file_metrics.clear();
-        self.file_ids.clear();
-        self.last_indices.clear();
-        self.conn.prepare_cached("SAVEPOINT source").and_then(|mut s| s.execute([])).at(&self.path)?;
-        let made_batch = self.batch.id.is_none();
+        self.file.start_file();
+        let savepoint = self.tx.savepoint()?;
+        let made_batch = !self.batch.is_written();
         match self.start_source(src) {
             Ok(Some(id)) => {
-                self.source = Some(OpenSource {
-                    id,
-                    runs: 0,
-                    first_run: None,
-                    new_metrics: Vec::new(),
-                    new_sets: Vec::new(),
-                    converted: Vec::new(),
-                    made_batch,
-                    default_sweep: None,
-                    named_sweep: None,
-                });
+                self.source = Some(OpenSource::new(id, made_batch, savepoint));
                 Ok(true)
             }
             Ok(None) => {
-                self.release_source()?;
+                self.tx.release(savepoint)?;
                 Ok(false)
             }
             Err(e) => {
                 if made_batch {
-                    self.batch.id = None;
+                    self.batch.forget_row();
                 }
-                if self.conn.is_autocommit() {
-                    self.lost_transaction();
-                } else {
-                    self.conn.execute_batch("ROLLBACK TO source; RELEASE source").at(&self.path)?;
+                if self.tx.roll_back_to(savepoint)? == Undone::Transaction {
+                    self.forget_transaction();
                 }
                 Err(e)
             }
@@ -225,28 +147,7 @@ impl<'s> Writer<'s> {
         // Another ingest wrote this very file — path, bytes, labels and
         // time — after this one looked at it (two ingests at once): it is
         // already in, not to be deleted and written again.
-        let written: Option<i64> = self
-            .conn
-            .prepare_cached(
-                "SELECT id FROM source WHERE path = ?1 AND hash = ?2 AND format = ?3 AND labels = ?4 \
-                 AND time IS ?5 AND time_origin IS ?6",
-            )
-            .and_then(|mut s| {
-                s.query_row(
-                    params![
-                        src.path,
-                        src.hash,
-                        src.format,
-                        labels_json(src.labels),
-                        src.time.map(|t| t.time.as_str()),
-                        src.time.map(|t| t.origin)
-                    ],
-                    |r| r.get(0),
-                )
-                .optional()
-            })
-            .at(&self.path)?;
-        if written.is_some() {
+        if written_source(self.conn, src).at(&self.path)?.is_some() {
             return Ok(None);
         }
         // A source is its path: the same bytes at another path are a
@@ -258,7 +159,8 @@ impl<'s> Writer<'s> {
             // unit the new content gives it, as in a database built afresh.
             self.delete_orphans()?;
         }
-        Ok(Some(self.insert_source(src)?))
+        let batch = self.batch.row(self.conn).at(&self.path)?;
+        Ok(Some(insert_source(self.conn, src, batch).at(&self.path)?))
     }
 
     /// Drops names no run uses any more (see [`delete_orphans`]); the id
@@ -266,9 +168,9 @@ impl<'s> Writer<'s> {
     fn delete_orphans(&mut self) -> Result<()> {
         self.flush()?;
         delete_orphans(self.conn).at(&self.path)?;
-        self.forget_metric_ids();
-        self.param_sets.clear();
-        self.param_set_bytes = 0;
+        self.metrics.clear();
+        self.file.forget_slots();
+        self.sets.clear();
         Ok(())
     }
 
@@ -277,79 +179,74 @@ impl<'s> Writer<'s> {
     /// `sweep` label) for every run.
     pub fn set_sweeps(&mut self, default: Option<String>, named: Option<String>) {
         if let Some(s) = self.source.as_mut() {
-            s.default_sweep = default;
-            s.named_sweep = named;
+            s.set_sweeps(default, named);
         }
     }
 
-    fn insert_source(&mut self, src: &NewSource) -> Result<i64> {
-        let batch_id = if let Some(id) = self.batch.id {
-            id
-        } else {
-            let git_commit = self.batch.git_commit();
-            self.conn
-                .execute(
-                    "INSERT INTO batch (started_at, command, git_commit) VALUES (?1, ?2, ?3)",
-                    params![self.batch.started_at, self.batch.command, git_commit],
-                )
-                .at(&self.path)?;
-            let id = self.conn.last_insert_rowid();
-            self.batch.id = Some(id);
-            id
+    /// Learns the metric names a batch of packed runs of the file being
+    /// written introduces (see [`RunBatch`](crate::run::RunBatch)).
+    pub fn learn_metrics(&mut self, names: &[(String, Option<String>)]) {
+        self.file.learn(names);
+    }
+
+    /// Adds one packed run: params encoded, metrics by index into the
+    /// names learnt for the file — ingest packs runs on its parsing thread.
+    pub fn add_packed(&mut self, run: PackedView<'_>, default_time: &RunTime) -> Result<()> {
+        let Some(source) = self.source.as_mut() else {
+            return Err(Error::internal("a run was added outside a source"));
         };
-        self.conn
-            .prepare_cached(
-                "INSERT INTO source (path, hash, size, mtime_ns, format, batch_id, labels, ctime_ns, inode, \
-                 checked_ns, time, time_origin, git_head)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            )
-            .and_then(|mut s| {
-                s.execute(params![
-                    src.path,
-                    src.hash,
-                    src.seen.size,
-                    src.seen.mtime_ns,
-                    src.format,
-                    batch_id,
-                    labels_json(src.labels),
-                    src.seen.ctime_ns,
-                    src.seen.inode,
-                    src.seen.checked_ns,
-                    src.time.map(|t| t.time.as_str()),
-                    src.time.map(|t| t.origin),
-                    src.seen.git_head,
-                ])
-            })
-            .at(&self.path)?;
-        Ok(self.conn.last_insert_rowid())
+        let set_id = self.sets.id(self.conn, &self.path, run.params_json)?;
+        let (time, origin, sweep) = source.run_time(run.time, default_time);
+        self.insert_run.execute(params![source.id(), run.line, time, origin, sweep, set_id]).at(&self.path)?;
+        let run_id = self.conn.last_insert_rowid();
+        let (conn, db, metrics) = (self.conn, &self.path, &mut self.metrics);
+        let slots = self.file.slots(run.line, run.metrics, |name| metrics.slot(conn, db, name, run.line, source))?;
+        source.count_run(run_id);
+        let mut full = false;
+        for (&(_, value), slot) in run.metrics.iter().zip(slots) {
+            let value = match slot.convert {
+                None => value,
+                Some((conversion, note)) => {
+                    source.count_converted(note);
+                    conversion.apply(value)
+                }
+            };
+            full |= self.pending.push(slot.id, run_id, value);
+        }
+        if full {
+            // Only this source's rows: the savepoint they go in under undoes
+            // them with the source, and must not undo the sources before it.
+            self.tx.flushed();
+            self.pending.flush_runs_from(source.first_run_or(run_id), &self.path)?;
+        }
+        Ok(())
     }
 
     /// Inserts the pending measurements, sorted by the table's key.
-    pub(super) fn flush(&mut self) -> Result<()> {
+    fn flush(&mut self) -> Result<()> {
         // What was pending of the source being written is now inside its
         // savepoint, which undoes it if the source fails.
-        self.tx_flushed |= self.tx_started.is_some() && self.pending.rows() > 0;
+        if self.pending.rows() > 0 {
+            self.tx.flushed();
+        }
         self.pending.flush(&self.path)
     }
 
     /// How many runs the source being written has so far.
     pub fn source_runs(&self) -> u64 {
-        self.source.as_ref().map_or(0, |s| s.runs)
+        self.source.as_ref().map_or(0, OpenSource::runs)
     }
 
     /// Keeps the source being written: it becomes permanent with the
     /// transaction's commit. Returns its number of runs.
     pub fn end_source(&mut self) -> Result<u64> {
         let Some(source) = self.source.take() else { return Ok(0) };
-        self.ended_conversions = source.converted;
-        self.release_source()?;
-        Ok(source.runs)
-    }
-
-    /// Keeps what was written since the source's savepoint.
-    fn release_source(&self) -> Result<()> {
-        self.conn.prepare_cached("RELEASE source").and_then(|mut s| s.execute([])).at(&self.path)?;
-        Ok(())
+        let (savepoint, runs, converted) = source.end();
+        self.ended_conversions = converted;
+        self.metrics.source_kept();
+        self.sets.source_kept();
+        self.tx.release(savepoint)?;
+        Ok(runs)
     }
 
     /// Undoes the source being written: the database is as without it.
@@ -358,29 +255,23 @@ impl<'s> Writer<'s> {
     /// them): the sources written since the last commit are absent too.
     pub fn abandon_source(&mut self) -> Result<()> {
         let Some(source) = self.source.take() else { return Ok(()) };
-        if let Some(run) = source.first_run {
+        let undone = source.abandon();
+        if let Some(run) = undone.first_run {
             self.pending.forget_runs_from(run);
         }
-        for name in source.new_metrics {
-            self.metric_ids.remove(&name);
+        self.metrics.source_undone();
+        self.file.forget_slots();
+        self.sets.source_undone();
+        if undone.made_batch {
+            self.batch.forget_row();
         }
-        self.forget_file_ids();
-        for set in source.new_sets {
-            if self.param_sets.remove(&set).is_some() {
-                self.param_set_bytes -= set.len();
-            }
-        }
-        if source.made_batch {
-            self.batch.id = None;
-        }
-        if self.tx_started.is_some() && self.conn.is_autocommit() {
-            self.lost_transaction();
+        if self.tx.roll_back_to(undone.savepoint)? == Undone::Transaction {
+            self.forget_transaction();
             return Err(db_err(
                 &self.path,
                 "the transaction was rolled back by SQLite after an error; run the ingest again",
             ));
         }
-        self.conn.execute_batch("ROLLBACK TO source; RELEASE source").at(&self.path)?;
         Ok(())
     }
 
@@ -388,31 +279,28 @@ impl<'s> Writer<'s> {
     /// [`Writer::abandon_source`]): the sources ended since the last commit
     /// are not in the database.
     pub fn take_lost(&mut self) -> bool {
-        std::mem::take(&mut self.lost)
+        self.tx.take_lost()
     }
 
     /// Forgets what the lost transaction had made.
-    fn lost_transaction(&mut self) {
-        self.lost = true;
-        self.tx_started = None;
+    fn forget_transaction(&mut self) {
         self.pending.clear();
-        self.forget_metric_ids();
-        self.param_sets.clear();
-        self.param_set_bytes = 0;
-        self.batch.id = None;
+        self.metrics.clear();
+        self.file.forget_slots();
+        self.sets.clear();
+        self.batch.forget_row();
     }
 
     /// True when the open transaction should be committed: it has been open
     /// long enough, its pending measurements nearly fill their buffer, or
     /// some were inserted already (a source too large for the buffer).
     pub fn commit_due(&self) -> bool {
-        self.tx_started
-            .is_some_and(|t| self.tx_flushed || self.pending.nearly_full() || t.elapsed() >= self.commit_every)
+        (self.tx.is_open() && self.pending.nearly_full()) || self.tx.due(self.commit_every)
     }
 
     /// True while sources are written but not yet committed.
     pub fn in_transaction(&self) -> bool {
-        self.tx_started.is_some()
+        self.tx.is_open()
     }
 
     /// Commits the sources ended so far (a source still open is abandoned
@@ -421,20 +309,20 @@ impl<'s> Writer<'s> {
         if self.source.is_some() {
             self.abandon_source()?;
         }
-        if self.tx_started.is_none() {
+        if !self.tx.is_open() {
             return Ok(());
         }
-        let done = self.flush().and_then(|()| {
-            self.conn.execute_batch("COMMIT").map_err(|e| db_failure(self.wait, &e))?;
-            Ok(())
-        });
-        if done.is_err() {
-            if !self.conn.is_autocommit() {
-                let _ = self.conn.execute_batch("ROLLBACK");
+        let done = match self.flush() {
+            // A commit that fails rolls back: the transaction is lost.
+            Ok(()) => self.tx.commit(),
+            Err(e) => {
+                self.tx.roll_back();
+                Err(e)
             }
-            self.lost_transaction();
+        };
+        if done.is_err() {
+            self.forget_transaction();
         }
-        self.tx_started = None;
         done
     }
 
@@ -446,8 +334,13 @@ impl<'s> Writer<'s> {
     /// Records that a stored source still holds the same bytes (see
     /// [`Store::refresh_source`]), inside the writer's transaction.
     pub fn refresh_source(&mut self, id: i64, seen: &Seen, time: Option<&RunTime>) -> Result<()> {
-        self.begin_transaction()?;
+        self.tx.begin()?;
         refresh_source(self.conn, id, seen, time).at(&self.path)
+    }
+
+    /// What the last source ended converted (see [`UnitConversion`]).
+    pub fn take_conversions(&mut self) -> Vec<UnitConversion> {
+        std::mem::take(&mut self.ended_conversions)
     }
 
     /// The database file.
@@ -458,9 +351,10 @@ impl<'s> Writer<'s> {
 
 impl Drop for Writer<'_> {
     fn drop(&mut self) {
-        if self.tx_started.is_some() && !self.conn.is_autocommit() {
-            let _ = self.conn.execute_batch("ROLLBACK");
-            self.batch.id = None;
+        // The transaction rolls itself back as it is dropped (after this),
+        // with the batch row if it was made in it.
+        if self.tx.is_open() && !self.conn.is_autocommit() {
+            self.batch.forget_row();
         }
     }
 }
