@@ -204,7 +204,7 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     let relocate = |e: Error| e.map_path(&|p| places.shown(&p));
     let log_shown = |p: &Path| places.shown(&cfg.root.join(p));
     let (store, mut errors) = prepare_with(cfg, args.no_ingest, how.opts, Some(&log_shown))?;
-    let dataset = load_for_command(&store, cfg)?;
+    let dataset = &load_for_command(&store, cfg)?;
     expect_documents(dataset, cwd, docs)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
     let (mut reviews, review_errors) = review_each(&ctx, cwd, docs);

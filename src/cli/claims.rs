@@ -33,7 +33,7 @@ pub(crate) struct ClaimsArgs {
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &ClaimsArgs) -> Result<i32> {
     let docs = documents_needed(cfg, &args.docs, "claims")?;
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
-    let dataset = load_for_command(&store, cfg)?;
+    let dataset = &load_for_command(&store, cfg)?;
     let mut entries = Vec::new();
     let mut errors = 0;
     // Annotations name files from the repository's root, whatever the folder.

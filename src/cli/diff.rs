@@ -58,7 +58,7 @@ pub(crate) struct DiffArgs {
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: DiffArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
-    let dataset = load_for_command(&store, cfg)?;
+    let dataset = &load_for_command(&store, cfg)?;
     let filter = args.filter.as_deref().map(Filter::parse).transpose()?;
     if let Some(f) = &filter {
         dataset.check_filter(f)?;

@@ -73,7 +73,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
     let min_confidence = args.min_confidence.unwrap_or(cfg.lint.min_confidence);
     let docs = documents_needed(cfg, &args.docs, "lint")?;
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
-    let dataset = load_for_command(&store, cfg)?;
+    let dataset = &load_for_command(&store, cfg)?;
     let linter = cfg.linter(dataset);
     let sel = Selection { all: args.all, min_confidence };
     let mut found = Found::default();

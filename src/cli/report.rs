@@ -24,7 +24,7 @@ pub(crate) struct ReportArgs {
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
-    let dataset = load_for_command(&store, cfg)?;
+    let dataset = &load_for_command(&store, cfg)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
     let (reviews, mut errors) = review_all(&ctx, cwd, &args.docs);
     let out_dir = cwd.join(&args.out);
