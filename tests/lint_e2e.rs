@@ -295,6 +295,7 @@ fn statements_of(sb: &Sandbox, doc: &str) -> Vec<Value> {
 fn without_markers(text: &str) -> String {
     let mut out = String::new();
     let mut in_opener = false;
+    let mut joins_next = false;
     for line in text.split_inclusive('\n') {
         let bare = line.trim_start_matches(['>', ' ']).trim_end();
         if in_opener {
@@ -309,11 +310,25 @@ fn without_markers(text: &str) -> String {
             continue;
         }
         let mut rest = line;
+        if joins_next {
+            // The sentence moved to the line after its item's marker.
+            rest = rest.trim_start_matches(['>', ' ']);
+            joins_next = false;
+        }
+        let mut kept = String::new();
         while let Some(at) = rest.find("<!-- reckon:claim").or_else(|| rest.find("<!-- /reckon:claim")) {
-            out.push_str(&rest[..at]);
+            kept.push_str(&rest[..at]);
             let end = at + rest[at..].find("-->").expect("an inline marker ends on its line") + 3;
             rest = &rest[end..];
         }
+        // An opening marker right after a list item's marker ends its line.
+        let marker_only = kept.trim().chars().all(|c| " >-*+.)".contains(c) || c.is_ascii_digit());
+        if !kept.trim().is_empty() && marker_only && rest.trim().is_empty() {
+            joins_next = true;
+            out.push_str(&kept);
+            continue;
+        }
+        out.push_str(&kept);
         out.push_str(rest);
     }
     out

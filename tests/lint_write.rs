@@ -123,3 +123,22 @@ fn finding_26_lint_write_keeps_a_setext_heading_and_a_hard_break() {
     assert!(written.contains("Line one is plain.<!-- reckon:claim id=lint-7 "), "{written}");
     assert!(written.contains(" -->\\\nBaseline is strictly superior on throughput.<!-- /reckon:claim -->\n"));
 }
+
+/// Trial 4's G9: a statement that is a whole list item was wrapped in
+/// markers on lines of their own at the left margin, which end the list
+/// there (the rest of it starts a new one), and `update --write` then put
+/// the claim's note between the list's items. A list item's statement is
+/// wrapped inline, and its note goes after the list.
+#[test]
+fn finding_g9_a_list_items_statement_is_wrapped_inside_the_item() {
+    let written = write_and_check(
+        "# Notes\n\n- First, the setup.\n- Baseline is strictly superior on throughput.\n- Last item.\n\n\
+         After the list.\n",
+    );
+    assert!(written.contains("- <!-- reckon:claim id=lint-4 "), "{written}");
+    // A paragraph of its own inside an item keeps the item's indentation.
+    let written = write_and_check(
+        "# Notes\n\n1. First point.\n\n   Baseline is strictly superior on throughput.\n2. Second point.\n",
+    );
+    assert!(written.contains("\n   <!-- reckon:claim id=lint-5 "), "{written}");
+}

@@ -136,6 +136,10 @@ pub(crate) enum Opening {
     /// On a line of its own starting at this byte, before the block's
     /// first line.
     OwnLine(usize),
+    /// Right after a list item's marker, on that line, with the sentence
+    /// moved to the next line at the item's indentation (a `<!--` right
+    /// after the marker would make the item's first line an HTML block).
+    AfterMarker,
 }
 
 impl Wrap {
@@ -180,7 +184,7 @@ fn opening(text: &str, start: usize, block_start: usize) -> Opening {
     }
     // The block's first line: a list item's text starts after its marker.
     if prefix.chars().any(|c| !matches!(c, ' ' | '\t' | '>')) {
-        Opening::Before
+        Opening::AfterMarker
     } else {
         Opening::OwnLine(line.start)
     }
@@ -259,7 +263,12 @@ pub(crate) fn wraps(text: &str, findings: &[&Finding]) -> Vec<Wrap> {
             });
             let end = end + underline.map_or(0, str::len);
             let whole_block = start <= line_of(text, block.start).start && end >= line_of(text, block_end).end;
-            if alone_before && alone_after && whole_block {
+            // Markers on lines of their own sit at the left margin (after a
+            // quote's `>`): around a list item, or a paragraph indented into
+            // one, they would end the list there.
+            let at_margin = text[start..f.span.start].chars().all(|c| c == '>' || c == ' ')
+                && !text[start..f.span.start].starts_with(' ');
+            if alone_before && alone_after && whole_block && at_margin {
                 return Some(Wrap {
                     range: start..end,
                     inline: false,
@@ -338,7 +347,19 @@ pub(crate) fn apply(text: &str, wraps: &[Wrap], taken: &BTreeSet<String>) -> Str
             let open = format!("<!-- reckon:claim id={id} {} -->", w.statement);
             match w.opening {
                 Opening::OwnLine(_) => {
-                    let _ = write!(out, "{}{open}{eol}", quote_prefix(&text[opens_at..w.range.start]));
+                    // The line's own indentation and quote markers: inside a
+                    // list item, a marker at the margin would end the list.
+                    let _ = write!(out, "{}{open}{eol}", &text[opens_at..w.range.start]);
+                }
+                Opening::AfterMarker => {
+                    // The next line continues the item: the marker's width
+                    // in spaces, a quote's `>` kept.
+                    let line = line_of(text, w.range.start);
+                    let indent: String = text[line.start..w.range.start]
+                        .chars()
+                        .map(|c| if matches!(c, '>' | '\t') { c } else { ' ' })
+                        .collect();
+                    let _ = write!(out, "{open}{eol}{indent}");
                 }
                 Opening::Before | Opening::LineEnd(_) => out.push_str(&open),
             }
@@ -375,6 +396,7 @@ pub(crate) fn suggestions(path: &str, text: &str, wraps: &[Wrap], taken: &BTreeS
         let end = line_of(text, w.range.end).end;
         let opening = match w.opening {
             Opening::Before => Opening::Before,
+            Opening::AfterMarker => Opening::AfterMarker,
             Opening::LineEnd(at) => Opening::LineEnd(at - start),
             Opening::OwnLine(at) => Opening::OwnLine(at - start),
         };
