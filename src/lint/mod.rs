@@ -320,16 +320,7 @@ impl<'a, 's> Linter<'a, 's> {
                 Rc::new(setup::rebuilt(&self.vocab, &setup::with_entries(&self.options, &entries)))
             }));
         let again = read::read(&vocab, &vocab::tokenize(&vocab, text), text, around, &self.preferred_params);
-        let claims = |items: &[Item]| -> Vec<String> {
-            items
-                .iter()
-                .filter_map(|i| match i {
-                    Item::Reading(r) => Some(r.claim.to_string()),
-                    Item::Ambiguous { .. } | Item::Unjudged { .. } => None,
-                })
-                .collect()
-        };
-        let (now, then) = (claims(&items), claims(&again));
+        let (now, then) = (read::printed(&items), read::printed(&again));
         if then.is_empty() || then == now {
             return (items, None);
         }

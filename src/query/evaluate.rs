@@ -346,15 +346,7 @@ mod tests {
         "concurrency = 0",
     ];
 
-    fn query(rows: &[&str], cols: &[&str], filter: &str, agg: Agg) -> Query {
-        Query {
-            metric: "output_throughput".into(),
-            rows: rows.iter().map(std::string::ToString::to_string).collect(),
-            cols: cols.iter().map(std::string::ToString::to_string).collect(),
-            filter: Filter::parse(filter).unwrap(),
-            agg,
-        }
-    }
+    use super::super::tests::query;
 
     #[test]
     fn a_dataset_told_the_filters_reads_their_runs_and_answers_as_over_every_run() {

@@ -143,7 +143,8 @@ mod tests {
             .build()
     }
 
-    fn query(rows: &[&str], cols: &[&str], filter: &str, agg: Agg) -> Query {
+    /// A query of the test stores' `output_throughput`.
+    pub(super) fn query(rows: &[&str], cols: &[&str], filter: &str, agg: Agg) -> Query {
         Query {
             metric: "output_throughput".into(),
             rows: rows.iter().map(std::string::ToString::to_string).collect(),

@@ -25,6 +25,7 @@ mod words;
 
 pub(crate) use scope::{quantifier, sweep_param};
 pub(crate) use statement::within;
+pub(crate) use whole::printed;
 
 use super::vocab::{Meaning, Number, Scope, Tok, Token, Unit, Vocabulary};
 use crate::claims::lang::{Body, Claim, Quantifier, WhereClause};

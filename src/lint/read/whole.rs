@@ -326,7 +326,7 @@ pub(super) fn unread_item(items: &[Item], unread: &[usize], c: &[Token], text: &
 }
 
 /// The claims of the readings among `items`, printed.
-fn printed(items: &[Item]) -> Vec<String> {
+pub(crate) fn printed(items: &[Item]) -> Vec<String> {
     items
         .iter()
         .filter_map(|i| match i {
