@@ -347,8 +347,7 @@ impl Config {
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
             let msg = e.message().to_string();
             let Some(span) = e.span() else { return Error::Config { path: shown.clone(), msg } };
-            let line = text[..span.start].matches('\n').count() + 1;
-            let col = text[..span.start].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let (line, col) = crate::syntax::line_col(text, span.start);
             Error::ConfigAt { path: shown.clone(), line, col: Some(col), msg }
         })?;
         let mut cfg = Config::defaults(root);
@@ -627,5 +626,11 @@ latency = 0.06
         assert!(err.contains("sideways"), "{err}");
         let err = Config::parse("sources = 1\n", Path::new("/p"), None).unwrap_err().to_string();
         assert!(err.contains("unknown field"), "{err}");
+        // Columns count characters, and a byte-order mark is not one.
+        for text in ["series = 1\n", "\u{feff}series = 1\n", "\u{feff}s\u{e9}ries = 1\n"] {
+            let err = Config::parse(text, Path::new("/p"), None).unwrap_err().to_string();
+            let col = if text.contains('\u{e9}') { "reckon.toml:1:2:" } else { "reckon.toml:1:10:" };
+            assert!(err.starts_with(col), "{text:?}: {err}");
+        }
     }
 }
