@@ -212,6 +212,18 @@ impl Conversion {
     }
 }
 
+/// The unit a metric is shown in, of the units its logs give it in (all
+/// of one dimension, or one text reckon does not know): the finest —
+/// criterion's ns over hyperfine's s, GenAI-Perf's ms over guidellm's s —
+/// and of two spellings of one size (`us`, `µs`) the first bytewise. It
+/// depends on which units there are, never on the order the logs came
+/// in; and a value converted into the finest unit is multiplied by a
+/// whole ratio (1000, 1e9), where a coarser one would divide.
+pub fn shown_unit<'a>(units: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let scale = |u: &str| unit_scale(u).map_or(f64::NAN, |(_, k)| k);
+    units.into_iter().min_by(|a, b| scale(a).total_cmp(&scale(b)).then_with(|| a.cmp(b)))
+}
+
 /// The dimension of a unit reckon knows (`time`, `bytes`, …).
 pub fn dimension(unit: &str) -> Option<&'static str> {
     unit_scale(unit).map(|(dim, _)| dim)
@@ -305,7 +317,9 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
         if u.contains("/s") || u.contains("/min") || u.ends_with("ps") {
             return Direction::Higher;
         }
-        if matches!(u.as_str(), "s" | "ms" | "us" | "ns" | "sec" | "seconds") {
+        // Every unit of time alike (`µs`, `min` as `ms`): a metric's
+        // direction must not hang on which of its logs' units it is shown in.
+        if matches!(u.as_str(), "seconds") || dimension(&u) == Some("time") {
             return Direction::Lower;
         }
     }
@@ -468,6 +482,23 @@ mod tests {
         assert_eq!(Conversion::Over(1000.0).apply(1500.0), 1.5);
         assert_eq!(Conversion::between("ns", "us").map(|c| c.apply(1234.0)), Some(1.234));
         assert_eq!(Conversion::between("KiB", "KB").map(|c| c.apply(1000.0)), Some(1024.0));
+    }
+
+    #[test]
+    fn the_shown_unit_is_the_finest_whatever_the_order() {
+        for units in [["s", "ns", "ms"], ["ns", "ms", "s"], ["ms", "s", "ns"]] {
+            assert_eq!(shown_unit(units), Some("ns"), "{units:?}");
+        }
+        assert_eq!(shown_unit(["µs", "us"]), Some("us"));
+        assert_eq!(shown_unit(["us", "µs"]), Some("us"));
+        assert_eq!(shown_unit(["KiB", "KB"]), Some("KB"));
+        assert_eq!(shown_unit(["req/min", "req/s"]), Some("req/min"));
+        assert_eq!(shown_unit(["elem/s"]), Some("elem/s"));
+        assert_eq!(shown_unit(std::iter::empty()), None);
+        // Its direction is the same in any unit of time.
+        for unit in ["ns", "us", "µs", "μs", "ms", "s", "min", "h"] {
+            assert_eq!(direction_from_name("mean", Some(unit)), Direction::Lower, "{unit}");
+        }
     }
 
     #[test]

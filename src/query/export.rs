@@ -111,7 +111,9 @@ fn points_text(runs: &[&RunRecord], name: &str) -> bool {
 }
 
 impl Dataset<'_> {
-    /// The measurements `opts` asks for, by run id and then metric name.
+    /// The measurements `opts` asks for, by run — in the order runs are read
+    /// everywhere: by time, then file and line, never by id (ids number runs
+    /// in the order their logs were ingested) — and then metric name.
     pub fn export(&self, opts: &ExportOptions) -> Result<Export<'_>> {
         let filter = self.resolve_filter(&opts.filter)?;
         let mut names: Vec<String> = if opts.metrics.is_empty() {
@@ -138,7 +140,12 @@ impl Dataset<'_> {
             let rows = passing.into_iter().filter(|(run, _)| kept.as_ref().is_none_or(|k| k.contains(&run.id)));
             out.rows.extend(rows.map(|(run, value)| Row { run, metric, value }));
         }
-        out.rows.sort_by(|a, b| (a.run.id, &a.metric.name).cmp(&(b.run.id, &b.metric.name)));
+        // Runs of one line (a log's repeats) keep their order in the file,
+        // which their ids follow.
+        out.rows.sort_by(|a, b| {
+            let (x, y) = (a.run, b.run);
+            (&x.time, &x.source, x.line, x.id, &a.metric.name).cmp(&(&y.time, &y.source, y.line, y.id, &b.metric.name))
+        });
         Ok(out)
     }
 

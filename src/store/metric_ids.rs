@@ -1,6 +1,7 @@
 //! The metrics a writer met, by name, for the whole command: each one's id
-//! and stored unit, and which of them the source being written made (its
-//! rollback forgets them).
+//! and the unit it is shown in, which of them the source being written
+//! made (its rollback forgets them), and the unit that source keeps each
+//! of its metrics in.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -8,7 +9,7 @@ use std::path::Path;
 use rusqlite::{params, Connection};
 
 use super::open_source::OpenSource;
-use super::units::{conversion, Slot, StoredMetric};
+use super::units::{self, conversion, Converted, Slot, StoredMetric};
 use super::AtDb;
 use crate::metric;
 use crate::Result;
@@ -20,14 +21,18 @@ pub(super) struct MetricIds {
     /// The cached metrics the source being written made: their rows go
     /// with its savepoint.
     made: Vec<String>,
+    /// The unit the source being written keeps each of its metrics in (the
+    /// first its log gives), by name.
+    kept: HashMap<String, Option<String>>,
 }
 
 impl MetricIds {
     /// The slot of a metric a log gives at `line` in `unit` (or in the unit
     /// its name implies): the metric is made, with that unit and the
-    /// direction its name implies, if new; an error when its stored unit
-    /// cannot take values in this one. A conversion is counted in the
-    /// source's notes.
+    /// direction its name implies, if new; an error when its unit cannot
+    /// take values in this one. The source keeps the metric in the first
+    /// unit its log gives it in, values in another converted to it and
+    /// counted in the source's notes, as are values read in another unit.
     pub(super) fn slot(
         &mut self,
         conn: &Connection,
@@ -37,19 +42,56 @@ impl MetricIds {
         source: &mut OpenSource,
     ) -> Result<Slot> {
         let unit = unit.or_else(|| metric::unit_from_name(name));
-        let made;
-        let stored = if let Some(stored) = self.by_name.get(name) {
-            stored
-        } else {
-            made = self.make(conn, db, name, unit)?;
-            &made
+        let stored = match self.by_name.get(name) {
+            Some(stored) => stored.clone(),
+            None => self.make(conn, db, name, unit)?,
         };
-        let convert = conversion(name, unit, stored, line)?;
-        let convert = match (convert, unit, stored.unit.as_deref()) {
-            (Some(c), Some(from), Some(to)) => Some((c, source.conversion_note(name, from, to))),
+        // The values of every log of the metric are read in one unit.
+        conversion(name, unit, &stored, line)?;
+        if let Some(kept) = self.kept.get(name) {
+            let first = StoredMetric { id: stored.id, unit: kept.clone() };
+            let convert = conversion(name, unit, &first, line)?;
+            let note = match (convert, unit, kept) {
+                (Some(_), Some(from), Some(to)) => Some(source.conversion_note(name, from, to, Converted::InLog)),
+                _ => None,
+            };
+            return Ok(Slot { id: stored.id, convert, note });
+        }
+        units::keep_unit(conn, (stored.id, source.id()), unit, stored.unit.as_deref()).at(db)?;
+        self.kept.insert(name.to_owned(), unit.map(str::to_owned));
+        // Read in a finer unit another log gives: said with their count.
+        let shown = stored.unit.as_deref();
+        let note = match (unit, shown) {
+            (Some(from), Some(to)) if converts(from, to) && metric::shown_unit([from, to]) == Some(to) => {
+                Some(source.conversion_note(name, from, to, Converted::WhenRead))
+            }
             _ => None,
         };
-        Ok(Slot { id: stored.id, convert })
+        Ok(Slot { id: stored.id, convert: None, note })
+    }
+
+    /// Settles the unit of each metric the source being written keeps in
+    /// another unit than the metric was shown in (see [`units::settle`]),
+    /// saying which it now shows in this source's unit; before the source
+    /// is kept.
+    pub(super) fn settle_source(&mut self, conn: &Connection, db: &Path, source: &mut OpenSource) -> Result<()> {
+        let mut changed: Vec<(&String, &Option<String>)> = self
+            .kept
+            .iter()
+            .filter(|(name, unit)| self.by_name.get(*name).is_some_and(|s| s.unit != **unit))
+            .collect();
+        changed.sort();
+        for (name, unit) in changed {
+            let Some(stored) = self.by_name.get_mut(name) else { continue };
+            let shown = units::settle(conn, stored.id).at(db)?;
+            if let (Some(before), Some(now)) = (stored.unit.as_deref(), shown.as_deref()) {
+                if converts(before, now) && unit.as_deref() == Some(now) {
+                    source.conversion_note(name, now, before, Converted::Others);
+                }
+            }
+            stored.unit = shown;
+        }
+        Ok(())
     }
 
     /// The stored metric of a name not met before, made in the database if
@@ -75,6 +117,7 @@ impl MetricIds {
     /// The source being written was kept: what it made stays cached.
     pub(super) fn source_kept(&mut self) {
         self.made.clear();
+        self.kept.clear();
     }
 
     /// The source being written was rolled back: the metrics it made are
@@ -83,11 +126,19 @@ impl MetricIds {
         for name in self.made.drain(..) {
             self.by_name.remove(&name);
         }
+        self.kept.clear();
     }
 
     /// Forgets every metric (their rows were deleted or rolled back).
     pub(super) fn clear(&mut self) {
         self.by_name.clear();
         self.made.clear();
+        self.kept.clear();
     }
+}
+
+/// Whether values in `from` change when written in `to` (not two
+/// spellings of one unit).
+fn converts(from: &str, to: &str) -> bool {
+    metric::Conversion::between(from, to).is_some_and(|c| c != metric::Conversion::Same)
 }

@@ -3,7 +3,7 @@
 //! or reported when it ends.
 
 use super::transaction::Savepoint;
-use super::units::UnitConversion;
+use super::units::{Converted, UnitConversion};
 use super::RunTime;
 
 /// The source being written, from `begin_source` to `end_source` or
@@ -14,7 +14,7 @@ pub(super) struct OpenSource {
     /// The id of its first run: pending rows of runs from this id on are
     /// its own (earlier sources' runs have lower ids).
     first_run: Option<i64>,
-    /// Values it gave in another unit than the store keeps their metric in.
+    /// Values it gave in another unit than they are stored or read in.
     converted: Vec<UnitConversion>,
     /// The batch row was created inside this source's savepoint.
     made_batch: bool,
@@ -90,13 +90,14 @@ impl OpenSource {
     }
 
     /// The index of its count of values of `metric` converted from `from`
-    /// to `to` (made at zero if new).
-    pub(super) fn conversion_note(&mut self, metric: &str, from: &str, to: &str) -> usize {
+    /// to `to` as `how` says (made at zero if new).
+    pub(super) fn conversion_note(&mut self, metric: &str, from: &str, to: &str, how: Converted) -> usize {
         let notes = &mut self.converted;
-        if let Some(i) = notes.iter().position(|n| n.metric == metric && n.from == from) {
+        if let Some(i) = notes.iter().position(|n| n.metric == metric && n.from == from && n.how == how) {
             return i;
         }
-        notes.push(UnitConversion { metric: metric.to_owned(), from: from.to_owned(), to: to.to_owned(), values: 0 });
+        let (metric, from, to) = (metric.to_owned(), from.to_owned(), to.to_owned());
+        notes.push(UnitConversion { metric, from, to, values: 0, how });
         notes.len() - 1
     }
 

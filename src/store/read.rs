@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::params::{parse_param_pairs, parse_params};
 use super::{AtDb, MetricInfo, RunRecord, Store};
-use crate::metric::Direction;
+use super::units::from_factors;
+use crate::metric::{Conversion, Direction};
 use crate::run::Value;
 use crate::Result;
 
@@ -167,9 +168,11 @@ impl Store {
     }
 
     /// The values of one metric as (run id, value), `None` for a NaN in the
-    /// log: one range of the measurement table's key, nothing copied. With
-    /// `runs` (best in id order: each look-up lands near the one before),
-    /// only the values of those runs, one look-up each.
+    /// log, in the metric's unit: one range of the measurement table's key,
+    /// nothing copied. With `runs` (best in id order: each look-up lands
+    /// near the one before), only the values of those runs, one look-up
+    /// each. A source keeping the metric in another unit (see
+    /// `units`) has its values converted, each once from what its log wrote.
     pub fn for_each_metric_value(
         &self,
         metric: &str,
@@ -177,20 +180,22 @@ impl Store {
         mut each: impl FnMut(i64, Option<f64>),
     ) -> Result<()> {
         let mut read = || -> rusqlite::Result<()> {
-            let Some(runs) = runs else {
-                let mut stmt = self.conn.prepare_cached(
-                    "SELECT m.run_id, m.value FROM measurement m \
-                     WHERE m.metric_id = (SELECT id FROM metric WHERE name = ?1)",
-                )?;
-                let mut rows = stmt.query([metric])?;
-                while let Some(r) = rows.next()? {
-                    each(r.get(0)?, r.get(1)?);
-                }
-                return Ok(());
-            };
             let _one_read = self.one_read()?;
             let mut id = self.conn.prepare_cached("SELECT id FROM metric WHERE name = ?1")?;
             let Some(metric_id) = id.query_map([metric], |r| r.get::<_, i64>(0))?.next().transpose()? else {
+                return Ok(());
+            };
+            let converted = self.converted_sources(metric_id)?;
+            if !converted.is_empty() {
+                return self.each_converted_value(metric_id, runs, &converted, &mut each);
+            }
+            let Some(runs) = runs else {
+                let mut stmt =
+                    self.conn.prepare_cached("SELECT run_id, value FROM measurement WHERE metric_id = ?1")?;
+                let mut rows = stmt.query([metric_id])?;
+                while let Some(r) = rows.next()? {
+                    each(r.get(0)?, r.get(1)?);
+                }
                 return Ok(());
             };
             let mut stmt =
@@ -206,17 +211,59 @@ impl Store {
         read().at(&self.path)
     }
 
-    /// The values of one metric, by run id. `None` is a NaN in the log.
-    pub fn metric_values(&self, metric: &str) -> Result<Vec<(i64, Option<f64>)>> {
-        let read = || -> rusqlite::Result<Vec<(i64, Option<f64>)>> {
-            let mut stmt = self.conn.prepare_cached(
-                "SELECT m.run_id, m.value FROM measurement m JOIN metric ON metric.id = m.metric_id \
-                 WHERE metric.name = ?1",
-            )?;
-            let rows = stmt.query_map([metric], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect()
+    /// The sources keeping the metric `metric_id` in another unit than it
+    /// is shown in, with the conversion of their values.
+    fn converted_sources(&self, metric_id: i64) -> rusqlite::Result<HashMap<i64, Conversion>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT source_id, times, over FROM source_metric WHERE metric_id = ?1 AND (times != 1 OR over != 1)",
+        )?;
+        let rows = stmt.query_map([metric_id], |r| Ok((r.get(0)?, from_factors(r.get(1)?, r.get(2)?))))?;
+        rows.collect()
+    }
+
+    /// [`Store::for_each_metric_value`] of a metric some of whose sources
+    /// (`converted`) keep it in another unit.
+    fn each_converted_value(
+        &self,
+        metric_id: i64,
+        runs: Option<&[i64]>,
+        converted: &HashMap<i64, Conversion>,
+        each: &mut impl FnMut(i64, Option<f64>),
+    ) -> rusqlite::Result<()> {
+        let shown = |source: i64, value: Option<f64>| match converted.get(&source) {
+            Some(c) => value.map(|v| c.apply(v)),
+            None => value,
         };
-        read().at(&self.path)
+        let Some(runs) = runs else {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT m.run_id, m.value, run.source_id FROM measurement m JOIN run ON run.id = m.run_id \
+                 WHERE m.metric_id = ?1",
+            )?;
+            let mut rows = stmt.query([metric_id])?;
+            while let Some(r) = rows.next()? {
+                each(r.get(0)?, shown(r.get(2)?, r.get(1)?));
+            }
+            return Ok(());
+        };
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT m.value, run.source_id FROM measurement m JOIN run ON run.id = m.run_id \
+             WHERE m.metric_id = ?1 AND m.run_id = ?2",
+        )?;
+        for run in runs {
+            let mut rows = stmt.query([metric_id, *run])?;
+            if let Some(r) = rows.next()? {
+                each(*run, shown(r.get(1)?, r.get(0)?));
+            }
+        }
+        Ok(())
+    }
+
+    /// The values of one metric, by run id, in its unit. `None` is a NaN in
+    /// the log.
+    pub fn metric_values(&self, metric: &str) -> Result<Vec<(i64, Option<f64>)>> {
+        let mut out = Vec::new();
+        self.for_each_metric_value(metric, None, |run, value| out.push((run, value)))?;
+        Ok(out)
     }
 
     /// Every metric with its unit and built-in direction, by name.

@@ -96,8 +96,8 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| db_failure(&self.wait, &e))?;
         tx.execute_batch(
-            "DELETE FROM measurement; DELETE FROM run; DELETE FROM source; DELETE FROM param_set; \
-             DELETE FROM metric; DELETE FROM batch;",
+            "DELETE FROM measurement; DELETE FROM run; DELETE FROM source_metric; DELETE FROM source; \
+             DELETE FROM param_set; DELETE FROM metric; DELETE FROM batch;",
         )
         .at(&path)?;
         tx.commit().at(&path)?;
@@ -266,6 +266,8 @@ pub(super) fn delete_path(tx: &Connection, path: &str) -> rusqlite::Result<bool>
         tx.prepare_cached("DELETE FROM run WHERE source_id = ?1")?.execute([id])?;
         tx.prepare_cached("DELETE FROM source WHERE id = ?1")?.execute([id])?;
     }
+    // A unit only these sources gave no longer decides their metrics'.
+    super::units::forget_sources(tx, &ids)?;
     Ok(!ids.is_empty())
 }
 

@@ -393,8 +393,18 @@ fn the_same_bytes_at_two_paths_are_two_sources_also_in_a_database_made_before() 
     drop(c);
     let mut store = Store::open(&db, Limits::default()).unwrap();
     let stored = store.stored_source("logs/2026-11-01/a.jsonl").unwrap().unwrap();
-    assert_eq!((stored.id, stored.hash.as_str()), (7, "h1"), "a source keeps its id through the migration");
+    // It keeps its id through the migrations; schema 5 has it read again
+    // (no hash matches a file), its values having been converted into
+    // whichever unit the first log gave.
+    assert_eq!((stored.id, stored.hash.as_str()), (7, ""), "a source keeps its id through the migration");
     assert_eq!(store.runs().unwrap()[0].source, "logs/2026-11-01/a.jsonl");
+    // What it stored reads as before, in the metric's unit, until read again.
+    assert_eq!(store.metric_values("output_throughput").unwrap(), [(1, Some(100.0))]);
+    let unit: Option<String> = store
+        .connection()
+        .query_row("SELECT unit FROM source_metric WHERE metric_id = 1 AND source_id = 7", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(unit.as_deref(), Some("tok/s"));
     let labels = BTreeMap::from([("config".to_string(), Value::Text("a".into()))]);
     let t = RunTime { time: "2026-11-08T00:00:00Z".into(), origin: "path" };
     let src = NewSource {

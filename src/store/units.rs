@@ -1,57 +1,91 @@
-//! A metric's unit across logs: the store keeps one unit per metric name
-//! (the first log's), so a later log giving the metric in another unit of
-//! the same dimension has its values converted to it — 1500 given in ms
-//! is stored as 1.5 where the metric is in s — and said so; a unit that
-//! cannot be converted (another dimension, or a unit on one side only) is
-//! refused rather than stored as if it were the stored one.
+//! A metric's unit across logs, whatever the order they came in: each
+//! source keeps its values of a metric as its log gave them, in the unit
+//! its log gave (a unit in which a log gives a metric a second time is
+//! converted to its first, exactly); the metric is shown in the finest unit
+//! of its sources ([`metric::shown_unit`]: criterion's ns over hyperfine's
+//! s, whichever was read first), each source's values converted into it
+//! once, from what its log wrote, when they are read. A unit that cannot be
+//! converted to the metric's (another dimension, or a unit on one side
+//! only) is refused rather than stored as if it were the same.
+
+use rusqlite::{params, Connection};
 
 use crate::error::UnitClash;
 use crate::metric::{self, Conversion};
 use crate::{Error, Result};
 
-/// A metric as the store keeps it: its id and unit.
+/// A metric as the store keeps it: its id and the unit it is shown in.
 #[derive(Debug, Clone)]
 pub(super) struct StoredMetric {
     pub(super) id: i64,
     pub(super) unit: Option<String>,
 }
 
-/// A metric of a run as the writer stores it: its id, and when the log
-/// gives it in another unit than the stored one, how to convert its values
-/// and the index of the open source's [`UnitConversion`] counting them.
+/// A metric of a run as the writer stores it: its id; when the log gives
+/// it in another unit than the source keeps it in (its first), how to
+/// convert its values; and the index of the open source's
+/// [`UnitConversion`] counting them, if one says something of its values.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Slot {
     pub(super) id: i64,
-    pub(super) convert: Option<(Conversion, usize)>,
+    pub(super) convert: Option<Conversion>,
+    pub(super) note: Option<usize>,
 }
 
-/// Values of one metric a source gave in another unit than the store keeps
-/// the metric in, converted to that unit.
+/// What happened to values of one metric a source gave in another unit
+/// than the metric is shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Converted {
+    /// The log gave the metric in two units: the values in its second were
+    /// stored converted to its first.
+    InLog,
+    /// Stored as the log gave them, read in the metric's unit (the finest
+    /// another log gives it in).
+    WhenRead,
+    /// The log gives the metric in a finer unit than the store showed it
+    /// in: it is shown in this one now, the other logs' values converted.
+    Others,
+}
+
+/// Values of one metric a source gave in another unit than the one they are
+/// stored or read in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnitConversion {
     pub metric: String,
     /// The unit the log gave.
     pub from: String,
-    /// The unit the store keeps the metric in.
+    /// The unit they are stored in ([`Converted::InLog`]), or the metric
+    /// is shown in.
     pub to: String,
-    /// How many values were converted.
+    /// How many values (none counted for [`Converted::Others`]).
     pub values: u64,
+    pub how: Converted,
 }
 
 impl std::fmt::Display for UnitConversion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let word = if self.values == 1 { "value" } else { "values" };
-        write!(
-            f,
-            "{} {word} of `{}` given in {} stored in {}, the unit earlier logs gave it in",
-            self.values, self.metric, self.from, self.to
-        )
+        let (n, metric, from, to) = (self.values, &self.metric, &self.from, &self.to);
+        let word = if n == 1 { "value" } else { "values" };
+        match self.how {
+            Converted::InLog => {
+                write!(f, "{n} {word} of `{metric}` given in {from} stored in {to}, the unit this log first gives it in")
+            }
+            Converted::WhenRead => write!(
+                f,
+                "{n} {word} of `{metric}` given in {from} read in {to}, the finest unit the logs give it in"
+            ),
+            Converted::Others => write!(
+                f,
+                "`{metric}` is read in {from} now, the finest unit the logs give it in: the values other logs give in \
+                 {to} are converted when read"
+            ),
+        }
     }
 }
 
 /// How values of `name` given at `line` in `unit` (`None`: none said or
-/// implied) become values in the unit the store keeps it in: `None` when
-/// they are in it already; an error when they cannot be.
+/// implied) become values in the unit `stored` has: `None` when they are
+/// in it already; an error when they cannot be.
 pub(super) fn conversion(
     name: &str,
     unit: Option<&str>,
@@ -88,6 +122,94 @@ fn mismatch(name: &str, line: u64, stored: &StoredMetric, given: Option<&str>, w
     Error::UnitMismatch { path: std::path::PathBuf::new(), line, clash: Box::new(clash) }
 }
 
+/// A conversion as the `times` and `over` of its `source_metric` rows:
+/// a stored value in the metric's unit is value * times / over.
+fn factors(c: Conversion) -> (f64, f64) {
+    match c {
+        Conversion::Same => (1.0, 1.0),
+        Conversion::Times(k) => (k, 1.0),
+        Conversion::Over(k) => (1.0, k),
+    }
+}
+
+/// The conversion of a `source_metric` row's `times` and `over`.
+pub(super) fn from_factors(times: f64, over: f64) -> Conversion {
+    #[allow(clippy::float_cmp)] // the factors are written as exactly 1 where they do nothing
+    if over != 1.0 {
+        Conversion::Over(over)
+    } else if times != 1.0 {
+        Conversion::Times(times)
+    } else {
+        Conversion::Same
+    }
+}
+
+/// Records that the source `source` keeps its values of the metric `id`
+/// in `unit`, converted into the metric's unit `shown` when read.
+pub(super) fn keep_unit(
+    conn: &Connection,
+    (id, source): (i64, i64),
+    unit: Option<&str>,
+    shown: Option<&str>,
+) -> rusqlite::Result<()> {
+    let (times, over) = factors(unit.zip(shown).and_then(|(u, s)| Conversion::between(u, s)).unwrap_or(Conversion::Same));
+    conn.prepare_cached(
+        "INSERT INTO source_metric (metric_id, source_id, unit, times, over) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![id, source, unit, times, over])?;
+    Ok(())
+}
+
+/// Decides the unit of the metric `id` from the units its sources keep it
+/// in ([`metric::shown_unit`]), with the direction its name has in that
+/// unit, and how each source's values convert into it. Returns the unit;
+/// `None` too for a metric no source gives.
+pub(super) fn settle(conn: &Connection, id: i64) -> rusqlite::Result<Option<String>> {
+    let units: Vec<Option<String>> = conn
+        .prepare_cached("SELECT DISTINCT unit FROM source_metric WHERE metric_id = ?1")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let shown = metric::shown_unit(units.iter().flatten().map(String::as_str)).map(str::to_owned);
+    let name: Option<String> = conn
+        .prepare_cached("SELECT name FROM metric WHERE id = ?1")?
+        .query_map([id], |r| r.get(0))?
+        .next()
+        .transpose()?;
+    let Some(name) = name.filter(|_| !units.is_empty()) else { return Ok(None) };
+    let direction = metric::direction_from_name(&name, shown.as_deref());
+    conn.prepare_cached("UPDATE metric SET unit = ?2, direction = ?3 WHERE id = ?1")?.execute(params![
+        id,
+        shown,
+        direction.as_str()
+    ])?;
+    let mut update =
+        conn.prepare_cached("UPDATE source_metric SET times = ?3, over = ?4 WHERE metric_id = ?1 AND unit IS ?2")?;
+    for unit in &units {
+        let c = unit.as_deref().zip(shown.as_deref()).and_then(|(u, s)| Conversion::between(u, s));
+        let (times, over) = factors(c.unwrap_or(Conversion::Same));
+        update.execute(params![id, unit, times, over])?;
+    }
+    Ok(shown)
+}
+
+/// Settles ([`settle`]) each metric the sources `sources` gave, after
+/// their rows went: what they alone gave in the finest unit no longer
+/// decides a metric's unit.
+pub(super) fn forget_sources(conn: &Connection, sources: &[i64]) -> rusqlite::Result<()> {
+    let mut metrics = Vec::new();
+    for source in sources {
+        let mut q = conn.prepare_cached("SELECT metric_id FROM source_metric WHERE source_id = ?1")?;
+        metrics.extend(q.query_map([source], |r| r.get::<_, i64>(0))?.collect::<rusqlite::Result<Vec<_>>>()?);
+        conn.prepare_cached("DELETE FROM source_metric WHERE source_id = ?1")?.execute([source])?;
+    }
+    metrics.sort_unstable();
+    metrics.dedup();
+    for id in metrics {
+        settle(conn, id)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -100,6 +222,11 @@ mod tests {
     /// Writes one source giving `latency` as 1500 in each of `units`, a
     /// run each; an error when one is refused (the source is not kept).
     fn write(store: &mut Store, path: &str, units: &[Option<&str>]) -> crate::Result<()> {
+        write_value(store, path, 1500.0, units)
+    }
+
+    /// As [`write`], the value `value`.
+    fn write_value(store: &mut Store, path: &str, value: f64, units: &[Option<&str>]) -> crate::Result<()> {
         let labels = BTreeMap::<String, Value>::new();
         let t = RunTime { time: "2026-11-29T00:00:00Z".into(), origin: "path" };
         let src =
@@ -111,7 +238,7 @@ mod tests {
                 let mut run = RawRun::new(line);
                 run.metrics.push(crate::run::Metric {
                     name: "latency".into(),
-                    value: 1500.0,
+                    value,
                     unit: unit.map(str::to_owned),
                 });
                 run
@@ -131,6 +258,62 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         write(&mut store, "a", &[Some("us"), Some("ms"), Some("µs")]).unwrap();
         assert_eq!(values(&store), [1500.0, 1_500_000.0, 1500.0]);
+    }
+
+    /// The unit of `latency` and its values as read, by source path.
+    fn read(store: &Store) -> (Option<String>, Vec<(String, Option<f64>)>) {
+        let unit = store.metrics().unwrap().into_iter().find(|m| m.name == "latency").and_then(|m| m.unit);
+        let sources: BTreeMap<i64, String> = store.runs().unwrap().into_iter().map(|r| (r.id, r.source)).collect();
+        let mut values: Vec<(String, Option<f64>)> =
+            store.metric_values("latency").unwrap().into_iter().map(|(run, v)| (sources[&run].clone(), v)).collect();
+        values.sort_by(|a, b| a.0.cmp(&b.0));
+        (unit, values)
+    }
+
+    #[test]
+    fn the_unit_and_the_values_read_do_not_depend_on_the_order_sources_came_in() {
+        // 11.61481411152 s is 11614814111.519999 ns by one multiplication,
+        // 11614814111.52 by way of ms: each value is converted once, from
+        // what its log wrote, into the finest unit, whatever came first.
+        let logs = [("a", 11.614_814_111_52, "s"), ("b", 11.614_814_111_52, "ms"), ("c", 1500.0, "ns")];
+        let want = (
+            Some("ns".to_owned()),
+            vec![
+                ("a".to_owned(), Some(11.614_814_111_52 * 1e9)),
+                ("b".to_owned(), Some(11.614_814_111_52 * 1e6)),
+                ("c".to_owned(), Some(1500.0)),
+            ],
+        );
+        assert_ne!(want.1[0].1, Some(11.614_814_111_52 * 1e3 * 1e6), "the example tells one step from two");
+        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let mut store = Store::open_in_memory().unwrap();
+            for i in order {
+                let (path, value, unit) = logs[i];
+                write_value(&mut store, path, value, &[Some(unit)]).unwrap();
+            }
+            assert_eq!(read(&store), want, "{order:?}");
+            // `reckon:sql` regions read the same through `run_metric`.
+            let c = store.connection();
+            let mut q = c
+                .prepare(
+                    "SELECT source.path, m.value FROM run_metric m JOIN run ON run.id = m.run_id \
+                     JOIN source ON source.id = run.source_id ORDER BY source.path",
+                )
+                .unwrap();
+            let sql: Vec<(String, Option<f64>)> =
+                q.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+            assert_eq!(sql, want.1, "{order:?}");
+        }
+    }
+
+    #[test]
+    fn a_source_gone_no_longer_decides_the_unit() {
+        let mut store = Store::open_in_memory().unwrap();
+        write(&mut store, "a", &[Some("s")]).unwrap();
+        write(&mut store, "b", &[Some("ns")]).unwrap();
+        assert_eq!(read(&store).0.as_deref(), Some("ns"));
+        store.remove_paths(&["b".to_owned()]).unwrap();
+        assert_eq!(read(&store), (Some("s".to_owned()), vec![("a".to_owned(), Some(1500.0))]));
     }
 
     #[test]

@@ -204,13 +204,10 @@ impl<'s> Writer<'s> {
         source.count_run(run_id);
         let mut full = false;
         for (&(_, value), slot) in run.metrics.iter().zip(slots) {
-            let value = match slot.convert {
-                None => value,
-                Some((conversion, note)) => {
-                    source.count_converted(note);
-                    conversion.apply(value)
-                }
-            };
+            if let Some(note) = slot.note {
+                source.count_converted(note);
+            }
+            let value = slot.convert.map_or(value, |conversion| conversion.apply(value));
             full |= self.pending.push(slot.id, run_id, value);
         }
         if full {
@@ -240,6 +237,9 @@ impl<'s> Writer<'s> {
     /// Keeps the source being written: it becomes permanent with the
     /// transaction's commit. Returns its number of runs.
     pub fn end_source(&mut self) -> Result<u64> {
+        let Some(source) = self.source.as_mut() else { return Ok(0) };
+        // Its units decide its metrics' along with the other logs'.
+        self.metrics.settle_source(self.conn, &self.path, source)?;
         let Some(source) = self.source.take() else { return Ok(0) };
         let (savepoint, runs, converted) = source.end();
         self.ended_conversions = converted;
