@@ -10,6 +10,8 @@
 //! bytes (the run ids `export` prints aside: they number runs in the order
 //! they were stored).
 
+use std::fmt::Write as _;
+
 mod common;
 use common::Sandbox;
 
@@ -38,11 +40,14 @@ const SUMMARIES: Set = Set {
     ],
     toml: "series = \"command\"\n",
     doc: "# 1brc\n\n\
-          <!-- reckon:claim id=bare\n     'cargo run --release --bin 1brc measurements_1000000000.txt' on mean < 12 -->\n\
+          <!-- reckon:claim id=bare\n     'cargo run --release --bin 1brc \
+          measurements_1000000000.txt' on mean < 12 -->\n\
           Under twelve.\n<!-- /reckon:claim -->\n\n\
-          <!-- reckon:claim id=seconds\n     'cargo run --release --bin 1brc measurements_1000000000.txt' on mean < 12 s -->\n\
+          <!-- reckon:claim id=seconds\n     'cargo run --release --bin 1brc \
+          measurements_1000000000.txt' on mean < 12 s -->\n\
           Under twelve seconds.\n<!-- /reckon:claim -->\n\n\
-          <!-- reckon:claim id=median\n     'cargo run --release --bin 1brc measurements_1000000000.txt' on median ≈ 11.8 s -->\n\
+          <!-- reckon:claim id=median\n     'cargo run --release --bin 1brc \
+          measurements_1000000000.txt' on median ≈ 11.8 s -->\n\
           About 11.8 s.\n<!-- /reckon:claim -->\n",
     queries: &[
         &["--metric", "mean", "--rows", "command"],
@@ -61,9 +66,11 @@ const TIMES: Set = Set {
     ],
     toml: "series = \"command\"\n",
     doc: "# repeats\n\n\
-          <!-- reckon:claim id=bare\n     'cargo run --release --bin 1brc measurements_1000000000.txt' on time < 12 -->\n\
+          <!-- reckon:claim id=bare\n     'cargo run --release --bin 1brc \
+          measurements_1000000000.txt' on time < 12 -->\n\
           Under twelve.\n<!-- /reckon:claim -->\n\n\
-          <!-- reckon:claim id=ms\n     'cargo run --release --bin 1brc measurements_1000000000.txt' on time < 20000 ms -->\n\
+          <!-- reckon:claim id=ms\n     'cargo run --release --bin 1brc \
+          measurements_1000000000.txt' on time < 20000 ms -->\n\
           Under twenty seconds.\n<!-- /reckon:claim -->\n",
     queries: &[&["--metric", "time", "--rows", "command"], &["--metric", "time", "--agg", "all", "--format", "csv"]],
 };
@@ -161,7 +168,11 @@ fn same_in_every_order(set: &Set) -> Vec<(String, String)> {
         let names: Vec<&str> = order.iter().map(|&i| set.logs[i].1).collect();
         let first_names: Vec<&str> = all[0].iter().map(|&i| set.logs[i].1).collect();
         for ((command, a), (_, b)) in first.iter().zip(answers(set, order)) {
-            assert!(*a == b, "`reckon {command}` differs between ingesting {first_names:?} and {names:?}:\n{}", apart(a, &b));
+            assert!(
+                *a == b,
+                "`reckon {command}` differs between ingesting {first_names:?} and {names:?}:\n{}",
+                apart(a, &b)
+            );
         }
     }
     first
@@ -172,7 +183,11 @@ fn apart(a: &str, b: &str) -> String {
     let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     let n = a.len().max(b.len());
     let line = |v: &[&str], i: usize| v.get(i).copied().unwrap_or("(none)").to_owned();
-    (0..n).filter(|&i| a.get(i) != b.get(i)).take(6).map(|i| format!("- {}\n+ {}\n", line(&a, i), line(&b, i))).collect()
+    let mut out = String::new();
+    for i in (0..n).filter(|&i| a.get(i) != b.get(i)).take(6) {
+        let _ = writeln!(out, "- {}\n+ {}", line(&a, i), line(&b, i));
+    }
+    out
 }
 
 /// The verdict of the claim `id` in `claims --format json`'s output.
@@ -192,7 +207,10 @@ fn summaries_in_ns_and_s_read_the_same_in_every_order() {
     // a number stated without a unit is in ns too.
     assert_eq!(verdict(&a, "bare"), "contradicted", "{a:?}");
     let export = &a[0].1;
-    assert!(export.contains("mean,11614814111.519999,ns,lower"), "hyperfine's 11.61481411152 s, times 1e9 once\n{export}");
+    assert!(
+        export.contains("mean,11614814111.519999,ns,lower"),
+        "hyperfine's 11.61481411152 s, times 1e9 once\n{export}"
+    );
     assert!(export.contains("mean,4.8576958822770795,ns,lower"), "criterion's mean as its log gives it\n{export}");
     // Stated with a unit, the claim holds whatever the metric is shown in.
     assert_eq!(verdict(&a, "seconds"), "holds", "{a:?}");

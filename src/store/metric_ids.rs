@@ -75,11 +75,8 @@ impl MetricIds {
     /// saying which it now shows in this source's unit; before the source
     /// is kept.
     pub(super) fn settle_source(&mut self, conn: &Connection, db: &Path, source: &mut OpenSource) -> Result<()> {
-        let mut changed: Vec<(&String, &Option<String>)> = self
-            .kept
-            .iter()
-            .filter(|(name, unit)| self.by_name.get(*name).is_some_and(|s| s.unit != **unit))
-            .collect();
+        let mut changed: Vec<(&String, &Option<String>)> =
+            self.kept.iter().filter(|(name, unit)| self.by_name.get(*name).is_some_and(|s| s.unit != **unit)).collect();
         changed.sort();
         for (name, unit) in changed {
             let Some(stored) = self.by_name.get_mut(name) else { continue };

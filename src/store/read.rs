@@ -4,8 +4,8 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use super::params::{parse_param_pairs, parse_params};
-use super::{AtDb, MetricInfo, RunRecord, Store};
 use super::units::from_factors;
+use super::{AtDb, MetricInfo, RunRecord, Store};
 use crate::metric::{Conversion, Direction};
 use crate::run::Value;
 use crate::Result;

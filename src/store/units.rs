@@ -68,12 +68,14 @@ impl std::fmt::Display for UnitConversion {
         let word = if n == 1 { "value" } else { "values" };
         match self.how {
             Converted::InLog => {
-                write!(f, "{n} {word} of `{metric}` given in {from} stored in {to}, the unit this log first gives it in")
+                write!(
+                    f,
+                    "{n} {word} of `{metric}` given in {from} stored in {to}, the unit this log first gives it in"
+                )
             }
-            Converted::WhenRead => write!(
-                f,
-                "{n} {word} of `{metric}` given in {from} read in {to}, the finest unit the logs give it in"
-            ),
+            Converted::WhenRead => {
+                write!(f, "{n} {word} of `{metric}` given in {from} read in {to}, the finest unit the logs give it in")
+            }
             Converted::Others => write!(
                 f,
                 "`{metric}` is read in {from} now, the finest unit the logs give it in: the values other logs give in \
@@ -152,7 +154,8 @@ pub(super) fn keep_unit(
     unit: Option<&str>,
     shown: Option<&str>,
 ) -> rusqlite::Result<()> {
-    let (times, over) = factors(unit.zip(shown).and_then(|(u, s)| Conversion::between(u, s)).unwrap_or(Conversion::Same));
+    let (times, over) =
+        factors(unit.zip(shown).and_then(|(u, s)| Conversion::between(u, s)).unwrap_or(Conversion::Same));
     conn.prepare_cached(
         "INSERT INTO source_metric (metric_id, source_id, unit, times, over) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
@@ -236,11 +239,7 @@ mod tests {
             .zip(units)
             .map(|(line, unit)| {
                 let mut run = RawRun::new(line);
-                run.metrics.push(crate::run::Metric {
-                    name: "latency".into(),
-                    value,
-                    unit: unit.map(str::to_owned),
-                });
+                run.metrics.push(crate::run::Metric { name: "latency".into(), value, unit: unit.map(str::to_owned) });
                 run
             })
             .collect();
