@@ -42,10 +42,17 @@ impl MetricIds {
         source: &mut OpenSource,
     ) -> Result<Slot> {
         let unit = unit.or_else(|| metric::unit_from_name(name));
-        let stored = match self.by_name.get(name) {
+        let mut stored = match self.by_name.get(name) {
             Some(stored) => stored.clone(),
             None => self.make(conn, db, name, unit)?,
         };
+        if !self.kept.contains_key(name) {
+            // Another ingest may have settled its unit since it was cached.
+            stored.unit = units::unit_of(conn, stored.id).at(db)?;
+            if let Some(cached) = self.by_name.get_mut(name) {
+                cached.unit.clone_from(&stored.unit);
+            }
+        }
         // The values of every log of the metric are read in one unit.
         conversion(name, unit, &stored, line)?;
         if let Some(kept) = self.kept.get(name) {
@@ -75,8 +82,11 @@ impl MetricIds {
     /// saying which it now shows in this source's unit; before the source
     /// is kept.
     pub(super) fn settle_source(&mut self, conn: &Connection, db: &Path, source: &mut OpenSource) -> Result<()> {
-        let mut changed: Vec<(&String, &Option<String>)> =
-            self.kept.iter().filter(|(name, unit)| self.by_name.get(*name).is_some_and(|s| s.unit != **unit)).collect();
+        let mut changed: Vec<(&String, &Option<String>)> = self
+            .kept
+            .iter()
+            .filter(|(name, unit)| self.by_name.get(*name).is_some_and(|s| finer(unit.as_deref(), s.unit.as_deref())))
+            .collect();
         changed.sort();
         for (name, unit) in changed {
             let Some(stored) = self.by_name.get_mut(name) else { continue };
@@ -131,6 +141,18 @@ impl MetricIds {
         self.by_name.clear();
         self.made.clear();
         self.kept.clear();
+    }
+}
+
+/// Whether a source keeping a metric in `unit` may change the unit it is
+/// shown in, `shown`: it is another unit that [`metric::shown_unit`] would
+/// take over it. A coarser unit changes nothing (its values convert into
+/// the shown one when read), so a project of many logs in a coarser unit
+/// settles no metric per log.
+fn finer(unit: Option<&str>, shown: Option<&str>) -> bool {
+    match (unit, shown) {
+        (Some(u), Some(s)) => u != s && metric::shown_unit([u, s]) == Some(u),
+        _ => false,
     }
 }
 

@@ -146,6 +146,11 @@ pub(super) fn from_factors(times: f64, over: f64) -> Conversion {
     }
 }
 
+/// The unit the metric `id` is shown in, as the database has it now.
+pub(super) fn unit_of(conn: &Connection, id: i64) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached("SELECT unit FROM metric WHERE id = ?1")?.query_row([id], |r| r.get(0))
+}
+
 /// Records that the source `source` keeps its values of the metric `id`
 /// in `unit`, converted into the metric's unit `shown` when read.
 pub(super) fn keep_unit(
@@ -195,20 +200,31 @@ pub(super) fn settle(conn: &Connection, id: i64) -> rusqlite::Result<Option<Stri
     Ok(shown)
 }
 
-/// Settles ([`settle`]) each metric the sources `sources` gave, after
-/// their rows went: what they alone gave in the finest unit no longer
-/// decides a metric's unit.
+/// Forgets the units the sources `sources` kept their metrics in, as their
+/// rows go, and settles ([`settle`]) each metric whose unit only they gave:
+/// what they alone gave in the finest unit no longer decides it. A metric
+/// another source still gives in its unit is left alone, so replacing one
+/// of many logs reads no other log's row.
 pub(super) fn forget_sources(conn: &Connection, sources: &[i64]) -> rusqlite::Result<()> {
     let mut metrics = Vec::new();
     for source in sources {
-        let mut q = conn.prepare_cached("SELECT metric_id FROM source_metric WHERE source_id = ?1")?;
+        let mut q = conn.prepare_cached(
+            "SELECT sm.metric_id FROM source_metric sm JOIN metric ON metric.id = sm.metric_id \
+             WHERE sm.source_id = ?1 AND sm.unit IS metric.unit",
+        )?;
         metrics.extend(q.query_map([source], |r| r.get::<_, i64>(0))?.collect::<rusqlite::Result<Vec<_>>>()?);
         conn.prepare_cached("DELETE FROM source_metric WHERE source_id = ?1")?.execute([source])?;
     }
     metrics.sort_unstable();
     metrics.dedup();
+    let mut still = conn.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM source_metric sm JOIN metric ON metric.id = sm.metric_id \
+         WHERE sm.metric_id = ?1 AND sm.unit IS metric.unit)",
+    )?;
     for id in metrics {
-        settle(conn, id)?;
+        if !still.query_row([id], |r| r.get::<_, bool>(0))? {
+            settle(conn, id)?;
+        }
     }
     Ok(())
 }
