@@ -78,36 +78,52 @@ pub fn unit_from_name(name: &str) -> Option<&'static str> {
 /// `None` for a unit reckon does not know. Every spelling of micro (`us`,
 /// `µs` with the micro sign or the Greek mu) is accepted.
 pub fn unit_scale(unit: &str) -> Option<(&'static str, f64)> {
-    Some(match unit {
-        "ns" => ("time", 1e-9),
-        "us" | "µs" | "μs" => ("time", 1e-6),
-        "ms" => ("time", 1e-3),
-        "s" | "sec" => ("time", 1.0),
-        "min" => ("time", 60.0),
-        "h" => ("time", 3600.0),
-        "tok/s" | "tokens/s" => ("token rate", 1.0),
-        "req/s" | "requests/s" => ("request rate", 1.0),
-        "req/min" | "requests/min" => ("request rate", 1.0 / 60.0),
-        "B" => ("bytes", 1.0),
-        "KB" => ("bytes", 1e3),
-        "MB" => ("bytes", 1e6),
-        "GB" => ("bytes", 1e9),
-        "KiB" => ("bytes", 1024.0),
-        "MiB" => ("bytes", 1048576.0),
-        "GiB" => ("bytes", 1073741824.0),
-        // Byte rates, as gbench's `bytes_per_second` and nvbench's
-        // `global_mem_bw` are kept (B/s).
-        "B/s" => ("byte rate", 1.0),
-        "KB/s" => ("byte rate", 1e3),
-        "MB/s" => ("byte rate", 1e6),
-        "GB/s" => ("byte rate", 1e9),
-        "TB/s" => ("byte rate", 1e12),
-        "KiB/s" => ("byte rate", 1024.0),
-        "MiB/s" => ("byte rate", 1048576.0),
-        "GiB/s" => ("byte rate", 1073741824.0),
-        _ => return None,
-    })
+    UNITS.iter().find(|(name, _, _)| *name == unit).map(|(_, dimension, size)| (*dimension, *size))
 }
+
+/// The units of a dimension (`time`: ns, us, µs, …, h), every spelling,
+/// with their sizes in its base unit.
+pub fn units_of(dimension: &str) -> impl Iterator<Item = (&'static str, f64)> + '_ {
+    UNITS.iter().filter(move |(_, d, _)| *d == dimension).map(|(name, _, size)| (*name, *size))
+}
+
+/// Every unit reckon knows: its spelling, what it measures, and its size in
+/// that dimension's base unit. Every spelling of micro (`us`, `µs` with the
+/// micro sign or the Greek mu) is one.
+const UNITS: [(&str, &str, f64); 30] = [
+    ("ns", "time", 1e-9),
+    ("us", "time", 1e-6),
+    ("µs", "time", 1e-6),
+    ("μs", "time", 1e-6),
+    ("ms", "time", 1e-3),
+    ("s", "time", 1.0),
+    ("sec", "time", 1.0),
+    ("min", "time", 60.0),
+    ("h", "time", 3600.0),
+    ("tok/s", "token rate", 1.0),
+    ("tokens/s", "token rate", 1.0),
+    ("req/s", "request rate", 1.0),
+    ("requests/s", "request rate", 1.0),
+    ("req/min", "request rate", 1.0 / 60.0),
+    ("requests/min", "request rate", 1.0 / 60.0),
+    ("B", "bytes", 1.0),
+    ("KB", "bytes", 1e3),
+    ("MB", "bytes", 1e6),
+    ("GB", "bytes", 1e9),
+    ("KiB", "bytes", 1024.0),
+    ("MiB", "bytes", 1048576.0),
+    ("GiB", "bytes", 1073741824.0),
+    // Byte rates, as gbench's `bytes_per_second` and nvbench's
+    // `global_mem_bw` are kept (B/s).
+    ("B/s", "byte rate", 1.0),
+    ("KB/s", "byte rate", 1e3),
+    ("MB/s", "byte rate", 1e6),
+    ("GB/s", "byte rate", 1e9),
+    ("TB/s", "byte rate", 1e12),
+    ("KiB/s", "byte rate", 1024.0),
+    ("MiB/s", "byte rate", 1048576.0),
+    ("GiB/s", "byte rate", 1073741824.0),
+];
 
 /// A rate written at the start of `text` (`MB/s`, `img/s`): a word, a
 /// slash and a word, ending there.

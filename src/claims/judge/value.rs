@@ -350,7 +350,13 @@ impl Judge<'_, '_> {
         if dim != "time" || !factor.is_finite() || factor <= 0.0 {
             return None;
         }
-        for (unit, f) in [("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)] {
+        // The slips of a thousand: units of a second or less, each size once.
+        let mut sizes = Vec::new();
+        for (unit, f) in crate::metric::units_of("time").filter(|(_, f)| *f <= 1.0) {
+            if sizes.contains(&f) {
+                continue;
+            }
+            sizes.push(f);
             let implied = f / fs;
             if unit != stored && (factor / implied - 1.0).abs() < 0.5 {
                 return Some(format!(
