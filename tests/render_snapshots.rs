@@ -16,7 +16,8 @@ use std::path::Path;
 use reckon::config::Config;
 use reckon::doc;
 use reckon::query::Dataset;
-use reckon::render::{self, plot, Args, Context, Rendered};
+use reckon::doc::RegionSpec;
+use reckon::render::{self, plot, Context, Rendered};
 use reckon::store::Store;
 
 /// Both sweeps: `log` is 2026-11-20, `jsonl` 2026-11-29.
@@ -24,11 +25,11 @@ fn both() -> Store {
     common::scenario_store(&["log", "jsonl"])
 }
 
-/// The arguments of `<!-- reckon:KIND ARGS -->`, parsed as a document would be.
-fn args(kind: &str, text: &str) -> Args {
+/// The spec of `<!-- reckon:KIND ARGS -->`, parsed as a document would be.
+fn spec(kind: &str, text: &str) -> RegionSpec {
     let src = format!("<!-- reckon:{kind} {text} -->\n<!-- /reckon:{kind} -->\n");
     let d = doc::parse(Path::new("t.md"), &src).expect("the directive parses");
-    Args::new(d.regions[0].args.iter().map(|a| (a.key.clone(), a.value.clone())).collect())
+    d.regions.into_iter().next().expect("one region").spec.unwrap_or_else(|e| panic!("{kind} {text}: {e}"))
 }
 
 fn render_with(store: &Store, kind: &str, text: &str) -> Rendered {
@@ -37,7 +38,7 @@ fn render_with(store: &Store, kind: &str, text: &str) -> Rendered {
     let cfg = Config::defaults(Path::new("/nonexistent-reckon-root"));
     let settings = reckon::review::render_settings(&cfg);
     let ctx = Context { dataset: &dataset, store, settings: &settings, doc_dir: dir };
-    render::render(&ctx, kind, &args(kind, text)).unwrap_or_else(|e| panic!("{kind} {text}: {e}"))
+    render::render(&ctx, &spec(kind, text)).unwrap_or_else(|e| panic!("{kind} {text}: {e}"))
 }
 
 fn content(kind: &str, text: &str) -> String {

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::claims::judge::ClaimReport;
 use crate::config::Config;
-use crate::doc::Kind;
-use crate::query::{Dataset, Filter};
+use crate::doc::{Kind, RegionSpec};
+use crate::query::Dataset;
 use crate::render::plot;
 use crate::review::diff::unified;
 use crate::review::document::{self, DocReview};
@@ -112,12 +112,13 @@ pub(super) fn expect_documents(dataset: &Dataset, cwd: &Path, docs: &[PathBuf]) 
         }
         let Ok(doc) = crate::doc::parse(&path, &text) else { return Ok(()) };
         for region in &doc.regions {
-            let filter = match region.kind {
-                Kind::Table | Kind::Value | Kind::Plot if region.arg("as_of").is_none() => {
-                    region.arg("where").and_then(|a| Filter::parse(&a.value).ok())
-                }
+            let selection = match &region.spec {
+                Ok(RegionSpec::Table(s)) => Some(&s.selection),
+                Ok(RegionSpec::Value(s)) => Some(&s.selection),
+                Ok(RegionSpec::Plot(s)) => Some(&s.selection),
                 _ => None,
             };
+            let filter = selection.filter(|s| s.as_of.is_none()).and_then(|s| s.filter.as_ref()).map(|f| f.value.clone());
             let Some(filter) = filter else { return Ok(()) };
             filters.push(filter);
         }

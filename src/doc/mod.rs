@@ -20,6 +20,7 @@
 mod directive;
 mod note;
 pub mod notebook;
+pub mod spec;
 mod splice;
 pub mod write;
 
@@ -34,6 +35,7 @@ use crate::{Error, Result};
 
 pub use directive::Arg;
 pub use note::{status_note, Alert};
+pub use spec::{Given, RegionError, RegionSpec};
 pub use splice::digest;
 pub use write::write_atomic;
 
@@ -171,10 +173,13 @@ pub struct Statement {
 pub struct Region {
     /// What the region holds.
     pub kind: Kind,
-    /// The opening directive's `key=value` arguments, in the order written.
-    /// Which names are valid is for the caller to check (see [`Region::arg`]
-    /// and [`Document::error_at`]).
+    /// The opening directive's `key=value` arguments as written, in order;
+    /// what they mean is [`Region::spec`].
     pub args: Vec<Arg>,
+    /// The arguments read for the region's kind, or what is wrong with
+    /// them: a region whose arguments are wrong is still a region, reported
+    /// in its place when it is evaluated.
+    pub spec: Result<RegionSpec, RegionError>,
     /// For claims: the statement after the arguments. `None` for other kinds.
     pub statement: Option<Statement>,
     /// Byte range of the opening marker, `<!--` to `-->`.
@@ -210,6 +215,15 @@ pub struct Detached {
 }
 
 impl Region {
+    /// A claim's arguments (`None` for other kinds, and for a claim without
+    /// an id, which [`parse`] refuses).
+    pub fn claim(&self) -> Option<&spec::ClaimSpec> {
+        match &self.spec {
+            Ok(RegionSpec::Claim(c)) => Some(c),
+            _ => None,
+        }
+    }
+
     /// The argument named `key`, if the opening directive has it.
     pub fn arg(&self, key: &str) -> Option<&Arg> {
         self.args.iter().find(|a| a.key == key)
@@ -346,9 +360,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                 let edited_by_hand =
                     splice::edited_by_hand(o.kind, &text[content.clone()], &prefix, c.digest.as_deref());
                 let (line, col) = lines.line_col(open_span.start);
+                let spec = spec::parse(o.kind, &o.args);
                 regions.push(Region {
                     kind: o.kind,
                     args: o.args,
+                    spec,
                     statement: o.statement,
                     open: open_span,
                     content,
@@ -381,10 +397,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
 fn check_claim_ids(path: &Path, text: &str, regions: &[Region]) -> Result<()> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for region in regions.iter().filter(|r| r.kind == Kind::Claim) {
-        let Some(id) = region.arg("id") else {
-            let msg = "the claim has no id; write `<!-- reckon:claim id=NAME statement -->` \
-                       (the id names the claim in reports and its history)";
-            return Err(error_at(path, text, region.open.start, msg));
+        let id = match &region.spec {
+            Ok(RegionSpec::Claim(c)) => &c.id,
+            Ok(_) => continue,
+            Err(e) => return Err(error_at(path, text, e.at.as_ref().map_or(region.open.start, |a| a.start), &e.msg)),
         };
         if let Some(first_line) = seen.insert(&id.value, region.line) {
             let msg = format!(
@@ -392,7 +408,8 @@ fn check_claim_ids(path: &Path, text: &str, regions: &[Region]) -> Result<()> {
                  give each claim its own id",
                 id.value
             );
-            return Err(error_at(path, text, id.value_span.start, msg));
+            let at = region.arg("id").map_or(id.span.start, |a| a.value_span.start);
+            return Err(error_at(path, text, at, msg));
         }
     }
     Ok(())

@@ -406,7 +406,7 @@ pub(crate) fn detach_inline_claims(text: &str, regions: &mut [super::Region]) {
         let block_end = paragraph_end(text, blocks, &claim_lines, anchor);
         let notes = notes_after(text, block_end);
         let at = notes.last().map_or(block_end, |(_, r)| r.end);
-        let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
+        let id = region.claim().map(|c| c.id.value.clone()).unwrap_or_default();
         let note = notes.into_iter().find(|(n, _)| *n == id).map(|(_, r)| r);
         region.edited_by_hand = match (&region.digest, &note) {
             (None, _) => false,

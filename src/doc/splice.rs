@@ -211,7 +211,7 @@ impl Document {
     /// The note an inline claim gets for `replacement` (see
     /// [`Document::content_for`]), naming its claim.
     fn detached_note_for(region: &super::Region, replacement: &str) -> Option<String> {
-        let id = region.arg("id").map_or("", |a| a.value.as_str());
+        let id = region.claim().map_or("", |c| c.id.value.as_str());
         note::normalize_note(replacement).map(|n| note::detached_note(&n, id))
     }
 

@@ -9,6 +9,7 @@
 //! table's columns or its rows.
 
 use super::{Context, RegionError};
+use crate::doc::Given;
 use std::collections::BTreeMap;
 
 use crate::claims::judge::{Judge, Settings, Standings};
@@ -36,15 +37,20 @@ pub(super) struct Marks {
 
 /// The marks of `pivot`'s cells (its runs read under `filter`); `None` when
 /// the metric has no better direction.
-pub(super) fn marks(ctx: &Context, pivot: &Pivot, filter: Filter) -> Result<Option<Marks>, RegionError> {
+pub(super) fn marks(
+    ctx: &Context,
+    pivot: &Pivot,
+    filter: Filter,
+    highlight: Option<&Given<bool>>,
+) -> Result<Option<Marks>, RegionError> {
     if pivot.metric.direction == Direction::Neutral {
         return Ok(None);
     }
     let series = &ctx.settings.series;
     let params: Vec<&String> = pivot.row_params.iter().chain(&pivot.col_params).collect();
     let Some(at) = params.iter().position(|p| *p == series) else {
-        return Err(RegionError::new(
-            Some("highlight"),
+        return Err(RegionError::near(
+            highlight,
             format!(
                 "highlight=best marks the best of the series (`{series}`) at each point, and this table has no \
                  `{series}` in its rows or columns; add `cols={series}` (or `rows=`), or drop highlight=best"
@@ -57,7 +63,7 @@ pub(super) fn marks(ctx: &Context, pivot: &Pivot, filter: Filter) -> Result<Opti
         Settings { series: series.clone(), margins: ctx.settings.margins.clone(), supersede: ctx.settings.supersede };
     let standings = Judge::new(ctx.dataset, &settings)
         .beats_others(&pivot.metric.name, &point_params, filter)
-        .map_err(|e| RegionError::new(Some("highlight"), format!("highlight=best: {e}")))?;
+        .map_err(|e| RegionError::near(highlight, format!("highlight=best: {e}")))?;
     Ok(Some(layout(pivot, at, &standings)))
 }
 

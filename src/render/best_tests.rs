@@ -11,7 +11,7 @@ use proptest::test_runner::{Config, RngSeed};
 use crate::claims::judge::{Judge, Settings as Judging, Supersede};
 use crate::claims::{lang, Verdict};
 use crate::query::Dataset;
-use crate::render::{Args, Context, Settings};
+use crate::render::{Context, Settings};
 use crate::run::{RawRun, Value};
 use crate::store::{builder, Store};
 
@@ -59,8 +59,11 @@ fn settings() -> Settings {
 fn table(dataset: &Dataset, store: &Store, args: &str) -> Result<String, String> {
     let settings = settings();
     let ctx = Context { dataset, store, settings: &settings, doc_dir: std::path::Path::new(".") };
-    let pairs = args.split_whitespace().map(|p| p.split_once('=').unwrap()).map(|(k, v)| (k.into(), v.into()));
-    super::super::table::render(&ctx, &Args::new(pairs.collect())).map(|r| r.content).map_err(|e| e.to_string())
+    let spec = match crate::doc::spec::try_read_one(&format!("table {args}")).map_err(|e| e.to_string())? {
+        crate::doc::RegionSpec::Table(spec) => spec,
+        other => panic!("not a table: {other:?}"),
+    };
+    super::super::table::render(&ctx, &spec).map(|r| r.content).map_err(|e| e.to_string())
 }
 
 /// How a table marked each cell: (series, point) → (bold, ≈). Reads

@@ -3,7 +3,6 @@
 //! returns the region's new content (and, for plots, the files to write
 //! beside the document). Output is deterministic to the byte.
 
-pub mod args;
 mod best;
 pub mod plot;
 pub mod sql;
@@ -14,12 +13,13 @@ pub mod value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub use args::{Args, RegionError};
+pub use crate::doc::RegionError;
 
 use crate::metric::Margins;
-use crate::query::{Agg, Dataset, NumberFormat};
+use crate::doc::spec::{DiffSpec, Given, PlotKind, PlotSpec, Selection};
+use crate::doc::RegionSpec;
+use crate::query::{Agg, Dataset};
 use crate::store::Store;
-use crate::syntax::{Literal, Op};
 
 /// What a renderer needs: the data, the project's settings and where the
 /// document lives.
@@ -97,75 +97,52 @@ pub struct TracedPoint {
     pub runs: Vec<i64>,
 }
 
-/// Renders one region of kind `kind` from its arguments.
-pub fn render(ctx: &Context, kind: &str, args: &Args) -> Result<Rendered, RegionError> {
-    let rendered = match kind {
-        "table" => table::render(ctx, args)?,
-        "value" => value::render(ctx, args)?,
-        "plot" => plot_region(ctx, args)?,
-        "sql" => sql::render(ctx, args)?,
-        "template" => template::render(ctx, args)?,
-        "diff" => diff_region(ctx, args)?,
-        other => return Err(RegionError::new(None, format!("`{other}` regions are not rendered"))),
-    };
-    Ok(rendered)
+/// Renders one region from its spec.
+pub fn render(ctx: &Context, spec: &RegionSpec) -> Result<Rendered, RegionError> {
+    render_in(ctx, spec, None)
 }
 
-/// `digits=N` as a number format (default: up to 6 significant digits).
-pub(crate) fn number_format(args: &Args) -> Result<NumberFormat, RegionError> {
-    let precision = args.usize("digits")?;
-    if let Some(d) = precision.filter(|&d| d > crate::query::MAX_DIGITS) {
-        return Err(RegionError::new(
-            Some("digits"),
-            format!("digits={d}: at most {} digits after the point are written", crate::query::MAX_DIGITS),
-        ));
-    }
-    Ok(NumberFormat { precision })
-}
-
-/// The date of an `as_of=` argument: a sweep date, `YYYY-MM-DD`.
-pub fn as_of_date(value: &str) -> Result<String, String> {
-    let v = value.trim();
-    if chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d").is_ok() && v.len() == 10 {
-        Ok(v.to_string())
-    } else {
-        Err(format!(
-            "as_of=`{}`: expected a sweep date, YYYY-MM-DD (e.g. as_of=2026-11-20)",
-            crate::syntax::excerpt(value)
-        ))
+/// [`render`] of a region of the document named `doc_stem` (its file name
+/// without the extension): a plot without `file=` is named after the
+/// document too, so two documents in one folder plotting the same metric
+/// do not share (and fight over) a file.
+pub fn render_in(ctx: &Context, spec: &RegionSpec, doc_stem: Option<&str>) -> Result<Rendered, RegionError> {
+    match spec {
+        RegionSpec::Table(s) => table::render(ctx, s),
+        RegionSpec::Value(s) => value::render(ctx, s),
+        RegionSpec::Plot(s) => plot_region(ctx, s, doc_stem),
+        RegionSpec::Sql(s) => sql::render(ctx, s),
+        RegionSpec::Template(s) => template::render(ctx, s),
+        RegionSpec::Diff(s) => diff_region(ctx, s),
+        RegionSpec::Claim(_) => Err(RegionError::region("`claim` regions are not rendered")),
     }
 }
 
-/// The filter of a region: `where=` (the query filter language), and
-/// `as_of=DATE`, which pins the region to the data of that sweep and
-/// earlier: each cell's newest sweep on or before it.
-pub(crate) fn region_filter(ctx: &Context, args: &Args) -> Result<crate::query::Filter, RegionError> {
-    filter_of(ctx.dataset, args)
-}
-
-/// [`region_filter`] over a dataset: what the report lists as a region's runs.
-pub(crate) fn filter_of(dataset: &Dataset, args: &Args) -> Result<crate::query::Filter, RegionError> {
-    let mut filter = match args.get("where") {
-        Some(text) => crate::query::Filter::parse(text).map_err(|e| RegionError::new(Some("where"), format!("{e}")))?,
-        None => crate::query::Filter::all(),
-    };
-    if let Some(value) = args.get("as_of") {
-        let date = as_of_date(value).map_err(|msg| RegionError::new(Some("as_of"), msg))?;
-        let pin = crate::query::Filter::compare("date", Op::Le, Literal::Text(date));
-        filter = filter.and(pin);
-    }
-    dataset.check_filter(&filter).map_err(|e| RegionError::new(Some("where"), e.to_string()))?;
+/// The filter of a region's [`Selection`], checked against the data (an
+/// unknown param is reported at `where=`).
+pub(crate) fn region_filter(ctx: &Context, selection: &Selection) -> Result<crate::query::Filter, RegionError> {
+    let filter = selection.combined();
+    ctx.dataset.check_filter(&filter).map_err(|e| RegionError::near(selection.filter.as_ref(), e.to_string()))?;
     Ok(filter)
 }
 
-/// Checks the params the arguments `keys` name (comma-separated lists) before
-/// a query runs, so an unknown one is reported at its own argument: the
-/// query would report it too, but the renderer could only point at `metric=`.
-pub(crate) fn check_params(ctx: &Context, args: &Args, keys: &[&str]) -> Result<(), RegionError> {
-    for key in keys {
-        for param in args.list(key) {
-            ctx.dataset.check_param(&param, key).map_err(|e| RegionError::new(Some(key), e.to_string()))?;
-        }
+/// Checks the params a list argument (`rows=a,b`) names before a query
+/// runs, so an unknown one is reported at its own argument: the query
+/// would report it too, but the renderer could only point at `metric=`.
+pub(crate) fn check_list(ctx: &Context, given: Option<&Given<Vec<String>>>, key: &str) -> Result<(), RegionError> {
+    let Some(given) = given else { return Ok(()) };
+    for param in &given.value {
+        ctx.dataset.check_param(param, key).map_err(|e| RegionError::at(given, e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// [`check_list`] for an argument naming one param (`x=`, `max_over=`):
+/// each comma-separated part is checked as a name, as it always was.
+pub(crate) fn check_names(ctx: &Context, given: Option<&Given<String>>, key: &str) -> Result<(), RegionError> {
+    let Some(given) = given else { return Ok(()) };
+    for param in given.value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        ctx.dataset.check_param(param, key).map_err(|e| RegionError::at(given, e.to_string()))?;
     }
     Ok(())
 }
@@ -174,50 +151,57 @@ pub(crate) fn check_params(ctx: &Context, args: &Args, keys: &[&str]) -> Result<
 /// whose runs lie at several values of a param it does not pin is refused,
 /// naming the param, its values, and `where=` to pin it or `add` (the
 /// region's own arguments) to lay it out by.
-fn one_point_per_cell(ctx: &Context, pivot: &crate::query::Pivot, add: &str) -> Result<(), RegionError> {
+fn one_point_per_cell(
+    ctx: &Context,
+    pivot: &crate::query::Pivot,
+    metric: Option<&Given<String>>,
+    add: &str,
+) -> Result<(), RegionError> {
     match ctx.dataset.pooled(pivot) {
-        Some(pooled) => Err(RegionError::new(Some("metric"), pooled.message("`where=\"{param} = …\"`", add))),
+        Some(pooled) => Err(RegionError::near(metric, pooled.message("`where=\"{param} = …\"`", add))),
         None => Ok(()),
     }
 }
 
-fn plot_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
-    args.allow(&["metric", "x", "series", "where", "as_of", "agg", "kind", "log", "file", "title"])?;
-    check_params(ctx, args, &["x", "series"])?;
-    let metric = args.required("metric")?;
-    let x = args.required("x")?;
-    let series = args.get("series").unwrap_or(&ctx.settings.series).to_string();
+fn plot_region(ctx: &Context, spec: &PlotSpec, doc_stem: Option<&str>) -> Result<Rendered, RegionError> {
+    check_names(ctx, Some(&spec.x), "x")?;
+    check_names(ctx, spec.series.as_ref(), "series")?;
+    let (metric, x) = (spec.metric.value.as_str(), spec.x.value.as_str());
+    let series = spec.series.as_ref().map_or(&ctx.settings.series, |s| &s.value).clone();
     let mut q = crate::query::Query::new(metric);
     q.rows = vec![x.to_string()];
     // Plotting against the series param itself (a bar per config) needs no columns.
     q.cols = if ctx.dataset.has_param(&series) && series != x { vec![series.clone()] } else { vec![] };
-    q.filter = region_filter(ctx, args)?;
-    if let Some(a) = args.get("agg") {
-        q.agg = crate::query::Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
+    q.filter = region_filter(ctx, &spec.selection)?;
+    if let Some(a) = &spec.agg {
+        q.agg = a.value;
     }
-    let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-    one_point_per_cell(ctx, &pivot, "`x=` or `series=`")?;
-    let (kind, log_x, log_y) = chart_shape(args)?;
+    let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(&spec.metric, e.to_string()))?;
+    one_point_per_cell(ctx, &pivot, Some(&spec.metric), "`x=` or `series=`")?;
+    let kind = match spec.kind {
+        PlotKind::Line => plot::ChartKind::Line,
+        PlotKind::Bar => plot::ChartKind::Bar,
+    };
     let numeric_x = pivot.rows.iter().all(|r| r[0].as_f64().is_some());
     let kind = if numeric_x { kind } else { plot::ChartKind::Bar };
     let unit = pivot.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
-    let title = args.get("title").map_or_else(|| format!("{metric} by {x}"), str::to_string);
+    let title = spec.title.as_ref().map_or_else(|| format!("{metric} by {x}"), |t| t.value.clone());
     let chart = plot::Chart {
         kind,
         title: title.clone(),
         x_label: x.to_string(),
         y_label: format!("{metric}{unit}"),
-        log_x: log_x && kind == plot::ChartKind::Line,
-        log_y,
+        log_x: spec.log_x && kind == plot::ChartKind::Line,
+        log_y: spec.log_y,
         series: chart_series(&pivot, kind),
         categories: pivot.rows.iter().map(|r| r[0].to_string()).collect(),
     };
-    let (svg, marks) = plot::draw(&chart).map_err(|e| RegionError::new(None, e.to_string()))?;
+    let (svg, marks) = plot::draw(&chart).map_err(|e| RegionError::region(e.to_string()))?;
     let trace = plot_trace(&pivot, &chart, &marks);
-    let file = plot_file(args, metric, x)?;
+    let file = plot_file(spec, doc_stem)?;
     let target = if file.contains(' ') { format!("<{file}>") } else { file.clone() };
     let content = format!("![{}]({target}){}", crate::escape::markdown(&title), error_bars_note(&pivot));
-    let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::new(Some("file"), msg))?;
+    let path = plot_path(ctx.doc_dir, &file).map_err(|msg| RegionError::near(spec.file.as_ref(), msg))?;
     Ok(Rendered { content, files: vec![(path, svg)], trace })
 }
 
@@ -256,13 +240,16 @@ pub(crate) fn sorted(runs: &[i64]) -> Vec<i64> {
 /// A plot's `file=` (or its default name), checked: a relative path ending
 /// in `.svg`, without `..`, of characters a markdown link destination
 /// holds without escaping (the title is escaped as markdown text).
-fn plot_file(args: &Args, metric: &str, x: &str) -> Result<String, RegionError> {
+fn plot_file(spec: &PlotSpec, doc_stem: Option<&str>) -> Result<String, RegionError> {
     let allowed = |c: char| c.is_alphanumeric() || " ._-/+=,@~".contains(c);
-    let file = match args.get("file") {
-        Some(f) => f.to_string(),
+    let (metric, x) = (&spec.metric.value, &spec.x.value);
+    let file = match (&spec.file, doc_stem) {
+        (Some(f), _) => f.value.clone(),
+        // Named after the document, checked as a name written in it.
+        (None, Some(stem)) => format!("{stem}-{metric}-by-{x}.svg"),
         // Names written in the document; a character a file name here may
         // not hold becomes `_`.
-        None => format!("{metric}-by-{x}.svg").chars().map(|c| if allowed(c) { c } else { '_' }).collect(),
+        (None, None) => format!("{metric}-by-{x}.svg").chars().map(|c| if allowed(c) { c } else { '_' }).collect(),
     };
     // `rsplit_once`, not `Path::extension`: `.svg` alone is a name ending
     // in .svg, and the check stays case-sensitive as it always was.
@@ -270,14 +257,14 @@ fn plot_file(args: &Args, metric: &str, x: &str) -> Result<String, RegionError> 
         || file.contains("..")
         || Path::new(&file).is_absolute()
     {
-        return Err(RegionError::new(
-            Some("file"),
+        return Err(RegionError::near(
+            spec.file.as_ref(),
             format!("file=`{file}`: expected a relative path ending in .svg, inside the document's folder"),
         ));
     }
     if let Some(bad) = file.chars().find(|c| !allowed(*c)) {
-        return Err(RegionError::new(
-            Some("file"),
+        return Err(RegionError::near(
+            spec.file.as_ref(),
             format!(
                 "file=`{file}`: {bad:?} cannot be in a plot's file name; use letters, digits, spaces and \
                  . _ - / + = , @ ~"
@@ -285,34 +272,6 @@ fn plot_file(args: &Args, metric: &str, x: &str) -> Result<String, RegionError> 
         ));
     }
     Ok(file)
-}
-
-/// `kind=` and `log=` of a plot: the chart kind, and which axes are
-/// logarithmic.
-fn chart_shape(args: &Args) -> Result<(plot::ChartKind, bool, bool), RegionError> {
-    let kind = match args.get("kind").unwrap_or("line") {
-        "line" => plot::ChartKind::Line,
-        "bar" => plot::ChartKind::Bar,
-        other => {
-            return Err(RegionError::new(
-                Some("kind"),
-                format!("kind=`{}`: expected `line` or `bar`", crate::syntax::excerpt(other)),
-            ))
-        }
-    };
-    let (log_x, log_y) = match args.get("log").unwrap_or("") {
-        "" | "none" => (false, false),
-        "x" => (true, false),
-        "y" => (false, true),
-        "xy" | "both" => (true, true),
-        other => {
-            return Err(RegionError::new(
-                Some("log"),
-                format!("log=`{}`: expected `x`, `y` or `xy`", crate::syntax::excerpt(other)),
-            ))
-        }
-    };
-    Ok((kind, log_x, log_y))
 }
 
 /// A plot series per column of the pivot: its points and, where a point
@@ -414,33 +373,25 @@ fn plot_path(doc_dir: &Path, file: &str) -> Result<PathBuf, String> {
 
 /// `diff` regions: what moved between two sweeps (`reckon diff` as a living
 /// section), as markdown.
-fn diff_region(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
-    args.allow(&["metric", "from", "to", "where", "by", "only", "digits"])?;
-    check_params(ctx, args, &["by"])?;
-    for m in args.list("metric") {
-        ctx.dataset.metric_info(&m).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+fn diff_region(ctx: &Context, spec: &DiffSpec) -> Result<Rendered, RegionError> {
+    check_list(ctx, spec.by.as_ref(), "by")?;
+    let metrics = spec.metrics.as_ref().map(|m| m.value.clone()).unwrap_or_default();
+    for m in &metrics {
+        ctx.dataset.metric_info(m).map_err(|e| RegionError::near(spec.metrics.as_ref(), e.to_string()))?;
     }
-    let filter = region_filter(ctx, args)?;
-    let listing = match args.get("only") {
-        None => crate::sweep_diff::Listing::Changed,
-        Some("moved") => crate::sweep_diff::Listing::BeyondNoise,
-        Some(v) => {
-            return Err(RegionError::new(
-                Some("only"),
-                format!("only=`{}`: expected `moved`", crate::syntax::excerpt(v)),
-            ))
-        }
-    };
+    let filter = region_filter(ctx, &spec.selection)?;
+    let listing =
+        if spec.only_moved { crate::sweep_diff::Listing::BeyondNoise } else { crate::sweep_diff::Listing::Changed };
     let opts = crate::sweep_diff::Options {
-        from: args.get("from").map(str::to_string),
-        to: args.get("to").map(str::to_string),
-        metrics: args.list("metric"),
+        from: spec.from.as_ref().map(|g| g.value.clone()),
+        to: spec.to.as_ref().map(|g| g.value.clone()),
+        metrics,
         filter: (!filter.is_all()).then_some(filter),
-        by: args.list("by"),
+        by: spec.by.as_ref().map(|g| g.value.clone()).unwrap_or_default(),
     };
-    let which = if args.get("from").is_some() { "from" } else { "to" };
+    let which = if spec.from.is_some() { spec.from.as_ref() } else { spec.to.as_ref() };
     let diff = crate::sweep_diff::compute(ctx.dataset, &ctx.settings.margins, &opts)
-        .map_err(|e| RegionError::new(Some(which), e.to_string()))?;
-    let content = diff.to_markdown(listing, args.usize("digits")?);
+        .map_err(|e| RegionError::near(which, e.to_string()))?;
+    let content = diff.to_markdown(listing, spec.digits);
     Ok(Rendered::text(content.trim_end_matches('\n').to_string()))
 }

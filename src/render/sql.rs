@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 
-use super::{number_format, Args, Context, RegionError, Rendered};
+use super::{Context, RegionError, Rendered};
+use crate::doc::spec::SqlSpec;
 use crate::query::markdown_table;
 
 /// The most rows a region's table may have.
@@ -191,8 +192,8 @@ fn describe(action: &AuthAction<'_>) -> String {
     }
 }
 
-pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
-    render_on(ctx.store.connection(), ctx.settings, args, &Stop::never())
+pub fn render(ctx: &Context, spec: &SqlSpec) -> Result<Rendered, RegionError> {
+    render_on(ctx.store.connection(), ctx.settings, spec, &Stop::never())
 }
 
 /// When to give up on a query besides its time budget: another region
@@ -223,17 +224,11 @@ impl Stop {
 pub fn render_on(
     conn: &rusqlite::Connection,
     settings: &super::Settings,
-    args: &Args,
+    spec: &SqlSpec,
     stop: &Stop,
 ) -> Result<Rendered, RegionError> {
-    args.allow(&["query", "digits", "as_of"])?;
-    let sql = args.required("query")?;
-    let fmt = number_format(args)?;
-    let as_of = match args.get("as_of") {
-        Some(value) => Some(super::as_of_date(value).map_err(|msg| RegionError::new(Some("as_of"), msg))?),
-        None => None,
-    };
-    let err = |e: rusqlite::Error| RegionError::new(Some("query"), format!("SQL: {e}"));
+    let fmt = spec.format;
+    let err = |e: rusqlite::Error| RegionError::at(&spec.query, format!("SQL: {e}"));
 
     // The first refused action, to say what was refused rather than
     // SQLite's "not authorized".
@@ -254,7 +249,7 @@ pub fn render_on(
     // Checked every 10,000 virtual machine steps; returning true interrupts.
     let asked = stop.clone();
     conn.progress_handler(10_000, Some(move || Instant::now() > deadline || asked.now()));
-    let result = run(conn, sql, &fmt, as_of.as_deref());
+    let result = run(conn, spec, &fmt);
     conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
     conn.progress_handler(0, None::<fn() -> bool>);
 
@@ -262,19 +257,19 @@ pub fn render_on(
         Ok(r) => Ok(r),
         Err(Failure::Sql(e)) => {
             if let Some(what) = refused.lock().ok().and_then(|r| r.clone()) {
-                return Err(RegionError::new(
-                    Some("query"),
+                return Err(RegionError::at(
+                    &spec.query,
                     format!("SQL regions may only read reckon's database; {what} is not allowed"),
                 ));
             }
             let interrupted = matches!(&e, rusqlite::Error::SqliteFailure(f, _)
                 if f.code == rusqlite::ErrorCode::OperationInterrupted);
             if interrupted && stop.now() {
-                return Err(RegionError::new(Some("query"), "the query was stopped: another region failed first"));
+                return Err(RegionError::at(&spec.query, "the query was stopped: another region failed first"));
             }
             if interrupted {
-                return Err(RegionError::new(
-                    Some("query"),
+                return Err(RegionError::at(
+                    &spec.query,
                     format!(
                         "the query ran longer than {}s and was stopped; simplify it, or raise `sql_seconds` under \
                          [limits] in reckon.toml",
@@ -299,19 +294,15 @@ impl From<rusqlite::Error> for Failure {
     }
 }
 
-fn run(
-    conn: &rusqlite::Connection,
-    sql: &str,
-    fmt: &crate::query::NumberFormat,
-    as_of: Option<&str>,
-) -> Result<Rendered, Failure> {
-    let mut stmt = conn.prepare(sql)?;
+fn run(conn: &rusqlite::Connection, spec: &SqlSpec, fmt: &crate::query::NumberFormat) -> Result<Rendered, Failure> {
+    let mut stmt = conn.prepare(&spec.query.value)?;
     // reckon cannot pin arbitrary SQL to a sweep by itself: `as_of=` binds
     // `:as_of`, which the query must use (a pin it ignored would be a lie).
-    if let Some(date) = as_of {
+    if let Some(as_of) = &spec.as_of {
+        let date = as_of.value.as_str();
         let Some(index) = stmt.parameter_index(":as_of")? else {
-            return Err(Failure::Region(RegionError::new(
-                Some("as_of"),
+            return Err(Failure::Region(RegionError::at(
+                as_of,
                 "as_of= on an sql region binds `:as_of`; use it in the query, e.g. \
                  `WHERE substr(r.time, 1, 10) <= :as_of`",
             )));
@@ -319,20 +310,20 @@ fn run(
         stmt.raw_bind_parameter(index, date)?;
     }
     if !stmt.readonly() {
-        return Err(Failure::Region(RegionError::new(
-            Some("query"),
+        return Err(Failure::Region(RegionError::at(
+            &spec.query,
             "SQL regions may only read (SELECT); this statement would change the database",
         )));
     }
     let header: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
     let n = header.len();
     if n == 0 {
-        return Err(Failure::Region(RegionError::new(
-            Some("query"),
+        return Err(Failure::Region(RegionError::at(
+            &spec.query,
             "the statement returns no columns; a sql region shows the result of a SELECT",
         )));
     }
-    let mut rows = if as_of.is_some() { stmt.raw_query() } else { stmt.query([])? };
+    let mut rows = if spec.as_of.is_some() { stmt.raw_query() } else { stmt.query([])? };
     let mut body: Vec<Vec<String>> = Vec::new();
     let mut numeric = vec![true; n];
     while let Some(row) = rows.next()? {
@@ -356,8 +347,8 @@ fn run(
         }
         body.push(line);
         if body.len() > MAX_ROWS {
-            return Err(Failure::Region(RegionError::new(
-                Some("query"),
+            return Err(Failure::Region(RegionError::at(
+                &spec.query,
                 format!("the query returns more than {MAX_ROWS} rows; add a LIMIT or aggregate"),
             )));
         }
@@ -368,7 +359,8 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::{render_on, Stop};
-    use crate::render::{Args, Settings};
+    use crate::doc::spec::SqlSpec;
+    use crate::render::Settings;
     use crate::store::Store;
 
     fn settings(sql_seconds: f64) -> Settings {
@@ -383,8 +375,11 @@ mod tests {
         }
     }
 
-    fn query(sql: &str) -> Args {
-        Args::new(vec![("query".into(), sql.into())])
+    fn query(sql: &str) -> SqlSpec {
+        match crate::doc::spec::read_one(&format!("sql query=\"{sql}\"")) {
+            crate::doc::RegionSpec::Sql(spec) => spec,
+            other => panic!("not an sql region: {other:?}"),
+        }
     }
 
     /// A query that never ends on its own.

@@ -3,27 +3,11 @@
 //! highlight, ratio columns and an optional provenance caption.
 
 use super::best::Mark;
-use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
+use super::{region_filter, Context, RegionError, Rendered};
+use crate::doc::spec::{Given, Sort, TableMetrics, TableSpec};
 use crate::escape;
 use crate::query::{markdown_rows, Agg, Filter, Key, Pivot, Query};
 use crate::syntax::Literal;
-
-const ARGS: [&str; 14] = [
-    "metric",
-    "metrics",
-    "series",
-    "rows",
-    "cols",
-    "where",
-    "as_of",
-    "agg",
-    "digits",
-    "sort",
-    "highlight",
-    "ratio",
-    "caption",
-    "labels",
-];
 
 /// One table column: its name in the data (a value of the column param, a
 /// metric, `A / B` for a ratio), its heading and per-row values.
@@ -46,51 +30,32 @@ struct Table {
     pivots: Vec<Pivot>,
 }
 
-pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
-    args.allow(&ARGS)?;
-    let fmt = number_format(args)?;
-    let rows = args.list("rows");
-    if rows.is_empty() {
-        return Err(RegionError::new(
-            None,
-            "missing argument `rows=` (the param each table row stands for, e.g. rows=concurrency)",
-        ));
-    }
-    super::check_params(ctx, args, &["rows", "cols"])?;
-    let filter = region_filter(ctx, args)?;
+pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> {
+    let fmt = spec.format;
+    let rows = &spec.rows.value;
+    super::check_list(ctx, Some(&spec.rows), "rows")?;
+    super::check_list(ctx, spec.cols.as_ref(), "cols")?;
+    let filter = region_filter(ctx, &spec.selection)?;
     let judged_filter = filter.clone();
-    let agg = match args.get("agg") {
-        Some(a) => Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?,
-        None => Agg::default(),
+    let agg = spec.agg.as_ref().map_or_else(Agg::default, |a| a.value);
+    let mut table = match &spec.metrics {
+        TableMetrics::One(metric) => one_metric(ctx, spec, metric, filter, agg)?,
+        TableMetrics::Several { metrics, series } => several_metrics(ctx, spec, metrics, series, &filter, agg)?,
     };
-    let mut table = match (args.get("metric"), args.get("metrics")) {
-        (Some(metric), None) => one_metric(ctx, args, metric, &rows, filter, agg)?,
-        (None, Some(_)) => several_metrics(ctx, args, &rows, &filter, agg)?,
-        (Some(_), Some(_)) => {
-            return Err(RegionError::new(
-                Some("metrics"),
-                "give either `metric=` (one metric pivoted) or `metrics=` with `series=` (several metrics of one \
-                 series), not both",
-            ))
-        }
-        (None, None) => {
-            return Err(RegionError::new(None, "missing argument `metric=` (or `metrics=` with `series=`)"))
-        }
-    };
-    add_ratios(ctx, args, &mut table)?;
-    let highlight = highlight(args)?;
-    let order = row_order(ctx, args, &table)?;
+    add_ratios(ctx, spec, &mut table)?;
+    let highlight = spec.highlight.as_ref().is_some_and(|h| h.value);
+    let order = row_order(ctx, spec, &table)?;
     let Table { row_keys, columns, pivots } = &table;
     // The claims' judge decides: `A beats others at P` for each cell.
-    let marks = match (args.get("metric"), pivots.first()) {
-        (Some(_), Some(pivot)) if highlight && agg != Agg::Count => super::best::marks(ctx, pivot, judged_filter)?,
+    let marks = match (&spec.metrics, pivots.first()) {
+        (TableMetrics::One(_), Some(pivot)) if highlight && agg != Agg::Count => super::best::marks(ctx, pivot, judged_filter, spec.highlight.as_ref())?,
         _ => None,
     };
-    one_point_each(ctx, args, pivots)?;
+    one_point_each(ctx, spec, pivots)?;
     let ratio_cols = columns.iter().filter(|c| c.ratio.is_some()).count();
     let compared = columns.len() - ratio_cols;
     let row_params = pivots.first().map_or_else(|| rows.clone(), |p| p.row_params.clone());
-    let mut labels = Labels::parse(ctx, args)?;
+    let mut labels = Labels::parse(ctx, spec.labels.as_ref())?;
     // Names and keys come from logs: escaped, as markdown text; the
     // numbers are reckon's, bold where best.
     let mut header: Vec<String> = row_params.iter().map(|p| escape::markdown(&labels.show(p))).collect();
@@ -111,7 +76,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
     labels.all_used()?;
     let trace = traced_cells(&order, row_keys, columns);
     let mut content = markdown_rows(&header, &right, &body);
-    if args.flag("caption")? {
+    if spec.caption {
         content.push('\n');
         content.push_str(&caption(pivots, agg));
         match &marks {
@@ -144,37 +109,28 @@ fn traced_cells(order: &[usize], row_keys: &[Vec<Key>], columns: &[Column]) -> V
 }
 
 /// Each cell one point, as the marks' judge asks too (`query::points`).
-fn one_point_each(ctx: &Context, args: &Args, pivots: &[Pivot]) -> Result<(), RegionError> {
-    let add = if args.get("metric").is_some() { "the table's `rows=` or `cols=`" } else { "the table's `rows=`" };
-    pivots.iter().try_for_each(|p| super::one_point_per_cell(ctx, p, add))
-}
-
-/// `highlight=best|none`: whether the best of each point is marked.
-fn highlight(args: &Args) -> Result<bool, RegionError> {
-    match args.get("highlight") {
-        None | Some("none") => Ok(false),
-        Some("best") => Ok(true),
-        Some(v) => Err(RegionError::new(
-            Some("highlight"),
-            format!("highlight=`{}`: expected `best` or `none`", crate::syntax::excerpt(v)),
-        )),
-    }
+fn one_point_each(ctx: &Context, spec: &TableSpec, pivots: &[Pivot]) -> Result<(), RegionError> {
+    let (metric, add) = match &spec.metrics {
+        TableMetrics::One(metric) => (Some(metric), "the table's `rows=` or `cols=`"),
+        TableMetrics::Several { .. } => (None, "the table's `rows=`"),
+    };
+    pivots.iter().try_for_each(|p| super::one_point_per_cell(ctx, p, metric, add))
 }
 
 /// `metric=`: one metric pivoted, a column per value of `cols=` (by
 /// default the series param, unless the rows already hold it).
 fn one_metric(
     ctx: &Context,
-    args: &Args,
-    metric: &str,
-    rows: &[String],
+    spec: &TableSpec,
+    metric: &Given<String>,
     filter: Filter,
     agg: Agg,
 ) -> Result<Table, RegionError> {
     let series = &ctx.settings.series;
-    let mut q = Query::new(metric);
-    q.rows = rows.to_vec();
-    let cols = args.list("cols");
+    let rows = &spec.rows.value;
+    let mut q = Query::new(&metric.value);
+    q.rows.clone_from(rows);
+    let cols = spec.cols.as_ref().map(|c| c.value.clone()).unwrap_or_default();
     q.cols = if cols.is_empty() && ctx.dataset.has_param(series) && !rows.contains(series) {
         vec![series.clone()]
     } else {
@@ -182,8 +138,8 @@ fn one_metric(
     };
     q.filter = filter;
     q.agg = agg;
-    let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-    lacking(&p, args, series)?;
+    let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metric, e.to_string()))?;
+    lacking(&p, spec, series)?;
     let columns = p
         .col_headers()
         .into_iter()
@@ -203,21 +159,21 @@ fn one_metric(
 /// param it is laid out by (`rows=`, `cols=`, or the series as the default
 /// columns) would render its header alone and pass: an error naming the
 /// argument and the param.
-fn lacking(p: &Pivot, args: &Args, series: &str) -> Result<(), RegionError> {
+fn lacking(p: &Pivot, spec: &TableSpec, series: &str) -> Result<(), RegionError> {
     if !p.rows.is_empty() || p.excluded.is_empty() {
         return Ok(());
     }
     let (param, runs) = p.excluded.iter().max_by_key(|(_, n)| **n).map(|(k, n)| (k.as_str(), *n)).unwrap_or_default();
-    let (arg, named) = if args.list("rows").iter().any(|r| r == param) {
-        ("rows", format!("`rows={}`", args.get("rows").unwrap_or_default()))
-    } else if args.get("cols").is_some() {
-        ("cols", format!("`cols={}`", args.get("cols").unwrap_or_default()))
+    let (arg, at, named) = if spec.rows.value.iter().any(|r| r == param) {
+        ("rows", Some(&spec.rows), format!("`rows={}`", spec.rows.raw))
+    } else if let Some(cols) = &spec.cols {
+        ("cols", Some(cols), format!("`cols={}`", cols.raw))
     } else {
-        ("cols", format!("its columns (by default the series, reckon.toml's `series = \"{series}\"`)"))
+        ("cols", None, format!("its columns (by default the series, reckon.toml's `series = \"{series}\"`)"))
     };
     let runs = if runs == 1 { "its 1 run lacks".to_string() } else { format!("all {runs} of its runs lack") };
-    Err(RegionError::new(
-        args.get(arg).map(|_| arg),
+    Err(RegionError::near(
+        at,
         format!(
             "the table of `{}` has no row: {runs} `{param}`, which {named} lays it out by; give `{arg}=` a \
              param its runs have, or filter to runs that have `{param}`",
@@ -230,22 +186,21 @@ fn lacking(p: &Pivot, args: &Args, series: &str) -> Result<(), RegionError> {
 /// metric, headed with its unit.
 fn several_metrics(
     ctx: &Context,
-    args: &Args,
-    rows: &[String],
+    spec: &TableSpec,
+    metrics: &Given<Vec<String>>,
+    series: &Given<String>,
     filter: &Filter,
     agg: Agg,
 ) -> Result<Table, RegionError> {
-    let series = args.required("series")?;
     unknown_series(ctx, series)?;
-    let metrics = args.list("metrics");
-    let series_filter = Filter::eq(&ctx.settings.series, Literal::Text(series.to_string()));
+    let series_filter = Filter::eq(&ctx.settings.series, Literal::Text(series.value.clone()));
     let mut pivots = Vec::new();
-    for m in &metrics {
+    for m in &metrics.value {
         let mut q = Query::new(m);
-        q.rows = rows.to_vec();
+        q.rows.clone_from(&spec.rows.value);
         q.filter = filter.clone().and(series_filter.clone());
         q.agg = agg;
-        pivots.push(ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metrics"), e.to_string()))?);
+        pivots.push(ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metrics, e.to_string()))?);
     }
     let mut keys: Vec<Vec<Key>> = pivots.iter().flat_map(|p| p.rows.iter().cloned()).collect();
     keys.sort();
@@ -269,7 +224,8 @@ fn several_metrics(
 
 /// `series=` naming no series (a typo, the series' param) would pass as a
 /// header with no row: an error naming the series, as in a claim.
-fn unknown_series(ctx: &Context, series: &str) -> Result<(), RegionError> {
+fn unknown_series(ctx: &Context, given: &Given<String>) -> Result<(), RegionError> {
+    let series = given.value.as_str();
     let param = &ctx.settings.series;
     let canonical = ctx.dataset.value_name(param, series).ok().flatten().unwrap_or_else(|| series.to_string());
     let mut held = ctx.dataset.param_values(param);
@@ -278,8 +234,8 @@ fn unknown_series(ctx: &Context, series: &str) -> Result<(), RegionError> {
     }
     held.sort();
     let known: Vec<String> = held.iter().map(|v| format!("`{v}`")).collect();
-    Err(RegionError::new(
-        Some("series"),
+    Err(RegionError::at(
+        given,
         format!(
             "series=`{}`: no run has that value of `{param}`; the series are: {}",
             crate::syntax::excerpt(series),
@@ -289,33 +245,25 @@ fn unknown_series(ctx: &Context, series: &str) -> Result<(), RegionError> {
 }
 
 /// `ratio=A/B,…`: a column per ratio of two columns, row by row.
-fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), RegionError> {
-    for spec in args.list("ratio") {
-        if !spec.contains('/') {
-            return Err(RegionError::new(
-                Some("ratio"),
-                format!(
-                    "ratio=`{}`: expected COLUMN/COLUMN, e.g. ratio=baseline/eagle-topk4-v1",
-                    crate::syntax::excerpt(&spec)
-                ),
-            ));
-        }
+fn add_ratios(ctx: &Context, spec: &TableSpec, table: &mut Table) -> Result<(), RegionError> {
+    let Some(given) = &spec.ratio else { return Ok(()) };
+    for ratio in &given.value {
         let columns = &table.columns;
         // A column's own name may hold a `/` (`fp8 / tp2`): the split is
         // the first at which both sides name columns.
-        let splits = spec.match_indices('/').map(|(at, _)| (spec[..at].trim(), spec[at + 1..].trim()));
+        let splits = ratio.match_indices('/').map(|(at, _)| (ratio[..at].trim(), ratio[at + 1..].trim()));
         let found = splits.clone().find_map(|(a, b)| Some((column_of(ctx, columns, a)?, column_of(ctx, columns, b)?)));
         let Some((ia, ib)) = found else {
             let known: Vec<&str> = columns.iter().map(|c| c.header.as_str()).collect();
             let missing = splits
                 .flat_map(|(a, b)| [a, b])
                 .find(|name| column_of(ctx, columns, name).is_none())
-                .unwrap_or(spec.as_str());
-            return Err(RegionError::new(
-                Some("ratio"),
+                .unwrap_or(ratio.as_str());
+            return Err(RegionError::at(
+                given,
                 format!(
                     "ratio=`{}`: no column `{}`; columns are: {}",
-                    crate::syntax::excerpt(&spec),
+                    crate::syntax::excerpt(ratio),
                     crate::syntax::excerpt(missing),
                     known.join(", ")
                 ),
@@ -343,29 +291,26 @@ fn add_ratios(ctx: &Context, args: &Args, table: &mut Table) -> Result<(), Regio
 
 /// `sort=`: the rows in the pivot's order (`asc`), reversed (`desc`), or by
 /// a column's values (`-COLUMN` descending).
-fn row_order(ctx: &Context, args: &Args, table: &Table) -> Result<Vec<usize>, RegionError> {
+fn row_order(ctx: &Context, spec: &TableSpec, table: &Table) -> Result<Vec<usize>, RegionError> {
     let mut order: Vec<usize> = (0..table.row_keys.len()).collect();
-    match args.get("sort") {
-        None | Some("asc") => {}
-        Some("desc") => order.reverse(),
-        Some(col) => {
-            let (name, desc) = match col.strip_prefix('-') {
-                Some(n) => (n, true),
-                None => (col, false),
-            };
+    let Some(sort) = &spec.sort else { return Ok(order) };
+    match &sort.value {
+        Sort::Asc => {}
+        Sort::Desc => order.reverse(),
+        Sort::Column { name, descending } => {
             let Some(ci) = column_of(ctx, &table.columns, name) else {
-                return Err(RegionError::new(
-                    Some("sort"),
+                return Err(RegionError::at(
+                    sort,
                     format!(
                         "sort=`{}`: expected `asc`, `desc`, or a column name (prefix `-` for descending)",
-                        crate::syntax::excerpt(col)
+                        crate::syntax::excerpt(&sort.raw)
                     ),
                 ));
             };
             let v = &table.columns[ci].values;
             order.sort_by(|&x, &y| {
                 let o = v[x].unwrap_or(f64::NAN).total_cmp(&v[y].unwrap_or(f64::NAN));
-                if desc {
+                if *descending {
                     o.reverse()
                 } else {
                     o
@@ -451,13 +396,16 @@ struct Labels {
     /// (NAME as written, its canonical forms, label, used).
     pairs: Vec<(String, Vec<String>, String, bool)>,
     first_alias: std::collections::BTreeMap<String, String>,
+    /// The `labels=` argument, for errors.
+    given: Option<Given<String>>,
 }
 
 impl Labels {
-    fn parse(ctx: &Context, args: &Args) -> Result<Labels, RegionError> {
-        let mut labels = Labels { pairs: Vec::new(), first_alias: std::collections::BTreeMap::new() };
-        let Some(spec) = args.get("labels") else { return Ok(labels) };
-        for item in spec.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+    fn parse(ctx: &Context, given: Option<&Given<String>>) -> Result<Labels, RegionError> {
+        let mut labels =
+            Labels { pairs: Vec::new(), first_alias: std::collections::BTreeMap::new(), given: given.cloned() };
+        let Some(given) = given else { return Ok(labels) };
+        for item in given.value.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             if item == "aliases" {
                 labels.first_alias = ctx
                     .settings
@@ -482,8 +430,8 @@ impl Labels {
                 .find(|(name, _)| names_something(name))
                 .or_else(|| item.split_once('='));
             let Some((name, label)) = split else {
-                return Err(RegionError::new(
-                    Some("labels"),
+                return Err(RegionError::at(
+                    given,
                     format!(
                         "labels: `{}`: expected NAME=LABEL (pairs separated by `;`) or `aliases`, \
                          e.g. labels=\"max_concurrency=Concurrency; baseline=baseline (tok/s)\"",
@@ -513,8 +461,8 @@ impl Labels {
 
     fn all_used(&self) -> Result<(), RegionError> {
         match self.pairs.iter().find(|p| !p.3) {
-            Some((name, ..)) => Err(RegionError::new(
-                Some("labels"),
+            Some((name, ..)) => Err(RegionError::near(
+                self.given.as_ref(),
                 format!("labels: `{}` is neither a heading nor a row of this table", crate::syntax::excerpt(name)),
             )),
             None => Ok(()),
@@ -560,16 +508,15 @@ mod tests {
             supersede: crate::claims::judge::Supersede::Cell,
         };
         let ctx = Context { dataset: &dataset, store: &store, settings: &settings, doc_dir: std::path::Path::new(".") };
-        let mut pairs = vec![
-            ("metric".to_string(), "output_throughput".to_string()),
-            ("rows".to_string(), "concurrency".to_string()),
-            ("digits".to_string(), "0".to_string()),
-        ];
+        let mut directive = String::from("table metric=output_throughput rows=concurrency digits=0");
         for pair in extra.split_whitespace() {
             let (k, v) = pair.split_once('=').unwrap();
-            pairs.push((k.to_string(), v.replace('_', " ")));
+            directive.push_str(&format!(" {k}=\"{}\"", v.replace('_', " ")));
         }
-        render(&ctx, &Args::new(pairs)).unwrap().content
+        match crate::doc::spec::read_one(&directive) {
+            crate::doc::RegionSpec::Table(spec) => render(&ctx, &spec).unwrap().content,
+            other => panic!("not a table: {other:?}"),
+        }
     }
 
     #[test]

@@ -5,7 +5,8 @@
 use minijinja::{context, Environment, Value as JValue};
 
 use super::best::Mark;
-use super::{number_format, region_filter, Args, Context, RegionError, Rendered};
+use super::{region_filter, Context, RegionError, Rendered};
+use crate::doc::spec::TemplateSpec;
 use crate::query::{Agg, NumberFormat, Query};
 
 /// The built-in templates, by file name.
@@ -14,32 +15,31 @@ pub const BUILTIN: [(&str, &str); 2] = [
     ("sweeps.md", include_str!("../../templates/sweeps.md")),
 ];
 
-pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
-    args.allow(&["name", "metric", "rows", "cols", "where", "as_of", "agg", "digits"])?;
-    let name = args.required("name")?;
-    let fmt = number_format(args)?;
-    let source = load(ctx, name)?;
-    if args.get("metric").is_none()
+pub fn render(ctx: &Context, spec: &TemplateSpec) -> Result<Rendered, RegionError> {
+    let name = spec.name.value.as_str();
+    let fmt = spec.format;
+    let source = load(ctx, spec)?;
+    if spec.metric.is_none()
         && BUILTIN.iter().any(|(n, _)| *n == name)
         && std::fs::symlink_metadata(ctx.settings.templates.join(name)).is_err()
     {
-        return Err(RegionError::new(
-            Some("name"),
+        return Err(RegionError::at(
+            &spec.name,
             format!("the built-in template `{name}` shows a query's results: give it `metric=` (and `rows=`)"),
         ));
     }
 
-    let env = environment(ctx, name, &source, fmt)?;
-    let vars = if let Some(metric) = args.get("metric") {
-        query_vars(ctx, args, metric, fmt)?
+    let env = environment(ctx, spec, &source, fmt)?;
+    let vars = if let Some(metric) = &spec.metric {
+        query_vars(ctx, spec, &metric.value, fmt)?
     } else {
         context! { digits => fmt.precision }
     };
-    let tmpl = env.get_template(name).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
+    let tmpl = env.get_template(name).map_err(|e| RegionError::at(&spec.name, e.to_string()))?;
     let out = tmpl.render(vars).map_err(|e| {
         if e.kind() == minijinja::ErrorKind::OutOfFuel {
-            return RegionError::new(
-                Some("name"),
+            return RegionError::at(
+                &spec.name,
                 format!(
                     "template `{name}` ran more than {} instructions and was stopped (a loop that does not end?); \
                      simplify it, or raise `template_fuel` under [limits] in reckon.toml",
@@ -47,7 +47,7 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
                 ),
             );
         }
-        RegionError::new(Some("name"), format!("template `{name}`: {e}"))
+        RegionError::at(&spec.name, format!("template `{name}`: {e}"))
     })?;
     Ok(Rendered::text(out.trim_end().to_string()))
 }
@@ -56,10 +56,11 @@ pub fn render(ctx: &Context, args: &Args) -> Result<Rendered, RegionError> {
 /// markdown, the `num` filter.
 fn environment<'s>(
     ctx: &Context,
-    name: &'s str,
+    spec: &'s TemplateSpec,
     source: &'s str,
     fmt: NumberFormat,
 ) -> Result<Environment<'s>, RegionError> {
+    let name = spec.name.value.as_str();
     let mut env = Environment::new();
     env.set_keep_trailing_newline(false);
     // A template loop that never ends (nested `range(90000)`) runs out of
@@ -77,7 +78,7 @@ fn environment<'s>(
     env.add_filter("num", move |v: f64, digits: Option<usize>| {
         crate::query::NumberFormat { precision: digits.or(fmt.precision) }.format(v)
     });
-    env.add_template(name, source).map_err(|e| RegionError::new(Some("name"), format!("template `{name}`: {e}")))?;
+    env.add_template(name, source).map_err(|e| RegionError::at(&spec.name, format!("template `{name}`: {e}")))?;
     Ok(env)
 }
 
@@ -85,26 +86,28 @@ fn environment<'s>(
 /// key, values and best column), the runs the cells rest on and their
 /// sweeps (each cell's newest), and every run the filter passes and its
 /// sweeps (`matched_runs`, `matched_sweeps`).
-fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Result<JValue, RegionError> {
-    super::check_params(ctx, args, &["rows", "cols"])?;
+fn query_vars(ctx: &Context, spec: &TemplateSpec, metric: &str, fmt: NumberFormat) -> Result<JValue, RegionError> {
+    super::check_list(ctx, spec.rows.as_ref(), "rows")?;
+    super::check_list(ctx, spec.cols.as_ref(), "cols")?;
+    let list = |g: &Option<crate::doc::Given<Vec<String>>>| g.as_ref().map(|g| g.value.clone()).unwrap_or_default();
     let mut q = Query::new(metric);
-    q.rows = args.list("rows");
-    q.cols = args.list("cols");
+    q.rows = list(&spec.rows);
+    q.cols = list(&spec.cols);
     if q.cols.is_empty() && ctx.dataset.has_param(&ctx.settings.series) && !q.rows.contains(&ctx.settings.series) {
         q.cols = vec![ctx.settings.series.clone()];
     }
-    q.filter = region_filter(ctx, args)?;
-    if let Some(a) = args.get("agg") {
-        q.agg = Agg::parse(a).map_err(|e| RegionError::new(Some("agg"), e.to_string()))?;
+    q.filter = region_filter(ctx, &spec.selection)?;
+    if let Some(a) = &spec.agg {
+        q.agg = a.value;
     }
-    let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
-    super::one_point_per_cell(ctx, &p, "`rows=` or `cols=`")?;
+    let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::near(spec.metric.as_ref(), e.to_string()))?;
+    super::one_point_per_cell(ctx, &p, spec.metric.as_ref(), "`rows=` or `cols=`")?;
     let direction = p.metric.direction;
     let headers = p.col_headers();
     // The best of a row is the claims' judge's, as `highlight=best` asks it
     // (`A beats others` at the row's point): a lead inside noise is a tie.
     let judged = p.agg != Agg::Count && p.col_params.first() == Some(&ctx.settings.series) && p.col_params.len() == 1;
-    let marks = if judged { super::best::marks(ctx, &p, q.filter.clone())? } else { None };
+    let marks = if judged { super::best::marks(ctx, &p, q.filter.clone(), None)? } else { None };
     let table: Vec<JValue> = p
         .rows
         .iter()
@@ -140,7 +143,7 @@ fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Re
     let every = ctx
         .dataset
         .evaluate(&Query { agg: Agg::All, ..q.clone() })
-        .map_err(|e| RegionError::new(Some("metric"), e.to_string()))?;
+        .map_err(|e| RegionError::near(spec.metric.as_ref(), e.to_string()))?;
     Ok(context! {
         digits => fmt.precision,
         metric => metric,
@@ -153,10 +156,11 @@ fn query_vars(ctx: &Context, args: &Args, metric: &str, fmt: NumberFormat) -> Re
 }
 
 /// The template's source: the project's `templates/NAME`, else the built-in one.
-fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
+fn load(ctx: &Context, spec: &TemplateSpec) -> Result<String, RegionError> {
+    let name = spec.name.value.as_str();
     if name.contains("..") || std::path::Path::new(name).is_absolute() {
-        return Err(RegionError::new(
-            Some("name"),
+        return Err(RegionError::at(
+            &spec.name,
             format!("name=`{}`: expected a file name inside templates/", crate::syntax::excerpt(name)),
         ));
     }
@@ -166,16 +170,16 @@ fn load(ctx: &Context, name: &str) -> Result<String, RegionError> {
         // A symlink in templates/ is followed only while it stays inside
         // templates/: `notes.md -> /proc/self/environ` would print the
         // environment into a document (and CI logs).
-        let real = crate::fsguard::resolve_within(dir, &own).map_err(|msg| RegionError::new(Some("name"), msg))?;
+        let real = crate::fsguard::resolve_within(dir, &own).map_err(|msg| RegionError::at(&spec.name, msg))?;
         let bytes =
-            crate::fsguard::read_regular(&real, &own).map_err(|e| RegionError::new(Some("name"), e.to_string()))?;
+            crate::fsguard::read_regular(&real, &own).map_err(|e| RegionError::at(&spec.name, e.to_string()))?;
         return String::from_utf8(bytes)
-            .map_err(|_| RegionError::new(Some("name"), format!("{}: not UTF-8 text", own.display())));
+            .map_err(|_| RegionError::at(&spec.name, format!("{}: not UTF-8 text", own.display())));
     }
     BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).ok_or_else(|| {
         let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        RegionError::new(
-            Some("name"),
+        RegionError::at(
+            &spec.name,
             format!(
                 "no template `{}` in {} or built in ({})",
                 crate::syntax::excerpt(name),

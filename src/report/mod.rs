@@ -156,9 +156,16 @@ impl Marked<'_, '_, '_> {
         let rest = below_plot_image(content);
         let p = self.tokens.token("P", i);
         let _ = write!(self.md, "\n\n{begin}\n\n{p}\n\n{rest}\n\n{end}\n\n");
-        let arg = |k: &str| region.arg(k).map_or("", |a| a.value.as_str());
-        let alt = region.arg("title").map_or_else(|| format!("{} by {}", arg("metric"), arg("x")), |a| a.value.clone());
-        let (points, all) = point_links(self.entries, trace, arg("x"));
+        let spec = match &region.spec {
+            Ok(crate::doc::RegionSpec::Plot(spec)) => Some(spec),
+            _ => None,
+        };
+        let x = spec.map_or("", |s| s.x.value.as_str());
+        let alt = match spec {
+            Some(s) => s.title.as_ref().map_or_else(|| format!("{} by {x}", s.metric.value), |t| t.value.clone()),
+            None => " by ".to_string(),
+        };
+        let (points, all) = point_links(self.entries, trace, x);
         let figure = match review.plots.iter().find(|(r, _, _)| *r == i) {
             Some((_, _, svg)) => format!(
                 "<figure class=\"plot\"><div class=\"plot-frame\"><img src=\"data:image/svg+xml;base64,{}\" \

@@ -44,8 +44,9 @@ fn status_note(report: &ClaimReport) -> Option<String> {
 pub fn parse_region(document: &Document, text: &str, region: &Region) -> Result<(String, Option<String>, Claim)> {
     // The directive parser takes only `CLAIM_ARGS` as arguments; any other
     // `key=value` starts the statement (a series may be called `topk=1+v2`).
-    let id = region.arg("id").map(|a| a.value.clone()).unwrap_or_default();
-    let superseded = region.arg("superseded").map(|a| a.value.clone());
+    let spec = region.claim();
+    let id = spec.map(|c| c.id.value.clone()).unwrap_or_default();
+    let superseded = spec.and_then(|c| c.superseded.as_ref()).map(|a| a.value.clone());
     let Some(statement) = &region.statement else {
         let msg = format!(
             "claim `{id}` has no statement; write it after the id, \
@@ -89,14 +90,11 @@ pub fn judge_claim(
     // A claim pinned with `as_of=` is judged on the data of that sweep
     // whatever else moves on; `claims --history` asks for earlier dates
     // still, never later ones.
-    let pinned = region.arg("as_of").map(|a| (a, crate::render::as_of_date(&a.value)));
-    judge.as_of = match pinned {
-        Some((arg, Err(msg))) => {
-            return Err(document.error_at(text, arg.value_span.start, format!("claim `{id}`: {msg}")))
-        }
-        Some((_, Ok(pin))) => Some(match as_of {
-            Some(d) if d < pin.as_str() => d.to_string(),
-            _ => pin,
+    judge.as_of = match region.claim().and_then(|c| c.as_of.as_ref()) {
+        Some(Err(e)) => return Err(document.error_at(text, e.at.as_ref().map_or(region.open.start, |a| a.start), &e.msg)),
+        Some(Ok(pin)) => Some(match as_of {
+            Some(d) if d < pin.value.as_str() => d.to_string(),
+            _ => pin.value.clone(),
         }),
         None => as_of.map(str::to_string),
     };

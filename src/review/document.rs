@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::evaluate::{self, Job, Outcome};
 use super::Context;
-use crate::doc::{self, Kind};
-use crate::render::{self, RegionError};
+use crate::doc::{self, Kind, RegionError};
+use crate::render;
 use crate::{Error, Result};
 
 /// A region whose content does not match the data.
@@ -97,7 +97,7 @@ pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
     let (original, text) = read(&ctx.cfg.root, path)?;
     let notebook = located(path, &original);
     let parsed = doc::parse(path, &text).map_err(&notebook)?;
-    let jobs = jobs(&parsed, path);
+    let jobs = jobs(&parsed);
     let threads = evaluate::sql_threads(ctx.store, &jobs);
     review_parsed(ctx, path, original, text, &parsed, &jobs, threads).map_err(notebook)
 }
@@ -118,31 +118,20 @@ pub fn located(path: &Path, original: &[u8]) -> impl Fn(Error) -> Error {
 pub(crate) fn review_with_threads(ctx: &Context, path: &Path, threads: usize) -> Result<DocReview> {
     let (original, text) = read(&ctx.cfg.root, path)?;
     let parsed = doc::parse(path, &text)?;
-    let jobs = jobs(&parsed, path);
+    let jobs = jobs(&parsed);
     review_parsed(ctx, path, original, text, &parsed, &jobs, threads)
 }
 
-/// What each region asks for: a claim to judge, or a kind and arguments to
-/// render (a plot without `file=` gets its default name here).
-fn jobs(parsed: &doc::Document, path: &Path) -> Vec<Job> {
+/// What each region asks for: a claim to judge, or a spec to render (or
+/// what is wrong with its arguments, reported in its place).
+fn jobs(parsed: &doc::Document) -> Vec<Job<'_>> {
     parsed
         .regions
         .iter()
-        .map(|region| {
-            if region.kind == Kind::Claim {
-                return Job::Claim;
-            }
-            let mut pairs: Vec<(String, String)> =
-                region.args.iter().map(|a| (a.key.clone(), a.value.clone())).collect();
-            if region.kind == Kind::Plot && region.arg("file").is_none() {
-                // Named after the document too, so two documents in one folder
-                // plotting the same metric do not share (and fight over) a file.
-                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let metric = region.arg("metric").map_or("plot", |a| a.value.as_str());
-                let x = region.arg("x").map_or("x", |a| a.value.as_str());
-                pairs.push(("file".into(), format!("{stem}-{metric}-by-{x}.svg")));
-            }
-            Job::Render(region.kind, pairs)
+        .map(|region| match &region.spec {
+            _ if region.kind == Kind::Claim => Job::Claim,
+            Ok(spec) => Job::Render(spec),
+            Err(e) => Job::Refused(e),
         })
         .collect()
 }
@@ -256,6 +245,6 @@ fn stale_regions(parsed: &doc::Document, text: &str, replacements: &[(usize, Str
 /// A renderer's complaint, placed at the argument it is about (or the
 /// opening marker).
 fn region_error(parsed: &doc::Document, text: &str, region: &doc::Region, e: &RegionError) -> Error {
-    let at = e.arg.as_deref().and_then(|k| region.arg(k)).map_or(region.open.start, |a| a.span.start);
+    let at = e.at.as_ref().map_or(region.open.start, |a| a.start);
     parsed.error_at(text, at, format!("{} region: {}", region.kind.name(), e.msg))
 }

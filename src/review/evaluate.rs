@@ -17,17 +17,19 @@ use std::sync::Arc;
 
 use super::Context;
 use crate::claims::judge::ClaimReport;
-use crate::doc::{self, Kind};
-use crate::render::{self, sql, Args, RegionError, Rendered};
+use crate::doc::{self, RegionError, RegionSpec};
+use crate::render::{self, sql, Rendered};
 use crate::store::Store;
 use crate::Result;
 
 /// What one region asks for.
-pub(crate) enum Job {
+pub(crate) enum Job<'d> {
     /// A claim to judge.
     Claim,
-    /// A region to render: its kind and arguments.
-    Render(Kind, Vec<(String, String)>),
+    /// A region to render, by its spec.
+    Render(&'d RegionSpec),
+    /// A region whose arguments are wrong: the error, in its place.
+    Refused(&'d RegionError),
 }
 
 /// What came of one region.
@@ -45,7 +47,7 @@ const MAX_SQL_READERS: usize = 2;
 /// How many threads beside this one run `sql` regions: one per spare core,
 /// no more than there are `sql` regions.
 pub(crate) fn sql_threads(store: &Store, jobs: &[Job]) -> usize {
-    let sql = jobs.iter().filter(|j| matches!(j, Job::Render(Kind::Sql, _))).count();
+    let sql = jobs.iter().filter(|j| is_sql(j)).count();
     if sql == 0 || store.path().as_os_str() == ":memory:" {
         return 0;
     }
@@ -107,7 +109,7 @@ pub(crate) fn outcomes(
 }
 
 fn is_sql(job: &Job) -> bool {
-    matches!(job, Job::Render(Kind::Sql, _))
+    matches!(job, Job::Render(RegionSpec::Sql(_)))
 }
 
 /// Evaluates one region on this thread.
@@ -121,15 +123,19 @@ pub(crate) fn one(
 ) -> Outcome {
     match job {
         Job::Claim => Outcome::Claim(super::claim::judge_region(ctx, parsed, text, &parsed.regions[i])),
-        Job::Render(kind, pairs) => Outcome::Render(render::render(render_ctx, kind.name(), &Args::new(pairs.clone()))),
+        Job::Render(spec) => {
+            let stem = parsed.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            Outcome::Render(render::render_in(render_ctx, spec, Some(&stem)))
+        }
+        Job::Refused(e) => Outcome::Render(Err((*e).clone())),
     }
 }
 
 /// What the threads evaluating one document share.
-struct Shared<'j> {
+struct Shared<'j, 'd> {
     /// The indices of the `sql` regions, in document order.
     sql: &'j [usize],
-    jobs: &'j [Job],
+    jobs: &'j [Job<'d>],
     /// The next of `sql` no thread has taken.
     next: AtomicUsize,
     /// The lowest index of a region that failed to render (`usize::MAX`:
@@ -137,7 +143,7 @@ struct Shared<'j> {
     failed: Arc<AtomicUsize>,
 }
 
-impl Shared<'_> {
+impl Shared<'_, '_> {
     /// Records a region's failure (a claim's error does not stop the
     /// others: every claim is judged).
     fn settle(&self, i: usize, outcome: &Outcome) {
@@ -158,10 +164,10 @@ impl Shared<'_> {
             if i > self.failed.load(Ordering::SeqCst) {
                 break;
             }
-            let Job::Render(_, pairs) = &self.jobs[i] else { continue };
+            let Job::Render(RegionSpec::Sql(spec)) = &self.jobs[i] else { continue };
             let failed = self.failed.clone();
             let stop = sql::Stop::when(move || i > failed.load(Ordering::Relaxed));
-            let outcome = sql::render_on(store.connection(), settings, &Args::new(pairs.clone()), &stop);
+            let outcome = sql::render_on(store.connection(), settings, spec, &stop);
             // Stopped because an earlier region failed: not needed.
             if i > self.failed.load(Ordering::SeqCst) {
                 break;

@@ -80,7 +80,7 @@ pub fn changes(reviews: &[DocReview], shown: &dyn Fn(&Path) -> String) -> Result
                 continue;
             }
             let what = if region.kind == Kind::Claim {
-                let id = region.arg("id").map_or("", |a| a.value.as_str());
+                let id = region.claim().map_or("", |c| c.id.value.as_str());
                 let had = region.status_note(&r.text).is_some();
                 let will = !replacement.trim().is_empty();
                 match (had, will) {

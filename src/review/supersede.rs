@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::doc::{self, Document, Kind};
+use crate::doc::{self, Document};
 
 /// The start of the comment [`mark`] leaves where the new conclusion goes;
 /// a superseded claim counts as unreplaced while it is still there.
@@ -16,7 +16,7 @@ pub const PLACEHOLDER: &str = "The conclusion above was superseded";
 /// region's opening marker gains the mark; every other byte is kept.
 pub fn mark(text: &str, doc: &Document, index: usize, date: &str) -> String {
     let Some(region) = doc.regions.get(index) else { return text.to_string() };
-    let id_end = region.arg("id").map_or(region.open.start, |a| a.span.end);
+    let id_end = region.claim().map_or(region.open.start, |c| c.id.span.end);
     let eol = doc.line_ending.as_str();
     // In a list item or quote the comment continues it, so the list is not
     // cut; after an inline claim it goes after the enclosing block and the
@@ -63,17 +63,14 @@ pub fn unreplaced(text: &str) -> Vec<Unreplaced> {
         .collect();
     let mut out = Vec::new();
     for (i, c) in parsed.regions.iter().enumerate() {
-        let Some(date) = c.arg("superseded") else { continue };
-        if c.kind != Kind::Claim {
-            continue;
-        }
+        let Some(date) = c.claim().and_then(|s| s.superseded.as_ref()) else { continue };
         let section_end = headings.iter().copied().find(|h| *h > c.close.end).unwrap_or(text.len());
         let next = parsed.regions.get(i + 1).filter(|n| n.open.start < section_end);
         let until = next.map_or(section_end, |n| n.open.start);
         let placeholder = text[c.close.end..until].contains(PLACEHOLDER);
-        let replaced = !placeholder && next.is_some_and(|n| n.kind == Kind::Claim && n.arg("superseded").is_none());
+        let replaced = !placeholder && next.is_some_and(|n| n.claim().is_some_and(|s| s.superseded.is_none()));
         if !replaced {
-            let id = c.arg("id").map(|a| a.value.clone()).unwrap_or_default();
+            let id = c.claim().map(|s| s.id.value.clone()).unwrap_or_default();
             out.push(Unreplaced { line: c.line, id, date: date.value.clone() });
         }
     }
@@ -83,6 +80,7 @@ pub fn unreplaced(text: &str) -> Vec<Unreplaced> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::doc::Kind;
 
     fn claim_doc(text: &str) -> (Document, usize) {
         let d = doc::parse(Path::new("plan.md"), text).unwrap();
