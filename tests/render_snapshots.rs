@@ -15,8 +15,8 @@ use std::path::Path;
 
 use reckon::config::Config;
 use reckon::doc;
-use reckon::query::Dataset;
 use reckon::doc::RegionSpec;
+use reckon::query::Dataset;
 use reckon::render::{self, plot, Context, Rendered};
 use reckon::store::Store;
 

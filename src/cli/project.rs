@@ -118,7 +118,8 @@ pub(super) fn expect_documents(dataset: &Dataset, cwd: &Path, docs: &[PathBuf]) 
                 Ok(RegionSpec::Plot(s)) => Some(&s.selection),
                 _ => None,
             };
-            let filter = selection.filter(|s| s.as_of.is_none()).and_then(|s| s.filter.as_ref()).map(|f| f.value.clone());
+            let filter =
+                selection.filter(|s| s.as_of.is_none()).and_then(|s| s.filter.as_ref()).map(|f| f.value.clone());
             let Some(filter) = filter else { return Ok(()) };
             filters.push(filter);
         }

@@ -103,7 +103,10 @@ pub enum Sort {
     Asc,
     Desc,
     /// By a column's values (`-NAME`: descending).
-    Column { name: String, descending: bool },
+    Column {
+        name: String,
+        descending: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -394,7 +397,15 @@ fn template(r: &Reader) -> Result<TemplateSpec, RegionError> {
     let format = r.digits()?;
     let selection = r.selection()?;
     let agg = r.agg()?;
-    Ok(TemplateSpec { name, format, metric: r.text("metric"), rows: r.list("rows"), cols: r.list("cols"), selection, agg })
+    Ok(TemplateSpec {
+        name,
+        format,
+        metric: r.text("metric"),
+        rows: r.list("rows"),
+        cols: r.list("cols"),
+        selection,
+        agg,
+    })
 }
 
 fn diff(r: &Reader) -> Result<DiffSpec, RegionError> {
@@ -502,10 +513,9 @@ impl Reader<'_> {
         let Some(a) = self.get(key) else { return Ok(None) };
         match read(&a.value) {
             Some(v) => Ok(Some(Self::given(a, v))),
-            None => Err(RegionError {
-                at: Some(a.span.clone()),
-                msg: format!("{key}=`{}`: {expected}", excerpt(&a.value)),
-            }),
+            None => {
+                Err(RegionError { at: Some(a.span.clone()), msg: format!("{key}=`{}`: {expected}", excerpt(&a.value)) })
+            }
         }
     }
 

@@ -61,7 +61,10 @@ fn a_value_keeps_its_pins_and_its_over() {
     assert_eq!(pins, [("config", "eagle v2"), ("c", "30")]);
     let over = v.over.expect("max_over");
     assert_eq!((over.param.value.as_str(), over.max, over.key()), ("batch", true, "max_over"));
-    assert_eq!(error("value metric=m max_over=a min_over=b"), ("min_over=b".into(), "give `max_over=` or `min_over=`, not both".into()));
+    assert_eq!(
+        error("value metric=m max_over=a min_over=b"),
+        ("min_over=b".into(), "give `max_over=` or `min_over=`, not both".into())
+    );
 }
 
 #[test]
@@ -95,7 +98,9 @@ fn sql_template_and_diff_read_their_arguments() {
 
 #[test]
 fn a_claim_with_a_bad_date_is_still_a_claim() {
-    let RegionSpec::Claim(c) = read_one("claim id=c1 superseded=2026-11-29 a beats b on m") else { panic!("not a claim") };
+    let RegionSpec::Claim(c) = read_one("claim id=c1 superseded=2026-11-29 a beats b on m") else {
+        panic!("not a claim")
+    };
     assert_eq!((c.id.value.as_str(), c.superseded.map(|s| s.value)), ("c1", Some("2026-11-29".into())));
     let (spec, text) = read("claim id=c2 as_of=\"nov 20\" a beats b on m");
     let Ok(RegionSpec::Claim(c)) = spec else { panic!("a claim") };
@@ -115,7 +120,10 @@ fn each_error_points_at_its_argument() {
                 .into()
         )
     );
-    assert_eq!(error("table metric=m rows=c digits=x"), ("digits=x".into(), "digits=`x`: expected a whole number".into()));
+    assert_eq!(
+        error("table metric=m rows=c digits=x"),
+        ("digits=x".into(), "digits=`x`: expected a whole number".into())
+    );
     assert_eq!(
         error("table metric=m rows=c digits=21"),
         ("digits=21".into(), "digits=21: at most 20 digits after the point are written".into())
@@ -139,7 +147,10 @@ fn each_error_points_at_its_argument() {
     let (at, msg) = error("table metric=m rows=c agg=mode");
     assert_eq!(at, "agg=mode");
     assert!(msg.contains("mode"), "{msg}");
-    assert_eq!(error("table metric=m rows=,").1, "missing argument `rows=` (the param each table row stands for, e.g. rows=concurrency)");
+    assert_eq!(
+        error("table metric=m rows=,").1,
+        "missing argument `rows=` (the param each table row stands for, e.g. rows=concurrency)"
+    );
     assert_eq!(error("table rows=c").1, "missing argument `metric=` (or `metrics=` with `series=`)");
     assert_eq!(error("sql digits=1"), (String::new(), "missing argument `query=`".into()));
     assert_eq!(error("template metric=m"), (String::new(), "missing argument `name=`".into()));
@@ -148,10 +159,12 @@ fn each_error_points_at_its_argument() {
 #[test]
 fn the_combined_filter_pins_the_date() {
     let RegionSpec::Value(v) = read_one("value metric=m where=\"c = 1\" as_of=2026-11-20") else { panic!("a value") };
-    assert_eq!(v.selection.combined().as_str(), Filter::parse("c = 1").unwrap().and(Filter::compare(
-        "date",
-        Op::Le,
-        Literal::Text("2026-11-20".into())
-    )).as_str());
+    assert_eq!(
+        v.selection.combined().as_str(),
+        Filter::parse("c = 1")
+            .unwrap()
+            .and(Filter::compare("date", Op::Le, Literal::Text("2026-11-20".into())))
+            .as_str()
+    );
     assert!(Selection::default().combined().is_all());
 }

@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 pub use crate::doc::RegionError;
 
-use crate::metric::Margins;
 use crate::doc::spec::{DiffSpec, Given, PlotKind, PlotSpec, Selection};
 use crate::doc::RegionSpec;
+use crate::metric::Margins;
 use crate::query::{Agg, Dataset};
 use crate::store::Store;
 

@@ -48,7 +48,9 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
     let Table { row_keys, columns, pivots } = &table;
     // The claims' judge decides: `A beats others at P` for each cell.
     let marks = match (&spec.metrics, pivots.first()) {
-        (TableMetrics::One(_), Some(pivot)) if highlight && agg != Agg::Count => super::best::marks(ctx, pivot, judged_filter, spec.highlight.as_ref())?,
+        (TableMetrics::One(_), Some(pivot)) if highlight && agg != Agg::Count => {
+            super::best::marks(ctx, pivot, judged_filter, spec.highlight.as_ref())?
+        }
         _ => None,
     };
     one_point_each(ctx, spec, pivots)?;

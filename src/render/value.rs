@@ -18,7 +18,10 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
             let hint = crate::query::did_you_mean(k, ctx.dataset.params().chain(VALUE_ARGS))
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
-            return Err(RegionError::at(pin, format!("unknown param or argument `{}`{hint}", crate::syntax::excerpt(k))));
+            return Err(RegionError::at(
+                pin,
+                format!("unknown param or argument `{}`{hint}", crate::syntax::excerpt(k)),
+            ));
         }
         filter = filter.and(Filter::eq(k, Literal::Text(pin.value.value.clone())));
     }

@@ -91,7 +91,9 @@ pub fn judge_claim(
     // whatever else moves on; `claims --history` asks for earlier dates
     // still, never later ones.
     judge.as_of = match region.claim().and_then(|c| c.as_of.as_ref()) {
-        Some(Err(e)) => return Err(document.error_at(text, e.at.as_ref().map_or(region.open.start, |a| a.start), &e.msg)),
+        Some(Err(e)) => {
+            return Err(document.error_at(text, e.at.as_ref().map_or(region.open.start, |a| a.start), &e.msg))
+        }
         Some(Ok(pin)) => Some(match as_of {
             Some(d) if d < pin.value.as_str() => d.to_string(),
             _ => pin.value.clone(),
