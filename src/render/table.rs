@@ -510,11 +510,12 @@ mod tests {
             supersede: crate::claims::judge::Supersede::Cell,
         };
         let ctx = Context { dataset: &dataset, store: &store, settings: &settings, doc_dir: std::path::Path::new(".") };
-        let mut directive = String::from("table metric=output_throughput rows=concurrency digits=0");
-        for pair in extra.split_whitespace() {
-            let (k, v) = pair.split_once('=').unwrap();
-            directive.push_str(&format!(" {k}=\"{}\"", v.replace('_', " ")));
-        }
+        let extra: Vec<String> = extra
+            .split_whitespace()
+            .map(|pair| pair.split_once('=').unwrap())
+            .map(|(k, v)| format!("{k}=\"{}\"", v.replace('_', " ")))
+            .collect();
+        let directive = format!("table metric=output_throughput rows=concurrency digits=0 {}", extra.join(" "));
         match crate::doc::spec::read_one(&directive) {
             crate::doc::RegionSpec::Table(spec) => render(&ctx, &spec).unwrap().content,
             other => panic!("not a table: {other:?}"),
