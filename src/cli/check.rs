@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::project::{documents, expect_documents, load_for_command, prepare_with, relative_error, review_each, shown};
+use super::project::{
+    documents, expect_documents, load_for_command, open_each, prepare_with, relative_error, review_opened, shown,
+};
 use super::reporter::lint::Statement;
 use super::reporter::{json, reporter, CheckFindings};
 use super::CheckOutput;
@@ -205,9 +207,10 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     let log_shown = |p: &Path| places.shown(&cfg.root.join(p));
     let (store, mut errors) = prepare_with(cfg, args.no_ingest, how.opts, Some(&log_shown))?;
     let dataset = &load_for_command(&store, cfg)?;
-    expect_documents(dataset, cwd, docs)?;
+    let opened = open_each(cfg, cwd, docs);
+    expect_documents(dataset, &opened)?;
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
-    let (mut reviews, review_errors) = review_each(&ctx, cwd, docs);
+    let (mut reviews, review_errors) = review_opened(&ctx, cwd, opened);
     errors.extend(review_errors.into_iter().map(relocate));
     for r in &mut reviews {
         places.review(r);

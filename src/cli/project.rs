@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use crate::claims::judge::ClaimReport;
 use crate::config::Config;
-use crate::doc::{Kind, RegionSpec};
 use crate::query::Dataset;
 use crate::render::plot;
 use crate::review::diff::unified;
@@ -86,43 +85,23 @@ pub(super) fn load_for_command<'s>(store: &'s Store, cfg: &Config) -> Result<Dat
     Ok(dataset)
 }
 
+/// Opens each document (read and parsed once, see
+/// [`document::Opened`]), in order; one that cannot be opened is reported
+/// when it is reviewed.
+pub(super) fn open_each(cfg: &Config, cwd: &Path, docs: &[PathBuf]) -> Vec<(PathBuf, Result<document::Opened>)> {
+    doc_paths(cwd, docs).into_iter().map(|path| (path.clone(), document::open(&cfg.root, &path))).collect()
+}
+
 /// Tells the dataset the filters of the documents' regions before they are
 /// reviewed: when every region is a table, value or plot with a `where=`,
 /// only the runs those filters can pass are read first (see
-/// [`Dataset::expect`]); a region asking for more still gets every run. A
-/// document that cannot be read here is reported when it is reviewed.
-pub(super) fn expect_documents(dataset: &Dataset, cwd: &Path, docs: &[PathBuf]) -> Result<()> {
+/// [`Dataset::expect`]); a region asking for more still gets every run, and
+/// so does a command over a document that could not be opened.
+pub(super) fn expect_documents(dataset: &Dataset, opened: &[(PathBuf, Result<document::Opened>)]) -> Result<()> {
     let mut filters = Vec::new();
-    for path in doc_paths(cwd, docs) {
-        // Only a regular file is read (a FIFO would block); the review says what is wrong with any other.
-        let Some(text) = crate::fsguard::read_regular(&path, &path).ok().and_then(|b| String::from_utf8(b).ok()) else {
-            return Ok(());
-        };
-        // A notebook's regions are in the markdown of its cells.
-        let text = if crate::doc::notebook::is_notebook(&path) {
-            let Ok(view) = crate::doc::notebook::read_view(&path, &text) else { return Ok(()) };
-            view
-        } else {
-            text
-        };
-        // A region of another kind reads every run anyway: spare the parse.
-        let other = |kind: &Kind| !matches!(kind, Kind::Table | Kind::Value | Kind::Plot);
-        if Kind::ALL.iter().filter(|k| other(k)).any(|k| text.contains(&format!("reckon:{}", k.name()))) {
-            return Ok(());
-        }
-        let Ok(doc) = crate::doc::parse(&path, &text) else { return Ok(()) };
-        for region in &doc.regions {
-            let selection = match &region.spec {
-                Ok(RegionSpec::Table(s)) => Some(&s.selection),
-                Ok(RegionSpec::Value(s)) => Some(&s.selection),
-                Ok(RegionSpec::Plot(s)) => Some(&s.selection),
-                _ => None,
-            };
-            let filter =
-                selection.filter(|s| s.as_of.is_none()).and_then(|s| s.filter.as_ref()).map(|f| f.value.clone());
-            let Some(filter) = filter else { return Ok(()) };
-            filters.push(filter);
-        }
+    for (_, doc) in opened {
+        let Some(more) = doc.as_ref().ok().and_then(document::Opened::filters) else { return Ok(()) };
+        filters.extend(more);
     }
     dataset.expect(&filters)
 }
@@ -201,11 +180,20 @@ pub(super) fn review_all(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<Do
 /// Reviews each document; errors are printed and returned, their paths as
 /// the user gave them.
 pub(super) fn review_each(ctx: &Context, cwd: &Path, docs: &[PathBuf]) -> (Vec<DocReview>, Vec<Error>) {
+    review_opened(ctx, cwd, open_each(ctx.cfg, cwd, docs))
+}
+
+/// [`review_each`] of documents already opened (see [`open_each`]).
+pub(super) fn review_opened(
+    ctx: &Context,
+    cwd: &Path,
+    opened: Vec<(PathBuf, Result<document::Opened>)>,
+) -> (Vec<DocReview>, Vec<Error>) {
     let mut reviews: Vec<DocReview> = Vec::new();
     let mut errors = Vec::new();
-    for path in doc_paths(cwd, docs) {
+    for (path, doc) in opened {
         let rel = PathBuf::from(shown(cwd, &path));
-        match document::review(ctx, &path) {
+        match doc.and_then(|doc| document::review_opened(ctx, doc)) {
             Ok(mut r) => {
                 r.path = rel;
                 // Two documents drawing the same file would overwrite each

@@ -92,24 +92,76 @@ pub fn read(root: &Path, path: &Path) -> Result<(Vec<u8>, String)> {
     Ok((bytes, text))
 }
 
+/// A document read and parsed, not yet reviewed: what a command needs to
+/// know of its documents before it reviews them (the runs their regions
+/// read, [`Opened::filters`]) comes from their specs, so each is parsed
+/// once.
+#[derive(Debug)]
+pub struct Opened {
+    path: PathBuf,
+    original: Vec<u8>,
+    text: String,
+    parsed: doc::Document,
+    /// For a notebook, where its errors are placed in its cells.
+    notebook: Option<doc::notebook::Notebook>,
+}
+
+/// Reads and parses a document (see [`read`]); a malformed one is an
+/// error placed in its cell for a notebook.
+pub fn open(root: &Path, path: &Path) -> Result<Opened> {
+    let (original, text) = read(root, path)?;
+    let notebook = doc::notebook::Notebook::of(path, &original);
+    let parsed = doc::parse(path, &text).map_err(|e| place(notebook.as_ref(), e))?;
+    Ok(Opened { path: path.to_path_buf(), original, text, parsed, notebook })
+}
+
+impl Opened {
+    /// The filters of the document's regions when each is a table, value
+    /// or plot with a `where=` and no `as_of=`: only the runs they can pass
+    /// need reading first (`Dataset::expect`). `None` when a region reads
+    /// more (another kind, no filter, a date pin, arguments in error).
+    pub fn filters(&self) -> Option<Vec<crate::query::Filter>> {
+        self.parsed
+            .regions
+            .iter()
+            .map(|region| {
+                let selection = match &region.spec {
+                    Ok(doc::RegionSpec::Table(s)) => &s.selection,
+                    Ok(doc::RegionSpec::Value(s)) => &s.selection,
+                    Ok(doc::RegionSpec::Plot(s)) => &s.selection,
+                    _ => return None,
+                };
+                selection.filter.as_ref().filter(|_| selection.as_of.is_none()).map(|f| f.value.clone())
+            })
+            .collect()
+    }
+}
+
+fn place(notebook: Option<&doc::notebook::Notebook>, e: Error) -> Error {
+    match notebook {
+        Some(nb) => nb.locate(e),
+        None => e,
+    }
+}
+
 /// Regenerates and judges one document against the data in `ctx`.
 pub fn review(ctx: &Context, path: &Path) -> Result<DocReview> {
-    let (original, text) = read(&ctx.cfg.root, path)?;
-    let notebook = located(path, &original);
-    let parsed = doc::parse(path, &text).map_err(&notebook)?;
+    review_opened(ctx, open(&ctx.cfg.root, path)?)
+}
+
+/// [`review`] of a document already opened.
+pub fn review_opened(ctx: &Context, opened: Opened) -> Result<DocReview> {
+    let Opened { path, original, text, parsed, notebook } = opened;
     let jobs = jobs(&parsed);
     let threads = evaluate::sql_threads(ctx.store, &jobs);
-    review_parsed(ctx, path, original, text, &parsed, &jobs, threads).map_err(notebook)
+    review_parsed(ctx, &path, original, text, &parsed, &jobs, threads).map_err(|e| place(notebook.as_ref(), e))
 }
 
 /// For a notebook, what places a document error in its cell
 /// ([`doc::notebook::Notebook::locate`]); for markdown, the error as it is.
 pub fn located(path: &Path, original: &[u8]) -> impl Fn(Error) -> Error {
     let notebook = doc::notebook::Notebook::of(path, original);
-    move |e| match &notebook {
-        Some(nb) => nb.locate(e),
-        None => e,
-    }
+    move |e| place(notebook.as_ref(), e)
 }
 
 /// [`review`] with `threads` threads running the `sql` regions beside this
