@@ -247,7 +247,7 @@ impl Region {
     /// What a line continuing this region starts with: the indentation of a
     /// list item, or a quote's `>` markers (empty at the top level).
     pub fn continuation_prefix(&self, text: &str) -> String {
-        splice::continuation_prefix(text, self.open.start)
+        note::continuation_prefix(text, self.open.start)
     }
 
     /// For claims: the author's text, without reckon's status note. For other
@@ -255,7 +255,7 @@ impl Region {
     pub fn author_text<'t>(&self, text: &'t str) -> &'t str {
         let content = self.content(text);
         if self.kind == Kind::Claim && self.detached.is_none() {
-            &content[..note::split(content, &splice::continuation_prefix(text, self.open.start)).author_end]
+            &content[..note::split(content, &note::continuation_prefix(text, self.open.start)).author_end]
         } else {
             content
         }
@@ -272,7 +272,7 @@ impl Region {
             return d.note.clone().map(|r| text[r].trim_start_matches(['\r', '\n']));
         }
         let content = self.content(text);
-        note::split(content, &splice::continuation_prefix(text, self.open.start)).note.map(|r| &content[r])
+        note::split(content, &note::continuation_prefix(text, self.open.start)).note.map(|r| &content[r])
     }
 }
 
@@ -356,7 +356,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Document> {
                     return Err(error_at(path, text, comment.span.start, msg));
                 }
                 let content = open_span.end..comment.span.start;
-                let prefix = splice::continuation_prefix(text, open_span.start);
+                let prefix = note::continuation_prefix(text, open_span.start);
                 let edited_by_hand =
                     splice::edited_by_hand(o.kind, &text[content.clone()], &prefix, c.digest.as_deref());
                 let (line, col) = lines.line_col(open_span.start);

@@ -230,7 +230,7 @@ fn inline_anchor(text: &str, region: &super::Region) -> Option<usize> {
 /// a heading or another block before it, or nothing of the paragraph after
 /// it — keeps its note inside.
 fn continued_at(text: &str, region: &super::Region, line_end: usize) -> Option<usize> {
-    let prefix = super::splice::continuation_prefix(text, region.open.start);
+    let prefix = continuation_prefix(text, region.open.start);
     let open_line = text[..region.open.start].rfind('\n')?;
     let prev_start = text[..open_line].rfind('\n').map_or(0, |i| i + 1);
     let prev = text[prev_start..open_line].trim_end_matches('\r');
@@ -336,7 +336,7 @@ fn paragraph_end(text: &str, blocks: &[Range<usize>], claims: &[(usize, usize)],
         };
         end = claims[k].1;
         let after = text[end..].strip_prefix("\r\n").or_else(|| text[end..].strip_prefix('\n'));
-        let prefix = super::splice::continuation_prefix(text, next + text[next..].find("<!--").unwrap_or(0));
+        let prefix = continuation_prefix(text, next + text[next..].find("<!--").unwrap_or(0));
         if let Some(line) = after.and_then(|a| a.split('\n').next()) {
             if prose_of(line.trim_end_matches('\r'), &prefix, false) {
                 end = enclosing_block_end(text, blocks, text.len() - after.map_or(0, str::len));
@@ -427,6 +427,21 @@ pub(crate) fn detached_note(note: &str, id: &str) -> String {
         return note.to_string();
     }
     note.replacen(NOTE_LEAD, &lead, 1)
+}
+
+/// What the lines of a block region continue with: the text before the
+/// opening marker on its line when it is indentation, blockquote `>` or a
+/// list marker (replaced by spaces), so the content stays inside the list
+/// item or quote the marker is in. Anything else gives no prefix.
+pub(crate) fn continuation_prefix(text: &str, open_start: usize) -> String {
+    let line_start = text[..open_start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..open_start];
+    let before = before.strip_prefix('\u{feff}').unwrap_or(before);
+    let structural = |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit();
+    if !before.chars().all(structural) {
+        return String::new();
+    }
+    before.chars().map(|c| if matches!(c, ' ' | '\t' | '>') { c } else { ' ' }).collect()
 }
 
 #[cfg(test)]

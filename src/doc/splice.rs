@@ -2,7 +2,7 @@
 //! original text, with the closing marker recording a digest of what reckon
 //! wrote so a later hand edit can be told apart.
 
-use super::note;
+use super::note::{self, continuation_prefix};
 use super::{Document, Kind};
 
 /// How many hex digits of the digest reckon writes in closing markers; any
@@ -50,21 +50,6 @@ fn closing_marker(kind: Kind, content: &str, prefix: &str) -> String {
         }
         None => format!("<!-- /reckon:{kind} -->"),
     }
-}
-
-/// What the lines of a block region continue with: the text before the
-/// opening marker on its line when it is indentation, blockquote `>` or a
-/// list marker (replaced by spaces), so the content stays inside the list
-/// item or quote the marker is in. Anything else gives no prefix.
-pub(crate) fn continuation_prefix(text: &str, open_start: usize) -> String {
-    let line_start = text[..open_start].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..open_start];
-    let before = before.strip_prefix('\u{feff}').unwrap_or(before);
-    let structural = |c: char| matches!(c, ' ' | '\t' | '>' | '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit();
-    if !before.chars().all(structural) {
-        return String::new();
-    }
-    before.chars().map(|c| if matches!(c, ' ' | '\t' | '>') { c } else { ' ' }).collect()
 }
 
 /// Block content: a line break after the opening marker, the generated

@@ -14,7 +14,6 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 use std::process::Command;
 
-use super::provenance::line_ranges;
 use crate::escape::html as esc;
 
 /// A forge's kind: how its blob and commit URLs are spelled.
@@ -240,6 +239,24 @@ fn relative(from: &Path, to: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// "lines 3–5, 9" from sorted line numbers.
+pub(super) fn line_ranges(lines: &[u64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let start = lines[i];
+        let mut end = start;
+        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
+            i += 1;
+            end = lines[i];
+        }
+        parts.push(if start == end { start.to_string() } else { format!("{start}–{end}") });
+        i += 1;
+    }
+    let word = if lines.len() == 1 { "line" } else { "lines" };
+    format!("{word} {}", parts.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,5 +324,11 @@ mod tests {
         assert_eq!(rel("/p/site", "/p/notebooks/logs/a.jsonl"), "../notebooks/logs/a.jsonl");
         assert_eq!(rel("/p", "/p/logs/a.jsonl"), "logs/a.jsonl");
         assert_eq!(rel("/p/a/b", "/p/a/b/c"), "c");
+    }
+
+    #[test]
+    fn line_ranges_collapse_runs_of_lines() {
+        assert_eq!(line_ranges(&[3, 4, 5, 9]), "lines 3–5, 9");
+        assert_eq!(line_ranges(&[7]), "line 7");
     }
 }

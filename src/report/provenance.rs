@@ -110,32 +110,3 @@ impl<'a, 's> Entries<'a, 's> {
         out.join(" ")
     }
 }
-
-/// "lines 3–5, 9" from sorted line numbers.
-pub(super) fn line_ranges(lines: &[u64]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let start = lines[i];
-        let mut end = start;
-        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
-            i += 1;
-            end = lines[i];
-        }
-        parts.push(if start == end { start.to_string() } else { format!("{start}–{end}") });
-        i += 1;
-    }
-    let word = if lines.len() == 1 { "line" } else { "lines" };
-    format!("{word} {}", parts.join(", "))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_ranges_collapse_runs_of_lines() {
-        assert_eq!(line_ranges(&[3, 4, 5, 9]), "lines 3–5, 9");
-        assert_eq!(line_ranges(&[7]), "line 7");
-    }
-}
