@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::project::{doc_paths, prepare, shown};
 use crate::claims::Verdict;
 use crate::config::Config;
-use crate::doc::{self, Kind};
+use crate::doc;
 use crate::query::Dataset;
 use crate::review::claim as judge;
 use crate::review::diff::unified;
@@ -40,15 +40,13 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
     let rel = shown(cwd, &path);
     let (original, text) = document::read(&cfg.root, &path)?;
     let parsed = doc::parse(Path::new(&rel), &text)?;
-    let find = |d: &doc::Document| {
-        d.regions.iter().position(|r| r.kind == Kind::Claim && r.arg("id").is_some_and(|a| a.value == args.id))
-    };
+    let find = |d: &doc::Document| d.regions.iter().position(|r| r.claim().is_some_and(|c| c.id.value == args.id));
     let Some(index) = find(&parsed) else {
         return Err(no_such_claim(&rel, &parsed, &args.id));
     };
     let region = &parsed.regions[index];
     // The refusals point at the claim, with its line shown.
-    if let Some(s) = region.arg("superseded") {
+    if let Some(s) = region.claim().and_then(|c| c.superseded.as_ref()) {
         let msg = format!("claim `{}` is already superseded (on {})", args.id, s.value);
         return Err(parsed.error_at(&text, s.span.start, msg));
     }
@@ -77,12 +75,8 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &SupersedeArgs) -> Result<i32>
 
 /// No claim has the id given: say which ids the document has.
 fn no_such_claim(rel: &str, parsed: &doc::Document, id: &str) -> Error {
-    let ids: Vec<String> = parsed
-        .regions
-        .iter()
-        .filter(|r| r.kind == Kind::Claim)
-        .filter_map(|r| r.arg("id").map(|a| format!("`{}`", a.value)))
-        .collect();
+    let ids: Vec<String> =
+        parsed.regions.iter().filter_map(|r| r.claim().map(|c| format!("`{}`", c.id.value))).collect();
     let known = if ids.is_empty() {
         "; it has no claim regions".to_string()
     } else {
