@@ -452,6 +452,21 @@ impl<'s> Dataset<'s> {
         let Some(slot) = self.metrics.get(metric) else {
             return Err(Error::usage(format!("unknown metric `{}`", crate::syntax::excerpt(metric))));
         };
+        self.slot_values(metric, slot)
+    }
+
+    /// [`Dataset::cached_values`] of a metric that may not exist (a
+    /// standard error logged beside some metrics only): `None` for a name
+    /// that is no metric, without the message naming every known one.
+    pub(crate) fn values_if_held(&self, metric: &str) -> Option<Rc<Values>> {
+        let Resolution::Found(found) = self.aliases.resolve(metric, |n| self.metrics.contains_key(n)) else {
+            return None;
+        };
+        let (name, slot) = self.metrics.get_key_value(&found)?;
+        self.slot_values(name, slot).ok()
+    }
+
+    fn slot_values(&self, metric: &str, slot: &MetricSlot) -> Result<Rc<Values>> {
         if let Some(v) = slot.values.borrow().as_ref() {
             return Ok(Rc::clone(v));
         }

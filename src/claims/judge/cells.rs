@@ -213,7 +213,7 @@ impl Judge<'_, '_> {
     /// evidence when used.
     pub(super) fn logged_log_se(&self, pivot: &Pivot, cell: &CellRuns) -> Option<f64> {
         let name = crate::metric::standard_error_of(&pivot.metric.name);
-        let logged = self.dataset.cached_values(&name).ok()?;
+        let logged = self.dataset.values_if_held(&name)?;
         let runs = self.dataset.loaded_runs();
         let mut logged_by_run = Vec::with_capacity(cell.values.len());
         for (&run, &value) in cell.ids.iter().zip(&cell.values) {
