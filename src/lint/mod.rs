@@ -24,6 +24,7 @@ pub(crate) mod prose;
 pub(crate) mod read;
 pub(crate) mod report;
 pub(crate) mod setup;
+mod shared;
 mod verdict;
 pub(crate) mod vocab;
 
@@ -151,7 +152,7 @@ pub struct Finding {
 
 /// Lints documents against one dataset.
 pub struct Linter<'a, 's> {
-    vocab: Vocabulary,
+    vocab: Vocabulary<'a>,
     /// Every sweep date, oldest first.
     /// Read on first need: a document whose prose states nothing needs no
     /// run that its regions did not.
@@ -168,7 +169,7 @@ pub struct Linter<'a, 's> {
     options: Options,
     /// Vocabularies with proposed entries added, by the entries: a plan's
     /// sentences mostly lack the same names.
-    proposed: RefCell<HashMap<Vec<setup::Entry>, Rc<Vocabulary>>>,
+    proposed: RefCell<HashMap<Vec<setup::Entry>, Rc<Vocabulary<'a>>>>,
 }
 
 /// A document's prose, cut and tokenized once.

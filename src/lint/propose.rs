@@ -64,7 +64,7 @@ pub(crate) fn from_data(dataset: &Dataset, options: &Options) -> Proposals {
 }
 
 /// The params the data sweep: two or more numeric values.
-fn swept(vocab: &Vocabulary) -> impl Iterator<Item = (&String, &Vec<f64>)> {
+fn swept<'v>(vocab: &'v Vocabulary<'_>) -> impl Iterator<Item = (&'v String, &'v Vec<f64>)> {
     vocab.param_values.iter().filter(|(_, v)| v.len() > 1)
 }
 

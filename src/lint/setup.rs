@@ -31,7 +31,7 @@ pub struct Entry {
 
 /// The same data read with other options (more aliases or `[points]`), its
 /// shared values kept.
-pub(crate) fn rebuilt(vocab: &Vocabulary, options: &Options) -> Vocabulary {
+pub(crate) fn rebuilt<'d>(vocab: &Vocabulary<'d>, options: &Options) -> Vocabulary<'d> {
     let mut again = Vocabulary::build(options, &vocab.data.series, &vocab.data.params);
     again.shared_values.clone_from(&vocab.shared_values);
     again.metric_shared.clone_from(&vocab.metric_shared);

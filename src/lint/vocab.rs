@@ -9,6 +9,7 @@ use regex::Regex;
 
 use super::number::{is_word_char, number_at};
 pub(crate) use super::number::{stored_time, Number, Unit};
+use super::shared::{shared_values, MetricShared, Shared, Texts};
 use super::Options;
 use crate::metric::Direction;
 use crate::query::filter::is_pseudo_param;
@@ -119,15 +120,17 @@ pub(crate) struct Data {
 /// no unit, every value in 0..=1.
 fn fractions(dataset: &Dataset, options: &Options) -> BTreeSet<String> {
     let named = crate::metric::is_fraction_by_name;
+    // Over every run, without building each run's record.
     let within = |m: &str| {
-        dataset.values(m).is_ok_and(|vs| {
-            let (mut any, mut all) = (false, true);
-            for (_, v) in vs {
-                any = true;
-                all &= (0.0..=1.0).contains(&v);
-            }
-            any && all
-        })
+        dataset.all_runs().is_ok()
+            && dataset.cached_values(m).is_ok_and(|vs| {
+                let (mut any, mut all) = (false, true);
+                for (_, v) in vs.iter() {
+                    any = true;
+                    all &= (0.0..=1.0).contains(v);
+                }
+                any && all
+            })
     };
     options
         .metrics
@@ -144,8 +147,9 @@ struct Template {
     spec: String,
 }
 
-/// Everything prose can name in one project.
-pub(crate) struct Vocabulary {
+/// Everything prose can name in one project (`'d`: the data its
+/// metrics' runs are read from when a sentence asks about them).
+pub(crate) struct Vocabulary<'d> {
     /// Lowercase phrase → meaning, longest phrases first.
     phrases: Vec<(String, Meaning)>,
     templates: Vec<Template>,
@@ -162,8 +166,9 @@ pub(crate) struct Vocabulary {
     pub shared_values: BTreeMap<String, usize>,
     /// The same, of each metric's own runs: a label constant over a
     /// metric's runs (`output_len = 256` on every throughput run) is no
-    /// axis a sentence on that metric sweeps.
-    pub metric_shared: BTreeMap<String, BTreeMap<String, usize>>,
+    /// axis a sentence on that metric sweeps. Worked out on first ask
+    /// ([`Vocabulary::metric_shared`]).
+    pub metric_shared: MetricShared<'d>,
     /// The series and params it was built from ([`super::setup`]).
     pub data: Data,
     /// Metrics kept as fractions — named for one (`hit_ratio`, `mfu`) and
@@ -175,12 +180,12 @@ pub(crate) struct Vocabulary {
     pub series_param: (String, Vec<String>),
 }
 
-impl Vocabulary {
+impl<'d> Vocabulary<'d> {
     /// The vocabulary of a dataset's series, metrics and params, as the
     /// project names them.
-    pub(crate) fn new(dataset: &Dataset, options: &Options) -> Vocabulary {
+    pub(crate) fn new(dataset: &'d Dataset<'_>, options: &Options) -> Vocabulary<'d> {
         let series: BTreeSet<String> = dataset.param_values(&options.series).into_iter().collect();
-        let mut texts: BTreeMap<String, (Vec<String>, Vec<Option<u32>>)> = dataset
+        let mut texts: Texts = dataset
             .params()
             .filter(|p| *p != options.series && !p.contains('.'))
             .map(|p| (p.to_string(), dataset.param_texts(p)))
@@ -197,14 +202,15 @@ impl Vocabulary {
         let mut vocab = Vocabulary::build(options, &series, &params);
         texts.retain(|p, _| vocab.param_values.contains_key(p));
         vocab.shared_values = shared_values(&dataset.param_texts(&options.series).1, &texts);
-        for m in vocab.units.keys() {
-            let Some(sets) = dataset.metric_sets(m).ok().filter(|s| !s.is_empty()) else { continue };
-            let of = |p: &str| dataset.param_texts_in(p, &sets);
-            let texts = texts.keys().map(|p| (p.clone(), of(p))).collect();
-            vocab.metric_shared.insert(m.clone(), shared_values(&of(&options.series).1, &texts));
-        }
+        vocab.metric_shared = MetricShared::of(dataset, &options.series, texts.into_keys().collect());
         vocab.fractions = fractions(dataset, options);
         vocab
+    }
+
+    /// [`Vocabulary::shared_values`] of one metric's own runs; `None` for a
+    /// metric the project does not know or whose runs hold no value.
+    pub(crate) fn metric_shared(&self, metric: &str) -> Option<Shared> {
+        self.units.contains_key(metric).then(|| self.metric_shared.get(metric)).flatten()
     }
 
     /// The vocabulary of the given series, the options' metrics and the
@@ -216,7 +222,7 @@ impl Vocabulary {
         options: &Options,
         series: &BTreeSet<String>,
         params: &BTreeMap<String, Vec<String>>,
-    ) -> Vocabulary {
+    ) -> Vocabulary<'d> {
         let params: BTreeMap<String, Vec<String>> =
             params.iter().filter(|(p, _)| !is_repeat_marker(p)).map(|(p, v)| (p.clone(), v.clone())).collect();
         let params = &params;
@@ -256,7 +262,7 @@ impl Vocabulary {
             directions: rules.iter().map(|(m, r)| (m.clone(), r.direction)).collect(),
             margins: rules.iter().map(|(m, r)| (m.clone(), r.margin)).collect(),
             shared_values: param_values.iter().map(|(p, v)| (p.clone(), v.len())).collect(),
-            metric_shared: BTreeMap::new(),
+            metric_shared: MetricShared::default(),
             fractions: BTreeSet::new(),
             series_param: (options.series.clone(), series_words(options)),
             param_values,
@@ -278,32 +284,6 @@ fn series_words(options: &Options) -> Vec<String> {
     words.extend(options.aliases.get(p).into_iter().flatten().map(|a| a.to_ascii_lowercase()));
     words.dedup();
     words
-}
-
-/// For each param, how many of its values every series has runs at (one
-/// pass over the distinct param sets, `texts` by param as
-/// [`Dataset::param_texts`] gives them: runs sharing a set add nothing).
-fn shared_values(
-    series_of: &[Option<u32>],
-    texts: &BTreeMap<String, (Vec<String>, Vec<Option<u32>>)>,
-) -> BTreeMap<String, usize> {
-    let series_count = series_of.iter().flatten().collect::<BTreeSet<_>>().len();
-    texts
-        .iter()
-        .map(|(p, (_, of_set))| {
-            // The values of `p` each series has, by series.
-            let mut seen: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
-            for (s, v) in series_of.iter().zip(of_set) {
-                if let (Some(s), Some(v)) = (s, v) {
-                    seen.entry(*s).or_default().insert(*v);
-                }
-            }
-            let mut sets = seen.values();
-            let first = sets.next().cloned().unwrap_or_default();
-            let common: BTreeSet<u32> = sets.fold(first, |acc, vs| acc.intersection(vs).copied().collect());
-            (p.clone(), if seen.len() == series_count { common.len() } else { 0 })
-        })
-        .collect()
 }
 
 /// Every name of a series, metric and param, lowercase: the project's
@@ -555,7 +535,7 @@ pub(crate) mod tests {
     use crate::lint::MetricRule;
     use crate::metric::Margins;
 
-    pub(crate) fn vocabulary() -> Vocabulary {
+    pub(crate) fn vocabulary() -> Vocabulary<'static> {
         let series = ["cublas", "triton", "cutlass"].into_iter().map(String::from).collect();
         let strings = |xs: &[&str]| xs.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();
         let params =

@@ -91,7 +91,7 @@ pub(crate) struct Surroundings {
 
 /// What a whole sentence offers each of its clauses.
 struct Sentence<'r> {
-    vocab: &'r Vocabulary,
+    vocab: &'r Vocabulary<'r>,
     around: &'r Surroundings,
     preferred: &'r [String],
     /// The first metric the sentence names.
@@ -103,7 +103,7 @@ struct Sentence<'r> {
 /// One clause being read: what it names, what it borrowed, and the claims
 /// read so far.
 struct Clause<'c> {
-    vocab: &'c Vocabulary,
+    vocab: &'c Vocabulary<'c>,
     around: &'c Surroundings,
     preferred: &'c [String],
     sentence_series: &'c [String],

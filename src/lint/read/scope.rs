@@ -558,7 +558,7 @@ pub(crate) fn sweep_param(vocab: &Vocabulary, preferred: &[String]) -> Option<St
 /// (`across the board` on a throughput measured at one output length is
 /// never `for all output_len`).
 pub(super) fn sweep_param_of(vocab: &Vocabulary, preferred: &[String], metric: Option<&str>) -> Option<String> {
-    let Some(shared) = metric.and_then(|m| vocab.metric_shared.get(m)) else { return sweep_param(vocab, preferred) };
+    let Some(shared) = metric.and_then(|m| vocab.metric_shared(m)) else { return sweep_param(vocab, preferred) };
     if let Some(p) = preferred.iter().find(|p| shared.get(*p).is_some_and(|n| *n > 1)) {
         return Some(p.clone());
     }
