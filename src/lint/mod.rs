@@ -25,6 +25,7 @@ pub(crate) mod read;
 pub(crate) mod report;
 pub(crate) mod setup;
 mod shared;
+mod spelling;
 mod verdict;
 pub(crate) mod vocab;
 

@@ -126,7 +126,7 @@ fn metric_bases(vocab: &Vocabulary) -> Vec<Entry> {
         .units
         .keys()
         .filter_map(|m| {
-            let base = super::setup::unit_dropped(m)?;
+            let base = super::spelling::unit_dropped(m)?;
             Some(Entry {
                 table: "aliases",
                 key: m.clone(),

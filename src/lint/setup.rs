@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::spelling::squashed;
 use super::vocab::{Tok, Token, Vocabulary};
 use super::Options;
 use crate::metric::format_number;
@@ -73,12 +74,6 @@ pub(super) const SHORT_NAMES: &[(&[&str], &[&str])] = &[
     (&["gpus"], &["gpus"]),
     (&["threads"], &["threads"]),
 ];
-
-/// Lowercase, without spaces, hyphens, underscores, dots or slashes: how
-/// two spellings of one name are compared.
-fn squashed(s: &str) -> String {
-    s.chars().filter(|c| !" -_./".contains(*c)).flat_map(char::to_lowercase).collect()
-}
 
 /// A number written right after `i` (`C=8`, `TP 4`) or right before it
 /// (`8 threads`), unknown settings (`bs=32`, a word) included.
@@ -180,21 +175,18 @@ fn spelling(vocab: &Vocabulary, toks: &[Token], i: usize, text: &str) -> Option<
         }
         let written = &text[run[0].start..run[len - 1].end];
         let key = squashed(written);
-        if key.is_empty() || knows(vocab, written) {
+        let (series, metrics) = (vocab.spellings.series(&key), vocab.spellings.metrics(&key));
+        // What the project knows already needs no entry (looked at only
+        // when the words spell something: most words spell nothing).
+        if key.is_empty() || (series.is_none() && metrics.len() != 1) || knows(vocab, written) {
             continue;
         }
-        let series = vocab.data.series.iter().find(|s| crate::syntax::read_logged(s).is_none() && squashed(s) == key);
         if let Some(s) = series {
             let why = format!("`{written}` spells `{s}`, a series of the data, with other spaces, hyphens or case");
             best = Some(Entry { table: "aliases", key: s.clone(), value: written.to_string(), why });
             continue;
         }
-        let metrics: Vec<&String> = vocab
-            .units
-            .keys()
-            .filter(|m| squashed(m) == key || unit_dropped(m).is_some_and(|b| squashed(b) == key))
-            .collect();
-        if let [m] = metrics.as_slice() {
+        if let [m] = metrics {
             let why = if squashed(m) == key {
                 format!("`{written}` spells `{m}`, a metric of the data, with other spaces, hyphens or case")
             } else {
@@ -204,19 +196,6 @@ fn spelling(vocab: &Vocabulary, toks: &[Token], i: usize, text: &str) -> Option<
         }
     }
     best
-}
-
-/// A metric's name without its unit suffix (`p99_ms` → `p99`), when the
-/// suffix is a unit reckon reads (`output_throughput` is no `output` in
-/// tok/s: its last word names the quantity, not the unit).
-pub(super) fn unit_dropped(metric: &str) -> Option<&str> {
-    let (base, suffix) = metric.rsplit_once('_')?;
-    let unit = |u: &str| crate::metric::unit_scale(u).is_some();
-    // `_min` is as often the minimum as minutes, and `tokens_per_s` is a
-    // rate whose `s` is no unit of its own.
-    let rate = base.rsplit('_').next() == Some("per");
-    let unit = suffix != "min" && !rate && (unit(suffix) || unit(&suffix.to_ascii_uppercase()));
-    (unit && !base.is_empty()).then_some(base)
 }
 
 /// The project's options with the entries added.

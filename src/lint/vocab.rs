@@ -10,6 +10,7 @@ use regex::Regex;
 use super::number::{is_word_char, number_at};
 pub(crate) use super::number::{stored_time, Number, Unit};
 use super::shared::{shared_values, MetricShared, Shared, Texts};
+use super::spelling::Spellings;
 use super::Options;
 use crate::metric::Direction;
 use crate::query::filter::is_pseudo_param;
@@ -152,6 +153,11 @@ struct Template {
 pub(crate) struct Vocabulary<'d> {
     /// Lowercase phrase → meaning, longest phrases first.
     phrases: Vec<(String, Meaning)>,
+    /// The phrases that can start with each byte, by index, in order: a
+    /// word is compared with those alone ([`phrase_at`]).
+    starting: Vec<Vec<u32>>,
+    /// The series and metrics by their squashed names (setup's proposals).
+    pub spellings: Spellings,
     templates: Vec<Template>,
     /// Metric units and directions, by metric.
     pub units: BTreeMap<String, Option<String>>,
@@ -256,6 +262,8 @@ impl<'d> Vocabulary<'d> {
         }
         let rules = &options.metrics;
         Vocabulary {
+            starting: starting(&phrases),
+            spellings: Spellings::new(series, rules.keys()),
             phrases,
             templates,
             units: rules.iter().map(|(m, r)| (m.clone(), r.unit.clone())).collect(),
@@ -493,10 +501,24 @@ fn template_at(vocab: &Vocabulary, rest: &str) -> Option<(usize, Scope)> {
     None
 }
 
+/// The phrases by the first byte of a text they can start: their own, and
+/// `i` of a lone `y` (its plural `ies`).
+fn starting(phrases: &[(String, Meaning)]) -> Vec<Vec<u32>> {
+    let mut by_byte: Vec<Vec<u32>> = vec![Vec::new(); 256];
+    for (k, (p, _)) in phrases.iter().enumerate() {
+        let k = u32::try_from(k).unwrap_or(u32::MAX);
+        for b in p.as_bytes().first().into_iter().chain((p == "y").then_some(&b'i')) {
+            by_byte[usize::from(*b)].push(k);
+        }
+    }
+    by_byte
+}
+
 /// The longest phrase of the vocabulary at the start of `lower`, ending at
 /// a word boundary (a plural `s`/`es`/`ies` allowed).
 pub(super) fn phrase_at(vocab: &Vocabulary, lower: &str) -> Option<(usize, Meaning)> {
-    for (p, m) in &vocab.phrases {
+    let first = lower.as_bytes().first().map_or(&[][..], |b| vocab.starting[usize::from(*b)].as_slice());
+    for (p, m) in first.iter().map(|k| &vocab.phrases[*k as usize]) {
         let mut ends: Vec<usize> = Vec::new();
         if lower.starts_with(p.as_str()) {
             ends.extend([p.len(), p.len() + 1, p.len() + 2]);
