@@ -10,6 +10,7 @@
 //! problem is reported as `path:line: what is wrong`. Other files of the
 //! same command still go in (unless `fail_fast`).
 
+mod companion;
 mod examine;
 mod expand;
 mod git;
@@ -201,8 +202,10 @@ pub fn ingest(
         on_file(&file, i + 1, total);
         report.files.push(file);
     }
+    let refused = companion::Refused::find(root, &jobs, &stored, &gone);
     let planned = plan(root, jobs, &gone, &stored, &git);
     drop(stored);
+    let planned = refused.apply(store, planned, gone.len());
     let mut progress = Progress { report: &mut report, total, on_file };
     if planned.iter().all(|(p, _)| matches!(p, Planned::Done(_))) {
         // Nothing to write: no writer, no transaction, no parser thread.

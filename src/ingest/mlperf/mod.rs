@@ -13,8 +13,21 @@ mod summary;
 pub use detail::MlperfDetail;
 pub use summary::MlperfSummary;
 
+use std::path::{Path, PathBuf};
+
 use crate::run::Value;
 use crate::syntax::read_logged;
+
+/// The names loadgen gives the two logs of one test, written side by side
+/// in its output folder: both hold the test's results, so they are one run.
+pub const SUMMARY_FILE: &str = "mlperf_log_summary.txt";
+pub const DETAIL_FILE: &str = "mlperf_log_detail.txt";
+
+/// For a file named as loadgen names its detail log, the summary log of
+/// the same test beside it (whether or not it is there).
+pub fn summary_beside(path: &Path) -> Option<PathBuf> {
+    (path.file_name()? == DETAIL_FILE).then(|| path.with_file_name(SUMMARY_FILE))
+}
 
 /// A loadgen name in reckon's spelling: `90th percentile latency` and
 /// `50.00_percentile_latency` become `p90_latency`, `p50_latency`
