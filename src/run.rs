@@ -73,6 +73,18 @@ impl RawRun {
     }
 }
 
+/// The param a run carries when its tool judged its own result: loadgen's
+/// `Result is : VALID` or `INVALID` (`result=INVALID`: the test did not
+/// meet its constraints — latency bounds, minimum duration or queries — so
+/// its numbers are not a measurement of the configuration it ran).
+pub const VALIDITY_PARAM: &str = "result";
+
+/// Whether a param says its run's tool judged the result invalid
+/// ([`VALIDITY_PARAM`] = `INVALID`, in any case).
+pub fn is_invalid_result(name: &str, value: &Value) -> bool {
+    name == VALIDITY_PARAM && matches!(value, Value::Text(t) if t.trim().eq_ignore_ascii_case("INVALID"))
+}
+
 /// Whether a param with this name tells repeats of one configuration apart
 /// (`repeat`, `rep`, `run`, `run_number`, `run_index`, `seed`, `iteration`,
 /// `iter`, `trial`, `repetition`; case, `-` and spaces do not matter, and a

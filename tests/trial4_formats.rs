@@ -1,6 +1,6 @@
 //! What the fourth cold trial found reckon reading wrong in real logs of
 //! its tools, each on real files (`tests/fixtures/trial4/`, and loadgen
-//! logs of a public repository in `tests/fixtures/mlperf-trial4/`, see its
+//! logs of a public repository in `tests/fixtures/trial4/loadgen/`, see its
 //! SOURCES.md).
 
 mod common;
@@ -63,4 +63,59 @@ fn finding_g3_a_loadgen_tests_summary_and_detail_log_are_one_run() {
     assert!(said(&r).contains("8 failed"), "{r:?}");
     assert_eq!(d.counts().1, 16);
     d.test().args(["runs", "--where", "scenario_dir=Server"]).stdout_lacks("mlperf_log_detail.txt").run();
+}
+
+/// A loadgen test whose `Result is : INVALID` (its latency constraints not
+/// met) was judged as a measurement: `fp16 beats int4` and `int4 … > 40`
+/// held on it. Its runs are left out of a claim's statistics and said,
+/// unless the claim's `where` asks for them.
+#[test]
+fn finding_g5_an_invalid_loadgen_result_is_no_measurement_unless_asked_for() {
+    let s = llmq("mlperf_log_summary.txt");
+    s.fixture(
+        "trial4/loadgen/server-invalid-mlperf_log_summary.txt",
+        "mlperf/2026-11-26/int4/Server/mlperf_log_summary.txt",
+    );
+    // loadgen's advice and warning are prose, not params of the test.
+    s.test().arg("ingest").stderr_has("recommendations and warnings (prose) are not stored").run();
+    let runs = s.ok(&["runs", "--where", "precision=int4"]);
+    assert!(runs.stdout.contains("result=INVALID") && !runs.stdout.contains("ttft_constrain"), "{runs:?}");
+    let said = "1 of 1 runs of int4 at scenario_dir=Server are `result=INVALID` by their tool's own judgement";
+    for (id, text) in [
+        ("beats", "fp16 beats int4 on completed_tokens_per_second at scenario_dir = Server"),
+        ("level", "int4 on completed_tokens_per_second at scenario_dir = Server > 40"),
+    ] {
+        s.write("t.md", claim(id, text));
+        s.test()
+            .args(["claims", "t.md"])
+            .stdout_has(said)
+            .stdout_has("`where result = INVALID` judges them")
+            .stdout_lacks(&format!("claim `{id}` holds"))
+            .run();
+    }
+    // Asked for, the invalid runs are judged; valid ones are untouched.
+    s.write(
+        "t.md",
+        claim("w", "int4 on completed_tokens_per_second at scenario_dir = Server > 40 where result = INVALID"),
+    );
+    s.test().args(["claims", "t.md"]).stdout_has("claim `w` holds").stdout_lacks("left out").run();
+    s.write("t.md", claim("v", "int8 beats fp16 on completed_tokens_per_second at scenario_dir = Server"));
+    s.test().args(["claims", "t.md"]).stdout_has("claim `v` holds").stdout_lacks("INVALID").run();
+}
+
+/// An `AccuracyOnly` test has no performance result (loadgen issues each
+/// sample once for the accuracy script): its detail log is refused, saying
+/// which logs to ingest, not read as a run (nor as a test that "did not
+/// finish").
+#[test]
+fn finding_g5_an_accuracy_only_loadgen_log_gives_no_performance_metrics() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "database = \"db/reckon.sqlite\"\n");
+    s.fixture("trial4/loadgen/server-accuracy-mlperf_log_detail.txt", "accuracy/mlperf_log_detail.txt");
+    let r = s.test().args(["ingest", "--label", "precision=fp16", "accuracy/mlperf_log_detail.txt"]).status(2).run();
+    let out = said(&r);
+    assert!(out.contains("accuracy/mlperf_log_detail.txt:44:"), "{r:?}");
+    assert!(out.contains("AccuracyOnly mode, which measures no performance"), "{r:?}");
+    assert!(out.contains("Ingest the logs of the PerformanceOnly test") && !out.contains("did not finish"), "{r:?}");
+    assert_eq!(s.counts().1, 0);
 }

@@ -25,6 +25,19 @@ impl Dataset<'_> {
             .collect()
     }
 
+    /// For each run (in the order of `run_ids`), whether its tool judged
+    /// its result invalid ([`crate::run::is_invalid_result`]).
+    pub fn invalid_runs(&self, run_ids: &[i64]) -> Vec<bool> {
+        let runs = self.loaded_runs();
+        let invalid = |at: usize| {
+            let params = self.sets.get(runs.set[at] as usize);
+            params
+                .get(crate::run::VALIDITY_PARAM)
+                .is_some_and(|v| crate::run::is_invalid_result(crate::run::VALIDITY_PARAM, v))
+        };
+        run_ids.iter().map(|id| runs.position(*id).is_some_and(invalid)).collect()
+    }
+
     /// Where the repeats among these runs come from, for a verdict's
     /// evidence: several runs read from one log record (hyperfine's
     /// `times`: "3 repeats per record from hyperfine's `times` (b.json:3,

@@ -72,8 +72,15 @@ impl Judge<'_, '_> {
         let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
         let log = scale == Scale::Log;
         let sweeps = self.dataset.sweeps_of(&cell.runs);
-        let keep: Vec<usize> = (0..cell.values.len()).filter(|i| stats::measurable(cell.values[*i], log)).collect();
-        let dropped: Vec<f64> = cell.values.iter().copied().filter(|v| !stats::measurable(*v, log)).collect();
+        let invalid = self.invalid(pivot, row, series, &cell.runs);
+        let valid = |i: &usize| !invalid.get(*i).copied().unwrap_or(false);
+        let keep: Vec<usize> =
+            (0..cell.values.len()).filter(valid).filter(|i| stats::measurable(cell.values[*i], log)).collect();
+        let dropped: Vec<f64> = (0..cell.values.len())
+            .filter(valid)
+            .map(|i| cell.values[i])
+            .filter(|v| !stats::measurable(*v, log))
+            .collect();
         if let Some(first) = dropped.first() {
             let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
             let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
@@ -111,6 +118,32 @@ impl Judge<'_, '_> {
             ids: keep.iter().map(|i| cell.runs[*i]).collect(),
             sweeps: keep.iter().map(|i| sweeps.get(*i).cloned().unwrap_or_default()).collect(),
         })
+    }
+
+    /// Which of a cell's runs their tool judged invalid (loadgen's
+    /// `result=INVALID`): left out and said, as no measurement of the
+    /// configuration, unless the clause's `where` names the validity param
+    /// (`where result = INVALID` judges them).
+    fn invalid(&self, pivot: &Pivot, row: usize, series: &str, runs: &[i64]) -> Vec<bool> {
+        let param = crate::run::VALIDITY_PARAM;
+        let asked = crate::query::Filter::parse(&pivot.filter).is_ok_and(|f| f.params().contains(&param));
+        if asked || !self.dataset.has_param(param) {
+            return Vec::new();
+        }
+        let invalid = self.dataset.invalid_runs(runs);
+        let n = invalid.iter().filter(|b| **b).count();
+        if n > 0 {
+            let label = Self::label(pivot, pivot.rows.get(row).and_then(|k| k.first()));
+            let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
+            self.left_out.borrow_mut().insert(format!(
+                "{n} of {} runs of {}{at} are `{param}=INVALID` by their tool's own judgement (the test did not \
+                 meet its constraints), left out: an invalid result is no measurement of the configuration \
+                 (`where {param} = INVALID` judges them)",
+                runs.len(),
+                self.shown(series),
+            ));
+        }
+        invalid
     }
 
     /// Whether a level of the pivot's metric is read on the raw scale: a

@@ -47,6 +47,8 @@ struct Left {
     requested: bool,
     keys: BTreeSet<String>,
     errors: usize,
+    /// The line of `effective_test_mode`.
+    mode_line: u64,
 }
 
 fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
@@ -61,6 +63,9 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
             return Err(Error::malformed(path, line_no, "this :::MLLOG event has no \"key\""));
         };
         events += 1;
+        if key == "effective_test_mode" {
+            left.mode_line = line_no;
+        }
         if event.pointer("/metadata/is_error") == Some(&Json::Bool(true)) {
             left.errors += 1;
         }
@@ -68,6 +73,10 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     }
     if events == 0 {
         return Err(Error::malformed(path, 1, "no :::MLLOG events found"));
+    }
+    let mode = run.params.iter().find(|(k, _)| k == "mode");
+    if let Some(msg) = mode.and_then(|(_, v)| super::no_performance(&v.to_string())) {
+        return Err(Error::malformed(path, left.mode_line, msg));
     }
     if run.metrics.is_empty() {
         return Err(Error::malformed(

@@ -29,6 +29,24 @@ pub fn summary_beside(path: &Path) -> Option<PathBuf> {
     (path.file_name()? == DETAIL_FILE).then(|| path.with_file_name(SUMMARY_FILE))
 }
 
+/// loadgen's mode of a test that measures no performance.
+const ACCURACY_ONLY: &str = "AccuracyOnly";
+
+/// The refusal of a test in a mode with no performance result
+/// (`AccuracyOnly`: loadgen issues every sample once and logs the
+/// responses for the benchmark's accuracy script; its timings are of that
+/// pass, not a measurement), or `None` for a performance mode.
+pub(super) fn no_performance(mode: &str) -> Option<String> {
+    mode.trim().eq_ignore_ascii_case(ACCURACY_ONLY).then(|| {
+        format!(
+            "this loadgen test ran in {ACCURACY_ONLY} mode, which measures no performance: its timings are of the \
+             accuracy pass and its result is the accuracy of mlperf_log_accuracy.json, scored by the benchmark's \
+             accuracy script. Ingest the logs of the PerformanceOnly test (e.g. `performance/run_1/`), not those of \
+             `accuracy/`"
+        )
+    })
+}
+
 /// A loadgen name in reckon's spelling: `90th percentile latency` and
 /// `50.00_percentile_latency` become `p90_latency`, `p50_latency`
 /// (`99.90` → `p99.9`), words joined by `_` in lower case.

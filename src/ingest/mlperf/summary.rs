@@ -48,6 +48,7 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
     // line (`No errors encountered during test.`, or how many it met), and
     // the file's last line: a report without it was cut short.
     let (mut closed, mut last) = (false, 0);
+    let mut advice = false;
     while let Some((line_no, raw)) = lines.next_segment().map_err(|e| Error::io(path, e))? {
         let line = raw.trim();
         last = line_no;
@@ -72,8 +73,16 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
             closed |= closes(line);
             continue;
         };
+        let bullet = line.starts_with('*');
         let (label, value) = (label.trim().trim_start_matches('*').trim(), value.trim());
         if value.is_empty() || label.is_empty() || part == Part::Other {
+            continue;
+        }
+        // loadgen's advice (` * TTFT constrain not met: Reduce target QPS
+        // …`) and warnings are prose, not settings of the test.
+        let number = crate::syntax::read_logged(value).is_some();
+        if (bullet && !number) || label.eq_ignore_ascii_case("warning") {
+            advice = true;
             continue;
         }
         row(path, line_no, part, label, value, r)?;
@@ -82,7 +91,11 @@ fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome> {
         Some(done) => finish(path, done, (closed, last), emit)?,
         None => return Err(Error::malformed(path, 1, format!("no \"{TITLE}\" found"))),
     }
-    Ok(Outcome::default())
+    let mut outcome = Outcome::default();
+    if advice {
+        outcome.skipped.push("loadgen's recommendations and warnings (prose) are not stored".into());
+    }
+    Ok(outcome)
 }
 
 /// loadgen's last line of a report: `No errors encountered during test.`,
@@ -100,6 +113,11 @@ fn row(path: &Path, line_no: u64, part: Part, label: &str, value: &str, run: &mu
         "Result is" => "result".to_owned(),
         _ => snake(label),
     };
+    if name == "mode" {
+        if let Some(msg) = super::no_performance(value) {
+            return Err(Error::malformed(path, line_no, msg));
+        }
+    }
     if part == Part::Settings {
         run.param(name, setting(value));
         return Ok(());
