@@ -61,6 +61,9 @@ fn exported(s: &Sandbox) -> Vec<String> {
 fn sandbox() -> Sandbox {
     let s = Sandbox::new();
     s.fixture(CRITERION, "logs/criterion.json").fixture(HYPERFINE, "logs/hyperfine.json");
+    // criterion's benchmark.json beside it names its benchmark (without
+    // it, or a `criterion/` folder, the file is refused).
+    s.fixture("corpus/criterion/fib20-fast-new-benchmark-null-function-id.json", "logs/benchmark.json");
     s
 }
 

@@ -119,3 +119,51 @@ fn finding_g5_an_accuracy_only_loadgen_log_gives_no_performance_metrics() {
     assert!(out.contains("Ingest the logs of the PerformanceOnly test") && !out.contains("did not finish"), "{r:?}");
     assert_eq!(s.counts().1, 0);
 }
+
+/// criterion's files copied out of `target/criterion/` into
+/// `results/{date}/` lost their benchmark's name: `fib 20 - fast` (4.9 ns)
+/// and `fib 20 - slow` (18 µs) pooled into one cell, `mean` 8995.89. The
+/// names come from criterion's `benchmark.json` beside each file (for
+/// `change/`, the one in `new/`); a file whose benchmark cannot be told is
+/// refused, saying what to do, unless a label names it.
+#[test]
+fn finding_g13_criterion_files_outside_a_criterion_folder_keep_their_benchmark_or_are_refused() {
+    let s = Sandbox::new();
+    s.fixture("trial4/criterion-copied", ".");
+    let source = "[[source]]\npath = \"results/{date}/**/estimates.json\"\n";
+    s.write("reckon.toml", format!("database = \"db/reckon.sqlite\"\n{source}"));
+    s.ok(&["ingest"]);
+    s.test()
+        .args(["query", "--metric", "mean", "--rows", "benchmark"])
+        .stdout_has("fib 20 - fast   4.8577")
+        .stdout_has("fib 20 - slow  17986.9")
+        .run();
+    s.test()
+        .args(["runs", "--where", "baseline=change"])
+        .stdout_has("benchmark=fib 20 - fast")
+        .stdout_has("benchmark=fib 20 - slow")
+        .run();
+
+    // Without benchmark.json, the folders above `new/` say nothing sure.
+    let bare = Sandbox::new();
+    for b in ["fib 20 - fast", "fib 20 - slow"] {
+        let from = format!("trial4/criterion-copied/results/2026-12-01/{b}/new/estimates.json");
+        bare.fixture(&from, &format!("results/2026-12-01/{b}/new/estimates.json"));
+    }
+    bare.write("reckon.toml", format!("database = \"db/reckon.sqlite\"\n{source}"));
+    let r = bare.test().arg("ingest").status(2).run();
+    let out = said(&r);
+    assert!(out.contains("results/2026-12-01/fib 20 - fast/new/estimates.json:1:"), "{r:?}");
+    assert!(out.contains("which criterion benchmark this file is of cannot be told"), "{r:?}");
+    assert!(out.contains("results/{date}/{group}/{function}/new/estimates.json"), "{r:?}");
+    assert_eq!(bare.counts().1, 0, "runs of unknown benchmarks went in");
+    // A path template that captures the name reads them, one cell each.
+    let named = "[[source]]\npath = \"results/{date}/{benchmark}/new/estimates.json\"\n";
+    bare.write("reckon.toml", format!("database = \"db/reckon.sqlite\"\n{named}"));
+    bare.ok(&["ingest"]);
+    bare.test()
+        .args(["query", "--metric", "mean", "--rows", "benchmark"])
+        .stdout_has("fib 20 - fast   4.8577")
+        .stdout_has("fib 20 - slow  17986.9")
+        .run();
+}

@@ -44,7 +44,12 @@ fn finding_g20_another_tools_log_under_a_loadgen_name_is_refused_naming_both() {
     assert!(out.contains("mlperf/2026-11-26/fp16/Server/mlperf_log_summary.txt"), "{r:?}");
     assert!(out.contains("mlperf-summary") && out.contains("criterion-json"), "{r:?}");
     assert_eq!(s.counts().1, 0);
-    // Named, it is read as what it is.
+    // Named, it is read as what it is (its benchmark named by criterion's
+    // benchmark.json beside it: no `criterion/` folder says which it is).
+    s.fixture(
+        "corpus/criterion/fib20-fast-new-benchmark-null-function-id.json",
+        "mlperf/2026-11-26/fp16/Server/benchmark.json",
+    );
     s.test()
         .args(["ingest", "--format", "criterion-json", "mlperf/2026-11-26/fp16/Server/mlperf_log_summary.txt"])
         .run();

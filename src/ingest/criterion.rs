@@ -28,7 +28,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value as Json};
 
-use super::log_format::{Emit, LogFormat, Outcome, Sniff};
+use super::log_format::{Emit, LogFormat, Outcome, Sniff, Unnamed};
 use super::pyjson;
 use crate::run::{RawRun, Value};
 use crate::syntax::read_logged;
@@ -55,9 +55,9 @@ impl LogFormat for CriterionJson {
         let Json::Object(obj) = value else {
             return Err(Error::malformed(path, 1, "expected a criterion JSON object"));
         };
-        let ids = ids_from_path(path);
+        let (ids, unnamed) = ids(path);
         if obj.contains_key("sampling_mode") {
-            return samples(path, &obj, &ids, emit);
+            return samples(path, &obj, &ids, emit).map(|o| Outcome { unnamed, ..o });
         }
         if obj.contains_key("group_id") {
             let mut outcome = Outcome::default();
@@ -69,8 +69,61 @@ impl LogFormat for CriterionJson {
             return Ok(outcome);
         }
         emit(estimates(path, &obj, &ids)?)?;
-        Ok(Outcome::default())
+        Ok(Outcome { unnamed, ..Outcome::default() })
     }
+}
+
+/// The labels that name a benchmark whose file does not.
+const NAMING_LABELS: &[&str] = &["benchmark", "group", "function"];
+
+/// The ids of the benchmark a file is of: from criterion's `benchmark.json`
+/// beside it (in its folder, or for `change/` in the `new/` or `base/`
+/// beside that), else from the folders under a folder named `criterion`.
+/// Neither: the baseline folder alone, and what to say unless a label
+/// names the benchmark — its runs would pool with other benchmarks'.
+fn ids(path: &Path) -> (Vec<(String, Value)>, Option<Unnamed>) {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let baseline = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let beside =
+        [dir.to_path_buf(), dir.with_file_name("new"), dir.with_file_name("base")].map(|d| d.join("benchmark.json"));
+    if let Some(mut ids) = beside.iter().filter(|p| p.is_file()).find_map(|p| ids_from_benchmark_json(p)) {
+        ids.push(("baseline".into(), Value::Text(baseline)));
+        return (ids, None);
+    }
+    let ids = ids_from_path(path);
+    if !ids.is_empty() {
+        return (ids, None);
+    }
+    let msg = format!(
+        "which criterion benchmark this file is of cannot be told: no benchmark.json beside it and no folder \
+         named `criterion` above it (criterion writes `target/criterion/<group>/<function>/<value>/{}/`), so its \
+         runs would pool with other benchmarks'. Copy criterion's benchmark.json along with it, keep the \
+         `criterion/` folder in the path, or name the benchmark in the [[source]] path template \
+         (e.g. `results/{{date}}/{{group}}/{{function}}/new/estimates.json`) or with --label benchmark=…",
+        if ["base", "change"].contains(&baseline.as_str()) { baseline.as_str() } else { "new" }
+    );
+    let ids = if baseline.is_empty() { Vec::new() } else { vec![("baseline".into(), Value::Text(baseline))] };
+    (ids, Some(Unnamed { labels: NAMING_LABELS, msg }))
+}
+
+/// The ids criterion's `benchmark.json` gives (`group_id`, `function_id`,
+/// `value_str`), as the folders would; `None` when it does not read as one.
+fn ids_from_benchmark_json(path: &Path) -> Option<Vec<(String, Value)>> {
+    let bytes = crate::fsguard::read_regular(path, path).ok()?;
+    let doc = pyjson::parse(&bytes).ok()?;
+    let text = |k: &str| doc.get(k).and_then(Json::as_str).map(str::to_string);
+    let group = text("group_id")?;
+    let (function, value) = (text("function_id"), text("value_str"));
+    let id: Vec<&str> = [Some(group.as_str()), function.as_deref(), value.as_deref()].into_iter().flatten().collect();
+    let mut ids =
+        vec![("benchmark".to_string(), Value::Text(id.join("/"))), ("group".into(), Value::Text(group.clone()))];
+    if let Some(f) = function {
+        ids.push(("function".into(), Value::Text(f)));
+    }
+    if let Some(v) = value {
+        ids.push(("value".into(), Value::from_label(&v)));
+    }
+    Some(ids)
 }
 
 /// The ids criterion's folders give a file: `.../<group>/<function>/<value>/

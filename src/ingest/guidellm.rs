@@ -219,7 +219,7 @@ impl Notes {
             ));
         }
         skipped.extend(failures);
-        Outcome { skipped }
+        Outcome { skipped, unnamed: None }
     }
 }
 

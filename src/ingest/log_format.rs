@@ -22,6 +22,32 @@ pub type Emit<'a> = &'a mut dyn FnMut(RawRun) -> Result<()>;
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Outcome {
     pub skipped: Vec<String>,
+    /// Set when the log does not say which benchmark its runs are of (a
+    /// criterion file copied out of `target/criterion/`): the file is
+    /// refused unless a label names it (see [`Outcome::named`]), as its runs
+    /// would pool with other benchmarks'.
+    pub unnamed: Option<Unnamed>,
+}
+
+/// A log that does not name its benchmark: the labels any of which would,
+/// and what to say when none is given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unnamed {
+    pub labels: &'static [&'static str],
+    pub msg: String,
+}
+
+impl Outcome {
+    /// The outcome, or the refusal of a log that does not name its
+    /// benchmark when no label (from `--label` or a path capture) does.
+    pub fn named(self, labels: &std::collections::BTreeMap<String, crate::run::Value>, path: &Path) -> Result<Outcome> {
+        match &self.unnamed {
+            Some(u) if !u.labels.iter().any(|l| labels.contains_key(*l)) => {
+                Err(crate::Error::malformed(path, 1, u.msg.clone()))
+            }
+            _ => Ok(self),
+        }
+    }
 }
 
 impl Outcome {

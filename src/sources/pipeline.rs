@@ -233,6 +233,7 @@ fn parse_file(
         0 => e,
         line => Error::malformed(&w.shown, line, limit::too_long(line_bytes.get())),
     });
+    let parsed = parsed.and_then(|o| o.named(&w.job.labels, &w.shown));
     if parsed.is_ok() && !batch.is_empty() {
         out.push(Parsed::Runs(batch))?;
     }

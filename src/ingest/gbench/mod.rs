@@ -225,7 +225,7 @@ fn emit_rows(rows: Vec<Row>, mut shared: Shared, emit: Emit) -> Result<Outcome> 
             emit(run)?;
         }
     }
-    Ok(Outcome { skipped: shared.skipped.into_iter().collect() })
+    Ok(Outcome { skipped: shared.skipped.into_iter().collect(), unnamed: None })
 }
 
 #[cfg(test)]

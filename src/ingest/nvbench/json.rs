@@ -93,7 +93,7 @@ impl LogFormat for NvbenchJson {
                 skipped.join(", ")
             ));
         }
-        Ok(Outcome { skipped: notes.into_iter().collect() })
+        Ok(Outcome { skipped: notes.into_iter().collect(), unnamed: None })
     }
 }
 
