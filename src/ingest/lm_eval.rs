@@ -10,7 +10,8 @@
 //!   `model` (`model_name`, else the `pretrained=` of
 //!   `config.model_args`), the command's `config.*` and the file's own
 //!   text (`git_hash`, `transformers_version`). `date` (epoch seconds) is
-//!   the run's time.
+//!   the run's time; `start_time`, `end_time` (the process clock) and
+//!   `total_evaluation_time_seconds` are named as not stored.
 //! * Each metric is stored by its name (`acc`, `acc_norm`, `exact_match`
 //!   higher is better, `perplexity` lower); its `…_stderr` is stored beside
 //!   it as the standard error of that metric — a metric with no direction,
@@ -59,7 +60,8 @@ impl LogFormat for LmEval {
             return Err(Error::malformed(path, 1, "expected `{\"results\": {task: {…}}}` as lm-eval writes it"));
         };
         let mut left = BTreeSet::new();
-        let shared = shared(top, &mut left);
+        let mut clocks = BTreeSet::new();
+        let shared = shared(top, &mut left, &mut clocks);
         let start = pyjson::member_offset(&doc, "results").unwrap_or(0);
         let mut no_stderr = BTreeSet::new();
         for (task, scores) in results {
@@ -79,6 +81,14 @@ impl LogFormat for LmEval {
                 names.join(", ")
             ));
         }
+        if !clocks.is_empty() {
+            let names: Vec<String> = clocks.iter().map(|n| format!("`{n}`")).collect();
+            outcome.skipped.push(format!(
+                "{} (the process clock at the evaluation's start and end, and how long it ran: times of the run, \
+                 not settings of a task) are not stored",
+                names.join(", ")
+            ));
+        }
         if !left.is_empty() {
             let names: Vec<String> = left.iter().map(|n| format!("`{n}`")).collect();
             outcome
@@ -89,12 +99,19 @@ impl LogFormat for LmEval {
     }
 }
 
-/// The params and time every task's runs share.
-fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>) -> RawRun {
+/// The params and time every task's runs share. `start_time` and
+/// `end_time` (`time.perf_counter()` readings, seconds since some point of
+/// the machine's, not a time of day) and `total_evaluation_time_seconds`
+/// are times of the run, never params (a re-run would be another point,
+/// and no cell would pair across sweeps): they go to `clocks`, to be named.
+fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>, clocks: &mut BTreeSet<String>) -> RawRun {
     let mut run = RawRun::default();
     for (k, v) in top {
         match (k.as_str(), v) {
             ("results" | "model_name", _) => {}
+            ("start_time" | "end_time" | "total_evaluation_time_seconds", _) => {
+                clocks.insert(k.clone());
+            }
             (_, _) if PER_TASK.iter().any(|(t, _)| t == k) => {}
             ("date", _) => run.time = pyjson::as_f64(v).and_then(log_time::from_epoch),
             ("config", Json::Object(config)) => {
