@@ -168,29 +168,19 @@ fn finding_g13_criterion_files_outside_a_criterion_folder_keep_their_benchmark_o
         .run();
 }
 
-/// `reckon diff` and `export --newest` keyed loadgen's cells by
-/// `target_qps`, which the researcher moves per run until the test passes
-/// (fp16 Server 7.8 → 7.7, int8 12.8 → 12.6): no Server cell of 2026-11-12
-/// paired with its cell of 2026-11-26, and `export --newest` kept both
-/// sweeps. lm-eval's cells were keyed by `start_time` and `end_time`, the
-/// process clock, so no two sweeps could pair.
+/// lm-eval's cells were keyed by `start_time` and `end_time`, the process
+/// clock, so no two sweeps could pair. (Loadgen's `target_qps`, moved per
+/// run until a test passes, still keys its cells: a setting that differs
+/// between two sweeps is a different configuration until reckon can say so
+/// beside the comparison, and pairing the cells silently would report a
+/// move the setting may have made.)
 #[test]
-fn finding_g12_settings_tuned_per_run_and_clocks_key_no_cell() {
+fn finding_g12_clocks_key_no_cell() {
     let s = llmq("mlperf_log_summary.txt");
     s.ok(&["ingest"]);
-    let diff = s.ok(&["diff", "--metric", "completed_tokens_per_second"]);
-    assert!(!diff.stdout.contains("target_qps") && !diff.stdout.contains("only in"), "{diff:?}");
-    for sut in ["llama3.1-8b-vllm-fp16", "llama3.1-8b-vllm-int8"] {
-        assert!(diff.stdout.lines().any(|l| l.contains(sut) && l.contains("1 vs 1")), "{sut}: {diff:?}");
-    }
     let all = s.ok(&["diff"]);
-    // (The 12 cells only in 2026-11-26 are lm-eval's: its evals ran once.)
-    assert!(all.stdout.contains("Not compared: 0 cell(s) only in 2026-11-12, 12 only in 2026-11-26."), "{all:?}");
-    let export = s.ok(&["export", "--newest", "--metric", "completed_tokens_per_second"]);
-    let rows: Vec<&str> = export.stdout.lines().skip(1).collect();
-    assert_eq!(rows.len(), 2, "{export:?}");
-    assert!(rows.iter().all(|r| r.contains("mlperf/2026-11-26/")), "{export:?}");
-    // The tuned setting is kept, and found: it only keys no cell.
+    assert!(all.stdout.contains("only in 2026-11-12"), "{all:?}");
+    // The tuned setting is a param, and found.
     s.test().args(["runs", "--where", "target_qps=7.7"]).stdout_has("2026-11-26/fp16/Server").run();
 
     // lm-eval's clocks are times of the run, not params.

@@ -102,45 +102,7 @@ pub fn key_params<'r>(runs: impl IntoIterator<Item = &'r RunRecord>) -> Vec<Stri
         .collect();
     let points: Vec<(u32, Vec<Option<String>>)> = points.into_iter().collect();
     let text: Vec<bool> = keys.iter().map(|k| points_text(&runs_seen, k)).collect();
-    // A number tuned per run first: a text param it seems to restate
-    // (the precision a per-precision `target_qps` fixes) is the key.
-    let kept = untuned((0..keys.len()).collect(), &text, &points);
-    let points: BTreeSet<(u32, Vec<Option<String>>)> =
-        points.iter().map(|(g, v)| (*g, kept.iter().map(|&i| v[i].clone()).collect())).collect();
-    let points: Vec<(u32, Vec<Option<String>>)> = points.into_iter().collect();
-    let text: Vec<bool> = kept.iter().map(|&i| text[i]).collect();
-    super::points::defining(&text, &points).into_iter().map(|i| keys[kept[i]].to_string()).collect()
-}
-
-/// Of the key params left (`kept`, indices into each point's values), all
-/// but the numbers that follow the point rather than define it: within
-/// every sweep the other params fix the number, and at the same other
-/// params it differs between sweeps — a setting tuned per run (loadgen's
-/// `target_qps`, which the researcher or `FindPeakPerformance` moves until
-/// the test passes) or a clock. Keyed by it, no cell of one sweep would
-/// pair with its cell in another; without it, every point of a sweep is
-/// still told apart. The number with most values goes first.
-fn untuned(mut kept: Vec<usize>, text: &[bool], points: &[(u32, Vec<Option<String>>)]) -> Vec<usize> {
-    let distinct = |i: usize| points.iter().map(|(_, v)| v[i].as_deref()).collect::<BTreeSet<_>>().len();
-    let mut order: Vec<usize> = kept.iter().copied().filter(|&i| !text[i]).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(distinct(i)));
-    for p in order {
-        let others: Vec<usize> = kept.iter().copied().filter(|&j| j != p).collect();
-        if others.is_empty() {
-            continue;
-        }
-        let mut within: BTreeMap<(u32, Vec<Option<&str>>), Option<&str>> = BTreeMap::new();
-        let mut across: BTreeMap<Vec<Option<&str>>, BTreeSet<Option<&str>>> = BTreeMap::new();
-        let fixed = points.iter().all(|(sweep, values)| {
-            let at: Vec<Option<&str>> = others.iter().map(|&j| values[j].as_deref()).collect();
-            across.entry(at.clone()).or_default().insert(values[p].as_deref());
-            *within.entry((*sweep, at)).or_insert(values[p].as_deref()) == values[p].as_deref()
-        });
-        if fixed && across.values().any(|v| v.len() > 1) {
-            kept = others;
-        }
-    }
-    kept
+    super::points::defining(&text, &points).into_iter().map(|i| keys[i].to_string()).collect()
 }
 
 /// Whether some run holds `name` as text.
@@ -283,38 +245,5 @@ mod tests {
         // num_prompts and tag are each in one sweep only; c varies in the second; repeat tells repeats apart.
         assert_eq!(key_params(&runs), ["c", "config"]);
         assert_eq!(key_params(&runs[..2]), ["config"]);
-    }
-
-    #[test]
-    fn a_number_tuned_per_run_keys_no_cell_but_a_swept_one_does() {
-        let run = |id, sweep, params: &[(&str, &str)]| {
-            let mut r = run(id, sweep, params);
-            r.params.insert("target_qps".into(), Value::from_label(&r.params["target_qps"].to_string()));
-            r
-        };
-        // loadgen's target_qps, set per precision and moved between sweeps.
-        let runs = [
-            run(1, "2026-11-12", &[("precision", "fp16"), ("target_qps", "7.8")]),
-            run(2, "2026-11-12", &[("precision", "int8"), ("target_qps", "12.8")]),
-            run(3, "2026-11-26", &[("precision", "fp16"), ("target_qps", "7.7")]),
-            run(4, "2026-11-26", &[("precision", "int8"), ("target_qps", "12.6")]),
-        ];
-        assert_eq!(key_params(&runs), ["precision"]);
-        // Swept within a sweep, it is a dimension of the experiment.
-        let runs = [
-            run(1, "2026-11-12", &[("precision", "fp16"), ("target_qps", "4")]),
-            run(2, "2026-11-12", &[("precision", "fp16"), ("target_qps", "8")]),
-            run(3, "2026-11-26", &[("precision", "fp16"), ("target_qps", "4")]),
-            run(4, "2026-11-26", &[("precision", "fp16"), ("target_qps", "8")]),
-        ];
-        assert_eq!(key_params(&runs), ["target_qps"]);
-        // The same in both sweeps: it tells the points apart, and stays.
-        let runs = [
-            run(1, "2026-11-12", &[("precision", "fp16"), ("target_qps", "7.8")]),
-            run(2, "2026-11-12", &[("precision", "int8"), ("target_qps", "12.8")]),
-            run(3, "2026-11-26", &[("precision", "fp16"), ("target_qps", "7.8")]),
-            run(4, "2026-11-26", &[("precision", "int8"), ("target_qps", "12.8")]),
-        ];
-        assert_eq!(key_params(&runs), ["target_qps"]);
     }
 }
