@@ -118,28 +118,43 @@ pub fn shape(text: &[u8], limit: usize) -> Shape {
 pub fn array_element_offsets(text: &[u8], depth: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut stack = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
     // Set while inside the chosen array: waiting for an element to start.
     let mut inside = false;
     let mut want = false;
-    for (i, &b) in text.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let mut i = 0;
+    // Whole runs of bytes that matter to nothing here (numbers, words,
+    // whitespace while no element is awaited) are stepped over by table,
+    // and strings by memchr: this looks at every byte of a document whose
+    // results each get a line (megabytes for a large benchmark file).
+    while i < text.len() {
+        let b = text[i];
+        if want {
+            if b.is_ascii_whitespace() {
+                i += 1;
+                continue;
             }
-            continue;
-        }
-        if want && !b.is_ascii_whitespace() && b != b']' {
-            out.push(i);
+            if b != b']' {
+                out.push(i);
+            }
             want = false;
         }
         match b {
-            b'"' => in_string = true,
+            b'"' => {
+                // Skip to the end of the string, honouring escapes.
+                let mut k = i + 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &text[k.min(text.len())..]) {
+                        None => return out,
+                        Some(p) if text[k + p] == b'\\' => k += p + 2,
+                        Some(p) => {
+                            k += p + 1;
+                            break;
+                        }
+                    }
+                }
+                i = k;
+                continue;
+            }
             b'{' => stack += 1,
             b'[' => {
                 if stack == depth && !inside && out.is_empty() {
@@ -157,9 +172,25 @@ pub fn array_element_offsets(text: &[u8], depth: usize) -> Vec<usize> {
             b',' if inside && stack == depth + 1 => want = true,
             _ => {}
         }
+        i += 1;
+        while !want && i < text.len() && !STRUCTURAL[usize::from(text[i])] {
+            i += 1;
+        }
     }
     out
 }
+
+/// The bytes [`array_element_offsets`] stops at outside strings.
+const STRUCTURAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t[b',' as usize] = true;
+    t
+};
 
 /// The 1-based line of byte `offset` in `text`.
 pub fn line_of(text: &[u8], offset: usize) -> u64 {
