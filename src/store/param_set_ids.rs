@@ -34,12 +34,17 @@ impl ParamSetIds {
         if let Some(id) = self.by_json.get(params_json) {
             return Ok(*id);
         }
+        // A set the insert made has the row id it was given: only a set
+        // stored before is looked up again (a log whose every run has its
+        // own params made a second search of the unique index per run).
         let id = conn
             .prepare_cached("INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING")
             .and_then(|mut s| s.execute([params_json]))
-            .and_then(|_| {
-                conn.prepare_cached("SELECT id FROM param_set WHERE params = ?1")?
-                    .query_row([params_json], |r| r.get(0))
+            .and_then(|inserted| match inserted {
+                1 => Ok(conn.last_insert_rowid()),
+                _ => conn
+                    .prepare_cached("SELECT id FROM param_set WHERE params = ?1")?
+                    .query_row([params_json], |r| r.get(0)),
             })
             .at(db)?;
         if self.bytes + params_json.len() > CACHE_BYTES {
