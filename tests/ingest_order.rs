@@ -139,6 +139,15 @@ fn answers(set: &Set, order: &[usize]) -> Vec<(String, String)> {
     s.write("claims.md", set.doc);
     for &(fixture, name) in set.logs {
         s.fixture(fixture, &format!("logs/2026-11-29/{name}"));
+        if fixture.starts_with("corpus/criterion/") {
+            // criterion's file naming the benchmark, as it writes it beside
+            // its estimates and samples (a lone one is refused: its runs
+            // would pool with other benchmarks').
+            s.fixture(
+                "corpus/criterion/fib20-fast-new-benchmark-null-function-id.json",
+                "logs/2026-11-29/benchmark.json",
+            );
+        }
     }
     for &i in order {
         // The run time from the path: the same in every project.
