@@ -348,14 +348,30 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     Direction::Neutral
 }
 
-/// The kind of a metric for noise margins.
+/// Whether a word of a name is a percentile in the tail (`p75`, `p90`,
+/// `p95`, `p99`, `p999`, `p99.9` as `p99`): `p` and digits reading as 75
+/// or more. `p50` is the median, a middle as the mean is, and `p25` or
+/// `p10` lie below it: neither is a tail.
+fn is_tail_percentile(word: &str) -> bool {
+    let Some(digits) = word.strip_prefix(['p', 'P']) else { return false };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    // `p999` is 99.9: the percentile is the first two digits (`p5` is 5).
+    let whole: u32 = digits.bytes().take(2).fold(0, |acc, b| acc * 10 + u32::from(b - b'0'));
+    whole >= 75
+}
+
+/// The kind of a metric for noise margins: a latency's mean or median
+/// (`mean_ttft_ms`, `p50_us`, `median_itl_ms`) gets the latency margin, a
+/// tail's (`p99_us`, `p999_ms`, `max_latency`, a standard deviation) the
+/// wider tail-latency margin.
 pub fn kind_of(name: &str, direction: Direction) -> Kind {
     let n = name.to_ascii_lowercase();
     match direction {
         Direction::Higher => Kind::Throughput,
         Direction::Lower => {
-            let tail = n.starts_with('p') && n[1..].starts_with(|c: char| c.is_ascii_digit())
-                || n.contains("_p9")
+            let tail = n.split(|c: char| !c.is_ascii_alphanumeric()).any(is_tail_percentile)
                 || n.starts_with("max")
                 || n.starts_with("std")
                 || n.contains("stddev");
@@ -485,6 +501,16 @@ mod tests {
         margins.by_metric.insert("p99_ttft_ms".into(), 0.25);
         assert_eq!(margins.of("p99_ttft_ms", Direction::Lower), 0.25);
         assert_eq!(margins.of("p99_itl_ms", Direction::Lower), 0.10);
+        // A median is a middle, whatever it is called (trial 5: `p50_us` had
+        // the 10% tail margin); every tail percentile is a tail.
+        for median in ["p50_us", "latency_p50", "P50_ms", "median_us", "mean_us", "p25_ms"] {
+            assert_eq!(kind_of(median, Direction::Lower), Kind::Latency, "{median}");
+            assert_eq!(Margins::default().of(median, Direction::Lower), 0.05, "{median}");
+        }
+        for tail in ["p75_us", "p90_us", "p95_ms", "p99_us", "p999_us", "ttft_p99_ms", "p99.9_ms", "max_us", "std_ms"]
+        {
+            assert_eq!(kind_of(tail, Direction::Lower), Kind::TailLatency, "{tail}");
+        }
     }
 
     #[test]
