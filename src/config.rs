@@ -178,7 +178,7 @@ fn check_source_path(path: &str, shown: &Path) -> Result<()> {
 pub struct MetricSpec {
     #[serde(default, deserialize_with = "de_direction")]
     pub direction: Option<Direction>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_unit")]
     pub unit: Option<String>,
     /// Practical margin δ as a fraction (0.02 = 2%).
     #[serde(default)]
@@ -235,6 +235,22 @@ fn de_direction<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<O
         Some(s) => Direction::parse(&s).map(Some).ok_or_else(|| {
             serde::de::Error::custom(format!("direction `{s}`: expected `higher`, `lower` or `neutral`"))
         }),
+    }
+}
+
+/// A metric's unit must be one a claim may write after a number
+/// ([`crate::metric::is_writable_unit`]): a unit reckon knows, `%`, or a
+/// rate of a thing per a time (`ops/s`). Anything else (`bogus`, `msec`)
+/// is refused at its line, never kept as a unit no claim could state.
+fn de_unit<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
+    let s: Option<String> = Option::deserialize(d)?;
+    match s {
+        Some(u) if !crate::metric::is_writable_unit(&u) => Err(serde::de::Error::custom(format!(
+            "unit `{u}` is not one reckon knows: write a unit of time (ns, us, ms, s, min, h), of size (B, KB, MB, \
+             GB, KiB, MiB, GiB), a rate (tok/s, req/s, req/min, B/s, MB/s, …), `%`, or a rate of your own as \
+             THING/s (`ops/s`), which a claim writes the same way"
+        ))),
+        s => Ok(s),
     }
 }
 

@@ -51,8 +51,14 @@ fn has_word(name: &str, word: &str) -> bool {
 }
 
 /// The unit a metric name implies (`_ms` → ms, `_s` → s, throughputs → tok/s
-/// or req/s), if any.
+/// or req/s), if any. A rate's name (`ops_per_sec`, `tokens_per_s`,
+/// `bytes_per_second`, `ops/s`, `ops_ps`) names a rate, never a time: the
+/// unit of its kind where reckon knows it (tok/s, req/s, B/s, MB/s), else
+/// none — `ops_per_sec` is a count per second, not seconds.
 pub fn unit_from_name(name: &str) -> Option<&'static str> {
+    if let Some(counted) = rate_of(name) {
+        return unit_of_rate(counted);
+    }
     let n = name.to_ascii_lowercase();
     if n.ends_with("_ms") || has_word(&n, "ms") {
         Some("ms")
@@ -70,6 +76,64 @@ pub fn unit_from_name(name: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// How a rate's name ends: per second, in each spelling names use. The
+/// words (`per_sec`) end a name or follow a separator (`ops_per_sec`,
+/// `ops-per-sec`; `hyper_s` is no rate); `persec` may be glued
+/// (`opspersec`); `/s` and `_ps` follow the thing counted (`ops/s`,
+/// `ops_ps`).
+const RATE_WORDS: [&str; 3] = ["per_second", "per_sec", "per_s"];
+const RATE_GLUED: [&str; 5] = ["persecond", "persec", "/sec", "/s", "_ps"];
+
+/// The thing a rate's name counts per second (`ops` of `ops_per_sec`,
+/// `tokens` of `output_tokens_per_s`, empty for `per_sec` alone), or
+/// `None` when the name does not end as a rate's does.
+pub fn rate_of(name: &str) -> Option<&str> {
+    let lower = name.to_ascii_lowercase();
+    let cut = |ending: &str| name.len() - ending.len();
+    let word = RATE_WORDS.iter().find(|e| {
+        lower.ends_with(*e) && lower[..cut(e)].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric())
+    });
+    let glued = || RATE_GLUED.iter().find(|e| lower.ends_with(*e) && lower.len() > e.len());
+    let ending = word.or_else(glued)?;
+    // The ending is ASCII, so the name's bytes before it end on a character.
+    Some(name[..cut(ending)].trim_end_matches(|c: char| !c.is_alphanumeric()))
+}
+
+/// The unit of a rate of `counted` things per second, where reckon knows
+/// the kind (tokens, requests, bytes in each size); `None` for a count of
+/// anything else (`ops`, `items`), whose rate reckon has no unit for.
+fn unit_of_rate(counted: &str) -> Option<&'static str> {
+    let last = counted.rsplit(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("").to_ascii_lowercase();
+    Some(match last.as_str() {
+        "tokens" | "token" | "tok" | "toks" => "tok/s",
+        "requests" | "request" | "req" | "reqs" => "req/s",
+        "bytes" | "byte" | "b" => "B/s",
+        "kb" => "KB/s",
+        "mb" => "MB/s",
+        "gb" => "GB/s",
+        "tb" => "TB/s",
+        "kib" => "KiB/s",
+        "mib" => "MiB/s",
+        "gib" => "GiB/s",
+        _ => return None,
+    })
+}
+
+/// Whether a unit may be written after a number in a claim, and so in
+/// reckon.toml's `[metrics.NAME] unit`: one reckon knows ([`unit_scale`]),
+/// `%`, or a rate of things reckon does not know per unit of time
+/// (`ops/s`, `img/s`, `items/min`), which converts only to itself.
+pub fn is_writable_unit(unit: &str) -> bool {
+    unit == "%" || unit_scale(unit).is_some() || is_opaque_rate(unit)
+}
+
+/// A rate of a thing reckon has no unit for, per a unit of time: a word, a
+/// slash and a time (`ops/s`, `elem/s`, `items/min`).
+pub fn is_opaque_rate(unit: &str) -> bool {
+    rate_written_at(unit).is_some_and(|r| r.len() == unit.len())
+        && unit.rsplit_once('/').is_some_and(|(_, per)| dimension(per) == Some("time"))
 }
 
 /// What a unit measures and its size in that dimension's base unit
@@ -325,7 +389,7 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
         "perplexity",
         "ppl",
     ];
-    if higher.iter().any(|w| n.contains(w) && (w.len() > 3 || has_word(&n, w))) {
+    if higher.iter().any(|w| n.contains(w) && (w.len() > 3 || has_word(&n, w))) || rate_of(&n).is_some() {
         return Direction::Higher;
     }
     if let Some(u) = unit {
@@ -487,9 +551,45 @@ mod tests {
         // A rate ending in `_s` is a rate, not seconds.
         assert_eq!(unit_from_name("tokens_per_s"), Some("tok/s"));
         assert_eq!(unit_from_name("step_time_s"), Some("s"));
+        assert_eq!(unit_from_name("latency_sec"), Some("s"));
         // A rate per minute (llmperf's completed requests) is a rate.
         assert_eq!(direction_from_name("num_completed_requests_per_min", Some("req/min")), Direction::Higher);
         assert_eq!(unit_scale("req/min"), Some(("request rate", 1.0 / 60.0)));
+    }
+
+    #[test]
+    fn a_rates_name_names_a_rate_never_a_time() {
+        // Trial 5: `ops_per_sec` was stored in seconds.
+        for (name, unit) in [
+            ("ops_per_sec", None),
+            ("ops_per_s", None),
+            ("items_per_second", None),
+            ("ops/s", None),
+            ("ops_ps", None),
+            ("opspersec", None),
+            ("write-ops-per-sec", None),
+            ("tokens_per_sec", Some("tok/s")),
+            ("output_tokens_per_second", Some("tok/s")),
+            ("requests_per_second", Some("req/s")),
+            ("input_request_rate_req_per_s", Some("req/s")),
+            ("bytes_per_sec", Some("B/s")),
+            ("read_mb_per_s", Some("MB/s")),
+        ] {
+            assert_eq!(unit_from_name(name), unit, "{name}");
+            assert_eq!(direction_from_name(name, None), Direction::Higher, "{name}");
+            assert_eq!(kind_of(name, direction_from_name(name, None)), Kind::Throughput, "{name}");
+        }
+        assert_eq!(rate_of("ops_per_sec"), Some("ops"));
+        assert_eq!(rate_of("hyper_s"), None);
+        assert_eq!(rate_of("p99_s"), None);
+        assert_eq!(unit_from_name("hyper_s"), Some("s"));
+        // What a claim and reckon.toml may write.
+        for unit in ["ms", "tok/s", "%", "ops/s", "items/min", "elem/s"] {
+            assert!(is_writable_unit(unit), "{unit}");
+        }
+        for unit in ["bogus", "ops", "ops/bogus", "tokens per second", "ks", "/s"] {
+            assert!(!is_writable_unit(unit), "{unit}");
+        }
     }
 
     #[test]
@@ -507,8 +607,7 @@ mod tests {
             assert_eq!(kind_of(median, Direction::Lower), Kind::Latency, "{median}");
             assert_eq!(Margins::default().of(median, Direction::Lower), 0.05, "{median}");
         }
-        for tail in ["p75_us", "p90_us", "p95_ms", "p99_us", "p999_us", "ttft_p99_ms", "p99.9_ms", "max_us", "std_ms"]
-        {
+        for tail in ["p75_us", "p90_us", "p95_ms", "p99_us", "p999_us", "ttft_p99_ms", "p99.9_ms", "max_us", "std_ms"] {
             assert_eq!(kind_of(tail, Direction::Lower), Kind::TailLatency, "{tail}");
         }
     }

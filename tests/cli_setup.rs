@@ -105,8 +105,8 @@ fn reckon_toml_overrides_metric_units_and_directions() {
     // The project says otherwise: the claim flips and the unit follows.
     s.write(
         "reckon.toml",
-        format!("{SOURCE}\n[metrics.output_throughput]\ndirection = \"lower\"\nunit = \"tokens per second\"\n"),
+        format!("{SOURCE}\n[metrics.output_throughput]\ndirection = \"lower\"\nunit = \"tokens/s\"\n"),
     );
     s.test().args(["claims", "plan.md"]).stdout_has("claim `c` contradicted").run();
-    s.test().args(QUERY).stdout_has("\"unit\": \"tokens per second\"").stdout_has("\"direction\": \"lower\"").run();
+    s.test().args(QUERY).stdout_has("\"unit\": \"tokens/s\"").stdout_has("\"direction\": \"lower\"").run();
 }

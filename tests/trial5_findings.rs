@@ -46,3 +46,60 @@ fn finding_trial5_2_a_median_latency_gets_the_latency_margin_not_the_tails() {
     let row = text.lines().find(|l| l.starts_with("p50_us") && l.contains("compaction=fifo threads=1 ")).unwrap();
     assert!(row.ends_with("within noise"), "{text}");
 }
+
+/// A document holding one claim region `id` stating `spec`.
+fn claim(id: &str, spec: &str) -> String {
+    format!("# Probe\n\n<!-- reckon:claim id={id}\n     {spec} -->\nx\n<!-- /reckon:claim -->\n")
+}
+
+#[test]
+fn finding_trial5_1_a_rate_named_per_sec_is_a_rate_never_a_time() {
+    let sb = kv();
+    let c = rusqlite::Connection::open(sb.db()).unwrap();
+    let (unit, direction): (Option<String>, String) = c
+        .query_row("SELECT unit, direction FROM metric WHERE name = 'ops_per_sec'", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    assert_eq!((unit, direction.as_str()), (None, "higher"));
+    let export = sb.ok(&["export"]).stdout;
+    let row = export.lines().find(|l| l.contains(",ops_per_sec,")).unwrap();
+    // No unit: a count per second reckon has no unit for.
+    assert!(row.ends_with(",,higher"), "{row}");
+
+    // A time stated on it is refused, naming the time and the rate.
+    sb.write("probe.md", claim("ops-min", "leveled on ops_per_sec at threads = 8 ≈ 6677 min"));
+    let ran = sb.run(&["claims", "probe.md"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stderr.contains("probe.md:4:"), "{ran:?}");
+    assert!(ran.stderr.contains("`min` is a time, but `ops_per_sec` is a rate"), "{ran:?}");
+    // Its own rate, as its name says it, is read in its own unit.
+    sb.write("probe.md", claim("ops-rate", "leveled on ops_per_sec at threads = 8 ≈ 400000 ops/s"));
+    let ran = sb.ok(&["claims", "probe.md"]);
+    assert!(ran.stdout.contains("claim `ops-rate` holds; closest at threads=8: leveled 400292"), "{ran:?}");
+    // Its margin is a throughput's.
+    let json = sb.ok(&["diff", "--format", "json"]).json();
+    assert_eq!(diff_cell(&json, "ops_per_sec", "leveled", "8")["margin"], 0.02);
+}
+
+#[test]
+fn finding_trial5_1_a_unit_in_reckon_toml_is_one_a_claim_can_write() {
+    let sb = kv();
+    let toml = sb.read("reckon.toml");
+    sb.write("reckon.toml", format!("{toml}\n[metrics.ops_per_sec]\nunit = \"ops/s\"\n"));
+    sb.write("probe.md", claim("ops-rate", "leveled on ops_per_sec at threads = 8 ≈ 400000 ops/s"));
+    let ran = sb.ok(&["claims", "probe.md"]);
+    assert!(ran.stdout.contains("claim `ops-rate` holds"), "{ran:?}");
+    assert!(sb.ok(&["export"]).stdout.lines().any(|l| l.contains(",ops_per_sec,") && l.ends_with(",ops/s,higher")));
+    // A time on it names both units.
+    sb.write("probe.md", claim("ops-min", "leveled on ops_per_sec at threads = 8 ≈ 6677 min"));
+    let ran = sb.run(&["claims", "probe.md"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stderr.contains("`min` cannot be converted to `ops/s`"), "{ran:?}");
+
+    // A unit no claim could write is refused at its line.
+    let line = toml.lines().count() + 3;
+    sb.write("reckon.toml", format!("{toml}\n[metrics.ops_per_sec]\nunit = \"bogus\"\n"));
+    let ran = sb.run(&["claims", "probe.md"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stderr.contains(&format!("reckon.toml:{line}:")), "{ran:?}");
+    assert!(ran.stderr.contains("unit `bogus` is not one reckon knows"), "{ran:?}");
+}

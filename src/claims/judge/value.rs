@@ -252,14 +252,32 @@ impl Judge<'_, '_> {
         if ratio {
             return Err(err(format!("a ratio has no unit: drop `{}`", unit.text)));
         }
+        let written = crate::metric::unit_scale(&unit.text);
         let Some(stored) = stored else {
+            let counted = crate::metric::rate_of(metric);
+            if counted.is_some_and(|c| names_the_rate(&unit.text, c)) {
+                // `≈ 400000 ops/s` of `ops_per_sec`: the name's own rate.
+                return Ok(1.0);
+            }
+            if let (Some(counted), Some(("time", _))) = (counted, written) {
+                return Err(err(format!(
+                    "`{}` is a time, but `{metric}` is a rate (its name says per second) with no stored unit: \
+                     write the number in {} per second without a unit, or set `unit` under [metrics.{metric}] \
+                     in reckon.toml",
+                    unit.text,
+                    if counted.is_empty() { "things" } else { counted }
+                )));
+            }
             return Err(err(format!(
                 "`{metric}` has no stored unit to convert `{}` to; write the number in the metric's own unit \
                     without `{}`, or set `unit` under [metrics.{metric}] in reckon.toml",
                 unit.text, unit.text
             )));
         };
-        let written = crate::metric::unit_scale(&unit.text);
+        if unit.text == stored {
+            // A unit reckon does not know (`ops/s`) converts to itself only.
+            return Ok(1.0);
+        }
         match (written, crate::metric::unit_scale(&stored)) {
             (Some((dw, fw)), Some((ds, fs))) if dw == ds => Ok(fw / fs),
             _ => {
@@ -367,4 +385,13 @@ impl Judge<'_, '_> {
         }
         None
     }
+}
+
+/// Whether a unit written in a claim is the rate a metric's name counts
+/// per second (`ops/s` for `ops_per_sec`, whose last word before the
+/// ending is `ops`).
+fn names_the_rate(unit: &str, counted: &str) -> bool {
+    let last = counted.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    unit.split_once('/')
+        .is_some_and(|(top, per)| !last.is_empty() && top.eq_ignore_ascii_case(last) && matches!(per, "s" | "sec"))
 }

@@ -412,8 +412,9 @@ impl Parser<'_, '_> {
         ClaimError::new(at, format!("the number comes before `where`, which ends the clause: write `{rewritten}`"))
     }
 
-    /// A unit after a number (`ms`, `µs`, `tok/s`), when the next word is
-    /// one reckon knows ([`crate::metric::unit_scale`]), or `%` (a bound on
+    /// A unit after a number (`ms`, `µs`, `tok/s`, `ops/s`), when the next
+    /// word is one a claim may write ([`crate::metric::is_writable_unit`]:
+    /// one reckon knows, or a rate of a thing per a time), or `%` (a bound on
     /// a fraction written as people write it, `< 5%`; the judge decides
     /// what it means for the metric).
     pub(super) fn unit(&mut self) -> Option<Name> {
@@ -430,7 +431,7 @@ impl Parser<'_, '_> {
         let len =
             self.rest().find(|c: char| !(c.is_alphanumeric() || c == '/' || c == 'µ')).unwrap_or(self.rest().len());
         let word = &self.rest()[..len];
-        if len > 0 && crate::metric::unit_scale(word).is_some() {
+        if len > 0 && crate::metric::is_writable_unit(word) {
             self.pos += len;
             return Some(Name { text: word.to_string(), offset: start });
         }

@@ -219,7 +219,7 @@ impl<'a> Parser<'a, '_> {
         if r[i..].starts_with(|c: char| c.is_alphabetic() || c == '_') {
             let in_unit = |c: char| c.is_alphanumeric() || c == '/' || c == 'µ';
             let word_len = r[i..].find(|c: char| !in_unit(c)).unwrap_or(r.len() - i);
-            crate::metric::unit_scale(&r[i..i + word_len])?;
+            crate::metric::is_writable_unit(&r[i..i + word_len]).then_some(())?;
         }
         let v = if separators {
             crate::syntax::read_number(&r[..digits_end].replace(',', ""))?
