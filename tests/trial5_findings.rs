@@ -103,3 +103,34 @@ fn finding_trial5_1_a_unit_in_reckon_toml_is_one_a_claim_can_write() {
     assert!(ran.stderr.contains(&format!("reckon.toml:{line}:")), "{ran:?}");
     assert!(ran.stderr.contains("unit `bogus` is not one reckon knows"), "{ran:?}");
 }
+
+#[test]
+fn finding_trial5_3_a_csv_cut_inside_its_last_number_is_refused_not_stored() {
+    let sb = Sandbox::new();
+    sb.fixture("trial5/kv/reckon.toml", "reckon.toml");
+    sb.fixture("trial5/kv/logs/2026-11-27/universal.csv", "logs/2026-11-27/universal.csv");
+    // `head -c -2` of the trial's leveled.csv: its last line ends `…,11.3`
+    // where the run wrote 11.33.
+    sb.fixture("trial5/cut/leveled.csv", "logs/2026-11-27/leveled.csv");
+    let ran = sb.run(&["ingest"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    let all = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(all.contains("logs/2026-11-27/leveled.csv:16: the file does not end with a newline"), "{ran:?}");
+    // None of its runs is stored; the whole file beside it is.
+    let c = rusqlite::Connection::open(sb.db()).unwrap();
+    let stored = |path: &str| -> i64 {
+        c.query_row(
+            "SELECT count(*) FROM run JOIN source ON run.source_id = source.id WHERE source.path LIKE ?1",
+            [format!("%{path}")],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    assert_eq!(stored("leveled.csv"), 0);
+    assert_eq!(stored("universal.csv"), 15);
+    // Ended with a newline, as the run's writer ends it, it goes in.
+    let cut = sb.read("logs/2026-11-27/leveled.csv");
+    sb.write("logs/2026-11-27/leveled.csv", format!("{cut}\n"));
+    sb.ok(&["ingest"]);
+    assert_eq!(stored("leveled.csv"), 15);
+}

@@ -72,7 +72,31 @@ pub fn parse_csv(path: &Path, input: &mut dyn BufRead, opts: &GenericOptions, em
 }
 
 /// A CSV reader over a rewindable input, its header line read back in.
-type CsvReader<'a> = csv::Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, &'a mut dyn Rewind>>;
+type CsvReader<'a> = csv::Reader<LineEnds<std::io::Chain<std::io::Cursor<Vec<u8>>, &'a mut dyn Rewind>>>;
+
+/// A reader noting whether the bytes it gave end their last line: a CSV
+/// file's rows are ended by newlines, and a last row with none after it
+/// may have been cut short as it was written (`…,11.3` of `…,11.33`) —
+/// its cells alone cannot tell.
+struct LineEnds<R> {
+    inner: R,
+    /// Something other than white space follows the last newline read.
+    open: bool,
+}
+
+impl<R: Read> Read for LineEnds<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let got = &buf[..n];
+        let (after, ended) = match memchr::memrchr(b'\n', got) {
+            Some(i) => (&got[i + 1..], true),
+            None => (got, false),
+        };
+        let text = after.iter().any(|b| !b.is_ascii_whitespace());
+        self.open = text || (self.open && !ended);
+        Ok(n)
+    }
+}
 
 /// A CSV reader over `input` past its header row, and the header. The
 /// delimiter is the one of `,` tab `;` `|` the header uses most.
@@ -87,7 +111,7 @@ fn csv_open<'a>(path: &Path, input: &'a mut dyn Rewind) -> Result<(CsvReader<'a>
         .max_by_key(|&d| (count_outside_quotes(&first, d), d == b','))
         .filter(|&d| count_outside_quotes(&first, d) > 0)
         .unwrap_or(b',');
-    let reader = std::io::Cursor::new(first).chain(input);
+    let reader = LineEnds { inner: std::io::Cursor::new(first).chain(input), open: false };
     let mut csv =
         csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).trim(csv::Trim::All).from_reader(reader);
     let headers = csv.headers().map_err(|e| csv_error(path, &e))?.clone();
@@ -132,7 +156,9 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
     // time-like column holds times in all of them (the run's time, then).
     let mut seen: Vec<Option<Seen>> = vec![None; headers.len()];
     let mut times: Vec<bool> = headers.iter().map(log_time::is_time_name).collect();
-    csv_rows(path, &mut csv, &mut |_, row| {
+    let mut last_line = 1;
+    csv_rows(path, &mut csv, &mut |line, row| {
+        last_line = line;
         for (i, c) in row.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
             if times.get(i) == Some(&true) && log_time::from_text(c).is_none() {
                 times[i] = false;
@@ -146,6 +172,9 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
         }
         Ok(())
     })?;
+    if csv.get_ref().open {
+        return Err(Error::malformed(path, last_line, CUT_LAST_ROW));
+    }
     drop(csv);
     let time_column = times.iter().position(|&t| t);
     // Each column's role by the module's rule, from all its non-empty cells.
@@ -201,6 +230,16 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
     })?;
     Ok(Outcome::default())
 }
+
+/// Why a CSV file that does not end with a newline is refused: the writer
+/// may have been stopped inside its last row, and a number cut short
+/// (`11.3` of `11.33`) reads as well as a whole one. Every CSV writer
+/// (Python's `csv`, pandas, Google Benchmark, nvbench) ends each row with
+/// a newline.
+const CUT_LAST_ROW: &str = "the file does not end with a newline, so this last row may have been cut short as it \
+    was written (a number cut inside reads as a whole one: `11.3` of `11.33`); nothing of the file was stored. If \
+    the run finished and the row is whole, end the file with a newline (`echo >> FILE`) and ingest again; if it is \
+    still being written, ingest it when it is done";
 
 /// Refuses a header that names a column twice.
 fn unique_names(path: &Path, headers: &csv::StringRecord) -> Result<()> {

@@ -349,3 +349,16 @@ fn time_like_fields_are_the_run_time() {
     let runs = csv_runs("date,tput\n2024-01-09,10.5\nlater,12.25\n", &GenericOptions::default()).unwrap();
     assert_eq!((runs[0].time.as_deref(), runs[0].params.len()), (None, 1));
 }
+
+#[test]
+fn a_csv_whose_last_row_has_no_newline_is_refused_as_possibly_cut() {
+    // Trial 5: `head -c -2` left `…,1801.6,11.3` of `…,11.33`, stored as 11.3.
+    let cut = "threads,repeat,ops_per_sec,write_amp\n1,0,53216,11.53\n16,2,601801,11.3";
+    let e = csv_runs(cut, &GenericOptions::default()).unwrap_err().to_string();
+    assert!(e.starts_with("t.csv:3: the file does not end with a newline"), "{e}");
+    assert!(e.contains("nothing of the file was stored") && e.contains("echo >> FILE"), "{e}");
+    // Ended by a newline (or CRLF, or followed by blanks only), it is read.
+    for whole in [format!("{cut}\n"), format!("{}\r\n", cut.replace('\n', "\r\n")), format!("{cut}\n  \n ")] {
+        assert_eq!(csv_runs(&whole, &GenericOptions::default()).unwrap().len(), 2, "{whole:?}");
+    }
+}
