@@ -357,8 +357,8 @@ fn a_csv_whose_last_row_has_no_newline_is_refused_as_possibly_cut() {
     let e = csv_runs(cut, &GenericOptions::default()).unwrap_err().to_string();
     assert!(e.starts_with("t.csv:3: the file does not end with a newline"), "{e}");
     assert!(e.contains("nothing of the file was stored") && e.contains("echo >> FILE"), "{e}");
-    // Ended by a newline (or CRLF, or followed by blanks only), it is read.
-    for whole in [format!("{cut}\n"), format!("{}\r\n", cut.replace('\n', "\r\n")), format!("{cut}\n  \n ")] {
+    // Ended by a newline (or CRLF, or followed by empty lines), it is read.
+    for whole in [format!("{cut}\n"), format!("{}\r\n", cut.replace('\n', "\r\n")), format!("{cut}\n\n")] {
         assert_eq!(csv_runs(&whole, &GenericOptions::default()).unwrap().len(), 2, "{whole:?}");
     }
 }
