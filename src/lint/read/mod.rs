@@ -220,7 +220,13 @@ fn read_sentence(
         ..Lent::default()
     };
     for range in scope::clauses(tokens) {
-        sentence.read_clause(&tokens[range], text, &mut lent, &mut out);
+        let before = out.len();
+        sentence.read_clause(&tokens[range.clone()], text, &mut lent, &mut out);
+        // A clause naming a series or metric with a number, a comparative
+        // or a trend word that came to nothing is said, never dropped.
+        if out.len() == before && whole::candidate(&tokens[range.clone()]) {
+            out.push(whole::dropped(&tokens[range], text));
+        }
     }
     out
 }

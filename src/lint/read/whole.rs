@@ -92,7 +92,59 @@ const UNREAD: &[&str] = &[
     "collapses",
     "unless",
     "until",
+    "scales",
+    "scale",
+    "scaling",
+    "linearly",
+    "linear",
+    "apart",
 ];
+
+/// Words of a trend or a change: with a series or metric, a statement
+/// lint must say when it does not read it.
+const TREND: &[&str] = &[
+    "scales",
+    "scale",
+    "scaling",
+    "linearly",
+    "grows",
+    "rises",
+    "falls",
+    "drops",
+    "climbs",
+    "increases",
+    "decreases",
+    "improves",
+    "worsens",
+    "declines",
+    "degrades",
+    "saturates",
+    "plateaus",
+    "peaks",
+    "flattens",
+    "doubles",
+    "halves",
+    "triples",
+];
+
+/// Whether a clause names a series or metric together with a ratio, a
+/// number in a metric's unit, a comparative or a trend word: one lint lists
+/// under `--all` whether or not it reads it.
+pub(super) fn candidate(c: &[Token]) -> bool {
+    use super::words::{has, HIGHER, HIGHEST, LOWER, LOWEST, MATCH};
+    let names = c.iter().any(|t| matches!(t.kind, Tok::Mention(Meaning::Series(_) | Meaning::Metric(_))));
+    let number = c
+        .iter()
+        .any(|t| matches!(&t.kind, Tok::Number(n) if matches!(n.unit, Unit::Times | Unit::Percent | Unit::Metric(_))));
+    let words = [BETTER, WORSE, BEST, HIGHER, LOWER, HIGHEST, LOWEST, MATCH, TREND].iter().any(|ws| has(c, ws));
+    names && (number || words)
+}
+
+/// What a candidate clause that came to nothing is: unread, with the words
+/// lint did not understand, or that no form reads it.
+pub(super) fn dropped(c: &[Token], text: &str) -> Item {
+    Item::Unjudged { reason: unread_reason(c, text, true).unwrap_or_else(|| no_reading(c, text)) }
+}
 
 /// The words of a clause no form of lint's reads.
 pub(super) fn unread_words(c: &[Token]) -> Vec<usize> {
