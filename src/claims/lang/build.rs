@@ -110,6 +110,12 @@ impl Pairwise {
     pub(crate) fn new(a: &str, relation: Relation, b: Opponents, metric: &str, quantifier: Option<Quantifier>) -> Self {
         Pairwise { a: Name::new(a), relation, b, metric: Name::new(metric), quantifier, others_first: false }
     }
+
+    /// `others REL A on M [quantifier]`: every other series is the subject
+    /// (`others beat a on m`, what the parser gives for that statement).
+    pub(crate) fn others_first(relation: Relation, a: &str, metric: &str, quantifier: Option<Quantifier>) -> Self {
+        Pairwise { others_first: true, ..Pairwise::new(a, relation, Opponents::Others, metric, quantifier) }
+    }
 }
 
 impl Opponents {

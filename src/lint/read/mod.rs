@@ -14,6 +14,7 @@
 mod curves;
 mod equal;
 mod metric;
+mod others;
 mod paired;
 mod ratio;
 mod scope;

@@ -123,7 +123,7 @@ impl Clause<'_> {
             let Some(n) = is_ratio(&c[i]).filter(|_| !self.used.contains(&i)) else { continue };
             let range = range_end(c, i);
             let the = times_the(c, range.as_ref().map_or(i, |r| r.0));
-            if !(good || bad || literal || the.is_some()) {
+            if !(good || bad || literal || the.is_some()) || super::others::passive(c).is_some() {
                 continue;
             }
             let (mut cn, mut cc) = (self.notes.clone(), self.confidence);

@@ -86,6 +86,10 @@ impl Clause<'_> {
         // `the slowest setting`: the lowest value of a higher-is-better
         // metric, the highest of a lower-is-better one.
         let worst = has(c, &["slowest", "worst"]) && !has(c, &["than"]);
+        // `X is beaten by Y`: Y beats X.
+        if super::others::passive(c).is_some() {
+            return (!superlative).then_some((Relation::LosesTo, false));
+        }
         Some(if worst {
             (if self.direction == Direction::Lower { Relation::Gt } else { Relation::Lt }, true)
         } else if has(c, HIGHEST) && !has(c, &["than"]) {
@@ -117,6 +121,16 @@ impl Clause<'_> {
     pub(super) fn comparisons(&mut self) {
         let Some((relation, vs_others)) = self.relation() else { return };
         let (mut cn, mut cc) = (self.notes.clone(), self.confidence);
+        // `every other configuration beats X`, `X loses to all others`.
+        if let Some(phrase) = super::others::phrase(self.vocab, self.c) {
+            let role = super::others::role(self.c, &phrase).filter(|_| !vs_others && self.object.is_none());
+            let q = self.ratio_scope();
+            if let Some(p) = role.and_then(|r| super::others::compare(&self.subj, relation, r, &self.metric, q)) {
+                self.push(lang::Clause::new(p), false, cc, &cn);
+                self.used.extend(phrase);
+            }
+            return;
+        }
         // Verbs (`beats`, `matches`) take their object in the clause;
         // comparatives (`slightly better`) may leave it to the context.
         let matching = matches!(relation, Relation::Matches | Relation::MatchesOrBeats);

@@ -108,6 +108,12 @@ impl Sentence<'_> {
         // `its p99 is more than twice baseline's`: baseline is compared with,
         // not the subject.
         if let (Some(i), None) = (first, &subject) {
+            // `Every other configuration beats X`: X, compared with the others.
+            let others_first = super::others::phrase(self.vocab, c).is_some_and(|p| p[0] < i);
+            if let (true, [one]) = (others_first, names.as_slice()) {
+                let subjects = vec![one.clone()];
+                return Some(Who { subjects, names: names.clone(), borrowed: None, mutual: false, took });
+            }
             if words::object_word(c, i) {
                 return None;
             }

@@ -237,6 +237,9 @@ impl Clause<'_> {
                         || w == "only" && !next_is(i, &number) && !(i > 0 && used(i - 1))
                             || w == "to" && i > 0 && number(&c[i - 1].kind) && next_is(i, &number) && !from(i - 1)
                             || conflict && WORSE.contains(&w)
+                            // `the other kernels`, `all others`: every other
+                            // series, as a reading says it, or unread.
+                            || matches!(w, "other" | "others")
                     }
                     Tok::Date(_) | Tok::Punct(_) => false,
                 };
