@@ -225,7 +225,7 @@ fn read_sentence(
         sentence.read_clause(&tokens[range.clone()], text, &mut lent, &mut out);
         // A clause naming a series or metric with a number, a comparative
         // or a trend word that came to nothing is said, never dropped.
-        if out.len() == before && whole::candidate(&tokens[range.clone()]) {
+        if out.len() == before && whole::candidate(&tokens[range.clone()], text) {
             out.push(whole::dropped(&tokens[range], text));
         }
     }

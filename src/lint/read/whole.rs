@@ -130,12 +130,24 @@ const TREND: &[&str] = &[
 /// Whether a clause names a series or metric together with a ratio, a
 /// number in a metric's unit, a comparative or a trend word: one lint lists
 /// under `--all` whether or not it reads it.
-pub(super) fn candidate(c: &[Token]) -> bool {
+pub(super) fn candidate(c: &[Token], text: &str) -> bool {
     use super::words::{has, HIGHER, HIGHEST, LOWER, LOWEST, MATCH};
     let names = c.iter().any(|t| matches!(t.kind, Tok::Mention(Meaning::Series(_) | Meaning::Metric(_))));
-    let number = c
-        .iter()
-        .any(|t| matches!(&t.kind, Tok::Number(n) if matches!(n.unit, Unit::Times | Unit::Percent | Unit::Metric(_))));
+    // `8x RTX PRO 6000`, `4x H100`: a count of things named after it (a
+    // word written with a capital or a digit), not a ratio.
+    let count = |i: usize| {
+        c.get(i + 1).is_some_and(|t| {
+            word(t).is_some() && text[t.start..t.end].chars().any(|ch| ch.is_uppercase() || ch.is_ascii_digit())
+        })
+    };
+    let number = c.iter().enumerate().any(|(i, t)| match &t.kind {
+        Tok::Number(n) => match n.unit {
+            Unit::Times => !count(i),
+            Unit::Percent | Unit::Metric(_) => true,
+            _ => false,
+        },
+        _ => false,
+    });
     let words = [BETTER, WORSE, BEST, HIGHER, LOWER, HIGHEST, LOWEST, MATCH, TREND].iter().any(|ws| has(c, ws));
     names && (number || words)
 }
