@@ -124,10 +124,10 @@ pub(super) fn compare(
     relation: Relation,
     role: Role,
     metric: &str,
-    quantifier: Option<Quantifier>,
+    quantifier: Option<&Quantifier>,
 ) -> Option<Pairwise> {
-    let others_first = |r: Relation| Pairwise::others_first(r, x, metric, quantifier.clone());
-    let x_first = |r: Relation| Pairwise::new(x, r, Opponents::Others, metric, quantifier.clone());
+    let others_first = |r: Relation| Pairwise::others_first(r, x, metric, quantifier.cloned());
+    let x_first = |r: Relation| Pairwise::new(x, r, Opponents::Others, metric, quantifier.cloned());
     Some(match (role, relation) {
         (Role::Object, Relation::LosesTo) | (Role::Subject, Relation::Beats) => others_first(Relation::Beats),
         (Role::Subject, Relation::LosesTo) => x_first(Relation::Beats),

@@ -125,7 +125,9 @@ impl Clause<'_> {
         if let Some(phrase) = super::others::phrase(self.vocab, self.c) {
             let role = super::others::role(self.c, &phrase).filter(|_| !vs_others && self.object.is_none());
             let q = self.ratio_scope();
-            if let Some(p) = role.and_then(|r| super::others::compare(&self.subj, relation, r, &self.metric, q)) {
+            if let Some(p) =
+                role.and_then(|r| super::others::compare(&self.subj, relation, r, &self.metric, q.as_ref()))
+            {
                 self.push(lang::Clause::new(p), false, cc, &cn);
                 self.used.extend(phrase);
             }
