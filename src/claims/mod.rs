@@ -25,11 +25,7 @@ use crate::metric::format_number;
 use serde::Serialize;
 use stats::{Comparison, Interval, PointOutcome, Test};
 
-#[cfg(test)]
-pub(crate) use evidence::crossover;
-pub(crate) use evidence::{
-    combine_all, combine_and, combine_any, crossover_where, no_data, settle, Evidence, Judgement,
-};
+pub(crate) use evidence::{combine_all, combine_and, combine_any, no_data, settle, Evidence, Judgement};
 pub(crate) use unit::ShownUnit;
 
 /// What the data say about a claim.

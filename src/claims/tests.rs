@@ -210,6 +210,13 @@ fn point_outcomes_against_the_scenario_table() {
     }
 }
 
+/// The crossover of the comparisons at each point, when the data decide it.
+fn crossover(points: &[(f64, Comparison)]) -> Option<f64> {
+    use judge::crossing::{crossing, Step};
+    let steps: Vec<Step> = points.iter().map(|(x, c)| Step::of(*x, &[c])).collect();
+    crossing(&steps).found
+}
+
 #[test]
 fn crossover_is_4() {
     // "crossover(eagle-topk1-v2, baseline on output_throughput over

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::crossing::{crossing, Crossing, Step};
 use super::ClaimError;
 use super::{Judge, Scale};
 use crate::claims::lang::{self, Clause, Contender};
@@ -93,7 +94,7 @@ impl Judge<'_, '_> {
         let Drawn { sweeps: mut dates, runs: run_ids } = read;
         // From here on the series are named as the evidence shows them.
         let (a, b) = (self.contender_shown(&c.a, &pairs, 0), self.contender_shown(&c.b, &pairs, 1));
-        let (found, gaps, joint) = joint_crossover(&compared);
+        let (crossing, gaps, joint) = joint_crossover(&compared);
         if joint == 0 {
             let filter = clause.filter.as_ref().map(|w| format!(" where {}", w.source)).unwrap_or_default();
             let reason = format!("{a} and {b} have no numeric point of `{param}` in common{filter}");
@@ -119,25 +120,25 @@ impl Judge<'_, '_> {
         // A point the data hold but the comparison could not judge may be
         // where the series cross (or where one falls behind again).
         let unjudged: Vec<String> = std::mem::take(&mut *self.unjudged.borrow_mut()).into_iter().collect();
-        let outcome = match found {
+        let accepts = |x: f64| c.op.accepts(x.partial_cmp(&target));
+        // Contradicted only when the data rule out, beyond noise, every
+        // point the claim allows; a point whose comparison is within noise
+        // may be the crossover.
+        let outcome = match crossing.found {
             _ if !unjudged.is_empty() => PointOutcome::Inconclusive,
-            Some(x) if c.op.accepts(x.partial_cmp(&target)) => PointOutcome::Holds,
-            _ => PointOutcome::Contradicted,
+            Some(x) if accepts(x) => PointOutcome::Holds,
+            _ if crossing.rules_out(accepts) => PointOutcome::Contradicted,
+            _ => PointOutcome::Inconclusive,
         };
         for text in unjudged {
             details.push(format!("not judged, so the crossover may lie elsewhere: {text}"));
         }
         let each = if pairs.len() > 1 { " (every pair)" } else { "" };
-        details.insert(
-            0,
-            match found {
-                Some(x) => format!(
-                    "crossover at {param} = {}: {a} beats {b}{each} there and is not worse at any larger point",
-                    format_number(x)
-                ),
-                None => format!("no crossover: {a} never beats {b}{each} for good over {param}"),
-            },
-        );
+        let stated = match c.op {
+            crate::syntax::Op::Eq | crate::syntax::Op::Approx => format!("at {param} = {}", format_number(target)),
+            op => format!("{op} {}", format_number(target)),
+        };
+        details.insert(0, headline(&crossing, (&a, &b, each), param, (outcome, &stated)));
         let all = compared.iter().flatten();
         let single = all.clone().any(|(_, c)| c.single_run);
         let runs = all.map(|(_, c)| c.n_a.min(c.n_b)).min().unwrap_or(0);
@@ -145,7 +146,7 @@ impl Judge<'_, '_> {
             format!("crossover over {param}"),
             Side {
                 name: format!("crossover({a}, {b})"),
-                value: found.unwrap_or(f64::NAN),
+                value: crossing.found.unwrap_or(f64::NAN),
                 runs,
                 sweeps: dates.clone(),
                 run_ids,
@@ -170,11 +171,11 @@ impl Judge<'_, '_> {
     }
 }
 
-/// The crossover of every pair at once: the smallest point where every
-/// pair's A beats its B and no pair's A is worse at any larger point
-/// ([`crate::claims::crossover_where`]), over the points every pair was
+/// The crossover of every pair at once ([`crossing`]): the smallest point
+/// where every pair's A beats its B and no pair's A is worse at any larger
+/// point, as far as the data decide it, over the points every pair was
 /// measured at (how many), and the points some pair lacks, to be said.
-fn joint_crossover(compared: &[Compared]) -> (Option<f64>, Vec<f64>, usize) {
+fn joint_crossover(compared: &[Compared]) -> (Crossing, Vec<f64>, usize) {
     let mut by_point: BTreeMap<u64, (f64, Vec<&stats::Comparison>)> = BTreeMap::new();
     for pair in compared {
         for (x, c) in pair {
@@ -185,14 +186,45 @@ fn joint_crossover(compared: &[Compared]) -> (Option<f64>, Vec<f64>, usize) {
     let mut joint = Vec::new();
     for (x, cs) in by_point.into_values() {
         if cs.len() == compared.len() {
-            let beats = cs.iter().all(|c| c.holds(Test::Beats));
-            let not_worse = cs.iter().all(|c| c.holds(Test::MatchesOrBeats));
-            joint.push((x, beats, not_worse));
+            joint.push(Step::of(x, &cs));
         } else {
             gaps.push(x);
         }
     }
-    (crate::claims::crossover_where(&joint), gaps, joint.len())
+    (crossing(&joint), gaps, joint.len())
+}
+
+/// The first line of a crossover's details, which its summary says when
+/// the data place no crossover: where it is, that there is none, or where
+/// it may be and which points leave it open.
+fn headline(
+    crossing: &Crossing,
+    (a, b, each): (&str, &str, &str),
+    param: &str,
+    (outcome, stated): (PointOutcome, &str),
+) -> String {
+    let list = |xs: &[f64]| xs.iter().map(|x| format_number(*x)).collect::<Vec<_>>().join(", ");
+    if let Some(x) = crossing.found {
+        return format!(
+            "crossover at {param} = {}: {a} beats {b}{each} there and is not worse at any larger point",
+            format_number(x)
+        );
+    }
+    if crossing.possible.is_empty() {
+        return format!("no crossover: {a} never beats {b}{each} for good over {param}");
+    }
+    let lead = if outcome == PointOutcome::Contradicted {
+        format!("the crossover is not {stated}")
+    } else {
+        format!("the data cannot place the crossover over {param}")
+    };
+    let nowhere = if crossing.maybe_none { ", or there may be none" } else { "" };
+    format!(
+        "{lead}: it may lie at {param} = {}{nowhere}; whether {a} beats {b}{each} (or falls behind) is within noise \
+         at {param} = {}",
+        list(&crossing.possible),
+        list(&crossing.undecided)
+    )
 }
 
 /// A key that sorts as the number does (finite or infinite, not NaN).

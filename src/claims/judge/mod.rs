@@ -7,6 +7,7 @@
 
 mod best;
 mod cells;
+pub(crate) mod crossing;
 mod crossover;
 mod curve;
 mod pairwise;
@@ -358,7 +359,7 @@ impl<'a, 's> Judge<'a, 's> {
         let single = Claim { clauses: vec![clause.clone()] };
         let summary = match (&clause.body, details.first()) {
             // Say it in words: there is no crossover value to compare.
-            (Body::Crossover(_), Some(first)) if first.starts_with("no crossover") => {
+            (Body::Crossover(_), Some(first)) if !first.starts_with("crossover at") => {
                 format!("{}: {first}", judgement.verdict)
             }
             _ => judgement.summary(),

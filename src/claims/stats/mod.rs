@@ -515,6 +515,20 @@ impl Comparison {
         p_above(self, -self.log_margin())
     }
 
+    /// One-sided p-value for "A is not better than B beyond the margin":
+    /// ≤ [`ALPHA`] exactly when the 90% interval lies below ln(1+δ) — the
+    /// mirror of [`Comparison::p_not_worse`], the rule of a `<=`.
+    pub(crate) fn p_not_better(&self) -> f64 {
+        p_below(self, self.log_margin())
+    }
+
+    /// Whether the data show, at [`ALPHA`], that A does not beat B beyond
+    /// the margin (a match, or A behind): what a crossover needs below
+    /// the point it names.
+    pub(crate) fn not_better(&self) -> bool {
+        self.p_not_better() <= ALPHA
+    }
+
     /// The p-value supporting `test`.
     pub(crate) fn p_holds(&self, test: Test) -> f64 {
         match test {
