@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::stats::{self, Folded, PointOutcome, Quantifier, Test, ALPHA};
+use super::stats::{self, Folded, PointOutcome, Quantifier, ALPHA};
 use super::{percent, round_to, runs_word, BeyondReach, Corrected, Point, Side, Stat, Verdict};
 use crate::metric::format_number;
 
@@ -344,10 +344,11 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
     if points.len() > 1 {
         ev.breakdown = points.iter().zip(finals).map(|(p, o)| as_written(p, *o)).collect();
     }
-    // The example: for a contradiction the contradicting point with the
-    // largest |d| (the largest gap); otherwise the point closest to failing
-    // by its difference (see `closeness`), ties to the weakest support
-    // (largest p for the claimed relation), then to the first.
+    // The example, by each point's lead (how far inside what the claim
+    // allows, `Point::lead`): for a contradiction the contradicting point
+    // farthest past it; otherwise the point closest to failing, ties to
+    // the weakest support (largest p for the claimed relation), then to
+    // the first.
     let pick = |want: PointOutcome, by: &dyn Fn(&Point) -> f64| -> Option<usize> {
         let mut best: Option<usize> = None;
         for (i, p) in points.iter().enumerate() {
@@ -361,10 +362,10 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         best
     };
     let idx = match verdict {
-        Verdict::Contradicted => pick(PointOutcome::Contradicted, &|p| p.d.abs()),
+        Verdict::Contradicted => pick(PointOutcome::Contradicted, &|p| -p.lead),
         Verdict::NoData => None,
         // `Inconclusive` as the wanted outcome means "any point".
-        _ => pick(PointOutcome::Inconclusive, &|p| closeness(p) + p.p_holds * 1e-9),
+        _ => pick(PointOutcome::Inconclusive, &|p| -p.lead + p.p_holds * 1e-9),
     };
     ev.example = idx.map(|i| as_written(&points[i], finals[i]));
     // Said of the example when it is out of reach, else of the first such
@@ -375,17 +376,6 @@ fn evidence(points: &[Point], finals: &[PointOutcome], verdict: Verdict) -> Evid
         .or_else(|| (0..points.len()).find_map(reach))
         .map(|(i, b)| beyond_reach_text(&points[i], b, idx == Some(i), points.len()));
     ev
-}
-
-/// How near a point is to failing its claim, larger nearer: for `beats`,
-/// `matches or beats` and the literal comparisons the subject's smallest
-/// lead (−d); for `matches` the largest gap either way (|d|); for a value
-/// the distance from the stated number (d, never negative there).
-fn closeness(p: &Point) -> f64 {
-    match p.spread {
-        Some((Test::Matches, _)) | None => p.d.abs(),
-        Some(_) => -p.d,
-    }
 }
 
 /// Why more runs cannot make `beats` hold at a point, in the numbers the

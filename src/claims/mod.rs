@@ -150,6 +150,13 @@ pub(crate) struct Point {
     /// a value point), to show the interval a corrected decision used.
     #[serde(skip)]
     pub spread: Option<(Test, stats::Spread)>,
+    /// How far the point's estimate lies inside what the claim allows, in
+    /// the claim's orientation, on the scale its test reads (a log ratio,
+    /// or the metric's units for a difference); negative outside. The one
+    /// measure of closeness: the point closest to failing has the smallest
+    /// lead, and of contradicted points the farthest past the bound has.
+    #[serde(skip)]
+    pub lead: f64,
 }
 
 /// An inconclusive `beats` point whose estimated difference lies inside
@@ -310,6 +317,9 @@ impl Point {
             beyond_reach: (outcome == PointOutcome::Inconclusive && c.beyond_reach(test))
                 .then(|| BeyondReach { margin: c.margin, matches_holds: c.holds(Test::Matches) }),
             spread: Some((test, c.spread())),
+            // `beats`, `matches or beats` and the literal comparisons: the
+            // subject's lead; `matches`: the room left inside the band.
+            lead: if test == Test::Matches { c.log_margin() - c.d.abs() } else { c.d },
         }
     }
 
@@ -347,6 +357,9 @@ impl Point {
             stat,
             beyond_reach: None,
             spread: None,
+            // Without the claim's operator only the distance from the
+            // stated number is known; a value claim sets its own.
+            lead: -d,
         }
     }
 }
@@ -448,3 +461,6 @@ pub(crate) fn percent(frac: f64) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod closest_tests;

@@ -220,6 +220,7 @@ fn bounded(mut point: Point, c: &stats::Comparison, step: lang::Step) -> Point {
     let t = stats::step_bound(c, step.percent / 100.0, below, strict);
     point.p_holds = t.p_holds;
     point.p_contradicts = t.p_contradicts;
+    point.lead = t.lead;
     point.outcome = if t.p_holds <= ALPHA {
         PointOutcome::Holds
     } else if t.p_contradicts <= ALPHA {

@@ -96,6 +96,7 @@ impl Judge<'_, '_> {
                 drawn.sweeps,
                 Some(stat),
             );
+            p.lead = check.lead;
             if let (Op::In, Some(hi)) = (v.op, upper) {
                 // The stated side of a range is the bound the value broke,
                 // or inside the range the nearer one: the relative

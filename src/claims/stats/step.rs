@@ -16,6 +16,9 @@ pub(crate) struct StepTest {
     pub p_contradicts: f64,
     /// The level of the interval the hold rule looks at.
     pub holds_level: f64,
+    /// How far the change lies on the stated side of the bound (in logs),
+    /// negative past it.
+    pub lead: f64,
 }
 
 /// Tests a comparison of the next point with the previous (d > 0: the
@@ -25,7 +28,12 @@ pub(crate) fn step_bound(c: &Comparison, bound: f64, below: bool, strict: bool) 
     let b = (1.0 + bound).ln();
     let (toward, away) = if below { (p_below(c, b), p_above(c, b)) } else { (p_above(c, b), p_below(c, b)) };
     let p_holds = if strict { (2.0 * toward).min(1.0) } else { toward };
-    StepTest { p_holds, p_contradicts: (2.0 * away).min(1.0), holds_level: if strict { 0.95 } else { 0.90 } }
+    StepTest {
+        p_holds,
+        p_contradicts: (2.0 * away).min(1.0),
+        holds_level: if strict { 0.95 } else { 0.90 },
+        lead: if below { b - c.d } else { c.d - b },
+    }
 }
 
 #[cfg(test)]

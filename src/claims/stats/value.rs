@@ -190,6 +190,10 @@ pub(crate) struct ValueCheck {
     pub level: f64,
     /// The accepted band of `≈`/`=`/`in` (None for `<`, `>`, …).
     pub band: Option<Interval>,
+    /// How far the estimate lies inside what the operator allows, on the
+    /// scale the test reads (logs for a log-scale estimate), negative
+    /// outside: the distance to the bound, or to the band's nearer end.
+    pub lead: f64,
 }
 
 /// The accepted band of `≈ target` within `tolerance` (a fraction): on the
@@ -226,14 +230,29 @@ pub(crate) fn check_value(est: &Estimate, op: Op, target: f64, upper: Option<f64
             PointOutcome::Inconclusive
         }
     };
+    // A number on the scale of the test's centre (a non-positive one lies
+    // below every log).
+    let scaled = |x: f64| match (est.log, x > 0.0) {
+        (false, _) => x,
+        (true, true) => x.ln(),
+        (true, false) => f64::NEG_INFINITY,
+    };
+    let c = est.center;
     let banded = |band: Interval| ValueCheck {
         outcome: decide(i90.lo >= band.lo && i90.hi <= band.hi, i95.hi < band.lo || i95.lo > band.hi),
         interval: i90,
         level: 0.90,
         band: Some(band),
+        lead: (c - scaled(band.lo)).min(scaled(band.hi) - c),
     };
-    let one_sided =
-        |outcome, level| ValueCheck { outcome, interval: if level == 0.90 { i90 } else { i95 }, level, band: None };
+    let one_sided = |outcome, level, lead| ValueCheck {
+        outcome,
+        interval: if level == 0.90 { i90 } else { i95 },
+        level,
+        band: None,
+        lead,
+    };
+    let (above, below) = (c - scaled(target), scaled(target) - c);
     match op {
         Op::Approx | Op::Eq => banded(approx_band(est, target, tolerance)),
         // No statement says it, but the meaning is plain: `≈` turned over.
@@ -244,16 +263,16 @@ pub(crate) fn check_value(est: &Estimate, op: Op, target: f64, upper: Option<f64
                 PointOutcome::Contradicted => PointOutcome::Holds,
                 PointOutcome::Inconclusive => PointOutcome::Inconclusive,
             };
-            ValueCheck { outcome, ..approx }
+            ValueCheck { outcome, lead: -approx.lead, ..approx }
         }
         Op::In => {
             let hi = upper.unwrap_or(target);
             banded(Interval { lo: target.min(hi), hi: target.max(hi) })
         }
-        Op::Gt => one_sided(decide(i95.lo > target, i95.hi < target), 0.95),
-        Op::Lt => one_sided(decide(i95.hi < target, i95.lo > target), 0.95),
-        Op::Ge => one_sided(decide(i90.lo >= target, i95.hi < target), 0.90),
-        Op::Le => one_sided(decide(i90.hi <= target, i95.lo > target), 0.90),
+        Op::Gt => one_sided(decide(i95.lo > target, i95.hi < target), 0.95, above),
+        Op::Lt => one_sided(decide(i95.hi < target, i95.lo > target), 0.95, below),
+        Op::Ge => one_sided(decide(i90.lo >= target, i95.hi < target), 0.90, above),
+        Op::Le => one_sided(decide(i90.hi <= target, i95.lo > target), 0.90, below),
     }
 }
 
