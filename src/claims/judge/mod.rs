@@ -500,11 +500,20 @@ impl<'a, 's> Judge<'a, 's> {
     /// Why a clause found nothing to judge, when nothing it names is missing.
     fn empty_reason(&self, clause: &Clause, pivot: &Pivot, q: Option<&lang::Quantifier>, series: &[String]) -> String {
         let filter = clause.filter.as_ref().map(|w| format!(" where {}", w.source)).unwrap_or_default();
+        let as_of = self.as_of.as_ref().map(|d| format!(" on or before {d}")).unwrap_or_default();
         if pivot.runs_matched == 0 {
-            return match &self.as_of {
-                Some(d) => format!("no runs of `{}`{filter} on or before {d}", pivot.metric.name),
-                None => format!("no runs of `{}`{filter}", pivot.metric.name),
-            };
+            return format!("no runs of `{}`{filter}{as_of}", pivot.metric.name);
+        }
+        // A series with no run under the filter and the date has nothing
+        // in common with any other: say which, not that they share no point.
+        let absent: Vec<String> = series
+            .iter()
+            .filter(|s| !pivot.cols.iter().any(|k| k.first().is_some_and(|v| v.to_string() == **s)))
+            .map(|s| self.shown(s))
+            .collect();
+        if !absent.is_empty() {
+            let has = if absent.len() == 1 { "has" } else { "have" };
+            return format!("{} {has} no runs of `{}`{filter}{as_of}", absent.join(" and "), pivot.metric.name);
         }
         if let Some(q) = q {
             if Self::points(pivot, Some(&q.points)).is_empty() {
