@@ -6,6 +6,7 @@
 //! worked out here from each row as the breakdown shows it (its estimate,
 //! the stated bound or band), not from the judge's own numbers.
 
+use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -82,7 +83,7 @@ proptest! {
     /// band near them, for every operator.
     #[test]
     fn the_example_is_the_closest_or_the_worst_row(
-        levels in proptest::collection::vec((0.3f64..0.45, 0.9f64..1.1, proptest::collection::vec(-1.0f64..1.0, 3)), 3..=6),
+        levels in proptest::collection::vec((0.3f64..0.45, 0.9f64..1.1, vec(-1.0f64..1.0, 3)), 3..=6),
         noise in prop_oneof![Just(0.005), Just(0.02), Just(0.05)],
         bound in 0.33f64..0.42,
     ) {

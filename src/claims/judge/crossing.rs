@@ -95,10 +95,10 @@ impl Crossing {
     }
 }
 
-/// The crossover of `steps` (in any order). The crossover is at x_i when
-/// A beats at x_i, is not worse at every larger point, and at every
-/// smaller x_k either does not beat or falls behind somewhere in between
-/// (x_k, x_i). Each of these is evaluated in Kleene's three-valued logic,
+/// The crossover of `steps` (in any order). The crossover is at a point
+/// when A beats there, is not worse at every larger point, and at every
+/// smaller point either does not beat or falls behind somewhere between
+/// that point and this one. Each of these is evaluated in Kleene's three-valued logic,
 /// which never says *yes* or *no* where some completion of the undecided
 /// findings says otherwise, so `found` and the points ruled out are
 /// decided by the data. Quadratic in the points of the param (a crossover
