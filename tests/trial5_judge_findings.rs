@@ -103,3 +103,45 @@ fn finding_a_crossover_the_data_cannot_place_is_inconclusive_not_contradicted() 
     assert_eq!(never.1, "contradicted", "{got:?}");
     assert!(never.2.contains("no crossover: base never beats clear for good over threads"), "{got:?}");
 }
+
+/// A claim pinned `as_of=2026-11-20` about `leveled-bloom beats leveled`
+/// was "no data: leveled-bloom and leveled have no point in common": the
+/// real reason was that leveled-bloom's runs all came later (2026-11-27).
+/// A series with no run under the claim's date or filter is named, with
+/// the date and the filter.
+#[test]
+fn finding_a_series_with_no_runs_by_the_date_is_named_as_the_reason() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"compaction\"\n\n[[source]]\npath = \"logs/{date}/{compaction}.csv\"\n");
+    let runs = |v: f64, cache: u32| {
+        let mut out = String::from("threads,repeat,block_cache_mb,ops_per_sec\n");
+        for threads in [1, 2] {
+            for (repeat, j) in [(1, -0.01), (2, 0.0), (3, 0.01)] {
+                writeln!(out, "{threads},{repeat},{cache},{}", v * f64::from(threads) * (1.0 + j)).expect("a String");
+            }
+        }
+        out
+    };
+    s.write("logs/2026-11-20/old.csv", runs(1000.0, 512));
+    s.write("logs/2026-11-27/old.csv", runs(1000.0, 512));
+    s.write("logs/2026-11-27/new.csv", runs(1300.0, 4096));
+    s.ok(&["ingest"]);
+    let doc = "<!-- reckon:claim id=pinned as_of=2026-11-20\n     new beats old on ops_per_sec for all threads -->\nx\n\
+               <!-- /reckon:claim -->\n\n"
+        .to_string()
+        + &claim("filtered", "new beats old on ops_per_sec for all threads where block_cache_mb = 512")
+        + &claim("both", "new beats old on ops_per_sec for all threads");
+    s.write("plan.md", doc);
+    let v = s.run(&["claims", "plan.md", "--format", "json"]).json();
+    let summary = |id: &str| {
+        let c = v.as_array().unwrap().iter().map(|c| &c["claim"]).find(|c| c["id"] == id).unwrap();
+        (c["verdict"].as_str().unwrap().to_string(), c["summary"].as_str().unwrap().to_string())
+    };
+    let (verdict, said) = summary("pinned");
+    assert_eq!(verdict, "no_data", "{said}");
+    assert!(said.contains("new has no runs of `ops_per_sec` on or before 2026-11-20"), "{said}");
+    let (verdict, said) = summary("filtered");
+    assert_eq!(verdict, "no_data", "{said}");
+    assert!(said.contains("new has no runs of `ops_per_sec` where block_cache_mb = 512"), "{said}");
+    assert_eq!(summary("both").0, "holds");
+}
