@@ -52,7 +52,7 @@ fn has_word(name: &str, word: &str) -> bool {
 
 /// The unit a metric name implies (`_ms` → ms, `_s` → s, throughputs → tok/s
 /// or req/s), if any. A rate's name (`ops_per_sec`, `tokens_per_s`,
-/// `bytes_per_second`, `ops/s`, `ops_ps`) names a rate, never a time: the
+/// `bytes_per_second`, `ops/s`) names a rate, never a time: the
 /// unit of its kind where reckon knows it (tok/s, req/s, B/s, MB/s), else
 /// none — `ops_per_sec` is a count per second, not seconds.
 pub fn unit_from_name(name: &str) -> Option<&'static str> {
@@ -81,10 +81,12 @@ pub fn unit_from_name(name: &str) -> Option<&'static str> {
 /// How a rate's name ends: per second, in each spelling names use. The
 /// words (`per_sec`) end a name or follow a separator (`ops_per_sec`,
 /// `ops-per-sec`; `hyper_s` is no rate); `persec` may be glued
-/// (`opspersec`); `/s` and `_ps` follow the thing counted (`ops/s`,
-/// `ops_ps`).
+/// (`opspersec`); `/s` follows the thing counted (`ops/s`). Not `_ps`:
+/// it is as often picoseconds (`latency_ps`), and a time read as a rate
+/// would be judged in the opposite direction — a wrong answer, not a
+/// missing one.
 const RATE_WORDS: [&str; 3] = ["per_second", "per_sec", "per_s"];
-const RATE_GLUED: [&str; 5] = ["persecond", "persec", "/sec", "/s", "_ps"];
+const RATE_GLUED: [&str; 4] = ["persecond", "persec", "/sec", "/s"];
 
 /// The thing a rate's name counts per second (`ops` of `ops_per_sec`,
 /// `tokens` of `output_tokens_per_s`, empty for `per_sec` alone), or
@@ -565,7 +567,6 @@ mod tests {
             ("ops_per_s", None),
             ("items_per_second", None),
             ("ops/s", None),
-            ("ops_ps", None),
             ("opspersec", None),
             ("write-ops-per-sec", None),
             ("tokens_per_sec", Some("tok/s")),
@@ -582,6 +583,7 @@ mod tests {
         assert_eq!(rate_of("ops_per_sec"), Some("ops"));
         assert_eq!(rate_of("hyper_s"), None);
         assert_eq!(rate_of("p99_s"), None);
+        assert_eq!(rate_of("latency_ps"), None);
         assert_eq!(unit_from_name("hyper_s"), Some("s"));
         // What a claim and reckon.toml may write.
         for unit in ["ms", "tok/s", "%", "ops/s", "items/min", "elem/s"] {
