@@ -7,31 +7,8 @@ mod common;
 
 use std::fmt::Write as _;
 
+use common::claims::{claim, judged, verdict_of};
 use common::Sandbox;
-
-fn claim(id: &str, text: &str) -> String {
-    format!("<!-- reckon:claim id={id}\n     {text} -->\nx\n<!-- /reckon:claim -->\n\n")
-}
-
-/// Each claim's verdict and one-line summary, by id.
-fn judged(s: &Sandbox, claims: &[(&str, &str)]) -> Vec<(String, String, String)> {
-    let doc: String = claims.iter().map(|(id, text)| claim(id, text)).collect();
-    s.write("plan.md", doc);
-    let v = s.run(&["claims", "plan.md", "--format", "json"]).json();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|c| &c["claim"])
-        .map(|c| {
-            let field = |k: &str| c[k].as_str().unwrap().to_string();
-            (field("id"), field("verdict"), field("summary"))
-        })
-        .collect()
-}
-
-fn verdict_of<'a>(got: &'a [(String, String, String)], id: &str) -> &'a (String, String, String) {
-    got.iter().find(|(i, _, _)| i == id).unwrap_or_else(|| panic!("no claim {id}: {got:?}"))
-}
 
 /// A key-value store, unsharded and sharded two and four ways, at four
 /// loads: sharding cuts p99 at every load up to 1,000 QPS, and beyond it
@@ -76,11 +53,11 @@ fn numbers_are_read_as_written() {
         ],
     );
     for id in ["grouped", "grouped-range", "from", "from-open", "up-to"] {
-        assert_eq!(verdict_of(&got, id).1, "holds", "{id}: {got:?}");
+        assert_eq!(verdict_of(&got, id).verdict, "holds", "{id}: {got:?}");
     }
     // `from 250 to 1,000` is three points, and `up to` includes 1,000.
-    assert!(verdict_of(&got, "from").2.contains("(3 of 3 points hold)"), "{got:?}");
-    assert!(verdict_of(&got, "up-to").2.contains("(3 of 3 points hold)"), "{got:?}");
+    assert!(verdict_of(&got, "from").summary.contains("(3 of 3 points hold)"), "{got:?}");
+    assert!(verdict_of(&got, "up-to").summary.contains("(3 of 3 points hold)"), "{got:?}");
 }
 
 #[test]
@@ -99,11 +76,11 @@ fn faster_and_slower_follow_the_metrics_direction() {
         ],
     );
     for id in ["faster-latency", "faster-rate", "slower", "loses"] {
-        assert_eq!(verdict_of(&got, id).1, "holds", "{id}: {got:?}");
+        assert_eq!(verdict_of(&got, id).verdict, "holds", "{id}: {got:?}");
     }
-    assert_eq!(verdict_of(&got, "slower-wrong").1, "contradicted", "{got:?}");
+    assert_eq!(verdict_of(&got, "slower-wrong").verdict, "contradicted", "{got:?}");
     // The evidence names the subject first, as written.
-    assert!(verdict_of(&got, "slower").2.contains(": unsharded 6 vs sharded-4 3.6"), "{got:?}");
+    assert!(verdict_of(&got, "slower").summary.contains(": unsharded 6 vs sharded-4 3.6"), "{got:?}");
 }
 
 #[test]
@@ -143,17 +120,20 @@ fn others_as_the_subject_each_other_series_must_beat_it() {
             ("faster", "others are faster than unsharded on p99_ms at qps = 250"),
         ],
     );
-    assert_eq!(verdict_of(&got, "below-1k").1, "holds", "{got:?}");
-    assert!(verdict_of(&got, "below-1k").2.contains("(4 of 4 comparisons hold: 2 points × 2 opponents)"), "{got:?}");
+    assert_eq!(verdict_of(&got, "below-1k").verdict, "holds", "{got:?}");
+    assert!(
+        verdict_of(&got, "below-1k").summary.contains("(4 of 4 comparisons hold: 2 points × 2 opponents)"),
+        "{got:?}"
+    );
     let everywhere = verdict_of(&got, "everywhere");
-    assert_eq!(everywhere.1, "contradicted", "{got:?}");
+    assert_eq!(everywhere.verdict, "contradicted", "{got:?}");
     // The other series is named first, as the claim reads.
-    assert!(everywhere.2.contains("worst at qps=2000: sharded-4 30 vs unsharded 20"), "{got:?}");
+    assert!(everywhere.summary.contains("worst at qps=2000: sharded-4 30 vs unsharded 20"), "{got:?}");
     let each = verdict_of(&got, "each");
-    assert_eq!(each.1, "contradicted", "{got:?}");
-    assert!(each.2.contains("against 1 of 2 opponents"), "{got:?}");
-    assert!(each.2.contains("unsharded 12400 vs sharded-2 18600"), "{got:?}");
-    assert_eq!(verdict_of(&got, "faster").1, "holds", "{got:?}");
+    assert_eq!(each.verdict, "contradicted", "{got:?}");
+    assert!(each.summary.contains("against 1 of 2 opponents"), "{got:?}");
+    assert!(each.summary.contains("unsharded 12400 vs sharded-2 18600"), "{got:?}");
+    assert_eq!(verdict_of(&got, "faster").verdict, "holds", "{got:?}");
 }
 
 #[test]
@@ -167,11 +147,14 @@ fn others_in_a_crossover_every_pair_crosses() {
             ("sharding-for-good", "crossover(others, unsharded on p99_ms over qps) = 250"),
         ],
     );
-    assert_eq!(verdict_of(&got, "unsharded-takes-over").1, "holds", "{got:?}");
-    assert_eq!(verdict_of(&got, "sharding-below").1, "holds", "{got:?}");
+    assert_eq!(verdict_of(&got, "unsharded-takes-over").verdict, "holds", "{got:?}");
+    assert_eq!(verdict_of(&got, "sharding-below").verdict, "holds", "{got:?}");
     let never = verdict_of(&got, "sharding-for-good");
-    assert_eq!(never.1, "contradicted", "{got:?}");
-    assert!(never.2.contains("no crossover: others never beats unsharded (every pair) for good over qps"), "{got:?}");
+    assert_eq!(never.verdict, "contradicted", "{got:?}");
+    assert!(
+        never.summary.contains("no crossover: others never beats unsharded (every pair) for good over qps"),
+        "{got:?}"
+    );
 }
 
 /// A CSV log of `metric` by `series` (and `param`), three repeats at
@@ -214,12 +197,12 @@ fn the_best_setting_of_the_series_is_where_the_curve_across_the_series_peaks() {
         ],
     );
     for id in ["bottoms", "best", "best-ops"] {
-        assert_eq!(verdict_of(&got, id).1, "holds", "{id}: {got:?}");
+        assert_eq!(verdict_of(&got, id).verdict, "holds", "{id}: {got:?}");
     }
-    assert!(verdict_of(&got, "bottoms").2.contains("(4 of 4 points hold)"), "{got:?}");
+    assert!(verdict_of(&got, "bottoms").summary.contains("(4 of 4 points hold)"), "{got:?}");
     let wrong = verdict_of(&got, "wrong");
-    assert_eq!(wrong.1, "contradicted", "{got:?}");
-    assert!(wrong.2.contains("worst at threads=8: threads=4 5 vs threads=8 4"), "{got:?}");
+    assert_eq!(wrong.verdict, "contradicted", "{got:?}");
+    assert!(wrong.summary.contains("worst at threads=8: threads=4 5 vs threads=8 4"), "{got:?}");
 }
 
 #[test]
@@ -237,16 +220,16 @@ fn a_trend_across_the_series_is_judged_pair_by_adjacent_pair() {
             ("worsens", "p99_ms worsens with threads from 8"),
         ],
     );
-    assert_eq!(verdict_of(&got, "up-to-8").1, "holds", "{got:?}");
-    assert!(verdict_of(&got, "up-to-8").2.contains("(3 of 3 points hold)"), "{got:?}");
+    assert_eq!(verdict_of(&got, "up-to-8").verdict, "holds", "{got:?}");
+    assert!(verdict_of(&got, "up-to-8").summary.contains("(3 of 3 points hold)"), "{got:?}");
     let strict = verdict_of(&got, "strict");
-    assert_eq!(strict.1, "inconclusive", "{got:?}");
-    assert!(strict.2.contains("weakest at threads 8→16: threads=16 5990 vs threads=8 6000"), "{got:?}");
-    assert_eq!(verdict_of(&got, "not-strict").1, "holds", "{got:?}");
+    assert_eq!(strict.verdict, "inconclusive", "{got:?}");
+    assert!(strict.summary.contains("weakest at threads 8→16: threads=16 5990 vs threads=8 6000"), "{got:?}");
+    assert_eq!(verdict_of(&got, "not-strict").verdict, "holds", "{got:?}");
     let improves = verdict_of(&got, "improves");
-    assert_eq!(improves.1, "contradicted", "{got:?}");
-    assert!(improves.2.contains("at 1 of 4 points; worst at threads 8→16"), "{got:?}");
-    assert_eq!(verdict_of(&got, "worsens").1, "holds", "{got:?}");
+    assert_eq!(improves.verdict, "contradicted", "{got:?}");
+    assert!(improves.summary.contains("at 1 of 4 points; worst at threads 8→16"), "{got:?}");
+    assert_eq!(verdict_of(&got, "worsens").verdict, "holds", "{got:?}");
 }
 
 #[test]
@@ -261,14 +244,14 @@ fn diminishing_returns_bound_each_step() {
             ("at-least", "ops_per_sec increases by at least 50% per step of threads up to 8"),
         ],
     );
-    assert_eq!(verdict_of(&got, "past-8").1, "holds", "{got:?}");
+    assert_eq!(verdict_of(&got, "past-8").verdict, "holds", "{got:?}");
     let everywhere = verdict_of(&got, "everywhere");
-    assert_eq!(everywhere.1, "contradicted", "{got:?}");
+    assert_eq!(everywhere.verdict, "contradicted", "{got:?}");
     assert!(
-        everywhere.2.contains("at 3 of 4 points; worst at threads 1→2: threads=2 1900 vs threads=1 1000"),
+        everywhere.summary.contains("at 3 of 4 points; worst at threads 1→2: threads=2 1900 vs threads=1 1000"),
         "{got:?}"
     );
-    assert_eq!(verdict_of(&got, "at-least").1, "holds", "{got:?}");
+    assert_eq!(verdict_of(&got, "at-least").verdict, "holds", "{got:?}");
 }
 
 /// Three eviction policies (the series) at five cache sizes.
@@ -306,10 +289,10 @@ fn trends_of_one_series_along_a_param() {
         ],
     );
     for id in ["rises", "diminishing", "peak", "order"] {
-        assert_eq!(verdict_of(&got, id).1, "holds", "{id}: {got:?}");
+        assert_eq!(verdict_of(&got, id).verdict, "holds", "{id}: {got:?}");
     }
-    assert_eq!(verdict_of(&got, "not-yet").1, "contradicted", "{got:?}");
-    assert!(verdict_of(&got, "diminishing").2.contains("(2 of 2 points hold)"), "{got:?}");
+    assert_eq!(verdict_of(&got, "not-yet").verdict, "contradicted", "{got:?}");
+    assert!(verdict_of(&got, "diminishing").summary.contains("(2 of 2 points hold)"), "{got:?}");
 }
 
 #[test]

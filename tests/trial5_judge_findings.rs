@@ -6,36 +6,8 @@ mod common;
 
 use std::fmt::Write as _;
 
+use common::claims::{claim, judged, verdict_of};
 use common::Sandbox;
-
-fn claim(id: &str, text: &str) -> String {
-    format!("<!-- reckon:claim id={id}\n     {text} -->\nx\n<!-- /reckon:claim -->\n\n")
-}
-
-/// Each claim's verdict, one-line summary and details, by id.
-fn judged(s: &Sandbox, claims: &[(&str, &str)]) -> Vec<(String, String, String, Vec<String>)> {
-    let doc: String = claims.iter().map(|(id, text)| claim(id, text)).collect();
-    s.write("plan.md", doc);
-    let v = s.run(&["claims", "plan.md", "--format", "json"]).json();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let field = |k: &str| c["claim"][k].as_str().unwrap().to_string();
-            let details = c["claim"]["clauses"][0]["details"]
-                .as_array()
-                .map(|d| d.iter().map(|l| l.as_str().unwrap().to_string()).collect())
-                .unwrap_or_default();
-            (field("id"), field("verdict"), field("summary"), details)
-        })
-        .collect()
-}
-
-type Judged = (String, String, String, Vec<String>);
-
-fn verdict_of<'a>(got: &'a [Judged], id: &str) -> &'a Judged {
-    got.iter().find(|j| j.0 == id).unwrap_or_else(|| panic!("no claim {id}: {got:?}"))
-}
 
 /// A CSV log of `ops_per_sec` by `compaction` and `threads`, three repeats
 /// at ±`jitter` (a fraction) around each (series, threads, value).
@@ -84,24 +56,27 @@ fn finding_a_crossover_the_data_cannot_place_is_inconclusive_not_contradicted() 
         ],
     );
     let undecided = verdict_of(&got, "undecided");
-    assert_eq!(undecided.1, "inconclusive", "{got:?}");
+    assert_eq!(undecided.verdict, "inconclusive", "{got:?}");
     assert!(
-        undecided.2.contains(
+        undecided.summary.contains(
             "the data cannot place the crossover over threads: it may lie at threads = 8, 16, or there may be none; \
              whether close beats base (or falls behind) is within noise at threads = 1, 2, 4, 8, 16"
         ),
         "{got:?}"
     );
     let ruled_out = verdict_of(&got, "ruled-out");
-    assert_eq!(ruled_out.1, "contradicted", "{got:?}");
-    assert!(ruled_out.2.contains("the crossover is not at threads = 2: it may lie at threads = 8, 16"), "{got:?}");
-    assert_eq!(verdict_of(&got, "clear").1, "holds", "{got:?}");
+    assert_eq!(ruled_out.verdict, "contradicted", "{got:?}");
+    assert!(
+        ruled_out.summary.contains("the crossover is not at threads = 2: it may lie at threads = 8, 16"),
+        "{got:?}"
+    );
+    assert_eq!(verdict_of(&got, "clear").verdict, "holds", "{got:?}");
     let wrong = verdict_of(&got, "clear-wrong");
-    assert_eq!(wrong.1, "contradicted", "{got:?}");
-    assert!(wrong.3[0].starts_with("crossover at threads = 8: clear beats base there"), "{got:?}");
+    assert_eq!(wrong.verdict, "contradicted", "{got:?}");
+    assert!(wrong.details[0].starts_with("crossover at threads = 8: clear beats base there"), "{got:?}");
     let never = verdict_of(&got, "never");
-    assert_eq!(never.1, "contradicted", "{got:?}");
-    assert!(never.2.contains("no crossover: base never beats clear for good over threads"), "{got:?}");
+    assert_eq!(never.verdict, "contradicted", "{got:?}");
+    assert!(never.summary.contains("no crossover: base never beats clear for good over threads"), "{got:?}");
 }
 
 /// A claim pinned `as_of=2026-11-20` about `leveled-bloom beats leveled`
