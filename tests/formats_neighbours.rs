@@ -85,6 +85,32 @@ fn gbench_csv_reads_as_its_json() {
     }
 }
 
+/// `--benchmark_out=f.csv --benchmark_out_format=csv`: Google Benchmark
+/// writes the console's context into the file before the header (the file
+/// reporter's error stream is the file). The date is the runs' time, the
+/// executable and the CPU are params, the rows keep their own lines.
+#[test]
+fn gbench_csv_written_to_a_file_after_its_context() {
+    let (f, runs, outcome) = parse("gbench-out/context-then-csv.csv");
+    assert_eq!(f, Format::GbenchCsv);
+    assert_eq!(runs.len(), 20);
+    let r = &runs[0];
+    assert_eq!(r.line, 12, "the header is line 11");
+    assert_eq!(r.time.as_deref(), Some("2026-11-24T22:13:00Z"));
+    assert_eq!(param(r, "executable"), Some(&text("./build/O3/kalman_bench")));
+    assert_eq!(param(r, "num_cpus"), Some(&Value::Num(16.0)));
+    assert_eq!(param(r, "mhz_per_cpu"), Some(&Value::Num(3400.0)));
+    assert_eq!(metric(r, "real_time"), 28.3441);
+    assert_eq!(runs[19].line, 31);
+    let said = outcome.skipped.join("\n");
+    for what in ["CPU caches", "load average", "WARNING"] {
+        assert!(said.contains(what), "{what} not named as left out: {said}");
+    }
+    // Other lines above a gbench header are not its context: not this format.
+    let other = fixture("gbench-out/other-lines-then-csv.csv");
+    assert_ne!(Format::detect(&other, &std::fs::read(&other).unwrap()).ok(), Some(Format::GbenchCsv));
+}
+
 #[test]
 fn gbench_json_user_counters_and_seconds() {
     let (f, runs, _) = parse("corpus/gbench/kokkos-mempool-user-counters-time-unit-s.json");
