@@ -280,6 +280,9 @@ impl<'a> Parser<'a, '_> {
         if self.peek().is_some_and(is_series_start) {
             let len = self.rest().find(|c| !is_series_char(c)).unwrap_or(self.rest().len());
             let text = self.rest()[..len].to_string();
+            if let Some(e) = self.unquoted_value(start, len) {
+                return Err(e);
+            }
             self.pos += len;
             // A bare word that reads as a number (`inf`, `Infinity`) is one,
             // as in `--where`.
@@ -294,6 +297,26 @@ impl<'a> Parser<'a, '_> {
             }
         }
         Err(self.err(format!("expected {what}")))
+    }
+}
+
+impl Parser<'_, '_> {
+    /// A bare value glued to a character a bare word cannot hold
+    /// (`BM_Copy/1024`, `threads:2`): the error that says to quote it,
+    /// at the value, rather than a puzzle about what follows its first
+    /// part.
+    fn unquoted_value(&self, start: usize, len: usize) -> Option<ClaimError> {
+        let rest = self.rest();
+        let next = rest[len..].chars().next()?;
+        if !matches!(next, '/' | ':' | '@' | '#' | '\\' | '|' | '^' | '~' | '$' | '?') {
+            return None;
+        }
+        let whole = rest.find(|c: char| c.is_whitespace() || matches!(c, ',' | ')')).unwrap_or(rest.len());
+        let value = crate::syntax::excerpt(&rest[..whole]);
+        Some(ClaimError::new(
+            start,
+            format!("a value holding `{next}` is written in quotes: '{value}' (a bare word ends before `{next}`)"),
+        ))
     }
 }
 

@@ -405,6 +405,14 @@ fn errors_say_what_was_expected_and_where() {
     let e = err("a on m at c = 1");
     assert!(e.msg.starts_with("expected a comparison with a number"), "{}", e.msg);
 
+    // A Google Benchmark name unquoted: said at the value, with the quotes.
+    let e = err("pgo on real_time at benchmark = BM_Hash/4096 ≈ 1.17 µs");
+    assert_eq!(e.offset, 32);
+    assert!(e.msg.contains("'BM_Hash/4096'"), "{}", e.msg);
+    let e = err("a beats b on m for all benchmark in (BM_Copy/8, x)");
+    assert!(e.msg.contains("'BM_Copy/8'"), "{}", e.msg);
+    assert!(ok("pgo on real_time at benchmark = 'BM_Hash/4096' ≈ 1.17 µs").to_string().contains("'BM_Hash/4096'"));
+
     let e = err("a beats b on m at c = 1 for all c");
     assert_eq!(e.offset, 24);
     assert!(e.msg.contains("one quantifier"), "{}", e.msg);
