@@ -58,8 +58,17 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The known name closest to a mistyped one: the smallest edit distance
 /// within a third of the name's length (at least 2), ties to the first
 /// known name; else a known name containing it (`throughput` →
-/// `output_throughput`).
+/// `output_throughput`). A name whose summaries alone are known
+/// (`real_time` where a file of Google Benchmark's aggregates holds
+/// `real_time_mean`, `real_time_cv`, …) means its mean (or median), not
+/// the summary nearest in letters.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let known: Vec<&'a str> = known.into_iter().collect();
+    for centre in ["mean", "median"] {
+        if let Some(k) = known.iter().find(|k| k.strip_suffix(centre).and_then(|k| k.strip_suffix('_')) == Some(name)) {
+            return Some(k);
+        }
+    }
     let limit = (name.chars().count() / 3).max(2);
     let lower = name.to_lowercase();
     let mut best: Option<(usize, &'a str)> = None;
@@ -271,6 +280,12 @@ mod tests {
         assert!(e.contains("grouped by twice"), "{e}");
         assert_eq!(did_you_mean("throughput", ["mean_ttft_ms", "output_throughput"]), Some("output_throughput"));
         assert_eq!(did_you_mean("xyz", ["mean_ttft_ms", "output_throughput"]), None);
+        // Only the summaries of `real_time` (an aggregates-only gbench file):
+        // its mean, not `real_time_cv`, the nearest in letters.
+        let summaries = ["real_time_cv", "real_time_stddev", "real_time_median", "real_time_mean"];
+        assert_eq!(did_you_mean("real_time", summaries), Some("real_time_mean"));
+        assert_eq!(did_you_mean("real_time", summaries[..3].iter().copied()), Some("real_time_median"));
+        assert_eq!(did_you_mean("real_time", summaries[..2].iter().copied()), Some("real_time_cv"));
     }
 
     #[test]
