@@ -333,3 +333,24 @@ fn without_markers(text: &str) -> String {
     }
     out
 }
+
+/// A quiet lint is not prose checked: plain `lint` counts the sentences
+/// whose statements it did not judge, as many as `--all` lists unjudged
+/// (or of two readings), once each.
+#[test]
+fn plain_lint_counts_the_statements_it_did_not_judge() {
+    let sb = scenario();
+    let listed = statements(&sb, &["--all"]);
+    let mut unjudged: Vec<&str> = listed
+        .iter()
+        .filter(|s| s["status"] == "unjudged" || s["status"] == "ambiguous")
+        .map(|s| s["sentence"].as_str().unwrap())
+        .collect();
+    unjudged.dedup();
+    assert!(!unjudged.is_empty(), "the scenario has sentences lint does not judge: {listed:#?}");
+    let plain = sb.run(&["lint", PLAN]);
+    let line = format!("reckon lint: {} sentence(s) with a statement not judged", unjudged.len());
+    assert!(plain.stdout.contains(&line), "{line:?} not in {plain:?}");
+    let all = sb.run(&["lint", "--all", PLAN]);
+    assert!(!all.stdout.contains("not judged (no metric"), "--all lists them instead: {all:?}");
+}

@@ -63,6 +63,8 @@ struct Found {
     problems: usize,
     /// Sentences not read for names reckon.toml does not know.
     unknown: usize,
+    /// Sentences with a statement lint did not judge (listed by `--all`).
+    unjudged: usize,
     /// Problems `--write` cannot wrap: in a sentence lint could not read
     /// all of, or in a table cell.
     by_hand: usize,
@@ -87,7 +89,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
             errors += 1;
         }
     }
-    let Found { mut out, statements, problems, unknown, by_hand } = found;
+    let Found { mut out, statements, problems, unknown, unjudged, by_hand } = found;
     let text = if args.format == CheckFormat::Json {
         json::pretty(&LintReport { ok: problems == 0 && errors == 0, statements: &statements })?
     } else {
@@ -96,6 +98,14 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &LintArgs) -> Result<i32> {
                 out,
                 "reckon lint: {problems} contradicted or stale statement(s); {}",
                 what_wraps(problems, by_hand)
+            );
+        }
+        if unjudged > 0 && !args.all && args.format == CheckFormat::Human {
+            // A quiet lint is not prose checked: say what it left.
+            let _ = writeln!(
+                out,
+                "reckon lint: {unjudged} sentence(s) with a statement not judged (no metric named around it, two \
+                 readings, or not read whole); `reckon lint --all` lists them"
             );
         }
         if unknown > 0 && args.format == CheckFormat::Human {
@@ -143,6 +153,7 @@ fn lint_document(
     let findings = linter.lint(Path::new(rel), &text).map_err(document::located(path, &original))?;
     found.problems += findings.iter().filter(|f| sel.fails(f)).count();
     found.unknown += report::unknown_names(&findings);
+    found.unjudged += report::unjudged(&findings);
     let (wrappable, _) = report::to_wrap(&findings, |f: &Finding| sel.fails(f));
     found.by_hand += findings
         .iter()

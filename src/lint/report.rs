@@ -73,6 +73,15 @@ pub(crate) fn human(path: &str, findings: &[Finding], sel: Selection) -> String 
     out
 }
 
+/// How many sentences lint found a statement in and did not judge: no
+/// metric named around it, two meanings, or not read whole (each once).
+pub(crate) fn unjudged(findings: &[Finding]) -> usize {
+    let mut spans: Vec<&Range<usize>> =
+        findings.iter().filter(|f| matches!(f.status, Status::Unjudged | Status::Ambiguous)).map(|f| &f.span).collect();
+    spans.dedup();
+    spans.len()
+}
+
 /// How many sentences of `findings` lint could not read for names
 /// reckon.toml does not know (each once).
 pub(crate) fn unknown_names(findings: &[Finding]) -> usize {
