@@ -224,8 +224,11 @@ fn read_sentence(
         let before = out.len();
         sentence.read_clause(&tokens[range.clone()], text, &mut lent, &mut out);
         // A clause naming a series or metric with a number, a comparative
-        // or a trend word that came to nothing is said, never dropped.
-        if out.len() == before && whole::candidate(&tokens[range.clone()], text) {
+        // or a trend word that came to nothing is said, never dropped; so
+        // is a ratio after a clause that was read (`…, up to 1.2x`).
+        let c = &tokens[range.clone()];
+        let read_before = out.iter().any(|item| matches!(item, Item::Reading(_)));
+        if out.len() == before && (whole::candidate(c, text) || read_before && whole::bare_ratio(c, text)) {
             out.push(whole::dropped(&tokens[range], text));
         }
     }
@@ -651,6 +654,14 @@ mod tests {
         );
         // A change, not a comparison.
         assert!(statements("Autotuning gave Triton 9% more TFLOPS.").is_empty());
+        // A ratio after the comparison, naming nothing, that no form reads:
+        // said as unread beside the reading, never dropped.
+        let items = readings(
+            "cuBLAS is strictly faster than Triton on TFLOPS for every size, up to 1.2x.",
+            &Surroundings::default(),
+        );
+        assert!(items.iter().any(|i| matches!(i, Item::Unjudged { .. })), "{items:?}");
+        assert!(items.iter().any(|i| matches!(i, Item::Reading(_))), "{items:?}");
     }
 
     #[test]

@@ -152,6 +152,23 @@ pub(super) fn candidate(c: &[Token], text: &str) -> bool {
     names && (number || words)
 }
 
+/// Whether a clause that names nothing holds a ratio or a percentage
+/// (`…, up to 1.2x`, `, by 15%`): after a clause that was read, it says
+/// more of that clause's comparison, and coming to nothing it is said as
+/// unread — the reading before it is only part of the sentence.
+pub(super) fn bare_ratio(c: &[Token], text: &str) -> bool {
+    let names = c.iter().any(|t| matches!(t.kind, Tok::Mention(Meaning::Series(_) | Meaning::Metric(_))));
+    let count = |i: usize| {
+        c.get(i + 1).is_some_and(|t| {
+            word(t).is_some() && text[t.start..t.end].chars().any(|ch| ch.is_uppercase() || ch.is_ascii_digit())
+        })
+    };
+    !names
+        && c.iter().enumerate().any(
+            |(i, t)| matches!(&t.kind, Tok::Number(n) if matches!(n.unit, Unit::Times | Unit::Percent) && !count(i)),
+        )
+}
+
 /// What a candidate clause that came to nothing is: unread, with the words
 /// lint did not understand, or that no form reads it.
 pub(super) fn dropped(c: &[Token], text: &str) -> Item {
