@@ -99,15 +99,18 @@ fn values_are_read_at_the_points_written_after_them() {
     ]);
     assert_eq!(
         read_as(&all, 0),
-        pairs(&[("kestrel on p50_ms at clients = 1 ≈ 9", "holds"), ("kestrel on p50_ms at clients = 64 ≈ 4", "holds")]),
+        pairs(&[
+            ("kestrel on p50_ms at clients = 1 ≈ 9 ms", "holds"),
+            ("kestrel on p50_ms at clients = 64 ≈ 4 ms", "holds")
+        ]),
         "{all:#?}"
     );
     // The second value is judged at its own point, where it is wrong.
     assert_eq!(
         read_as(&all, 1),
         pairs(&[
-            ("kestrel on p50_ms at clients = 1 ≈ 9", "holds"),
-            ("kestrel on p50_ms at clients = 64 ≈ 6", "contradicted")
+            ("kestrel on p50_ms at clients = 1 ≈ 9 ms", "holds"),
+            ("kestrel on p50_ms at clients = 64 ≈ 6 ms", "contradicted")
         ]),
         "{all:#?}"
     );
@@ -124,15 +127,21 @@ fn a_parenthetical_of_values_is_read_at_the_ends_of_its_range() {
     ]);
     assert_eq!(
         read_as(&all, 0),
-        pairs(&[("heron on p50_ms at clients = 1 ≈ 5", "holds"), ("heron on p50_ms at clients = 64 ≈ 20", "holds")]),
+        pairs(&[
+            ("heron on p50_ms at clients = 1 ≈ 5 ms", "holds"),
+            ("heron on p50_ms at clients = 64 ≈ 20 ms", "holds")
+        ]),
         "{all:#?}"
     );
-    assert_eq!(read_as(&all, 1)[1], ("heron on p50_ms at clients = 64 ≈ 25".into(), "contradicted".into()));
+    assert_eq!(read_as(&all, 1)[1], ("heron on p50_ms at clients = 64 ≈ 25 ms".into(), "contradicted".into()));
     // The words around the values that no form reads are said.
     assert!(unread(&all, 0).iter().any(|r| r.contains("`climbs`")), "{all:#?}");
     assert_eq!(
         read_as(&all, 2),
-        pairs(&[("osprey on p50_ms at clients = 1 ≈ 12", "holds"), ("osprey on p50_ms at clients = 16 ≈ 12", "holds")]),
+        pairs(&[
+            ("osprey on p50_ms at clients = 1 ≈ 12 ms", "holds"),
+            ("osprey on p50_ms at clients = 16 ≈ 12 ms", "holds")
+        ]),
         "{all:#?}"
     );
     assert!(unread(&all, 2).iter().any(|r| r.contains("`flat`")), "{all:#?}");

@@ -136,8 +136,8 @@ fn a_sentence_about_this_section_sets_its_point_for_the_rest_of_the_section() {
     let sb = project(plan);
     let all = statements(&sb);
     let claims = |line: u64| read_on(&all, line).into_iter().map(|(c, _)| c).collect::<Vec<_>>();
-    assert_eq!(claims(5), ["max(slow on latency_us for all M) < 10 where dtype = fp8"], "{all:#?}");
-    assert_eq!(claims(7), ["max(fast on latency_us for all M) < 9 where dtype = fp8"], "{all:#?}");
+    assert_eq!(claims(5), ["max(slow on latency_us for all M) < 10 µs where dtype = fp8"], "{all:#?}");
+    assert_eq!(claims(7), ["max(fast on latency_us for all M) < 9 µs where dtype = fp8"], "{all:#?}");
     // Another section: the point does not reach it (the precisions pooled
     // are refused, never judged as one).
     assert!(claims(11).iter().all(|c| !c.contains("dtype = fp8")), "{all:#?}");

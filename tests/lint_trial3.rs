@@ -40,7 +40,7 @@ fn finding_trial3_f4_a_size_with_a_unit_is_read_in_the_params_own_unit() {
     // 1 GB of `cache_mb` is 1024 (the data hold 1024, not 1000), never
     // 1,000,000,000 — in the sentence and from the heading.
     for s in of(&all, "With a 1 GB").into_iter().chain(of(&all, "Level wall time")) {
-        assert_eq!(s["claim"], "level on time at threads = 32 ≈ 2.72 where cache_mb = 1024", "{all:#?}");
+        assert_eq!(s["claim"], "level on time at threads = 32 ≈ 2.72 s where cache_mb = 1024", "{all:#?}");
         assert_eq!(s["status"], "holds", "{all:#?}");
     }
     // 2 GB is 2000 or 2048 MB and the data hold neither: not judged, and why.

@@ -164,6 +164,14 @@ impl ValueClaim {
         ValueClaim { upper: Some(stated(hi)), ..ValueClaim::new(term, metric, quantifier, Op::In, lo) }
     }
 
+    /// The target in `unit` as written (`≈ 1.17 µs`), converted to the
+    /// metric's unit when judged; `None` leaves it in the metric's own.
+    #[must_use]
+    pub(crate) fn in_unit(mut self, unit: Option<&str>) -> Self {
+        self.unit = unit.map(Name::new);
+        self
+    }
+
     /// `AGG(TERM on M [quantifier]) OP target`: the points folded into one
     /// number.
     #[must_use]

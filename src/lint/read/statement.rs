@@ -261,16 +261,19 @@ impl Clause<'_> {
     /// The claim a measured number makes: a bound, a peak or a value.
     fn number(&self, i: usize, n: &Number) -> Option<lang::Clause> {
         let (vocab, metric, subj) = (self.vocab, &self.metric, Term::level(&self.subj));
-        let value = in_metric_unit(vocab, metric, n);
+        let (value, unit) = as_written(vocab, metric, n);
         let point = matches!(&self.scope, Some(Scope::At(..) | Scope::Largest(_) | Scope::Smallest(_) | Scope::Is(..)));
         if let Some(op) = bound_op(&words_before(self.c, i, 4)) {
             let agg = if matches!(op, Op::Lt | Op::Le) { Aggregate::Max } else { Aggregate::Min };
-            return Some(lang::Clause::new(if point {
-                ValueClaim::new(subj, metric, self.quantifier.clone(), op, value)
-            } else {
-                let over = aggregate_over(vocab, self.scope.as_ref(), self.preferred, &self.metric)?;
-                ValueClaim::new(subj, metric, Some(over), op, value).folded(agg)
-            }));
+            return Some(lang::Clause::new(
+                if point {
+                    ValueClaim::new(subj, metric, self.quantifier.clone(), op, value)
+                } else {
+                    let over = aggregate_over(vocab, self.scope.as_ref(), self.preferred, &self.metric)?;
+                    ValueClaim::new(subj, metric, Some(over), op, value).folded(agg)
+                }
+                .in_unit(unit),
+            ));
         }
         let peak = self.c.iter().position(|t| word(t).is_some_and(|w| PEAK.contains(&w)));
         // `X at 8192 tokens peaks at 78.8 GB`: the point is X's, the number
@@ -286,7 +289,8 @@ impl Clause<'_> {
             // where it lies is not judged.
             let over =
                 aggregate_over(vocab, if point { None } else { self.scope.as_ref() }, self.preferred, &self.metric)?;
-            let peak = ValueClaim::new(subj, metric, Some(over), Op::Approx, value).folded(Aggregate::Max);
+            let peak =
+                ValueClaim::new(subj, metric, Some(over), Op::Approx, value).folded(Aggregate::Max).in_unit(unit);
             return Some(lang::Clause::new(peak).within(within(vocab, metric, n.precision)));
         }
         Some(value_clause(vocab, &self.subj, metric, self.quantifier.clone(), n))
@@ -319,6 +323,24 @@ pub(super) fn in_metric_unit(vocab: &Vocabulary, metric: &str, n: &Number) -> f6
         },
         _ => n.value,
     }
+}
+
+/// A measured number as the claim writes it: a time in the unit the
+/// author wrote (`1.17 µs` stays `≈ 1.17 µs`, whatever unit the metric is
+/// read in today — a claim in the metric's unit would change meaning when
+/// a finer log moved it) when the metric is kept in time; anything else in
+/// the metric's unit, without one.
+pub(super) fn as_written(vocab: &Vocabulary, metric: &str, n: &Number) -> (f64, Option<&'static str>) {
+    if let Unit::Time(secs) = n.unit {
+        let unit = [("ns", 1e-9), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)]
+            .into_iter()
+            .find(|(_, size)| (secs / size - 1.0).abs() < 1e-9)
+            .map(|(name, _)| name);
+        if let (Some(unit), true) = (unit, vocab.unit(metric).and_then(super::super::vocab::stored_time).is_some()) {
+            return (n.value, Some(unit));
+        }
+    }
+    (in_metric_unit(vocab, metric, n), None)
 }
 
 /// The comparison a bound word asks for (`under 50 ms` → `<`); negated
@@ -357,8 +379,8 @@ pub(super) fn value_clause(
     q: Option<Quantifier>,
     n: &Number,
 ) -> lang::Clause {
-    let v = in_metric_unit(vocab, metric, n);
-    lang::Clause::new(ValueClaim::new(Term::level(series), metric, q, Op::Approx, v)).within(within(
+    let (v, unit) = as_written(vocab, metric, n);
+    lang::Clause::new(ValueClaim::new(Term::level(series), metric, q, Op::Approx, v).in_unit(unit)).within(within(
         vocab,
         metric,
         n.precision,
