@@ -315,3 +315,28 @@ fn a_row_that_is_not_utf8_and_a_metric_named_twice_say_where_and_what_to_do() {
     );
     assert_eq!(s.counts().1, 0);
 }
+
+/// A folder of one tool's logs skips the same parts of each: said in full
+/// for the first file, and for each file after it as one line naming it —
+/// every file still says it left something, none repeats the list.
+#[test]
+fn the_same_skipped_parts_are_said_in_full_once() {
+    let s = Sandbox::new();
+    let log = "corpus/gbench/kalman-100-repetitions-aggregates.json";
+    s.fixture(log, "logs/a.json").fixture(log, "logs/b.json").fixture(log, "logs/c.json");
+    s.write("reckon.toml", "[[source]]\npath = \"logs/{label}.json\"\n");
+    let ran = s.ok(&["ingest"]);
+    let full: Vec<&str> = ran
+        .stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("logs/a.json"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  skipped: "))
+        .collect();
+    assert!(full.len() >= 2, "{ran:?}");
+    for later in ["logs/b.json", "logs/c.json"] {
+        let at = ran.stderr.find(&format!("{later}: ")).unwrap_or_else(|| panic!("{later} not said: {ran:?}"));
+        let next: Vec<&str> = ran.stderr[at..].lines().skip(1).take_while(|l| l.starts_with("  ")).collect();
+        assert_eq!(next, [format!("  skipped: the same {} parts as logs/a.json", full.len())], "{ran:?}");
+    }
+}

@@ -178,6 +178,9 @@ pub(super) fn ingest_and_report(
     } else {
         None
     };
+    // What each list of skipped parts was first said of: a folder of one
+    // tool's logs skips the same parts of each, said once in full.
+    let mut said = SaidSkipped::default();
     let report = sources::ingest(store, root, requests, opts, &mut batch, &mut |file, i, total| {
         if let Some(pb) = &progress {
             pb.set_length(total as u64);
@@ -185,7 +188,7 @@ pub(super) fn ingest_and_report(
             pb.set_message(crate::escape::terminal(&file.path.display().to_string()));
         }
         // File names and what a log said reach the terminal: controls shown.
-        if let Some(line) = file_line(file, quiet, shown_as).map(|l| crate::escape::terminal_lines(&l)) {
+        if let Some(line) = file_line(file, quiet, shown_as, &mut said).map(|l| crate::escape::terminal_lines(&l)) {
             if let Some(pb) = &progress {
                 pb.println(line);
             } else {
@@ -229,9 +232,32 @@ pub(super) fn ingest_and_report(
     errors
 }
 
+/// The lists of skipped parts said so far in a command, each with the file
+/// it was first said of.
+#[derive(Default)]
+struct SaidSkipped(std::collections::HashMap<Vec<String>, String>);
+
+impl SaidSkipped {
+    /// What to say of `skipped` for `path`: every part the first time, and
+    /// for a file that skips the same parts (two or more) as one before it,
+    /// one line naming that file.
+    fn lines(&mut self, path: &str, skipped: &[String]) -> Vec<String> {
+        if skipped.len() < 2 {
+            return skipped.to_vec();
+        }
+        match self.0.get(skipped) {
+            Some(first) => vec![format!("the same {} parts as {first}", skipped.len())],
+            None => {
+                self.0.insert(skipped.to_vec(), path.to_string());
+                skipped.to_vec()
+            }
+        }
+    }
+}
+
 /// What is said about one ingested file (errors and skipped records even
 /// when quiet).
-fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs) -> Option<String> {
+fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs, said: &mut SaidSkipped) -> Option<String> {
     let path = shown_as.map_or_else(|| file.path.clone(), |f| f(&file.path));
     let path = path.display();
     match &file.outcome {
@@ -240,9 +266,9 @@ fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs) -> Option<String
         FileOutcome::Added { format, runs, skipped, converted, noted } if !quiet => {
             let word = if *runs == 1 { "run" } else { "runs" };
             let mut s = format!("{path}: {runs} {word} ({})", format.name());
-            for note in skipped {
+            for note in said.lines(&path.to_string(), skipped) {
                 s.push_str("\n  skipped: ");
-                s.push_str(note);
+                s.push_str(&note);
             }
             for note in converted {
                 s.push_str("\n  converted: ");
@@ -257,7 +283,7 @@ fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs) -> Option<String
         FileOutcome::Added { skipped, converted, noted, .. }
             if !skipped.is_empty() || !converted.is_empty() || !noted.is_empty() =>
         {
-            let skipped = skipped.iter().map(|n| format!("{path}: skipped: {n}"));
+            let skipped = said.lines(&path.to_string(), skipped).into_iter().map(|n| format!("{path}: skipped: {n}"));
             let converted = converted.iter().map(|n| format!("{path}: converted: {n}"));
             let noted = noted.iter().map(|n| format!("{path}: note: {n}"));
             Some(skipped.chain(converted).chain(noted).collect::<Vec<_>>().join("\n"))
