@@ -347,13 +347,16 @@ fn as_of_the_first_sweep_every_conclusion_held_and_history_shows_the_flip() {
             .find(|(h, _)| h.starts_with(&format!("{DOC}:{line}: claim `{id}`: ")))
             .unwrap_or_else(|| panic!("no history for {id} at line {line}:\n{}", r.stdout));
         assert_eq!(sweeps.len(), 2, "{head}\n{sweeps:#?}");
-        assert!(sweeps[0].starts_with("  as of 2026-11-20: holds "), "{}", sweeps[0]);
+        assert!(sweeps[0].starts_with("  as of 2026-11-20: holds"), "{}", sweeps[0]);
+        // The verdict said once, not as a column and again in the summary.
+        assert!(!sweeps[0].contains("holds        holds"), "{}", sweeps[0]);
         assert!(!sweeps[0].contains("<- changed"), "{}", sweeps[0]);
         if flips {
-            assert!(sweeps[1].starts_with("  as of 2026-11-29: contradicted "), "{}", sweeps[1]);
+            assert!(sweeps[1].starts_with("  as of 2026-11-29: contradicted"), "{}", sweeps[1]);
+            assert!(!sweeps[1].contains("contradicted contradicted"), "{}", sweeps[1]);
             assert!(sweeps[1].ends_with("  <- changed: the 2026-11-29 sweep turned it from holds"), "{}", sweeps[1]);
         } else {
-            assert!(sweeps[1].starts_with("  as of 2026-11-29: holds "), "{}", sweeps[1]);
+            assert!(sweeps[1].starts_with("  as of 2026-11-29: holds"), "{}", sweeps[1]);
             assert!(!sweeps[1].contains("<- changed"), "{}", sweeps[1]);
         }
     }

@@ -88,6 +88,13 @@ fn history(out: &mut String, path: &str, line: usize, timeline: &[(String, crate
             String::new()
         };
         let (sweep, summary) = (shown(sweep), shown(&report.summary));
-        let _ = writeln!(out, "  as of {sweep}: {:<12} {summary}{}", report.verdict.as_str(), shown(&mark));
+        // The summary says its verdict first ("holds (3 of 3 points
+        // hold); …"): not said twice.
+        let verdict = report.verdict.as_str();
+        if summary.starts_with(verdict) {
+            let _ = writeln!(out, "  as of {sweep}: {summary}{}", shown(&mark));
+        } else {
+            let _ = writeln!(out, "  as of {sweep}: {verdict:<12} {summary}{}", shown(&mark));
+        }
     }
 }
