@@ -774,7 +774,11 @@ fn superseding_keeps_the_old_words_as_history_and_check_passes_with_new_conclusi
     assert!(r.stderr.contains("no claim with id `no-such-claim`"), "{r:?}");
     assert_eq!(s.read(DOC), before);
 
-    for id in contradicted {
+    s.ok(&["supersede", DOC, contradicted[0], "--write"]);
+    // Problems and warnings counted apart: the superseded one warns.
+    let r = expect(&s, 1, &["check", DOC]);
+    assert!(r.stdout.contains("reckon check: 2 problem(s) and 1 warning(s) in 1 document(s)"), "{r:?}");
+    for id in &contradicted[1..] {
         s.ok(&["supersede", DOC, id, "--write"]);
     }
     let r = expect(&s, 2, &["supersede", DOC, "saturation-ratio", "--write"]);
@@ -810,8 +814,10 @@ fn superseding_keeps_the_old_words_as_history_and_check_passes_with_new_conclusi
         assert!(!note.contains("[!WARNING]"), "{note}");
     }
     assert_eq!(text.matches(ROOM).count(), 3);
-    // Superseded claims no longer fail check.
-    expect(&s, 0, &["check", DOC]);
+    // Superseded claims no longer fail check; each unreplaced one is a
+    // warning, counted as one.
+    let r = expect(&s, 0, &["check", DOC]);
+    assert!(r.stdout.ends_with("reckon check: no problem; 3 warning(s), which do not fail the check\n"), "{r:?}");
 
     // The author writes the new conclusions where reckon left room.
     let mut edited = text.clone();

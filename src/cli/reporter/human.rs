@@ -26,8 +26,15 @@ impl Reporter for Human {
             }
         }
         let failing = found.failing();
+        let warnings = found.problems.len() - failing;
         if failing > 0 {
-            out.push_str(&summary(found, failing));
+            out.push_str(&summary(found, failing, warnings));
+        } else if warnings > 0 {
+            let _ = writeln!(
+                out,
+                "reckon check{}: no problem; {warnings} warning(s), which do not fail the check",
+                found.what
+            );
         }
         Ok(out)
     }
@@ -55,11 +62,13 @@ impl Reporter for Human {
     }
 }
 
-/// The closing line of a failing check: how many problems, and the command
-/// that regenerates the stale documents.
-fn summary(found: &CheckFindings, failing: usize) -> String {
+/// The closing line of a failing check: how many problems (and warnings,
+/// which do not fail it), and the command that regenerates the stale
+/// documents.
+fn summary(found: &CheckFindings, failing: usize, warnings: usize) -> String {
     let reviews = found.reviews;
-    let mut out = format!("reckon check{}: {failing} problem(s) in {} document(s)", found.what, reviews.len());
+    let also = if warnings > 0 { format!(" and {warnings} warning(s)") } else { String::new() };
+    let mut out = format!("reckon check{}: {failing} problem(s){also} in {} document(s)", found.what, reviews.len());
     let stale: Vec<String> = reviews
         .iter()
         .filter(|r| needs_update(r, found.strict))
