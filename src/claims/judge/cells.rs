@@ -112,7 +112,6 @@ impl Judge<'_, '_> {
             let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
             self.unjudged.borrow_mut().insert(Self::unusable(&self.shown(series), &at));
         }
-        self.read.borrow_mut().extend(keep.iter().filter_map(|i| cell.runs.get(*i).copied()));
         (!keep.is_empty()).then(|| CellRuns {
             values: keep.iter().map(|i| cell.values[*i]).collect(),
             ids: keep.iter().map(|i| cell.runs[*i]).collect(),
@@ -181,7 +180,15 @@ impl Judge<'_, '_> {
 
     /// One cell read on its own: the runs of its newest sweep.
     pub(super) fn one(&self, pivot: &Pivot, row: usize, series: &str, scale: Scale) -> Option<CellRuns> {
-        self.runs_of(pivot, row, series, scale).map(|c| c.newest())
+        self.runs_of(pivot, row, series, scale).map(|c| self.reading(c.newest()))
+    }
+
+    /// Records the runs of a cell as read by the clause (its evidence's
+    /// provenance names their logs): those of the sweep compared, never the
+    /// cell's other sweeps.
+    fn reading(&self, cell: CellRuns) -> CellRuns {
+        self.read.borrow_mut().extend(cell.ids.iter().copied());
+        cell
     }
 
     /// Two cells compared with each other (`a` at row `ra`, `b` at `rb`).
@@ -215,10 +222,10 @@ impl Judge<'_, '_> {
                         self.shown(other)
                     ));
                 }
-                return (Some(x), Some(y));
+                return (Some(self.reading(x)), Some(self.reading(y)));
             }
         }
-        (ca.map(|c| c.newest()), cb.map(|c| c.newest()))
+        (ca.map(|c| self.reading(c.newest())), cb.map(|c| self.reading(c.newest())))
     }
 
     /// The per-run log sd of the metric seen in the pivot's repeated runs
