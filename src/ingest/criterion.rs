@@ -254,6 +254,7 @@ impl LogFormat for CriterionCsv {
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::limit::read_document(path, input, limit)?;
         let doc = doc.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&doc);
+        super::csv_line::whole_last_row(path, doc)?;
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(doc);
         let mut repeats: std::collections::HashMap<String, f64> = std::collections::HashMap::new();
         let mut lines = super::csv_line::LineCount::default();

@@ -204,6 +204,7 @@ impl LogFormat for GenaiPerfCsv {
 
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::limit::read_document(path, input, limit)?;
+        super::csv_line::whole_last_row(path, &doc)?;
         let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(&doc[..]);
         let mut run = RawRun::new(1);
         let mut header: Option<Vec<String>> = None;

@@ -36,6 +36,7 @@ impl LogFormat for GbenchCsv {
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::super::limit::read_document(path, input, limit)?;
         let doc = doc.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&doc);
+        super::super::csv_line::whole_last_row(path, doc)?;
         let mut shared = Shared::default();
         let blanked;
         let doc = match context(doc) {

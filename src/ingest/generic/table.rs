@@ -173,7 +173,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
         Ok(())
     })?;
     if csv.get_ref().open {
-        return Err(Error::malformed(path, last_line, CUT_LAST_ROW));
+        return Err(crate::ingest::csv_line::cut_last_row(path, last_line));
     }
     drop(csv);
     let time_column = times.iter().position(|&t| t);
@@ -230,16 +230,6 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
     })?;
     Ok(Outcome::default())
 }
-
-/// Why a CSV file that does not end with a newline is refused: the writer
-/// may have been stopped inside its last row, and a number cut short
-/// (`11.3` of `11.33`) reads as well as a whole one. Every CSV writer
-/// (Python's `csv`, pandas, Google Benchmark, nvbench) ends each row with
-/// a newline.
-const CUT_LAST_ROW: &str = "the file does not end with a newline, so this last row may have been cut short as it \
-    was written (a number cut inside reads as a whole one: `11.3` of `11.33`); nothing of the file was stored. If \
-    the run finished and the row is whole, end the file with a newline (`echo >> FILE`) and ingest again; if it is \
-    still being written, ingest it when it is done";
 
 /// Refuses a header that names a column twice.
 fn unique_names(path: &Path, headers: &csv::StringRecord) -> Result<()> {

@@ -32,6 +32,7 @@ impl LogFormat for NvbenchCsv {
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::super::limit::read_document(path, input, limit)?;
         let doc = doc.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&doc);
+        super::super::csv_line::whole_last_row(path, doc)?;
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(doc);
         let headers = reader.headers().map_err(|e| malformed(path, &e))?.clone();
         let Some(skipped_at) = headers.iter().position(|h| h == "Skipped") else {
