@@ -34,3 +34,40 @@ fn every_csv_reader_refuses_a_last_row_with_no_newline_after_it() {
         assert!(sb.counts().1 > 0, "{file}");
     }
 }
+
+#[test]
+fn tables_values_and_query_leave_out_invalid_runs_as_claims_do_and_say_so() {
+    // int4's one test at Server is `result=INVALID`: claims leave it out,
+    // and so do the numbers shown beside them, saying so.
+    let sb = Sandbox::new();
+    sb.fixture("edges/invalid", "");
+    sb.ok(&["ingest"]);
+    let said = "1 run is `result=INVALID` by the tool's own judgement";
+    sb.ok(&["update", "--write", "doc.md"]);
+    let doc = sb.read("doc.md");
+    assert!(doc.contains("| scenario | fp16 | int8 |\n"), "{doc}");
+    assert!(!doc.contains("95"), "{doc}");
+    assert!(doc.contains(&format!("\n\n_{said}")), "the note is under the table, not a row of it: {doc}");
+    assert!(doc.contains("config=int8 scenario=Server -->41<"), "{doc}");
+    let q = sb.ok(&["query", "--metric", "samples_per_second", "--rows", "scenario"]);
+    assert!(!q.stdout.contains("int4") && q.stdout.contains(&format!("note: {said}")), "{q:?}");
+    let q = sb.ok(&["query", "--metric", "samples_per_second", "--rows", "scenario", "--format", "csv"]);
+    assert!(!q.stdout.contains("95") && q.stderr.contains(said), "{q:?}");
+    // A value of INVALID runs only is no measurement: refused, saying why.
+    sb.write("v.md", "<!-- reckon:value metric=samples_per_second config=int4 --><!-- /reckon:value -->\n");
+    let r = sb.run(&["update", "v.md"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("no run matches this value") && r.stderr.contains(said), "{r:?}");
+    // Asked for by name, the invalid runs are shown, with no note.
+    let q = sb.ok(&["query", "--metric", "samples_per_second", "--rows", "scenario", "--where", "result = INVALID"]);
+    assert!(q.stdout.contains("95") && !q.stdout.contains("note:"), "{q:?}");
+    // The claim beside them reads the same runs.
+    sb.write(
+        "c.md",
+        concat!(
+            "<!-- reckon:claim id=c int8 beats fp16 on samples_per_second at scenario = Server -->\n",
+            "<!-- /reckon:claim -->\n"
+        ),
+    );
+    sb.ok(&["claims", "c.md"]);
+}

@@ -49,6 +49,9 @@ pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
     if let Some(a) = &args.agg {
         query.agg = Agg::parse(a)?;
     }
+    // INVALID runs left out as claims leave them out, and said.
+    let left_out = dataset.invalid_left_out(&query)?;
+    query.filter = dataset.valid_results(query.filter);
     let pivot = dataset.evaluate(&query)?;
     if let Some(pooled) = dataset.pooled(&pivot) {
         return Err(crate::Error::usage(pooled.message("`--where \"{param} = …\"`", "`--rows` or `--cols`")));
@@ -57,13 +60,21 @@ pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
     let text = match args.format {
         OutputFormat::Table => {
             let mut t = pivot.to_text(&fmt);
-            for note in pivot.notes() {
+            for note in pivot.notes().iter().chain(&left_out) {
                 let _ = writeln!(t, "note: {note}");
             }
             t
         }
-        OutputFormat::Csv => pivot.to_csv(&fmt)?,
-        OutputFormat::Json => json::pretty(&PivotReport::of(&pivot))?,
+        OutputFormat::Csv | OutputFormat::Json => {
+            // Beside the data, not in them: a program reads stdout.
+            if let Some(note) = &left_out {
+                let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), format!("note: {note}\n").as_bytes());
+            }
+            match args.format {
+                OutputFormat::Csv => pivot.to_csv(&fmt)?,
+                _ => json::pretty(&PivotReport::of(&pivot))?,
+            }
+        }
     };
     super::stdout_write(&text)?;
     Ok(super::OK)

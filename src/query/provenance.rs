@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::dataset::Dataset;
 use super::runs::Runs;
+use super::{Filter, Query};
 use crate::run::Value;
 
 impl Dataset<'_> {
@@ -36,6 +37,47 @@ impl Dataset<'_> {
                 .is_some_and(|v| crate::run::is_invalid_result(crate::run::VALIDITY_PARAM, v))
         };
         run_ids.iter().map(|id| runs.position(*id).is_some_and(invalid)).collect()
+    }
+
+    /// `filter` as claims read their `where`: runs their tool judged
+    /// invalid (`result=INVALID`: the test did not meet its constraints)
+    /// left out, unless the filter names `result` itself — so a table's,
+    /// value's or query's number is the one a claim about it is judged on.
+    /// Unchanged when no run has a `result`.
+    pub fn valid_results(&self, filter: Filter) -> Filter {
+        if self.leaves_out_invalid(&filter) {
+            filter.valid_results()
+        } else {
+            filter
+        }
+    }
+
+    fn leaves_out_invalid(&self, filter: &Filter) -> bool {
+        let param = crate::run::VALIDITY_PARAM;
+        self.has_param(param) && !filter.params().contains(&param)
+    }
+
+    /// What [`Dataset::valid_results`] left out of `q` (its filter as
+    /// written), said: `None` when no run of its metric it passes is
+    /// invalid.
+    ///
+    /// # Errors
+    /// When the query cannot be evaluated.
+    pub fn invalid_left_out(&self, q: &Query) -> crate::Result<Option<String>> {
+        if !self.leaves_out_invalid(&q.filter) {
+            return Ok(None);
+        }
+        let only = Query { filter: q.filter.clone().invalid_results(), ..q.clone() };
+        let n = self.evaluate(&only)?.runs_matched;
+        let param = crate::run::VALIDITY_PARAM;
+        Ok((n > 0).then(|| {
+            let runs = if n == 1 { "run is" } else { "runs are" };
+            format!(
+                "{n} {runs} `{param}=INVALID` by the tool's own judgement (the test did not meet its \
+                 constraints), left out as claims leave them out: an invalid result is no measurement of the \
+                 configuration (`{param} = INVALID` in the filter shows them)"
+            )
+        }))
     }
 
     /// Where the repeats among these runs come from, for a verdict's

@@ -28,6 +28,9 @@ struct Table {
     row_keys: Vec<Vec<Key>>,
     columns: Vec<Column>,
     pivots: Vec<Pivot>,
+    /// What the table's numbers leave out that a reader must be told: runs
+    /// their tool judged invalid (see [`crate::query::Dataset::valid_results`]).
+    notes: Vec<String>,
 }
 
 pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> {
@@ -45,7 +48,7 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
     add_ratios(ctx, spec, &mut table)?;
     let highlight = spec.highlight.as_ref().is_some_and(|h| h.value);
     let order = row_order(ctx, spec, &table)?;
-    let Table { row_keys, columns, pivots } = &table;
+    let Table { row_keys, columns, pivots, notes } = &table;
     // The claims' judge decides: `A beats others at P` for each cell.
     let marks = match (&spec.metrics, pivots.first()) {
         (TableMetrics::One(_), Some(pivot)) if highlight && agg != Agg::Count => {
@@ -92,6 +95,14 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
             _ => {}
         }
         content.push('\n');
+    }
+    // Said under the table whether or not it has a caption: its numbers
+    // are not what a reader summing the logs would get.
+    for note in notes {
+        content.push('\n');
+        content.push('_');
+        content.push_str(note);
+        content.push_str("._\n");
     }
     let content = content.trim_end_matches('\n').to_string();
     Ok(Rendered { content, files: vec![], trace: super::Trace::Table(trace) })
@@ -140,6 +151,9 @@ fn one_metric(
     };
     q.filter = filter;
     q.agg = agg;
+    let notes: Vec<String> =
+        ctx.dataset.invalid_left_out(&q).map_err(|e| RegionError::at(metric, e.to_string()))?.into_iter().collect();
+    q.filter = ctx.dataset.valid_results(q.filter);
     let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metric, e.to_string()))?;
     lacking(&p, spec, series)?;
     let columns = p
@@ -154,7 +168,7 @@ fn one_metric(
             ratio: None,
         })
         .collect();
-    Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p] })
+    Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p], notes })
 }
 
 /// A table left without a row because every run of its metric lacks a
@@ -197,11 +211,15 @@ fn several_metrics(
     unknown_series(ctx, series)?;
     let series_filter = Filter::eq(&ctx.settings.series, Literal::Text(series.value.clone()));
     let mut pivots = Vec::new();
+    let mut notes = Vec::new();
     for m in &metrics.value {
         let mut q = Query::new(m);
         q.rows.clone_from(&spec.rows.value);
         q.filter = filter.clone().and(series_filter.clone());
         q.agg = agg;
+        let left_out = ctx.dataset.invalid_left_out(&q).map_err(|e| RegionError::at(metrics, e.to_string()))?;
+        notes.extend(left_out.map(|n| format!("{}: {n}", escape::markdown(m))));
+        q.filter = ctx.dataset.valid_results(q.filter);
         pivots.push(ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metrics, e.to_string()))?);
     }
     let mut keys: Vec<Vec<Key>> = pivots.iter().flat_map(|p| p.rows.iter().cloned()).collect();
@@ -221,7 +239,7 @@ fn several_metrics(
             }
         })
         .collect();
-    Ok(Table { row_keys: keys, columns, pivots })
+    Ok(Table { row_keys: keys, columns, pivots, notes })
 }
 
 /// `series=` naming no series (a typo, the series' param) would pass as a

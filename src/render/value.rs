@@ -35,6 +35,8 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
         super::check_names(ctx, Some(&over.param), over.key())?;
         q.rows = vec![over.param.value.clone()];
     }
+    let left_out = ctx.dataset.invalid_left_out(&q).map_err(|e| RegionError::at(&spec.metric, e.to_string()))?;
+    q.filter = ctx.dataset.valid_results(q.filter);
     let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(&spec.metric, e.to_string()))?;
     if over.is_some() {
         super::one_point_per_cell(ctx, &pivot, Some(&spec.metric), "the region's params (`{param}=…`)")?;
@@ -65,9 +67,10 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
         None => pivot.iter().map(|(_, _, c)| c).next(),
     };
     let Some(cell) = cell else {
+        let why = left_out.map(|n| format!("; {n}")).unwrap_or_default();
         return Err(RegionError::at(
             &spec.metric,
-            format!("no run matches this value ({metric} where {})", describe(&q.filter)),
+            format!("no run matches this value ({metric} where {}){why}", describe(&q.filter)),
         ));
     };
     let value = cell.value;

@@ -255,6 +255,31 @@ impl Filter {
         }
     }
 
+    /// This filter, passing no run whose tool judged its result invalid
+    /// ([`crate::run::is_invalid_result`]: `result=INVALID`, in any case).
+    /// Its text stays as written: messages quote what the researcher wrote,
+    /// and the rule is said beside the numbers it changes.
+    #[must_use]
+    pub fn valid_results(self) -> Filter {
+        let invalid = invalid_result();
+        let expr = match self.expr {
+            Expr::True => Expr::Not(Box::new(invalid)),
+            e => Expr::And(vec![e, Expr::Not(Box::new(invalid))]),
+        };
+        Filter { expr, text: self.text }
+    }
+
+    /// This filter, passing only the runs whose tool judged their result
+    /// invalid: the runs [`Filter::valid_results`] leaves out.
+    #[must_use]
+    pub fn invalid_results(self) -> Filter {
+        let expr = match self.expr {
+            Expr::True => invalid_result(),
+            e => Expr::And(vec![e, invalid_result()]),
+        };
+        Filter { expr, text: self.text }
+    }
+
     /// Whether this is the filter every run passes.
     pub fn is_all(&self) -> bool {
         matches!(self.expr, Expr::True)
@@ -409,6 +434,13 @@ fn collect_params<'a>(e: &'a Expr, out: &mut Vec<&'a str>) {
         }
         Expr::Not(a) => collect_params(a, out),
     }
+}
+
+/// `result ~ INVALID` in any case, as [`crate::run::is_invalid_result`]
+/// reads it.
+fn invalid_result() -> Expr {
+    let pattern = glob::Pattern::new("[Ii][Nn][Vv][Aa][Ll][Ii][Dd]").unwrap_or_default();
+    Expr::Glob { param: crate::run::VALIDITY_PARAM.to_string(), pattern }
 }
 
 fn eval<F: Fields + ?Sized>(e: &Expr, fields: &F) -> bool {
