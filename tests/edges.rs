@@ -71,3 +71,37 @@ fn tables_values_and_query_leave_out_invalid_runs_as_claims_do_and_say_so() {
     );
     sb.ok(&["claims", "c.md"]);
 }
+
+#[test]
+fn a_filter_value_no_run_has_is_said_with_the_nearest_one() {
+    let sb = Sandbox::new();
+    sb.fixture("edges/invalid", "");
+    sb.ok(&["ingest"]);
+    let q = |filter: &str| sb.ok(&["query", "--metric", "samples_per_second", "--where", filter]).stdout;
+    // A typo of a series: the nearest value runs have.
+    let out = q("config = fp61");
+    assert!(out.contains("note: no run has `config` = `fp61`; did you mean `fp16`?"), "{out}");
+    // Nothing near: the values runs have.
+    let out = q("config = zzzzzz and scenario = Server");
+    assert!(out.contains("no run has `config` = `zzzzzz`; its values: `int8`, `int4`, `fp16`"), "{out}");
+    // Values runs have, in a combination no run has: no typo to suggest.
+    let out = q("config = int8 and scenario = Offline");
+    assert!(out.contains("no runs with a value") && !out.contains("no run has"), "{out}");
+    // A value region says it at its error…
+    sb.write("v.md", "<!-- reckon:value metric=samples_per_second config=fp61 --><!-- /reckon:value -->\n");
+    let r = sb.run(&["update", "v.md"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("v.md:1:") && r.stderr.contains("did you mean `fp16`?"), "{r:?}");
+    // …and a table left empty by its `where=` is refused, not written with
+    // its header alone.
+    sb.write(
+        "t.md",
+        concat!(
+            "<!-- reckon:table metric=samples_per_second rows=scenario where=\"config = int9\" -->\n",
+            "<!-- /reckon:table -->\n"
+        ),
+    );
+    let r = sb.run(&["update", "t.md"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("no run has `config` = `int9`; did you mean `int8`?"), "{r:?}");
+}

@@ -60,14 +60,16 @@ pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
     let text = match args.format {
         OutputFormat::Table => {
             let mut t = pivot.to_text(&fmt);
-            for note in pivot.notes().iter().chain(&left_out) {
+            let absent = if pivot.runs_matched == 0 { dataset.absent_values(&query.filter) } else { Vec::new() };
+            for note in pivot.notes().iter().chain(&absent).chain(&left_out) {
                 let _ = writeln!(t, "note: {note}");
             }
             t
         }
         OutputFormat::Csv | OutputFormat::Json => {
             // Beside the data, not in them: a program reads stdout.
-            if let Some(note) = &left_out {
+            let absent = if pivot.runs_matched == 0 { dataset.absent_values(&query.filter) } else { Vec::new() };
+            for note in absent.iter().chain(&left_out) {
                 let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), format!("note: {note}\n").as_bytes());
             }
             match args.format {

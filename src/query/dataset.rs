@@ -399,6 +399,35 @@ impl<'s> Dataset<'s> {
         filter.resolve(&mut |p| self.param_name(p, "the filter"), &mut |p, v| self.value_name(p, v))
     }
 
+    /// What to say of a filter that passes no run because a value it
+    /// requires (see [`Filter::required_values`]) occurs in no run: "no
+    /// run has `config` = `basline`; did you mean `baseline`?". Empty when
+    /// every required value occurs in some run — an empty result for a
+    /// valid value under a filter combination is no typo. Aliases are
+    /// resolved first; pseudo-params (`date`, …) are not judged.
+    pub fn absent_values(&self, filter: &Filter) -> Vec<String> {
+        let resolved = self.resolve_filter(filter).unwrap_or_else(|_| filter.clone());
+        let mut out = Vec::new();
+        for (param, lit) in resolved.required_values() {
+            if is_pseudo_param(param) || !self.holds_param(param) {
+                continue;
+            }
+            let alone = Filter::eq(param, lit.clone());
+            if (0..self.sets.len()).any(|s| self.used[s] && alone.matches_fields(&self.sets.get(s))) {
+                continue;
+            }
+            let written = lit.text();
+            let shown = crate::syntax::excerpt(&written);
+            let values = self.param_values(param);
+            let hint = super::did_you_mean(&written, values.iter().map(String::as_str)).map_or_else(
+                || format!("; its values: {}", super::known_list(values.iter().map(String::as_str))),
+                |v| format!("; did you mean `{v}`?"),
+            );
+            out.push(format!("no run has `{param}` = `{shown}`{hint}"));
+        }
+        out
+    }
+
     /// Checks every param a filter names.
     pub fn check_filter(&self, filter: &Filter) -> Result<()> {
         self.resolve_filter(filter).map(|_| ())

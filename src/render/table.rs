@@ -155,6 +155,7 @@ fn one_metric(
         ctx.dataset.invalid_left_out(&q).map_err(|e| RegionError::at(metric, e.to_string()))?.into_iter().collect();
     q.filter = ctx.dataset.valid_results(q.filter);
     let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metric, e.to_string()))?;
+    absent(ctx, spec, &p, &q)?;
     lacking(&p, spec, series)?;
     let columns = p
         .col_headers()
@@ -169,6 +170,23 @@ fn one_metric(
         })
         .collect();
     Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p], notes })
+}
+
+/// A table left empty by a filter value no run has (a typo, likely) would
+/// render its header alone and pass: an error at `where=` naming the
+/// value and the nearest one runs have.
+fn absent(ctx: &Context, spec: &TableSpec, p: &Pivot, q: &Query) -> Result<(), RegionError> {
+    if p.runs_matched > 0 {
+        return Ok(());
+    }
+    let absent = ctx.dataset.absent_values(&q.filter);
+    if absent.is_empty() {
+        return Ok(());
+    }
+    Err(RegionError::near(
+        spec.selection.filter.as_ref(),
+        format!("the table of `{}` has no row: {}", p.metric.name, absent.join("; ")),
+    ))
 }
 
 /// A table left without a row because every run of its metric lacks a
@@ -220,7 +238,9 @@ fn several_metrics(
         let left_out = ctx.dataset.invalid_left_out(&q).map_err(|e| RegionError::at(metrics, e.to_string()))?;
         notes.extend(left_out.map(|n| format!("{}: {n}", escape::markdown(m))));
         q.filter = ctx.dataset.valid_results(q.filter);
-        pivots.push(ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metrics, e.to_string()))?);
+        let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metrics, e.to_string()))?;
+        absent(ctx, spec, &p, &q)?;
+        pivots.push(p);
     }
     let mut keys: Vec<Vec<Key>> = pivots.iter().flat_map(|p| p.rows.iter().cloned()).collect();
     keys.sort();

@@ -67,7 +67,11 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
         None => pivot.iter().map(|(_, _, c)| c).next(),
     };
     let Some(cell) = cell else {
-        let why = left_out.map(|n| format!("; {n}")).unwrap_or_default();
+        // A value no run has is likely a typo: said first, with the
+        // nearest value runs have.
+        let absent = ctx.dataset.absent_values(&q.filter);
+        let said: Vec<String> = absent.into_iter().chain(left_out).collect();
+        let why = if said.is_empty() { String::new() } else { format!("; {}", said.join("; ")) };
         return Err(RegionError::at(
             &spec.metric,
             format!("no run matches this value ({metric} where {}){why}", describe(&q.filter)),

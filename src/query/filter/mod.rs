@@ -280,6 +280,24 @@ impl Filter {
         Filter { expr, text: self.text }
     }
 
+    /// The `param = value` (and `param in (…)`) comparisons every passing
+    /// run must meet: those at the top of the filter or under `and`, never
+    /// under `or` or `not`. A value among them that no run has is a
+    /// likely typo, however the rest of the filter reads.
+    pub fn required_values(&self) -> Vec<(&str, &Literal)> {
+        fn walk<'a>(e: &'a Expr, out: &mut Vec<(&'a str, &'a Literal)>) {
+            match e {
+                Expr::Cmp { param, op: Op::Eq, lit } => out.push((param, &lit.lit)),
+                Expr::In { param, lits, negated: false } => out.extend(lits.iter().map(|l| (param.as_str(), &l.lit))),
+                Expr::And(items) => items.iter().for_each(|e| walk(e, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.expr, &mut out);
+        out
+    }
+
     /// Whether this is the filter every run passes.
     pub fn is_all(&self) -> bool {
         matches!(self.expr, Expr::True)
