@@ -153,6 +153,25 @@ pub fn units_of(dimension: &str) -> impl Iterator<Item = (&'static str, f64)> + 
     UNITS.iter().filter(move |(_, d, _)| *d == dimension).map(|(name, _, size)| (*name, *size))
 }
 
+/// The units reckon knows, by what they measure, for a message: "time:
+/// `ns`, `us`, …; token rate: `tok/s`, …".
+pub fn known_units() -> String {
+    let mut dimensions: Vec<&str> = Vec::new();
+    for (_, d, _) in UNITS {
+        if !dimensions.contains(&d) {
+            dimensions.push(d);
+        }
+    }
+    let by: Vec<String> = dimensions
+        .iter()
+        .map(|d| {
+            let names: Vec<String> = units_of(d).map(|(n, _)| format!("`{n}`")).collect();
+            format!("{d}: {}", names.join(", "))
+        })
+        .collect();
+    by.join("; ")
+}
+
 /// Every unit reckon knows: its spelling, what it measures, and its size in
 /// that dimension's base unit. Every spelling of micro (`us`, `µs` with the
 /// micro sign or the Greek mu) is one.

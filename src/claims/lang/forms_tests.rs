@@ -268,3 +268,19 @@ fn diminishing_returns_a_bound_on_each_step() {
     assert!(err("lfu on m increases by 1% per step of c").msg.contains("`at least`, `at most`"));
     assert!(err("lfu on m increases by less than -1% per step of c").msg.contains("at least 0"));
 }
+
+#[test]
+fn words_left_after_a_claim_are_said_as_what_they_likely_are() {
+    // A unit reckon does not know, after the claim's number.
+    let e = err("a on m at c = 4 < 300 msec");
+    let unknown = "unknown unit `msec` after the number; write a unit reckon knows — time: `ns`";
+    assert!(e.msg.starts_with(unknown), "{e:?}");
+    assert!(e.msg.contains("`ms`") && e.msg.contains("`tok/s`") && e.msg.contains("`%`"), "{e:?}");
+    assert_eq!(e.offset, "a on m at c = 4 < 300 ".len());
+    // A region argument written inside the statement.
+    let e = err("a beats b on m at c = 4 as_of=2026-11-20");
+    assert!(e.msg.starts_with("`as_of` is an argument of the claim region, not a word of its statement"), "{e:?}");
+    assert!(e.msg.contains("`<!-- reckon:claim id=ID as_of=2026-11-20 STATEMENT -->`"), "{e:?}");
+    // Else what may follow a claim.
+    assert!(err("a beats b on m for all c up 4").msg.starts_with("expected `and` and another claim"));
+}

@@ -456,7 +456,7 @@ pub(crate) fn parse(statement: &str) -> Result<Claim, ClaimError> {
     let claim = p.claim()?;
     p.skip_ws();
     if p.pos < p.src.len() {
-        return Err(p.err("expected `and` and another claim, or the end of the statement"));
+        return Err(p.trailing());
     }
     Ok(claim)
 }

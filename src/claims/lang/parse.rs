@@ -230,6 +230,45 @@ impl<'a> Parser<'a, '_> {
         Some(v)
     }
 
+    /// The error for words left after a whole claim: what they most
+    /// likely are when that can be told — a region argument written in the
+    /// statement (`as_of=2026-11-20`), a unit reckon does not know after a
+    /// number (`< 300 msec`) — else what may follow a claim.
+    pub(super) fn trailing(&self) -> ClaimError {
+        let rest = self.rest().trim_start();
+        let at = self.src.len() - rest.len();
+        let word_len = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+        let word = &rest[..word_len];
+        if let Some(value) = word.strip_prefix("as_of") {
+            let value = value.trim_start_matches('=');
+            let value = if value.is_empty() { "DATE" } else { value };
+            return ClaimError::new(
+                at,
+                format!(
+                    "`as_of` is an argument of the claim region, not a word of its statement: write it before \
+                     the statement, after the id — `<!-- reckon:claim id=ID as_of={} STATEMENT -->`",
+                    crate::syntax::excerpt(value)
+                ),
+            );
+        }
+        let after_number = self.src[..at].trim_end().ends_with(|c: char| c.is_ascii_digit());
+        let unit_len = rest.find(|c: char| !(c.is_alphanumeric() || c == '/' || c == 'µ')).unwrap_or(rest.len());
+        let unit = &rest[..unit_len];
+        let wordlike = unit.starts_with(|c: char| c.is_alphabetic() || c == 'µ');
+        if after_number && wordlike && !super::RESERVED.contains(&unit) {
+            return ClaimError::new(
+                at,
+                format!(
+                    "unknown unit `{}` after the number; write a unit reckon knows — {}; or `%`, or a rate per a \
+                     time (`ops/s`) —, or end the claim there",
+                    crate::syntax::excerpt(unit),
+                    crate::metric::known_units()
+                ),
+            );
+        }
+        self.err("expected `and` and another claim, or the end of the statement")
+    }
+
     /// After a number: a comma glued to digits that are not a group of
     /// three (`12,40`, `12,5`) is an error saying how numbers are written.
     pub(super) fn misgrouped(&self, start: usize) -> Option<ClaimError> {
