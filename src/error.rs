@@ -109,6 +109,15 @@ pub enum Error {
     #[error("internal error in reckon: {0}; please report it")]
     Internal(String),
 
+    /// A log ingested before whose new bytes are refused (`refused` says
+    /// why): the runs its earlier bytes gave were removed, as a database
+    /// built afresh would hold none of it.
+    #[error(
+        "{refused}\n  the {runs} run(s) an earlier ingest took from this log are removed: the log no longer reads, and \
+         the database keeps no runs of a log it cannot read; fix the log (or restore it) and ingest again"
+    )]
+    StaleRunsRemoved { refused: Box<Error>, runs: u64 },
+
     /// Not a failure: the sink a parser hands its runs to stopped the
     /// parse on purpose (ingest's writer no longer wants the file's runs:
     /// it failed, is stored already, or the writer is gone). The code that
@@ -165,6 +174,7 @@ impl Error {
             Error::ConfigAt { path, line, col, .. } => (path, u64::try_from(*line).ok(), *col),
             // Not `Io`: its path may be no file of the project (`<stdout>`, `git`, one that is missing).
             Error::UnknownFormat { path, .. } | Error::Config { path, .. } => (path, None, None),
+            Error::StaleRunsRemoved { refused, .. } => return refused.place(),
             _ => return None,
         };
         Some(Place { path: path.clone(), line, col })
@@ -195,6 +205,9 @@ impl Error {
             Error::Config { path, msg } => Error::Config { path: f(path), msg },
             Error::ConfigAt { path, line, col, msg } => Error::ConfigAt { path: f(path), line, col, msg },
             Error::Several(all) => Error::Several(all.into_iter().map(|e| e.map_path(f)).collect()),
+            Error::StaleRunsRemoved { refused, runs } => {
+                Error::StaleRunsRemoved { refused: Box::new(refused.map_path(f)), runs }
+            }
             e => e,
         }
     }

@@ -105,3 +105,33 @@ fn a_filter_value_no_run_has_is_said_with_the_nearest_one() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("no run has `config` = `int9`; did you mean `int8`?"), "{r:?}");
 }
+
+#[test]
+fn a_log_refused_on_reading_again_loses_the_runs_its_earlier_bytes_gave_and_says_so() {
+    let sb = Sandbox::new();
+    sb.fixture("edges/invalid", "");
+    sb.ok(&["ingest"]);
+    assert_eq!(sb.counts().1, 6);
+    // The log is rewritten and its new last record is cut short.
+    let whole = sb.read("runs.jsonl");
+    sb.write(
+        "runs.jsonl",
+        format!("{whole}{{\"config\": \"int8\", \"scenario\": \"Server\", \"samples_per_second\": "),
+    );
+    let r = sb.run(&["ingest"]);
+    assert_eq!(r.code, 2, "the ingest still fails: {r:?}");
+    assert!(r.stderr.contains("runs.jsonl:7: "), "{r:?}");
+    assert!(r.stderr.contains("the 6 run(s) an earlier ingest took from this log are removed"), "{r:?}");
+    // The database is what a fresh one would be: nothing of the log.
+    assert_eq!(sb.counts(), (0, 0, 0));
+    let runs = sb.ok(&["runs"]);
+    assert!(!runs.stdout.contains("runs.jsonl"), "no stale run: {runs:?}");
+    // Refused again, with nothing left to remove, it says only why.
+    let r = sb.run(&["ingest"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(!r.stderr.contains("are removed"), "{r:?}");
+    // Fixed, it goes in again.
+    sb.write("runs.jsonl", whole);
+    sb.ok(&["ingest"]);
+    assert_eq!(sb.counts().1, 6);
+}

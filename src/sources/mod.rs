@@ -25,7 +25,7 @@ use std::sync::atomic::AtomicUsize;
 
 use examine::{examine, Examined, Stored, Work};
 use expand::expand_templates;
-use pipeline::{write_file, Feed, Inbox, Outbox};
+use pipeline::{Feed, Inbox, Outbox};
 use settle::Settler;
 
 pub use expand::{check_requests, expand, Expanded, Job};
@@ -135,6 +135,8 @@ pub struct Options {
     /// others (paths given on the command line): a file one of them covers
     /// is read with that source's labels, as a configured ingest reads it.
     pub configured: Vec<Request>,
+    /// A refused log keeps its earlier runs (`watch`); see `forget_refused`.
+    pub keep_refused: bool,
 }
 
 /// Which stored sources an ingest forgets beyond those its requests cover.
@@ -385,7 +387,7 @@ fn write_slots(
                 FileReport { path: r.shown, outcome }
             }
             Slot::Parse(n) => {
-                let outcome = write_file(writer, feed, n);
+                let outcome = pipeline::forget_refused(writer, feed, n, opts);
                 FileReport { path: feed.work[n].shown.clone(), outcome }
             }
         };

@@ -308,6 +308,36 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
     }
 }
 
+/// [`write_file`]; and when the log, which the store held runs of, is
+/// refused now, those runs are removed and the refusal says so
+/// ([`Error::StaleRunsRemoved`]), unless the command keeps them
+/// ([`super::Options::keep_refused`], `watch`: a log still being written
+/// keeps its runs as last read, and says so). Only a fault of the log's
+/// removes them; a database failure or a bug in reckon leaves the store as
+/// it was.
+pub(super) fn forget_refused(writer: &mut Writer, feed: &mut Feed, n: usize, opts: &super::Options) -> FileOutcome {
+    let outcome = write_file(writer, feed, n);
+    let FileOutcome::Failed(e) = outcome else { return outcome };
+    let path = feed.work[n].shown_str.as_str();
+    let the_logs = matches!(
+        e,
+        Error::Malformed { .. }
+            | Error::NotUtf8 { .. }
+            | Error::DuplicateMetric { .. }
+            | Error::UnitMismatch { .. }
+            | Error::UnknownFormat { .. }
+            | Error::Io { .. }
+    );
+    if opts.keep_refused || !the_logs {
+        return FileOutcome::Failed(e);
+    }
+    match writer.forget_path(path) {
+        Ok(0) => FileOutcome::Failed(e),
+        Ok(runs) => FileOutcome::Failed(Error::StaleRunsRemoved { refused: Box::new(e), runs }),
+        Err(db) => FileOutcome::Failed(Error::Several(vec![e, db])),
+    }
+}
+
 /// An error the store gave for a run of the log `shown`: a fault of the
 /// log's (a metric twice in a record, a unit the store cannot convert) is
 /// placed in the log, whose path the store does not know; anything else —

@@ -326,6 +326,36 @@ impl<'s> Writer<'s> {
         done
     }
 
+    /// Removes what `path` holds — its sources, their runs — inside the
+    /// writer's transaction, returning how many runs went: a log ingested
+    /// before whose new bytes are refused keeps nothing of its earlier
+    /// ones, as a database built afresh would hold nothing of it.
+    pub fn forget_path(&mut self, path: &str) -> Result<u64> {
+        if self.source.is_some() {
+            return Err(Error::internal("a path was forgotten while a source was being written"));
+        }
+        let runs: u64 = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM run WHERE source_id IN (SELECT id FROM source WHERE path = ?1)",
+                [path],
+                |r| r.get(0),
+            )
+            .at(&self.path)?;
+        let stored: bool = self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM source WHERE path = ?1)", [path], |r| r.get(0))
+            .at(&self.path)?;
+        if !stored {
+            return Ok(0);
+        }
+        self.tx.begin()?;
+        if delete_path(self.conn, path).at(&self.path)? {
+            self.delete_orphans()?;
+        }
+        Ok(runs)
+    }
+
     /// What is stored for a path (see [`Store::stored_source`]).
     pub fn stored_source(&self, path: &str) -> Result<Option<StoredSource>> {
         stored_source(self.conn, path).at(&self.path)

@@ -42,6 +42,7 @@ pub(super) fn ingest(cfg: &Config, cwd: &Path) -> Result<Ingested> {
     let opts = sources::Options {
         fail_fast: false,
         forget: sources::Forget { missing: true, unmatched: true },
+        keep_refused: true,
         ..cfg.ingest_options()
     };
     let mut batch = Batch::at_head_of("reckon watch".to_string(), &cfg.root);
