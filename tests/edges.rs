@@ -135,3 +135,38 @@ fn a_log_refused_on_reading_again_loses_the_runs_its_earlier_bytes_gave_and_says
     sb.ok(&["ingest"]);
     assert_eq!(sb.counts().1, 6);
 }
+
+#[test]
+fn lint_reads_a_crossover_against_every_other_series() {
+    // Sharded passes both others from 128 clients on (the points: 8 … 256).
+    let sb = Sandbox::new();
+    sb.fixture("edges/crossover", "");
+    sb.ok(&["ingest"]);
+    let out = sb.run(&["lint", "--all", "doc.md"]).stdout;
+    let read = |line: usize| -> String {
+        let at = format!("doc.md:{line}:1: ");
+        let from = out.find(&at).unwrap_or_else(|| panic!("no finding at line {line}: {out}"));
+        let rest = &out[from..];
+        rest[..rest[at.len()..].find("doc.md:").map_or(rest.len(), |k| k + at.len())].to_string()
+    };
+    let at_128 = read(3);
+    assert!(at_128.starts_with("doc.md:3:1: holds"), "{at_128}");
+    assert!(at_128.contains("read as: crossover(sharded, others on throughput_rps over clients) = 128"), "{at_128}");
+    // Past a point: beyond it, and ahead at every point beyond it.
+    let past = read(5);
+    assert!(past.starts_with("doc.md:5:1: holds"), "{past}");
+    assert!(
+        past.contains(
+            "read as: crossover(sharded, others on throughput_rps over clients) > 64 and sharded beats others on \
+             throughput_rps for all clients > 64"
+        ),
+        "{past}"
+    );
+    // Not ahead at 64: past 32 is contradicted, and so is a crossover of
+    // a series that never passes the others.
+    assert!(read(7).starts_with("doc.md:7:1: contradicted"), "{}", read(7));
+    assert!(read(9).starts_with("doc.md:9:1: contradicted: no crossover"), "{}", read(9));
+    // `others` as the subject is not read: unread, never guessed.
+    let unread = read(11);
+    assert!(unread.contains("unread") && !unread.contains("read as"), "{unread}");
+}
