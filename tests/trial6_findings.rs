@@ -6,12 +6,13 @@ mod common;
 
 use common::claims::{judged, verdict_of};
 use common::Sandbox;
+use std::fmt::Write as _;
 
 /// Runs of `cfg` at `p = 1` with three repeats around `time_s`.
 fn log(time_s: f64) -> String {
     let mut out = String::from("p,repeat,time_s\n");
     for (repeat, j) in [(1, -0.01), (2, 0.0), (3, 0.01)] {
-        out.push_str(&format!("1,{repeat},{}\n", time_s * (1.0 + j)));
+        let _ = writeln!(out, "1,{repeat},{}", time_s * (1.0 + j));
     }
     out
 }

@@ -245,13 +245,11 @@ impl SaidSkipped {
         if skipped.len() < 2 {
             return skipped.to_vec();
         }
-        match self.0.get(skipped) {
-            Some(first) => vec![format!("the same {} parts as {first}", skipped.len())],
-            None => {
-                self.0.insert(skipped.to_vec(), path.to_string());
-                skipped.to_vec()
-            }
+        if let Some(first) = self.0.get(skipped) {
+            return vec![format!("the same {} parts as {first}", skipped.len())];
         }
+        self.0.insert(skipped.to_vec(), path.to_string());
+        skipped.to_vec()
     }
 }
 
