@@ -170,3 +170,25 @@ fn lint_reads_a_crossover_against_every_other_series() {
     let unread = read(11);
     assert!(unread.contains("unread") && !unread.contains("read as"), "{unread}");
 }
+
+/// `…, and unsharded wins below`: the second clause borrowed the first's
+/// `for all clients > 64` and dropped `below`, reading the opposite of what
+/// it says (`unsharded beats others … for all clients > 64`), reported
+/// contradicted. A range with no point of its own is unread.
+#[test]
+fn lint_leaves_a_dangling_below_unread_rather_than_reading_the_lent_range() {
+    let sb = Sandbox::new();
+    sb.fixture("edges/crossover", "");
+    sb.write(
+        "two.md",
+        "# Sharding\n\nSharded overtakes every other configuration past 64 clients, and unsharded wins below.\n",
+    );
+    sb.ok(&["ingest"]);
+    let out = sb.run(&["lint", "--all", "--format", "json", "two.md"]).json();
+    let statements = out["statements"].as_array().unwrap();
+    let unsharded: Vec<&serde_json::Value> =
+        statements.iter().filter(|s| s["claim"].as_str().is_some_and(|c| c.starts_with("unsharded"))).collect();
+    assert!(unsharded.is_empty(), "read the lent range as its opposite: {unsharded:#?}");
+    assert!(statements.iter().any(|s| s["status"] == "unjudged"), "{statements:#?}");
+    assert!(statements.iter().any(|s| s["claim"].as_str().is_some_and(|c| c.starts_with("crossover(sharded"))));
+}

@@ -266,6 +266,13 @@ impl Clause<'_> {
                         || w == "only" && !next_is(i, &number) && !(i > 0 && used(i - 1))
                             || w == "to" && i > 0 && number(&c[i - 1].kind) && next_is(i, &number) && !from(i - 1)
                             || conflict && WORSE.contains(&w)
+                            // `…, and unsharded wins below`: a range with no
+                            // point of its own, the other side of a point an
+                            // earlier clause named; no reading takes it (a
+                            // scope lent from that clause would be its
+                            // opposite).
+                            || matches!(w, "below" | "above" | "beyond" | "past")
+                                && c.get(i + 1).is_none_or(|t| matches!(t.kind, Tok::Punct(_)))
                             // `the other kernels`, `all others`: every other
                             // series, as a reading says it, or unread.
                             || matches!(w, "other" | "others")
