@@ -21,10 +21,9 @@ use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
-use serde_json::{Map, Value as Json};
-
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
-use super::{log_time, pyjson};
+use super::pyjson::{self, Doc, Object};
+use super::log_time;
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 
@@ -49,24 +48,25 @@ impl LogFormat for PytestBenchmark {
 
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::limit::read_document(path, input, limit)?;
-        let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
-        let Some(benchmarks) = value.get("benchmarks").and_then(Json::as_array) else {
+        let mut scratch = Vec::new();
+        let (value, _) = pyjson::parse_doc(&doc, &mut scratch).map_err(|e| e.into_error(path, 1))?;
+        let Some(benchmarks) = value.get("benchmarks").and_then(Doc::as_array) else {
             return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as pytest-benchmark writes it"));
         };
         let mut shared = Shared::default();
         for key in ["machine_info", "commit_info"] {
-            if let Some(Json::Object(o)) = value.get(key) {
+            if let Some(Doc::Obj(o)) = value.get(key) {
                 shared.params(key, o);
             }
         }
-        if let Some(Json::String(v)) = value.get("version") {
-            shared.run.param("version", Value::Text(v.clone()));
+        if let Some(Doc::Str(v)) = value.get("version") {
+            shared.run.param("version", Value::Text(v.to_string()));
         }
-        shared.run.time = value.get("datetime").and_then(Json::as_str).and_then(log_time::from_iso);
+        shared.run.time = value.get("datetime").and_then(Doc::as_str).and_then(log_time::from_iso);
         let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
         for (i, b) in benchmarks.iter().enumerate() {
             let line = lines.get(i).copied().unwrap_or(1);
-            let Json::Object(obj) = b else {
+            let Doc::Obj(obj) = b else {
                 return Err(Error::malformed(path, line, "expected an object for each pytest-benchmark result"));
             };
             benchmark(path, line, obj, &mut shared, emit)?;
@@ -91,17 +91,17 @@ struct Shared {
 
 impl Shared {
     /// Every scalar of an object as a param, with dotted names.
-    fn params(&mut self, prefix: &str, obj: &Map<String, Json>) {
-        for (k, v) in obj {
+    fn params(&mut self, prefix: &str, obj: &Object<'_>) {
+        for (k, v) in obj.iter() {
             let name = format!("{prefix}.{k}");
             match v {
-                Json::Object(o) => self.params(&name, o),
-                Json::Array(_) => self.lists.push(name),
-                Json::Null => {}
-                Json::String(s) => self.run.param(name, Value::Text(s.clone())),
-                Json::Bool(b) => self.run.param(name, Value::Text(b.to_string())),
-                Json::Number(_) => {
-                    if let Some(x) = pyjson::as_f64(v) {
+                Doc::Obj(o) => self.params(&name, o),
+                Doc::Arr(_) => self.lists.push(name),
+                Doc::Null => {}
+                Doc::Str(s) => self.run.param(name, Value::Text(s.to_string())),
+                Doc::Bool(b) => self.run.param(name, Value::Text(b.to_string())),
+                Doc::U64(_) | Doc::I64(_) | Doc::F64(_) => {
+                    if let Some(x) = v.as_f64() {
                         self.run.param(name, Value::Num(x));
                     }
                 }
@@ -111,55 +111,55 @@ impl Shared {
 }
 
 /// The runs of one benchmark: one, or one per saved round.
-fn benchmark(path: &Path, line: u64, obj: &Map<String, Json>, shared: &mut Shared, emit: Emit) -> Result<()> {
+fn benchmark(path: &Path, line: u64, obj: &Object<'_>, shared: &mut Shared, emit: Emit) -> Result<()> {
     let mut run = RawRun::new(line);
     run.time.clone_from(&shared.run.time);
     for key in ["name", "group", "fullname"] {
-        if let Some(Json::String(s)) = obj.get(key) {
-            run.param(key, Value::Text(s.clone()));
+        if let Some(Doc::Str(s)) = obj.get(key) {
+            run.param(key, Value::Text(s.to_string()));
         }
     }
-    if let Some(Json::Object(params)) = obj.get("params") {
-        for (k, v) in params {
+    if let Some(Doc::Obj(params)) = obj.get("params") {
+        for (k, v) in params.iter() {
             match v {
-                Json::Null => {}
-                Json::String(s) => run.param(k.clone(), Value::from_label(s)),
-                other => match pyjson::as_f64(other) {
-                    Some(x) => run.param(k.clone(), Value::Num(x)),
-                    None => run.param(k.clone(), Value::Text(other.to_string())),
+                Doc::Null => {}
+                Doc::Str(s) => run.param(k, Value::from_label(s)),
+                other => match other.as_f64() {
+                    Some(x) => run.param(k, Value::Num(x)),
+                    None => run.param(k, Value::Text(other.to_string())),
                 },
             }
         }
-    } else if let Some(Json::String(p)) = obj.get("param") {
+    } else if let Some(Doc::Str(p)) = obj.get("param") {
         run.param("param", Value::from_label(p));
     }
-    if let Some(Json::Object(options)) = obj.get("options") {
+    if let Some(Doc::Obj(options)) = obj.get("options") {
         let mut opts = Shared::default();
         opts.params("options", options);
         run.params.append(&mut opts.run.params);
     }
-    if let Some(Json::Object(extra)) = obj.get("extra_info") {
-        super::generic::add_object(&mut run, "extra_info", extra, &super::generic::GenericOptions::default())
+    if let Some(Doc::Obj(extra)) = obj.get("extra_info") {
+        super::generic::add_object(&mut run, "extra_info", &extra.to_map(), &super::generic::GenericOptions::default())
             .map_err(|m| Error::malformed(path, line, m))?;
     }
     run.params.extend(shared.run.params.iter().cloned());
-    let Some(Json::Object(stats)) = obj.get("stats") else {
+    let Some(Doc::Obj(stats)) = obj.get("stats") else {
         return Err(Error::malformed(path, line, "this pytest-benchmark result has no `stats`"));
     };
-    for (k, v) in stats {
-        let Some(x) = pyjson::as_f64(v) else { continue };
-        if SECONDS.contains(&k.as_str()) {
-            run.metric_with_unit(k.clone(), x, "s");
+    for (k, v) in stats.iter() {
+        let Some(x) = v.as_f64() else { continue };
+        if SECONDS.contains(&k) {
+            run.metric_with_unit(k, x, "s");
         } else if k == "ops" {
-            run.metric_with_unit(k.clone(), x, "ops/s");
+            run.metric_with_unit(k, x, "ops/s");
         } else {
-            run.metric(k.clone(), x);
+            run.metric(k, x);
         }
     }
-    let Some(Json::Array(data)) = stats.get("data") else { return emit(run) };
+    let Some(Doc::Arr(data)) = stats.get("data") else { return emit(run) };
     let params = run.params.clone();
     for (r, v) in data.iter().enumerate() {
-        let Some(t) = pyjson::as_f64(v) else {
+        let Some(t) = v.as_f64() else {
             return Err(Error::malformed(path, line, format!("`stats.data` holds {v}, expected the rounds' times")));
         };
         let mut round = if r == 0 { std::mem::take(&mut run) } else { RawRun::new(line) };

@@ -4,10 +4,9 @@ use crate::ingest::LineBytes;
 use std::io::BufRead;
 use std::path::Path;
 
-use serde_json::{Map, Value as Json};
-
 use super::super::log_format::{Emit, LogFormat, Outcome, Sniff};
-use super::super::{log_time, pyjson};
+use super::super::log_time;
+use super::super::pyjson::{self, Doc, Object};
 use super::{emit_rows, Row, Shared};
 use crate::run::Value;
 use crate::{Error, Result};
@@ -66,19 +65,20 @@ impl LogFormat for GbenchJson {
 
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::super::limit::read_document(path, input, limit)?;
-        let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
-        let Some(benchmarks) = value.get("benchmarks").and_then(Json::as_array) else {
+        let mut scratch = Vec::new();
+        let (value, _) = pyjson::parse_doc(&doc, &mut scratch).map_err(|e| e.into_error(path, 1))?;
+        let Some(benchmarks) = value.get("benchmarks").and_then(Doc::as_array) else {
             return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as Google Benchmark writes it"));
         };
         let mut shared = Shared::default();
-        if let Some(Json::Object(context)) = value.get("context") {
+        if let Some(Doc::Obj(context)) = value.get("context") {
             read_context(context, &mut shared);
         }
         let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
         let mut rows = Vec::with_capacity(benchmarks.len());
         for (i, b) in benchmarks.iter().enumerate() {
             let line = lines.get(i).copied().unwrap_or(1);
-            let Json::Object(obj) = b else {
+            let Doc::Obj(obj) = b else {
                 return Err(Error::malformed(path, line, "expected an object for each Google Benchmark result"));
             };
             rows.push(row(path, line, obj, &mut shared)?);
@@ -88,40 +88,40 @@ impl LogFormat for GbenchJson {
 }
 
 /// The run time and the params of `context`.
-fn read_context(context: &Map<String, Json>, shared: &mut Shared) {
-    for (k, v) in context {
+fn read_context(context: &Object<'_>, shared: &mut Shared) {
+    for (k, v) in context.iter() {
         match v {
-            Json::String(s) if k == "date" => match log_time::from_iso(s) {
+            Doc::Str(s) if k == "date" => match log_time::from_iso(s) {
                 Some(t) => shared.time = Some(t),
-                None => shared.params.push((k.clone(), Value::Text(s.clone()))),
+                None => shared.params.push((k.to_string(), Value::Text(s.to_string()))),
             },
-            Json::String(s) => shared.params.push((k.clone(), Value::Text(s.clone()))),
-            Json::Bool(b) => shared.params.push((k.clone(), Value::Text(b.to_string()))),
-            Json::Number(_) => {
-                if let Some(x) = pyjson::as_f64(v) {
-                    shared.params.push((k.clone(), Value::Num(x)));
+            Doc::Str(s) => shared.params.push((k.to_string(), Value::Text(s.to_string()))),
+            Doc::Bool(b) => shared.params.push((k.to_string(), Value::Text(b.to_string()))),
+            Doc::U64(_) | Doc::I64(_) | Doc::F64(_) => {
+                if let Some(x) = v.as_f64() {
+                    shared.params.push((k.to_string(), Value::Num(x)));
                 }
             }
-            Json::Array(_) | Json::Object(_) => {
+            Doc::Arr(_) | Doc::Obj(_) => {
                 shared.skipped.insert(format!("`context.{k}` describes the machine and is not stored"));
             }
-            Json::Null => {}
+            Doc::Null => {}
         }
     }
 }
 
 /// One benchmark row.
-fn row(path: &Path, line: u64, obj: &Map<String, Json>, shared: &mut Shared) -> Result<Row> {
-    let text = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
-    let num = |k: &str| obj.get(k).and_then(pyjson::as_f64);
+fn row(path: &Path, line: u64, obj: &Object<'_>, shared: &mut Shared) -> Result<Row> {
+    let text = |k: &str| obj.get(k).and_then(Doc::as_str).map(str::to_string);
+    let num = |k: &str| obj.get(k).and_then(Doc::as_f64);
     let Some(name) = text("name") else {
         return Err(Error::malformed(path, line, "this Google Benchmark result has no `name`"));
     };
     // Google Benchmark writes every value of a row as a JSON number: one that
     // is not would be dropped from the run without a word.
-    for (k, v) in obj {
-        let numeric = !ROW_KEYS.contains(&k.as_str()) || NUMBER_KEYS.contains(&k.as_str());
-        if numeric && !v.is_null() && pyjson::as_f64(v).is_none() {
+    for (k, v) in obj.iter() {
+        let numeric = !ROW_KEYS.contains(&k) || NUMBER_KEYS.contains(&k);
+        if numeric && !v.is_null() && v.as_f64().is_none() {
             return Err(Error::malformed(
                 path,
                 line,
@@ -153,15 +153,15 @@ fn row(path: &Path, line: u64, obj: &Map<String, Json>, shared: &mut Shared) -> 
             row.texts.push((k.to_string(), v));
         }
     }
-    if let Some(Json::Bool(true)) = obj.get("error_occurred") {
+    if let Some(Doc::Bool(true)) = obj.get("error_occurred") {
         row.texts.push(("error_occurred".into(), "true".into()));
     }
-    for (k, v) in obj {
-        if ROW_KEYS.contains(&k.as_str()) {
+    for (k, v) in obj.iter() {
+        if ROW_KEYS.contains(&k) {
             continue;
         }
-        if let Some(x) = pyjson::as_f64(v) {
-            row.values.push((k.clone(), x));
+        if let Some(x) = v.as_f64() {
+            row.values.push((k.to_string(), x));
         }
     }
     if let Some(a) = aggregate.filter(|a| !a.is_empty()) {

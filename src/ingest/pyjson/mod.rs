@@ -10,10 +10,12 @@
 //! documents line by line within the longest-line limit, and `shape` looks
 //! at a head of text for detection.
 
+mod doc;
 mod node;
 mod records;
 mod shape;
 
+pub use doc::{parse_doc, Doc, Object};
 pub use node::{Member, Node, Reader};
 pub use records::{is_blank, read_records, trim, LineReader};
 pub use shape::{array_element_offsets, line_of, lines_of, member_offset, shape, Lines, Shape};
