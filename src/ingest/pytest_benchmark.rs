@@ -49,7 +49,7 @@ impl LogFormat for PytestBenchmark {
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::limit::read_document(path, input, limit)?;
         let mut scratch = Vec::new();
-        let (value, _) = pyjson::parse_doc(&doc, &mut scratch).map_err(|e| e.into_error(path, 1))?;
+        let (value, text) = pyjson::parse_doc(&doc, &mut scratch).map_err(|e| e.into_error(path, 1))?;
         let Some(benchmarks) = value.get("benchmarks").and_then(Doc::as_array) else {
             return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as pytest-benchmark writes it"));
         };
@@ -63,7 +63,10 @@ impl LogFormat for PytestBenchmark {
             shared.run.param("version", Value::Text(v.to_string()));
         }
         shared.run.time = value.get("datetime").and_then(Doc::as_str).and_then(log_time::from_iso);
-        let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
+        // Each result's line: from the tree, which knows where each object
+        // starts, or (where it cannot say) by scanning the text.
+        let offsets = value.as_object().and_then(|o| o.element_offsets("benchmarks", text));
+        let lines = pyjson::lines_of(text, &offsets.unwrap_or_else(|| pyjson::array_element_offsets(text, 1)));
         for (i, b) in benchmarks.iter().enumerate() {
             let line = lines.get(i).copied().unwrap_or(1);
             let Doc::Obj(obj) = b else {
@@ -114,6 +117,10 @@ impl Shared {
 fn benchmark(path: &Path, line: u64, obj: &Object<'_>, shared: &mut Shared, emit: Emit) -> Result<()> {
     let mut run = RawRun::new(line);
     run.time.clone_from(&shared.run.time);
+    // Sized once: most of a run's params are the file's, the same for each.
+    let count = |k: &str| obj.get(k).and_then(Doc::as_object).map_or(0, |o| o.iter().count());
+    run.params.reserve(4 + count("params") + count("options") + shared.run.params.len());
+    run.metrics.reserve(count("stats"));
     for key in ["name", "group", "fullname"] {
         if let Some(Doc::Str(s)) = obj.get(key) {
             run.param(key, Value::Text(s.to_string()));

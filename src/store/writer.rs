@@ -69,7 +69,7 @@ pub struct Writer<'s> {
     /// The source being written, if any.
     source: Option<OpenSource>,
     metrics: MetricIds,
-    sets: ParamSetIds,
+    sets: ParamSetIds<'s>,
     file: FileMetrics,
     /// Measurements not yet inserted.
     pending: Measurements<'s>,
@@ -96,7 +96,7 @@ impl<'s> Writer<'s> {
             tx: Transaction::new(conn, wait),
             source: None,
             metrics: MetricIds::default(),
-            sets: ParamSetIds::default(),
+            sets: ParamSetIds::new(conn, path)?,
             file: FileMetrics::default(),
             ended_conversions: Vec::new(),
         })
@@ -195,7 +195,7 @@ impl<'s> Writer<'s> {
         let Some(source) = self.source.as_mut() else {
             return Err(Error::internal("a run was added outside a source"));
         };
-        let set_id = self.sets.id(self.conn, &self.path, run.params_json)?;
+        let set_id = self.sets.id(&self.path, run.params_json)?;
         let (time, origin, sweep) = source.run_time(run.time, default_time);
         self.insert_run.execute(params![source.id(), run.line, time, origin, sweep, set_id]).at(&self.path)?;
         let run_id = self.conn.last_insert_rowid();

@@ -66,7 +66,7 @@ impl LogFormat for GbenchJson {
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::super::limit::read_document(path, input, limit)?;
         let mut scratch = Vec::new();
-        let (value, _) = pyjson::parse_doc(&doc, &mut scratch).map_err(|e| e.into_error(path, 1))?;
+        let (value, text) = pyjson::parse_doc(&doc, &mut scratch).map_err(|e| e.into_error(path, 1))?;
         let Some(benchmarks) = value.get("benchmarks").and_then(Doc::as_array) else {
             return Err(Error::malformed(path, 1, "expected `{\"benchmarks\": [...]}` as Google Benchmark writes it"));
         };
@@ -74,7 +74,10 @@ impl LogFormat for GbenchJson {
         if let Some(Doc::Obj(context)) = value.get("context") {
             read_context(context, &mut shared);
         }
-        let lines = pyjson::lines_of(&doc, &pyjson::array_element_offsets(&doc, 1));
+        // Each result's line: from the tree, which knows where each object
+        // starts, or (where it cannot say) by scanning the text.
+        let offsets = value.as_object().and_then(|o| o.element_offsets("benchmarks", text));
+        let lines = pyjson::lines_of(text, &offsets.unwrap_or_else(|| pyjson::array_element_offsets(text, 1)));
         let mut rows = Vec::with_capacity(benchmarks.len());
         for (i, b) in benchmarks.iter().enumerate() {
             let line = lines.get(i).copied().unwrap_or(1);

@@ -131,6 +131,11 @@ fn ns_per(unit: &str) -> Option<f64> {
 fn iteration_run(row: &Row, shared: &Shared) -> RawRun {
     let mut run = RawRun::new(row.line);
     run.time.clone_from(&shared.time);
+    // Sized once: grown push by push, a run's two lists were reallocated
+    // about eight times, for runs of a few values each.
+    let name_parts = row.run_name.split('/').count();
+    run.params.reserve(1 + name_parts + 3 + row.texts.len() + shared.params.len());
+    run.metrics.reserve(row.values.len() + 1);
     run.params.push(("benchmark".into(), Value::Text(row.run_name.clone())));
     run.params.extend(name_params(&row.run_name));
     let has = |run: &RawRun, k: &str| run.params.iter().any(|(n, _)| n == k);

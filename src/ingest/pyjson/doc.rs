@@ -44,6 +44,8 @@ pub struct Object<'a> {
     /// Where the text's first key starts (its opening quote), when it
     /// borrows the text: the object's place in the document.
     first_key: Option<*const u8>,
+    /// The key of the first member in the text whose value is an array.
+    first_array: Option<Cow<'a, str>>,
 }
 
 impl<'a> Doc<'a> {
@@ -154,6 +156,20 @@ impl<'a> Object<'a> {
         (before[open] == b'{').then_some(open)
     }
 
+    /// The byte offsets in `text` (the text parsed) of the elements of the
+    /// array `key` of this object, when each is an object that knows its
+    /// place (see [`Object::offset_in`]) and they are the elements of the
+    /// first array among this object's members in the text, as
+    /// [`super::array_element_offsets`] finds them for the top-level
+    /// object (`depth` 1): no key repeated, no array before this one.
+    pub fn element_offsets(&self, key: &str, text: &[u8]) -> Option<Vec<usize>> {
+        if self.repeated || self.first_array.as_deref() != Some(key) {
+            return None;
+        }
+        let items = self.get(key)?.as_array()?;
+        items.iter().map(|d| d.as_object()?.offset_in(text)).collect()
+    }
+
     pub fn to_map(&self) -> serde_json::Map<String, Value> {
         self.members.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect()
     }
@@ -164,6 +180,15 @@ impl<'a> Object<'a> {
 /// (the input or `scratch`) is returned beside the tree, for
 /// [`Object::offset_in`].
 pub fn parse_doc<'s>(text: &'s [u8], scratch: &'s mut Vec<u8>) -> Result<(Doc<'s>, &'s [u8]), ParseError> {
+    // Strict JSON holds no bare `Infinity` or `NaN` (outside strings it has
+    // only numbers, `true`, `false`, `null` and punctuation), so a text that
+    // parses as it is would be left as it is by the rewrite: the rewrite,
+    // a second pass over every byte, is paid only by a text that does not.
+    if let Ok(s) = std::str::from_utf8(text) {
+        if let Ok(doc) = read_whole(&mut serde_json::Deserializer::from_str(s)) {
+            return Ok((doc, text));
+        }
+    }
     let was_rewritten = rewrite_into(text, scratch);
     let text: &'s [u8] = if was_rewritten { scratch } else { text };
     // Text valid as a whole is read as `str` (serde_json then checks no
@@ -248,7 +273,7 @@ impl<'de> Visitor<'de> for Seed {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc<'de>, A::Error> {
         let mut members: Vec<(Cow<'de, str>, Doc<'de>)> = Vec::with_capacity(map.size_hint().unwrap_or(8));
-        let mut first_key = None;
+        let (mut first_key, mut first_array) = (None, None);
         while let Some(key) = map.next_key_seed(KeySeed)? {
             if members.is_empty() {
                 if let Cow::Borrowed(k) = key {
@@ -256,10 +281,13 @@ impl<'de> Visitor<'de> for Seed {
                 }
             }
             let value = map.next_value_seed(self)?;
+            if first_array.is_none() && matches!(value, Doc::Arr(_)) {
+                first_array = Some(key.clone());
+            }
             members.push((key, value));
         }
         let (members, repeated) = sorted(members);
-        Ok(Doc::Obj(Object { members, repeated, first_key }))
+        Ok(Doc::Obj(Object { members, repeated, first_key, first_array }))
     }
 }
 
@@ -351,5 +379,13 @@ mod tests {
         let places: Vec<Option<usize>> =
             doc.get("xs").unwrap().as_array().unwrap().iter().map(|d| d.as_object().unwrap().offset_in(parsed)).collect();
         assert_eq!(places, [Some(11), Some(28), None]);
+        let text = b"{\"a\": 1, \"xs\": [\n {\"b\": 1},\n {\"c\": 2}]}";
+        let (doc, parsed) = parse_doc(text, &mut scratch).unwrap();
+        let found = super::super::array_element_offsets(parsed, 1);
+        assert_eq!(doc.as_object().unwrap().element_offsets("xs", parsed), Some(found));
+        // Not the first array of the text: the scan would find another.
+        let text = br#"{"ys": [], "xs": [{"b": 1}]}"#;
+        let (doc, parsed) = parse_doc(text, &mut scratch).unwrap();
+        assert_eq!(doc.as_object().unwrap().element_offsets("xs", parsed), None);
     }
 }
