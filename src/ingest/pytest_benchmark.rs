@@ -96,7 +96,10 @@ impl Shared {
     /// Every scalar of an object as a param, with dotted names.
     fn params(&mut self, prefix: &str, obj: &Object<'_>) {
         for (k, v) in obj.iter() {
-            let name = format!("{prefix}.{k}");
+            let mut name = String::with_capacity(prefix.len() + 1 + k.len());
+            name.push_str(prefix);
+            name.push('.');
+            name.push_str(k);
             match v {
                 Doc::Obj(o) => self.params(&name, o),
                 Doc::Arr(_) => self.lists.push(name),
