@@ -22,8 +22,8 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::log_format::{Emit, LogFormat, Outcome, Sniff};
-use super::pyjson::{self, Doc, Object};
 use super::log_time;
+use super::pyjson::{self, Doc, Object};
 use crate::run::{RawRun, Value};
 use crate::{Error, Result};
 

@@ -37,9 +37,7 @@ impl<'c> ParamSetIds<'c> {
     pub(super) fn new(conn: &'c Connection, db: &Path) -> Result<Self> {
         Ok(ParamSetIds {
             conn,
-            insert: conn
-                .prepare("INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING")
-                .at(db)?,
+            insert: conn.prepare("INSERT INTO param_set (params) VALUES (?1) ON CONFLICT(params) DO NOTHING").at(db)?,
             find: conn.prepare("SELECT id FROM param_set WHERE params = ?1").at(db)?,
             by_json: HashMap::new(),
             bytes: 0,

@@ -191,7 +191,7 @@ fn row(path: &Path, line: u64, obj: &Object<'_>, shared: &mut Shared) -> Result<
         }
         row.aggregate = Some(a);
     }
-    if ["family_index", "per_family_instance_index"].iter().any(|k| obj.contains_key(*k)) {
+    if ["family_index", "per_family_instance_index"].iter().any(|k| obj.contains_key(k)) {
         shared
             .skipped
             .insert("`family_index` and `per_family_instance_index` (indices of the name, which is stored)".into());

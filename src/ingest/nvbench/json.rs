@@ -120,14 +120,13 @@ impl<'t> Places<'t> {
         } else {
             states.iter().map(|s| s.as_object().and_then(|o| o.offset_in(self.text))).collect()
         };
-        let starts = match known {
-            Some(starts) => starts,
-            None => {
-                let text = self.text;
-                let benches = self.scanned.get_or_insert_with(|| element_starts(text, 0, "benchmarks"));
-                let at = benches.get(bench_index).copied().unwrap_or(0);
-                element_starts(text, at, "states")
-            }
+        let starts = if let Some(starts) = known {
+            starts
+        } else {
+            let text = self.text;
+            let benches = self.scanned.get_or_insert_with(|| element_starts(text, 0, "benchmarks"));
+            let at = benches.get(bench_index).copied().unwrap_or(0);
+            element_starts(text, at, "states")
         };
         starts.iter().map(|&o| self.lines.of(o)).collect()
     }

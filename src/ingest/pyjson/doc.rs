@@ -376,8 +376,14 @@ mod tests {
         let text = b"{\"xs\": [\n  {\n    \"a\": 1},\n  {\"b\": 2}, {}]}";
         let mut scratch = Vec::new();
         let (doc, parsed) = parse_doc(text, &mut scratch).unwrap();
-        let places: Vec<Option<usize>> =
-            doc.get("xs").unwrap().as_array().unwrap().iter().map(|d| d.as_object().unwrap().offset_in(parsed)).collect();
+        let places: Vec<Option<usize>> = doc
+            .get("xs")
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_object().unwrap().offset_in(parsed))
+            .collect();
         assert_eq!(places, [Some(11), Some(28), None]);
         let text = b"{\"a\": 1, \"xs\": [\n {\"b\": 1},\n {\"c\": 2}]}";
         let (doc, parsed) = parse_doc(text, &mut scratch).unwrap();
