@@ -86,10 +86,6 @@ impl<'a> Doc<'a> {
         matches!(self, Doc::Null)
     }
 
-    pub fn is_number(&self) -> bool {
-        matches!(self, Doc::U64(_) | Doc::I64(_) | Doc::F64(_))
-    }
-
     /// The numeric reading: numbers, and the sentinels of `Infinity`,
     /// `-Infinity` and `NaN` (as [`super::as_f64`] reads a `Value`).
     #[allow(clippy::cast_precision_loss)] // the reading `Value::as_f64` gives
