@@ -76,28 +76,12 @@ pub struct Writer<'s> {
     /// What the source ended last converted (see [`Writer::take_conversions`]).
     ended_conversions: Vec<UnitConversion>,
     insert_run: rusqlite::Statement<'s>,
-    /// The connection's page cache before the writer sized it (see
-    /// [`WRITER_CACHE_KIB`]), restored when the writer is dropped.
-    cache_before: i64,
 }
-
-/// The page cache while a writer writes, in KiB: room for the pages one
-/// transaction's batch touches (a million pending measurements, the runs
-/// and param sets of their files). With `SQLite`'s default of 2 MiB, a
-/// file whose every run has its own param set (each Google Benchmark
-/// repetition, each pytest-benchmark test) outgrew the cache within its
-/// first few thousand runs: dirty pages were spilled to the WAL before the
-/// commit and read back to be changed again. The cache holds only pages in
-/// use, so a small ingest uses no more memory than before.
-const WRITER_CACHE_KIB: i64 = 64 << 10;
 
 impl<'s> Writer<'s> {
     fn new(conn: &'s Connection, wait: &'s Wait, commit_every: Duration, batch: &'s mut Batch) -> Result<Writer<'s>> {
         let path = wait.db();
-        let cache_before: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0)).at(path)?;
-        conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB).at(path)?;
         Ok(Writer {
-            cache_before,
             insert_run: conn
                 .prepare(
                     "INSERT INTO run (source_id, line, time, time_origin, sweep, param_set_id) \
@@ -397,7 +381,6 @@ impl<'s> Writer<'s> {
 
 impl Drop for Writer<'_> {
     fn drop(&mut self) {
-        let _ = self.conn.pragma_update(None, "cache_size", self.cache_before);
         // The transaction rolls itself back as it is dropped (after this),
         // with the batch row if it was made in it.
         if self.tx.is_open() && !self.conn.is_autocommit() {
