@@ -367,6 +367,9 @@ fn every_json_output_is_as_docs_json_md_says() {
     c.output(&sb, &["check", "--format", "json", "plan.md"], "`CheckReport`", Alphabetical);
     c.output(&sb, &["diff", "--format", "json"], "`SweepDiff`", AsListed);
     c.output(&error_rates(), &["diff", "--format", "json", "--metric", "error_rate"], "`SweepDiff`", AsListed);
+    // A sweep split at midnight: its two days share no cell (exit 2), and
+    // the sweeps that do are suggested.
+    c.output(&fixture("trial6/midnight"), &["diff", "--format", "json"], "`SweepDiff`", AsListed);
     let sb = lint_without_an_alias();
     c.output(&sb, &["lint", "--all", "--format", "json", "eagle-fast-verify.md"], "`LintReport`", Alphabetical);
 

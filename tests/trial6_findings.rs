@@ -1,6 +1,14 @@
 //! False answers the sixth cold trial (a researcher sweeping compiler
 //! flags over a few programs) found, each on invented data written as real
 //! log files and named for its finding.
+//!
+//! `tests/fixtures/trial6/midnight` is invented data of the study whose
+//! newest sweep ran past midnight: three sweeps of `run.csv` (programs a,
+//! b, c, three repeats each; b 20% slower in the newest, c failed there and
+//! has no row), `micro.csv` (benches x, y) whose newest copy, filed under
+//! `logs/2026-11-24/`, logs 2026-11-25T00:20, and `build.csv` (one row per
+//! build, no repeats, no time of its own). `tests/fixtures/trial6/hostmix`:
+//! one flag set's newest sweep ran on another host.
 
 mod common;
 
@@ -43,4 +51,124 @@ fn the_evidence_of_a_comparison_names_the_logs_of_the_sweep_it_compared() {
     for other in ["logs/2026-11-10/", "logs/2026-11-24/a.csv:"] {
         assert!(!faster.summary.contains(other), "names {other}, a sweep it did not compare: {got:?}");
     }
+}
+
+/// The midnight project, ingested.
+fn midnight() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.fixture("trial6/midnight", "");
+    sb.ok(&["ingest"]);
+    sb
+}
+
+/// The two newest sweeps (2026-11-24 and 2026-11-25) share no cell: the
+/// diff said "0 of 0 cells moved … (no cell moved)" and exited 0. Nothing
+/// was compared, and it says so, names the pairs that do share cells, and
+/// exits 2 as a diff with one sweep does.
+#[test]
+fn finding_trial6_1a_a_diff_of_sweeps_sharing_no_cell_says_nothing_was_compared() {
+    let sb = midnight();
+    sb.test()
+        .args(["diff", "--only-moved"])
+        .status(2)
+        .stdout_has("Nothing compared: 2026-11-24 and 2026-11-25 share no cell of the metrics compared")
+        .stdout_has("(nothing compared)")
+        .stdout_lacks("no cell moved")
+        .stdout_lacks("0 of 0 cells")
+        .stdout_has("2026-11-17 shares 2 cell(s) with 2026-11-25 (`reckon diff --from 2026-11-17 --to 2026-11-25`)")
+        .stdout_has("2026-11-17 shares 5 cell(s) with 2026-11-24 (`reckon diff --from 2026-11-17 --to 2026-11-24`)")
+        .stderr_has("error: nothing compared between 2026-11-24 and 2026-11-25")
+        .stderr_has("try `reckon diff --from 2026-11-17 --to 2026-11-25`")
+        .run();
+    let json = sb.test().args(["diff", "--format", "json"]).status(2).run().json();
+    assert_eq!(json["cells"], serde_json::json!([]), "{json}");
+    assert_eq!(
+        json["suggested"],
+        serde_json::json!([
+            {"from": "2026-11-17", "to": "2026-11-25", "cells": 2},
+            {"from": "2026-11-17", "to": "2026-11-24", "cells": 5},
+        ]),
+        "{json}"
+    );
+    sb.test().args(["diff", "--format", "markdown"]).status(2).stdout_has("_Nothing compared._").run();
+    // The pair it suggests compares, and finds b's regression.
+    sb.test()
+        .args(["diff", "--from", "2026-11-17", "--to", "2026-11-24", "--only-moved"])
+        .stdout_has("1 of 2 cells moved beyond noise (0 better, 1 worse)")
+        .stdout_has("worse beyond noise")
+        .run();
+}
+
+/// A log filed under `logs/2026-11-24/` that logs 2026-11-25T00:20 was put
+/// in the sweep 2026-11-25 without a word (the note came only past a day).
+#[test]
+fn finding_trial6_1b_ingest_notes_a_log_whose_time_falls_on_another_day_than_its_folder() {
+    let sb = Sandbox::new();
+    sb.fixture("trial6/midnight", "");
+    let r = sb
+        .test()
+        .arg("ingest")
+        .stderr_has("logs/2026-11-24/micro.csv")
+        .stderr_has("logs its own time 2026-11-25T00:20:00Z, the day after the path's {date} 2026-11-24")
+        .stderr_has("its runs are in sweep 2026-11-25, not 2026-11-24")
+        .stderr_has("write `{sweep}` for `{date}`")
+        .run();
+    // Only that file: the others' times fall on their folders' days.
+    assert_eq!(r.stderr.matches("note:").count(), 1, "{r:?}");
+    // Written as it says, the folder's logs are one sweep, and the default
+    // diff compares the newest with the one before.
+    let toml = sb.read("reckon.toml").replace("logs/{date}/micro.csv", "logs/{sweep}/micro.csv");
+    sb.write("reckon.toml", toml);
+    sb.test().args(["ingest", "--rebuild"]).stderr_lacks("note:").run();
+    sb.test().args(["diff"]).stdout_has("2026-11-17 → 2026-11-24").run();
+}
+
+/// `build_s`, one CSV row per build, was called a summary "of the repeats
+/// the compared metrics hold": it summarises nothing; it is one value per
+/// cell, which cannot be judged beyond noise.
+#[test]
+fn finding_trial6_3_one_value_per_cell_is_not_called_a_summary_of_repeats() {
+    let sb = midnight();
+    let args = ["diff", "--from", "2026-11-17", "--to", "2026-11-24"];
+    sb.test()
+        .args(args)
+        .stdout_has(
+            "Metrics with one value per cell (no repeats), so they cannot be judged beyond noise, not compared \
+             (name them with --metric): build_s.",
+        )
+        .stdout_lacks("summaries of the repeats")
+        .run();
+    let json = sb.test().args([&args[..], &["--format", "json"]].concat()).run().json();
+    assert_eq!(json["unrepeated_skipped"], serde_json::json!(["build_s"]), "{json}");
+    assert_eq!(json["summaries_skipped"], serde_json::json!([]), "{json}");
+}
+
+/// "Not compared: 1 cell(s) only in 2026-11-17" named no cell: program c,
+/// which failed in the newest sweep, is named.
+#[test]
+fn finding_trial6_4_cells_only_in_one_sweep_are_named() {
+    let sb = midnight();
+    sb.test()
+        .args(["diff", "--from", "2026-11-17", "--to", "2026-11-24", "--metric", "time_s"])
+        .stdout_has("Not compared: 1 cell(s) only in 2026-11-17 (time_s at program=c), 0 only in 2026-11-24.")
+        .run();
+    // Past three, the rest are counted.
+    sb.test()
+        .args(["diff", "--from", "2026-11-17", "--to", "2026-11-24"])
+        .stdout_has(
+            "Not compared: 3 cell(s) only in 2026-11-17 (real_time_ns at bench=x, real_time_ns at bench=y, time_s \
+             at program=c), 0 only in 2026-11-24.",
+        )
+        .run();
+    sb.test()
+        .args(["diff", "--only-moved"])
+        .status(2)
+        .stdout_has(
+            "5 cell(s) only in 2026-11-24 (build_s at program=a, build_s at program=b, build_s at program=c, and 2 \
+             more)",
+        )
+        .run();
+    let json = sb.test().args(["diff", "--from", "2026-11-17", "--to", "2026-11-24", "--format", "json"]).run().json();
+    let only = &json["only_from_cells"];
+    assert_eq!(only[2], serde_json::json!({"metric": "time_s", "cell": [["program", "c"]]}), "{json}");
 }

@@ -83,6 +83,22 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: DiffArgs) -> Result<i32> {
         DiffFormat::Json => super::reporter::json::pretty(&result)?,
     };
     super::stdout_write(&text)?;
+    // A diff that compared no cell could not check anything: never the
+    // "nothing moved" of exit 0, but the error a diff with one sweep is.
+    if result.cells.is_empty() {
+        let hint = match result.suggested.first() {
+            Some(p) => format!("; try `reckon diff --from {} --to {}`", p.from, p.to),
+            None => String::new(),
+        };
+        let why = if result.not_compared.is_empty() {
+            "they share no cell of the metrics compared"
+        } else {
+            "no cell in both could be compared"
+        };
+        let what = format!("nothing compared between {} and {}: {why}{hint}", result.from, result.to);
+        say!("error: {}", crate::escape::terminal(&what));
+        return Ok(super::ERROR);
+    }
     Ok(super::exit_code(errors, ingest_failed, false))
 }
 

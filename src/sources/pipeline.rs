@@ -273,7 +273,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
                     continue;
                 }
                 for run in runs.runs() {
-                    off_path.see(&time, run.time, run.line);
+                    off_path.see(&time, w.sweep.as_deref(), run.time, run.line);
                     if let Err(e) = writer.add_packed(run, &time) {
                         failed = Some(in_log(e, &w.shown));
                         skip.store(index + 1, Ordering::Relaxed);
@@ -298,7 +298,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
             runs,
             skipped: outcome.skipped,
             converted: writer.take_conversions(),
-            noted: off_path.note(&time).into_iter().collect(),
+            noted: off_path.note(&time, w.sweep.as_deref()).into_iter().collect(),
         },
         Err(e) => {
             // A lost transaction is noticed by the caller (`take_lost`).
@@ -385,10 +385,12 @@ fn drain_file(receive: &mut Inbox) -> bool {
     }
 }
 
-/// The runs whose own time (the log's) lies more than a day from the
-/// `{date}` their path gives: the log's time decides their sweep, as the
-/// README says, and a clock set a year wrong or a log filed under the wrong
-/// folder is said rather than moved to another sweep unsaid.
+/// The runs whose own time (the log's) falls in another sweep than the
+/// `{date}` their path gives — another day, or another month for a month's
+/// folder: the log's time decides their sweep, as the README says, and a
+/// run past midnight (its sweep's other logs left in the day before), a
+/// clock set a year wrong or a log filed under the wrong folder is said
+/// rather than moved to another sweep unsaid.
 #[derive(Default)]
 struct OffPath {
     /// The first such run: its line and its time.
@@ -397,27 +399,48 @@ struct OffPath {
 }
 
 impl OffPath {
-    fn see(&mut self, path_time: &RunTime, own: Option<&str>, line: u64) {
+    /// `path_sweep`: the sweep the path's `{date}` names when it is not
+    /// its time's day (a month).
+    fn see(&mut self, path_time: &RunTime, path_sweep: Option<&str>, own: Option<&str>, line: u64) {
         let Some(own) = own else { return };
-        if path_time.origin != "path" || days_apart(&path_time.time, own).is_none_or(|d| d <= 1) {
+        if path_time.origin != "path" {
+            return;
+        }
+        let path_sweep = path_sweep.unwrap_or_else(|| path_time.time.get(..10).unwrap_or(&path_time.time));
+        // A month's folder names a month sweep; a log's own time always
+        // puts its runs in a day's.
+        if own.get(..10) == Some(path_sweep) {
             return;
         }
         self.count += 1;
         self.first.get_or_insert_with(|| (line, own.to_owned()));
     }
 
-    fn note(&self, path_time: &RunTime) -> Option<String> {
+    fn note(&self, path_time: &RunTime, path_sweep: Option<&str>) -> Option<String> {
         let (line, own) = self.first.as_ref()?;
-        let day = path_time.time.get(..10).unwrap_or(&path_time.time);
+        let day = path_sweep.unwrap_or_else(|| path_time.time.get(..10).unwrap_or(&path_time.time));
+        let own_day = own.get(..10).unwrap_or(own);
         let more = match self.count {
             1 => String::new(),
             n => format!(" (and {} more run(s))", n - 1),
         };
+        let apart = if path_sweep.is_some() { None } else { days_apart(&path_time.time, own) };
+        let when = match apart {
+            Some(1) if own_day > day => format!("the day after the path's {{date}} {day}"),
+            Some(1) => format!("the day before the path's {{date}} {day}"),
+            None if path_sweep.is_some() => format!("a day of its own, not the path's {{date}} {day} (a month)"),
+            _ => format!("more than a day from the path's {{date}} {day}"),
+        };
+        let why = if apart == Some(1) {
+            "a run past midnight (sweeps are UTC days) is in another sweep than the logs it was run with; to keep a \
+             folder's logs in one sweep, write `{sweep}` for `{date}` in the [[source]] path; if the log is filed \
+             under the wrong date or its clock was wrong, move the file or correct its time"
+        } else {
+            "if the log is filed under the wrong date or its clock was wrong, move the file or correct its time"
+        };
         Some(format!(
-            "the run at line {line}{more} logs its own time {own}, more than a day from the path's {{date}} {day}: \
-             the log's time decides its sweep ({}); if the log is filed under the wrong date or its clock was \
-             wrong, move the file or correct its time",
-            own.get(..10).unwrap_or(own)
+            "the run at line {line}{more} logs its own time {own}, {when}: the log's time decides its sweep, so its \
+             runs are in sweep {own_day}, not {day}; {why}"
         ))
     }
 }

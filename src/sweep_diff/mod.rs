@@ -19,15 +19,20 @@
 //! have it: it falls in a cell of its own, keyed by the params it has, and the
 //! diff says so.
 
+mod compare;
+mod pairs;
 mod show;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use compare::{compare_cells, Tally};
+use pairs::Pairing;
+pub(crate) use pairs::SweepPair;
 pub(crate) use show::Listing;
 
-use crate::claims::stats::{self, Interval, Outcome};
+use crate::claims::stats::Interval;
 use crate::metric::{Direction, Margins};
 use crate::query::{Dataset, Filter, Key};
 use crate::store::RunRecord;
@@ -148,6 +153,25 @@ impl CellMove {
     }
 }
 
+/// A cell of one metric, by its key params' values.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CellKey {
+    pub metric: String,
+    pub cell: Vec<(String, String)>,
+}
+
+impl CellKey {
+    /// `time at flags=O2 program=lua`, or the metric alone.
+    pub(crate) fn label(&self) -> String {
+        let at: Vec<String> = self.cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if at.is_empty() {
+            self.metric.clone()
+        } else {
+            format!("{} at {}", self.metric, at.join(" "))
+        }
+    }
+}
+
 /// A claim whose verdict differs as of the two sweeps.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct ClaimMove {
@@ -178,19 +202,29 @@ pub(crate) struct SweepDiff {
     pub to_runs: (usize, usize),
     /// Every cell in both sweeps, moved beyond noise first, then by size.
     pub cells: Vec<CellMove>,
-    /// Cells measured in only one of the sweeps.
+    /// Cells measured in only one of the sweeps: how many, and which.
     pub only_from: usize,
     pub only_to: usize,
+    pub only_from_cells: Vec<CellKey>,
+    pub only_to_cells: Vec<CellKey>,
     /// Metrics without a direction, left out unless named.
     pub neutral_skipped: Vec<String>,
-    /// Metrics with one value per cell and no repeats, left out beside
-    /// metrics with repeats unless named (summaries of those repeats).
+    /// Metrics with one value per cell and no repeats, held by the runs of
+    /// a metric with repeats (summaries of those repeats), left out unless
+    /// named.
     pub summaries_skipped: Vec<String>,
+    /// Metrics with one value per cell and no repeats that summarise
+    /// nothing (one measurement per cell), left out beside metrics with
+    /// repeats unless named: they cannot be judged beyond noise.
+    pub unrepeated_skipped: Vec<String>,
     /// Runs left out of a cell's comparison, said (a failed run's 0 has
     /// no ratio).
     pub left_out: Vec<String>,
     /// Cells in both sweeps that could not be compared, and why.
     pub not_compared: Vec<String>,
+    /// When nothing was compared: for each side, the newest older sweep
+    /// sharing cells with it.
+    pub suggested: Vec<SweepPair>,
     pub claims: Vec<ClaimMove>,
 }
 
@@ -329,191 +363,22 @@ fn unkeyed(metric: &str, by: &[String], groups: &BTreeMap<Vec<Option<Key>>, Side
     (runs > 0).then(|| Unkeyed { metric: metric.to_string(), params: params.into_iter().collect(), runs })
 }
 
-/// What one metric's cells add to a diff.
-#[derive(Default)]
-struct Tally {
-    cells: Vec<CellMove>,
-    only_from: usize,
-    only_to: usize,
-    from_runs: Option<(usize, usize)>,
-    to_runs: Option<(usize, usize)>,
-    left_out: Vec<String>,
-    not_compared: Vec<String>,
+/// One metric's part of a diff: its name, its cells, the runs that hold it
+/// in the two sweeps, its key params.
+struct MetricPart {
+    name: String,
+    tally: Tally,
+    runs: BTreeSet<i64>,
+    unkeyed: Option<Unkeyed>,
+    by: Vec<String>,
 }
 
-impl Tally {
-    /// Adds another metric's cells.
-    fn absorb(&mut self, other: Tally) {
-        self.cells.extend(other.cells);
-        self.only_from += other.only_from;
-        self.only_to += other.only_to;
-        for (mine, theirs) in [(&mut self.from_runs, other.from_runs), (&mut self.to_runs, other.to_runs)] {
-            if let Some((lo, hi)) = theirs {
-                *mine = Some(widen(Some(widen(*mine, lo)), hi));
-            }
-        }
-        self.left_out.extend(other.left_out);
-        self.not_compared.extend(other.not_compared);
+impl MetricPart {
+    /// One value per cell on both sides and no repeats anywhere: every
+    /// cell it has is of single runs with no spread to judge by.
+    fn bare(&self) -> bool {
+        !self.tally.cells.is_empty() && self.tally.cells.iter().all(|c| c.movement == Movement::NoSpread)
     }
-}
-
-fn widen(range: Option<(usize, usize)>, n: usize) -> (usize, usize) {
-    range.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n)))
-}
-
-/// Compares one metric's cells (`sweeps`: the older and newer sweep's
-/// names, for what is said of them).
-fn compare_cells(
-    (metric, unit, direction): &MetricSpec,
-    margin: f64,
-    by: &[String],
-    groups: &BTreeMap<Vec<Option<Key>>, Sides>,
-    sweeps: (&str, &str),
-    tally: &mut Tally,
-) {
-    let pooled = stats::pooled_log_sd(groups.values().flat_map(|(a, b)| [a.as_slice(), b.as_slice()]));
-    for (key, (old, new)) in groups {
-        match (old.is_empty(), new.is_empty()) {
-            (true, true) => continue,
-            (true, false) => {
-                tally.only_to += 1;
-                continue;
-            }
-            (false, true) => {
-                tally.only_from += 1;
-                continue;
-            }
-            _ => {}
-        }
-        let label: Vec<String> = by.iter().zip(key).filter_map(|(p, k)| Some(format!("{p}={}", k.as_ref()?))).collect();
-        let at = if label.is_empty() { String::new() } else { format!(" at {}", label.join(" ")) };
-        // A 0 of a metric whose 0 is a measurement (no errors) has no
-        // ratio: the cell is compared by difference.
-        let real_zero = !crate::metric::zero_signals_failure(metric, *direction, unit.as_deref());
-        if real_zero && old.iter().chain(new).any(|v| v.is_finite() && *v <= 0.0) {
-            let cell = by.iter().zip(key).filter_map(|(p, k)| Some((p.clone(), k.as_ref()?.to_string()))).collect();
-            match by_difference((metric, unit, direction), cell, (old, new), pooled) {
-                Some(m) => {
-                    tally.from_runs = Some(widen(tally.from_runs, m.from.runs));
-                    tally.to_runs = Some(widen(tally.to_runs, m.to.runs));
-                    tally.cells.push(m);
-                }
-                None => tally.not_compared.push(format!("{metric}{at}: its runs cannot be compared")),
-            }
-            continue;
-        }
-        // Ratios need positive values: a run that logged 0 (or below) is
-        // left out, and said; a side with no run left is not compared.
-        let (old, new) = (measured(old), measured(new));
-        for ((kept, all), sweep) in [(&old, sweeps.0), (&new, sweeps.1)] {
-            if kept.len() < all.len() {
-                tally.left_out.push(format!(
-                    "{} of {} runs of {metric}{at} in {sweep} logged {} (not a measurement a ratio can use: a run \
-                     whose requests all failed logs 0)",
-                    all.len() - kept.len(),
-                    all.len(),
-                    unmeasured(all)
-                ));
-            }
-        }
-        if old.0.is_empty() || new.0.is_empty() {
-            tally.not_compared.push(format!(
-                "{metric}{at}: no run of {} logged a measurement a ratio can use",
-                if old.0.is_empty() { sweeps.0 } else { sweeps.1 }
-            ));
-            continue;
-        }
-        let Ok(c) = stats::compare(&new.0, &old.0, *direction, margin, pooled) else {
-            tally.not_compared.push(format!("{metric}{at}: its runs cannot be compared"));
-            continue;
-        };
-        tally.from_runs = Some(widen(tally.from_runs, c.n_b));
-        tally.to_runs = Some(widen(tally.to_runs, c.n_a));
-        // A single run against a single run, with no repeated runs of the
-        // metric anywhere to lend a spread (hyperfine's `stddev`, `mean`:
-        // one number per command): the interval is the point itself, and
-        // any change past the margin would read as beyond noise. There is
-        // no spread to tell noise by: said so, not called noise.
-        let movement = match c.outcome {
-            _ if c.single_run && c.se == 0.0 => Movement::NoSpread,
-            Outcome::Better => Movement::Better,
-            Outcome::Worse => Movement::Worse,
-            Outcome::Equivalent => Movement::Same,
-            Outcome::Inconclusive => Movement::WithinNoise,
-        };
-        // The comparison's interval is of d signed by direction; the
-        // ratio to/from is stated literally.
-        let literal = if *direction == Direction::Lower { Interval { lo: -c.ci95.hi, hi: -c.ci95.lo } } else { c.ci95 };
-        tally.cells.push(CellMove {
-            metric: metric.clone(),
-            unit: unit.clone(),
-            direction: *direction,
-            // A param the cell's runs lack is left out of its label.
-            cell: by.iter().zip(key).filter_map(|(p, k)| Some((p.clone(), k.as_ref()?.to_string()))).collect(),
-            from: SweepSide { value: c.b_value, runs: c.n_b },
-            to: SweepSide { value: c.a_value, runs: c.n_a },
-            compared_by: ComparedBy::Ratio,
-            change: c.rel_diff,
-            ratio_ci95: Some(literal.exp()),
-            difference_ci95: None,
-            margin,
-            movement,
-            single_run: c.single_run,
-            effect: c.d,
-        });
-    }
-}
-
-/// One cell compared by the difference of its sweeps' means (Welch's
-/// interval, [`stats::estimate_difference`]): better or worse beyond noise
-/// when the 95% interval excludes 0. Non-finite values make it `None`.
-fn by_difference(
-    (metric, unit, direction): (&String, &Option<String>, &Direction),
-    cell: Vec<(String, String)>,
-    (old, new): (&[f64], &[f64]),
-    pooled: Option<f64>,
-) -> Option<CellMove> {
-    let e = stats::estimate_difference(new, old, pooled).ok()?;
-    let ci = e.interval(0.95);
-    let sign = if *direction == Direction::Lower { -1.0 } else { 1.0 };
-    let (lo, hi) = if sign > 0.0 { (ci.lo, ci.hi) } else { (-ci.hi, -ci.lo) };
-    let movement = match () {
-        () if e.single_run && e.se == 0.0 => Movement::NoSpread,
-        // Repeats logging the same on both sides (no errors before and
-        // after): the same, exactly.
-        () if e.se == 0.0 && e.center == 0.0 => Movement::Same,
-        () if lo > 0.0 => Movement::Better,
-        () if hi < 0.0 => Movement::Worse,
-        () => Movement::WithinNoise,
-    };
-    Some(CellMove {
-        metric: metric.clone(),
-        unit: unit.clone(),
-        direction: *direction,
-        cell,
-        from: SweepSide { value: stats::median(old), runs: old.len() },
-        to: SweepSide { value: stats::median(new), runs: new.len() },
-        compared_by: ComparedBy::Difference,
-        change: e.value,
-        ratio_ci95: None,
-        difference_ci95: Some(ci),
-        margin: 0.0,
-        movement,
-        single_run: e.single_run,
-        effect: sign * e.center,
-    })
-}
-
-/// A side's runs a ratio can use, with all of them.
-fn measured(runs: &[f64]) -> (Vec<f64>, &[f64]) {
-    (runs.iter().copied().filter(|v| stats::measurable(*v, true)).collect(), runs)
-}
-
-/// The distinct values among `runs` a ratio cannot use: `0`, `-1, NaN`.
-fn unmeasured(runs: &[f64]) -> String {
-    let set: BTreeSet<String> =
-        runs.iter().filter(|v| !stats::measurable(**v, true)).map(|v| crate::metric::format_number(*v)).collect();
-    set.into_iter().collect::<Vec<_>>().join(", ")
 }
 
 /// Compares the two sweeps cell by cell.
@@ -526,31 +391,39 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
     let chosen = opts.by.iter().map(|p| dataset.param_name(p, "--by")).collect::<Result<Vec<_>>>()?;
     let (metrics, neutral_skipped) = metrics_to_compare(dataset, opts)?;
     let (mut by_metric, mut unkeyed_runs) = (BTreeMap::new(), Vec::new());
-    let mut tallies = Vec::new();
-    for spec in metrics {
+    let mut parts = Vec::new();
+    for spec in &metrics {
         let runs = metric_runs(dataset, &spec.0, (&from, &to), filter)?;
         let by = if chosen.is_empty() { default_by(&runs) } else { chosen.clone() };
         let groups = sides_by_cell(&runs, &by);
-        let mut one = Tally::default();
-        compare_cells(&spec, margins.of(&spec.0, spec.2), &by, &groups, (&from, &to), &mut one);
-        tallies.push((spec.0.clone(), one, unkeyed(&spec.0, &by, &groups), by));
+        let mut tally = Tally::default();
+        compare_cells(spec, margins.of(&spec.0, spec.2), &by, &groups, (&from, &to), &mut tally);
+        let unkeyed = unkeyed(&spec.0, &by, &groups);
+        let ids = runs.iter().map(|(run, _, _)| run.id).collect();
+        parts.push(MetricPart { name: spec.0.clone(), tally, runs: ids, unkeyed, by });
     }
-    // Metrics with one value per cell and no repeats anywhere (hyperfine's
-    // `mean`, `stddev`, … beside the repeats `time` holds) have no spread
-    // to judge by; beside a metric that has, they are summaries of its
-    // repeats: left out unless named, and said.
-    let bare = |t: &Tally| !t.cells.is_empty() && t.cells.iter().all(|c| c.movement == Movement::NoSpread);
-    let spread = tallies.iter().any(|(_, t, _, _)| !t.cells.is_empty() && !bare(t));
-    let mut summaries_skipped = Vec::new();
+    // Metrics with one value per cell and no repeats anywhere have no
+    // spread to judge by; beside a metric that has, they are left out
+    // unless named, and said. They are summaries of its repeats only when
+    // the very runs holding them hold a metric with repeats (hyperfine's
+    // `mean`, `stddev`, … on a run of the command whose `time` is
+    // repeated; Google Benchmark's `real_time_mean` on the first
+    // repetition); a CSV's one row per build (`build_s`) summarises
+    // nothing: it is one measurement, which cannot be judged beyond noise.
+    let repeated: BTreeSet<i64> =
+        parts.iter().filter(|p| !p.tally.cells.is_empty() && !p.bare()).flat_map(|p| p.runs.iter().copied()).collect();
+    let skip_bare = !repeated.is_empty() && opts.metrics.is_empty();
+    let (mut summaries_skipped, mut unrepeated_skipped) = (Vec::new(), Vec::new());
     let mut tally = Tally::default();
-    for (name, one, unkeyed, by) in tallies {
-        if spread && opts.metrics.is_empty() && bare(&one) {
-            summaries_skipped.push(name);
+    for part in parts {
+        if skip_bare && part.bare() {
+            let summary = part.runs.iter().any(|id| repeated.contains(id));
+            if summary { &mut summaries_skipped } else { &mut unrepeated_skipped }.push(part.name);
             continue;
         }
-        tally.absorb(one);
-        unkeyed_runs.extend(unkeyed);
-        by_metric.insert(name, by);
+        tally.absorb(part.tally);
+        unkeyed_runs.extend(part.unkeyed);
+        by_metric.insert(part.name, part.by);
     }
     let mut cells = tally.cells;
     cells.sort_by(|a, b| {
@@ -559,7 +432,14 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
     let by = if chosen.is_empty() {
         by_metric.values().flatten().cloned().collect::<BTreeSet<_>>().into_iter().collect()
     } else {
-        chosen
+        chosen.clone()
+    };
+    // Nothing compared: which sweeps do share cells with either side.
+    let suggested = if cells.is_empty() {
+        let compared: Vec<MetricSpec> = metrics.into_iter().filter(|m| by_metric.contains_key(&m.0)).collect();
+        pairs::partners(dataset, &Pairing { metrics: &compared, chosen: &chosen, filter }, (&from, &to))?
+    } else {
+        Vec::new()
     };
     Ok(SweepDiff {
         from,
@@ -570,12 +450,16 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
         from_runs: tally.from_runs.unwrap_or((0, 0)),
         to_runs: tally.to_runs.unwrap_or((0, 0)),
         cells,
-        only_from: tally.only_from,
-        only_to: tally.only_to,
+        only_from: tally.only_from.len(),
+        only_to: tally.only_to.len(),
+        only_from_cells: tally.only_from,
+        only_to_cells: tally.only_to,
         neutral_skipped,
         summaries_skipped,
+        unrepeated_skipped,
         left_out: tally.left_out,
         not_compared: tally.not_compared,
+        suggested,
         claims: Vec::new(),
     })
 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{CellMove, ComparedBy, Movement, SweepDiff};
+use super::{CellKey, CellMove, ComparedBy, Movement, SweepDiff};
 
 fn runs_phrase(r: (usize, usize)) -> String {
     match r {
@@ -32,6 +32,21 @@ fn signed(v: f64, digits: Option<usize>) -> String {
     }
 }
 
+/// How many cells a list of cells only in one sweep names before "and N more".
+const NAMED_CELLS: usize = 3;
+
+/// ` (time at flags=O2 program=lua, …, and 85 more)`, or nothing.
+fn named_cells(cells: &[CellKey]) -> String {
+    if cells.is_empty() {
+        return String::new();
+    }
+    let mut named: Vec<String> = cells.iter().take(NAMED_CELLS).map(CellKey::label).collect();
+    if cells.len() > NAMED_CELLS {
+        named.push(format!("and {} more", cells.len() - NAMED_CELLS));
+    }
+    format!(" ({})", named.join(", "))
+}
+
 /// Which cells a rendering lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Listing {
@@ -49,9 +64,25 @@ impl SweepDiff {
         })
     }
 
-    /// "12 of 484 cells moved beyond noise (5 better, 7 worse); …".
+    /// "12 of 484 cells moved beyond noise (5 better, 7 worse); …", or,
+    /// when no cell was compared, that nothing was.
     pub(crate) fn headline(&self) -> String {
         let n = self.cells.len();
+        if n == 0 {
+            return if self.not_compared.is_empty() {
+                format!(
+                    "Nothing compared: {} and {} share no cell of the metrics compared, so this diff cannot say \
+                     whether anything moved",
+                    self.from, self.to
+                )
+            } else {
+                format!(
+                    "Nothing compared: no cell in both {} and {} could be compared (below), so this diff cannot say \
+                     whether anything moved",
+                    self.from, self.to
+                )
+            };
+        }
         let better = self.cells.iter().filter(|c| c.movement == Movement::Better).count();
         let worse = self.cells.iter().filter(|c| c.movement == Movement::Worse).count();
         let same = self.cells.iter().filter(|c| c.movement == Movement::Same).count();
@@ -75,16 +106,20 @@ impl SweepDiff {
     /// Lines said before and after the cells: the sweeps, the runs, what was
     /// left out.
     fn preamble(&self) -> Vec<String> {
-        let mut lines = vec![format!(
-            "{} → {}, cells by {}: {} has {}, {} has {}.",
-            self.from,
-            self.to,
-            self.keys_phrase(),
-            self.from,
-            runs_phrase(self.from_runs),
-            self.to,
-            runs_phrase(self.to_runs)
-        )];
+        let mut lines = vec![if self.cells.is_empty() {
+            format!("{} → {}, cells by {}.", self.from, self.to, self.keys_phrase())
+        } else {
+            format!(
+                "{} → {}, cells by {}: {} has {}, {} has {}.",
+                self.from,
+                self.to,
+                self.keys_phrase(),
+                self.from,
+                runs_phrase(self.from_runs),
+                self.to,
+                runs_phrase(self.to_runs)
+            )
+        }];
         if self.cells.iter().any(|c| c.single_run && c.movement != Movement::NoSpread) {
             lines.push(
                 "A side with a single run has no spread of its own: its noise is the spread of the metric's \
@@ -142,9 +177,32 @@ impl SweepDiff {
         let mut lines = Vec::new();
         if self.only_from + self.only_to > 0 {
             lines.push(format!(
-                "Not compared: {} cell(s) only in {}, {} only in {}.",
-                self.only_from, self.from, self.only_to, self.to
+                "Not compared: {} cell(s) only in {}{}, {} only in {}{}.",
+                self.only_from,
+                self.from,
+                named_cells(&self.only_from_cells),
+                self.only_to,
+                self.to,
+                named_cells(&self.only_to_cells)
             ));
+        }
+        if !self.suggested.is_empty() {
+            let each: Vec<String> = self
+                .suggested
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} shares {} cell(s) with {} (`reckon diff --from {} --to {}`)",
+                        p.from, p.cells, p.to, p.from, p.to
+                    )
+                })
+                .collect();
+            let why = if self.not_compared.is_empty() {
+                " (a sweep split over two days by a run past midnight puts its logs in two sweeps)"
+            } else {
+                ""
+            };
+            lines.push(format!("Sweeps that share cells{why}: {}.", each.join("; ")));
         }
         if !self.not_compared.is_empty() {
             lines.push(format!("Not compared: {}.", self.not_compared.join("; ")));
@@ -163,6 +221,13 @@ impl SweepDiff {
                 "Metrics with one value per cell and no repeats, summaries of the repeats the compared metrics hold, \
                  not compared (name them with --metric): {}.",
                 self.summaries_skipped.join(", ")
+            ));
+        }
+        if !self.unrepeated_skipped.is_empty() {
+            lines.push(format!(
+                "Metrics with one value per cell (no repeats), so they cannot be judged beyond noise, not compared \
+                 (name them with --metric): {}.",
+                self.unrepeated_skipped.join(", ")
             ));
         }
         lines
@@ -214,7 +279,7 @@ impl SweepDiff {
         let mut rows = vec![self.header().iter().map(|c| shown(c)).collect::<Vec<_>>()];
         rows.extend(self.listed(listing).map(|c| Self::row(c, digits).iter().map(|c| shown(c)).collect()));
         if rows.len() == 1 {
-            out.push_str("(no cell moved)\n");
+            out.push_str(if self.cells.is_empty() { "(nothing compared)\n" } else { "(no cell moved)\n" });
         } else {
             let widths: Vec<usize> =
                 (0..rows[0].len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
@@ -267,7 +332,7 @@ impl SweepDiff {
             })
             .collect();
         if body.is_empty() {
-            out.push_str("_No cell moved._\n");
+            out.push_str(if self.cells.is_empty() { "_Nothing compared._\n" } else { "_No cell moved._\n" });
         } else {
             let right = [false, false, true, true, true, true, true, false];
             let header: Vec<String> = self.header().iter().map(|t| md(t)).collect();
