@@ -10,6 +10,8 @@
 //! build, no repeats, no time of its own). `tests/fixtures/trial6/hostmix`:
 //! one flag set's newest sweep ran on another host.
 
+use std::fmt::Write as _;
+
 mod common;
 
 use common::claims::{judged, verdict_of};
@@ -171,4 +173,73 @@ fn finding_trial6_4_cells_only_in_one_sweep_are_named() {
     let json = sb.test().args(["diff", "--from", "2026-11-17", "--to", "2026-11-24", "--format", "json"]).run().json();
     let only = &json["only_from_cells"];
     assert_eq!(only[2], serde_json::json!({"metric": "time_s", "cell": [["program", "c"]]}), "{json}");
+}
+
+/// A compiler-flag study written by the test: `program` × `flags`, three
+/// repeats; every repeat of `lua*jit` at O2 failed in the newest sweep
+/// (no row), so that cell's newest sweep is the one before.
+fn flags_study() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write(
+        "reckon.toml",
+        "database = \"db/reckon.sqlite\"\nseries = \"flags\"\ndocuments = [\"plan.md\"]\n\n\
+         [[source]]\npath = \"logs/{date}/runs.csv\"\n",
+    );
+    for (day, scale) in [("2026-11-17", 1.0), ("2026-11-24", 0.9)] {
+        let mut csv = String::from("program,flags,repeat,time_s\n");
+        for (program, base) in [("lua*jit", 1.5), ("zstd", 2.0)] {
+            for (flags, f) in [("O2", 1.0), ("pgo", 0.8)] {
+                if day == "2026-11-24" && program == "lua*jit" && flags == "O2" {
+                    continue;
+                }
+                for (repeat, jitter) in [0.0, 0.01, -0.01].iter().enumerate() {
+                    writeln!(csv, "{program},{flags},{repeat},{:.4}", base * f * scale * (1.0 + jitter)).unwrap();
+                }
+            }
+        }
+        sb.write(&format!("logs/{day}/runs.csv"), csv);
+    }
+    sb.ok(&["ingest"]);
+    sb
+}
+
+/// lua O2 from 2026-11-17 sat unmarked beside 2026-11-24 values in `query`
+/// and in tables (and `ratio=` divided by it). Such a value is marked `†`
+/// and its sweep named under the table; CSV keeps bare numbers.
+#[test]
+fn finding_trial6_2_a_cell_from_an_older_sweep_is_marked_in_tables() {
+    let sb = flags_study();
+    let note = "† from sweep 2026-11-17 (lua*jit, O2), older than the table's newest, 2026-11-24: each cell shows \
+                its own newest sweep";
+    sb.test()
+        .args(["query", "--metric", "time_s", "--rows", "program", "--cols", "flags"])
+        .stdout_has("lua*jit  1.5†")
+        .stdout_has(&format!("note: {note}\n"))
+        .stdout_lacks("zstd  1.8†")
+        .run();
+    sb.test()
+        .args(["query", "--metric", "time_s", "--rows", "program", "--cols", "flags", "--format", "csv"])
+        .stdout("program,O2,pgo\nlua*jit,1.5,1.08\nzstd,1.8,1.44\n")
+        .run();
+    // The JSON names each cell's sweeps.
+    let json = sb.ok(&["query", "--metric", "time_s", "--rows", "program", "--format", "json"]).json();
+    assert_eq!(json["cells"][0]["sweeps"], serde_json::json!(["2026-11-17"]), "{json}");
+    sb.write(
+        "plan.md",
+        "# Flags\n\n<!-- reckon:table metric=time_s rows=program cols=flags ratio=O2/pgo digits=2 -->\n\
+         <!-- /reckon:table -->\n",
+    );
+    sb.ok(&["update", "--write", "plan.md"]);
+    let plan = sb.read("plan.md");
+    let table = "| program | O2 | pgo | O2 / pgo |\n|---|---:|---:|---:|\n| lua\\*jit | 1.50† | 1.08 | 1.39x† |\n\
+                 | zstd | 1.80 | 1.44 | 1.25x |\n\n_† from sweep 2026-11-17 (lua\\*jit, O2), older than the table's \
+                 newest, 2026-11-24: each cell shows its own newest sweep._\n<!-- /reckon:table";
+    assert!(plan.contains(table), "{plan}");
+    // Deterministic: the same data give the same bytes, and check passes.
+    sb.ok(&["check", "plan.md"]);
+    // Where every cell is of the newest sweep, nothing is marked.
+    sb.test()
+        .args(["query", "--metric", "time_s", "--rows", "program", "--cols", "flags", "--where", "program = zstd"])
+        .stdout_lacks("†")
+        .run();
 }

@@ -62,7 +62,8 @@ pub(super) fn run(cfg: &Config, args: QueryArgs) -> Result<i32> {
             let mut t = pivot.to_text(&fmt);
             let absent = if pivot.runs_matched == 0 { dataset.absent_values(&query.filter) } else { Vec::new() };
             for note in pivot.notes().iter().chain(&absent).chain(&left_out) {
-                let _ = writeln!(t, "note: {note}");
+                // Param names and values come from logs.
+                let _ = writeln!(t, "note: {}", crate::escape::terminal(note));
             }
             t
         }

@@ -32,7 +32,7 @@ pub use dataset::{Dataset, Overrides};
 pub use export::{key_params, Export, ExportOptions, Row};
 pub use filter::{Filter, FilterError};
 pub use output::{markdown_rows, markdown_table, NumberFormat, MAX_DIGITS};
-pub use pivot::{Pivot, Query};
+pub use pivot::{OlderSweeps, Pivot, Query, OLDER_SWEEP_MARK};
 pub use points::{Pooled, Varying};
 pub use sets::ParamSet;
 

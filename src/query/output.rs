@@ -9,7 +9,7 @@
 //! single value column is headed by the metric name. A cell with no runs is
 //! `-` in tables, empty in CSV and absent in JSON.
 
-use super::{Agg, Cell, Key, Pivot};
+use super::{Agg, Cell, Key, Pivot, OLDER_SWEEP_MARK};
 use crate::metric::format_number;
 use crate::{Error, Result};
 
@@ -70,8 +70,17 @@ impl Pivot {
     }
 
     /// The table as a grid of strings with each column's alignment; `empty`
-    /// stands for a cell with no runs.
-    fn grid(&self, fmt: &NumberFormat, empty: &str) -> (Vec<String>, Vec<Align>, Vec<Vec<String>>) {
+    /// stands for a cell with no runs. `marked`: a value from an older
+    /// sweep than the table's newest followed by [`OLDER_SWEEP_MARK`] (for
+    /// people; CSV keeps its numbers bare).
+    fn grid(&self, fmt: &NumberFormat, empty: &str, marked: bool) -> (Vec<String>, Vec<Align>, Vec<Vec<String>>) {
+        let older = if marked { self.older_sweeps() } else { super::OlderSweeps::new(None) };
+        let text = |c: &Option<Cell>| match c {
+            Some(cell) if older.is_older(cell.latest_sweep()) => {
+                self.cell_text(Some(cell), fmt).map(|t| format!("{t}{OLDER_SWEEP_MARK}"))
+            }
+            c => self.cell_text(c.as_ref(), fmt),
+        };
         let mut header: Vec<String> = self.row_params.clone();
         header.extend(self.col_headers());
         let mut align: Vec<Align> = (0..self.row_params.len())
@@ -85,7 +94,7 @@ impl Pivot {
             .map(|(key, line)| {
                 key.iter()
                     .map(Key::to_string)
-                    .chain(line.iter().map(|c| self.cell_text(c.as_ref(), fmt).unwrap_or_else(|| empty.to_string())))
+                    .chain(line.iter().map(|c| text(c).unwrap_or_else(|| empty.to_string())))
                     .collect()
             })
             .collect();
@@ -94,22 +103,33 @@ impl Pivot {
 
     /// A GitHub markdown table: `| concurrency | baseline |`, then
     /// `|---:|---:|`, numbers right-aligned.
+    /// A value from an older sweep than the table's newest is marked
+    /// [`OLDER_SWEEP_MARK`], and a note under the table names its sweep.
     pub fn to_markdown(&self, fmt: &NumberFormat) -> String {
-        let (header, align, body) = self.grid(fmt, "-");
+        let (header, align, body) = self.grid(fmt, "-", true);
         let right: Vec<bool> = align.iter().map(|a| *a == Align::Right).collect();
-        markdown_table(&header, &right, &body)
+        let mut out = markdown_table(&header, &right, &body);
+        if let Some(note) = self.older_sweeps().note() {
+            out.push_str("\n_");
+            out.push_str(&crate::escape::markdown(&note));
+            out.push_str("._\n");
+        }
+        out
     }
 
-    /// A plain table for a terminal, columns padded to their widest entry.
+    /// A plain table for a terminal, columns padded to their widest entry;
+    /// a value from an older sweep than the table's newest marked
+    /// [`OLDER_SWEEP_MARK`] (the note is among [`Pivot::notes`]).
     pub fn to_text(&self, fmt: &NumberFormat) -> String {
-        let (header, align, body) = self.grid(fmt, "-");
+        let (header, align, body) = self.grid(fmt, "-", true);
         let right: Vec<bool> = align.iter().map(|a| *a == Align::Right).collect();
         text_table(&header, &right, &body)
     }
 
-    /// CSV with a header row; a cell with no runs is empty.
+    /// CSV with a header row; a cell with no runs is empty. Numbers only:
+    /// no mark (the sweep of each cell is in the JSON).
     pub fn to_csv(&self, fmt: &NumberFormat) -> Result<String> {
-        let (header, _, body) = self.grid(fmt, "");
+        let (header, _, body) = self.grid(fmt, "", false);
         csv_table(&header, &body)
     }
 }

@@ -100,11 +100,130 @@ impl Pivot {
             .iter()
             .map(|(p, n)| format!("{n} run{} without `{p}` left out", if *n == 1 { "" } else { "s" }))
             .collect();
+        notes.extend(self.older_sweeps().note());
         if self.runs_matched == 0 {
             let cond =
                 if self.filter.trim().is_empty() { String::new() } else { format!(" matching `{}`", self.filter) };
             notes.push(format!("no runs with a value of `{}`{cond}", self.metric.name));
         }
         notes
+    }
+}
+
+/// The mark after a value that rests on an older sweep than the newest its
+/// table shows (each cell takes its own newest sweep, so a point not run
+/// again keeps its older value beside the new ones).
+pub const OLDER_SWEEP_MARK: &str = "†";
+
+/// How many cells of one sweep the note under a table names before "and
+/// N more".
+const NAMED_PER_SWEEP: usize = 5;
+
+/// The cells of a table whose newest sweep is older than the table's, for
+/// the mark on each and the note under the table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OlderSweeps {
+    /// The newest sweep any of the table's values rests on.
+    newest: Option<String>,
+    /// Each older sweep, oldest first, with the cells (as labelled) from it.
+    cells: BTreeMap<String, Vec<String>>,
+}
+
+impl OlderSweeps {
+    /// Against `newest`, the table's newest sweep.
+    pub fn new(newest: Option<&str>) -> OlderSweeps {
+        OlderSweeps { newest: newest.map(str::to_string), cells: BTreeMap::new() }
+    }
+
+    /// Whether a value resting on `sweep` is older than the table's newest.
+    pub fn is_older(&self, sweep: Option<&str>) -> bool {
+        matches!((sweep, self.newest.as_deref()), (Some(s), Some(n)) if s < n)
+    }
+
+    /// Notes the cell `label` whose newest sweep is `sweep` (when older);
+    /// whether it is.
+    pub fn see(&mut self, label: impl FnOnce() -> String, sweep: Option<&str>) -> bool {
+        let older = self.is_older(sweep);
+        if let (true, Some(s)) = (older, sweep) {
+            self.cells.entry(s.to_string()).or_default().push(label());
+        }
+        older
+    }
+
+    /// "† from sweep 2026-11-17 (lua, O2), older than the table's newest,
+    /// 2026-11-24: each cell shows its own newest sweep." — plain text, to
+    /// be escaped where it goes; `None` when every cell is of the newest.
+    pub fn note(&self) -> Option<String> {
+        let newest = self.newest.as_deref()?;
+        if self.cells.is_empty() {
+            return None;
+        }
+        let each: Vec<String> = self
+            .cells
+            .iter()
+            .map(|(sweep, cells)| {
+                let mut named: Vec<String> = cells.iter().take(NAMED_PER_SWEEP).cloned().collect();
+                if cells.len() > NAMED_PER_SWEEP {
+                    named.push(format!("and {} more", cells.len() - NAMED_PER_SWEEP));
+                }
+                format!("sweep {sweep} ({})", named.join("; "))
+            })
+            .collect();
+        Some(format!(
+            "{OLDER_SWEEP_MARK} from {}, older than the table's newest, {newest}: each cell shows its own newest sweep",
+            each.join(", ")
+        ))
+    }
+}
+
+impl Pivot {
+    /// The newest sweep any shown value rests on.
+    pub fn newest_sweep(&self) -> Option<&str> {
+        self.iter().filter_map(|(_, _, c)| c.latest_sweep()).max()
+    }
+
+    /// The label of a cell in a note: its row's values, then its column's
+    /// heading (`lua, O2`).
+    pub fn cell_label(&self, row: usize, col: usize) -> String {
+        let mut parts: Vec<String> = self.rows[row].iter().map(ToString::to_string).collect();
+        if !self.col_params.is_empty() {
+            parts.extend(self.col_headers().get(col).cloned());
+        }
+        parts.join(", ")
+    }
+
+    /// The cells whose newest sweep is older than the pivot's newest.
+    pub fn older_sweeps(&self) -> OlderSweeps {
+        let mut older = OlderSweeps::new(self.newest_sweep());
+        for (r, line) in self.cells.iter().enumerate() {
+            for (c, cell) in line.iter().enumerate() {
+                if let Some(cell) = cell {
+                    older.see(|| self.cell_label(r, c), cell.latest_sweep());
+                }
+            }
+        }
+        older
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OlderSweeps;
+
+    #[test]
+    fn the_note_names_each_older_cell_by_sweep_and_counts_past_five() {
+        let mut older = OlderSweeps::new(Some("2026-11-24"));
+        assert!(!older.see(|| "zstd, O2".into(), Some("2026-11-24")));
+        assert!(older.note().is_none(), "every cell of the newest sweep: no note");
+        for n in 0..7 {
+            assert!(older.see(|| format!("p{n}, O2"), Some("2026-11-17")));
+        }
+        older.see(|| "lua, pgo".into(), Some("2026-11-10"));
+        assert_eq!(
+            older.note().unwrap(),
+            "† from sweep 2026-11-10 (lua, pgo), sweep 2026-11-17 (p0, O2; p1, O2; p2, O2; p3, O2; p4, O2; and 2 \
+             more), older than the table's newest, 2026-11-24: each cell shows its own newest sweep"
+        );
+        assert!(!OlderSweeps::new(None).is_older(Some("2026-11-10")));
     }
 }

@@ -6,7 +6,7 @@ use super::best::Mark;
 use super::{region_filter, Context, RegionError, Rendered};
 use crate::doc::spec::{Given, Sort, TableMetrics, TableSpec};
 use crate::escape;
-use crate::query::{markdown_rows, Agg, Filter, Key, Pivot, Query};
+use crate::query::{markdown_rows, Agg, Filter, Key, OlderSweeps, Pivot, Query, OLDER_SWEEP_MARK};
 use crate::syntax::Literal;
 
 /// One table column: its name in the data (a value of the column param, a
@@ -17,6 +17,9 @@ struct Column {
     values: Vec<Option<f64>>,
     /// Per row, the runs behind the value (ascending ids; none when empty).
     runs: Vec<Vec<i64>>,
+    /// Per row, the newest sweep the value rests on (a ratio: the older of
+    /// its two sides').
+    sweeps: Vec<Option<String>>,
     /// For a `ratio=` column, the names of the two columns it divides: a
     /// series may have " / " in its own name, so the heading cannot tell.
     ratio: Option<(String, String)>,
@@ -68,19 +71,35 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
     let mut right: Vec<bool> = (0..rows.len()).map(|i| row_keys.iter().all(|k| k[i].is_num())).collect();
     right.extend(columns.iter().map(|_| true));
     let cells = |v: f64| if agg == Agg::Count { crate::metric::format_number(v) } else { fmt.format(v) };
+    let mut from_older = older_sweeps(columns, compared);
     let body: Vec<Vec<String>> = order
         .iter()
         .map(|&r| {
             let mark = |ci: usize| marks.as_ref().and_then(|m| m.cells[r].get(ci).copied()).unwrap_or(Mark::Plain);
             let mut line: Vec<String> =
                 row_keys[r].iter().map(|k| escape::markdown(&labels.show(&k.to_string()))).collect();
-            line.extend(columns.iter().enumerate().map(|(ci, col)| cell_text(col, ci, compared, r, mark(ci), &cells)));
+            line.extend(columns.iter().enumerate().map(|(ci, col)| {
+                let sweep = col.sweeps[r].as_deref();
+                let label = || {
+                    let parts: Vec<String> = row_keys[r].iter().map(ToString::to_string).collect();
+                    format!("{}, {}", parts.join(", "), col.header)
+                };
+                let old_cell = if ci < compared { from_older.see(label, sweep) } else { from_older.is_older(sweep) };
+                cell_text(col, (ci, compared), r, (mark(ci), old_cell), &cells)
+            }));
             line
         })
         .collect();
     labels.all_used()?;
     let trace = traced_cells(&order, row_keys, columns);
     let mut content = markdown_rows(&header, &right, &body);
+    // Each cell takes its own newest sweep: a value older than the
+    // table's newest is marked, and its sweep named under the table.
+    if let Some(note) = from_older.note() {
+        content.push_str("\n_");
+        content.push_str(&escape::markdown(&note));
+        content.push_str("._\n");
+    }
     if spec.caption {
         content.push('\n');
         content.push_str(&caption(pivots, agg));
@@ -166,6 +185,7 @@ fn one_metric(
             name,
             values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
             runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
+            sweeps: p.cells.iter().map(|r| r[ci].as_ref().and_then(|c| c.latest_sweep().map(str::to_string))).collect(),
             ratio: None,
         })
         .collect();
@@ -255,6 +275,7 @@ fn several_metrics(
                 header: format!("{}{unit}", p.metric.name),
                 values: keys.iter().map(|k| cell_at(k).map(|c| c.value)).collect(),
                 runs: keys.iter().map(|k| cell_at(k).map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
+                sweeps: keys.iter().map(|k| cell_at(k).and_then(|c| c.latest_sweep().map(str::to_string))).collect(),
                 ratio: None,
             }
         })
@@ -321,10 +342,16 @@ fn add_ratios(ctx: &Context, spec: &TableSpec, table: &mut Table) -> Result<(), 
                 None => Vec::new(),
             })
             .collect();
+        let sweeps = (0..table.row_keys.len())
+            .map(|r| match values[r] {
+                Some(_) => columns[ia].sweeps[r].clone().min(columns[ib].sweeps[r].clone()),
+                None => None,
+            })
+            .collect();
         let (a, b) = (columns[ia].name.clone(), columns[ib].name.clone());
         let name = format!("{a} / {b}");
         let ratio = Some((a, b));
-        table.columns.push(Column { header: name.clone(), name, values, runs, ratio });
+        table.columns.push(Column { header: name.clone(), name, values, runs, sweeps, ratio });
     }
     Ok(())
 }
@@ -379,10 +406,25 @@ fn heading(labels: &mut Labels, c: &Column) -> String {
     }
 }
 
-/// One cell of row `r` in column `ci`: `-` when empty, a ratio column's
-/// value as `1.23x`, others with `number`; the best of its point in bold,
-/// `≈` after each of a tie.
-fn cell_text(col: &Column, ci: usize, compared: usize, r: usize, mark: Mark, number: &dyn Fn(f64) -> String) -> String {
+/// The table's newest sweep, over the columns of values (the first
+/// `compared`; ratios rest on them).
+fn older_sweeps(columns: &[Column], compared: usize) -> OlderSweeps {
+    let newest = columns[..compared].iter().flat_map(|c| c.sweeps.iter().flatten()).max();
+    OlderSweeps::new(newest.map(String::as_str))
+}
+
+/// One cell of row `r` in column `ci` (of which the first `compared` are
+/// values, the rest ratios): `-` when empty, a ratio column's value as
+/// `1.23x`, others with `number`; the best of its point in bold, `≈` after
+/// each of a tie; `†` after a value from an older sweep than the table's
+/// newest, or a ratio of one.
+fn cell_text(
+    col: &Column,
+    (ci, compared): (usize, usize),
+    r: usize,
+    (mark, older): (Mark, bool),
+    number: &dyn Fn(f64) -> String,
+) -> String {
     let text = match col.values[r] {
         None => "-".to_string(),
         Some(v) if col.ratio.is_some() && ci >= compared => {
@@ -391,6 +433,7 @@ fn cell_text(col: &Column, ci: usize, compared: usize, r: usize, mark: Mark, num
         Some(v) => number(v),
     };
     let text = escape::markdown(&text);
+    let text = if older && col.values[r].is_some() { format!("{text}{OLDER_SWEEP_MARK}") } else { text };
     match mark {
         _ if col.values[r].is_none() || ci >= compared => text,
         Mark::Best => format!("**{text}**"),
