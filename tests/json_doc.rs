@@ -370,6 +370,8 @@ fn every_json_output_is_as_docs_json_md_says() {
     // A sweep split at midnight: its two days share no cell (exit 2), and
     // the sweeps that do are suggested.
     c.output(&fixture("trial6/midnight"), &["diff", "--format", "json"], "`SweepDiff`", AsListed);
+    // A cell measured on another host in the newer sweep.
+    c.output(&fixture("trial6/hostmix"), &["diff", "--format", "json"], "`SweepDiff`", AsListed);
     let sb = lint_without_an_alias();
     c.output(&sb, &["lint", "--all", "--format", "json", "eagle-fast-verify.md"], "`LintReport`", Alphabetical);
 

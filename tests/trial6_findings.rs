@@ -243,3 +243,29 @@ fn finding_trial6_2_a_cell_from_an_older_sweep_is_marked_in_tables() {
         .stdout_lacks("†")
         .run();
 }
+
+/// 2026-11-24's O2 ran on another machine (`host` bench-02, the rest on
+/// bench-01): the diff keyed its cell across the host change without a
+/// word. It says so beside the cell, and judges it all the same.
+#[test]
+fn finding_trial6_5_a_cell_whose_sides_ran_on_different_hosts_is_said() {
+    let sb = Sandbox::new();
+    sb.fixture("trial6/hostmix", "");
+    sb.ok(&["ingest"]);
+    sb.test()
+        .args(["diff"])
+        .stdout_has("time_s  flags=O2           2         1.8  -10.0%")
+        .stdout_has("better beyond noise")
+        .stdout_has(
+            "Sides differ in a run setting outside the cell key (a change there may be the setting's; the verdicts \
+             do not take it into account): host bench-01 vs bench-02 in 1 cell(s) (time_s at flags=O2).",
+        )
+        .run();
+    let json = sb.ok(&["diff", "--format", "json"]).json();
+    let cells = json["cells"].as_array().unwrap();
+    let o2 = cells.iter().find(|c| c["cell"][0][1] == "O2").unwrap();
+    assert_eq!(o2["settings"], serde_json::json!([{"param": "host", "from": ["bench-01"], "to": ["bench-02"]}]));
+    assert_eq!(o2["movement"], "better", "{o2}");
+    let pgo = cells.iter().find(|c| c["cell"][0][1] == "pgo").unwrap();
+    assert_eq!(pgo["settings"], serde_json::json!([]), "{pgo}");
+}

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::settings::SettingChange;
 use super::{CellKey, CellMove, ComparedBy, MetricSpec, Movement, Sides, SweepSide};
 use crate::claims::stats::{self, Interval, Outcome};
 use crate::metric::Direction;
@@ -49,6 +50,7 @@ pub(super) fn compare_cells(
     margin: f64,
     by: &[String],
     groups: &BTreeMap<Vec<Option<Key>>, Sides>,
+    settings: &BTreeMap<Vec<Option<Key>>, Vec<SettingChange>>,
     sweeps: (&str, &str),
     tally: &mut Tally,
 ) {
@@ -75,7 +77,8 @@ pub(super) fn compare_cells(
         let real_zero = !crate::metric::zero_signals_failure(metric, *direction, unit.as_deref());
         if real_zero && old.iter().chain(new).any(|v| v.is_finite() && *v <= 0.0) {
             match by_difference((metric, unit, direction), pairs(), (old, new), pooled) {
-                Some(m) => {
+                Some(mut m) => {
+                    m.settings = settings.get(key).cloned().unwrap_or_default();
                     tally.from_runs = Some(widen(tally.from_runs, m.from.runs));
                     tally.to_runs = Some(widen(tally.to_runs, m.to.runs));
                     tally.cells.push(m);
@@ -111,18 +114,7 @@ pub(super) fn compare_cells(
         };
         tally.from_runs = Some(widen(tally.from_runs, c.n_b));
         tally.to_runs = Some(widen(tally.to_runs, c.n_a));
-        // A single run against a single run, with no repeated runs of the
-        // metric anywhere to lend a spread (hyperfine's `stddev`, `mean`:
-        // one number per command): the interval is the point itself, and
-        // any change past the margin would read as beyond noise. There is
-        // no spread to tell noise by: said so, not called noise.
-        let movement = match c.outcome {
-            _ if c.single_run && c.se == 0.0 => Movement::NoSpread,
-            Outcome::Better => Movement::Better,
-            Outcome::Worse => Movement::Worse,
-            Outcome::Equivalent => Movement::Same,
-            Outcome::Inconclusive => Movement::WithinNoise,
-        };
+        let movement = movement_of(&c);
         // The comparison's interval is of d signed by direction; the
         // ratio to/from is stated literally.
         let literal = if *direction == Direction::Lower { Interval { lo: -c.ci95.hi, hi: -c.ci95.lo } } else { c.ci95 };
@@ -141,7 +133,23 @@ pub(super) fn compare_cells(
             movement,
             single_run: c.single_run,
             effect: c.d,
+            settings: settings.get(key).cloned().unwrap_or_default(),
         });
+    }
+}
+
+/// How a cell compared by ratio moved. A single run against a single run,
+/// with no repeated runs of the metric anywhere to lend a spread
+/// (hyperfine's `stddev`, `mean`: one number per command): the interval is
+/// the point itself, and any change past the margin would read as beyond
+/// noise. There is no spread to tell noise by: said so, not called noise.
+fn movement_of(c: &stats::Comparison) -> Movement {
+    match c.outcome {
+        _ if c.single_run && c.se == 0.0 => Movement::NoSpread,
+        Outcome::Better => Movement::Better,
+        Outcome::Worse => Movement::Worse,
+        Outcome::Equivalent => Movement::Same,
+        Outcome::Inconclusive => Movement::WithinNoise,
     }
 }
 
@@ -182,6 +190,7 @@ fn by_difference(
         movement,
         single_run: e.single_run,
         effect: sign * e.center,
+        settings: Vec::new(),
     })
 }
 

@@ -21,6 +21,7 @@
 
 mod compare;
 mod pairs;
+mod settings;
 mod show;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,6 +31,7 @@ use serde::Serialize;
 use compare::{compare_cells, Tally};
 use pairs::Pairing;
 pub(crate) use pairs::SweepPair;
+pub(crate) use settings::SettingChange;
 pub(crate) use show::Listing;
 
 use crate::claims::stats::Interval;
@@ -128,6 +130,9 @@ pub(crate) struct CellMove {
     /// ln(to/from), signed so that positive is better (compared by
     /// difference: to − from so signed).
     pub effect: f64,
+    /// Run settings outside the cell key its two sides differ in (another
+    /// host, another compiler): the change may be theirs.
+    pub settings: Vec<SettingChange>,
 }
 
 /// How a cell's two sweeps are compared.
@@ -396,8 +401,9 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
         let runs = metric_runs(dataset, &spec.0, (&from, &to), filter)?;
         let by = if chosen.is_empty() { default_by(&runs) } else { chosen.clone() };
         let groups = sides_by_cell(&runs, &by);
+        let differ = settings::changes(&runs, &by);
         let mut tally = Tally::default();
-        compare_cells(spec, margins.of(&spec.0, spec.2), &by, &groups, (&from, &to), &mut tally);
+        compare_cells(spec, margins.of(&spec.0, spec.2), &by, &groups, &differ, (&from, &to), &mut tally);
         let unkeyed = unkeyed(&spec.0, &by, &groups);
         let ids = runs.iter().map(|(run, _, _)| run.id).collect();
         parts.push(MetricPart { name: spec.0.clone(), tally, runs: ids, unkeyed, by });
@@ -483,7 +489,7 @@ mod tests {
         ]
         .into();
         let mut tally = Tally::default();
-        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, ("a", "b"), &mut tally);
+        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, &BTreeMap::new(), ("a", "b"), &mut tally);
         let moves: Vec<Movement> = tally.cells.iter().map(|c| c.movement).collect();
         assert_eq!(moves, [Movement::NoSpread, Movement::NoSpread]);
         // With repeated runs in another cell, that spread decides.
@@ -494,7 +500,7 @@ mod tests {
         .into();
         let mut tally = Tally::default();
         let spec: MetricSpec = ("time".into(), Some("s".into()), Direction::Lower);
-        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, ("a", "b"), &mut tally);
+        compare_cells(&spec, 0.05, &["tokenizer".into()], &groups, &BTreeMap::new(), ("a", "b"), &mut tally);
         assert_eq!(tally.cells[0].movement, Movement::Better);
     }
 

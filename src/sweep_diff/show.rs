@@ -2,6 +2,7 @@
 //! the cells), an aligned table for a terminal, a markdown section. (The
 //! JSON is [`SweepDiff`] itself, serialized by the CLI.)
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{CellKey, CellMove, ComparedBy, Movement, SweepDiff};
@@ -173,8 +174,32 @@ impl SweepDiff {
             .join("; ")
     }
 
+    /// "Sides differ in a run setting …: `host_name` bench-01 vs bench-02
+    /// in 5 cell(s) (…)", grouped by the change, or nothing.
+    fn settings_line(&self) -> Option<String> {
+        let mut by_change: BTreeMap<String, Vec<CellKey>> = BTreeMap::new();
+        for c in &self.cells {
+            for change in &c.settings {
+                let key = CellKey { metric: c.metric.clone(), cell: c.cell.clone() };
+                by_change.entry(change.phrase()).or_default().push(key);
+            }
+        }
+        if by_change.is_empty() {
+            return None;
+        }
+        let each: Vec<String> = by_change
+            .iter()
+            .map(|(phrase, cells)| format!("{phrase} in {} cell(s){}", cells.len(), named_cells(cells)))
+            .collect();
+        Some(format!(
+            "Sides differ in a run setting outside the cell key (a change there may be the setting's; the verdicts \
+             do not take it into account): {}.",
+            each.join("; ")
+        ))
+    }
+
     fn postscript(&self) -> Vec<String> {
-        let mut lines = Vec::new();
+        let mut lines: Vec<String> = self.settings_line().into_iter().collect();
         if self.only_from + self.only_to > 0 {
             lines.push(format!(
                 "Not compared: {} cell(s) only in {}{}, {} only in {}{}.",
