@@ -68,7 +68,7 @@ fn midnight() -> Sandbox {
 /// was compared, and it says so, names the pairs that do share cells, and
 /// exits 2 as a diff with one sweep does.
 #[test]
-fn finding_trial6_1a_a_diff_of_sweeps_sharing_no_cell_says_nothing_was_compared() {
+fn a_diff_of_sweeps_sharing_no_cell_says_nothing_was_compared() {
     let sb = midnight();
     sb.test()
         .args(["diff", "--only-moved"])
@@ -104,7 +104,7 @@ fn finding_trial6_1a_a_diff_of_sweeps_sharing_no_cell_says_nothing_was_compared(
 /// A log filed under `logs/2026-11-24/` that logs 2026-11-25T00:20 was put
 /// in the sweep 2026-11-25 without a word (the note came only past a day).
 #[test]
-fn finding_trial6_1b_ingest_notes_a_log_whose_time_falls_on_another_day_than_its_folder() {
+fn ingest_notes_a_log_whose_time_falls_on_another_day_than_its_folder() {
     let sb = Sandbox::new();
     sb.fixture("trial6/midnight", "");
     let r = sb
@@ -129,7 +129,7 @@ fn finding_trial6_1b_ingest_notes_a_log_whose_time_falls_on_another_day_than_its
 /// the compared metrics hold": it summarises nothing; it is one value per
 /// cell, which cannot be judged beyond noise.
 #[test]
-fn finding_trial6_3_one_value_per_cell_is_not_called_a_summary_of_repeats() {
+fn one_value_per_cell_is_not_called_a_summary_of_repeats() {
     let sb = midnight();
     let args = ["diff", "--from", "2026-11-17", "--to", "2026-11-24"];
     sb.test()
@@ -148,7 +148,7 @@ fn finding_trial6_3_one_value_per_cell_is_not_called_a_summary_of_repeats() {
 /// "Not compared: 1 cell(s) only in 2026-11-17" named no cell: program c,
 /// which failed in the newest sweep, is named.
 #[test]
-fn finding_trial6_4_cells_only_in_one_sweep_are_named() {
+fn cells_only_in_one_sweep_are_named() {
     let sb = midnight();
     sb.test()
         .args(["diff", "--from", "2026-11-17", "--to", "2026-11-24", "--metric", "time_s"])
@@ -207,7 +207,7 @@ fn flags_study() -> Sandbox {
 /// and in tables (and `ratio=` divided by it). Such a value is marked `†`
 /// and its sweep named under the table; CSV keeps bare numbers.
 #[test]
-fn finding_trial6_2_a_cell_from_an_older_sweep_is_marked_in_tables() {
+fn a_cell_from_an_older_sweep_is_marked_in_tables() {
     let sb = flags_study();
     let note = "† from sweep 2026-11-17 (lua*jit, O2), older than the table's newest, 2026-11-24: each cell shows \
                 its own newest sweep";
@@ -248,7 +248,7 @@ fn finding_trial6_2_a_cell_from_an_older_sweep_is_marked_in_tables() {
 /// bench-01): the diff keyed its cell across the host change without a
 /// word. It says so beside the cell, and judges it all the same.
 #[test]
-fn finding_trial6_5_a_cell_whose_sides_ran_on_different_hosts_is_said() {
+fn a_cell_whose_sides_ran_on_different_hosts_is_said() {
     let sb = Sandbox::new();
     sb.fixture("trial6/hostmix", "");
     sb.ok(&["ingest"]);
