@@ -125,6 +125,21 @@ fn ingest_notes_a_log_whose_time_falls_on_another_day_than_its_folder() {
     sb.test().args(["diff"]).stdout_has("2026-11-17 → 2026-11-24").run();
 }
 
+/// A month's folder names a month's sweep; a log's own time puts its runs
+/// in a day's: said as such (it was "more than a day from 2026-09-01", and
+/// a log of the 1st or 2nd was not said at all).
+#[test]
+fn ingest_notes_a_log_with_a_time_of_its_own_in_a_months_folder() {
+    let sb = Sandbox::new();
+    sb.write("reckon.toml", "database = \"db/r.sqlite\"\n\n[[source]]\npath = \"logs/{date}/r.csv\"\n");
+    sb.write("logs/2026-09/r.csv", "timestamp,k,repeat,time_s\n2026-09-02T10:00:00Z,a,0,1.0\n");
+    sb.test()
+        .arg("ingest")
+        .stderr_has("logs its own time 2026-09-02T10:00:00Z, a day within the path's {date} month 2026-09")
+        .stderr_has("its runs are in sweep 2026-09-02, not 2026-09")
+        .run();
+}
+
 /// `build_s`, one CSV row per build, was called a summary "of the repeats
 /// the compared metrics hold": it summarises nothing; it is one value per
 /// cell, which cannot be judged beyond noise.

@@ -425,18 +425,26 @@ impl OffPath {
             n => format!(" (and {} more run(s))", n - 1),
         };
         let apart = if path_sweep.is_some() { None } else { days_apart(&path_time.time, own) };
+        let in_month = path_sweep.is_some() && own.get(..day.len()) == Some(day);
         let when = match apart {
             Some(1) if own_day > day => format!("the day after the path's {{date}} {day}"),
             Some(1) => format!("the day before the path's {{date}} {day}"),
-            None if path_sweep.is_some() => format!("a day of its own, not the path's {{date}} {day} (a month)"),
+            None if in_month => format!("a day within the path's {{date}} month {day}"),
+            None if path_sweep.is_some() => format!("outside the path's {{date}} month {day}"),
             _ => format!("more than a day from the path's {{date}} {day}"),
         };
+        let one_sweep = "to keep a folder's logs in one sweep, write `{sweep}` for `{date}` in the [[source]] path";
+        let misfiled =
+            "if the log is filed under the wrong date or its clock was wrong, move the file or correct its time";
         let why = if apart == Some(1) {
-            "a run past midnight (sweeps are UTC days) is in another sweep than the logs it was run with; to keep a \
-             folder's logs in one sweep, write `{sweep}` for `{date}` in the [[source]] path; if the log is filed \
-             under the wrong date or its clock was wrong, move the file or correct its time"
+            format!(
+                "a run past midnight (sweeps are UTC days) is in another sweep than the logs it was run with; \
+                 {one_sweep}; {misfiled}"
+            )
+        } else if in_month {
+            format!("a day's sweep is newer than its month's; {one_sweep}")
         } else {
-            "if the log is filed under the wrong date or its clock was wrong, move the file or correct its time"
+            misfiled.to_string()
         };
         Some(format!(
             "the run at line {line}{more} logs its own time {own}, {when}: the log's time decides its sweep, so its \
