@@ -371,7 +371,10 @@ fn every_json_output_is_as_docs_json_md_says() {
     // the sweeps that do are suggested.
     c.output(&fixture("trial6/midnight"), &["diff", "--format", "json"], "`SweepDiff`", AsListed);
     // A cell measured on another host in the newer sweep.
-    c.output(&fixture("trial6/hostmix"), &["diff", "--format", "json"], "`SweepDiff`", AsListed);
+    let sb = fixture("trial6/hostmix");
+    c.output(&sb, &["diff", "--format", "json"], "`SweepDiff`", AsListed);
+    sb.write("h.md", "<!-- reckon:claim id=h\n     pgo beats O2 on time_s -->\nx\n<!-- /reckon:claim -->\n");
+    c.output(&sb, &["claims", "--format", "json", "h.md"], "[`JudgedClaim`]", Alphabetical);
     let sb = lint_without_an_alias();
     c.output(&sb, &["lint", "--all", "--format", "json", "eagle-fast-verify.md"], "`LintReport`", Alphabetical);
 

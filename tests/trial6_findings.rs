@@ -284,3 +284,30 @@ fn a_cell_whose_sides_ran_on_different_hosts_is_said() {
     let pgo = cells.iter().find(|c| c["cell"][0][1] == "pgo").unwrap();
     assert_eq!(pgo["settings"], serde_json::json!([]), "{pgo}");
 }
+
+/// The claim comparing pgo (bench-01) with O2 (bench-02) in 2026-11-24
+/// said nothing of the machines. Its evidence says the sides differ in
+/// `host`, which both ran on alike in 2026-11-17; the verdict is the same.
+#[test]
+fn a_claim_whose_sides_ran_on_different_hosts_says_so() {
+    let sb = Sandbox::new();
+    sb.fixture("trial6/hostmix", "");
+    sb.ok(&["ingest"]);
+    let got = judged(&sb, &[("pgo-wins", "pgo beats O2 on time_s")]);
+    let claim = verdict_of(&got, "pgo-wins");
+    assert_eq!(claim.verdict, "holds", "{got:?}");
+    assert!(
+        claim.summary.contains(
+            "the sides differ in a run setting: host bench-01 vs bench-02 (the verdict does not take it into account)"
+        ),
+        "{got:?}"
+    );
+    // Where O2 ran on bench-02 in every sweep, the host is as much the
+    // series' name as an executable's path: the data cannot tell it from
+    // the flags, and nothing is said.
+    let log = sb.read("logs/2026-11-17/runs.csv").replace("O2,bench-01", "O2,bench-02");
+    sb.write("logs/2026-11-17/runs.csv", log);
+    sb.ok(&["ingest"]);
+    let got = judged(&sb, &[("pgo-wins", "pgo beats O2 on time_s")]);
+    assert!(!verdict_of(&got, "pgo-wins").summary.contains("differ in a run setting"), "{got:?}");
+}

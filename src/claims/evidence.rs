@@ -76,6 +76,12 @@ pub struct Evidence {
     /// [`crate::query::Dataset::repeats_note`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeats: Option<String>,
+    /// Run settings the shown comparison's two sides differ in that tell
+    /// apart neither its point nor its series (`host_name bench-02 vs
+    /// bench-01`); see [`crate::query::Dataset::settings_between`]. Said,
+    /// never weighed in the verdict.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<String>,
     /// Distinct points (param values) and opponents among the comparisons:
     /// `points` = comparisons, which is points × opponents when a claim
     /// names several opponents.
@@ -120,6 +126,7 @@ impl Evidence {
             missing: Vec::new(),
             left_out: Vec::new(),
             repeats: None,
+            settings: Vec::new(),
             distinct_points: 0,
             opponents: 0,
             beyond_reach: None,
@@ -223,6 +230,13 @@ impl Evidence {
         }
         if let Some(r) = &self.repeats {
             let _ = write!(s, "; {r}");
+        }
+        if !self.settings.is_empty() {
+            let _ = write!(
+                s,
+                "; the sides differ in a run setting: {} (the verdict does not take it into account)",
+                self.settings.join("; ")
+            );
         }
         for said in self.missing.iter().chain(&self.left_out) {
             let _ = write!(s, "; {said}");

@@ -151,3 +151,71 @@ fn places(items: &[String]) -> String {
     }
     shown.join(", ")
 }
+
+/// Per param, its values among one side's runs.
+type SideSettings<'a> = BTreeMap<&'a str, BTreeSet<String>>;
+
+/// A param's values among the runs of each side's series.
+type BothSides = (BTreeSet<String>, BTreeSet<String>);
+
+impl Dataset<'_> {
+    /// The run settings the two sides of a comparison differ in, as
+    /// `host_name bench-02 vs bench-01`: params both sides' runs record —
+    /// not `series`, not a repeat marker — whose values among `a`'s runs
+    /// are not those among `b`'s, and which do not merely restate the
+    /// sides' names: in some sweep both sides' series ran with the same
+    /// values of it (a host both used then; an executable's path named for
+    /// its flags differs in every sweep and is not said). Empty when the
+    /// data cannot tell.
+    pub fn settings_between(&self, a: &[i64], b: &[i64], series: &str) -> Vec<String> {
+        let runs = self.loaded_runs();
+        let side = |ids: &[i64]| {
+            let mut values: SideSettings<'_> = BTreeMap::new();
+            for at in Self::positions(&runs, ids) {
+                for (name, value) in self.sets.get(runs.set[at] as usize).iter() {
+                    values.entry(name).or_default().insert(value.to_string());
+                }
+            }
+            values
+        };
+        let (sa, sb) = (side(a), side(b));
+        let (Some(series_a), Some(series_b)) = (sa.get(series), sb.get(series)) else { return Vec::new() };
+        if series_a == series_b {
+            return Vec::new();
+        }
+        let differ: Vec<&str> = sa
+            .iter()
+            .filter(|(name, values)| {
+                **name != series && !crate::run::is_repeat_marker(name) && sb.get(*name).is_some_and(|w| w != *values)
+            })
+            .map(|(name, _)| *name)
+            .collect();
+        if differ.is_empty() {
+            return Vec::new();
+        }
+        // Per sweep, param and side: the values the sides' series ran with.
+        let mut seen: BTreeMap<(u32, &str), BothSides> = BTreeMap::new();
+        for at in 0..runs.len() {
+            let set = self.sets.get(runs.set[at] as usize);
+            let Some(s) = set.get(series).map(ToString::to_string) else { continue };
+            let (in_a, in_b) = (series_a.contains(&s), series_b.contains(&s));
+            if !in_a && !in_b {
+                continue;
+            }
+            for name in &differ {
+                if let Some(v) = set.get(name) {
+                    let sides = seen.entry((runs.sweep[at], name)).or_default();
+                    if in_a { &mut sides.0 } else { &mut sides.1 }.insert(v.to_string());
+                }
+            }
+        }
+        differ
+            .into_iter()
+            .filter(|name| seen.iter().any(|((_, n), (x, y))| n == name && !x.is_empty() && x == y))
+            .map(|name| {
+                let list = |s: &SideSettings<'_>| s[name].iter().cloned().collect::<Vec<_>>().join(", ");
+                format!("{name} {} vs {}", list(&sa), list(&sb))
+            })
+            .collect()
+    }
+}

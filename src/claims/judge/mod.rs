@@ -568,6 +568,10 @@ impl<'a, 's> Judge<'a, 's> {
             // The runs of the cells the clause read: never another point's.
             let ids: Vec<i64> = self.read.borrow().iter().copied().collect();
             j.evidence.repeats = self.dataset.repeats_note(&ids);
+            if let Some(ex) = &j.evidence.example {
+                let (a, b) = (ex.first.run_ids.as_slice(), ex.second.run_ids.as_slice());
+                j.evidence.settings = self.dataset.settings_between(a, b, &self.settings.series);
+            }
         }
         j
     }
