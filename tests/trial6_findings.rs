@@ -16,7 +16,6 @@ mod common;
 
 use common::claims::{judged, verdict_of};
 use common::Sandbox;
-use std::fmt::Write as _;
 
 /// Runs of `cfg` at `p = 1` with three repeats around `time_s`.
 fn log(time_s: f64) -> String {

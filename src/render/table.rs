@@ -101,19 +101,7 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
         content.push_str("._\n");
     }
     if spec.caption {
-        content.push('\n');
-        content.push_str(&caption(pivots, agg));
-        match &marks {
-            Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) && m.ties_only => {
-                content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
-            }
-            Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) => content.push_str(
-                " _≈: might be best, not shown ahead of every other series beyond noise (tied within noise, \
-                 or a series has no runs there)._",
-            ),
-            _ => {}
-        }
-        content.push('\n');
+        push_caption(&mut content, pivots, agg, marks.as_ref());
     }
     // Said under the table whether or not it has a caption: its numbers
     // are not what a reader summing the logs would get.
@@ -125,6 +113,23 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
     }
     let content = content.trim_end_matches('\n').to_string();
     Ok(Rendered { content, files: vec![], trace: super::Trace::Table(trace) })
+}
+
+/// The caption under a table, with what its ≈ marks mean when it has any.
+fn push_caption(content: &mut String, pivots: &[Pivot], agg: Agg, marks: Option<&super::best::Marks>) {
+    content.push('\n');
+    content.push_str(&caption(pivots, agg));
+    match marks {
+        Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) && m.ties_only => {
+            content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
+        }
+        Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) => content.push_str(
+            " _≈: might be best, not shown ahead of every other series beyond noise (tied within noise, \
+             or a series has no runs there)._",
+        ),
+        _ => {}
+    }
+    content.push('\n');
 }
 
 /// The runs of each cell as written: rows in `order`, a row's keys with
