@@ -15,6 +15,7 @@ use crate::query::Dataset;
 use crate::report::ci::RepoPaths;
 use crate::review::check::{by_severity, document_problems, lint_problems, Level, Problem};
 use crate::review::document::DocReview;
+use crate::review::cache::Cache;
 use crate::review::Context;
 use crate::store::Store;
 use crate::{sources, Error, Result};
@@ -46,6 +47,11 @@ pub(crate) struct CheckArgs {
     /// as it is, without looking at any log.
     #[arg(long)]
     pub(crate) no_ingest: bool,
+    /// Evaluate every region and claim, ignoring what the database's
+    /// evaluation cache kept of earlier checks (and keeping nothing new).
+    /// The output is the same either way; this is for when you doubt it.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
 }
 
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
@@ -209,8 +215,14 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     let dataset = &load_for_command(&store, cfg)?;
     let opened = open_each(cfg, cwd, docs);
     expect_documents(dataset, &opened)?;
-    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
+    // A claim from the cache carries no clauses: JSON prints them, so it
+    // judges every claim.
+    let cache = if args.no_cache { None } else { Cache::new(&store, &build(), cfg, args.format != CheckOutput::Json) };
+    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd, cache: cache.as_ref() };
     let (mut reviews, review_errors) = review_opened(&ctx, cwd, opened);
+    if let Some(cache) = cache {
+        cache.write(store.path());
+    }
     errors.extend(review_errors.into_iter().map(relocate));
     for r in &mut reviews {
         places.review(r);
@@ -235,6 +247,15 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     super::stdout_write(&render(args.format, &found)?)?;
     step_summary(&found)?;
     Ok(super::exit_code(errors.len(), false, found.failing() > 0))
+}
+
+/// This reckon, as the evaluation cache tells builds apart: its version,
+/// and the size and time of its executable (a reckon rebuilt from changed
+/// sources at the same version evaluates everything again).
+fn build() -> String {
+    let exe = std::env::current_exe().and_then(std::fs::metadata);
+    let stamp = exe.map(|m| format!("{} {:?}", m.len(), m.modified().ok())).unwrap_or_default();
+    format!("{} {stamp}", env!("CARGO_PKG_VERSION"))
 }
 
 /// What `format` prints for these findings.

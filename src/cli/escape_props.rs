@@ -75,7 +75,7 @@ fn outputs(name: &str, title: &str) -> Outputs {
     let store = store(name);
     let dataset = Dataset::load(&store).unwrap();
     let cfg = Config::defaults(dir.path());
-    let ctx = Context { dataset: &dataset, store: &store, cfg: &cfg, doc_dir: dir.path() };
+    let ctx = Context { dataset: &dataset, store: &store, cfg: &cfg, doc_dir: dir.path(), cache: None };
     let review = crate::review::document::review(&ctx, &path).unwrap();
     let site = crate::report::Site { root: dir.path().to_path_buf(), page_dir: dir.path().join("site"), commit: None };
     let page = crate::report::page(&ctx, &review, &site).unwrap();

@@ -25,7 +25,7 @@ pub(crate) struct ReportArgs {
 pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReportArgs) -> Result<i32> {
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = &load_for_command(&store, cfg)?;
-    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
+    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd, cache: None };
     let (reviews, mut errors) = review_all(&ctx, cwd, &args.docs);
     let out_dir = cwd.join(&args.out);
     let commit = crate::report::forge::Commit::of(&cfg.root);

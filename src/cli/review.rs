@@ -41,7 +41,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &ReviewArgs) -> Result<i32> {
     }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = &load_for_command(&store, cfg)?;
-    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
+    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd, cache: None };
     let (reviews, errors) = review_all(&ctx, cwd, &args.docs);
     if errors > 0 || ingest_failed {
         say!("error: nothing to review until the errors above are fixed");

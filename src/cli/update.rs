@@ -38,7 +38,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &UpdateArgs) -> Result<i32> {
     }
     let (store, ingest_failed) = prepare(cfg, args.no_ingest)?;
     let dataset = &load_for_command(&store, cfg)?;
-    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd };
+    let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd, cache: None };
     let (reviews, mut errors) = review_all(&ctx, cwd, &docs);
     let color = super::stdout_color();
     let mut out = String::new();

@@ -170,11 +170,17 @@ fn allowed(ctx: &AuthContext<'_>) -> bool {
         AuthAction::Select | AuthAction::Recursive => true,
         // Reads of reckon's database; `temp` holds nothing a query could
         // not compute itself, and an attached file is refused at ATTACH.
+        // Not the evaluation cache: it is no data, and what a query read of
+        // it would depend on which checks ran before.
+        AuthAction::Read { table_name, .. } if CACHE_TABLES.contains(&table_name) => false,
         AuthAction::Read { .. } => matches!(ctx.database_name, Some("main") | None),
         AuthAction::Function { function_name } => FUNCTIONS.iter().any(|f| f.eq_ignore_ascii_case(function_name)),
         _ => false,
     }
 }
+
+/// The tables of the evaluation cache (`store::evaluations`).
+const CACHE_TABLES: [&str; 2] = ["data_generation", "evaluation_cache"];
 
 /// A short name for a refused action, for the error message.
 fn describe(action: &AuthAction<'_>) -> String {
@@ -183,6 +189,9 @@ fn describe(action: &AuthAction<'_>) -> String {
         AuthAction::Detach { .. } => "DETACH".into(),
         AuthAction::Pragma { pragma_name, .. } => format!("PRAGMA {pragma_name}"),
         AuthAction::Function { function_name } => format!("the function {function_name}()"),
+        AuthAction::Read { table_name, .. } if CACHE_TABLES.contains(table_name) => {
+            format!("reading {table_name}, reckon's cache of what regions evaluated to, not data")
+        }
         AuthAction::Read { table_name, .. } => format!("reading {table_name} outside reckon's database"),
         AuthAction::Transaction { .. } | AuthAction::Savepoint { .. } => "a transaction".into(),
         AuthAction::Insert { .. } | AuthAction::Update { .. } | AuthAction::Delete { .. } => {

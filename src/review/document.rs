@@ -5,10 +5,12 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use super::cache::Entry;
 use super::evaluate::{self, Job, Outcome};
 use super::Context;
 use crate::doc::{self, Kind, RegionError};
 use crate::render;
+use crate::store::EvaluationKey;
 use crate::{Error, Result};
 
 /// A region whose content does not match the data.
@@ -203,7 +205,8 @@ fn review_parsed(
     let doc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let settings = super::render_settings(ctx.cfg);
     let render_ctx = render::Context { dataset: ctx.dataset, store: ctx.store, settings: &settings, doc_dir: &doc_dir };
-    let mut outcomes = evaluate::outcomes(ctx, &render_ctx, parsed, &text, jobs, threads);
+    let (known, mut keep) = cached(ctx, path, &text, parsed, &doc_dir);
+    let mut outcomes = evaluate::outcomes(ctx, &render_ctx, parsed, &text, jobs, threads, known);
     let mut replacements: Vec<(usize, String)> = Vec::new();
     let mut files: Vec<FileChange> = Vec::new();
     let mut drawn: Vec<PathBuf> = Vec::new();
@@ -219,6 +222,13 @@ fn review_parsed(
         // region its thread could not run. Evaluated here, the threads stay
         // an optimization, never a promise.
         let outcome = outcomes[i].take().unwrap_or_else(|| evaluate::one(ctx, &render_ctx, parsed, &text, i, &jobs[i]));
+        if let (Some(cache), Some(key)) = (ctx.cache, keep[i].take()) {
+            match &outcome {
+                Outcome::Claim(Ok(report)) => cache.keep(key, &doc_dir, &Entry::Claim(report.clone())),
+                Outcome::Render(Ok(rendered)) => cache.keep(key, &doc_dir, &Entry::Render(rendered.clone())),
+                _ => {}
+            }
+        }
         let rendered = match outcome {
             Outcome::Claim(Ok(report)) => {
                 // A superseded claim's note is history, written when it was
@@ -275,6 +285,31 @@ fn review_parsed(
         traces,
         replacements,
     })
+}
+
+/// What the evaluation cache knows of each region of the document (its
+/// outcome, taken as evaluated), and the key to keep each region it does
+/// not know under once evaluated. Without a cache: nothing, and nothing
+/// to keep.
+fn cached(
+    ctx: &Context,
+    path: &Path,
+    text: &str,
+    parsed: &doc::Document,
+    doc_dir: &Path,
+) -> (Vec<Option<Outcome>>, Vec<Option<EvaluationKey>>) {
+    let n = parsed.regions.len();
+    let (mut known, mut keep): (Vec<Option<Outcome>>, _) = ((0..n).map(|_| None).collect(), vec![None; n]);
+    let Some(cache) = ctx.cache else { return (known, keep) };
+    for (i, region) in parsed.regions.iter().enumerate() {
+        let Some(key) = cache.key(&ctx.cfg.root, path, text, region) else { continue };
+        match cache.look_up(&key, doc_dir, region.line) {
+            Some(Entry::Render(r)) => known[i] = Some(Outcome::Render(Ok(r))),
+            Some(Entry::Claim(c)) => known[i] = Some(Outcome::Claim(Ok(c))),
+            None => keep[i] = Some(key),
+        }
+    }
+    (known, keep)
 }
 
 /// The regions splicing `replacements` changes (or edited by hand): each

@@ -58,6 +58,8 @@ pub(crate) fn sql_threads(store: &Store, jobs: &[Job]) -> usize {
 /// Each region's outcome, by index; `None` for regions after one that
 /// failed (never needed: the failure comes first in document order).
 /// `threads` extra threads run the `sql` regions (0: all on this thread).
+/// `slots` holds the outcomes known already (from the evaluation cache):
+/// those regions are not evaluated again.
 pub(crate) fn outcomes(
     ctx: &Context,
     render_ctx: &render::Context,
@@ -65,10 +67,10 @@ pub(crate) fn outcomes(
     text: &str,
     jobs: &[Job],
     threads: usize,
+    mut slots: Vec<Option<Outcome>>,
 ) -> Vec<Option<Outcome>> {
     let sql: Vec<usize> = jobs.iter().enumerate().filter(|(_, j)| is_sql(j)).map(|(i, _)| i).collect();
     let shared = Shared { sql: &sql, jobs, next: AtomicUsize::new(0), failed: Arc::new(AtomicUsize::new(usize::MAX)) };
-    let mut slots: Vec<Option<Outcome>> = jobs.iter().map(|_| None).collect();
     let (db, limits, settings) = (render_ctx.store.path(), render_ctx.store.limits(), render_ctx.settings);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
@@ -82,7 +84,7 @@ pub(crate) fn outcomes(
             })
             .collect();
         for (i, job) in jobs.iter().enumerate() {
-            if is_sql(job) {
+            if is_sql(job) || slots[i].is_some() {
                 continue;
             }
             if i > shared.failed.load(Ordering::SeqCst) {
@@ -234,7 +236,7 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let dataset = Dataset::load(store).unwrap();
         let cfg = Config::defaults(dir);
-        let ctx = Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir };
+        let ctx = Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir, cache: None };
         review_with_threads(&ctx, &path, threads)
     }
 

@@ -1,5 +1,6 @@
 //! Review: the diff a researcher reads before accepting regenerated documents.
 
+pub mod cache;
 pub mod check;
 pub mod claim;
 pub mod diff;
@@ -25,6 +26,9 @@ pub struct Context<'a, 's> {
     pub cfg: &'a Config,
     /// The folder of the document being reviewed (plots are written there).
     pub doc_dir: &'a Path,
+    /// What regions and claims evaluated to before, when the command may
+    /// take it (`check`): a hit is not evaluated again.
+    pub cache: Option<&'a cache::Cache<'s>>,
 }
 
 /// The settings regions read, from reckon.toml.

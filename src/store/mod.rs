@@ -6,10 +6,12 @@
 //! the writer of an ingest command in `writer` (with its `batch`, and its
 //! parts: `transaction`, `open_source`, `metric_ids`, `param_set_ids`,
 //! `file_metrics`, `measurements`, `units`), source bookkeeping in
-//! `sources`, reading runs back in `read`, and the params' stored JSON form
-//! in `params`.
+//! `sources`, reading runs back in `read`, the params' stored JSON form
+//! in `params`, and the data generation with the evaluation cache in
+//! `evaluations`.
 
 mod batch;
+mod evaluations;
 mod file_metrics;
 mod lock;
 mod measurements;
@@ -33,6 +35,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 pub use batch::Batch;
+pub use evaluations::{keep_evaluations, EvaluationKey};
 pub use open::SCHEMA_VERSION;
 pub use params::{encode_params, labels_json, write_labels_json, LabelRef};
 pub use read::ScannedRun;

@@ -102,7 +102,7 @@ pub(super) fn evaluate(cfg: &Config, cwd: &Path, docs: &[PathBuf], pages: bool) 
     let store = Store::open_read_only(&cfg.database, cfg.store_limits())?;
     let mut dataset = Dataset::load(&store)?;
     dataset.apply_overrides(&cfg.overrides());
-    let ctx = Context { dataset: &dataset, store: &store, cfg, doc_dir: cwd };
+    let ctx = Context { dataset: &dataset, store: &store, cfg, doc_dir: cwd, cache: None };
     let (reviews, _) = review_each(&ctx, cwd, docs);
     let linter = cfg.linter(&dataset);
     let mut states = Vec::with_capacity(reviews.len());
