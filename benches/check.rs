@@ -780,6 +780,14 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// Whether `reckon check --help` of `bin` mentions `flag`.
+fn help_mentions(bin: &Path, flag: &str) -> bool {
+    Command::new(bin)
+        .args(["check", "--help"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(flag))
+}
+
 fn main() {
     // `cargo test --benches` runs bench targets with no `--bench` flag: keep that quick.
     let benching = std::env::args().any(|a| a == "--bench");
@@ -833,18 +841,36 @@ fn main() {
         std::thread::sleep(RACY_WINDOW.saturating_sub(logs_written.elapsed()));
     }
 
+    // A reckon with an evaluation cache is timed warm (the first check
+    // keeps what the region evaluated to; the fastest and the median are of
+    // checks after it) and cold, evaluating as if nothing were kept
+    // (`--no-cache`); an older reckon has no cache and no cold row.
+    let has_cache = help_mentions(&bin, "--no-cache");
     for (dir, data, target) in [(sm, &sm_data, 10.0), (lg, &lg_data, 20.0), (mn, &mn_data, 20.0)] {
         std::fs::write(dir.join("table.md"), one_table_document()).unwrap();
         reckon(&bin, dir, &["update", "--write", "table.md"]);
         let (times, out, rss) = time_runs_rss(&bin, dir, &["check", "table.md"], s.large_runs, &mut || {});
+        let warm = if has_cache { ", cache warm" } else { "" };
         rows.push(Row {
-            case: "check, 1 table region".into(),
+            case: format!("check, 1 table region{warm}"),
             data: data.clone(),
             times,
             target_ms: target,
             rss: Some(rss),
             note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
         });
+        if has_cache {
+            let args = ["check", "--no-cache", "table.md"];
+            let (times, out, rss) = time_runs_rss(&bin, dir, &args, s.large_runs, &mut || {});
+            rows.push(Row {
+                case: "check, 1 table region, cache cold (--no-cache)".into(),
+                data: data.clone(),
+                times,
+                target_ms: target,
+                rss: Some(rss),
+                note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
+            });
+        }
     }
     // With --no-ingest the database is trusted: no log is looked at.
     let (times, out, rss) = time_runs_rss(&bin, mn, &["check", "--no-ingest", "table.md"], s.large_runs, &mut || {});

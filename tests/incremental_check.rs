@@ -17,7 +17,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{copy_dir, isolated, repo, scenario_logs};
+use common::{copy_dir, isolated, repo, scenario_logs, Git};
 
 /// Steps per case when `RECKON_INCR_STEPS` is not set: four cases of this
 /// many make the suite's default two thousand steps.
@@ -516,4 +516,29 @@ fn sql_regions_cannot_read_the_cache() {
     let said = reckon(p.root(), &["check"], None);
     assert_eq!(said.code, Some(2), "{said:?}");
     assert!(said.stderr.contains("evaluation_cache, reckon's cache"), "{}", said.stderr);
+}
+
+/// The pre-commit hook's check (`--staged`) reads a copy of the project:
+/// what it evaluated is kept in the real database when the staged files
+/// changed no data, so the next commit's check finds it, and says the
+/// same as without the cache.
+#[test]
+fn a_staged_check_keeps_what_it_evaluated_for_the_next() {
+    let p = Project::new();
+    std::fs::write(p.root().join(".gitignore"), "db/\n").unwrap();
+    let git = Git::init_at(p.root());
+    reckon(p.root(), &["update", "--write"], None);
+    git.ok(&["add", "-A"]);
+    git.commit("study");
+    // A prose edit staged: the hook runs.
+    let doc = std::fs::read_to_string(p.root().join(DOC)).unwrap();
+    std::fs::write(p.root().join(DOC), doc.replace("That is all.", "That is all for now.")).unwrap();
+    git.ok(&["add", DOC]);
+    let cold = reckon(p.root(), &["check", "--staged"], None);
+    assert_eq!(cached_now(p.root()), 5, "{cold:?}");
+    let warm = reckon(p.root(), &["check", "--staged"], None);
+    assert_eq!(warm, cold);
+    // Found under the same keys, whichever copy of the project it read.
+    assert_eq!(cached_now(p.root()), 5);
+    assert_eq!(reckon(p.root(), &["check", "--staged", "--no-cache"], None), cold);
 }

@@ -77,7 +77,7 @@ pub(super) fn run(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         return Err(super::project::no_project(cwd, "check"));
     }
     let docs = documents(cfg, &args.docs)?;
-    let how = How { opts: sources::Options::default(), compact: false, what: "", staged_from: None };
+    let how = How { opts: sources::Options::default(), compact: false, what: "", staged_from: None, kept_in: None };
     check_documents(cfg, cwd, &docs, args, how)
 }
 
@@ -120,9 +120,11 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
         drop(store);
     }
     let tree = crate::staged::export(cfg, &staged_cfg)?;
+    let mut kept_in = None;
     if cfg.database.exists() {
         let store = Store::open(&cfg.database, cfg.store_limits())?;
         store.copy_to(&tree.cfg.database)?;
+        kept_in = store.generation().ok().map(|g| (cfg.database.clone(), g));
     }
     let root = tree.root().to_path_buf();
     let mut docs = tree.cfg.document_paths()?;
@@ -139,7 +141,7 @@ fn check_staged(cfg: &Config, cwd: &Path, args: &CheckArgs) -> Result<i32> {
     }
     let opts = sources::Options { git_root: Some(tree.real_root.clone()), staged: true, ..Default::default() };
     let staged_from = Some((tree.real_root.clone(), cwd.to_path_buf()));
-    let how = How { opts, compact: !args.diff, what: " (as staged)", staged_from };
+    let how = How { opts, compact: !args.diff, what: " (as staged)", staged_from, kept_in };
     let code = check_documents(&tree.cfg, &root, &docs, args, how);
     drop(tree);
     code
@@ -156,6 +158,12 @@ struct How {
     /// project root it stands for and the folder the user ran in, which
     /// every path printed is named from.
     staged_from: Option<(PathBuf, PathBuf)>,
+    /// For a staged check: the real database, and its data generation
+    /// when the copy was made. What the copy's check evaluated is kept
+    /// there when the staged files changed nothing in the copy's data (its
+    /// generation is the same), so the next hook finds it; otherwise it is
+    /// of other data and is dropped with the copy.
+    kept_in: Option<(PathBuf, i64)>,
 }
 
 /// How the paths of a check are printed: from the folder the user ran in,
@@ -220,8 +228,10 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     let cache = if args.no_cache { None } else { Cache::new(&store, &build(), cfg, args.format != CheckOutput::Json) };
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd, cache: cache.as_ref() };
     let (mut reviews, review_errors) = review_opened(&ctx, cwd, opened);
-    if let Some(cache) = cache {
-        cache.write(store.path());
+    match (cache, &how.kept_in) {
+        (Some(cache), None) => cache.write(store.path()),
+        (Some(cache), Some((real, copied))) if cache.generation() == *copied => cache.write(real),
+        _ => {}
     }
     errors.extend(review_errors.into_iter().map(relocate));
     for r in &mut reviews {

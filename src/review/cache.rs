@@ -108,6 +108,11 @@ impl<'s> Cache<'s> {
         }
     }
 
+    /// The data generation the cache was opened at.
+    pub fn generation(&self) -> i64 {
+        self.generation
+    }
+
     /// Writes what was kept into the database (at `db`, opened for writing
     /// on a connection of its own). Never fails the command: a cache that
     /// cannot be written is evaluated again next time.
