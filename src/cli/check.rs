@@ -220,12 +220,21 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     let relocate = |e: Error| e.map_path(&|p| places.shown(&p));
     let log_shown = |p: &Path| places.shown(&cfg.root.join(p));
     let (store, mut errors) = prepare_with(cfg, args.no_ingest, how.opts, Some(&log_shown))?;
-    let dataset = &load_for_command(&store, cfg)?;
     let opened = open_each(cfg, cwd, docs);
-    expect_documents(dataset, &opened)?;
     // A claim from the cache carries no clauses: JSON prints them, so it
     // judges every claim.
     let cache = if args.no_cache { None } else { Cache::new(&store, &build(), cfg, args.format != CheckOutput::Json) };
+    // When the cache knows every region and claim (and lint, which reads
+    // the prose against the data, is off), the data are not read at all.
+    let known = cfg.lint.level == LintLevel::Off
+        && cache.as_ref().is_some_and(|c| opened.iter().all(|(_, d)| d.as_ref().is_ok_and(|d| d.known_to(c, &cfg.root))));
+    let dataset = &if known {
+        Dataset::unread(&store)
+    } else {
+        let dataset = load_for_command(&store, cfg)?;
+        expect_documents(&dataset, &opened)?;
+        dataset
+    };
     let ctx = Context { dataset, store: &store, cfg, doc_dir: cwd, cache: cache.as_ref() };
     let (mut reviews, review_errors) = review_opened(&ctx, cwd, opened);
     match (cache, &how.kept_in) {

@@ -89,11 +89,31 @@ impl<'s> Dataset<'s> {
             set_ids.push(id);
             builder.add(pairs);
         })?;
+        Ok(Dataset::of(store, set_ids, builder, &store.used_param_sets()?, store.metrics()?))
+    }
+
+    /// A dataset that read nothing of `store` and holds nothing, for a
+    /// command whose every question was answered without the data: a
+    /// `check` whose regions and claims the evaluation cache knows all of
+    /// (`review::cache`). Asked anything, it answers as an empty database.
+    pub fn unread(store: &'s Store) -> Dataset<'s> {
+        Dataset::of(store, Vec::new(), SetsBuilder::default(), &[], Vec::new())
+    }
+
+    /// The dataset of these param sets (by id), the ids of those some run
+    /// has, and these metrics.
+    fn of(
+        store: &'s Store,
+        set_ids: Vec<i64>,
+        mut builder: SetsBuilder,
+        used_ids: &[i64],
+        metrics: Vec<MetricInfo>,
+    ) -> Dataset<'s> {
         let orphan = builder.add_empty();
         let sets = builder.finish();
         let set_at = Positions::new(&set_ids);
         let mut used = vec![false; sets.len()];
-        for id in store.used_param_sets()? {
+        for &id in used_ids {
             used[set_at.get(id).unwrap_or(orphan) as usize] = true;
         }
         // The params some run has: those of the sets runs use.
@@ -104,12 +124,11 @@ impl<'s> Dataset<'s> {
             }
         }
         let params = sets.names().iter().zip(named).filter(|(_, n)| *n).map(|(p, _)| p.clone()).collect();
-        let metrics = store
-            .metrics()?
+        let metrics = metrics
             .into_iter()
             .map(|info| (info.name.clone(), MetricSlot { info, values: RefCell::new(None) }))
             .collect();
-        Ok(Dataset {
+        Dataset {
             store,
             loaded: RefCell::new(Some(vec![false; sets.len()])),
             sets,
@@ -124,7 +143,7 @@ impl<'s> Dataset<'s> {
             set_values: RefCell::new(HashMap::new()),
             aliases: Aliases::default(),
             pivots: RefCell::new(HashMap::new()),
-        })
+        }
     }
 
     /// The runs loaded so far.

@@ -22,6 +22,7 @@
 //! claims ([`Cache::new`]'s `claims`).
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::claims::judge::ClaimReport;
@@ -39,6 +40,10 @@ pub struct Cache<'s> {
     base: blake3::Hasher,
     /// Claims may be served: the command prints none of a claim's clauses.
     claims: bool,
+    /// Every outcome read so far, by key (None: a miss): a region asked
+    /// about twice in a command gets one answer, whatever another process
+    /// writes meanwhile.
+    read: RefCell<HashMap<EvaluationKey, Option<Vec<u8>>>>,
     kept: RefCell<Vec<(EvaluationKey, Vec<u8>)>>,
 }
 
@@ -69,7 +74,7 @@ impl<'s> Cache<'s> {
         part(&mut base, build.as_bytes());
         part(&mut base, format!("{settings:?}").as_bytes());
         part(&mut base, &generation.to_le_bytes());
-        Some(Cache { store, generation, base, claims, kept: RefCell::new(Vec::new()) })
+        Some(Cache { store, generation, base, claims, read: RefCell::default(), kept: RefCell::default() })
     }
 
     /// The key of `region` of the document at `path` (whose text is
@@ -97,8 +102,9 @@ impl<'s> Cache<'s> {
     /// `doc_dir` at `line`; None on a miss (or an entry this reckon cannot
     /// read: evaluated again).
     pub(crate) fn look_up(&self, key: &EvaluationKey, doc_dir: &Path, line: usize) -> Option<Entry> {
-        let bytes = self.store.evaluation(key).ok()??;
-        decode(&bytes, doc_dir, line)
+        let mut read = self.read.borrow_mut();
+        let bytes = read.entry(*key).or_insert_with(|| self.store.evaluation(key).ok().flatten());
+        decode(bytes.as_deref()?, doc_dir, line)
     }
 
     /// Keeps what a region evaluated to, to be written by [`Cache::write`].

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::cache::Entry;
+use super::cache::{Cache, Entry};
 use super::evaluate::{self, Job, Outcome};
 use super::Context;
 use crate::doc::{self, Kind, RegionError};
@@ -136,6 +136,24 @@ impl Opened {
                 selection.filter.as_ref().filter(|_| selection.as_of.is_none()).map(|f| f.value.clone())
             })
             .collect()
+    }
+}
+
+impl Opened {
+    /// True when reviewing the document needs no dataset: `cache` knows
+    /// the outcome of every region and claim that reads one (an `sql`
+    /// region reads the database itself; a region whose arguments are
+    /// wrong reads nothing). The outcomes are remembered by the cache, so
+    /// the review that follows takes the same ones.
+    pub fn known_to(&self, cache: &Cache, root: &Path) -> bool {
+        let doc_dir = self.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.parsed.regions.iter().all(|region| match &region.spec {
+            _ if region.kind == Kind::Claim => false,
+            Ok(doc::RegionSpec::Sql(_)) | Err(_) => true,
+            Ok(_) => false,
+        } || cache
+            .key(root, &self.path, &self.text, region)
+            .is_some_and(|key| cache.look_up(&key, &doc_dir, region.line).is_some()))
     }
 }
 
