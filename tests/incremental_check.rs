@@ -91,14 +91,8 @@ const CLAIMS: &[&str] = &[
 /// The kinds of region of the document, each with the variants of its
 /// opening marker a step may swap in; a variant's index is found again by
 /// its marker's first word.
-const SLOTS: &[(&str, &[&str])] = &[
-    ("table", TABLES),
-    ("value", VALUES),
-    ("plot", PLOTS),
-    ("diff", DIFFS),
-    ("sql", SQLS),
-    ("claim", CLAIMS),
-];
+const SLOTS: &[(&str, &[&str])] =
+    &[("table", TABLES), ("value", VALUES), ("plot", PLOTS), ("diff", DIFFS), ("sql", SQLS), ("claim", CLAIMS)];
 
 const PROSE: &[&str] = &[
     "We ran every configuration again after the driver update.",

@@ -13,9 +13,9 @@ use super::CheckOutput;
 use crate::config::{Config, LintLevel};
 use crate::query::Dataset;
 use crate::report::ci::RepoPaths;
+use crate::review::cache::Cache;
 use crate::review::check::{by_severity, document_problems, lint_problems, Level, Problem};
 use crate::review::document::DocReview;
-use crate::review::cache::Cache;
 use crate::review::Context;
 use crate::store::Store;
 use crate::{sources, Error, Result};
@@ -227,7 +227,9 @@ fn check_documents(cfg: &Config, cwd: &Path, docs: &[PathBuf], args: &CheckArgs,
     // When the cache knows every region and claim (and lint, which reads
     // the prose against the data, is off), the data are not read at all.
     let known = cfg.lint.level == LintLevel::Off
-        && cache.as_ref().is_some_and(|c| opened.iter().all(|(_, d)| d.as_ref().is_ok_and(|d| d.known_to(c, &cfg.root))));
+        && cache
+            .as_ref()
+            .is_some_and(|c| opened.iter().all(|(_, d)| d.as_ref().is_ok_and(|d| d.known_to(c, &cfg.root))));
     let dataset = &if known {
         Dataset::unread(&store)
     } else {
