@@ -780,6 +780,42 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// The one-region rows: `check` of one table region over each project,
+/// with the cache warm and, for a reckon that has one, cold.
+fn one_region_rows(bin: &Path, projects: &[(&Path, &String, f64)], s: &Sizes, rows: &mut Vec<Row>) {
+    // A reckon with an evaluation cache is timed warm (the first check
+    // keeps what the region evaluated to; the fastest and the median are of
+    // checks after it) and cold, evaluating as if nothing were kept
+    // (`--no-cache`); an older reckon has no cache and no cold row.
+    let has_cache = help_mentions(bin, "--no-cache");
+    for &(dir, data, target) in projects {
+        std::fs::write(dir.join("table.md"), one_table_document()).unwrap();
+        reckon(bin, dir, &["update", "--write", "table.md"]);
+        let (times, out, rss) = time_runs_rss(bin, dir, &["check", "table.md"], s.large_runs, &mut || {});
+        let warm = if has_cache { ", cache warm" } else { "" };
+        rows.push(Row {
+            case: format!("check, 1 table region{warm}"),
+            data: data.clone(),
+            times,
+            target_ms: target,
+            rss: Some(rss),
+            note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
+        });
+        if has_cache {
+            let args = ["check", "--no-cache", "table.md"];
+            let (times, out, rss) = time_runs_rss(bin, dir, &args, s.large_runs, &mut || {});
+            rows.push(Row {
+                case: "check, 1 table region, cache cold (--no-cache)".into(),
+                data: data.clone(),
+                times,
+                target_ms: target,
+                rss: Some(rss),
+                note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
+            });
+        }
+    }
+}
+
 /// Whether `reckon check --help` of `bin` mentions `flag`.
 fn help_mentions(bin: &Path, flag: &str) -> bool {
     Command::new(bin)
@@ -841,37 +877,8 @@ fn main() {
         std::thread::sleep(RACY_WINDOW.saturating_sub(logs_written.elapsed()));
     }
 
-    // A reckon with an evaluation cache is timed warm (the first check
-    // keeps what the region evaluated to; the fastest and the median are of
-    // checks after it) and cold, evaluating as if nothing were kept
-    // (`--no-cache`); an older reckon has no cache and no cold row.
-    let has_cache = help_mentions(&bin, "--no-cache");
-    for (dir, data, target) in [(sm, &sm_data, 10.0), (lg, &lg_data, 20.0), (mn, &mn_data, 20.0)] {
-        std::fs::write(dir.join("table.md"), one_table_document()).unwrap();
-        reckon(&bin, dir, &["update", "--write", "table.md"]);
-        let (times, out, rss) = time_runs_rss(&bin, dir, &["check", "table.md"], s.large_runs, &mut || {});
-        let warm = if has_cache { ", cache warm" } else { "" };
-        rows.push(Row {
-            case: format!("check, 1 table region{warm}"),
-            data: data.clone(),
-            times,
-            target_ms: target,
-            rss: Some(rss),
-            note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
-        });
-        if has_cache {
-            let args = ["check", "--no-cache", "table.md"];
-            let (times, out, rss) = time_runs_rss(&bin, dir, &args, s.large_runs, &mut || {});
-            rows.push(Row {
-                case: "check, 1 table region, cache cold (--no-cache)".into(),
-                data: data.clone(),
-                times,
-                target_ms: target,
-                rss: Some(rss),
-                note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
-            });
-        }
-    }
+    let projects = [(sm, &sm_data, 10.0), (lg, &lg_data, 20.0), (mn, &mn_data, 20.0)];
+    one_region_rows(&bin, &projects, &s, &mut rows);
     // With --no-ingest the database is trusted: no log is looked at.
     let (times, out, rss) = time_runs_rss(&bin, mn, &["check", "--no-ingest", "table.md"], s.large_runs, &mut || {});
     rows.push(Row {

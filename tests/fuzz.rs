@@ -166,7 +166,7 @@ proptest! {
         let store = store();
         let dataset = reckon::query::Dataset::load(store).unwrap();
         let cfg = reckon::config::Config::defaults(dir.path());
-        let ctx = reckon::review::Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir.path() };
+        let ctx = reckon::review::Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir.path(), cache: None };
         if let Ok(review) = reckon::review::document::review(&ctx, &path) {
             prop_assert!(reckon::doc::parse(&path, &review.updated).is_ok(), "the updated text parses");
         }

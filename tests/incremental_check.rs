@@ -15,6 +15,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -104,16 +105,18 @@ const PROSE: &[&str] = &[
 
 /// The document: prose lines and one region of each kind.
 fn document() -> String {
-    let mut d = String::from("# Study\n\nProse: We measure output throughput.\n\n");
-    d.push_str(&format!("{}\n<!-- /reckon:table -->\n\n", TABLES[0]));
-    d.push_str(&format!("Peak: {}1<!-- /reckon:value --> tok/s.\n\n", VALUES[0]));
-    d.push_str("Prose: The plot shows the same.\n\n");
-    d.push_str(&format!("{}\n<!-- /reckon:plot -->\n\n", PLOTS[0]));
-    d.push_str(&format!("{}\n<!-- /reckon:diff -->\n\n", DIFFS[0]));
-    d.push_str(&format!("{}\n<!-- /reckon:sql -->\n\n", SQLS[0]));
-    d.push_str(&format!("{}\nEagle wins single requests.\n<!-- /reckon:claim -->\n\n", CLAIMS[0]));
-    d.push_str("Prose: That is all.\n");
-    d
+    let [table, value, plot, diff, sql, claim] = [TABLES[0], VALUES[0], PLOTS[0], DIFFS[0], SQLS[0], CLAIMS[0]];
+    format!(
+        "# Study\n\nProse: We measure output throughput.\n\n\
+         {table}\n<!-- /reckon:table -->\n\n\
+         Peak: {value}1<!-- /reckon:value --> tok/s.\n\n\
+         Prose: The plot shows the same.\n\n\
+         {plot}\n<!-- /reckon:plot -->\n\n\
+         {diff}\n<!-- /reckon:diff -->\n\n\
+         {sql}\n<!-- /reckon:sql -->\n\n\
+         {claim}\nEagle wins single requests.\n<!-- /reckon:claim -->\n\n\
+         Prose: That is all.\n"
+    )
 }
 
 const DOC: &str = "notebooks/study.md";
@@ -272,6 +275,43 @@ fn step(p: &mut Project, rng: &mut Rng, checks: &mut (usize, usize)) -> String {
     let roll = rng.below(100);
     match roll {
         0..=29 => check(p, rng, checks),
+        30..=64 => log_step(p, rng, roll),
+        65..=74 => {
+            let doc = std::fs::read_to_string(root.join(DOC)).unwrap();
+            let lines: Vec<&str> = doc.lines().collect();
+            let prose: Vec<usize> = (0..lines.len()).filter(|i| lines[*i].starts_with("Prose:")).collect();
+            let i = *rng.pick(&prose);
+            let mut out: Vec<String> = lines.iter().map(|l| (*l).to_string()).collect();
+            let sentence = format!("Prose: {}", rng.pick(PROSE));
+            match rng.below(3) {
+                0 if prose.len() > 1 => {
+                    out.remove(i);
+                }
+                1 => out.insert(i, format!("{sentence}\n")),
+                _ => out[i] = sentence,
+            }
+            std::fs::write(root.join(DOC), out.join("\n") + "\n").unwrap();
+            "edit the prose".into()
+        }
+        75..=91 => {
+            let (kind, variants) = rng.pick(SLOTS);
+            let by = rng.pick(variants);
+            let doc = std::fs::read_to_string(root.join(DOC)).unwrap();
+            std::fs::write(root.join(DOC), swap_marker(&doc, kind, by).unwrap()).unwrap();
+            format!("set the {kind} region to {by}")
+        }
+        _ => {
+            let said = reckon(&root, &["update", "--write", "--force"], None);
+            format!("update --write: exit {:?}", said.code)
+        }
+    }
+}
+
+/// A step on the logs: a value edited, a run appended, a log deleted or
+/// put back, a new sweep (`roll` picks which, as [`step`] rolled it).
+fn log_step(p: &Project, rng: &mut Rng, roll: usize) -> String {
+    let root = p.root().to_path_buf();
+    match roll {
         30..=41 => {
             let logs = p.logs();
             let Some(log) = logs.get(rng.below(logs.len().max(1))) else { return "edit: no log".into() };
@@ -318,7 +358,7 @@ fn step(p: &mut Project, rng: &mut Rng, checks: &mut (usize, usize)) -> String {
             std::fs::rename(log, root.join(&rel)).unwrap();
             format!("put back {}", rel.display())
         }
-        62..=64 => {
+        _ => {
             // A new sweep: a log of the second sweep copied under a new date.
             let logs: Vec<PathBuf> =
                 p.logs().into_iter().filter(|l| l.extension().is_some_and(|e| e == "jsonl")).collect();
@@ -331,34 +371,6 @@ fn step(p: &mut Project, rng: &mut Rng, checks: &mut (usize, usize)) -> String {
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(log, &to).unwrap();
             format!("new sweep {}", to.strip_prefix(&root).unwrap().display())
-        }
-        65..=74 => {
-            let doc = std::fs::read_to_string(root.join(DOC)).unwrap();
-            let lines: Vec<&str> = doc.lines().collect();
-            let prose: Vec<usize> = (0..lines.len()).filter(|i| lines[*i].starts_with("Prose:")).collect();
-            let i = *rng.pick(&prose);
-            let mut out: Vec<String> = lines.iter().map(|l| (*l).to_string()).collect();
-            let sentence = format!("Prose: {}", rng.pick(PROSE));
-            match rng.below(3) {
-                0 if prose.len() > 1 => {
-                    out.remove(i);
-                }
-                1 => out.insert(i, format!("{sentence}\n")),
-                _ => out[i] = sentence,
-            }
-            std::fs::write(root.join(DOC), out.join("\n") + "\n").unwrap();
-            "edit the prose".into()
-        }
-        75..=91 => {
-            let (kind, variants) = rng.pick(SLOTS);
-            let by = rng.pick(variants);
-            let doc = std::fs::read_to_string(root.join(DOC)).unwrap();
-            std::fs::write(root.join(DOC), swap_marker(&doc, kind, by).unwrap()).unwrap();
-            format!("set the {kind} region to {by}")
-        }
-        _ => {
-            let said = reckon(&root, &["update", "--write", "--force"], None);
-            format!("update --write: exit {:?}", said.code)
         }
     }
 }
@@ -390,14 +402,13 @@ fn check(p: &Project, rng: &mut Rng, checks: &mut (usize, usize)) -> String {
     };
     checks.0 += 1;
     checks.1 += usize::from(warm);
-    if live != reference {
-        panic!(
-            "reckon {} (cache {}): the live project and a fresh database disagree\n{}",
-            args.join(" "),
-            if warm { "warm" } else { "cold" },
-            difference(&live, &reference)
-        );
-    }
+    assert!(
+        live == reference,
+        "reckon {} (cache {}): the live project and a fresh database disagree\n{}",
+        args.join(" "),
+        if warm { "warm" } else { "cold" },
+        difference(&live, &reference)
+    );
     format!("reckon {} (cache {})", args.join(" "), if warm { "warm" } else { "cold" })
 }
 
@@ -413,7 +424,7 @@ fn difference(live: &Said, fresh: &Said) -> String {
         let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
         let Some(at) = (0..a.len().max(b.len())).find(|i| a.get(*i) != b.get(*i)) else { continue };
         let from = at.saturating_sub(3);
-        out.push_str(&format!("{name} from line {}:\n--- live\n", from + 1));
+        let _ = writeln!(out, "{name} from line {}:\n--- live", from + 1);
         out.push_str(&a[from.min(a.len())..(at + 8).min(a.len())].join("\n"));
         out.push_str("\n--- fresh\n");
         out.push_str(&b[from.min(b.len())..(at + 8).min(b.len())].join("\n"));

@@ -429,7 +429,7 @@ fn a_document_changed_after_it_was_read_is_not_clobbered() {
     let store = common::scenario_store(&["log"]);
     let dataset = reckon::query::Dataset::load(&store).unwrap();
     let cfg = reckon::config::Config::defaults(dir.path());
-    let ctx = reckon::review::Context { dataset: &dataset, store: &store, cfg: &cfg, doc_dir: dir.path() };
+    let ctx = reckon::review::Context { dataset: &dataset, store: &store, cfg: &cfg, doc_dir: dir.path(), cache: None };
     let review = reckon::review::document::review(&ctx, &path).unwrap();
     assert!(review.updated.contains("| 30 | **641.8** | 329.5 |"), "{}", review.updated);
 

@@ -180,7 +180,7 @@ fn update_diff_of_a_small_document() {
     let cfg = Config::defaults(dir.path());
     let review = |store: &Store| {
         let dataset = Dataset::load(store).unwrap();
-        let ctx = reckon::review::Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir.path() };
+        let ctx = reckon::review::Context { dataset: &dataset, store, cfg: &cfg, doc_dir: dir.path(), cache: None };
         reckon::review::document::review(&ctx, &path).unwrap()
     };
     let first = review(&common::scenario_store(&["log"]));

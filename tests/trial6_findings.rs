@@ -14,6 +14,8 @@ use std::fmt::Write as _;
 
 mod common;
 
+use std::fmt::Write as _;
+
 use common::claims::{judged, verdict_of};
 use common::Sandbox;
 

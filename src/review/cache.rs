@@ -182,17 +182,15 @@ fn decode(bytes: &[u8], doc_dir: &Path, line: usize) -> Option<Entry> {
                 .collect::<Option<Vec<(PathBuf, String)>>>()?;
             Entry::Render(Rendered { content, files, trace: crate::render::Trace::default() })
         }
-        CLAIM => Entry::Claim(ClaimReport {
-            id: r.text()?,
-            line,
-            statement: r.text()?,
-            verdict: byte_verdict(r.byte()?)?,
-            summary: r.text()?,
-            clauses: Vec::new(),
-            superseded: r.maybe()?,
-            note: r.maybe()?,
-            data_date: r.maybe()?,
-        }),
+        CLAIM => {
+            let (id, statement, verdict, summary) = (r.text()?, r.text()?, byte_verdict(r.byte()?)?, r.text()?);
+            let [mut superseded, mut note, mut data_date] = [None, None, None];
+            for o in [&mut superseded, &mut note, &mut data_date] {
+                r.maybe(o)?;
+            }
+            let clauses = Vec::new();
+            Entry::Claim(ClaimReport { id, line, statement, verdict, summary, clauses, superseded, note, data_date })
+        }
         _ => return None,
     };
     r.0.is_empty().then_some(entry)
@@ -254,12 +252,15 @@ impl Reader<'_> {
         String::from_utf8(self.take(n)?.to_vec()).ok()
     }
 
-    fn maybe(&mut self) -> Option<Option<String>> {
-        match self.byte()? {
-            0 => Some(None),
-            1 => self.text().map(Some),
-            _ => None,
-        }
+    /// Reads a text that may be absent into `into`; None when the bytes
+    /// are not one.
+    fn maybe(&mut self, into: &mut Option<String>) -> Option<()> {
+        *into = match self.byte()? {
+            0 => None,
+            1 => Some(self.text()?),
+            _ => return None,
+        };
+        Some(())
     }
 }
 
