@@ -53,7 +53,10 @@ impl Rng {
 const TABLES: &[&str] = &[
     "<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config digits=1 -->",
     "<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config digits=2 -->",
-    "<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config where=\"date = 2026-11-20\" digits=1 -->",
+    concat!(
+        "<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config ",
+        "where=\"date = 2026-11-20\" digits=1 -->"
+    ),
     "<!-- reckon:table metric=output_throughput rows=max_concurrency cols=config highlight=best caption=true -->",
     "<!-- reckon:table metric=request_throughput rows=max_concurrency cols=config digits=3 -->",
     "<!-- reckon:table metric=no_such_metric rows=max_concurrency -->",
@@ -83,8 +86,14 @@ const SQLS: &[&str] = &[
 const CLAIMS: &[&str] = &[
     "<!-- reckon:claim id=c1 eagle-topk4-v1 beats baseline on output_throughput at max_concurrency = 1 -->",
     "<!-- reckon:claim id=c1 baseline beats others on output_throughput for all max_concurrency >= 30 -->",
-    "<!-- reckon:claim id=c1 max(baseline / eagle-topk4-v1 on output_throughput for all max_concurrency) ≈ 2.3 within 3% -->",
-    "<!-- reckon:claim id=c1 baseline / eagle-topk4-v1 on output_throughput at max_concurrency = 8 ≈ 1.6 within 5% -->",
+    concat!(
+        "<!-- reckon:claim id=c1 max(baseline / eagle-topk4-v1 on output_throughput for all max_concurrency) ",
+        "≈ 2.3 within 3% -->"
+    ),
+    concat!(
+        "<!-- reckon:claim id=c1 baseline / eagle-topk4-v1 on output_throughput at max_concurrency = 8 ",
+        "≈ 1.6 within 5% -->"
+    ),
     "<!-- reckon:claim id=c1 crossover(baseline, eagle-topk4-v1 on output_throughput over max_concurrency) = 2 -->",
     "<!-- reckon:claim id=c1 baseline beats nobody on output_throughput -->",
 ];
