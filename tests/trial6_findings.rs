@@ -14,8 +14,6 @@ use std::fmt::Write as _;
 
 mod common;
 
-use std::fmt::Write as _;
-
 use common::claims::{judged, verdict_of};
 use common::Sandbox;
 
