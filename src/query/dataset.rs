@@ -437,7 +437,15 @@ impl<'s> Dataset<'s> {
             }
             let written = lit.text();
             let shown = crate::syntax::excerpt(&written);
-            let values = self.param_values(param);
+            // In their order, not the store's: which log was ingested first
+            // must not change what the message lists.
+            let mut values = self.param_values(param);
+            let number = |v: &String| v.parse::<f64>().ok();
+            if values.iter().all(|v| number(v).is_some()) {
+                values.sort_by(|a, b| number(a).partial_cmp(&number(b)).unwrap_or(std::cmp::Ordering::Equal));
+            } else {
+                values.sort();
+            }
             let hint = super::did_you_mean(&written, values.iter().map(String::as_str)).map_or_else(
                 || format!("; its values: {}", super::known_list(values.iter().map(String::as_str))),
                 |v| format!("; did you mean `{v}`?"),
