@@ -256,6 +256,11 @@ impl SaidSkipped {
 /// What is said about one ingested file (errors and skipped records even
 /// when quiet).
 fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs, said: &mut SaidSkipped) -> Option<String> {
+    if quiet && matches!(file.outcome, FileOutcome::AlreadyPresent { relabel: None }) {
+        // Nothing to say of an unchanged log (every log of a check): its
+        // path is not even shown.
+        return None;
+    }
     let path = shown_as.map_or_else(|| file.path.clone(), |f| f(&file.path));
     let path = path.display();
     match &file.outcome {

@@ -180,6 +180,15 @@ impl PathTemplate {
         self.regex.captures_read(slots, text).is_some()
     }
 
+    /// Whether the template matches a path as the store keeps it (relative
+    /// to `root`, or absolute): what [`PathTemplate::captures`] of
+    /// `root.join(stored)` finds, without reading the captures.
+    pub(crate) fn matches_stored(&self, root: &Path, stored: &str) -> bool {
+        let path = root.join(stored);
+        let rel = if Path::new(&self.text).is_absolute() { &path } else { path.strip_prefix(root).unwrap_or(&path) };
+        self.regex.is_match(&slashed(rel))
+    }
+
     /// The labels captured from one path (relative to `root` when the
     /// template is relative), or `None` when the path does not fit.
     pub fn captures(&self, root: &Path, path: &Path) -> Option<BTreeMap<String, String>> {

@@ -98,7 +98,12 @@ pub(crate) fn walk(root: &Path, start: &Path, segments: &[Segment]) -> Result<Fo
         queue.extend(walker.later.drain(..));
     }
     let mut found = walker.found;
-    found.files.sort_by(|a, b| a.0.cmp(&b.0));
+    // Each folder's entries are listed in name order, so a glob without
+    // `**` finds its files in path order already (folders are walked level
+    // by level): only a `**` or a link makes the sort move anything.
+    if !found.files.is_sorted_by(|a, b| a.0 <= b.0) {
+        found.files.sort_by(|a, b| a.0.cmp(&b.0));
+    }
     found.files.dedup_by(|a, b| a.0 == b.0);
     found.refused.sort_by(|a, b| a.0.cmp(&b.0));
     found.refused.dedup_by(|a, b| a.0 == b.0);
@@ -185,9 +190,9 @@ impl Walker<'_> {
         }
     }
 
-    /// The entries of `folder` whose names pass `keep`, each with what it
-    /// is and whether a symlink led to it. A folder that cannot be listed
-    /// is refused, never skipped in silence.
+    /// The entries of `folder` whose names pass `keep`, in name order, each
+    /// with what it is and whether a symlink led to it. A folder that cannot
+    /// be listed is refused, never skipped in silence.
     fn entries(
         &mut self,
         folder: &Folder,
@@ -211,6 +216,7 @@ impl Walker<'_> {
             let kind = self.kind(folder, &name, t, files_wanted, || entry.metadata());
             out.push((name, kind, t.is_symlink()));
         }
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         out
     }
 

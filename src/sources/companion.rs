@@ -39,11 +39,11 @@ impl Refused {
             let Some(summary) = summary_beside(&job.path) else { continue };
             let summary_shown = display_path(root, &summary).to_string_lossy().into_owned();
             let reads = read.contains(summary.as_path());
-            if !reads && (!stored.contains_key(&summary_shown) || gone.contains(&summary_shown)) {
+            if !reads && (!stored.contains(&summary_shown) || gone.contains(&summary_shown)) {
                 continue;
             }
             let shown = display_path(root, &job.path);
-            let had_runs = stored.contains_key(shown.to_string_lossy().as_ref());
+            let had_runs = stored.contains(shown.to_string_lossy().as_ref());
             let msg = format!(
                 "`{}` is the same loadgen test as `{summary_shown}` beside it, which {}: both hold the test's \
                  results, so reading both would make one test two runs. Ingest one of them, the summary \

@@ -2,6 +2,7 @@
 //! (judged from its metadata against the stored sources read once per
 //! command, or from its hash), or work for the parser with its run time.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Read;
@@ -38,8 +39,59 @@ pub(super) enum Examined {
     Parse(Box<Work>),
 }
 
-/// What is stored, by path: the map [`crate::store::Store::stored_sources`] reads.
-pub(super) type Stored = HashMap<String, Option<StoredSource>>;
+/// What is stored, by path, as [`crate::store::Store::stored_sources`]
+/// reads it once per command, with which paths the command has found: a
+/// path none of its files has is the only kind that can be gone, so only
+/// those are looked at again (a check with nothing changed looks at none).
+pub(super) struct Stored {
+    by_path: HashMap<String, Entry>,
+}
+
+struct Entry {
+    /// `None`: the path is stored more than once (by an older reckon).
+    source: Option<StoredSource>,
+    found: Cell<bool>,
+}
+
+impl Stored {
+    pub(super) fn new(read: HashMap<String, Option<StoredSource>>) -> Stored {
+        let by_path = read.into_iter().map(|(k, source)| (k, Entry { source, found: Cell::new(false) })).collect();
+        Stored { by_path }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.by_path.is_empty()
+    }
+
+    /// Whether `path` (as shown) is stored, once or more.
+    pub(super) fn contains(&self, path: &str) -> bool {
+        self.by_path.contains_key(path)
+    }
+
+    /// The one source stored for `path`.
+    pub(super) fn get(&self, path: &str) -> Option<&StoredSource> {
+        self.by_path.get(path).and_then(|e| e.source.as_ref())
+    }
+
+    /// The one source stored for `path`, with the mark [`Stored::found`]
+    /// sets, to set once a file of this command is known to have the path.
+    pub(super) fn get_with_mark(&self, path: &str) -> Option<(&StoredSource, &Cell<bool>)> {
+        let entry = self.by_path.get(path)?;
+        Some((entry.source.as_ref()?, &entry.found))
+    }
+
+    /// A file of this command has `path` (as shown): it is not gone.
+    pub(super) fn found(&self, path: &str) {
+        if let Some(entry) = self.by_path.get(path) {
+            entry.found.set(true);
+        }
+    }
+
+    /// The stored paths no file of this command has (see [`Stored::find`]).
+    pub(super) fn not_found(&self) -> impl Iterator<Item = &String> {
+        self.by_path.iter().filter(|(_, e)| !e.found.get()).map(|(k, _)| k)
+    }
+}
 
 /// Looks at a file before it is parsed, against what the store holds for
 /// its path (`stored`, read once per command): unchanged when its metadata
@@ -73,7 +125,7 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
     let mut seen = seen_of(&meta);
     let fixed = fixed_time(&shown, job.date.as_deref(), job.sweep.as_deref())?;
     let labels_json = crate::store::labels_json(&source_labels(&job));
-    let stored = stored.get(&shown_str).and_then(Option::as_ref).filter(|s| s.labels == labels_json);
+    let stored = stored.get(&shown_str).filter(|s| s.labels == labels_json);
     if let Some(s) = stored.filter(|s| same_file(&s.seen, &seen)) {
         // The bytes are the ones ingested; only the run time can have moved
         // (a new commit, or a template that now gives a date).

@@ -177,7 +177,7 @@ pub fn ingest(
     let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests, &parsed));
     let mut report = Report::default();
     let stored = match store.stored_sources() {
-        Ok(stored) => stored,
+        Ok(stored) => Stored::new(stored),
         Err(e) => {
             report.files.push(FileReport { path: PathBuf::from(store.path()), outcome: FileOutcome::Failed(e) });
             return report;
@@ -189,8 +189,13 @@ pub fn ingest(
     let settle = opts.configured.is_empty().then_some(&mut settler);
     let (mut jobs, templates) = expand_templates(root, requests, parsed, settle);
     expand::adopt(root, &mut jobs, requests, &opts.configured);
+    // The stored paths the jobs have are not gone (a settled job's was
+    // marked as it was settled).
+    for job in jobs.iter().filter_map(|j| j.as_ref().ok()).filter(|j| !j.settled) {
+        stored.found(&job.path.strip_prefix(root).unwrap_or(&job.path).to_string_lossy());
+    }
     // First what is gone: its runs are removed before any file is written.
-    let mut gone = gone_paths(&stored, root, requests, &templates, &jobs, opts.forget.missing);
+    let mut gone = gone_paths(&stored, root, requests, &templates, opts.forget.missing);
     let unmatched =
         if opts.forget.unmatched { unmatched_paths(&stored, root, requests, &templates, &gone) } else { Vec::new() };
     gone.extend(unmatched.iter().cloned());
@@ -296,7 +301,7 @@ fn mentioned_again(root: &Path, jobs: &[Expanded], stored: &Stored) -> HashMap<u
     let labels = |job: &Job| -> String {
         if job.settled {
             let shown = display_path(root, &job.path);
-            let stored = stored.get(shown.to_string_lossy().as_ref()).and_then(Option::as_ref);
+            let stored = stored.get(shown.to_string_lossy().as_ref());
             stored.map_or_else(|| "{}".to_string(), |s| s.labels.clone())
         } else {
             crate::store::labels_json(&job.labels)
@@ -474,52 +479,37 @@ fn patterns(requests: &[Request], templates: &[Option<Result<PathTemplate>>]) ->
 /// theirs: for a template or glob, stored paths it matches that are not
 /// among the files it matches now; for an explicit path, the path itself
 /// when the file is gone. With `every_missing`, also the stored paths no
-/// request found whose file is gone.
+/// request found whose file is gone. Only the stored paths no job has
+/// (`Stored::not_found`) can be any of these.
 fn gone_paths(
     stored: &Stored,
     root: &Path,
     requests: &[Request],
     templates: &[Option<PathTemplate>],
-    jobs: &[Expanded],
     every_missing: bool,
 ) -> Vec<String> {
     if stored.is_empty() {
         return Vec::new();
     }
-    // As the store keeps paths: text (hashing a `Path` walks its components),
-    // borrowed from the jobs.
-    let present: std::collections::HashSet<std::borrow::Cow<str>> = jobs
-        .iter()
-        .filter_map(|j| j.as_ref().ok())
-        .map(|j| j.path.strip_prefix(root).unwrap_or(&j.path).to_string_lossy())
-        .collect();
     let mut gone = Vec::new();
     for (req, template) in requests.iter().zip(templates) {
         if PathTemplate::is_pattern(&req.path) {
             let Some(template) = template else { continue };
-            for s in stored.keys() {
-                // Matched by the template's text but not among the files it
-                // finds now: deleted, or no longer a file; a fresh ingest
-                // would not read it either.
-                if !present.contains(s.as_str()) && template.captures(root, &root.join(s)).is_some() {
-                    gone.push(s.clone());
-                }
-            }
+            // Matched by the template's text but not among the files it
+            // finds now: deleted, or no longer a file; a fresh ingest would
+            // not read it either.
+            gone.extend(stored.not_found().filter(|s| template.matches_stored(root, s)).cloned());
         } else {
             let abs = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
             let shown = display_path(root, &abs).to_string_lossy().into_owned();
-            if stored.contains_key(&shown) && !abs.exists() {
+            if stored.contains(&shown) && !abs.exists() {
                 gone.push(shown);
             }
         }
     }
     if every_missing {
         // A file a request found was just looked at: only the others are.
-        for s in stored.keys() {
-            if !present.contains(s.as_str()) && !root.join(s).exists() {
-                gone.push(s.clone());
-            }
-        }
+        gone.extend(stored.not_found().filter(|s| !root.join(s).exists()).cloned());
     }
     gone.sort();
     gone.dedup();
@@ -531,6 +521,8 @@ fn gone_paths(
 /// `bench-results/{date}/**/new/sample.json`) but that no template matches:
 /// logs a narrowed glob left out. A template without a literal folder
 /// claims no such paths (every log named on the command line would be one).
+/// A stored path a job has is none of these: the template that found it
+/// matches it, or it is a source's plain path.
 fn unmatched_paths(
     stored: &Stored,
     root: &Path,
@@ -550,10 +542,10 @@ fn unmatched_paths(
         return Vec::new();
     }
     let mut out: Vec<String> = stored
-        .keys()
+        .not_found()
         .filter(|s| !Path::new(s.as_str()).is_absolute() && !gone.contains(s) && !plain.contains(s.as_str()))
         .filter(|s| folders.iter().any(|f| s.strip_prefix(f.as_str()).is_some_and(|rest| rest.starts_with('/'))))
-        .filter(|s| templates.iter().all(|t| t.captures(root, &root.join(s.as_str())).is_none()))
+        .filter(|s| templates.iter().all(|t| !t.matches_stored(root, s)))
         .cloned()
         .collect();
     out.sort();

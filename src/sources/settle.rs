@@ -92,7 +92,7 @@ impl<'a> Settler<'a> {
         meta: &std::fs::Metadata,
     ) -> bool {
         let shown = path.strip_prefix(self.root).unwrap_or(path);
-        let Some(Some(stored)) = shown.to_str().and_then(|s| self.stored.get(s)) else { return false };
+        let Some((stored, found)) = shown.to_str().and_then(|s| self.stored.get_with_mark(s)) else { return false };
         if !same_file(&stored.seen, &seen_of(meta)) {
             return false;
         }
@@ -126,6 +126,8 @@ impl<'a> Settler<'a> {
             (k.as_str(), value)
         });
         write_labels_json(&mut self.json, labels);
-        self.json == stored.labels
+        let settled = self.json == stored.labels;
+        found.set(found.get() || settled);
+        settled
     }
 }
