@@ -9,6 +9,11 @@ use regex::Regex;
 use super::walk::{walk, Found, Segment};
 use crate::{Error, Result};
 
+mod pieces;
+
+pub(crate) use pieces::Captures;
+use pieces::Pieces;
+
 /// A path with `{name}` captures and glob wildcards (`*`, `?`, `**`).
 #[derive(Debug, Clone)]
 pub struct PathTemplate {
@@ -17,6 +22,8 @@ pub struct PathTemplate {
     segments: Vec<Segment>,
     regex: Regex,
     names: Vec<String>,
+    /// The template a piece at a time, when no piece reaches past a `/`.
+    pieces: Option<Pieces>,
 }
 
 impl PathTemplate {
@@ -26,84 +33,17 @@ impl PathTemplate {
     }
 
     pub fn parse(text: &str) -> Result<PathTemplate> {
-        let mut glob = String::new();
-        let mut re = String::from("^");
-        let mut names = Vec::new();
         // Matched paths come back relative to the root with `.` folders
         // gone (`./logs/x` is `logs/x`), so the template drops them too.
         let normalized = without_dot_folders(text);
-        let mut chars = normalized.chars().peekable();
-        // What the last piece was, to refuse two wildcards side by side.
-        let mut last: Option<String> = None;
-        while let Some(c) = chars.next() {
-            let before = last.take();
-            match c {
-                '[' => {
-                    let class = char_class(&mut chars).ok_or_else(|| {
-                        Error::usage(format!(
-                            "path template `{text}`: `[` opens a set of characters that must be closed by `]` \
-                             (e.g. `run[12]`); to match a `[` itself, write `[[]`"
-                        ))
-                    })?;
-                    glob.push_str(&class.glob);
-                    re.push_str(&class.regex);
-                }
-                '{' => {
-                    let mut name = String::new();
-                    loop {
-                        match chars.next() {
-                            Some('}') => break,
-                            Some(ch) if ch.is_alphanumeric() || ch == '_' || ch == '-' || ch == '.' => name.push(ch),
-                            _ => {
-                                return Err(Error::usage(format!(
-                                    "path template `{text}`: `{{` must be followed by a label name and `}}`, \
-                                        e.g. `logs/{{date}}/{{config}}.jsonl`"
-                                )))
-                            }
-                        }
-                    }
-                    if name.is_empty() || names.contains(&name) {
-                        return Err(Error::usage(format!(
-                            "path template `{text}`: empty or repeated label `{{{name}}}`"
-                        )));
-                    }
-                    let piece = format!("{{{name}}}");
-                    side_by_side(text, before.as_deref(), &piece)?;
-                    glob.push('*');
-                    re.push_str("([^/]+?)");
-                    names.push(name);
-                    last = Some(piece);
-                }
-                '*' if chars.peek() == Some(&'*') => {
-                    chars.next();
-                    side_by_side(text, before.as_deref(), "**")?;
-                    glob.push_str("**");
-                    re.push_str(".*");
-                    last = Some("**".into());
-                }
-                '*' => {
-                    side_by_side(text, before.as_deref(), "*")?;
-                    glob.push('*');
-                    re.push_str("[^/]*");
-                    last = Some("*".into());
-                }
-                '?' => {
-                    glob.push('?');
-                    re.push_str("[^/]");
-                }
-                c => {
-                    glob.push(c);
-                    re.push_str(&regex::escape(&c.to_string()));
-                }
-            }
-        }
-        re.push('$');
+        let Translated { glob, regex: re, names } = translate(text, &normalized)?;
         // A glob the walk cannot read is refused here, before any file or
         // the store is looked at.
         let segments = Segment::parse(&glob)
             .map_err(|e| Error::usage(format!("path template `{text}` is not a glob reckon can read: {e}")))?;
-        let regex = Regex::new(&re).map_err(|e| Error::usage(format!("path template `{text}`: {e}")))?;
-        Ok(PathTemplate { text: text.to_string(), glob, segments, regex, names })
+        let regex = Regex::new(&format!("^{re}$")).map_err(|e| Error::usage(format!("path template `{text}`: {e}")))?;
+        let pieces = Pieces::new(text, &normalized);
+        Ok(PathTemplate { text: text.to_string(), glob, segments, regex, names, pieces })
     }
 
     pub fn text(&self) -> &str {
@@ -168,16 +108,12 @@ impl PathTemplate {
         rel.to_str().filter(|_| std::path::MAIN_SEPARATOR == '/')
     }
 
-    /// Room for the captures of one path, for [`PathTemplate::read_captures`].
-    pub(crate) fn capture_slots(&self) -> regex::CaptureLocations {
-        self.regex.capture_locations()
-    }
-
-    /// Matches `text` (from [`PathTemplate::capture_text`]) into `slots`,
-    /// allocating nothing; the value of the `i`-th name of
-    /// [`PathTemplate::names`] is then at `slots.get(i + 1)`.
-    pub(crate) fn read_captures(&self, text: &str, slots: &mut regex::CaptureLocations) -> bool {
-        self.regex.captures_read(slots, text).is_some()
+    /// Room for the captures of the paths this template finds, read with
+    /// [`Captures::read`]: the same as [`PathTemplate::captures`] reads,
+    /// allocating nothing per path, the captures of a folder read once for
+    /// every file in it.
+    pub(crate) fn capture_room(&self) -> Captures {
+        Captures::new(&self.regex, self.names.len(), self.pieces.as_ref())
     }
 
     /// Whether the template matches a path as the store keeps it (relative
@@ -197,6 +133,87 @@ impl PathTemplate {
         let caps = self.regex.captures(&text)?;
         Some(self.names.iter().enumerate().map(|(i, n)| (n.clone(), caps[i + 1].to_string())).collect())
     }
+}
+
+/// A template's text (or one `/`-separated piece of it) as a glob and as
+/// the body of a regex, with the names it captures in order; `text` is the
+/// whole template, for messages.
+struct Translated {
+    glob: String,
+    regex: String,
+    names: Vec<String>,
+}
+
+fn translate(text: &str, normalized: &str) -> Result<Translated> {
+    let mut glob = String::new();
+    let mut re = String::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut chars = normalized.chars().peekable();
+    // What the last piece was, to refuse two wildcards side by side.
+    let mut last: Option<String> = None;
+    while let Some(c) = chars.next() {
+        let before = last.take();
+        match c {
+            '[' => {
+                let class = char_class(&mut chars).ok_or_else(|| {
+                    Error::usage(format!(
+                        "path template `{text}`: `[` opens a set of characters that must be closed by `]` \
+                         (e.g. `run[12]`); to match a `[` itself, write `[[]`"
+                    ))
+                })?;
+                glob.push_str(&class.glob);
+                re.push_str(&class.regex);
+            }
+            '{' => {
+                let mut name = String::new();
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(ch) if ch.is_alphanumeric() || ch == '_' || ch == '-' || ch == '.' => name.push(ch),
+                        _ => {
+                            return Err(Error::usage(format!(
+                                "path template `{text}`: `{{` must be followed by a label name and `}}`, \
+                                    e.g. `logs/{{date}}/{{config}}.jsonl`"
+                            )))
+                        }
+                    }
+                }
+                if name.is_empty() || names.contains(&name) {
+                    return Err(Error::usage(format!(
+                        "path template `{text}`: empty or repeated label `{{{name}}}`"
+                    )));
+                }
+                let piece = format!("{{{name}}}");
+                side_by_side(text, before.as_deref(), &piece)?;
+                glob.push('*');
+                re.push_str("([^/]+?)");
+                names.push(name);
+                last = Some(piece);
+            }
+            '*' if chars.peek() == Some(&'*') => {
+                chars.next();
+                side_by_side(text, before.as_deref(), "**")?;
+                glob.push_str("**");
+                re.push_str(".*");
+                last = Some("**".into());
+            }
+            '*' => {
+                side_by_side(text, before.as_deref(), "*")?;
+                glob.push('*');
+                re.push_str("[^/]*");
+                last = Some("*".into());
+            }
+            '?' => {
+                glob.push('?');
+                re.push_str("[^/]");
+            }
+            c => {
+                glob.push(c);
+                re.push_str(&regex::escape(&c.to_string()));
+            }
+        }
+    }
+    Ok(Translated { glob, regex: re, names })
 }
 
 /// A path as the `/`-separated text templates match and git prints: `\\`

@@ -13,6 +13,7 @@ use std::path::Path;
 use super::examine::{same_file, seen_of, time_holds, Stored};
 use super::git::GitView;
 use super::time::fixed_time;
+use crate::ingest::template::Captures;
 use crate::ingest::PathTemplate;
 use crate::run::Value;
 use crate::store::{write_labels_json, LabelRef, RunTime};
@@ -86,7 +87,7 @@ impl<'a> Settler<'a> {
     pub(super) fn settled(
         &mut self,
         template: &PathTemplate,
-        slots: &mut regex::CaptureLocations,
+        room: &mut Captures,
         plan: &LabelPlan,
         path: &Path,
         meta: &std::fs::Metadata,
@@ -97,10 +98,10 @@ impl<'a> Settler<'a> {
             return false;
         }
         let Some(text) = template.capture_text(self.root, path) else { return false };
-        if !template.read_captures(text, slots) {
+        if !room.read(template, text) {
             return false;
         }
-        let captured = |i: usize| slots.get(i + 1).map_or("", |(from, to)| &text[from..to]);
+        let captured = |i: usize| room.get(text, i);
         let holds = match plan.date.map(captured) {
             Some(date) => {
                 if self.last_date.as_ref().is_none_or(|(d, _)| d != date) {
