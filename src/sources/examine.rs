@@ -54,8 +54,16 @@ struct Entry {
 }
 
 impl Stored {
-    pub(super) fn new(read: HashMap<String, Option<StoredSource>>) -> Stored {
-        let by_path = read.into_iter().map(|(k, source)| (k, Entry { source, found: Cell::new(false) })).collect();
+    /// The sources as the store reads them; a path stored more than once
+    /// has none (as `Store::stored_source` answers).
+    pub(super) fn new(read: Vec<(String, StoredSource)>) -> Stored {
+        let mut by_path: HashMap<String, Entry> = HashMap::with_capacity(read.len());
+        for (path, source) in read {
+            by_path
+                .entry(path)
+                .and_modify(|twice| twice.source = None)
+                .or_insert(Entry { source: Some(source), found: Cell::new(false) });
+        }
         Stored { by_path }
     }
 

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::settle::{LabelPlan, Settler};
 use super::time::parse_sweep;
 use super::{display_path, Request};
+use crate::ingest::walk::Found;
 use crate::ingest::{Format, PathTemplate};
 use crate::run::Value;
 use crate::{Error, Result};
@@ -102,7 +103,19 @@ pub fn check_requests(requests: &[Request]) -> Result<()> {
 /// names a missing file, a directory, or a template matching nothing becomes
 /// an error for that request (other requests still expand).
 pub fn expand(root: &Path, requests: &[Request]) -> Vec<Expanded> {
-    expand_templates(root, requests, parse_templates(requests), None).0
+    let parsed = parse_templates(requests);
+    let walks = walk_templates(root, &parsed);
+    expand_templates(root, requests, parsed, walks, None).0
+}
+
+/// What each request's template found (`None` for a plain path or a
+/// template that does not parse), from [`walk_templates`].
+pub(super) type Walks = Vec<Option<Result<Found>>>;
+
+/// Walks the folders of each request's template: one walk per template,
+/// which may run on a thread of its own (it touches no store).
+pub(super) fn walk_templates(root: &Path, parsed: &[Option<Result<PathTemplate>>]) -> Walks {
+    parsed.iter().map(|t| if let Some(Ok(t)) = t { Some(t.walk(root)) } else { None }).collect()
 }
 
 /// Each request's template, parsed once for the command (`None` for a
@@ -115,17 +128,19 @@ pub(super) fn parse_templates(requests: &[Request]) -> Vec<Option<Result<PathTem
 /// plain path or a request that gave an error instead of files (it is
 /// among the jobs): only a template whose files were listed can say which
 /// stored paths it no longer finds. A template is compiled once per command
-/// (`parsed`, from [`parse_templates`]). With a `settler`, a file the store
-/// holds as it is now is settled as it is found, before its labels are built.
+/// (`parsed`, from [`parse_templates`]) and walked once (`walks`, from
+/// [`walk_templates`]). With a `settler`, a file the store holds as it is
+/// now is settled as it is found, before its labels are built.
 pub(super) fn expand_templates(
     root: &Path,
     requests: &[Request],
     parsed: Vec<Option<Result<PathTemplate>>>,
+    walks: Walks,
     mut settler: Option<&mut Settler>,
 ) -> (Vec<Expanded>, Vec<Option<PathTemplate>>) {
     let mut jobs = Vec::new();
     let mut templates = Vec::with_capacity(requests.len());
-    for (req, template) in requests.iter().zip(parsed) {
+    for ((req, template), walked) in requests.iter().zip(parsed).zip(walks) {
         templates.push(None);
         let mut req_labels = req.labels.clone();
         let named = check_label_names(req_labels.keys()).and_then(|()| take_sweep(&mut req_labels));
@@ -137,7 +152,8 @@ pub(super) fn expand_templates(
             }
         };
         if let Some(template) = template {
-            let files = template.and_then(|t| Ok((t.walk(root)?, t)));
+            let walked = walked.unwrap_or_else(|| Err(Error::internal("a template was not walked")));
+            let files = template.and_then(|t| Ok((walked?, t)));
             let files = files.map(|(found, t)| {
                 // A symlink out of the project is refused by name.
                 for (path, e) in found.refused {

@@ -176,7 +176,18 @@ pub fn ingest(
     let parsed = expand::parse_templates(requests);
     let git = GitView::new(opts.git_root.as_deref().unwrap_or(root), opts.staged, patterns(requests, &parsed));
     let mut report = Report::default();
-    let stored = match store.stored_sources() {
+    // The templates' folders are walked on a thread of their own while the
+    // stored sources are read.
+    let (stored, walks) = if parsed.iter().any(Option::is_some) {
+        std::thread::scope(|scope| {
+            let walking = scope.spawn(|| expand::walk_templates(root, &parsed));
+            let stored = store.stored_sources();
+            (stored, walking.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        })
+    } else {
+        (store.stored_sources(), expand::walk_templates(root, &parsed))
+    };
+    let stored = match stored {
         Ok(stored) => Stored::new(stored),
         Err(e) => {
             report.files.push(FileReport { path: PathBuf::from(store.path()), outcome: FileOutcome::Failed(e) });
@@ -187,7 +198,7 @@ pub fn ingest(
     // holds it as it is; not when a source of reckon.toml may relabel it.
     let mut settler = Settler::new(root, &stored, &git);
     let settle = opts.configured.is_empty().then_some(&mut settler);
-    let (mut jobs, templates) = expand_templates(root, requests, parsed, settle);
+    let (mut jobs, templates) = expand_templates(root, requests, parsed, walks, settle);
     expand::adopt(root, &mut jobs, requests, &opts.configured);
     // The stored paths the jobs have are not gone (a settled job's was
     // marked as it was settled).
@@ -200,6 +211,7 @@ pub fn ingest(
         if opts.forget.unmatched { unmatched_paths(&stored, root, requests, &templates, &gone) } else { Vec::new() };
     gone.extend(unmatched.iter().cloned());
     let total = jobs.len() + gone.len();
+    report.files.reserve_exact(total);
     for (i, path) in gone.iter().enumerate() {
         let outcome = match store.remove_paths(std::slice::from_ref(path)) {
             Ok(runs) => FileOutcome::Removed { runs, unmatched: unmatched.contains(path) },
@@ -210,7 +222,7 @@ pub fn ingest(
         report.files.push(file);
     }
     let refused = companion::Refused::find(root, &jobs, &stored, &gone);
-    let planned = plan(root, jobs, &gone, &stored, &git);
+    let planned = plan(root, (jobs, requests.len()), &gone, &stored, &git);
     drop(stored);
     let planned = refused.apply(store, planned, gone.len());
     let mut progress = Progress { report: &mut report, total, on_file };
@@ -256,9 +268,16 @@ impl Progress<'_> {
 /// by the expansion). A path requested twice in one command (a template and
 /// an explicit path) is read once, with the labels of its first request.
 /// Each slot carries the file's place among all the command's files (the
-/// gone ones come first). No job's path or labels are copied.
-fn plan(root: &Path, jobs: Vec<Expanded>, gone: &[String], stored: &Stored, git: &GitView) -> Vec<(Planned, usize)> {
-    let relabels = mentioned_again(root, &jobs, stored);
+/// gone ones come first). No job's path or labels are copied. The jobs of
+/// one request name no path twice (a template's walk finds each once).
+fn plan(
+    root: &Path,
+    (jobs, requests): (Vec<Expanded>, usize),
+    gone: &[String],
+    stored: &Stored,
+    git: &GitView,
+) -> Vec<(Planned, usize)> {
+    let relabels = if requests > 1 { mentioned_again(root, &jobs, stored) } else { HashMap::new() };
     let mut planned: Vec<(Planned, usize)> = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.into_iter().enumerate() {
         let at = i + gone.len();

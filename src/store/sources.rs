@@ -2,8 +2,6 @@
 //! the same bytes, a changed file replacing its runs, a gone file losing
 //! them, and the names no run uses any more.
 
-use std::collections::HashMap;
-
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::params::labels_json;
@@ -17,12 +15,12 @@ impl Store {
         stored_source(&self.conn, path).at(&self.path)
     }
 
-    /// Every stored path with what is stored for it, read in one query:
-    /// the "nothing changed" test of a command compares each file's
-    /// metadata with this map instead of asking the database per file.
-    /// A path stored more than once (by an older reckon) maps to `None`,
-    /// as [`Store::stored_source`] answers for it.
-    pub fn stored_sources(&self) -> Result<HashMap<String, Option<StoredSource>>> {
+    /// Every stored source with its path, read in one query: the "nothing
+    /// changed" test of a command compares each file's metadata with these
+    /// instead of asking the database per file. A path stored more than
+    /// once (by an older reckon) is there more than once; its caller reads
+    /// it as [`Store::stored_source`] answers for it, none.
+    pub fn stored_sources(&self) -> Result<Vec<(String, StoredSource)>> {
         stored_sources(&self.conn).at(&self.path)
     }
 
@@ -164,14 +162,10 @@ pub(super) fn stored_source(conn: &Connection, path: &str) -> rusqlite::Result<O
     Ok(first.map(|(_, s)| s))
 }
 
-fn stored_sources(conn: &Connection) -> rusqlite::Result<HashMap<String, Option<StoredSource>>> {
+fn stored_sources(conn: &Connection) -> rusqlite::Result<Vec<(String, StoredSource)>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {STORED_COLUMNS} FROM source"))?;
-    let mut map: HashMap<String, Option<StoredSource>> = HashMap::new();
-    for row in stmt.query_map([], stored_source_row)? {
-        let (path, source) = row?;
-        map.entry(path).and_modify(|twice| *twice = None).or_insert(Some(source));
-    }
-    Ok(map)
+    let rows = stmt.query_map([], stored_source_row)?;
+    rows.collect()
 }
 
 /// The id of the source that is this very file — path, bytes, labels and
