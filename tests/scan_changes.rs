@@ -2,8 +2,9 @@
 //! finds it, before its labels are built (issue 25). What it settles must be
 //! exactly what a fresh database would hold: after each change below —
 //! labels given by reckon.toml changed, a log moved to another path, a log
-//! rewritten within the second of its ingest, a `sweep` label set — the
-//! kept database holds what one built from nothing holds. `--no-ingest`
+//! rewritten within the second of its ingest, a `sweep` label set, a log
+//! deleted, appended to or added among many settled ones — the kept
+//! database holds what one built from nothing holds. `--no-ingest`
 //! trusts the database and looks at no log.
 
 mod common;
@@ -144,4 +145,37 @@ fn check_no_ingest_trusts_the_database_and_looks_at_no_log() {
     let r = s.run(&["check"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(s.counts().0, before.0 - 1, "a check without --no-ingest forgets the gone log");
+}
+
+#[test]
+fn one_check_among_many_settled_logs_catches_each_change_and_only_those() {
+    let s = project();
+    let an_hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    // Many logs a folder, many folders: their captures read a folder at a time.
+    for date in ["2026-11-24", "2026-11-25", "2026-11-26"] {
+        for (kernel, t) in [("gemm", 100), ("conv", 50), ("attn", 30)] {
+            for batch in [8, 16] {
+                let p = s.write(&format!("results/{date}/{kernel}-{batch}.csv"), results(t + batch));
+                set_mtime(&p, an_hour_ago);
+            }
+        }
+    }
+    check_like_fresh(&s, "the first ingest");
+    let before = s.counts();
+    // In one check: a log deleted, one appended to, one new, the rest as
+    // they were.
+    std::fs::remove_file(s.path().join("results/2026-11-25/conv-8.csv")).unwrap();
+    let appended = s.path().join("results/2026-11-24/attn-16.csv");
+    let mut text = std::fs::read_to_string(&appended).unwrap();
+    text.push_str("4096,000077\n");
+    std::fs::write(&appended, text).unwrap();
+    set_mtime(&appended, an_hour_ago + Duration::from_secs(60));
+    s.write("results/2026-11-26/norm-8.csv", results(12));
+    check_like_fresh(&s, "a deletion, an append and a new log among settled ones");
+    // Each change counted once: one log less and one more; two runs gone
+    // with the deleted log, two new, one appended.
+    let after = s.counts();
+    assert_eq!((after.0, after.1), (before.0, before.1 + 1), "{before:?} then {after:?}");
+    check_like_fresh(&s, "nothing changed since");
+    assert_eq!(s.counts(), after, "a check of nothing changed changes nothing");
 }
