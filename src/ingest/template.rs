@@ -179,9 +179,7 @@ fn translate(text: &str, normalized: &str) -> Result<Translated> {
                     }
                 }
                 if name.is_empty() || names.contains(&name) {
-                    return Err(Error::usage(format!(
-                        "path template `{text}`: empty or repeated label `{{{name}}}`"
-                    )));
+                    return Err(Error::usage(format!("path template `{text}`: empty or repeated label `{{{name}}}`")));
                 }
                 let piece = format!("{{{name}}}");
                 side_by_side(text, before.as_deref(), &piece)?;

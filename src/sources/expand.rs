@@ -181,10 +181,10 @@ pub(super) fn expand_templates(
                 }
                 Ok((files, template)) => {
                     let plan = settler.as_ref().and_then(|_| LabelPlan::new(&template, &req_labels, named.as_ref()));
-                    let mut room = template.capture_room();
+                    let mut captures = template.capture_room();
                     for (path, meta) in files {
                         if let (Some(settler), Some(plan)) = (settler.as_deref_mut(), plan.as_ref()) {
-                            if settler.settled(&template, &mut room, plan, &path, &meta) {
+                            if settler.settled(&template, &mut captures, plan, &path, &meta) {
                                 jobs.push(Ok(Job::settled(path)));
                                 continue;
                             }

@@ -81,14 +81,14 @@ pub(crate) struct Captures {
 impl Captures {
     pub(super) fn new(whole: &Regex, names: usize, pieces: Option<&Pieces>) -> Captures {
         let locations = match pieces {
-            Some(p) => p
-                .0
-                .iter()
-                .map(|piece| match &piece.read {
-                    Read::Pattern(re) => Some(re.capture_locations()),
-                    _ => None,
-                })
-                .collect(),
+            Some(p) => {
+                p.0.iter()
+                    .map(|piece| match &piece.read {
+                        Read::Pattern(re) => Some(re.capture_locations()),
+                        _ => None,
+                    })
+                    .collect()
+            }
             None => vec![Some(whole.capture_locations())],
         };
         Captures { spans: vec![(0, 0); names], folder: None, locations }
@@ -221,7 +221,8 @@ mod tests {
         options[usize::from(pick) % options.len()]
     }
 
-    const PARTS: [&str; 15] = ["a", "b", "-", ".", "x.jsonl", "{n1}", "{n2}", "{n3}", "*", "?", "[ab]", "[!a]", "**", "/", "/"];
+    const PARTS: [&str; 15] =
+        ["a", "b", "-", ".", "x.jsonl", "{n1}", "{n2}", "{n3}", "*", "?", "[ab]", "[!a]", "**", "/", "/"];
 
     proptest! {
         // Any template (with a `**` too: the whole regex is then read)
