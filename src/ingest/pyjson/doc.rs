@@ -18,6 +18,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::node::KeySeed;
 use super::{describe, rewrite_into, sentinel_f64, ParseError};
 
 /// One JSON value of a document.
@@ -307,37 +308,6 @@ fn sorted<'a>(mut members: Vec<(Cow<'a, str>, Doc<'a>)>) -> (Vec<(Cow<'a, str>, 
     });
     let repeated = members.len() != before;
     (members, repeated)
-}
-
-/// Reads an object key, borrowing it when it holds no escape.
-struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Cow<'de, str>, D::Error> {
-        de.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string key")
-    }
-
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(s))
-    }
-
-    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(s.to_owned()))
-    }
-
-    fn visit_string<E>(self, s: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(s))
-    }
 }
 
 #[cfg(test)]

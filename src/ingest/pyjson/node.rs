@@ -230,8 +230,9 @@ fn sorted_members(mut members: Vec<Member<'_>>) -> Vec<Member<'_>> {
     members
 }
 
-/// Reads an object key, borrowing it when it holds no escape.
-struct KeySeed;
+/// Reads an object key, borrowing it when it holds no escape (the
+/// whole-document tree, `doc`, reads its keys so too).
+pub(super) struct KeySeed;
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
     type Value = Cow<'de, str>;
