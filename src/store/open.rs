@@ -18,6 +18,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../db/migrations/0004_source_is_its_path.sql"),
     include_str!("../../db/migrations/0005_source_metric_unit.sql"),
     include_str!("../../db/migrations/0006_evaluation_cache.sql"),
+    include_str!("../../db/migrations/0007_generation_by_source.sql"),
 ];
 
 /// The schema version this reckon writes.
