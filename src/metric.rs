@@ -357,7 +357,18 @@ pub fn is_fraction_by_name(name: &str) -> bool {
 }
 
 /// Words naming a spread of another metric (see [`direction_from_name`]).
-const SPREADS: [&str; 7] = ["stderr", "std", "stddev", "stdev", "variance", "cv", "iqr"];
+const SPREADS: [&str; 9] = ["stderr", "std", "stddev", "stdev", "variance", "cv", "iqr", "sem", "mad"];
+/// Spreads named in more than one word, found anywhere in the name
+/// (criterion's `mean_standard_error` and `median_abs_dev`).
+const SPREAD_PHRASES: [&str; 4] = ["standard_error", "std_err", "abs_dev", "absolute_deviation"];
+
+/// Whether a metric's name says it is the spread of another metric of its
+/// run (a standard error, deviation, CV, IQR, MAD): no performance metric,
+/// with no better direction unless a project gives it one.
+pub fn is_spread(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    SPREADS.iter().any(|w| has_word(&n, w)) || SPREAD_PHRASES.iter().any(|p| n.contains(p))
+}
 
 /// Whether higher or lower is better, from the metric's name and unit.
 pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
@@ -368,7 +379,7 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
     // Google Benchmark's `real_time_stddev`, criterion's `std_dev`), a
     // coefficient of variation, an IQR — is the noise of that metric, no
     // better for being larger or smaller: no performance metric to judge.
-    if SPREADS.iter().any(|w| has_word(&n, w)) {
+    if is_spread(&n) {
         return Direction::Neutral;
     }
     let higher = [
@@ -389,6 +400,12 @@ pub fn direction_from_name(name: &str, unit: Option<&str>) -> Direction {
         "accuracy",
         "acc",
         "exact_match",
+        // lm-eval's other accuracies: 0.3's `multiple_choice_grade` and
+        // `exact_str_match` (BIG-bench), TruthfulQA's `mc1`, `mc2`.
+        "multiple_choice_grade",
+        "exact_str_match",
+        "mc1",
+        "mc2",
         "f1",
         "bandwidth",
         "flops",
@@ -561,11 +578,24 @@ mod tests {
         // Evaluation scores, and their standard errors (no direction).
         assert_eq!(direction_from_name("exact_match", None), Direction::Higher);
         assert_eq!(direction_from_name("acc_norm", None), Direction::Higher);
+        assert_eq!(direction_from_name("multiple_choice_grade", None), Direction::Higher);
+        assert_eq!(direction_from_name("multiple_choice_grade_stderr", None), Direction::Neutral);
         assert_eq!(direction_from_name("acc_stderr", None), Direction::Neutral);
         assert_eq!(direction_from_name("exact_match_stderr", None), Direction::Neutral);
         // Every spread of another metric alike: no direction, whatever its unit.
-        for spread in ["std_ttft_ms", "stddev", "std_dev", "real_time_stddev", "cpu_time_cv", "iqr", "stddev_outliers"]
-        {
+        for spread in [
+            "std_ttft_ms",
+            "stddev",
+            "std_dev",
+            "real_time_stddev",
+            "cpu_time_cv",
+            "iqr",
+            "stddev_outliers",
+            "mean_standard_error",
+            "mean_change_standard_error",
+            "median_abs_dev",
+            "latency_sem",
+        ] {
             assert_eq!(direction_from_name(spread, Some("s")), Direction::Neutral, "{spread}");
         }
         assert_eq!(direction_from_name("mean_ttft_ms", None), Direction::Lower);

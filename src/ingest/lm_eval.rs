@@ -19,6 +19,13 @@
 //! * The task configs (`configs`: prompts, metric settings) and other
 //!   tables (`group_subtasks`, `higher_is_better`, `n-samples`, …) and the
 //!   environment dump (`pretty_env_info`) are named as not stored.
+//! * lm-eval 0.3 wrote the same results without filters and without
+//!   `configs`: `{results: {task: {"multiple_choice_grade": …,
+//!   "multiple_choice_grade_stderr": …}}, versions, config: {model,
+//!   model_args, num_fewshot, …}}` — one run per task, no `filter` param,
+//!   each score stored by its name as above. Read as generic JSON it was
+//!   one run of dotted names, and a task called `…_error_detection` made
+//!   its accuracy lower-is-better.
 
 use crate::ingest::LineBytes;
 use std::collections::BTreeSet;
@@ -43,13 +50,17 @@ impl LogFormat for LmEval {
     const NAME: &'static str = "lm-eval";
 
     /// `results` beside `configs` and one of `n-shot`, `versions`,
-    /// `group_subtasks`, `config`.
+    /// `group_subtasks`, `config`; or, as lm-eval 0.3 wrote it, `results`
+    /// beside `versions` and `config` with no `configs`.
     fn detect(sniff: &Sniff<'_>) -> bool {
         sniff.json.is_some_and(|s| {
             s.first == Some(b'{')
                 && s.has("results")
-                && s.has("configs")
-                && ["n-shot", "versions", "group_subtasks", "config"].iter().any(|k| s.has(k))
+                && if s.has("configs") {
+                    ["n-shot", "versions", "group_subtasks", "config"].iter().any(|k| s.has(k))
+                } else {
+                    s.has("versions") && s.has("config")
+                }
         })
     }
 
@@ -62,6 +73,8 @@ impl LogFormat for LmEval {
         let mut left = BTreeSet::new();
         let mut clocks = BTreeSet::new();
         let shared = shared(top, &mut left, &mut clocks);
+        // lm-eval 0.3: scores named without a filter (`acc`, not `acc,none`).
+        let filtered = top.contains_key("configs");
         let start = pyjson::member_offset(&doc, "results").unwrap_or(0);
         let mut no_stderr = BTreeSet::new();
         for (task, scores) in results {
@@ -69,7 +82,7 @@ impl LogFormat for LmEval {
                 return Err(Error::malformed(path, 1, format!("`results.{task}` is not an object of scores")));
             };
             let line = find_line(&doc, start, task);
-            for run in task_runs(path, line, task, scores, top, &shared, &mut no_stderr)? {
+            for run in task_runs(path, line, (task, filtered), scores, top, &shared, &mut no_stderr)? {
                 emit(run)?;
             }
         }
@@ -136,19 +149,25 @@ fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>, clocks: &mut BTr
     run
 }
 
-/// The runs of one task: one per filter its scores name.
+/// The runs of one task: one per filter its scores name (`filtered`), or
+/// the one run of an lm-eval 0.3 task, whose every member is a score.
 fn task_runs(
     path: &Path,
     line: u64,
-    task: &str,
+    (task, filtered): (&str, bool),
     scores: &Map<String, Json>,
     top: &Map<String, Json>,
     shared: &RawRun,
     no_stderr: &mut BTreeSet<String>,
 ) -> Result<Vec<RawRun>> {
-    let mut runs: Vec<(String, RawRun)> = Vec::new();
+    let mut runs: Vec<(Option<&str>, RawRun)> = Vec::new();
     for (key, v) in scores {
-        let Some((metric, filter)) = key.split_once(',') else { continue };
+        let (metric, filter) = match key.split_once(',') {
+            Some((metric, filter)) if filtered => (metric, Some(filter)),
+            // 0.4's members without a filter: `alias`, and the like.
+            None if filtered => continue,
+            _ => (key.as_str(), None),
+        };
         let x = match v {
             Json::String(s) if s.trim() == "N/A" => {
                 no_stderr.insert(format!("results.{task}.{key}"));
@@ -160,8 +179,8 @@ fn task_runs(
         let Some(x) = x else {
             return Err(Error::malformed(path, line, format!("`results.{task}.{key}` holds {v}, expected a score")));
         };
-        let at = runs.iter().position(|(f, _)| f == filter).unwrap_or_else(|| {
-            runs.push((filter.to_string(), task_run(line, task, filter, scores, top, shared)));
+        let at = runs.iter().position(|(f, _)| *f == filter).unwrap_or_else(|| {
+            runs.push((filter, task_run(line, task, filter, scores, top, shared)));
             runs.len() - 1
         });
         runs[at].1.metric(metric.to_string(), x);
@@ -169,18 +188,20 @@ fn task_runs(
     Ok(runs.into_iter().map(|(_, r)| r).collect())
 }
 
-/// A task's run under one filter, before its scores.
+/// A task's run under one filter (none in lm-eval 0.3), before its scores.
 fn task_run(
     line: u64,
     task: &str,
-    filter: &str,
+    filter: Option<&str>,
     scores: &Map<String, Json>,
     top: &Map<String, Json>,
     shared: &RawRun,
 ) -> RawRun {
     let mut run = RawRun { line, time: shared.time.clone(), ..RawRun::default() };
     run.param("task", Value::Text(task.to_string()));
-    run.param("filter", Value::Text(filter.to_string()));
+    if let Some(filter) = filter {
+        run.param("filter", Value::Text(filter.to_string()));
+    }
     if let Some(alias) = scores.get("alias").and_then(Json::as_str).filter(|a| a.trim() != task) {
         run.param("alias", Value::Text(alias.trim().to_string()));
     }

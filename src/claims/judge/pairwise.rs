@@ -34,6 +34,21 @@ impl Judge<'_, '_> {
                 ),
             });
         }
+        // A spread (`std_dev`, `median_abs_dev`, `acc_stderr`) is the noise
+        // of another metric, no better larger or smaller: `beats` would
+        // read it as higher is better (a neutral metric's literal reading).
+        if p.relation.is_better() && direction == Direction::Neutral && crate::metric::is_spread(metric) {
+            return Err(ClaimError {
+                offset: clause.offset,
+                msg: format!(
+                    "`{}` is a spread (the noise of another metric), with no better direction, so `{}` cannot say \
+                     which side is better: write `<` or `>` (literal), claim about the metric it is the spread of, \
+                     or set `[metrics.{metric}] direction` in reckon.toml",
+                    p.metric.text,
+                    p.relation.as_str()
+                ),
+            });
+        }
         let (test, dir) = p.relation.resolve(direction);
         // A literal comparison between series (`<`, `>=`, …) says nothing
         // about a practical difference: the difference is tested against

@@ -57,7 +57,17 @@ impl Relation {
         matches!(self, Relation::Faster | Relation::Slower)
     }
 
-    pub(super) fn as_str(self) -> &'static str {
+    /// Whether the relation says which side is better (`beats`, `matches
+    /// or beats`, `loses to`, `is faster/slower than`), as against equal
+    /// (`matches`) or literal (`<`, `>=`, …).
+    pub fn is_better(self) -> bool {
+        matches!(
+            self,
+            Relation::Beats | Relation::MatchesOrBeats | Relation::LosesTo | Relation::Faster | Relation::Slower
+        )
+    }
+
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Relation::Beats => "beats",
             Relation::Matches => "matches",
