@@ -92,3 +92,36 @@ fn a_spread_has_no_direction_and_beats_refuses_it() {
     s.write("t.md", claim("literal", "'consecutive iter' on median_abs_dev < 1.2"));
     s.test().args(["claims", "t.md"]).stdout_has("claim `literal` holds").run();
 }
+
+/// Two result blocks of one log, each after the `benchmark_serving.py`
+/// command that printed it (a quantized 72B model with 10 prompts, the
+/// unquantized one with 32), had no `Namespace` dump and were read as two
+/// repeats of one point: a value region wrote 22.59 tok/s, the median of
+/// 16.13 and 29.05, which no run gave. The command line's arguments are
+/// the params its `Namespace` would give, so they are two points and the
+/// value asks which.
+#[test]
+fn blocks_after_different_client_command_lines_are_different_points() {
+    let s = Sandbox::new();
+    s.fixture("trial7-formats/vllm-stdout/learning_project-benchmarks-README.md", "logs/readme.md");
+    s.write(
+        "reckon.toml",
+        concat!(
+            "database = \"db/reckon.sqlite\"\nseries = \"config\"\n[[source]]\npath = \"logs/readme.md\"\n",
+            "format = \"serving-stdout\"\nlabels = { config = \"qwen72b\" }\n",
+        ),
+    );
+    s.ok(&["ingest"]);
+    s.test()
+        .args(["query", "--metric", "output_throughput", "--rows", "num_prompts"])
+        .stdout_has("16.13")
+        .stdout_has("29.05")
+        .run();
+    s.write("plan.md", "Output: <!-- reckon:value metric=output_throughput --><!-- /reckon:value --> tok/s.\n");
+    s.test().args(["update", "plan.md"]).status(2).stderr_has("differ in `num_prompts` (10, 32)").run();
+    s.write(
+        "plan.md",
+        "Output: <!-- reckon:value metric=output_throughput num_prompts=32 --><!-- /reckon:value -->.\n",
+    );
+    s.test().args(["update", "plan.md"]).stdout_has("29.05").run();
+}

@@ -4,7 +4,8 @@
 //! Each block becomes one run. Row labels map to the names the JSON formats
 //! use (`output_throughput`, `mean_ttft_ms`, …) so a sweep captured from
 //! stdout compares with one saved as JSON. The nearest `Namespace(...)`
-//! argument dump before a block, and vLLM's pre-block `Traffic request rate:`
+//! argument dump (or the benchmark client's echoed command line) before a
+//! block, and vLLM's pre-block `Traffic request rate:`
 //! / `Maximum request concurrency:` lines, contribute params; the block's own
 //! rows win over both. See FORMATS.md sections 1b and 2b.
 
@@ -22,7 +23,7 @@ use labels::{
 use lines::{
     excerpt, header_width, is_closing_rule, parse_timestamp, section_title, split_row, strip_prefix, Segments,
 };
-use namespace::{find_namespace, namespace_params, parse_namespace};
+use namespace::{command_args, find_namespace, namespace_params, parse_namespace};
 
 /// Console lines, `\r` and CRLF alike, for the other console formats.
 pub(super) use lines::Segments as ConsoleLines;
@@ -229,6 +230,13 @@ impl Context {
     fn observe(&mut self, line: &str) {
         if let Some(args) = find_namespace(line) {
             self.namespace = namespace_params(&parse_namespace(args));
+            return;
+        }
+        // The client's command line says what its `Namespace` would: two
+        // blocks of one log run with other models or prompt counts are two
+        // points, never repeats of one.
+        if let Some(args) = command_args(line) {
+            self.namespace = namespace_params(&args);
             return;
         }
         let Some((label, value)) = split_row(line) else {

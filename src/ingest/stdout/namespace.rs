@@ -67,6 +67,54 @@ pub(super) fn find_namespace(line: &str) -> Option<&str> {
     None
 }
 
+/// The benchmark client's own command line, echoed before its block
+/// (`python3 benchmark_serving.py --model M --num-prompts 10`,
+/// `python -m sglang.bench_serving …`, `vllm bench serve …`): its
+/// `--flag value` and `--flag=value` arguments as the `Namespace` argparse
+/// would print of them (`--num-prompts` is `num_prompts`; a flag with no
+/// value is `True`). None for any other line — a server's launch
+/// (`vllm serve …`) sets no param of the benchmark.
+pub(super) fn command_args(line: &str) -> Option<Vec<(String, PyVal)>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let client = words.iter().position(|w| {
+        let name = w.rsplit('/').next().unwrap_or(w);
+        matches!(name, "benchmark_serving.py" | "bench_serving.py" | "sglang.bench_serving" | "vllm.benchmarks.serve")
+    });
+    let vllm =
+        || words.windows(3).position(|w| w[0].rsplit('/').next() == Some("vllm") && w[1..] == ["bench", "serve"]);
+    let after = if let Some(at) = client { at + 1 } else { vllm()? + 3 };
+    let mut out = Vec::new();
+    let mut i = after;
+    while i < words.len() {
+        let Some(flag) = words[i].strip_prefix("--") else {
+            i += 1;
+            continue;
+        };
+        let (key, value) = match flag.split_once('=') {
+            Some((k, v)) => (k, Some(v)),
+            None => match words.get(i + 1).filter(|w| !w.starts_with("--")) {
+                Some(v) => {
+                    i += 1;
+                    (flag, Some(*v))
+                }
+                None => (flag, None),
+            },
+        };
+        i += 1;
+        if key.is_empty() {
+            continue;
+        }
+        let value = match value.map(|v| v.trim_matches(|c| c == '\'' || c == '"')) {
+            None => PyVal::Bool(true),
+            Some(v) => read_padded(v).map_or_else(|| PyVal::Str(v.to_string()), PyVal::Num),
+        };
+        out.push((key.replace('-', "_"), value));
+    }
+    // A line that names the client without arguments (prose about it)
+    // says nothing of a run.
+    (!out.is_empty()).then_some(out)
+}
+
 /// Parses `key=value, key=value, ...)` into pairs, skipping values that
 /// cannot be read and stopping at the closing parenthesis or the end of
 /// the text (a cut line still yields the keys before the cut).

@@ -298,3 +298,26 @@ fn snake_and_stat_names() {
     assert_eq!(snake("Peak Memory Max (MB)"), "peak_memory_max_mb");
     assert_eq!(snake("Rate (%)"), "rate_pct");
 }
+
+#[test]
+fn the_clients_command_line_gives_the_next_blocks_params() {
+    let text = format!(
+        "$ python3 benchmarks/benchmark_serving.py --backend openai-chat --model /m/Qwen-72B-w8a8 \
+         --num-prompts 10 --save-result --host 10.0.0.1\n{SMALL}\
+         vllm serve /m/Qwen-72B --max-num-seqs 2048\n\
+         python3 benchmarks/benchmark_serving.py --model=/m/Qwen-72B --num-prompts 32 --request-rate inf\n{SMALL}\
+         see benchmark_serving.py for the options\n{SMALL}"
+    );
+    let (runs, _) = run_all(&text).expect("parses");
+    assert_eq!(runs.len(), 3);
+    assert_eq!(param(&runs[0], "model"), Some(&Value::Text("/m/Qwen-72B-w8a8".into())));
+    assert_eq!(param(&runs[0], "num_prompts"), Some(&Value::Num(10.0)));
+    // Host, output switches and the server's own launch are no params.
+    assert_eq!(param(&runs[0], "host"), None);
+    assert_eq!(param(&runs[0], "save_result"), None);
+    assert_eq!(param(&runs[1], "max_num_seqs"), None);
+    assert_eq!(param(&runs[1], "model"), Some(&Value::Text("/m/Qwen-72B".into())));
+    assert_eq!(param(&runs[1], "num_prompts"), Some(&Value::Num(32.0)));
+    // Prose naming the client sets nothing; each command feeds one block.
+    assert_eq!(param(&runs[2], "model"), None);
+}
