@@ -158,15 +158,18 @@ impl Judge<'_, '_> {
         }
     }
 
+    /// Whether `series` has a run at a pivot row (whether or not the
+    /// statistics can use it): a cell of the data, as a table shows it.
+    pub(super) fn ran(pivot: &Pivot, row: usize, series: &str) -> bool {
+        let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series));
+        col.and_then(|c| pivot.cells.get(row)?.get(c)?.as_ref()).is_some_and(|cell| !cell.values.is_empty())
+    }
+
     /// What a cell without runs the statistics use lacks: no runs at all,
     /// or runs that were all left out (and said so in the evidence).
     pub(super) fn lacking(&self, pivot: &Pivot, row: usize, series: &[&str], at: &str) -> String {
-        let logged = |s: &&str| {
-            let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == *s));
-            col.and_then(|c| pivot.cells.get(row)?.get(c)?.as_ref()).is_some_and(|cell| !cell.values.is_empty())
-        };
         let shown: Vec<String> = series.iter().map(|s| self.shown(s)).collect();
-        if series.iter().any(logged) {
+        if series.iter().any(|s| Self::ran(pivot, row, s)) {
             Self::unusable(&shown.join(" or "), at)
         } else {
             format!("no runs of {}{at}", shown.join(" or "))

@@ -53,21 +53,34 @@ impl Judge<'_, '_> {
                 .filter(|s| *s != a)
                 .collect(),
         };
+        // `others` are the other series that ran somewhere the clause
+        // speaks of: one with no run at any of its points is no opponent
+        // there (a benchmark family of other sizes, a model run on other
+        // tasks).
+        let opponents: Vec<String> = match &p.b {
+            Opponents::Series(_) => opponents,
+            Opponents::Others => {
+                let rows = Self::rows(&pivot, q);
+                opponents.into_iter().filter(|s| rows.iter().any(|(row, _)| Self::ran(&pivot, *row, s))).collect()
+            }
+        };
         let mut named = vec![a.clone()];
         named.extend(opponents.iter().cloned());
         self.single_point(clause, &pivot, q, &named)?;
         let how = How { test, dir, margin, pooled: self.pooled_log_sd(&pivot) };
         let mut points = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);
-        let mut gaps = Vec::new();
+        let names = Self::names_points(q);
         for (row, key) in Self::rows(&pivot, q) {
             let label = Self::label(&pivot, key);
-            // A point the claim names goes missing; one of a range is a gap.
-            let lacking = if Self::names_points(q) { &mut missing } else { &mut gaps };
-            points.extend(self.each_against(&pivot, (row, &label), &a, &opponents, (how, p.others_first), lacking));
+            // What a point lacks weighs as a point the clause could not
+            // judge, whether the claim names it or it lies in a range: a
+            // side that ran there and one that did not cannot be compared.
+            let at = (row, label.as_str());
+            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, names), &mut missing));
         }
         let j = Self::fold(&points, q);
-        Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
+        Ok(self.settle(j, clause, &pivot, q, missing, Vec::new(), &named))
     }
 
     /// Series `a` at one pivot row against each opponent there: one
@@ -85,24 +98,30 @@ impl Judge<'_, '_> {
         how: How,
         lacking: &mut Vec<String>,
     ) -> Vec<Point> {
-        self.each_against(pivot, (row, label), a, opponents, (how, false), lacking)
+        self.each_against(pivot, (row, label), a, opponents, (how, false, true), lacking)
     }
 
     /// [`Judge::against`], or with `others_first` each opponent compared
     /// with `a` (`others beat a`: each other series is the subject, named
-    /// first).
+    /// first). With `named` false the point lies in a range the claim does
+    /// not list: a pair neither side of which ran there is no comparison
+    /// of the claim's and is not said (the point belongs to other series);
+    /// a pair one side of which ran is said as lacking the other.
     fn each_against(
         &self,
         pivot: &Pivot,
         (row, label): (usize, &str),
         a: &str,
         opponents: &[String],
-        (how, others_first): (How, bool),
+        (how, others_first, named): (How, bool, bool),
         lacking: &mut Vec<String>,
     ) -> Vec<Point> {
         let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
         let a_shown = self.shown(a);
         let mut points = Vec::new();
+        if !named && !Self::ran(pivot, row, a) && !opponents.iter().any(|b| Self::ran(pivot, row, b)) {
+            return points;
+        }
         for b in opponents {
             let b_shown = self.shown(b);
             let (ca, cb) = match self.pair(pivot, (row, a), (row, b), Scale::Log) {

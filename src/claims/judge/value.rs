@@ -11,12 +11,11 @@ use crate::query::Pivot;
 use crate::syntax::Op;
 
 /// What a value clause found: an estimate per point (with its label and
-/// where it was read), the points it names that no run holds, and the
-/// points it ranges over where a series has no runs.
+/// where it was read), and the points it could not judge — named and
+/// holding no run, or where one series of the term ran and another did not.
 struct Found {
     estimates: Vec<(stats::Estimate, String, Drawn)>,
     missing: Vec<String>,
-    gaps: Vec<String>,
 }
 
 /// Where an aggregate's value was read: every point's sweeps; the runs of
@@ -59,13 +58,13 @@ impl Judge<'_, '_> {
             Term::Ratio(..) => format!("{} / {}", self.shown(&series[0]), self.shown(&series[1])),
             Term::Difference(..) => format!("{} - {}", self.shown(&series[0]), self.shown(&series[1])),
         };
-        let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q), gaps: Vec::new() };
+        let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q) };
         if let (Some(vs), Some(q)) = (&v.versus, q) {
             self.versus_estimates(&pivot, vs, q, &series[0], pooled, &mut found);
         } else {
             self.point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
         }
-        let Found { estimates, missing, gaps } = found;
+        let Found { estimates, missing } = found;
         let stated = Side::stated("stated", target);
         // `≈`/`=` without `within` on a ratio use the metric's margin too:
         // the same δ as `matches`.
@@ -122,7 +121,7 @@ impl Judge<'_, '_> {
             let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
             Self::fold(&points, q)
         };
-        let mut j = self.settle(j, clause, &pivot, q, missing, gaps, &series);
+        let mut j = self.settle(j, clause, &pivot, q, missing, Vec::new(), &series);
         if j.verdict == Verdict::Contradicted && v.unit.is_none() {
             j.evidence.hint = self.unit_hint(metric, &j, target);
         }
@@ -211,10 +210,16 @@ impl Judge<'_, '_> {
                 series.iter().zip(&cells).filter(|(_, c)| c.is_none()).map(|(s, _)| s.as_str()).collect();
             let cells: Option<Vec<CellRuns>> = cells.into_iter().collect();
             let Some(cells) = cells else {
+                // A point of a range no series of the term ran at belongs
+                // to other series: not the clause's, and not said. One a
+                // side ran at and another did not, or that the claim names,
+                // is a point it could not judge.
+                if !Self::names_points(q) && !series.iter().any(|s| Self::ran(pivot, row, s)) {
+                    continue;
+                }
                 let label = Self::label(pivot, key);
                 let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
-                let list = if Self::names_points(q) { &mut found.missing } else { &mut found.gaps };
-                list.push(self.lacking(pivot, row, &lacking, &at));
+                found.missing.push(self.lacking(pivot, row, &lacking, &at));
                 continue;
             };
             let est = match term {
