@@ -139,3 +139,83 @@ fn f3_a_point_one_side_ran_at_weighs_in_every_range_form() {
     assert_eq!(others.verdict, "inconclusive", "{others:?}");
     assert!(others.summary.contains("no runs of a at n=10"), "{others:?}");
 }
+
+#[test]
+fn f2_lm_eval_value_claims_take_the_logged_stderr_as_the_spread() {
+    let s = lm();
+    let base = "'meta-llama/Meta-Llama-3-8B'";
+    let got = judged(
+        &s,
+        &[
+            ("in", &format!("{base} on acc at task = truthfulqa_mc1 in 0.265..0.27")),
+            ("above", &format!("{base} on acc at task = truthfulqa_mc1 > 0.26")),
+            ("bleu", &format!("{base} on bleu_diff at task = truthfulqa_gen > 0")),
+            ("approx", &format!("{base} on acc at task = truthfulqa_mc2 ≈ 0.44 within 2%")),
+            // Far beyond the noise: still holds.
+            ("clear", &format!("{base} on acc at task = hellaswag > 60%")),
+        ],
+    );
+    for id in ["in", "above", "bleu", "approx"] {
+        let j = verdict_of(&got, id);
+        assert_eq!(j.verdict, "inconclusive", "{j:?}");
+        assert!(j.summary.contains("a single run's spread is the standard error it logged beside"), "{j:?}");
+        assert!(!j.summary.contains("no interval"), "{j:?}");
+    }
+    // acc 0.268, acc_stderr 0.0155: the 90% normal interval.
+    assert!(verdict_of(&got, "in").summary.contains("90% interval 0.243 to 0.294"), "{got:?}");
+    assert_eq!(verdict_of(&got, "clear").verdict, "holds", "{got:?}");
+}
+
+#[test]
+fn f2_criterion_mean_change_takes_its_standard_error() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"benchmark\"\n\n[[source]]\npath = \"target/criterion/*/*/estimates.json\"\n");
+    for b in ["consecutive for", "consecutive iter"] {
+        s.fixture(
+            &format!("trial7/criterion/{b}/change/estimates.json"),
+            &format!("target/criterion/{b}/change/estimates.json"),
+        );
+    }
+    s.ok(&["ingest"]);
+    let got = judged(
+        &s,
+        &[
+            // -0.0467 ± 0.00463: criterion's own 95% interval is
+            // [-0.0557, -0.0373], across the bound.
+            ("improved", "'consecutive for' on mean_change < -0.04"),
+            ("regressed", "'consecutive iter' on mean_change > 0"),
+        ],
+    );
+    let j = verdict_of(&got, "improved");
+    assert_eq!(j.verdict, "inconclusive", "{j:?}");
+    assert!(j.summary.contains("(`mean_change_standard_error`)"), "{j:?}");
+    assert_eq!(verdict_of(&got, "regressed").verdict, "holds", "{got:?}");
+}
+
+/// Invented: one run per series with a logged `score_stderr`, and the same
+/// values without one.
+#[test]
+fn f2_a_logged_standard_error_widens_a_single_runs_value_and_nothing_else_does() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n");
+    s.write("logs/run.csv", "config,task,score,score_stderr,plain\na,t,0.50,0.02,0.50\nb,t,0.40,0.02,0.40\n");
+    s.ok(&["ingest", "logs/run.csv"]);
+    let got = judged(
+        &s,
+        &[
+            ("level", "a on score at task = t > 0.48"),
+            ("level-far", "a on score at task = t > 0.40"),
+            ("ratio", "a / b on score at task = t > 1.15"),
+            ("difference", "a - b on score at task = t > 0.05"),
+            ("plain", "a on plain at task = t > 0.48"),
+        ],
+    );
+    for id in ["level", "ratio", "difference"] {
+        assert_eq!(verdict_of(&got, id).verdict, "inconclusive", "{got:?}");
+    }
+    assert_eq!(verdict_of(&got, "level-far").verdict, "holds", "{got:?}");
+    // No logged error, no repeats: the README's single-run rule, unchanged.
+    let plain = verdict_of(&got, "plain");
+    assert_eq!(plain.verdict, "holds", "{plain:?}");
+    assert!(plain.summary.contains("no interval"), "{plain:?}");
+}

@@ -161,10 +161,11 @@ impl Judge<'_, '_> {
         let scale = if vs.ratio { Scale::Log } else { Scale::Raw };
         match self.pair(pivot, (r1, series), (r2, series), scale) {
             (Some(c1), Some(c2)) => {
+                let known = [self.logged_se(pivot, &c1, scale), self.logged_se(pivot, &c2, scale)];
                 let est = if vs.ratio {
-                    stats::estimate_ratio(&c1.values, &c2.values, pooled)
+                    stats::estimate_ratio_known(&c1.values, &c2.values, pooled, known)
                 } else {
-                    stats::estimate_difference(&c1.values, &c2.values, pooled)
+                    stats::estimate_difference_known(&c1.values, &c2.values, pooled, known)
                 };
                 let label = format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" });
                 match est {
@@ -222,11 +223,22 @@ impl Judge<'_, '_> {
                 found.missing.push(self.lacking(pivot, row, &lacking, &at));
                 continue;
             };
+            // The standard error each run logged beside the metric is the
+            // known spread of its value, as in a comparison (said in the
+            // evidence where used).
+            let known: Vec<Option<f64>> = cells.iter().map(|c| self.logged_se(pivot, c, scale)).collect();
+            let pair = [known[0], known.get(1).copied().flatten()];
             let est = match term {
-                Term::Level(_) if scale == Scale::Raw => stats::estimate_level_raw(&cells[0].values, pooled),
-                Term::Level(_) => stats::estimate_level(&cells[0].values, pooled),
-                Term::Ratio(..) => stats::estimate_ratio(&cells[0].values, &cells[1].values, pooled),
-                Term::Difference(..) => stats::estimate_difference(&cells[0].values, &cells[1].values, pooled),
+                Term::Level(_) if scale == Scale::Raw => {
+                    stats::estimate_level_raw(&cells[0].values, pooled).map(|e| stats::with_known(e, known[0]))
+                }
+                Term::Level(_) => {
+                    stats::estimate_level(&cells[0].values, pooled).map(|e| stats::with_known(e, known[0]))
+                }
+                Term::Ratio(..) => stats::estimate_ratio_known(&cells[0].values, &cells[1].values, pooled, pair),
+                Term::Difference(..) => {
+                    stats::estimate_difference_known(&cells[0].values, &cells[1].values, pooled, pair)
+                }
             };
             let est = match est {
                 Ok(est) => est,

@@ -35,6 +35,21 @@ pub(crate) fn logged_log_se(runs: &[(f64, f64)]) -> Option<f64> {
     (!runs.is_empty()).then(|| (squares / runs.len() as f64).sqrt())
 }
 
+/// [`logged_log_se`] in the metric's own units: the root mean square of
+/// the logged standard errors, for a value read on the raw scale (a signed
+/// change, whose value may be 0 or negative). `None` when a run logged no
+/// finite, non-negative one.
+pub(crate) fn logged_raw_se(runs: &[(f64, f64)]) -> Option<f64> {
+    let mut squares = 0.0;
+    for &(value, se) in runs {
+        if !(value.is_finite() && se.is_finite() && se >= 0.0) {
+            return None;
+        }
+        squares += se * se;
+    }
+    (!runs.is_empty()).then(|| (squares / runs.len() as f64).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
