@@ -71,16 +71,15 @@ impl Judge<'_, '_> {
         let mut points = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);
         let names = Self::names_points(q);
+        let mut lacking = Vec::new();
         for (row, key) in Self::rows(&pivot, q) {
             let label = Self::label(&pivot, key);
-            // What a point lacks weighs as a point the clause could not
-            // judge, whether the claim names it or it lies in a range: a
-            // side that ran there and one that did not cannot be compared.
             let at = (row, label.as_str());
-            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, names), &mut missing));
+            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, names), &mut lacking));
         }
         let j = Self::fold(&points, q);
-        Ok(self.settle(j, clause, &pivot, q, missing, Vec::new(), &named))
+        let (missing, gaps) = Self::weigh_lacking(&j, missing, lacking);
+        Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
     }
 
     /// Series `a` at one pivot row against each opponent there: one

@@ -16,6 +16,7 @@ use crate::syntax::Op;
 struct Found {
     estimates: Vec<(stats::Estimate, String, Drawn)>,
     missing: Vec<String>,
+    lacking: Vec<String>,
 }
 
 /// Where an aggregate's value was read: every point's sweeps; the runs of
@@ -58,13 +59,13 @@ impl Judge<'_, '_> {
             Term::Ratio(..) => format!("{} / {}", self.shown(&series[0]), self.shown(&series[1])),
             Term::Difference(..) => format!("{} - {}", self.shown(&series[0]), self.shown(&series[1])),
         };
-        let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q) };
+        let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q), lacking: Vec::new() };
         if let (Some(vs), Some(q)) = (&v.versus, q) {
             self.versus_estimates(&pivot, vs, q, &series[0], pooled, &mut found);
         } else {
             self.point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
         }
-        let Found { estimates, missing } = found;
+        let Found { estimates, missing, lacking } = found;
         let stated = Side::stated("stated", target);
         // `≈`/`=` without `within` on a ratio use the metric's margin too:
         // the same δ as `matches`.
@@ -121,7 +122,8 @@ impl Judge<'_, '_> {
             let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
             Self::fold(&points, q)
         };
-        let mut j = self.settle(j, clause, &pivot, q, missing, Vec::new(), &series);
+        let (missing, gaps) = Self::weigh_lacking(&j, missing, lacking);
+        let mut j = self.settle(j, clause, &pivot, q, missing, gaps, &series);
         if j.verdict == Verdict::Contradicted && v.unit.is_none() {
             j.evidence.hint = self.unit_hint(metric, &j, target);
         }
@@ -220,7 +222,8 @@ impl Judge<'_, '_> {
                 }
                 let label = Self::label(pivot, key);
                 let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
-                found.missing.push(self.lacking(pivot, row, &lacking, &at));
+                let list = if Self::names_points(q) { &mut found.missing } else { &mut found.lacking };
+                list.push(self.lacking(pivot, row, &lacking, &at));
                 continue;
             };
             // The standard error each run logged beside the metric is the
