@@ -75,7 +75,10 @@ impl Judge<'_, '_> {
         for (row, key) in Self::rows(&pivot, q) {
             let label = Self::label(&pivot, key);
             let at = (row, label.as_str());
-            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, names), &mut lacking));
+            // A point the claim names is missing; one of a range weighs as
+            // one where the clause judged any point.
+            let list = if names { &mut missing } else { &mut lacking };
+            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, names), list));
         }
         let j = Self::fold(&points, q);
         let (missing, gaps) = Self::weigh_lacking(&j, missing, lacking);
