@@ -68,6 +68,15 @@ mod tests {
     }
 
     #[test]
+    fn raw_logged_errors_keep_their_units_and_take_a_signed_value() {
+        assert_eq!(logged_raw_se(&[]), None);
+        assert_eq!(logged_raw_se(&[(-0.0467, -1.0)]), None);
+        assert_eq!(logged_raw_se(&[(-0.0467, 0.004)]), Some(0.004));
+        let rms = logged_raw_se(&[(0.0, 0.003), (1.0, 0.004)]).unwrap();
+        assert!((rms - (0.000_012_5f64).sqrt()).abs() < 1e-15, "{rms}");
+    }
+
+    #[test]
     fn logged_errors_are_relative_and_their_root_mean_square() {
         assert_eq!(logged_log_se(&[]), None);
         assert_eq!(logged_log_se(&[(0.5, 0.01), (0.0, 0.01)]), None);

@@ -395,3 +395,47 @@ pub(crate) fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate
         }
     })
 }
+
+#[cfg(test)]
+mod known_tests {
+    use super::*;
+
+    /// lm-eval's truthfulqa_mc1: acc 0.268, acc_stderr 0.0155 (relative on
+    /// the log scale), one run: the 90% normal interval.
+    #[test]
+    fn a_logged_error_is_a_single_runs_whole_spread() {
+        let est = estimate_level(&[0.268], None).unwrap();
+        assert_eq!(est.se, 0.0);
+        let known = with_known(est, Some(0.0155 / 0.268));
+        assert!(known.df.is_infinite());
+        let i = known.interval(0.90);
+        assert!((i.lo - 0.2437).abs() < 5e-4 && (i.hi - 0.2947).abs() < 5e-4, "{i:?}");
+        let check = check_value(&known, Op::In, 0.265, Some(0.27), 0.0);
+        assert_eq!(check.outcome, PointOutcome::Inconclusive);
+        // Without one, the single-run rule: the point itself.
+        assert_eq!(check_value(&est, Op::In, 0.265, Some(0.27), 0.0).outcome, PointOutcome::Holds);
+    }
+
+    /// Repeats add their own spread of the mean to the logged error, which
+    /// they do not shrink; their degrees of freedom only where theirs is
+    /// the larger part.
+    #[test]
+    fn repeats_add_their_spread_to_the_logged_one() {
+        let est = estimate_level_raw(&[-0.05, -0.04], None).unwrap();
+        let own = est.se;
+        let small = with_known(est, Some(own / 10.0));
+        assert!((small.se - own.hypot(own / 10.0)).abs() < 1e-15 && small.df == 1.0);
+        let large = with_known(est, Some(own * 10.0));
+        assert!(large.df.is_infinite() && large.se > own * 10.0);
+        assert_eq!(with_known(est, None), est);
+    }
+
+    #[test]
+    fn a_difference_takes_each_sides_logged_error() {
+        let d = estimate_difference_known(&[1.56], &[0.0], None, [Some(1.04), None]).unwrap();
+        assert!((d.se - 1.04).abs() < 1e-12 && d.df.is_infinite());
+        assert_eq!(check_value(&d, Op::Gt, 0.0, None, 0.0).outcome, PointOutcome::Inconclusive);
+        let r = estimate_ratio_known(&[0.5], &[0.4], None, [Some(0.04), Some(0.05)]).unwrap();
+        assert!((r.se - 0.04f64.hypot(0.05)).abs() < 1e-12);
+    }
+}
