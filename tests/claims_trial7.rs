@@ -11,6 +11,8 @@
 //! logged beside its metric (`acc_stderr`, criterion's
 //! `mean_change_standard_error`) and said "holds" on the point estimate.
 
+use std::fmt::Write as _;
+
 mod common;
 
 use common::claims::{judged, verdict_of};
@@ -84,13 +86,13 @@ fn gap() -> Sandbox {
     for r in 0..3 {
         let jitter = f64::from(r);
         for n in [1, 2, 3] {
-            csv.push_str(&format!("a,{n},{r},{}\n", 200.0 + jitter));
+            writeln!(csv, "a,{n},{r},{}", 200.0 + jitter).expect("writing to a String");
         }
         for n in [1, 2] {
-            csv.push_str(&format!("b,{n},{r},{}\n", 100.0 + jitter));
+            writeln!(csv, "b,{n},{r},{}", 100.0 + jitter).expect("writing to a String");
         }
         for n in [10, 20] {
-            csv.push_str(&format!("c,{n},{r},{}\n", 50.0 + jitter));
+            writeln!(csv, "c,{n},{r},{}", 50.0 + jitter).expect("writing to a String");
         }
     }
     s.write("logs/run.csv", csv);

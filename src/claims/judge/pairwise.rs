@@ -70,15 +70,15 @@ impl Judge<'_, '_> {
         let how = How { test, dir, margin, pooled: self.pooled_log_sd(&pivot) };
         let mut points = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);
-        let names = Self::names_points(q);
+        let listed = Self::names_points(q);
         let mut lacking = Vec::new();
         for (row, key) in Self::rows(&pivot, q) {
             let label = Self::label(&pivot, key);
             let at = (row, label.as_str());
             // A point the claim names is missing; one of a range weighs as
             // one where the clause judged any point.
-            let list = if names { &mut missing } else { &mut lacking };
-            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, names), list));
+            let list = if listed { &mut missing } else { &mut lacking };
+            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, listed), list));
         }
         let j = Self::fold(&points, q);
         let (missing, gaps) = Self::weigh_lacking(&j, missing, lacking);

@@ -183,11 +183,11 @@ pub(crate) fn estimate_difference_known(
             let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
             let own = var / n as f64;
             match known {
-                Some(k) => Some((own + k * k, (own > k * k).then_some(n - 1))),
+                Some(logged) => Some((own + logged * logged, (own > logged * logged).then_some(n - 1))),
                 None => Some((own, Some(n - 1))),
             }
-        } else if let Some(k) = known {
-            Some((k * k, None))
+        } else if let Some(logged) = known {
+            Some((logged * logged, None))
         } else {
             pooled.map(|p| ((p * median(xs)).powi(2) / n as f64, None))
         }
@@ -400,7 +400,7 @@ pub(crate) fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate
 mod known_tests {
     use super::*;
 
-    /// lm-eval's truthfulqa_mc1: acc 0.268, acc_stderr 0.0155 (relative on
+    /// lm-eval's `truthfulqa_mc1`: acc 0.268, `acc_stderr` 0.0155 (relative on
     /// the log scale), one run: the 90% normal interval.
     #[test]
     fn a_logged_error_is_a_single_runs_whole_spread() {
