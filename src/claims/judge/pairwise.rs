@@ -53,17 +53,6 @@ impl Judge<'_, '_> {
                 .filter(|s| *s != a)
                 .collect(),
         };
-        // `others` are the other series that ran somewhere the clause
-        // speaks of: one with no run at any of its points is no opponent
-        // there (a benchmark family of other sizes, a model run on other
-        // tasks).
-        let opponents: Vec<String> = match &p.b {
-            Opponents::Series(_) => opponents,
-            Opponents::Others => {
-                let rows = Self::rows(&pivot, q);
-                opponents.into_iter().filter(|s| rows.iter().any(|(row, _)| Self::ran(&pivot, *row, s))).collect()
-            }
-        };
         let mut named = vec![a.clone()];
         named.extend(opponents.iter().cloned());
         self.single_point(clause, &pivot, q, &named)?;
