@@ -330,12 +330,15 @@ pub fn dimension(unit: &str) -> Option<&'static str> {
     unit_scale(unit).map(|(dim, _)| dim)
 }
 
-/// The name of the metric holding the standard error of `metric`'s value
-/// in the same run (lm-eval's `acc_stderr` beside `acc`): the noise of that
-/// value, which the judge takes as its spread, never a metric judged better
-/// or worse itself.
-pub fn standard_error_of(metric: &str) -> String {
-    format!("{metric}_stderr")
+/// The names a metric holding the standard error of `metric`'s value in
+/// the same run may have, as tools spell them: lm-eval's `acc_stderr`
+/// beside `acc`, criterion's `mean_change_standard_error` beside
+/// `mean_change` (each estimate's bootstrap standard error). The noise of
+/// that value, which the judge takes as its spread, never a metric judged
+/// better or worse itself. Each is the metric's own name with a suffix, so
+/// no name pairs with another metric's error.
+pub fn standard_error_of(metric: &str) -> [String; 2] {
+    [format!("{metric}_stderr"), format!("{metric}_standard_error")]
 }
 
 /// Parts of names that say a metric without a unit is a fraction of a

@@ -158,15 +158,18 @@ impl Judge<'_, '_> {
         }
     }
 
+    /// Whether `series` has a run at a pivot row (whether or not the
+    /// statistics can use it): a cell of the data, as a table shows it.
+    pub(super) fn ran(pivot: &Pivot, row: usize, series: &str) -> bool {
+        let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series));
+        col.and_then(|c| pivot.cells.get(row)?.get(c)?.as_ref()).is_some_and(|cell| !cell.values.is_empty())
+    }
+
     /// What a cell without runs the statistics use lacks: no runs at all,
     /// or runs that were all left out (and said so in the evidence).
     pub(super) fn lacking(&self, pivot: &Pivot, row: usize, series: &[&str], at: &str) -> String {
-        let logged = |s: &&str| {
-            let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == *s));
-            col.and_then(|c| pivot.cells.get(row)?.get(c)?.as_ref()).is_some_and(|cell| !cell.values.is_empty())
-        };
         let shown: Vec<String> = series.iter().map(|s| self.shown(s)).collect();
-        if series.iter().any(logged) {
+        if series.iter().any(|s| Self::ran(pivot, row, s)) {
             Self::unusable(&shown.join(" or "), at)
         } else {
             format!("no runs of {}{at}", shown.join(" or "))
@@ -252,8 +255,16 @@ impl Judge<'_, '_> {
     /// their own spread to it). `None` when some run logged none; said in the
     /// evidence when used.
     pub(super) fn logged_log_se(&self, pivot: &Pivot, cell: &CellRuns) -> Option<f64> {
-        let name = crate::metric::standard_error_of(&pivot.metric.name);
-        let logged = self.dataset.values_if_held(&name)?;
+        self.logged_se(pivot, cell, Scale::Log)
+    }
+
+    /// [`Judge::logged_log_se`] on the scale the statistics read the cell
+    /// on: relative (of logs) for [`Scale::Log`], in the metric's own units
+    /// for [`Scale::Raw`] (a signed change's, an error rate's).
+    pub(super) fn logged_se(&self, pivot: &Pivot, cell: &CellRuns, scale: Scale) -> Option<f64> {
+        let (name, logged) = crate::metric::standard_error_of(&pivot.metric.name)
+            .into_iter()
+            .find_map(|name| self.dataset.values_if_held(&name).map(|held| (name, held)))?;
         let runs = self.dataset.loaded_runs();
         let mut logged_by_run = Vec::with_capacity(cell.values.len());
         for (&run, &value) in cell.ids.iter().zip(&cell.values) {
@@ -261,7 +272,10 @@ impl Judge<'_, '_> {
             let se = logged.binary_search_by_key(&at, |(i, _)| *i).ok().map(|k| logged[k].1)?;
             logged_by_run.push((value, se));
         }
-        let spread = stats::logged_log_se(&logged_by_run)?;
+        let spread = match scale {
+            Scale::Log => stats::logged_log_se(&logged_by_run)?,
+            Scale::Raw => stats::logged_raw_se(&logged_by_run)?,
+        };
         let n = cell.values.len();
         let metric = &pivot.metric.name;
         self.left_out.borrow_mut().insert(if n == 1 {

@@ -540,6 +540,20 @@ impl<'a, 's> Judge<'a, 's> {
         }
     }
 
+    /// What the points of a range lacked — a side that ran there and one
+    /// that did not — weighs as points the clause could not judge, said
+    /// among what is missing: a `for all` cannot hold, a `for any` cannot
+    /// be contradicted. Where the clause judged no point at all, they are
+    /// only said, and the reason it has no data is the clause's own
+    /// ([`Judge::empty_reason`]: a series with no runs by the date, …).
+    fn weigh_lacking(j: &Judgement, mut missing: Vec<String>, lacking: Vec<String>) -> (Vec<String>, Vec<String>) {
+        if j.evidence.points == 0 {
+            return (missing, lacking);
+        }
+        missing.extend(lacking);
+        (missing, Vec::new())
+    }
+
     /// [`super::settle`] with the reasons this clause has.
     #[allow(clippy::too_many_arguments)]
     fn settle(

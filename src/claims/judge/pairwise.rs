@@ -74,14 +74,18 @@ impl Judge<'_, '_> {
         let how = How { test, dir, margin, pooled: self.pooled_log_sd(&pivot) };
         let mut points = Vec::new();
         let mut missing = Self::named_missing(&pivot, q);
-        let mut gaps = Vec::new();
+        let listed = Self::names_points(q);
+        let mut lacking = Vec::new();
         for (row, key) in Self::rows(&pivot, q) {
             let label = Self::label(&pivot, key);
-            // A point the claim names goes missing; one of a range is a gap.
-            let lacking = if Self::names_points(q) { &mut missing } else { &mut gaps };
-            points.extend(self.each_against(&pivot, (row, &label), &a, &opponents, (how, p.others_first), lacking));
+            let at = (row, label.as_str());
+            // A point the claim names is missing; one of a range weighs as
+            // one where the clause judged any point.
+            let list = if listed { &mut missing } else { &mut lacking };
+            points.extend(self.each_against(&pivot, at, &a, &opponents, (how, p.others_first, listed), list));
         }
         let j = Self::fold(&points, q);
+        let (missing, gaps) = Self::weigh_lacking(&j, missing, lacking);
         Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
     }
 
@@ -100,24 +104,30 @@ impl Judge<'_, '_> {
         how: How,
         lacking: &mut Vec<String>,
     ) -> Vec<Point> {
-        self.each_against(pivot, (row, label), a, opponents, (how, false), lacking)
+        self.each_against(pivot, (row, label), a, opponents, (how, false, true), lacking)
     }
 
     /// [`Judge::against`], or with `others_first` each opponent compared
     /// with `a` (`others beat a`: each other series is the subject, named
-    /// first).
+    /// first). With `named` false the point lies in a range the claim does
+    /// not list: a pair neither side of which ran there is no comparison
+    /// of the claim's and is not said (the point belongs to other series);
+    /// a pair one side of which ran is said as lacking the other.
     fn each_against(
         &self,
         pivot: &Pivot,
         (row, label): (usize, &str),
         a: &str,
         opponents: &[String],
-        (how, others_first): (How, bool),
+        (how, others_first, named): (How, bool, bool),
         lacking: &mut Vec<String>,
     ) -> Vec<Point> {
         let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
         let a_shown = self.shown(a);
         let mut points = Vec::new();
+        if !named && !Self::ran(pivot, row, a) && !opponents.iter().any(|b| Self::ran(pivot, row, b)) {
+            return points;
+        }
         for b in opponents {
             let b_shown = self.shown(b);
             let (ca, cb) = match self.pair(pivot, (row, a), (row, b), Scale::Log) {

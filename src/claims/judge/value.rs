@@ -11,12 +11,12 @@ use crate::query::Pivot;
 use crate::syntax::Op;
 
 /// What a value clause found: an estimate per point (with its label and
-/// where it was read), the points it names that no run holds, and the
-/// points it ranges over where a series has no runs.
+/// where it was read), and the points it could not judge — named and
+/// holding no run, or where one series of the term ran and another did not.
 struct Found {
     estimates: Vec<(stats::Estimate, String, Drawn)>,
     missing: Vec<String>,
-    gaps: Vec<String>,
+    lacking: Vec<String>,
 }
 
 /// Where an aggregate's value was read: every point's sweeps; the runs of
@@ -59,13 +59,13 @@ impl Judge<'_, '_> {
             Term::Ratio(..) => format!("{} / {}", self.shown(&series[0]), self.shown(&series[1])),
             Term::Difference(..) => format!("{} - {}", self.shown(&series[0]), self.shown(&series[1])),
         };
-        let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q), gaps: Vec::new() };
+        let mut found = Found { estimates: Vec::new(), missing: Self::named_missing(&pivot, q), lacking: Vec::new() };
         if let (Some(vs), Some(q)) = (&v.versus, q) {
             self.versus_estimates(&pivot, vs, q, &series[0], pooled, &mut found);
         } else {
             self.point_estimates(&pivot, &v.term, q, &series, pooled, &mut found);
         }
-        let Found { estimates, missing, gaps } = found;
+        let Found { estimates, missing, lacking } = found;
         let stated = Side::stated("stated", target);
         // `≈`/`=` without `within` on a ratio use the metric's margin too:
         // the same δ as `matches`.
@@ -122,6 +122,7 @@ impl Judge<'_, '_> {
             let points: Vec<Point> = estimates.iter().map(|(e, l, d)| point(e, l.clone(), d.clone())).collect();
             Self::fold(&points, q)
         };
+        let (missing, gaps) = Self::weigh_lacking(&j, missing, lacking);
         let mut j = self.settle(j, clause, &pivot, q, missing, gaps, &series);
         if j.verdict == Verdict::Contradicted && v.unit.is_none() {
             j.evidence.hint = self.unit_hint(metric, &j, target);
@@ -162,10 +163,11 @@ impl Judge<'_, '_> {
         let scale = if vs.ratio { Scale::Log } else { Scale::Raw };
         match self.pair(pivot, (r1, series), (r2, series), scale) {
             (Some(c1), Some(c2)) => {
+                let known = [self.logged_se(pivot, &c1, scale), self.logged_se(pivot, &c2, scale)];
                 let est = if vs.ratio {
-                    stats::estimate_ratio(&c1.values, &c2.values, pooled)
+                    stats::estimate_ratio_known(&c1.values, &c2.values, pooled, known)
                 } else {
-                    stats::estimate_difference(&c1.values, &c2.values, pooled)
+                    stats::estimate_difference_known(&c1.values, &c2.values, pooled, known)
                 };
                 let label = format!("{l1} {} {l2}", if vs.ratio { "/" } else { "-" });
                 match est {
@@ -211,17 +213,35 @@ impl Judge<'_, '_> {
                 series.iter().zip(&cells).filter(|(_, c)| c.is_none()).map(|(s, _)| s.as_str()).collect();
             let cells: Option<Vec<CellRuns>> = cells.into_iter().collect();
             let Some(cells) = cells else {
+                // A point of a range no series of the term ran at belongs
+                // to other series: not the clause's, and not said. One a
+                // side ran at and another did not, or that the claim names,
+                // is a point it could not judge.
+                if !Self::names_points(q) && !series.iter().any(|s| Self::ran(pivot, row, s)) {
+                    continue;
+                }
                 let label = Self::label(pivot, key);
                 let at = if label.is_empty() { String::new() } else { format!(" at {label}") };
-                let list = if Self::names_points(q) { &mut found.missing } else { &mut found.gaps };
+                let list = if Self::names_points(q) { &mut found.missing } else { &mut found.lacking };
                 list.push(self.lacking(pivot, row, &lacking, &at));
                 continue;
             };
+            // The standard error each run logged beside the metric is the
+            // known spread of its value, as in a comparison (said in the
+            // evidence where used).
+            let known: Vec<Option<f64>> = cells.iter().map(|c| self.logged_se(pivot, c, scale)).collect();
+            let pair = [known[0], known.get(1).copied().flatten()];
             let est = match term {
-                Term::Level(_) if scale == Scale::Raw => stats::estimate_level_raw(&cells[0].values, pooled),
-                Term::Level(_) => stats::estimate_level(&cells[0].values, pooled),
-                Term::Ratio(..) => stats::estimate_ratio(&cells[0].values, &cells[1].values, pooled),
-                Term::Difference(..) => stats::estimate_difference(&cells[0].values, &cells[1].values, pooled),
+                Term::Level(_) if scale == Scale::Raw => {
+                    stats::estimate_level_raw(&cells[0].values, pooled).map(|e| stats::with_known(e, known[0]))
+                }
+                Term::Level(_) => {
+                    stats::estimate_level(&cells[0].values, pooled).map(|e| stats::with_known(e, known[0]))
+                }
+                Term::Ratio(..) => stats::estimate_ratio_known(&cells[0].values, &cells[1].values, pooled, pair),
+                Term::Difference(..) => {
+                    stats::estimate_difference_known(&cells[0].values, &cells[1].values, pooled, pair)
+                }
             };
             let est = match est {
                 Ok(est) => est,

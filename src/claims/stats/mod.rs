@@ -44,12 +44,14 @@ mod step;
 mod value;
 
 pub(crate) use fold::{decided_level, fold, Folded, Quantifier};
-pub(crate) use spread::{logged_log_se, pooled_log_sd};
+pub(crate) use spread::{logged_log_se, logged_raw_se, pooled_log_sd};
 pub(crate) use step::step_bound;
+#[cfg(test)]
+pub(crate) use value::estimate_ratio;
 
 pub(crate) use value::{
-    aggregate, check_value, estimate_difference, estimate_level, estimate_level_raw, estimate_ratio, Aggregate,
-    Estimate, PointOutcome,
+    aggregate, check_value, estimate_difference, estimate_difference_known, estimate_level, estimate_level_raw,
+    estimate_ratio_known, with_known, Aggregate, Estimate, PointOutcome,
 };
 
 use crate::metric::Direction;

@@ -35,6 +35,21 @@ pub(crate) fn logged_log_se(runs: &[(f64, f64)]) -> Option<f64> {
     (!runs.is_empty()).then(|| (squares / runs.len() as f64).sqrt())
 }
 
+/// [`logged_log_se`] in the metric's own units: the root mean square of
+/// the logged standard errors, for a value read on the raw scale (a signed
+/// change, whose value may be 0 or negative). `None` when a run logged no
+/// finite, non-negative one.
+pub(crate) fn logged_raw_se(runs: &[(f64, f64)]) -> Option<f64> {
+    let mut squares = 0.0;
+    for &(value, se) in runs {
+        if !(value.is_finite() && se.is_finite() && se >= 0.0) {
+            return None;
+        }
+        squares += se * se;
+    }
+    (!runs.is_empty()).then(|| (squares / runs.len() as f64).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +65,15 @@ mod tests {
         // Two groups: squares over degrees of freedom, not a mean of sds.
         let sd = pooled_log_sd([[1.0, std::f64::consts::E].as_slice(), [1.0, 1.0, 1.0].as_slice()]).unwrap();
         assert!((sd - (0.5f64 / 3.0).sqrt()).abs() < 1e-12, "{sd}");
+    }
+
+    #[test]
+    fn raw_logged_errors_keep_their_units_and_take_a_signed_value() {
+        assert_eq!(logged_raw_se(&[]), None);
+        assert_eq!(logged_raw_se(&[(-0.0467, -1.0)]), None);
+        assert_eq!(logged_raw_se(&[(-0.0467, 0.004)]), Some(0.004));
+        let rms = logged_raw_se(&[(0.0, 0.003), (1.0, 0.004)]).unwrap();
+        assert!((rms - (0.000_012_5f64).sqrt()).abs() < 1e-15, "{rms}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{compare, log_sample, median, t_quantile, welch_df, Interval, StatsError};
+use super::{compare_known, log_sample, median, t_quantile, welch_df, Interval, StatsError};
 use crate::metric::Direction;
 use crate::syntax::Op;
 
@@ -123,8 +123,20 @@ pub(crate) fn estimate_level_raw(xs: &[f64], pooled_log_sd: Option<f64>) -> Resu
 /// The estimate of A/B (literal, whatever the metric's direction): the
 /// difference of the log means with Welch's standard error and degrees of
 /// freedom, exactly as [`compare`] computes d.
+#[cfg(test)]
 pub(crate) fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
-    let c = compare(a, b, Direction::Higher, 0.0, pooled_log_sd)?;
+    estimate_ratio_known(a, b, pooled_log_sd, [None, None])
+}
+
+/// [`estimate_ratio`] with each side's known (logged) log standard error,
+/// exactly as [`compare_known`] takes it for a comparison.
+pub(crate) fn estimate_ratio_known(
+    a: &[f64],
+    b: &[f64],
+    pooled_log_sd: Option<f64>,
+    known_log_se: [Option<f64>; 2],
+) -> Result<Estimate, StatsError> {
+    let c = compare_known(a, b, Direction::Higher, 0.0, pooled_log_sd, known_log_se)?;
     Ok(Estimate {
         value: c.a_value / c.b_value,
         log: true,
@@ -140,6 +152,19 @@ pub(crate) fn estimate_ratio(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -
 /// error on the raw values. A single-run side borrows its sd from
 /// `pooled_log_sd` scaled to the side's value (a log sd is a relative sd).
 pub(crate) fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f64>) -> Result<Estimate, StatsError> {
+    estimate_difference_known(a, b, pooled_log_sd, [None, None])
+}
+
+/// [`estimate_difference`] with each side's known (logged) standard error
+/// in the metric's units, taken as [`compare_known`] takes it: a single run's
+/// whole spread, added to the spread of the mean of repeats (whose degrees
+/// of freedom are kept only where their part is the larger).
+pub(crate) fn estimate_difference_known(
+    a: &[f64],
+    b: &[f64],
+    pooled_log_sd: Option<f64>,
+    known_se: [Option<f64>; 2],
+) -> Result<Estimate, StatsError> {
     for &x in a.iter().chain(b) {
         if !x.is_finite() {
             return Err(StatsError::NotFinite(x));
@@ -150,17 +175,24 @@ pub(crate) fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f6
     }
     let pooled = pooled_log_sd.filter(|p| p.is_finite() && *p > 0.0);
     let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
-    let term = |xs: &[f64]| -> Option<(f64, Option<usize>)> {
+    let term = |xs: &[f64], known: Option<f64>| -> Option<(f64, Option<usize>)> {
         let n = xs.len();
+        let known = known.filter(|k| k.is_finite() && *k >= 0.0);
         if n >= 2 {
             let m = mean(xs);
             let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
-            Some((var / n as f64, Some(n - 1)))
+            let own = var / n as f64;
+            match known {
+                Some(logged) => Some((own + logged * logged, (own > logged * logged).then_some(n - 1))),
+                None => Some((own, Some(n - 1))),
+            }
+        } else if let Some(logged) = known {
+            Some((logged * logged, None))
         } else {
             pooled.map(|p| ((p * median(xs)).powi(2) / n as f64, None))
         }
     };
-    let terms: Vec<(f64, Option<usize>)> = [term(a), term(b)].into_iter().flatten().collect();
+    let terms: Vec<(f64, Option<usize>)> = [term(a, known_se[0]), term(b, known_se[1])].into_iter().flatten().collect();
     Ok(Estimate {
         value: median(a) - median(b),
         log: false,
@@ -170,6 +202,22 @@ pub(crate) fn estimate_difference(a: &[f64], b: &[f64], pooled_log_sd: Option<f6
         runs: a.len().min(b.len()),
         single_run: a.len() < 2 || b.len() < 2,
     })
+}
+
+/// A one-cell estimate ([`estimate_level`], [`estimate_level_raw`]) with the
+/// standard error its runs logged beside the metric (`known`, on the
+/// estimate's scale) as the known spread of the value, as
+/// [`compare_known`] takes it for a side of a comparison: a single run's
+/// whole spread (normal quantiles), added to repeats' own spread of the
+/// mean, which keeps its degrees of freedom only where it is the larger
+/// part. Without one the estimate is unchanged.
+pub(crate) fn with_known(est: Estimate, known: Option<f64>) -> Estimate {
+    let Some(k) = known.filter(|k| k.is_finite() && *k >= 0.0) else { return est };
+    if est.single_run {
+        return Estimate { se: k, df: f64::INFINITY, ..est };
+    }
+    let own = est.se * est.se;
+    Estimate { se: (own + k * k).sqrt(), df: if own > k * k { est.df } else { f64::INFINITY }, ..est }
 }
 
 /// What the data say about one point of a claim.
@@ -346,4 +394,48 @@ pub(crate) fn aggregate(points: &[Estimate], agg: Aggregate) -> Option<(Estimate
             }
         }
     })
+}
+
+#[cfg(test)]
+mod known_tests {
+    use super::*;
+
+    /// lm-eval's `truthfulqa_mc1`: acc 0.268, `acc_stderr` 0.0155 (relative on
+    /// the log scale), one run: the 90% normal interval.
+    #[test]
+    fn a_logged_error_is_a_single_runs_whole_spread() {
+        let est = estimate_level(&[0.268], None).unwrap();
+        assert_eq!(est.se, 0.0);
+        let known = with_known(est, Some(0.0155 / 0.268));
+        assert!(known.df.is_infinite());
+        let i = known.interval(0.90);
+        assert!((i.lo - 0.2437).abs() < 5e-4 && (i.hi - 0.2947).abs() < 5e-4, "{i:?}");
+        let check = check_value(&known, Op::In, 0.265, Some(0.27), 0.0);
+        assert_eq!(check.outcome, PointOutcome::Inconclusive);
+        // Without one, the single-run rule: the point itself.
+        assert_eq!(check_value(&est, Op::In, 0.265, Some(0.27), 0.0).outcome, PointOutcome::Holds);
+    }
+
+    /// Repeats add their own spread of the mean to the logged error, which
+    /// they do not shrink; their degrees of freedom only where theirs is
+    /// the larger part.
+    #[test]
+    fn repeats_add_their_spread_to_the_logged_one() {
+        let est = estimate_level_raw(&[-0.05, -0.04], None).unwrap();
+        let own = est.se;
+        let small = with_known(est, Some(own / 10.0));
+        assert!((small.se - own.hypot(own / 10.0)).abs() < 1e-15 && small.df == 1.0);
+        let large = with_known(est, Some(own * 10.0));
+        assert!(large.df.is_infinite() && large.se > own * 10.0);
+        assert_eq!(with_known(est, None), est);
+    }
+
+    #[test]
+    fn a_difference_takes_each_sides_logged_error() {
+        let d = estimate_difference_known(&[1.56], &[0.0], None, [Some(1.04), None]).unwrap();
+        assert!((d.se - 1.04).abs() < 1e-12 && d.df.is_infinite());
+        assert_eq!(check_value(&d, Op::Gt, 0.0, None, 0.0).outcome, PointOutcome::Inconclusive);
+        let r = estimate_ratio_known(&[0.5], &[0.4], None, [Some(0.04), Some(0.05)]).unwrap();
+        assert!((r.se - 0.04f64.hypot(0.05)).abs() < 1e-12);
+    }
 }
