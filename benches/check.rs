@@ -21,7 +21,11 @@
 //!    a small one of the same shape (over 100,000 values, 4 sweeps) and over
 //!    the large project's runs in 3,072 logs of 11 runs each (the cost of
 //!    re-checking the logs), that one also with `--no-ingest`;
-//! 5. `lint` of a generated 2,000-line unannotated plan of 200 statements;
+//!    With `RECKON_BENCH_10M=1`, also over a project of ten times the
+//!    sweeps (over 10,000,000 values; about 5 more minutes), else its row
+//!    is printed as not run;
+//! 5. `lint` of a generated 2,000-line unannotated plan of 200 statements,
+//!    and `report` of the 100-region document as an HTML page;
 //! 6. how `check` scales: documents of 1k, 10k and 100k inline value
 //!    regions, and sections of 1 MB and 10 MB of prose without a heading,
 //!    with the ratio of the times between sizes (about 10× for 10× the
@@ -36,8 +40,9 @@
 //! which is right for a log just written and not what a pre-commit check of
 //! earlier logs pays.
 //!
-//! It prints the figures next to the targets of issue 10 and the peak
-//! resident memory of the reckon process (from `wait4`'s rusage); nothing
+//! It prints the figures next to the targets of issues 10 and 25 and the
+//! peak resident memory of the reckon process (from `wait4`'s rusage),
+//! beside issue 25's memory goal where a row has one; nothing
 //! is asserted about time. Ingest time is not measured here (see
 //! `benches/ingest.rs`).
 //!
@@ -596,7 +601,7 @@ fn reckon_measured(bin: &Path, dir: &Path, args: &[&str]) -> (Output, u64) {
         .stderr(stderr.try_clone().unwrap())
         .spawn()
         .unwrap();
-    let (status, rss) = wait_with_rss(&mut child);
+    let (status, rss) = common::wait_with_rss(&mut child);
     let read = |mut f: std::fs::File| {
         use std::io::{Read, Seek};
         let mut v = Vec::new();
@@ -616,26 +621,6 @@ fn reckon_measured(bin: &Path, dir: &Path, args: &[&str]) -> (Output, u64) {
         String::from_utf8_lossy(&out.stderr)
     );
     (out, rss)
-}
-
-/// Waits for the child, returning its status and peak RSS in KiB.
-#[cfg(unix)]
-fn wait_with_rss(child: &mut std::process::Child) -> (std::process::ExitStatus, u64) {
-    use std::os::unix::process::ExitStatusExt;
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    let mut status: libc::c_int = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in; the pid
-    // is our own child, not yet waited for.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
-    assert_eq!(waited, pid, "wait4 failed");
-    // ru_maxrss is in KiB on Linux.
-    (std::process::ExitStatus::from_raw(status), u64::try_from(usage.ru_maxrss).unwrap_or(0))
-}
-
-#[cfg(not(unix))]
-fn wait_with_rss(child: &mut std::process::Child) -> (std::process::ExitStatus, u64) {
-    (child.wait().unwrap(), 0)
 }
 
 /// Times `runs` invocations; `before` runs untimed before each one. Returns
@@ -773,6 +758,8 @@ struct Row {
     target_ms: f64,
     /// Peak resident memory of the reckon process, KiB.
     rss: Option<u64>,
+    /// The goal for that peak, MiB, where the row has one.
+    rss_target: Option<u64>,
     note: String,
 }
 
@@ -782,13 +769,13 @@ fn ms(d: Duration) -> f64 {
 
 /// The one-region rows: `check` of one table region over each project,
 /// with the cache warm and, for a reckon that has one, cold.
-fn one_region_rows(bin: &Path, projects: &[(&Path, &String, f64)], s: &Sizes, rows: &mut Vec<Row>) {
+fn one_region_rows(bin: &Path, projects: &[(&Path, &String, f64, Option<u64>)], s: &Sizes, rows: &mut Vec<Row>) {
     // A reckon with an evaluation cache is timed warm (the first check
     // keeps what the region evaluated to; the fastest and the median are of
     // checks after it) and cold, evaluating as if nothing were kept
     // (`--no-cache`); an older reckon has no cache and no cold row.
     let has_cache = help_mentions(bin, "--no-cache");
-    for &(dir, data, target) in projects {
+    for &(dir, data, target, rss_target) in projects {
         std::fs::write(dir.join("table.md"), one_table_document()).unwrap();
         reckon(bin, dir, &["update", "--write", "table.md"]);
         let (times, out, rss) = time_runs_rss(bin, dir, &["check", "table.md"], s.large_runs, &mut || {});
@@ -799,6 +786,7 @@ fn one_region_rows(bin: &Path, projects: &[(&Path, &String, f64)], s: &Sizes, ro
             times,
             target_ms: target,
             rss: Some(rss),
+            rss_target,
             note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
         });
         if has_cache {
@@ -810,6 +798,7 @@ fn one_region_rows(bin: &Path, projects: &[(&Path, &String, f64)], s: &Sizes, ro
                 times,
                 target_ms: target,
                 rss: Some(rss),
+                rss_target,
                 note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
             });
         }
@@ -877,8 +866,19 @@ fn main() {
         std::thread::sleep(RACY_WINDOW.saturating_sub(logs_written.elapsed()));
     }
 
-    let projects = [(sm, &sm_data, 10.0), (lg, &lg_data, 20.0), (mn, &mn_data, 20.0)];
+    let projects = [(sm, &sm_data, 10.0, None), (lg, &lg_data, 20.0, None), (mn, &mn_data, 20.0, None)];
     one_region_rows(&bin, &projects, &s, &mut rows);
+    // Issue 25's 10M-values row: ten times the large project's sweeps
+    // (about 5 minutes to generate and ingest on 2 cores), opt-in.
+    let huge = tempfile::tempdir().unwrap();
+    if std::env::var_os("RECKON_BENCH_10M").is_some() {
+        let (hg_data, hg_values) = generated_project(&bin, huge.path(), &s, s.dates * 10);
+        if benching {
+            assert!(hg_values >= 10_000_000, "the 10M case needs at least 10,000,000 metric values, got {hg_values}");
+        }
+        std::thread::sleep(RACY_WINDOW);
+        one_region_rows(&bin, &[(huge.path(), &hg_data, 100.0, Some(30))], &s, &mut rows);
+    }
     // With --no-ingest the database is trusted: no log is looked at.
     let (times, out, rss) = time_runs_rss(&bin, mn, &["check", "--no-ingest", "table.md"], s.large_runs, &mut || {});
     rows.push(Row {
@@ -887,11 +887,12 @@ fn main() {
         times,
         target_ms: 20.0,
         rss: Some(rss),
+        rss_target: None,
         note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
     });
     if only_scan {
         print_rows(&bin, &rows);
-        keep_if_asked(vec![example, large, small, many]);
+        keep_if_asked(vec![example, large, small, many, huge]);
         return;
     }
 
@@ -905,7 +906,7 @@ fn main() {
     for r in &ratios {
         println!("  {r}");
     }
-    keep_if_asked(vec![example, large, small, many]);
+    keep_if_asked(vec![example, large, small, many, huge]);
     if !benching {
         println!("(test mode: tiny sizes; run `cargo bench --bench check` for the real figures)");
     }
@@ -978,6 +979,7 @@ fn example_rows(bin: &Path, ex: &Path, s: &Sizes, rows: &mut Vec<Row>) {
         times,
         target_ms: 50.0,
         rss: None,
+        rss_target: None,
         note: format!("exit {} (stale, claims flagged)", out.status.code().unwrap_or(-1)),
     });
     let (times, out) = time_runs(bin, ex, &check, s.cold_runs, || remove_database(ex));
@@ -987,6 +989,7 @@ fn example_rows(bin: &Path, ex: &Path, s: &Sizes, rows: &mut Vec<Row>) {
         times,
         target_ms: 50.0,
         rss: None,
+        rss_target: None,
         note: format!("exit {}", out.status.code().unwrap_or(-1)),
     });
     reckon(bin, ex, &["update", "--write", doc]);
@@ -997,6 +1000,7 @@ fn example_rows(bin: &Path, ex: &Path, s: &Sizes, rows: &mut Vec<Row>) {
         times,
         target_ms: 50.0,
         rss: None,
+        rss_target: None,
         note: format!("exit {} (current; contradicted claims remain)", out.status.code().unwrap_or(-1)),
     });
 }
@@ -1013,7 +1017,21 @@ fn document_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec
         times,
         target_ms: 200.0,
         rss: Some(rss),
+        rss_target: Some(30),
         note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
+    });
+    // The same document as an HTML page (issue 25: <= 1 s, <= 50 MiB).
+    let out_dir = lg.join("report");
+    let report = ["report", "regions.md", "--out", out_dir.to_str().unwrap()];
+    let (times, out, rss) = time_runs_rss(bin, lg, &report, s.large_runs, &mut || {});
+    rows.push(Row {
+        case: format!("report, {} regions", s.regions),
+        data: lg_data.to_string(),
+        times,
+        target_ms: 1_000.0,
+        rss: Some(rss),
+        rss_target: Some(50),
+        note: format!("exit {}", out.status.code().unwrap_or(-1)),
     });
 
     std::fs::write(lg.join("claims.md"), claims_document(s)).unwrap();
@@ -1026,6 +1044,7 @@ fn document_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec
         times,
         target_ms: 200.0,
         rss: Some(rss),
+        rss_target: None,
         note: judged,
     });
     let (times, _, rss) = time_runs_rss(bin, lg, &["claims", "claims.md"], s.large_runs, &mut || {});
@@ -1035,6 +1054,7 @@ fn document_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec
         times,
         target_ms: 200.0,
         rss: Some(rss),
+        rss_target: None,
         note: String::new(),
     });
 
@@ -1050,6 +1070,7 @@ fn document_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec
         // Issue 18's (and 25's) goal for lint of the bench plan.
         target_ms: 500.0,
         rss: Some(rss),
+        rss_target: None,
         note: found,
     });
 }
@@ -1058,9 +1079,20 @@ fn document_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec
 fn print_rows(bin: &Path, rows: &[Row]) {
     println!("reckon check benchmark: {} (whole process, wall clock)", bin.display());
     print_table(rows);
-    let peak = rows.iter().filter(|r| r.data.contains("values")).filter_map(|r| r.rss).max().unwrap_or(0);
+    if std::env::var_os("RECKON_BENCH_10M").is_none() {
+        println!(
+            "check, 1 table region, 10M values (target <= 100 ms, <= 30 MiB): not run; \
+             set RECKON_BENCH_10M=1 to time it (about 5 more minutes)"
+        );
+    }
+    let peak = rows
+        .iter()
+        .filter(|r| r.data.contains("values") && !r.case.starts_with("report"))
+        .filter_map(|r| r.rss)
+        .max()
+        .unwrap_or(0);
     println!(
-        "peak RSS of check/claims/lint over the large project: {:.1} MiB (target <= 30 MiB: {})",
+        "peak RSS of check/claims/lint over the generated projects: {:.1} MiB (target <= 30 MiB: {})",
         peak as f64 / 1024.0,
         if peak <= 30 * 1024 { "ok" } else { "MISSES" }
     );
@@ -1069,16 +1101,20 @@ fn print_rows(bin: &Path, rows: &[Row]) {
 /// The rows as a table, each against its target.
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<36} {:<40} {:>4} {:>8} {:>9} {:>8}  {:<6} {:>8} note",
-        "case", "data", "runs", "min ms", "median ms", "target", "median", "peak RSS"
+        "{:<36} {:<40} {:>4} {:>8} {:>9} {:>8}  {:<6} {:>9} {:<16} note",
+        "case", "data", "runs", "min ms", "median ms", "target", "median", "peak RSS", "RSS target"
     );
     for r in rows {
         let min = ms(r.times[0]);
         let median = ms(r.times[r.times.len() / 2]);
         let verdict = if median <= r.target_ms { "ok" } else { "MISSES" };
         let rss = r.rss.map_or_else(|| "-".to_string(), |k| format!("{:.1} MiB", k as f64 / 1024.0));
+        let rss_goal = match (r.rss, r.rss_target) {
+            (Some(k), Some(t)) => format!("<= {t} MiB {}", if k <= t * 1024 { "ok" } else { "MISSES" }),
+            _ => "-".to_string(),
+        };
         println!(
-            "{:<36} {:<40} {:>4} {:>8.1} {:>9.1} {:>8}  {:<6} {:>8} {}",
+            "{:<36} {:<40} {:>4} {:>8.1} {:>9.1} {:>8}  {:<6} {:>9} {:<16} {}",
             r.case,
             r.data,
             r.times.len(),
@@ -1087,6 +1123,7 @@ fn print_table(rows: &[Row]) {
             format!("<= {}", r.target_ms),
             verdict,
             rss,
+            rss_goal,
             r.note
         );
     }
@@ -1174,6 +1211,7 @@ fn scaling_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec<
             times,
             target_ms: if n >= 100_000 { 10_000.0 } else { n as f64 / 10.0 },
             rss: Some(rss),
+            rss_target: None,
             note: format!("exit {} (current)", out.status.code().unwrap_or(-1)),
         });
     }
@@ -1199,6 +1237,7 @@ fn scaling_rows(bin: &Path, lg: &Path, lg_data: &str, s: &Sizes, rows: &mut Vec<
             times,
             target_ms: 1_000.0 * mb,
             rss: Some(rss),
+            rss_target: None,
             note: format!("exit {} (lint warns)", out.status.code().unwrap_or(-1)),
         });
     }

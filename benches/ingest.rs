@@ -25,7 +25,12 @@
 //! every side alike; the best round of each is reported. Nothing is
 //! asserted about time.
 //!
-//! 5. each reader of another tool's JSON — Google Benchmark, nvbench,
+//! 5. issue 25's memory bound: `reckon ingest` of 30,000 such files
+//!    (`RECKON_BENCH_MEMORY_FILES`) over 200 commits into an empty
+//!    database, its time and peak resident memory (target <= 100 MiB;
+//!    the 3,000 files' peak is printed beside their time too);
+//!
+//! 6. each reader of another tool's JSON — Google Benchmark, nvbench,
 //!    pytest-benchmark — on one file of its format grown from the corpus
 //!    file, beside the `SGLang` reader on a file of as many values: the
 //!    ratio of their rates per value, with the target of within 1.5×
@@ -33,7 +38,8 @@
 //!
 //! Run: `cargo bench --bench ingest`. `RECKON_BIN=PATH` times another reckon
 //! binary (an older build, for before/after figures);
-//! `RECKON_BENCH_ONLY=formats` times the readers alone (5.).
+//! `RECKON_BENCH_ONLY=formats` times the readers alone (6.),
+//! `RECKON_BENCH_ONLY=memory` the 30,000 files alone (5.).
 
 mod common;
 #[path = "ingest/formats.rs"]
@@ -115,15 +121,18 @@ fn git(dir: &Path, args: &[&str], date: Option<&str>) {
 }
 
 /// Writes the repository: `files` logs committed over `commits` commits,
-/// one day apart, and the same records as one file in `one/all.jsonl`.
-fn generate(repo: &Path, one: &Path, files: usize, commits: usize) {
+/// one day apart, and (with `one`) the same records as one file in
+/// `one/all.jsonl`.
+fn generate(repo: &Path, one: Option<&Path>, files: usize, commits: usize) {
     std::fs::write(repo.join("reckon.toml"), TOML).unwrap();
     std::fs::write(repo.join(".gitignore"), "db/\n").unwrap();
     std::fs::create_dir_all(repo.join("notebooks")).unwrap();
     std::fs::write(repo.join("notebooks/plan.md"), PLAN).unwrap();
     git(repo, &["init", "-q"], None);
-    std::fs::create_dir_all(one).unwrap();
-    let mut all = std::io::BufWriter::new(std::fs::File::create(one.join("all.jsonl")).unwrap());
+    let mut all = one.map(|one| {
+        std::fs::create_dir_all(one).unwrap();
+        std::io::BufWriter::new(std::fs::File::create(one.join("all.jsonl")).unwrap())
+    });
     let per_commit = files.div_ceil(commits);
     let mut n = 0;
     for f in 0..files {
@@ -134,7 +143,9 @@ fn generate(repo: &Path, one: &Path, files: usize, commits: usize) {
         for &c in &CONCURRENCIES {
             n += 1;
             record(&mut out, n, c);
-            record(&mut all, n, c);
+            if let Some(all) = all.as_mut() {
+                record(all, n, c);
+            }
         }
         drop(out);
         let last_of_commit = (f + 1) % per_commit == 0 || f + 1 == files;
@@ -155,17 +166,35 @@ fn day(k: usize) -> String {
 
 /// Runs reckon in `dir` and returns how long the whole process took.
 fn timed(bin: &Path, dir: &Path, args: &[&str], ok_codes: &[i32]) -> Duration {
+    timed_rss(bin, dir, args, ok_codes).0
+}
+
+/// [`timed`], also returning the process's peak resident memory in KiB
+/// (from its rusage). Its output goes to files, so a long one cannot fill
+/// a pipe while it is waited for.
+fn timed_rss(bin: &Path, dir: &Path, args: &[&str], ok_codes: &[i32]) -> (Duration, u64) {
+    let stdout = tempfile::tempfile().unwrap();
+    let stderr = tempfile::tempfile().unwrap();
     let start = Instant::now();
-    let out = Command::new(bin).args(args).current_dir(dir).output().unwrap();
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(dir)
+        .stdout(stdout.try_clone().unwrap())
+        .stderr(stderr.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    let (status, rss) = common::wait_with_rss(&mut child);
     let took = start.elapsed();
-    let code = out.status.code().unwrap_or(-1);
-    assert!(
-        ok_codes.contains(&code),
-        "reckon {args:?} exited {code}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    took
+    let code = status.code().unwrap_or(-1);
+    let read = |mut f: std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut text = String::new();
+        f.seek(std::io::SeekFrom::Start(0)).unwrap();
+        f.read_to_string(&mut text).unwrap();
+        text
+    };
+    assert!(ok_codes.contains(&code), "reckon {args:?} exited {code}: {}{}", read(stdout), read(stderr));
+    (took, rss)
 }
 
 fn remove_db(db: &Path) {
@@ -288,8 +317,15 @@ fn main() {
     if keep {
         eprintln!("keeping {}", tmp.path().display());
     }
-    if std::env::var("RECKON_BENCH_ONLY").as_deref() != Ok("formats") {
+    let only = std::env::var("RECKON_BENCH_ONLY").ok();
+    if only.is_none() {
         many_files(&bin, tmp.path(), benching, rounds);
+    }
+    if only.is_none() || only.as_deref() == Some("memory") {
+        memory_files(&bin, tmp.path(), benching, rounds);
+    }
+    if only.as_deref() == Some("memory") {
+        return;
     }
     let values = env_number("RECKON_BENCH_FORMAT_VALUES", if benching { 100_000 } else { 2_000 });
     let files = formats::generate(&tmp.path().join("formats"), values, record);
@@ -310,18 +346,21 @@ fn many_files(bin: &Path, tmp: &Path, benching: bool, rounds: usize) {
     let one = tmp.join("one");
     std::fs::create_dir_all(&repo).unwrap();
     let generated = Instant::now();
-    generate(&repo, &one, files, commits);
+    generate(&repo, Some(&one), files, commits);
     let gen_time = generated.elapsed();
     let repo_db = repo.join("db/reckon.sqlite");
     let one_db = one.join("reckon.sqlite");
 
     let (mut many, mut single, mut bare, mut bare_measurements, mut first_check) =
         (Duration::MAX, Duration::MAX, Duration::MAX, Duration::MAX, Duration::MAX);
+    let mut many_rss = 0;
     let mut rows = Vec::new();
     let mut tables = Tables(Vec::new());
     for round in 0..rounds {
         remove_db(&repo_db);
-        many = many.min(timed(bin, &repo, &["ingest", "--quiet"], &[0]));
+        let (took, rss) = timed_rss(bin, &repo, &["ingest", "--quiet"], &[0]);
+        many = many.min(took);
+        many_rss = many_rss.max(rss);
         if round == 0 {
             rows = measurement_rows(&repo_db);
             tables = all_rows(&repo_db);
@@ -353,6 +392,7 @@ fn many_files(bin: &Path, tmp: &Path, benching: bool, rounds: usize) {
         println!("  {what:<52} {:>8.3} s  {:>10.0} metric rows/s", d.as_secs_f64(), rate(d));
     };
     line(&format!("reckon ingest, {files} files in git, empty database"), many);
+    println!("  {:<52} {:>8.1} MiB (largest of the rounds)", "  (its peak RSS)", mib(many_rss));
     line("reckon ingest, the same records as one file", single);
     line("bare prepared INSERTs of the same rows, one transaction", bare);
     line("  (bare INSERT of the measurement rows alone)", bare_measurements);
@@ -371,5 +411,49 @@ fn many_files(bin: &Path, tmp: &Path, benching: bool, rounds: usize) {
     println!(
         "  first check / many-files ingest time: {check_ratio:.2}x (target <= 1.50) {}",
         verdict(check_ratio <= 1.5)
+    );
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+/// Issue 25's memory row: `reckon ingest` of 30,000 small files
+/// (`RECKON_BENCH_MEMORY_FILES`) committed over 200 commits, into an empty
+/// database, with its peak resident memory against the bound of 100 MiB.
+fn memory_files(bin: &Path, tmp: &Path, benching: bool, rounds: usize) {
+    let files = env_number("RECKON_BENCH_MEMORY_FILES", if benching { 30_000 } else { 60 });
+    let commits = if benching { 200 } else { 10 };
+    let repo = tmp.join("repo-memory");
+    std::fs::create_dir_all(&repo).unwrap();
+    let generated = Instant::now();
+    generate(&repo, None, files, commits);
+    let gen_time = generated.elapsed();
+    let db = repo.join("db/reckon.sqlite");
+    let mut times = Vec::with_capacity(rounds);
+    let mut peaks = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        remove_db(&db);
+        let (took, rss) = timed_rss(bin, &repo, &["ingest", "--quiet"], &[0]);
+        times.push(took);
+        peaks.push(rss);
+    }
+    times.sort();
+    peaks.sort_unstable();
+    let (best, median) = (times[0], times[times.len() / 2]);
+    let (least, most) = (peaks[0], peaks[peaks.len() - 1]);
+    println!(
+        "ingest memory: {files} files x {} bench_serving records in {commits} git commits (generated in {:.1} s), \
+         empty database, {rounds} round(s)",
+        CONCURRENCIES.len(),
+        gen_time.as_secs_f64()
+    );
+    println!(
+        "  reckon ingest: {:.2} s best, {:.2} s median; peak RSS {:.1} MiB (least {:.1}) (target <= 100 MiB) {}",
+        best.as_secs_f64(),
+        median.as_secs_f64(),
+        mib(most),
+        mib(least),
+        if most <= 100 * 1024 { "ok" } else { "MISSES" }
     );
 }

@@ -28,3 +28,23 @@ pub(crate) fn reckon_binary() -> PathBuf {
         )
     })
 }
+
+/// Waits for the child, returning its status and peak RSS in KiB.
+#[cfg(unix)]
+pub(crate) fn wait_with_rss(child: &mut std::process::Child) -> (std::process::ExitStatus, u64) {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    let mut status: libc::c_int = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in; the pid
+    // is our own child, not yet waited for.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
+    assert_eq!(waited, pid, "wait4 failed");
+    // ru_maxrss is in KiB on Linux.
+    (std::process::ExitStatus::from_raw(status), u64::try_from(usage.ru_maxrss).unwrap_or(0))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn wait_with_rss(child: &mut std::process::Child) -> (std::process::ExitStatus, u64) {
+    (child.wait().unwrap(), 0)
+}

@@ -9,9 +9,11 @@
 //! source. Full records are built only for the few commands that list runs.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::filter;
-use super::sets::ParamSets;
+use super::sets::{ParamSet, ParamSets};
+use super::Dataset;
 use crate::store::{RunRecord, ScannedRun, Store};
 use crate::Result;
 
@@ -223,6 +225,10 @@ impl Runs {
         &self.times[self.time[at] as usize]
     }
 
+    pub(crate) fn origin_name(&self, at: usize) -> &str {
+        &self.origins[self.origin[at] as usize]
+    }
+
     /// The run as a full record (its params, from `sets`, copied).
     pub(crate) fn record(&self, at: usize, sets: &ParamSets) -> RunRecord {
         RunRecord {
@@ -234,6 +240,51 @@ impl Runs {
             sweep: self.sweep_name(at).to_string(),
             params: sets.get(self.set[at] as usize).to_map(),
         }
+    }
+}
+
+/// Every run of a [`Dataset`] as it reads them, looked up by id without a
+/// full record each ([`Dataset::runs`] copies every run's params): what
+/// the report's provenance list says of the runs a number rests on.
+pub struct RunsView<'d> {
+    runs: Rc<Runs>,
+    sets: &'d ParamSets,
+}
+
+/// One run of a [`RunsView`]: where it came from, and its param set,
+/// borrowed.
+pub struct RunRef<'v> {
+    pub source: &'v str,
+    pub line: u64,
+    pub sweep: &'v str,
+    /// Where its time came from: `log`, `path`, `git` or `mtime`.
+    pub time_origin: &'v str,
+    /// The index of its param set: runs of one set have the same params.
+    pub set: usize,
+    pub params: ParamSet<'v>,
+}
+
+impl RunsView<'_> {
+    /// The run with this id, if there is one.
+    pub fn run(&self, id: i64) -> Option<RunRef<'_>> {
+        let runs = &*self.runs;
+        let at = runs.position(id)?;
+        let set = runs.set[at] as usize;
+        Some(RunRef {
+            source: runs.source_name(at),
+            line: runs.line[at],
+            sweep: runs.sweep_name(at),
+            time_origin: runs.origin_name(at),
+            set,
+            params: self.sets.get(set),
+        })
+    }
+}
+
+impl Dataset<'_> {
+    /// Every run, read now if not yet, to look up by id ([`RunsView`]).
+    pub fn runs_view(&self) -> Result<RunsView<'_>> {
+        Ok(RunsView { runs: self.all_runs()?, sets: &self.sets })
     }
 }
 

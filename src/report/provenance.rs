@@ -12,11 +12,14 @@ use std::fmt::Write as _;
 
 use super::forge::Site;
 use crate::escape::html as esc;
-use crate::query::Dataset;
+use crate::query::{Dataset, RunRef, RunsView};
 
 /// The entries cited so far, by their runs.
 pub(super) struct Entries<'a, 's> {
     dataset: &'a Dataset<'s>,
+    /// Every run, read on the first citation; runs are looked up in it by
+    /// id, never copied into records of their own.
+    runs: Option<RunsView<'a>>,
     site: &'a Site,
     ids: HashMap<Vec<i64>, usize>,
     /// Whether a param takes more than one value in the project (only
@@ -29,7 +32,15 @@ pub(super) struct Entries<'a, 's> {
 
 impl<'a, 's> Entries<'a, 's> {
     pub(super) fn new(dataset: &'a Dataset<'s>, site: &'a Site) -> Self {
-        Entries { dataset, site, ids: HashMap::new(), varies: HashMap::new(), html: String::new(), newest: None }
+        Entries {
+            dataset,
+            runs: None,
+            site,
+            ids: HashMap::new(),
+            varies: HashMap::new(),
+            html: String::new(),
+            newest: None,
+        }
     }
 
     /// The id of the entry listing exactly `runs` (ascending ids), made on
@@ -54,13 +65,20 @@ impl<'a, 's> Entries<'a, 's> {
     }
 
     fn entry(&mut self, id: usize, runs: &[i64]) -> String {
-        let records: Vec<&crate::store::RunRecord> = runs.iter().filter_map(|id| self.dataset.run(*id)).collect();
+        if self.runs.is_none() {
+            // A store that cannot be read now was read a moment ago: no runs.
+            self.runs = self.dataset.runs_view().ok();
+        }
+        let records: Vec<RunRef<'_>> = match &self.runs {
+            Some(view) => runs.iter().filter_map(|id| view.run(*id)).collect(),
+            None => Vec::new(),
+        };
         let mut by_source: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
         let (mut sweeps, mut origins) = (BTreeSet::new(), BTreeSet::new());
         for run in &records {
-            by_source.entry(run.source.as_str()).or_default().push(run.line);
-            sweeps.insert(run.sweep.as_str());
-            origins.insert(run.time_origin.as_str());
+            by_source.entry(run.source).or_default().push(run.line);
+            sweeps.insert(run.sweep);
+            origins.insert(run.time_origin);
         }
         if let Some(last) = sweeps.last() {
             if self.newest.as_deref().is_none_or(|n| *last > n) {
@@ -76,7 +94,7 @@ impl<'a, 's> Entries<'a, 's> {
             if n == 1 { "time" } else { "times" },
             esc(&origins.into_iter().collect::<Vec<_>>().join(", ")),
         );
-        let common = self.common(&records);
+        let common = common(self.dataset, &mut self.varies, &records);
         if !common.is_empty() {
             let _ = write!(html, "<br><code>{}</code>", esc(&common));
         }
@@ -91,22 +109,23 @@ impl<'a, 's> Entries<'a, 's> {
         html.push_str("</ul></li>\n");
         html
     }
+}
 
-    /// The params the runs share and the project's runs do not all share:
-    /// `config=baseline max_concurrency=8`.
-    fn common(&mut self, records: &[&crate::store::RunRecord]) -> String {
-        let Some((first, rest)) = records.split_first() else { return String::new() };
-        let mut out: Vec<String> = Vec::new();
-        for (name, value) in &first.params {
-            if rest.iter().any(|r| r.params.get(name) != Some(value)) {
-                continue;
-            }
-            let dataset = self.dataset;
-            let varies = *self.varies.entry(name.clone()).or_insert_with(|| dataset.param_values(name).len() > 1);
-            if varies {
-                out.push(format!("{name}={value}"));
-            }
+/// The params the runs share and the project's runs do not all share:
+/// `config=baseline max_concurrency=8`. Runs of one param set share all of
+/// theirs without a look at them.
+fn common(dataset: &Dataset, varies: &mut HashMap<String, bool>, records: &[RunRef<'_>]) -> String {
+    let Some((first, rest)) = records.split_first() else { return String::new() };
+    let others: Vec<&RunRef<'_>> = rest.iter().filter(|r| r.set != first.set).collect();
+    let mut out: Vec<String> = Vec::new();
+    for (name, value) in first.params.iter() {
+        if others.iter().any(|r| r.params.get(name) != Some(value)) {
+            continue;
         }
-        out.join(" ")
+        let varies = *varies.entry(name.to_string()).or_insert_with(|| dataset.param_values(name).len() > 1);
+        if varies {
+            out.push(format!("{name}={value}"));
+        }
     }
+    out.join(" ")
 }

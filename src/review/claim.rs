@@ -4,8 +4,6 @@
 //! verdict becomes the status note reckon keeps inside the region. Claims
 //! themselves know nothing of documents; this is where the two meet.
 
-use std::collections::BTreeSet;
-
 use super::Context;
 use crate::claims::judge::{ClaimReport, Clauses, Judge};
 use crate::claims::lang::{self, Claim};
@@ -133,9 +131,14 @@ pub fn history(
     text: &str,
     region: &Region,
 ) -> Result<Vec<(String, ClaimReport)>> {
-    let sweeps: BTreeSet<&str> = dataset.runs().iter().map(|r| r.sweep.as_str()).collect();
+    // Every sweep some run belongs to, oldest first, without a full record
+    // of each run (a store that cannot be read now has none).
+    let sweeps = dataset.sweeps().unwrap_or_default();
     sweeps
         .into_iter()
-        .map(|s| Ok((s.to_string(), judge_claim(dataset, cfg, Some(s), document, text, region)?)))
+        .map(|s| {
+            let report = judge_claim(dataset, cfg, Some(&s), document, text, region)?;
+            Ok((s, report))
+        })
         .collect()
 }

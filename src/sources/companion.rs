@@ -74,7 +74,7 @@ impl Refused {
             };
             let removed = if had_runs { store.remove_paths(&[path.to_string_lossy().into_owned()]) } else { Ok(0) };
             let outcome = FileOutcome::Failed(removed.err().unwrap_or(e));
-            out.push((Planned::Done(FileReport { path, outcome }), at));
+            out.push((Planned::Done(Box::new(FileReport { path, outcome })), at));
         }
         out
     }

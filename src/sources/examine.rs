@@ -180,7 +180,7 @@ pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView)
 /// Made when needed, not kept with each file waiting to be parsed (a copy
 /// of every file's labels held for an ingest of 30,000 files).
 pub(super) fn source_labels(job: &Job) -> BTreeMap<String, Value> {
-    let mut labels = job.labels.clone();
+    let mut labels = (*job.labels).clone();
     if let Some(s) = &job.sweep {
         labels.insert("sweep".into(), Value::Text(s.clone()));
     }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::settle::{LabelPlan, Settler};
 use super::time::parse_sweep;
@@ -17,8 +18,11 @@ use crate::{Error, Result};
 pub struct Job {
     pub path: PathBuf,
     pub format: Option<Format>,
-    /// The labels that become params (a `sweep` label is not one of them).
-    pub labels: BTreeMap<String, Value>,
+    /// The labels that become params (a `sweep` label is not one of them),
+    /// one map shared by the files of a request that get the same labels
+    /// (a folder's files capture the same `{config}`): planning 30,000
+    /// files made no copy of a map for each.
+    pub labels: Arc<BTreeMap<String, Value>>,
     /// The `{date}` captured from the path, as given.
     pub date: Option<String>,
     /// The sweep a `sweep` label (or a `{sweep}` in the path) names, as
@@ -36,7 +40,7 @@ pub struct Job {
 impl Job {
     /// A file the store holds as it is now.
     fn settled(path: PathBuf) -> Job {
-        Job { path, format: None, labels: BTreeMap::new(), date: None, sweep: None, meta: None, settled: true }
+        Job { path, format: None, labels: Arc::default(), date: None, sweep: None, meta: None, settled: true }
     }
 }
 
@@ -182,6 +186,7 @@ pub(super) fn expand_templates(
                 Ok((files, template)) => {
                     let plan = settler.as_ref().and_then(|_| LabelPlan::new(&template, &req_labels, named.as_ref()));
                     let mut captures = template.capture_room();
+                    let mut shared = SharedLabels::default();
                     for (path, meta) in files {
                         if let (Some(settler), Some(plan)) = (settler.as_deref_mut(), plan.as_ref()) {
                             if settler.settled(&template, &mut captures, plan, &path, &meta) {
@@ -189,26 +194,43 @@ pub(super) fn expand_templates(
                                 continue;
                             }
                         }
-                        jobs.push(template_job(
-                            root,
-                            &template,
-                            path,
-                            Some(meta),
-                            &req_labels,
-                            named.as_ref(),
-                            req.format,
-                        ));
+                        let job =
+                            template_job(root, &template, path, Some(meta), &req_labels, named.as_ref(), req.format);
+                        jobs.push(job.map(|mut job| {
+                            job.labels = shared.share(std::mem::take(&mut job.labels));
+                            job
+                        }));
                     }
                     *templates.last_mut().expect("pushed above") = Some(template);
                 }
             }
         } else {
             let path = if Path::new(&req.path).is_absolute() { PathBuf::from(&req.path) } else { root.join(&req.path) };
-            let (labels, sweep) = (req_labels, named);
+            let (labels, sweep) = (Arc::new(req_labels), named);
             jobs.push(Ok(Job { path, format: req.format, labels, date: None, sweep, meta: None, settled: false }));
         }
     }
     (jobs, templates)
+}
+
+/// The label maps the files of one request were given so far: a file whose
+/// labels equal an earlier file's shares that file's map (a template's walk
+/// lists a folder's files together, and those capture the same labels).
+#[derive(Default)]
+struct SharedLabels {
+    last: Option<Arc<BTreeMap<String, Value>>>,
+}
+
+impl SharedLabels {
+    fn share(&mut self, labels: Arc<BTreeMap<String, Value>>) -> Arc<BTreeMap<String, Value>> {
+        match &self.last {
+            Some(last) if **last == *labels => Arc::clone(last),
+            _ => {
+                self.last = Some(Arc::clone(&labels));
+                labels
+            }
+        }
+    }
 }
 
 /// The job of one file a template found: the labels of its request, those
@@ -243,7 +265,7 @@ fn template_job(
         Err(e) => return Err((display_path(root, &path), e)),
     };
     labels.extend(captured);
-    Ok(Job { path, format, labels, date, sweep, meta, settled: false })
+    Ok(Job { path, format, labels: Arc::new(labels), date, sweep, meta, settled: false })
 }
 
 /// Reads each file a `[[source]]` of reckon.toml covers (`configured`) as

@@ -232,7 +232,7 @@ pub fn ingest(
         // Nothing to write: no writer, no transaction, no parser thread.
         for (p, i) in planned {
             if let Planned::Done(file) = p {
-                progress.report(file, i);
+                progress.report(*file, i);
             }
         }
         return report;
@@ -286,26 +286,30 @@ fn plan(
         let job = match job {
             Ok(job) => job,
             Err((path, e)) => {
-                planned.push((Planned::Done(FileReport { path, outcome: FileOutcome::Failed(e) }), at));
+                planned.push((Planned::Done(Box::new(FileReport { path, outcome: FileOutcome::Failed(e) })), at));
                 continue;
             }
         };
         let shown = display_path(root, &job.path);
         let slot = if let Some(relabel) = relabels.get(&i) {
-            Planned::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: relabel.clone() } })
+            let outcome = FileOutcome::AlreadyPresent { relabel: relabel.clone() };
+            Planned::Done(Box::new(FileReport { path: shown, outcome }))
         } else if job.settled {
-            Planned::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: None } })
+            Planned::Done(Box::new(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: None } }))
         } else if gone.iter().any(|g| Path::new(g) == shown) && !job.path.exists() {
             // (`gone` first: it is nearly always empty, and then no `stat`.)
             continue; // reported as removed above
         } else {
             match examine(root, job, stored, git) {
                 Ok(Examined::Parse(w)) => Planned::Parse(w),
-                Ok(Examined::Refresh { id, seen, time }) => Planned::Refresh(Refresh { shown, id, seen, time }),
-                Ok(Examined::Unchanged) => {
-                    Planned::Done(FileReport { path: shown, outcome: FileOutcome::AlreadyPresent { relabel: None } })
+                Ok(Examined::Refresh { id, seen, time }) => {
+                    Planned::Refresh(Box::new(Refresh { shown, id, seen, time }))
                 }
-                Err(e) => Planned::Done(FileReport { path: shown, outcome: FileOutcome::Failed(e) }),
+                Ok(Examined::Unchanged) => {
+                    let outcome = FileOutcome::AlreadyPresent { relabel: None };
+                    Planned::Done(Box::new(FileReport { path: shown, outcome }))
+                }
+                Err(e) => Planned::Done(Box::new(FileReport { path: shown, outcome: FileOutcome::Failed(e) })),
             }
         };
         planned.push((slot, at));
@@ -360,7 +364,9 @@ fn write_all(
     opts: &Options,
     progress: &mut Progress,
 ) {
-    let mut work: Vec<Work> = Vec::new();
+    // Exactly as many as are parsed: each is held until the command ends.
+    let parsed = planned.iter().filter(|(p, _)| matches!(p, Planned::Parse(_))).count();
+    let mut work: Vec<Work> = Vec::with_capacity(parsed);
     let slots: Vec<(Slot, usize)> = planned
         .into_iter()
         .map(|(p, i)| match p {
@@ -404,8 +410,9 @@ fn write_slots(
     let mut waiting: Vec<(FileReport, usize)> = Vec::new();
     for (slot, i) in slots {
         let file = match slot {
-            Slot::Done(file) => file,
+            Slot::Done(file) => *file,
             Slot::Refresh(r) => {
+                let r = *r;
                 let outcome = match writer.refresh_source(r.id, &r.seen, r.time.as_ref()) {
                     Ok(()) => FileOutcome::AlreadyPresent { relabel: None },
                     Err(e) => FileOutcome::Failed(e),
@@ -433,18 +440,19 @@ fn write_slots(
 }
 
 /// A requested file as planned: settled before parsing, unchanged but
-/// with its record to refresh, or to be parsed.
+/// with its record to refresh, or to be parsed. Each is a pointer: the
+/// plan of 30,000 files is a list of 30,000 of them, held to the end.
 enum Planned {
-    Done(FileReport),
-    Refresh(Refresh),
+    Done(Box<FileReport>),
+    Refresh(Box<Refresh>),
     Parse(Box<Work>),
 }
 
 /// A requested file on its way to the writer: as planned, a file to parse
 /// named by its index in the parser's list.
 enum Slot {
-    Done(FileReport),
-    Refresh(Refresh),
+    Done(Box<FileReport>),
+    Refresh(Box<Refresh>),
     Parse(usize),
 }
 

@@ -505,7 +505,7 @@ mod tests {
         let job = Job {
             path: path.clone(),
             format: None,
-            labels: BTreeMap::new(),
+            labels: std::sync::Arc::default(),
             date: None,
             sweep: None,
             meta: None,
