@@ -461,7 +461,6 @@ fn days_apart(a: &str, b: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
     use std::path::PathBuf;
     use std::sync::mpsc::sync_channel;
 
