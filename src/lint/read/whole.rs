@@ -143,8 +143,10 @@ pub(super) fn candidate(c: &[Token], text: &str) -> bool {
     let number = c.iter().enumerate().any(|(i, t)| match &t.kind {
         Tok::Number(n) => match n.unit {
             Unit::Times => !count(i),
-            Unit::Percent | Unit::Metric(_) => true,
-            _ => false,
+            // A measured number: a time, a rate, a metric's own unit, or
+            // one lint does not know (`36.4 s` after `the p50 latency`).
+            Unit::Percent | Unit::Metric(_) | Unit::Time(_) | Unit::Scaled(..) | Unit::Unknown(_) => true,
+            Unit::None => false,
         },
         _ => false,
     });
@@ -378,6 +380,9 @@ fn no_reading(c: &[Token], text: &str) -> String {
             "unread: `{u}` is in no unit reckon converts to the metric's; state it in the metric's unit, or as a \
              claim region"
         ),
+        None if !c.iter().any(|t| matches!(t.kind, Tok::Mention(Meaning::Series(_)))) => {
+            "unread: no series is named in it; name the one it is about, or state it as a claim region".to_string()
+        }
         None => "unread: lint has no form that reads this; state it as a claim region".to_string(),
     }
 }
