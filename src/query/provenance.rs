@@ -90,11 +90,21 @@ impl Dataset<'_> {
         let runs = self.loaded_runs();
         let at = Self::positions(&runs, run_ids);
         // Runs of one record are its repeats only when they share their
-        // params: lm-eval writes one result per filter at one line, a
-        // list of latencies is one record's repeats.
-        let mut per_set: BTreeMap<(&str, u64, usize), usize> = BTreeMap::new();
+        // params but for a repeat marker: lm-eval writes one result per
+        // filter at one line, hyperfine's `times` are one record's
+        // repeats told apart by their index.
+        let mut per_set: BTreeMap<(&str, u64, String), usize> = BTreeMap::new();
         for a in &at {
-            *per_set.entry((runs.source_name(*a), runs.line[*a], runs.set[*a] as usize)).or_default() += 1;
+            let set = runs.set[*a] as usize;
+            let marker = self.sets.repeat_marker(set).map(|(name, _)| name);
+            let params: String = self
+                .sets
+                .get(set)
+                .iter()
+                .filter(|(name, _)| Some(*name) != marker)
+                .map(|(name, v)| format!("{name}={v}\u{1f}"))
+                .collect();
+            *per_set.entry((runs.source_name(*a), runs.line[*a], params)).or_default() += 1;
         }
         let mut records: BTreeMap<(&str, u64), usize> = BTreeMap::new();
         for ((src, line, _), n) in per_set {

@@ -258,6 +258,20 @@ impl Judge<'_, '_> {
         Some(sd)
     }
 
+    /// A single run's interval that is not the point itself borrowed its
+    /// spread: from the standard error it logged (said where it is read),
+    /// else from other cells' repeats, said here.
+    pub(super) fn say_pooled(&self, single_runs: bool, metric: &str) {
+        let Some(from) = self.pooled_from.borrow_mut().take() else { return };
+        let logged = self.left_out.borrow().iter().any(|n| n.starts_with("a single run's spread is"));
+        if single_runs && !logged {
+            self.left_out.borrow_mut().insert(format!(
+                "a single run's spread is the per-run spread of {metric} pooled over the repeated runs of {from}, not \
+                 its own"
+            ));
+        }
+    }
+
     /// The standard error the runs of a cell logged beside their value, on
     /// the log scale (se / value; over several runs, the root mean square):
     /// lm-eval's `acc_stderr` for `acc`, the noise of the benchmark's sample

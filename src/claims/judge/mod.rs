@@ -356,18 +356,7 @@ impl<'a, 's> Judge<'a, 's> {
                 judgement
             }
         };
-        // A single run's interval that is not the point itself borrowed
-        // its spread: from the standard error it logged (said where it is
-        // read), else from other cells' repeats, said here.
-        if let Some(from) = self.pooled_from.borrow_mut().take() {
-            let logged = self.left_out.borrow().iter().any(|n| n.starts_with("a single run's spread is"));
-            if judgement.evidence.single_runs && !logged {
-                self.left_out.borrow_mut().insert(format!(
-                    "a single run's spread is the per-run spread of {metric} pooled over the repeated runs of {from}, \
-                     not its own"
-                ));
-            }
-        }
+        self.say_pooled(judgement.evidence.single_runs, &metric);
         judgement.evidence.left_out = std::mem::take(&mut *self.left_out.borrow_mut()).into_iter().collect();
         judgement.evidence.shown_in = self.shown_unit(&clause.body, &metric, &judgement.evidence);
         // The per-point breakdown of a claim over several points or

@@ -380,9 +380,6 @@ fn no_reading(c: &[Token], text: &str) -> String {
             "unread: `{u}` is in no unit reckon converts to the metric's; state it in the metric's unit, or as a \
              claim region"
         ),
-        None if !c.iter().any(|t| matches!(t.kind, Tok::Mention(Meaning::Series(_)))) => {
-            "unread: no series is named in it; name the one it is about, or state it as a claim region".to_string()
-        }
         None => "unread: lint has no form that reads this; state it as a claim region".to_string(),
     }
 }
