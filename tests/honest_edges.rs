@@ -4,6 +4,9 @@
 //! lm-eval 0.4's group aggregates (`mmlu` over its 57 subjects) were one
 //! more task: `for all task` counted a group beside its own subtasks, and
 //! a table by task mixed them unmarked.
+//!
+//! A value region whose runs include MLPerf tests loadgen judged INVALID
+//! left them out, as tables and claims do, and said nothing.
 
 mod common;
 
@@ -47,4 +50,31 @@ fn a_table_by_task_leaves_groups_out_and_says_so_and_a_group_is_cited_by_name() 
     s.write("plan.md", "MMLU: <!-- reckon:value metric=acc group=mmlu digits=3 --><!-- /reckon:value -->.\n");
     s.ok(&["update", "--write", "plan.md"]);
     assert!(s.read("plan.md").contains("-->0.658<!--"), "{}", s.read("plan.md"));
+}
+
+/// loadgen's real summaries: an INVALID Server test (trial4/loadgen) and a
+/// VALID Offline one (corpus/mlperf), SOURCES.md beside each.
+#[test]
+fn a_value_says_the_invalid_runs_it_left_out_as_a_table_does() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "");
+    s.fixture("trial4/loadgen/server-invalid-mlperf_log_summary.txt", "logs/server/mlperf_log_summary.txt");
+    s.fixture("corpus/mlperf/sdxl-offline-mlperf_log_summary.txt", "logs/offline/mlperf_log_summary.txt");
+    s.ok(&["ingest", "logs/server/mlperf_log_summary.txt", "logs/offline/mlperf_log_summary.txt"]);
+    s.write(
+        "plan.md",
+        "Fastest: <!-- reckon:value metric=min_latency_ns min_over=scenario --><!-- /reckon:value --> ns.\n",
+    );
+    s.ok(&["update", "--write", "plan.md"]);
+    let doc = s.read("plan.md");
+    let said = "(1 run is `result=INVALID` by the tool's own judgement, left out as claims leave it out)";
+    // The Server test's 2838342370 ns would be the lowest: left out, and said.
+    assert!(doc.contains(&format!("-->6268465782 {said}<!-- /reckon:value")), "{doc}");
+    // Named in the region, the invalid run is what it reads, with no note.
+    s.write(
+        "v.md",
+        "<!-- reckon:value metric=min_latency_ns result=INVALID --><!-- /reckon:value -->\n",
+    );
+    s.ok(&["update", "--write", "v.md"]);
+    assert!(s.read("v.md").contains("-->2838342370<!--"), "{}", s.read("v.md"));
 }
