@@ -59,6 +59,25 @@ fn gbench_json_repetitions_and_aggregates() {
     assert!(outcome.skipped.iter().any(|s| s.contains("`context.caches`")), "{:?}", outcome.skipped);
 }
 
+/// Google Benchmark before 1.5 wrote `context.date` as the machine's local
+/// time with no offset (its own tools' test input): read as UTC, as
+/// before, and now said so instead of silently.
+#[test]
+fn gbench_json_date_without_an_offset_is_read_as_utc_and_said() {
+    let (f, runs, outcome) = parse("corpus/gbench/google-benchmark-test2-run-date-without-offset.json");
+    assert_eq!(f, Format::GbenchJson);
+    assert_eq!(runs.len(), 10);
+    assert_eq!(runs[0].time.as_deref(), Some("2016-08-02T17:44:46Z"));
+    assert_eq!(param(&runs[0], "family"), Some(&text("BM_Hi")));
+    assert_eq!(outcome.notes.len(), 1, "{:?}", outcome.notes);
+    let note = &outcome.notes[0];
+    assert!(note.starts_with("`context.date` `2016-08-02 17:44:46` read as UTC: the log gives no offset"), "{note}");
+    assert!(note.contains("`--label sweep=YYYY-MM-DD`"), "what to do: {note}");
+    // A date with its offset says nothing.
+    let (_, _, outcome) = parse("corpus/gbench/kalman-100-repetitions-aggregates.json");
+    assert!(outcome.notes.is_empty(), "{:?}", outcome.notes);
+}
+
 /// The same data through Google Benchmark's CSV reporter: the same runs.
 #[test]
 fn gbench_csv_reads_as_its_json() {
