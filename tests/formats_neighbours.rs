@@ -273,6 +273,21 @@ fn asv_results_one_run_per_point() {
     assert_eq!(param(&runs[0], "machine"), Some(&text("gha-aws-graviton")));
 }
 
+/// asv's own example of its format version 1 (asv before 0.5): it was
+/// read as generic JSON, one run of dotted `results.*` names. Refused,
+/// saying what rewrites it; `--format asv` says the same.
+#[test]
+fn asv_results_of_format_version_1_are_refused_with_asv_update() {
+    let rel = "corpus/asv/asv-example-results-format-version-1.json";
+    let path = fixture(rel);
+    let bytes = std::fs::read(&path).unwrap();
+    let msg = refused_bytes(&bytes);
+    assert!(msg.contains("format version 1") && msg.contains("no `result_columns`"), "{msg}");
+    assert!(msg.contains("run `asv update` in the benchmark project"), "{msg}");
+    let forced = parse_as(Format::Asv, &path, &GenericOptions::default()).unwrap_err().to_string();
+    assert!(forced.contains(":1: ") && forced.contains("run `asv update`"), "{forced}");
+}
+
 // ------------------------------------------------------------ criterion
 
 /// A sample's time is the total of its iterations, which grow 100× across
