@@ -217,6 +217,34 @@ fn nvbench_csv_two_noise_columns() {
     assert_eq!(param(&runs[13], "benchmark"), Some(&text("Coalesced (Different Array Sizes)")));
 }
 
+/// The corpus file edited by hand, as a researcher tidying numbers might:
+/// a statistic made text was dropped without a word (the run kept its
+/// other summaries); a round's time removed left `rounds` and every
+/// summary of other rounds. Each is refused at the result, saying what
+/// and what to do.
+#[test]
+fn a_hand_edited_pytest_benchmark_file_is_refused_with_a_remedy() {
+    let path = fixture("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
+    let real = std::fs::read_to_string(&path).unwrap();
+    let read = |text: &str| -> String {
+        let mut runs = Vec::new();
+        match Format::PytestBenchmark.parse(Path::new("b.json"), &mut text.as_bytes(), &mut |r| {
+            runs.push(r);
+            Ok(())
+        }) {
+            Ok(_) => panic!("read {} runs of an edited file", runs.len()),
+            Err(e) => e.to_string(),
+        }
+    };
+    let mean = read(&real.replacen("\"mean\": 2.61205074138546e-07", "\"mean\": \"0.26 us\"", 1));
+    assert!(mean.contains("`stats.mean` holds \"0.26 us\", not a number"), "{mean}");
+    assert!(mean.contains("the file was edited after it was written"), "{mean}");
+    assert!(mean.contains("run the benchmarks again"), "{mean}");
+    let rounds = read(&real.replacen("\"rounds\": 9710", "\"rounds\": 9710, \"data\": [2.2e-07, 2.3e-07]", 1));
+    assert!(rounds.contains("`stats.data` holds 2 times but `stats.rounds` says 9710"), "{rounds}");
+    assert!(rounds.starts_with("b.json:"), "where: {rounds}");
+}
+
 #[test]
 fn pytest_benchmark_json_and_its_compare_csv() {
     let (f, runs, _) = parse("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
