@@ -71,10 +71,7 @@ fn a_value_says_the_invalid_runs_it_left_out_as_a_table_does() {
     // The Server test's 2838342370 ns would be the lowest: left out, and said.
     assert!(doc.contains(&format!("-->6268465782 {said}<!-- /reckon:value")), "{doc}");
     // Named in the region, the invalid run is what it reads, with no note.
-    s.write(
-        "v.md",
-        "<!-- reckon:value metric=min_latency_ns result=INVALID --><!-- /reckon:value -->\n",
-    );
+    s.write("v.md", "<!-- reckon:value metric=min_latency_ns result=INVALID --><!-- /reckon:value -->\n");
     s.ok(&["update", "--write", "v.md"]);
     assert!(s.read("v.md").contains("-->2838342370<!--"), "{}", s.read("v.md"));
 }

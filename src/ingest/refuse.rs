@@ -111,7 +111,10 @@ pub(super) fn json(s: &Shape, text: &[u8]) -> JsonLook {
 /// benchmark's value by name in `results`, no `result_columns`. Read as
 /// generic JSON it was one run of dotted names, every benchmark a metric.
 fn asv_version_1(s: &Shape) -> bool {
-    s.has("commit_hash") && s.has("results") && s.has("version") && !s.has("result_columns")
+    s.has("commit_hash")
+        && s.has("results")
+        && s.has("version")
+        && !s.has("result_columns")
         && ["params", "requirements", "python"].iter().any(|k| s.has(k))
 }
 

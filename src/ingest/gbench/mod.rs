@@ -232,7 +232,11 @@ fn emit_rows(rows: Vec<Row>, mut shared: Shared, emit: Emit) -> Result<Outcome> 
             emit(run)?;
         }
     }
-    Ok(Outcome { skipped: shared.skipped.into_iter().collect(), notes: shared.notes.into_iter().collect(), unnamed: None })
+    Ok(Outcome {
+        skipped: shared.skipped.into_iter().collect(),
+        notes: shared.notes.into_iter().collect(),
+        unnamed: None,
+    })
 }
 
 #[cfg(test)]
