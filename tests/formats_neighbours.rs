@@ -226,7 +226,7 @@ fn nvbench_csv_two_noise_columns() {
 fn a_hand_edited_pytest_benchmark_file_is_refused_with_a_remedy() {
     let path = fixture("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
     let real = std::fs::read_to_string(&path).unwrap();
-    let read = |text: &str| -> String {
+    let refusal = |text: &str| -> String {
         let mut runs = Vec::new();
         match Format::PytestBenchmark.parse(Path::new("b.json"), &mut text.as_bytes(), &mut |r| {
             runs.push(r);
@@ -236,11 +236,11 @@ fn a_hand_edited_pytest_benchmark_file_is_refused_with_a_remedy() {
             Err(e) => e.to_string(),
         }
     };
-    let mean = read(&real.replacen("\"mean\": 2.61205074138546e-07", "\"mean\": \"0.26 us\"", 1));
+    let mean = refusal(&real.replacen("\"mean\": 2.61205074138546e-07", "\"mean\": \"0.26 us\"", 1));
     assert!(mean.contains("`stats.mean` holds \"0.26 us\", not a number"), "{mean}");
     assert!(mean.contains("the file was edited after it was written"), "{mean}");
     assert!(mean.contains("run the benchmarks again"), "{mean}");
-    let rounds = read(&real.replacen("\"rounds\": 9710", "\"rounds\": 9710, \"data\": [2.2e-07, 2.3e-07]", 1));
+    let rounds = refusal(&real.replacen("\"rounds\": 9710", "\"rounds\": 9710, \"data\": [2.2e-07, 2.3e-07]", 1));
     assert!(rounds.contains("`stats.data` holds 2 times but `stats.rounds` says 9710"), "{rounds}");
     assert!(rounds.starts_with("b.json:"), "where: {rounds}");
 }

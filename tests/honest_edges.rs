@@ -5,7 +5,7 @@
 //! more task: `for all task` counted a group beside its own subtasks, and
 //! a table by task mixed them unmarked.
 //!
-//! A value region whose runs include MLPerf tests loadgen judged INVALID
+//! A value region whose runs include `MLPerf` tests `loadgen` judged INVALID
 //! left them out, as tables and claims do, and said nothing.
 
 mod common;
