@@ -59,6 +59,25 @@ fn gbench_json_repetitions_and_aggregates() {
     assert!(outcome.skipped.iter().any(|s| s.contains("`context.caches`")), "{:?}", outcome.skipped);
 }
 
+/// Google Benchmark before 1.5 wrote `context.date` as the machine's local
+/// time with no offset (its own tools' test input): read as UTC, as
+/// before, and now said so instead of silently.
+#[test]
+fn gbench_json_date_without_an_offset_is_read_as_utc_and_said() {
+    let (f, runs, outcome) = parse("corpus/gbench/google-benchmark-test2-run-date-without-offset.json");
+    assert_eq!(f, Format::GbenchJson);
+    assert_eq!(runs.len(), 10);
+    assert_eq!(runs[0].time.as_deref(), Some("2016-08-02T17:44:46Z"));
+    assert_eq!(param(&runs[0], "family"), Some(&text("BM_Hi")));
+    assert_eq!(outcome.notes.len(), 1, "{:?}", outcome.notes);
+    let note = &outcome.notes[0];
+    assert!(note.starts_with("`context.date` `2016-08-02 17:44:46` read as UTC: the log gives no offset"), "{note}");
+    assert!(note.contains("`--label sweep=YYYY-MM-DD`"), "what to do: {note}");
+    // A date with its offset says nothing.
+    let (_, _, outcome) = parse("corpus/gbench/kalman-100-repetitions-aggregates.json");
+    assert!(outcome.notes.is_empty(), "{:?}", outcome.notes);
+}
+
 /// The same data through Google Benchmark's CSV reporter: the same runs.
 #[test]
 fn gbench_csv_reads_as_its_json() {
@@ -198,6 +217,34 @@ fn nvbench_csv_two_noise_columns() {
     assert_eq!(param(&runs[13], "benchmark"), Some(&text("Coalesced (Different Array Sizes)")));
 }
 
+/// The corpus file edited by hand, as a researcher tidying numbers might:
+/// a statistic made text was dropped without a word (the run kept its
+/// other summaries); a round's time removed left `rounds` and every
+/// summary of other rounds. Each is refused at the result, saying what
+/// and what to do.
+#[test]
+fn a_hand_edited_pytest_benchmark_file_is_refused_with_a_remedy() {
+    let path = fixture("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
+    let real = std::fs::read_to_string(&path).unwrap();
+    let refusal = |text: &str| -> String {
+        let mut runs = Vec::new();
+        match Format::PytestBenchmark.parse(Path::new("b.json"), &mut text.as_bytes(), &mut |r| {
+            runs.push(r);
+            Ok(())
+        }) {
+            Ok(_) => panic!("read {} runs of an edited file", runs.len()),
+            Err(e) => e.to_string(),
+        }
+    };
+    let mean = refusal(&real.replacen("\"mean\": 2.61205074138546e-07", "\"mean\": \"0.26 us\"", 1));
+    assert!(mean.contains("`stats.mean` holds \"0.26 us\", not a number"), "{mean}");
+    assert!(mean.contains("the file was edited after it was written"), "{mean}");
+    assert!(mean.contains("run the benchmarks again"), "{mean}");
+    let rounds = refusal(&real.replacen("\"rounds\": 9710", "\"rounds\": 9710, \"data\": [2.2e-07, 2.3e-07]", 1));
+    assert!(rounds.contains("`stats.data` holds 2 times but `stats.rounds` says 9710"), "{rounds}");
+    assert!(rounds.starts_with("b.json:"), "where: {rounds}");
+}
+
 #[test]
 fn pytest_benchmark_json_and_its_compare_csv() {
     let (f, runs, _) = parse("corpus/pytest-benchmark/v2.5.0-storage-0030-params-null-no-ops.json");
@@ -252,6 +299,21 @@ fn asv_results_one_run_per_point() {
     assert_eq!(param(&runs[2], "param1"), Some(&Value::Num(200.0)));
     let (_, runs, _) = parse("corpus/asv/blas-graviton-machine.json");
     assert_eq!(param(&runs[0], "machine"), Some(&text("gha-aws-graviton")));
+}
+
+/// asv's own example of its format version 1 (asv before 0.5): it was
+/// read as generic JSON, one run of dotted `results.*` names. Refused,
+/// saying what rewrites it; `--format asv` says the same.
+#[test]
+fn asv_results_of_format_version_1_are_refused_with_asv_update() {
+    let rel = "corpus/asv/asv-example-results-format-version-1.json";
+    let path = fixture(rel);
+    let bytes = std::fs::read(&path).unwrap();
+    let msg = refused_bytes(&bytes);
+    assert!(msg.contains("format version 1") && msg.contains("no `result_columns`"), "{msg}");
+    assert!(msg.contains("run `asv update` in the benchmark project"), "{msg}");
+    let forced = parse_as(Format::Asv, &path, &GenericOptions::default()).unwrap_err().to_string();
+    assert!(forced.contains(":1: ") && forced.contains("run `asv update`"), "{forced}");
 }
 
 // ------------------------------------------------------------ criterion

@@ -471,3 +471,47 @@ fn lm_eval_a_run_per_task_and_filter() {
     assert_eq!(direction(&runs[0], "exact_match_stderr"), Direction::Neutral);
     assert_eq!(param(&runs[0], "num_fewshot"), Some(&Value::Num(5.0)));
 }
+
+/// lm-eval 0.4 writes a group's aggregate in `results` beside its tasks
+/// (`mmlu` over 4 subgroups over 57 subjects; `truthfulqa` over its 3
+/// tasks), naming the groups in `groups` and `group_subtasks`. A group is
+/// no task: its runs have `group` and no `task` (they were 5 more tasks,
+/// so `for all task` and `rows=task` counted mmlu beside its subjects).
+#[test]
+fn lm_eval_a_groups_aggregate_is_a_group_run_not_a_task() {
+    let rel = "corpus/lm-eval/llama3-8b-instruct-mmlu.json";
+    let (f, runs, _) = parse(rel);
+    assert_eq!(f, Format::LmEval);
+    assert_eq!(runs.len(), 62);
+    let groups: Vec<&RawRun> = runs.iter().filter(|r| param(r, "group").is_some()).collect();
+    let tasks: Vec<&RawRun> = runs.iter().filter(|r| param(r, "task").is_some()).collect();
+    assert_eq!((groups.len(), tasks.len()), (5, 57));
+    assert!(groups.iter().all(|r| param(r, "task").is_none()));
+    assert!(tasks.iter().all(|r| param(r, "group").is_none()));
+    let mmlu = groups.iter().find(|r| param(r, "group") == Some(&text("mmlu"))).unwrap();
+    close(metric(mmlu, "acc"), 0.6581683520865973);
+    close(metric(mmlu, "acc_stderr"), 0.003793336441546875);
+    assert_eq!(param(mmlu, "filter"), Some(&text("none")));
+    // lm-eval's `n-shot` says 0 for mmlu; its 57 subjects ran 5-shot.
+    assert_eq!(param(mmlu, "num_fewshot"), Some(&Value::Num(5.0)));
+    let stem = groups.iter().find(|r| param(r, "group") == Some(&text("mmlu_stem"))).unwrap();
+    assert_eq!(param(stem, "alias"), Some(&text("stem")), "the tree's ` - ` is no part of the alias");
+    close(metric(stem, "acc"), 0.5664446558832857);
+    let algebra = tasks.iter().find(|r| param(r, "task") == Some(&text("mmlu_abstract_algebra"))).unwrap();
+    assert_eq!(param(algebra, "alias"), Some(&text("abstract_algebra")));
+    assert_eq!(param(algebra, "num_fewshot"), Some(&Value::Num(5.0)));
+    close(metric(algebra, "acc"), 0.31);
+
+    let (_, runs, outcome) = parse("corpus/lm-eval/llama3-8b-instruct-truthfulqa.json");
+    assert_eq!(runs.len(), 4);
+    let group: Vec<&RawRun> = runs.iter().filter(|r| param(r, "group").is_some()).collect();
+    assert_eq!(group.len(), 1);
+    assert_eq!(param(group[0], "group"), Some(&text("truthfulqa")));
+    assert!(param(group[0], "task").is_none());
+    close(metric(group[0], "acc"), 0.43972315197022993);
+    assert_eq!(param(group[0], "num_fewshot"), Some(&Value::Num(0.0)));
+    let names: Vec<&Value> = runs.iter().filter_map(|r| param(r, "task")).collect();
+    assert_eq!(names, [&text("truthfulqa_gen"), &text("truthfulqa_mc1"), &text("truthfulqa_mc2")]);
+    // `groups` is read (a copy of the groups' entries), not named as left.
+    assert!(outcome.skipped.iter().all(|n| !n.contains("`groups`")), "{:?}", outcome.skipped);
+}

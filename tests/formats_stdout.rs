@@ -281,6 +281,42 @@ fn vllm_bench_serve_stdout_with_e2el() {
     assert_eq!(metric(run, "p99_itl_ms"), 299.08);
 }
 
+/// Result blocks pasted into a shell script as comments: every line of a
+/// block carries `# `, and so do the `Traffic request rate:` / `Maximum
+/// request concurrency:` lines before it (refused as "no block found").
+#[test]
+fn vllm_blocks_pasted_as_shell_comments_are_read_as_printed() {
+    let rel = "corpus/vllm/yiliu30-pp-results-pasted-as-shell-comments.sh";
+    assert!(sniffed(rel));
+    let (runs, _) = ok(rel);
+    assert_eq!(lines(&runs), vec![5, 31]);
+    for run in &runs {
+        assert_eq!(param(run, "request_rate").cloned(), num(f64::INFINITY));
+        assert_eq!(param(run, "max_concurrency").cloned(), num(32.0));
+        assert_eq!(param(run, "burstiness").cloned(), num(1.0));
+        assert_eq!(metric(run, "completed"), 32.0);
+        assert_eq!(run.metrics.len(), 16, "every row of the block");
+    }
+    assert_eq!(metric(&runs[0], "duration"), 150.87);
+    assert_eq!(metric(&runs[0], "p99_itl_ms"), 72.47);
+    assert_eq!(metric(&runs[1], "output_throughput"), 329.86);
+    assert_eq!(metric(&runs[1], "median_ttft_ms"), 6272.98);
+}
+
+/// A commented header over rows that are not: no block, as its lines do
+/// not all carry the prefix — refused at the first that does not, saying
+/// so, never read in part.
+#[test]
+fn a_commented_header_over_uncommented_lines_is_refused_at_the_line() {
+    let text = std::fs::read_to_string(fixture("corpus/vllm/yiliu30-pp-results-pasted-as-shell-comments.sh")).unwrap();
+    let cut = text.replacen("# Benchmark duration (s):", "Benchmark duration (s):", 1);
+    let path = Path::new("pasted.sh");
+    let err = parse(path, &mut cut.as_bytes(), &mut |_| Ok(())).unwrap_err().to_string();
+    assert!(err.starts_with("pasted.sh:7: "), "{err}");
+    assert!(err.contains("starts at line 5 carries the prefix `#`"), "{err}");
+    assert!(err.contains("take the prefixes off"), "{err}");
+}
+
 /// The same run's result JSON: stdout metric names are its keys and the
 /// values agree to the printed 2 decimals.
 #[test]

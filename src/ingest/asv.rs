@@ -43,7 +43,12 @@ impl LogFormat for Asv {
     fn parse(path: &Path, input: &mut dyn BufRead, limit: LineBytes, emit: Emit) -> Result<Outcome> {
         let doc = super::limit::read_document(path, input, limit)?;
         let value = pyjson::parse(&doc).map_err(|e| e.into_error(path, 1))?;
-        let bad = |what: &str| Error::malformed(path, 1, format!("{what}, as asv's results (version 2) hold it"));
+        let bad = |what: &str| {
+            if value.get("result_columns").is_none() && value.get("version").and_then(Json::as_f64) == Some(1.0) {
+                return Error::malformed(path, 1, super::refuse::ASV_VERSION_1);
+            }
+            Error::malformed(path, 1, format!("{what}, as asv's results (version 2) hold it"))
+        };
         let columns: Vec<&str> = value
             .get("result_columns")
             .and_then(Json::as_array)

@@ -219,7 +219,7 @@ impl Notes {
             ));
         }
         skipped.extend(failures);
-        Outcome { skipped, unnamed: None }
+        Outcome { skipped, ..Outcome::default() }
     }
 }
 

@@ -16,6 +16,15 @@
 //!   higher is better, `perplexity` lower); its `…_stderr` is stored beside
 //!   it as the standard error of that metric — a metric with no direction,
 //!   never judged as better or worse (`N/A` is left out, and said).
+//! * A group's aggregate (lm-eval 0.4: `mmlu` over its subjects,
+//!   `truthfulqa` over `truthfulqa_mc1`/`_mc2`/`_gen`; a key of `groups`, or
+//!   of `group_subtasks` with members) is no task: its runs have the param
+//!   `group` and no `task`, so what reads tasks (`rows=task`, `for all
+//!   task`) never counts it beside its own subtasks, while `where group =
+//!   mmlu` reads its score. Its `num_fewshot` is its tasks' when they all
+//!   agree (lm-eval writes 0 for a group whose tasks ran 5-shot), its
+//!   version `group_version`; `groups`, a copy of those entries of
+//!   `results`, is read for a group `results` lacks.
 //! * The task configs (`configs`: prompts, metric settings) and other
 //!   tables (`group_subtasks`, `higher_is_better`, `n-samples`, …) and the
 //!   environment dump (`pretty_env_info`) are named as not stored.
@@ -76,13 +85,22 @@ impl LogFormat for LmEval {
         // lm-eval 0.3: scores named without a filter (`acc`, not `acc,none`).
         let filtered = top.contains_key("configs");
         let start = pyjson::member_offset(&doc, "results").unwrap_or(0);
+        let groups = Groups::of(top);
         let mut no_stderr = BTreeSet::new();
-        for (task, scores) in results {
+        let in_groups = top.get("groups").and_then(Json::as_object).into_iter().flatten();
+        let only_in_groups = in_groups.filter(|(name, _)| !results.contains_key(*name));
+        let groups_start = pyjson::member_offset(&doc, "groups").unwrap_or(0);
+        let entries = results
+            .iter()
+            .map(|(name, scores)| (name, scores, "results", start))
+            .chain(only_in_groups.map(|(name, scores)| (name, scores, "groups", groups_start)));
+        for (name, scores, table, from) in entries {
             let Json::Object(scores) = scores else {
-                return Err(Error::malformed(path, 1, format!("`results.{task}` is not an object of scores")));
+                return Err(Error::malformed(path, 1, format!("`{table}.{name}` is not an object of scores")));
             };
-            let line = find_line(&doc, start, task);
-            for run in task_runs(path, line, (task, filtered), scores, top, &shared, &mut no_stderr)? {
+            let line = find_line(&doc, from, name);
+            let entry = Entry { name, filtered, group: groups.contains(name) };
+            for run in task_runs(path, line, &entry, scores, top, &shared, &mut no_stderr)? {
                 emit(run)?;
             }
         }
@@ -121,7 +139,8 @@ fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>, clocks: &mut BTr
     let mut run = RawRun::default();
     for (k, v) in top {
         match (k.as_str(), v) {
-            ("results" | "model_name", _) => {}
+            // `groups` repeats the groups' entries of `results`: read there.
+            ("results" | "groups" | "model_name", _) => {}
             ("start_time" | "end_time" | "total_evaluation_time_seconds", _) => {
                 clocks.insert(k.clone());
             }
@@ -149,17 +168,80 @@ fn shared(top: &Map<String, Json>, left: &mut BTreeSet<String>, clocks: &mut BTr
     run
 }
 
-/// The runs of one task: one per filter its scores name (`filtered`), or
+/// An entry of `results`: a task, or a group's aggregate.
+struct Entry<'a> {
+    name: &'a str,
+    /// Scores named with their filter (`acc,none`): lm-eval 0.4.
+    filtered: bool,
+    group: bool,
+}
+
+/// The groups of a results file: the keys of `groups`, and those of
+/// `group_subtasks` with members (a task is listed there with none).
+struct Groups<'a> {
+    subtasks: Option<&'a Map<String, Json>>,
+    names: BTreeSet<&'a str>,
+}
+
+impl<'a> Groups<'a> {
+    fn of(top: &'a Map<String, Json>) -> Groups<'a> {
+        let subtasks = top.get("group_subtasks").and_then(Json::as_object);
+        let listed = subtasks.into_iter().flatten().filter(|(_, v)| v.as_array().is_some_and(|a| !a.is_empty()));
+        let aggregated = top.get("groups").and_then(Json::as_object).into_iter().flatten();
+        let names = listed.chain(aggregated).map(|(k, _)| k.as_str()).collect();
+        Groups { subtasks, names }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+}
+
+/// The tasks under a group, through its subgroups (each name once; a
+/// cycle, which lm-eval never writes, ends where it closes).
+fn leaf_tasks<'a>(top: &'a Map<String, Json>, group: &'a str) -> BTreeSet<&'a str> {
+    let groups = Groups::of(top);
+    let mut seen = BTreeSet::new();
+    let mut leaves = BTreeSet::new();
+    let mut todo = vec![group];
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name) {
+            continue;
+        }
+        let members = groups.subtasks.and_then(|t| t.get(name)).and_then(Json::as_array);
+        match members.filter(|m| !m.is_empty()) {
+            Some(members) => todo.extend(members.iter().filter_map(Json::as_str)),
+            None if name != group => {
+                leaves.insert(name);
+            }
+            None => {}
+        }
+    }
+    leaves
+}
+
+/// A group's `num_fewshot`: its tasks' when they all give one and agree
+/// (lm-eval's own entry for a group is bookkeeping: 0 for `mmlu`, whose
+/// subjects ran 5-shot), else none.
+fn group_fewshot(top: &Map<String, Json>, group: &str) -> Option<f64> {
+    let table = top.get("n-shot")?;
+    let mut shots = leaf_tasks(top, group).into_iter().map(|t| table.get(t).and_then(pyjson::as_f64));
+    let first = shots.next()??;
+    shots.all(|s| s == Some(first)).then_some(first)
+}
+
+/// The runs of one entry: one per filter its scores name (`filtered`), or
 /// the one run of an lm-eval 0.3 task, whose every member is a score.
 fn task_runs(
     path: &Path,
     line: u64,
-    (task, filtered): (&str, bool),
+    entry: &Entry<'_>,
     scores: &Map<String, Json>,
     top: &Map<String, Json>,
     shared: &RawRun,
     no_stderr: &mut BTreeSet<String>,
 ) -> Result<Vec<RawRun>> {
+    let (task, filtered) = (entry.name, entry.filtered);
     let mut runs: Vec<(Option<&str>, RawRun)> = Vec::new();
     for (key, v) in scores {
         let (metric, filter) = match key.split_once(',') {
@@ -180,7 +262,7 @@ fn task_runs(
             return Err(Error::malformed(path, line, format!("`results.{task}.{key}` holds {v}, expected a score")));
         };
         let at = runs.iter().position(|(f, _)| *f == filter).unwrap_or_else(|| {
-            runs.push((filter, task_run(line, task, filter, scores, top, shared)));
+            runs.push((filter, task_run(line, entry, filter, scores, top, shared)));
             runs.len() - 1
         });
         runs[at].1.metric(metric.to_string(), x);
@@ -188,26 +270,43 @@ fn task_runs(
     Ok(runs.into_iter().map(|(_, r)| r).collect())
 }
 
-/// A task's run under one filter (none in lm-eval 0.3), before its scores.
+/// An entry's run under one filter (none in lm-eval 0.3), before its
+/// scores: a task's, with `task`, or a group's, with `group`.
 fn task_run(
     line: u64,
-    task: &str,
+    entry: &Entry<'_>,
     filter: Option<&str>,
     scores: &Map<String, Json>,
     top: &Map<String, Json>,
     shared: &RawRun,
 ) -> RawRun {
+    let name = entry.name;
     let mut run = RawRun { line, time: shared.time.clone(), ..RawRun::default() };
-    run.param("task", Value::Text(task.to_string()));
+    run.param(if entry.group { "group" } else { "task" }, Value::Text(name.to_string()));
     if let Some(filter) = filter {
         run.param("filter", Value::Text(filter.to_string()));
     }
-    if let Some(alias) = scores.get("alias").and_then(Json::as_str).filter(|a| a.trim() != task) {
-        run.param("alias", Value::Text(alias.trim().to_string()));
+    // lm-eval indents an alias under its group as it prints the tree
+    // (`  - formal_logic`): the marks are no part of the name.
+    let alias = scores.get("alias").and_then(Json::as_str).map(|a| {
+        let a = a.trim();
+        a.strip_prefix("- ").map_or(a, str::trim)
+    });
+    if let Some(alias) = alias.filter(|a| !a.is_empty() && *a != name) {
+        run.param("alias", Value::Text(alias.to_string()));
     }
-    for (table, name) in PER_TASK {
-        if let Some(v) = top.get(table).and_then(|t| t.get(task)).and_then(pyjson::as_f64) {
-            run.param(name, Value::Num(v));
+    if entry.group {
+        if let Some(shots) = group_fewshot(top, name) {
+            run.param("num_fewshot", Value::Num(shots));
+        }
+        if let Some(v) = top.get("versions").and_then(|t| t.get(name)).and_then(pyjson::as_f64) {
+            run.param("group_version", Value::Num(v));
+        }
+    } else {
+        for (table, param) in PER_TASK {
+            if let Some(v) = top.get(table).and_then(|t| t.get(name)).and_then(pyjson::as_f64) {
+                run.param(param, Value::Num(v));
+            }
         }
     }
     run.params.extend(shared.params.iter().cloned());

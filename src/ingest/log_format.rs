@@ -22,6 +22,9 @@ pub type Emit<'a> = &'a mut dyn FnMut(RawRun) -> Result<()>;
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Outcome {
     pub skipped: Vec<String>,
+    /// How something was read that a reader of the numbers should know
+    /// (a time of day without an offset read as UTC): said as notes.
+    pub notes: Vec<String>,
     /// Set when the log does not say which benchmark its runs are of (a
     /// criterion file copied out of `target/criterion/`): the file is
     /// refused unless a label names it (see [`Outcome::named`]), as its runs

@@ -41,22 +41,34 @@ pub fn from_epoch(value: f64) -> Option<String> {
 /// UTC), without one (read as UTC), with a space for the `T`, with
 /// fractions of a second (dropped), or a date alone (its midnight).
 pub fn from_iso(text: &str) -> Option<String> {
+    read_iso(text).map(|(t, _)| t)
+}
+
+/// [`from_iso`], and whether the text gave its zone or offset: a time of
+/// day without one was read as UTC, which a reader should be told (the
+/// log may have written the machine's local time).
+pub fn from_iso_zoned(text: &str) -> Option<(String, bool)> {
+    read_iso(text)
+}
+
+fn read_iso(text: &str) -> Option<(String, bool)> {
     let t = text.trim();
     if let Ok(d) = DateTime::parse_from_rfc3339(t) {
-        return Some(rfc3339(&d.with_timezone(&Utc)));
+        return Some((rfc3339(&d.with_timezone(&Utc)), true));
     }
     for fmt in ["%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%d %H:%M:%S%.f%z", "%Y-%m-%dT%H:%M:%S%.f%:z"] {
         if let Ok(d) = DateTime::parse_from_str(t, fmt) {
-            return Some(rfc3339(&d.with_timezone(&Utc)));
+            return Some((rfc3339(&d.with_timezone(&Utc)), true));
         }
     }
     for fmt in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
         if let Ok(d) = NaiveDateTime::parse_from_str(t, fmt) {
-            return Some(rfc3339(&d.and_utc()));
+            return Some((rfc3339(&d.and_utc()), false));
         }
     }
+    // A date alone names a day, not a time of day: no offset to miss.
     let date = NaiveDate::parse_from_str(t, "%Y-%m-%d").ok().filter(|_| t.len() == 10)?;
-    Some(rfc3339(&date.and_hms_opt(0, 0, 0)?.and_utc()))
+    Some((rfc3339(&date.and_hms_opt(0, 0, 0)?.and_utc()), true))
 }
 
 /// Text that is a time: ISO 8601, or epoch seconds written as text.
@@ -84,6 +96,8 @@ mod tests {
         assert_eq!(from_iso("2024-01-09 10:11:12").as_deref(), Some("2024-01-09T10:11:12Z"));
         assert_eq!(from_iso("2024-01-09").as_deref(), Some("2024-01-09T00:00:00Z"));
         assert_eq!(from_iso("yesterday"), None);
+        assert_eq!(from_iso_zoned("2016-08-02 17:44:46"), Some(("2016-08-02T17:44:46Z".into(), false)));
+        assert_eq!(from_iso_zoned("2022-09-10T19:22:43-07:00").map(|(_, z)| z), Some(true));
         assert_eq!(from_text("1703135943").as_deref(), Some("2023-12-21T05:19:03Z"));
         assert!(is_time_name("Created-At") && is_time_name("timestamp") && !is_time_name("duration"));
     }

@@ -157,7 +157,14 @@ fn benchmark(path: &Path, line: u64, obj: &Object<'_>, shared: &mut Shared, emit
         return Err(Error::malformed(path, line, "this pytest-benchmark result has no `stats`"));
     };
     for (k, v) in stats.iter() {
-        let Some(x) = v.as_f64() else { continue };
+        // `outliers` is text (`160;1726`); every other statistic
+        // pytest-benchmark writes is a number, or `null` where it has none.
+        if matches!(k, "outliers" | "data") || v.is_null() {
+            continue;
+        }
+        let Some(x) = v.as_f64() else {
+            return Err(Error::malformed(path, line, edited(&format!("`stats.{k}` holds {v}, not a number"))));
+        };
         if SECONDS.contains(&k) {
             run.metric_with_unit(k, x, "s");
         } else if k == "ops" {
@@ -167,10 +174,19 @@ fn benchmark(path: &Path, line: u64, obj: &Object<'_>, shared: &mut Shared, emit
         }
     }
     let Some(Doc::Arr(data)) = stats.get("data") else { return emit(run) };
+    // pytest-benchmark's `rounds` is the length of `data`: a time added or
+    // taken out by hand leaves every summary beside it of other rounds.
+    if let Some(rounds) = stats.get("rounds").and_then(Doc::as_f64) {
+        if (data.len() as f64 - rounds).abs() > 0.0 {
+            let what = format!("`stats.data` holds {} times but `stats.rounds` says {rounds}", data.len());
+            return Err(Error::malformed(path, line, edited(&what)));
+        }
+    }
     let params = run.params.clone();
     for (r, v) in data.iter().enumerate() {
         let Some(t) = v.as_f64() else {
-            return Err(Error::malformed(path, line, format!("`stats.data` holds {v}, expected the rounds' times")));
+            let what = format!("`stats.data` holds {v}, not a round's time");
+            return Err(Error::malformed(path, line, edited(&what)));
         };
         let mut round = if r == 0 { std::mem::take(&mut run) } else { RawRun::new(line) };
         round.line = line;
@@ -181,6 +197,16 @@ fn benchmark(path: &Path, line: u64, obj: &Object<'_>, shared: &mut Shared, emit
         emit(round)?;
     }
     Ok(())
+}
+
+/// A refusal of a result pytest-benchmark cannot have written: what is
+/// wrong, and what to do.
+fn edited(what: &str) -> String {
+    format!(
+        "{what}: pytest-benchmark writes no such result, so the file was edited after it was written; \
+         restore it (from `.benchmarks/` or version control) or run the benchmarks again, rather than \
+         store numbers whose summaries no longer describe them"
+    )
 }
 
 #[cfg(test)]

@@ -83,6 +83,7 @@ const TODO: &str = "export the numbers you need as CSV or JSON lines (one row or
 pub(super) fn json(s: &Shape, text: &[u8]) -> JsonLook {
     match s.first {
         Some(b'{') if s.top_keys.is_empty() => JsonLook::NotJson,
+        Some(b'{') if asv_version_1(s) => JsonLook::Refused(ASV_VERSION_1.into()),
         Some(b'{') => JsonLook::Runs,
         Some(b'[') => match s.first_element {
             Some(b'{') => json_records(s).map_or(JsonLook::Runs, JsonLook::Refused),
@@ -105,6 +106,23 @@ pub(super) fn json(s: &Shape, text: &[u8]) -> JsonLook {
         _ => JsonLook::NotJson,
     }
 }
+
+/// asv's results as asv before 0.5 wrote them (format version 1): each
+/// benchmark's value by name in `results`, no `result_columns`. Read as
+/// generic JSON it was one run of dotted names, every benchmark a metric.
+fn asv_version_1(s: &Shape) -> bool {
+    s.has("commit_hash")
+        && s.has("results")
+        && s.has("version")
+        && !s.has("result_columns")
+        && ["params", "requirements", "python"].iter().any(|k| s.has(k))
+}
+
+/// What to do with an asv results file of format version 1.
+pub(super) const ASV_VERSION_1: &str =
+    "looks like asv results of an old layout (format version 1, asv before 0.5: `results` holds each \
+     benchmark's value by name, with no `result_columns`); reckon reads version 2 — run `asv update` in the \
+     benchmark project, which rewrites its results files in the current layout, and ingest them again";
 
 /// A JSON array of objects that are not runs.
 fn json_records(s: &Shape) -> Option<String> {

@@ -64,11 +64,7 @@ impl Dataset<'_> {
     /// # Errors
     /// When the query cannot be evaluated.
     pub fn invalid_left_out(&self, q: &Query) -> crate::Result<Option<String>> {
-        if !self.leaves_out_invalid(&q.filter) {
-            return Ok(None);
-        }
-        let only = Query { filter: q.filter.clone().invalid_results(), ..q.clone() };
-        let n = self.evaluate(&only)?.runs_matched;
+        let n = self.invalid_count(q)?;
         let param = crate::run::VALIDITY_PARAM;
         Ok((n > 0).then(|| {
             let runs = if n == 1 { "run is" } else { "runs are" };
@@ -78,6 +74,32 @@ impl Dataset<'_> {
                  configuration (`{param} = INVALID` in the filter shows them)"
             )
         }))
+    }
+
+    /// What [`Dataset::valid_results`] left out of an inline value's `q`,
+    /// said in a few words the sentence around it can carry (the table's
+    /// note, shortened): `None` when no run of its metric it passes is
+    /// invalid.
+    ///
+    /// # Errors
+    /// When the query cannot be evaluated.
+    pub fn invalid_left_out_inline(&self, q: &Query) -> crate::Result<Option<String>> {
+        let n = self.invalid_count(q)?;
+        let param = crate::run::VALIDITY_PARAM;
+        Ok((n > 0).then(|| {
+            let (runs, them) = if n == 1 { ("run is", "it") } else { ("runs are", "them") };
+            format!("{n} {runs} `{param}=INVALID` by the tool's own judgement, left out as claims leave {them} out")
+        }))
+    }
+
+    /// How many runs of `q`'s metric its filter as written passes that
+    /// [`Dataset::valid_results`] leaves out.
+    fn invalid_count(&self, q: &Query) -> crate::Result<usize> {
+        if !self.leaves_out_invalid(&q.filter) {
+            return Ok(0);
+        }
+        let only = Query { filter: q.filter.clone().invalid_results(), ..q.clone() };
+        Ok(self.evaluate(&only)?.runs_matched)
     }
 
     /// Where the repeats among these runs come from, for a verdict's

@@ -35,7 +35,9 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
         super::check_names(ctx, Some(&over.param), over.key())?;
         q.rows = vec![over.param.value.clone()];
     }
-    let left_out = ctx.dataset.invalid_left_out(&q).map_err(|e| RegionError::at(&spec.metric, e.to_string()))?;
+    let invalid = |e: crate::Error| RegionError::at(&spec.metric, e.to_string());
+    let left_out = ctx.dataset.invalid_left_out(&q).map_err(invalid)?;
+    let inline = ctx.dataset.invalid_left_out_inline(&q).map_err(invalid)?;
     q.filter = ctx.dataset.valid_results(q.filter);
     let pivot = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(&spec.metric, e.to_string()))?;
     if over.is_some() {
@@ -78,7 +80,12 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
         ));
     };
     let value = cell.value;
-    let text = if q.agg == Agg::Count { crate::metric::format_number(value) } else { fmt.format(value) };
+    let mut text = if q.agg == Agg::Count { crate::metric::format_number(value) } else { fmt.format(value) };
+    // The number rests on fewer runs than the region's selection holds:
+    // said beside it, as a table says it under itself.
+    if let Some(note) = inline {
+        text = format!("{text} ({note})");
+    }
     Ok(Rendered { content: text, files: vec![], trace: super::Trace::Value(super::sorted(&cell.runs)) })
 }
 

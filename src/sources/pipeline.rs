@@ -300,7 +300,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
             runs,
             skipped: outcome.skipped,
             converted: writer.take_conversions(),
-            noted: off_path.note(&time, w.sweep.as_deref()).into_iter().collect(),
+            noted: outcome.notes.into_iter().chain(off_path.note(&time, w.sweep.as_deref())).collect(),
             mtime_dated,
         },
         Err(e) => {

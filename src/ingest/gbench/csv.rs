@@ -44,7 +44,8 @@ impl LogFormat for GbenchCsv {
                 // The context's lines as blank lines: the CSV reader skips
                 // them, and every row keeps its line number in the file.
                 blanked = [vec![b'\n'; found.lines], doc[found.end..].to_vec()].concat();
-                (shared.time, shared.params, shared.skipped) = (found.time, found.params, found.skipped);
+                (shared.time, shared.params, shared.skipped, shared.notes) =
+                    (found.time, found.params, found.skipped, found.notes);
                 &blanked[..]
             }
             _ => doc,
@@ -96,6 +97,7 @@ struct Context {
     time: Option<String>,
     params: Vec<(String, Value)>,
     skipped: std::collections::BTreeSet<String>,
+    notes: std::collections::BTreeSet<String>,
 }
 
 /// The context before the header, when every line before it is one
@@ -151,8 +153,13 @@ fn context_line(line: &str, first: bool, found: &mut Context) -> Option<()> {
     } else if first && line.starts_with(|c: char| c.is_ascii_digit()) && line.contains(':') {
         // `2026-11-24T22:13:00+00:00`; an older release's local time
         // without its offset is kept as the text it is.
-        match super::super::log_time::from_iso(line) {
-            Some(t) => found.time = Some(t),
+        match super::super::log_time::from_iso_zoned(line) {
+            Some((t, zoned)) => {
+                if !zoned {
+                    found.notes.insert(super::json::no_offset("the date above the header", line));
+                }
+                found.time = Some(t);
+            }
             None => found.params.push(("date".into(), Value::Text(line.to_string()))),
         }
     } else {

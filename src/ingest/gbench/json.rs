@@ -94,8 +94,13 @@ impl LogFormat for GbenchJson {
 fn read_context(context: &Object<'_>, shared: &mut Shared) {
     for (k, v) in context.iter() {
         match v {
-            Doc::Str(s) if k == "date" => match log_time::from_iso(s) {
-                Some(t) => shared.time = Some(t),
+            Doc::Str(s) if k == "date" => match log_time::from_iso_zoned(s) {
+                Some((t, zoned)) => {
+                    if !zoned {
+                        shared.notes.insert(no_offset("`context.date`", s));
+                    }
+                    shared.time = Some(t);
+                }
                 None => shared.params.push((k.to_string(), Value::Text(s.to_string()))),
             },
             Doc::Str(s) => shared.params.push((k.to_string(), Value::Text(s.to_string()))),
@@ -111,6 +116,16 @@ fn read_context(context: &Object<'_>, shared: &mut Shared) {
             Doc::Null => {}
         }
     }
+}
+
+/// The note for a run time read as UTC because the log gave no offset
+/// (Google Benchmark before 1.5 wrote the machine's local time so).
+pub(super) fn no_offset(what: &str, text: &str) -> String {
+    format!(
+        "{what} `{}` read as UTC: the log gives no offset (if the machine kept local time and that \
+         moves the run to another day, name its sweep: `--label sweep=YYYY-MM-DD`, or `{{sweep}}` in the path)",
+        crate::syntax::excerpt(text)
+    )
 }
 
 /// One benchmark row.

@@ -76,6 +76,8 @@ struct Shared {
     params: Vec<(String, Value)>,
     /// What the file holds that is not stored, said once.
     skipped: BTreeSet<String>,
+    /// How the file was read that its numbers' reader should know.
+    notes: BTreeSet<String>,
 }
 
 /// The aggregates Google Benchmark computes over repetitions.
@@ -230,7 +232,11 @@ fn emit_rows(rows: Vec<Row>, mut shared: Shared, emit: Emit) -> Result<Outcome> 
             emit(run)?;
         }
     }
-    Ok(Outcome { skipped: shared.skipped.into_iter().collect(), unnamed: None })
+    Ok(Outcome {
+        skipped: shared.skipped.into_iter().collect(),
+        notes: shared.notes.into_iter().collect(),
+        unnamed: None,
+    })
 }
 
 #[cfg(test)]

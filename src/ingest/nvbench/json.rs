@@ -91,7 +91,7 @@ impl LogFormat for NvbenchJson {
                 skipped.join(", ")
             ));
         }
-        Ok(Outcome { skipped: notes.into_iter().collect(), unnamed: None })
+        Ok(Outcome { skipped: notes.into_iter().collect(), ..Outcome::default() })
     }
 }
 

@@ -16,6 +16,47 @@ pub(super) fn header_width(line: &str) -> Option<usize> {
     (line.trim_matches('=').trim() == TITLE).then(|| line.chars().count())
 }
 
+/// The longest prefix a block's lines may carry before their text
+/// (`# `, `// `, `> `, `INFO: `).
+const MAX_PREFIX: usize = 64;
+
+/// A block header after a prefix its every line carries (`# ` of a log
+/// pasted into a shell script, `> ` of a quote in notes): the prefix, as
+/// written before the first `=`, and the header's width. The prefix is
+/// empty for a header as the tools print it.
+pub(super) fn header(line: &str) -> Option<(&str, usize)> {
+    let line = line.trim();
+    let at = line.find('=')?;
+    let prefix = &line[..at];
+    if prefix.len() > MAX_PREFIX {
+        return None;
+    }
+    header_width(&line[at..]).map(|width| (prefix, width))
+}
+
+/// The text of a line of a block whose header carried `prefix`: the line
+/// after it, or `None` when the line does not carry it. A line with
+/// nothing on it is a blank of the block, with its prefix or without.
+pub(super) fn unprefixed<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
+    let marks = prefix.trim_end();
+    if line.is_empty() || marks.is_empty() {
+        return Some(line);
+    }
+    line.strip_prefix(marks).map(str::trim)
+}
+
+/// A line with the marks of a comment or quote before its text (`# `,
+/// `// `, `> `, `-- `) taken off: how lines around a commented block are
+/// read for the params they state.
+pub(super) fn without_marks(line: &str) -> &str {
+    let text = line.trim_start_matches(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '['));
+    if line.len() - text.len() > 8 {
+        line
+    } else {
+        text
+    }
+}
+
 /// The block's closing rule: a line of `=` only.
 pub(super) fn is_closing_rule(line: &str) -> bool {
     line.len() >= 20 && line.bytes().all(|b| b == b'=')

@@ -21,7 +21,8 @@ use labels::{
     known_label, normalize, not_a_number, rate_value, required_number, stat_name, target, unique_name, upsert, Target,
 };
 use lines::{
-    excerpt, header_width, is_closing_rule, parse_timestamp, section_title, split_row, strip_prefix, Segments,
+    excerpt, header, header_width, is_closing_rule, parse_timestamp, section_title, split_row, strip_prefix,
+    unprefixed, without_marks, Segments,
 };
 use namespace::{command_args, find_namespace, namespace_params, parse_namespace};
 
@@ -69,7 +70,7 @@ impl LogFormat for ServingStdout {
 pub fn sniff(head: &[u8]) -> bool {
     head.split(|&b| b == b'\n' || b == b'\r').any(|segment| {
         let text = String::from_utf8_lossy(segment);
-        header_width(strip_prefix(&text).1).is_some()
+        header(strip_prefix(&text).1).is_some()
     })
 }
 
@@ -89,13 +90,16 @@ pub fn parse(path: &Path, input: &mut dyn BufRead, emit: Emit) -> Result<Outcome
         let line = line.trim();
 
         let Some(open) = block.as_mut() else {
-            if let Some(width) = header_width(line) {
-                block = Some(Block::new(line_no, width));
+            if let Some((prefix, width)) = header(line) {
+                block = Some(Block::new(line_no, prefix, width));
                 blocks_seen += 1;
             } else {
                 context.observe(line);
             }
             continue;
+        };
+        let Some(line) = unprefixed(line, &open.prefix) else {
+            return Err(open.unprefixed(path, line_no, line));
         };
         if open.read(path, line_no, line)? == Read::Closed {
             if let Some(done) = block.take() {
@@ -191,6 +195,23 @@ impl Block {
         }
     }
 
+    /// A line of a block whose header carried a prefix (`# `) that does
+    /// not: part of the block's rows would be read as something else.
+    fn unprefixed(&self, path: &Path, line_no: u64, line: &str) -> Error {
+        Error::malformed(
+            path,
+            line_no,
+            format!(
+                "the \"{TITLE}\" block that starts at line {} carries the prefix `{}` before each line, \
+                 and this line does not: `{}`; reckon reads a block whose every line carries its header's \
+                 prefix — repair the block, or take the prefixes off",
+                self.header_line,
+                self.prefix.trim_end(),
+                excerpt(line)
+            ),
+        )
+    }
+
     fn push_row(&mut self, path: &Path, line_no: u64, label: &str, value: &str) -> Result<()> {
         if self.rows.len() >= MAX_ROWS {
             return Err(Error::malformed(
@@ -239,7 +260,9 @@ impl Context {
             self.namespace = namespace_params(&args);
             return;
         }
-        let Some((label, value)) = split_row(line) else {
+        // Lines before a block pasted as comments (`# Traffic request rate:
+        // inf`) state the same params as printed.
+        let Some((label, value)) = split_row(line).or_else(|| split_row(without_marks(line))) else {
             return;
         };
         match normalize(label).as_str() {
@@ -260,14 +283,17 @@ impl Context {
 
 struct Block {
     header_line: u64,
+    /// What the header carried before its first `=` (`# `), which every
+    /// line of the block carries too; empty as the tools print it.
+    prefix: String,
     width: usize,
     section: Option<String>,
     rows: Vec<Row>,
 }
 
 impl Block {
-    fn new(header_line: u64, width: usize) -> Self {
-        Block { header_line, width, section: None, rows: Vec::new() }
+    fn new(header_line: u64, prefix: &str, width: usize) -> Self {
+        Block { header_line, prefix: prefix.to_string(), width, section: None, rows: Vec::new() }
     }
 
     /// `SGLang`'s diffusion benchmark prints a block with the same title but
