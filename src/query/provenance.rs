@@ -115,16 +115,16 @@ impl Dataset<'_> {
         // params but for a repeat marker: lm-eval writes one result per
         // filter at one line, hyperfine's `times` are one record's
         // repeats told apart by their index.
-        let mut per_set: BTreeMap<(&str, u64, String), usize> = BTreeMap::new();
+        let mut per_set: BTreeMap<(&str, u64, Vec<String>), usize> = BTreeMap::new();
         for a in &at {
             let set = runs.set[*a] as usize;
             let marker = self.sets.repeat_marker(set).map(|(name, _)| name);
-            let params: String = self
+            let params: Vec<String> = self
                 .sets
                 .get(set)
                 .iter()
                 .filter(|(name, _)| Some(*name) != marker)
-                .map(|(name, v)| format!("{name}={v}\u{1f}"))
+                .map(|(name, v)| format!("{name}={v}"))
                 .collect();
             *per_set.entry((runs.source_name(*a), runs.line[*a], params)).or_default() += 1;
         }
