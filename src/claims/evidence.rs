@@ -109,6 +109,24 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// Which side the single runs are on, when the other had repeats: a
+    /// subject of 100 repeats against opponents of one run each is not
+    /// "single runs" throughout.
+    fn single_side(&self) -> String {
+        let (a, b) = (self.runs_a, self.runs_b);
+        let name = |side: fn(&Example) -> &Side| self.example.as_ref().map(|ex| side(ex).name.clone());
+        match (a, b) {
+            (_, 0) => String::new(),
+            (1, b) if b > 1 => name(|ex| &ex.first).map_or_else(String::new, |n| format!(" of {n}")),
+            (a, 1) if a > 1 && self.opponents > 1 => {
+                format!(" on the opponents' side (the subject has at least {a} runs)")
+            }
+            (a, 1) if a > 1 => name(|ex| &ex.second)
+                .map_or_else(String::new, |n| format!(" of {n} (the other side has at least {a} runs)")),
+            _ => String::new(),
+        }
+    }
+
     fn empty() -> Evidence {
         Evidence {
             held: 0,
@@ -227,6 +245,7 @@ impl Evidence {
         }
         if self.single_runs {
             s.push_str("; rests on single runs");
+            s.push_str(&self.single_side());
         }
         if let Some(r) = &self.repeats {
             let _ = write!(s, "; {r}");

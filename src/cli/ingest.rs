@@ -213,6 +213,7 @@ pub(super) fn ingest_and_report(
             failed
         )
     });
+    let undated = (!quiet).then(|| mtime_note(&report.mtime_dated(), shown_as)).flatten();
     let mut errors = Vec::new();
     for file in report.files {
         let FileOutcome::Failed(e) = file.outcome else { continue };
@@ -229,7 +230,37 @@ pub(super) fn ingest_and_report(
     if let Some(summary) = summary {
         say!("{summary}");
     }
+    if let Some(note) = undated {
+        say!("{}", crate::escape::terminal_lines(&note));
+    }
     errors
+}
+
+/// What to say of the logs dated by their modification time: a copy or a
+/// checkout moves their runs to another sweep, and nothing in the log says
+/// so.
+fn mtime_note(paths: &[&Path], shown_as: ShownAs) -> Option<String> {
+    let shown: Vec<String> = paths
+        .iter()
+        .take(3)
+        .map(|p| shown_as.map_or_else(|| p.to_path_buf(), |f| f(p)).display().to_string())
+        .collect();
+    let first = shown.first()?;
+    let named = match paths.len() {
+        1 => first.clone(),
+        n if n <= 3 => shown.join(", "),
+        n => format!("{}, and {} more", shown.join(", "), n - 3),
+    };
+    let (logs, its, is) = match paths.len() {
+        1 => ("1 log gives".to_string(), "its", "is"),
+        n => (format!("{n} logs give"), "their", "are"),
+    };
+    Some(format!(
+        "note: {logs} no time of {its} own and {is} not committed to git ({named}): {its} runs are dated by the \
+         file's modification time, which a copy or a checkout changes (`reckon runs` shows `(mtime)`); to date \
+         them for good, put the date in the path (`{{date}}` in the [[source]] path) or give the source a \
+         `sweep` label (`labels = {{ sweep = \"2024-06-01\" }}`)"
+    ))
 }
 
 /// The lists of skipped parts said so far in a command, each with the file
@@ -266,7 +297,7 @@ fn file_line(file: &FileReport, quiet: bool, shown_as: ShownAs, said: &mut SaidS
     match &file.outcome {
         FileOutcome::Failed(_) if shown_as.is_some() => None,
         FileOutcome::Failed(e) => Some(format!("error: {e}")),
-        FileOutcome::Added { format, runs, skipped, converted, noted } if !quiet => {
+        FileOutcome::Added { format, runs, skipped, converted, noted, .. } if !quiet => {
             let word = if *runs == 1 { "run" } else { "runs" };
             let mut s = format!("{path}: {runs} {word} ({})", format.name());
             for note in said.lines(&path.to_string(), skipped) {

@@ -111,9 +111,27 @@ impl Dataset<'_> {
     pub fn repeats_note(&self, run_ids: &[i64]) -> Option<String> {
         let runs = self.loaded_runs();
         let at = Self::positions(&runs, run_ids);
-        let mut records: BTreeMap<(&str, u64), usize> = BTreeMap::new();
+        // Runs of one record are its repeats only when they share their
+        // params but for a repeat marker: lm-eval writes one result per
+        // filter at one line, hyperfine's `times` are one record's
+        // repeats told apart by their index.
+        let mut per_set: BTreeMap<(&str, u64, Vec<String>), usize> = BTreeMap::new();
         for a in &at {
-            *records.entry((runs.source_name(*a), runs.line[*a])).or_default() += 1;
+            let set = runs.set[*a] as usize;
+            let marker = self.sets.repeat_marker(set).map(|(name, _)| name);
+            let params: Vec<String> = self
+                .sets
+                .get(set)
+                .iter()
+                .filter(|(name, _)| Some(*name) != marker)
+                .map(|(name, v)| format!("{name}={v}"))
+                .collect();
+            *per_set.entry((runs.source_name(*a), runs.line[*a], params)).or_default() += 1;
+        }
+        let mut records: BTreeMap<(&str, u64), usize> = BTreeMap::new();
+        for ((src, line, _), n) in per_set {
+            let most = records.entry((src, line)).or_default();
+            *most = (*most).max(n);
         }
         let format_of: BTreeMap<&str, &str> =
             runs.sources.iter().zip(&runs.formats).map(|(p, f)| (p.as_str(), f.as_str())).collect();

@@ -67,6 +67,11 @@ pub enum FileOutcome {
         /// own time that overrides the `{date}` of its path by more than a
         /// day.
         noted: Vec<String>,
+        /// Runs that give no time of their own took the file's
+        /// modification time (the file is not committed to git, its path
+        /// has no `{date}`, its source no `sweep` label): a copy or a
+        /// checkout moves them to another sweep.
+        mtime_dated: bool,
     },
     /// The file was ingested before, as it is now. `relabel` says so when
     /// one command names it twice with other labels.
@@ -99,6 +104,16 @@ pub struct Report {
 impl Report {
     pub fn failed(&self) -> usize {
         self.files.iter().filter(|f| matches!(f.outcome, FileOutcome::Failed(_))).count()
+    }
+
+    /// The files added whose runs (some of them) are dated by the file's
+    /// modification time.
+    pub fn mtime_dated(&self) -> Vec<&Path> {
+        self.files
+            .iter()
+            .filter(|f| matches!(f.outcome, FileOutcome::Added { mtime_dated: true, .. }))
+            .map(|f| f.path.as_path())
+            .collect()
     }
 
     pub fn added_files(&self) -> usize {

@@ -265,6 +265,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
     };
     let mut failed = None;
     let mut off_path = OffPath::default();
+    let mut mtime_dated = false;
     let parsed = loop {
         match receive.recv() {
             Some(Parsed::Runs(runs)) => {
@@ -274,6 +275,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
                 }
                 for run in runs.runs() {
                     off_path.see(&time, w.sweep.as_deref(), run.time, run.line);
+                    mtime_dated |= run.time.is_none() && time.origin == "mtime";
                     if let Err(e) = writer.add_packed(run, &time) {
                         failed = Some(in_log(e, &w.shown));
                         skip.store(index + 1, Ordering::Relaxed);
@@ -299,6 +301,7 @@ pub(super) fn write_file(writer: &mut Writer, feed: &mut Feed, index: usize) -> 
             skipped: outcome.skipped,
             converted: writer.take_conversions(),
             noted: outcome.notes.into_iter().chain(off_path.note(&time, w.sweep.as_deref())).collect(),
+            mtime_dated,
         },
         Err(e) => {
             // A lost transaction is noticed by the caller (`take_lost`).

@@ -235,14 +235,41 @@ impl Judge<'_, '_> {
     /// (pooled over the runs of every cell and sweep with two or more),
     /// if any: [`stats::pooled_log_sd`] over each cell's runs by sweep.
     pub(super) fn pooled_log_sd(&self, pivot: &Pivot) -> Option<f64> {
-        let groups = pivot.iter().flat_map(|(_, _, cell)| {
+        let mut groups = Vec::new();
+        // The series (columns) and cells whose repeats the spread is
+        // pooled over, for the evidence.
+        let (mut from, mut cells) = (BTreeSet::new(), 0usize);
+        for (_, col, cell) in pivot.iter() {
             let mut by_sweep: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
             for (v, (rank, _)) in cell.values.iter().zip(self.dataset.sweeps_of(&cell.runs)) {
                 by_sweep.entry(rank).or_default().push(*v);
             }
-            by_sweep.into_values()
-        });
-        stats::pooled_log_sd(groups)
+            if by_sweep.values().any(|g| g.len() >= 2) {
+                cells += 1;
+                from.insert(col.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "));
+            }
+            groups.extend(by_sweep.into_values());
+        }
+        let sd = stats::pooled_log_sd(groups)?;
+        let named: Vec<String> = from.iter().take(3).map(|s| format!("`{s}`")).collect();
+        let more = if from.len() > 3 { format!(" and {} more", from.len() - 3) } else { String::new() };
+        let cells = if cells == 1 { "1 cell".to_string() } else { format!("{cells} cells") };
+        *self.pooled_from.borrow_mut() = Some(format!("{cells} of {}{more}", named.join(", ")));
+        Some(sd)
+    }
+
+    /// A single run's interval that is not the point itself borrowed its
+    /// spread: from the standard error it logged (said where it is read),
+    /// else from other cells' repeats, said here.
+    pub(super) fn say_pooled(&self, single_runs: bool, metric: &str) {
+        let Some(from) = self.pooled_from.borrow_mut().take() else { return };
+        let logged = self.left_out.borrow().iter().any(|n| n.starts_with("a single run's spread is"));
+        if single_runs && !logged {
+            self.left_out.borrow_mut().insert(format!(
+                "a single run's spread is the per-run spread of {metric} pooled over the repeated runs of {from}, not \
+                 its own"
+            ));
+        }
     }
 
     /// The standard error the runs of a cell logged beside their value, on

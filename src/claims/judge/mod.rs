@@ -174,6 +174,10 @@ pub(crate) struct Judge<'a, 's> {
     /// The runs of the cells the clause being judged read, for the
     /// evidence's "repeats told apart by …": only its own cells' runs.
     read: std::cell::RefCell<BTreeSet<i64>>,
+    /// Where the pooled per-run spread the clause being judged borrowed
+    /// came from ([`Judge::pooled_log_sd`]): a single run's interval rests
+    /// on other cells' repeats, which the evidence says.
+    pooled_from: std::cell::RefCell<Option<String>>,
 }
 
 impl<'a, 's> Judge<'a, 's> {
@@ -186,6 +190,7 @@ impl<'a, 's> Judge<'a, 's> {
             left_out: std::cell::RefCell::default(),
             unjudged: std::cell::RefCell::default(),
             read: std::cell::RefCell::default(),
+            pooled_from: std::cell::RefCell::default(),
         }
     }
 
@@ -320,6 +325,7 @@ impl<'a, 's> Judge<'a, 's> {
         self.left_out.borrow_mut().clear();
         self.unjudged.borrow_mut().clear();
         self.read.borrow_mut().clear();
+        self.pooled_from.borrow_mut().take();
         let metric = self.metric_name(clause.body.metric())?;
         // Every name is checked before any is judged: a typo is bad input.
         for name in clause.body.series() {
@@ -350,6 +356,7 @@ impl<'a, 's> Judge<'a, 's> {
                 judgement
             }
         };
+        self.say_pooled(judgement.evidence.single_runs, &metric);
         judgement.evidence.left_out = std::mem::take(&mut *self.left_out.borrow_mut()).into_iter().collect();
         judgement.evidence.shown_in = self.shown_unit(&clause.body, &metric, &judgement.evidence);
         // The per-point breakdown of a claim over several points or

@@ -48,7 +48,7 @@ impl Judge<'_, '_> {
         };
         // The pooled noise is a relative one (of logs): a signed metric's
         // values have no such noise, and a single run then has none.
-        let pooled = self.pooled_log_sd(&pivot).filter(|_| !crate::metric::is_signed(metric));
+        let pooled = if crate::metric::is_signed(metric) { None } else { self.pooled_log_sd(&pivot) };
         let series: Vec<String> =
             v.term.series().iter().map(|n| self.series_name(n)).collect::<std::result::Result<_, _>>()?;
         self.single_point(clause, &pivot, q, &series)?;

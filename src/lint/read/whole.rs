@@ -143,8 +143,10 @@ pub(super) fn candidate(c: &[Token], text: &str) -> bool {
     let number = c.iter().enumerate().any(|(i, t)| match &t.kind {
         Tok::Number(n) => match n.unit {
             Unit::Times => !count(i),
-            Unit::Percent | Unit::Metric(_) => true,
-            _ => false,
+            // A measured number: a time, a rate, a metric's own unit, or
+            // one lint does not know (`36.4 s` after `the p50 latency`).
+            Unit::Percent | Unit::Metric(_) | Unit::Time(_) | Unit::Scaled(..) | Unit::Unknown(_) => true,
+            Unit::None => false,
         },
         _ => false,
     });
