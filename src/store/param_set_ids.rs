@@ -57,12 +57,11 @@ impl<'c> ParamSetIds<'c> {
             return Ok(*id);
         }
         let hash = params_hash(params_json);
-        let id = match self.stored(db, hash, params_json)? {
-            Some(id) => id,
-            None => {
-                self.insert.execute(rusqlite::params![params_json, hash]).at(db)?;
-                self.conn.last_insert_rowid()
-            }
+        let id = if let Some(id) = self.stored(db, hash, params_json)? {
+            id
+        } else {
+            self.insert.execute(rusqlite::params![params_json, hash]).at(db)?;
+            self.conn.last_insert_rowid()
         };
         if self.bytes + params_json.len() > CACHE_BYTES {
             // Nothing made before is cached any more, so a rollback has
@@ -162,9 +161,13 @@ mod tests {
         assert_ne!(b, 1, "a set is never found by its hash alone");
         ids.clear();
         assert_eq!(ids.id(db, "{\"b\":1}").unwrap(), b, "and is found again among the sets of its hash");
-        let texts: Vec<String> =
-            conn.prepare("SELECT params FROM param_set ORDER BY id").unwrap().query_map([], |r| r.get(0)).unwrap()
-                .map(Result::unwrap).collect();
+        let texts: Vec<String> = conn
+            .prepare("SELECT params FROM param_set ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
         assert_eq!(texts, ["{\"a\":1}", "{\"b\":1}"]);
     }
 
@@ -198,8 +201,7 @@ mod tests {
         let mut ids = ParamSetIds::new(conn, db).unwrap();
         assert_eq!(ids.id(db, "{\"config\":\"b\"}").unwrap(), 9);
         assert_eq!(ids.id(db, "{\"config\":\"c\"}").unwrap(), 10);
-        let views: i64 =
-            conn.query_row("SELECT count(*) FROM run_param", [], |r| r.get(0)).unwrap();
+        let views: i64 = conn.query_row("SELECT count(*) FROM run_param", [], |r| r.get(0)).unwrap();
         assert_eq!(views, 0, "the view reads the rebuilt table");
     }
 }

@@ -196,12 +196,11 @@ fn emit_rows(rows: Vec<Row>, mut shared: Shared, emit: Emit) -> Result<Outcome> 
     let mut groups: Vec<Vec<Row>> = Vec::new();
     let mut at: rustc_hash::FxHashMap<String, usize> = rustc_hash::FxHashMap::default();
     for row in rows {
-        match at.get(row.run_name.as_str()) {
-            Some(&i) => groups[i].push(row),
-            None => {
-                at.insert(row.run_name.clone(), groups.len());
-                groups.push(vec![row]);
-            }
+        if let Some(&i) = at.get(row.run_name.as_str()) {
+            groups[i].push(row);
+        } else {
+            at.insert(row.run_name.clone(), groups.len());
+            groups.push(vec![row]);
         }
     }
     drop(at);
