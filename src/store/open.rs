@@ -19,7 +19,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../db/migrations/0005_source_metric_unit.sql"),
     include_str!("../../db/migrations/0006_evaluation_cache.sql"),
     include_str!("../../db/migrations/0007_generation_by_source.sql"),
+    include_str!("../../db/migrations/0008_param_set_by_hash.sql"),
 ];
+
+/// The migration whose new `param_set.hash` column reckon fills.
+const PARAM_SET_BY_HASH: i64 = 8;
 
 /// The schema version this reckon writes.
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations, far below i64::MAX
@@ -180,11 +184,37 @@ impl Store {
                 Some(_) => db_failure(&self.wait, &e),
                 None => db_err(&path, format!("migration {number} failed: {e}")),
             })?;
+            if number == PARAM_SET_BY_HASH {
+                fill_param_set_hashes(&tx).at(&path)?;
+            }
             tx.pragma_update(None, "user_version", number).at(&path)?;
         }
         tx.commit().at(&path)?;
         Ok(())
     }
+}
+
+/// Gives every stored param set its hash (migration 8 made the column),
+/// which `SQLite` cannot compute.
+fn fill_param_set_hashes(tx: &Connection) -> rusqlite::Result<()> {
+    // Hashed first, written after: 16 bytes a set, where the texts would
+    // be hundreds, and no update while the table is being read.
+    let mut hashes = Vec::new();
+    let mut read = tx.prepare("SELECT id, params FROM param_set")?;
+    let mut rows = read.query([])?;
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        let hash = match row.get_ref(1)? {
+            rusqlite::types::ValueRef::Text(t) => super::params::params_hash_bytes(t),
+            _ => 0,
+        };
+        hashes.push((id, hash));
+    }
+    let mut write = tx.prepare("UPDATE param_set SET hash = ?2 WHERE id = ?1")?;
+    for (id, hash) in hashes {
+        write.execute([id, hash])?;
+    }
+    Ok(())
 }
 
 /// Puts a new, empty database at `path` in place of the damaged one there.

@@ -32,6 +32,21 @@ pub fn encode_params(run: &RawRun, labels: &BTreeMap<String, Value>, out: &mut S
     write_params_json(out, merged.into_iter());
 }
 
+/// The key a param set is found by in the store (`param_set.hash`): the
+/// first 8 bytes of the blake3 of its text, little-endian. Stored, so it
+/// must stay the same in every reckon version; a lookup always compares
+/// the text too, so two sets whose keys collide stay apart.
+pub(super) fn params_hash(params_json: &str) -> i64 {
+    params_hash_bytes(params_json.as_bytes())
+}
+
+/// [`params_hash`] of the text's bytes.
+pub(super) fn params_hash_bytes(params_json: &[u8]) -> i64 {
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&blake3::hash(params_json).as_bytes()[..8]);
+    i64::from_le_bytes(first)
+}
+
 /// Labels as the JSON the store keeps with a source.
 pub fn labels_json(labels: &BTreeMap<String, Value>) -> String {
     let mut s = String::new();
