@@ -174,6 +174,10 @@ pub(crate) struct Judge<'a, 's> {
     /// The runs of the cells the clause being judged read, for the
     /// evidence's "repeats told apart by …": only its own cells' runs.
     read: std::cell::RefCell<BTreeSet<i64>>,
+    /// The cells read so far of the one pivot a table's `highlight=best`
+    /// asks about (`None`: not kept): each series at a point is compared
+    /// with every other, so each cell would be read once per opponent.
+    cells: std::cell::RefCell<Option<cells::Kept>>,
 }
 
 impl<'a, 's> Judge<'a, 's> {
@@ -186,6 +190,7 @@ impl<'a, 's> Judge<'a, 's> {
             left_out: std::cell::RefCell::default(),
             unjudged: std::cell::RefCell::default(),
             read: std::cell::RefCell::default(),
+            cells: std::cell::RefCell::default(),
         }
     }
 
