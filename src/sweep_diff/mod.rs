@@ -412,6 +412,8 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
         let unkeyed = unkeyed(&spec.0, &by, &groups);
         let ids = runs.iter().map(|(run, _, _)| run.id).collect();
         parts.push(MetricPart { name: spec.0.clone(), tally, runs: ids, unkeyed, by });
+        // Each metric is read once here: its values need not stay.
+        dataset.forget_values(&spec.0);
     }
     // Metrics with one value per cell and no repeats anywhere have no
     // spread to judge by; beside a metric that has, they are left out
