@@ -553,6 +553,15 @@ impl<'s> Dataset<'s> {
         Ok(loaded)
     }
 
+    /// Forgets the values of a metric read so far (read again when asked
+    /// for): a command reading every metric once, one after another (a
+    /// diff), holds one metric's values at a time, not every metric's.
+    pub(crate) fn forget_values(&self, metric: &str) {
+        if let Some(slot) = self.metrics.get(metric) {
+            slot.values.borrow_mut().take();
+        }
+    }
+
     /// A field of every run loaded, built on first use.
     pub(crate) fn column(&self, name: &str) -> Rc<Column> {
         if let Some(column) = self.columns.borrow().get(name) {

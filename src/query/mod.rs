@@ -34,6 +34,7 @@ pub use filter::{Filter, FilterError};
 pub use output::{markdown_rows, markdown_table, NumberFormat, MAX_DIGITS};
 pub use pivot::{OlderSweeps, Pivot, Query, OLDER_SWEEP_MARK};
 pub use points::{Pooled, Varying};
+pub(crate) use runs::Records;
 pub use runs::{RunRef, RunsView};
 pub use sets::ParamSet;
 

@@ -66,6 +66,10 @@ impl Dataset<'_> {
         let runs = self.loaded_runs();
         let points: BTreeSet<(u32, u32)> =
             run_ids.iter().filter_map(|id| runs.position(*id)).map(|at| (runs.sweep[at], runs.set[at])).collect();
+        // Runs of one param set share every param: none varies.
+        if points.iter().all(|(_, set)| points.first().is_some_and(|(_, first)| first == set)) {
+            return Varying::default();
+        }
         let mut seen: BTreeMap<&str, BTreeSet<Key>> = BTreeMap::new();
         for (_, set) in &points {
             for (name, value) in self.sets.get(*set as usize).iter() {

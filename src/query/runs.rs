@@ -286,6 +286,84 @@ impl Dataset<'_> {
     pub fn runs_view(&self) -> Result<RunsView<'_>> {
         Ok(RunsView { runs: self.all_runs()?, sets: &self.sets })
     }
+
+    /// The distinct sweeps of the runs `filter` passes (every run's
+    /// without one), judged on the columns: no run is copied into a record.
+    pub(crate) fn sweeps_passing(&self, filter: Option<&filter::Filter>) -> Result<Vec<String>> {
+        let runs = self.all_runs()?;
+        let mut seen = vec![false; runs.sweeps.len()];
+        for at in 0..runs.len() {
+            let rank = runs.sweep[at] as usize;
+            if !seen[rank] && filter.is_none_or(|f| f.matches(&RunAt::new(&runs, &self.sets, at))) {
+                seen[rank] = true;
+            }
+        }
+        Ok(runs.sweeps.iter().zip(seen).filter(|(_, s)| *s).map(|(name, _)| name.clone()).collect())
+    }
+
+    /// The runs of the sweeps named that `filter` passes, as full records,
+    /// by their position among every run: a command comparing two sweeps
+    /// copies the params of their runs, not of every run.
+    pub(crate) fn records_of(&self, sweeps: &[&str], filter: Option<&filter::Filter>) -> Result<Records> {
+        let runs = self.all_runs()?;
+        let ranks: Vec<bool> = runs.sweeps.iter().map(|s| sweeps.contains(&s.as_str())).collect();
+        let mut out = Records::default();
+        for at in 0..runs.len() {
+            if !ranks[runs.sweep[at] as usize] {
+                continue;
+            }
+            if filter.is_none_or(|f| f.matches(&RunAt::new(&runs, &self.sets, at))) {
+                out.at.push(u32::try_from(at).unwrap_or(u32::MAX));
+                out.records.push(runs.record(at, &self.sets));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Some runs as full records, by their position among a dataset's runs
+/// ([`Dataset::records_of`]).
+#[derive(Default)]
+pub(crate) struct Records {
+    /// Positions, ascending.
+    at: Vec<u32>,
+    records: Vec<RunRecord>,
+}
+
+impl Records {
+    /// The record of the run at position `at`, if held.
+    pub(crate) fn get(&self, at: u32) -> Option<&RunRecord> {
+        self.at.binary_search(&at).ok().map(|k| &self.records[k])
+    }
+}
+
+/// The run at a position, seen by a filter as its record is
+/// ([`RunRecord`]'s fields: its params, then `date`/`sweep`, `time` and
+/// `source`), without copying it into one.
+struct RunAt<'r> {
+    runs: &'r Runs,
+    at: usize,
+    params: ParamSet<'r>,
+}
+
+impl<'r> RunAt<'r> {
+    fn new(runs: &'r Runs, sets: &'r ParamSets, at: usize) -> Self {
+        RunAt { runs, at, params: sets.get(runs.set[at] as usize) }
+    }
+}
+
+impl filter::Fields for RunAt<'_> {
+    fn field(&self, name: &str) -> Option<filter::Field<'_>> {
+        if let Some(v) = self.params.get(name) {
+            return Some(filter::Field::Value(v));
+        }
+        match name {
+            "date" | "sweep" => Some(filter::Field::Text(self.runs.sweep_name(self.at))),
+            "time" => Some(filter::Field::Text(self.runs.time_name(self.at))),
+            "source" => Some(filter::Field::Text(self.runs.source_name(self.at))),
+            _ => None,
+        }
+    }
 }
 
 /// A run record is filtered by its params and by `date`/`sweep`, `time` and

@@ -36,7 +36,7 @@ pub(crate) use show::Listing;
 
 use crate::claims::stats::Interval;
 use crate::metric::{Direction, Margins};
-use crate::query::{Dataset, Filter, Key};
+use crate::query::{Dataset, Filter, Key, Records};
 use crate::store::RunRecord;
 use crate::{Error, Result};
 
@@ -244,9 +244,8 @@ pub(crate) struct Unkeyed {
 
 /// The sweeps in the data (matching `filter`), oldest first.
 pub(crate) fn sweeps(dataset: &Dataset, filter: Option<&Filter>) -> Vec<String> {
-    let set: BTreeSet<&str> =
-        dataset.runs().iter().filter(|r| filter.is_none_or(|f| f.matches(*r))).map(|r| r.sweep.as_str()).collect();
-    set.into_iter().map(str::to_string).collect()
+    // A store that cannot be read now was read a moment ago: no runs.
+    dataset.sweeps_passing(filter).unwrap_or_default()
 }
 
 /// The two sweeps to compare: as given, else the two newest.
@@ -288,19 +287,24 @@ pub(crate) fn pick_sweeps(dataset: &Dataset, opts: &Options) -> Result<(String, 
 /// value): the run, whether it is of the newer sweep, the value.
 type MetricRuns<'a> = Vec<(&'a RunRecord, bool, f64)>;
 
-fn metric_runs<'a>(
-    dataset: &'a Dataset,
-    metric: &str,
-    (from, to): (&str, &str),
-    filter: Option<&Filter>,
-) -> Result<MetricRuns<'a>> {
+/// `records` holds the runs of the two sweeps the filter passes
+/// ([`two_sweeps`]).
+fn metric_runs<'a>(dataset: &Dataset, records: &'a Records, metric: &str, to: &str) -> Result<MetricRuns<'a>> {
+    // Positions among every run, as `records` holds them.
+    dataset.all_runs()?;
     Ok(dataset
-        .values(metric)?
-        .filter(|(run, value)| {
-            (run.sweep == from || run.sweep == to) && filter.is_none_or(|f| f.matches(*run)) && value.is_finite()
+        .cached_values(metric)?
+        .iter()
+        .filter_map(|&(at, value)| {
+            records.get(at).filter(|_| value.is_finite()).map(|run| (run, run.sweep == to, value))
         })
-        .map(|(run, value)| (run, run.sweep == to, value))
         .collect())
+}
+
+/// The runs of the sweeps `from` and `to` that `filter` passes, as records:
+/// only theirs are copied, not every run's.
+fn two_sweeps(dataset: &Dataset, (from, to): (&str, &str), filter: Option<&Filter>) -> Result<Records> {
+    dataset.records_of(&[from, to], filter)
 }
 
 /// The default key params of one metric: recorded in both sweeps, varying
@@ -397,8 +401,9 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
     let (metrics, neutral_skipped) = metrics_to_compare(dataset, opts)?;
     let (mut by_metric, mut unkeyed_runs) = (BTreeMap::new(), Vec::new());
     let mut parts = Vec::new();
+    let records = two_sweeps(dataset, (&from, &to), filter)?;
     for spec in &metrics {
-        let runs = metric_runs(dataset, &spec.0, (&from, &to), filter)?;
+        let runs = metric_runs(dataset, &records, &spec.0, &to)?;
         let by = if chosen.is_empty() { default_by(&runs) } else { chosen.clone() };
         let groups = sides_by_cell(&runs, &by);
         let differ = settings::changes(&runs, &by);
@@ -407,6 +412,8 @@ pub(crate) fn compute(dataset: &Dataset, margins: &Margins, opts: &Options) -> R
         let unkeyed = unkeyed(&spec.0, &by, &groups);
         let ids = runs.iter().map(|(run, _, _)| run.id).collect();
         parts.push(MetricPart { name: spec.0.clone(), tally, runs: ids, unkeyed, by });
+        // Each metric is read once here: its values need not stay.
+        dataset.forget_values(&spec.0);
     }
     // Metrics with one value per cell and no repeats anywhere have no
     // spread to judge by; beside a metric that has, they are left out

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{default_by, metric_runs, sides_by_cell, sweeps, MetricSpec};
+use super::{default_by, metric_runs, sides_by_cell, sweeps, two_sweeps, MetricSpec};
 use crate::query::{Dataset, Filter};
 use crate::Result;
 
@@ -28,8 +28,9 @@ pub(super) struct Pairing<'a> {
 /// as a diff of the two would key it.
 fn shared_cells(dataset: &Dataset, pairing: &Pairing<'_>, pair: (&str, &str)) -> Result<usize> {
     let mut n = 0;
+    let records = two_sweeps(dataset, pair, pairing.filter)?;
     for spec in pairing.metrics {
-        let runs = metric_runs(dataset, &spec.0, pair, pairing.filter)?;
+        let runs = metric_runs(dataset, &records, &spec.0, pair.1)?;
         let by = if pairing.chosen.is_empty() { default_by(&runs) } else { pairing.chosen.to_vec() };
         n += sides_by_cell(&runs, &by).values().filter(|(old, new)| !old.is_empty() && !new.is_empty()).count();
     }

@@ -53,6 +53,9 @@ impl Judge<'_, '_> {
         let how = How { test, dir, margin, pooled: self.pooled_log_sd(&pivot) };
         let series: Vec<String> = pivot.cols.iter().filter_map(|c| c.first()).map(ToString::to_string).collect();
         let mut standings = Standings::new();
+        // Each series is compared with every other at a point: each cell is
+        // read once, not once per opponent.
+        let _kept = KeptCells::of(self);
         for (row, key) in pivot.rows.iter().enumerate() {
             let label = point_label(&pivot, key);
             self.pooled_at(&pivot, row, &label, &series)?;
@@ -83,6 +86,22 @@ impl Judge<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Keeps the cells a [`Judge`] reads of one pivot while it lives.
+struct KeptCells<'j, 'a, 's>(&'j Judge<'a, 's>);
+
+impl<'j, 'a, 's> KeptCells<'j, 'a, 's> {
+    fn of(judge: &'j Judge<'a, 's>) -> Self {
+        *judge.cells.borrow_mut() = Some(super::cells::Kept::new());
+        KeptCells(judge)
+    }
+}
+
+impl Drop for KeptCells<'_, '_, '_> {
+    fn drop(&mut self) {
+        self.0.cells.borrow_mut().take();
     }
 }
 

@@ -3,7 +3,7 @@
 //! sweep the project's superseding rule picks, and the per-run noise of the
 //! metric pooled over repeated runs.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{Judge, Supersede};
 use crate::claims::{stats, Drawn, RunIds};
@@ -17,6 +17,10 @@ pub(super) enum Scale {
     Log,
     Raw,
 }
+
+/// The cells of one pivot read so far ([`Judge::runs_of`]), by row, series
+/// and whether they were read as logs.
+pub(super) type Kept = HashMap<(usize, String, bool), Option<CellRuns>>;
 
 /// The runs of one cell the statistics use: their values, and each run's
 /// sweep (rank and date).
@@ -67,7 +71,23 @@ impl Judge<'_, '_> {
     /// left out and said in the evidence. `None` when no run is left.
     /// Read one cell with [`Judge::one`], two compared cells with
     /// [`Judge::pair`].
+    ///
+    /// While [`Judge::cells`] keeps them (one pivot's, for `highlight=best`),
+    /// a cell read before is answered from there: what reading it said in the
+    /// evidence (sets of notes) was said the first time.
     fn runs_of(&self, pivot: &Pivot, row: usize, series: &str, scale: Scale) -> Option<CellRuns> {
+        let key = (row, series.to_string(), scale == Scale::Log);
+        if let Some(kept) = self.cells.borrow().as_ref().and_then(|k| k.get(&key)) {
+            return kept.clone();
+        }
+        let cell = self.read_cell(pivot, row, series, scale);
+        if let Some(kept) = self.cells.borrow_mut().as_mut() {
+            kept.insert(key, cell.clone());
+        }
+        cell
+    }
+
+    fn read_cell(&self, pivot: &Pivot, row: usize, series: &str, scale: Scale) -> Option<CellRuns> {
         let col = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == series))?;
         let cell = pivot.cells.get(row)?.get(col)?.as_ref()?;
         let log = scale == Scale::Log;
@@ -125,8 +145,12 @@ impl Judge<'_, '_> {
     /// (`where result = INVALID` judges them).
     fn invalid(&self, pivot: &Pivot, row: usize, series: &str, runs: &[i64]) -> Vec<bool> {
         let param = crate::run::VALIDITY_PARAM;
-        let asked = crate::query::Filter::parse(&pivot.filter).is_ok_and(|f| f.params().contains(&param));
-        if asked || !self.dataset.has_param(param) {
+        // Without the param in the data nothing is invalid, whatever the
+        // filter names (asked first: the filter is parsed again otherwise).
+        if !self.dataset.has_param(param) {
+            return Vec::new();
+        }
+        if crate::query::Filter::parse(&pivot.filter).is_ok_and(|f| f.params().contains(&param)) {
             return Vec::new();
         }
         let invalid = self.dataset.invalid_runs(runs);

@@ -178,6 +178,10 @@ pub(crate) struct Judge<'a, 's> {
     /// came from ([`Judge::pooled_log_sd`]): a single run's interval rests
     /// on other cells' repeats, which the evidence says.
     pooled_from: std::cell::RefCell<Option<String>>,
+    /// The cells read so far of the one pivot a table's `highlight=best`
+    /// asks about (`None`: not kept): each series at a point is compared
+    /// with every other, so each cell would be read once per opponent.
+    cells: std::cell::RefCell<Option<cells::Kept>>,
 }
 
 impl<'a, 's> Judge<'a, 's> {
@@ -191,6 +195,7 @@ impl<'a, 's> Judge<'a, 's> {
             unjudged: std::cell::RefCell::default(),
             read: std::cell::RefCell::default(),
             pooled_from: std::cell::RefCell::default(),
+            cells: std::cell::RefCell::default(),
         }
     }
 
