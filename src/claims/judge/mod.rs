@@ -174,13 +174,9 @@ pub(crate) struct Judge<'a, 's> {
     /// The runs of the cells the clause being judged read, for the
     /// evidence's "repeats told apart by …": only its own cells' runs.
     read: std::cell::RefCell<BTreeSet<i64>>,
-    /// Where the pooled per-run spread the clause being judged borrowed
-    /// came from ([`Judge::pooled_log_sd`]): a single run's interval rests
-    /// on other cells' repeats, which the evidence says.
+    /// Whose repeats the pooled spread the clause borrowed came from, said in its evidence.
     pooled_from: std::cell::RefCell<Option<String>>,
-    /// The cells read so far of the one pivot a table's `highlight=best`
-    /// asks about (`None`: not kept): each series at a point is compared
-    /// with every other, so each cell would be read once per opponent.
+    /// The cells read so far of the pivot `highlight=best` asks about: each read once, not per opponent.
     cells: std::cell::RefCell<Option<cells::Kept>>,
 }
 
