@@ -2,6 +2,8 @@
 //! of one series (rows × metrics), with number format, row order, best-in-row
 //! highlight, ratio columns and an optional provenance caption.
 
+mod notes;
+
 use super::best::Mark;
 use super::{region_filter, Context, RegionError, Rendered};
 use crate::doc::spec::{Given, Sort, TableMetrics, TableSpec};
@@ -51,6 +53,8 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
     add_ratios(ctx, spec, &mut table)?;
     let highlight = spec.highlight.as_ref().is_some_and(|h| h.value);
     let order = row_order(ctx, spec, &table)?;
+    // Read after the order and the ratios, which take the stored values.
+    let scaled = notes::shown_units(spec, agg, &mut table)?;
     let Table { row_keys, columns, pivots, notes } = &table;
     // The claims' judge decides: `A beats others at P` for each cell.
     let marks = match (&spec.metrics, pivots.first()) {
@@ -100,36 +104,9 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
         content.push_str(&escape::markdown(&note));
         content.push_str("._\n");
     }
-    if spec.caption {
-        push_caption(&mut content, pivots, agg, marks.as_ref());
-    }
-    // Said under the table whether or not it has a caption: its numbers
-    // are not what a reader summing the logs would get.
-    for note in notes {
-        content.push('\n');
-        content.push('_');
-        content.push_str(note);
-        content.push_str("._\n");
-    }
+    notes::push_notes(&mut content, spec, scaled.as_deref(), (pivots, agg), marks.as_ref(), notes);
     let content = content.trim_end_matches('\n').to_string();
     Ok(Rendered { content, files: vec![], trace: super::Trace::Table(trace) })
-}
-
-/// The caption under a table, with what its ≈ marks mean when it has any.
-fn push_caption(content: &mut String, pivots: &[Pivot], agg: Agg, marks: Option<&super::best::Marks>) {
-    content.push('\n');
-    content.push_str(&caption(pivots, agg));
-    match marks {
-        Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) && m.ties_only => {
-            content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
-        }
-        Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) => content.push_str(
-            " _≈: might be best, not shown ahead of every other series beyond noise (tied within noise, \
-             or a series has no runs there)._",
-        ),
-        _ => {}
-    }
-    content.push('\n');
 }
 
 /// The runs of each cell as written: rows in `order`, a row's keys with
@@ -445,26 +422,6 @@ fn cell_text(
         Mark::Tie => format!("**{text}** ≈"),
         Mark::Plain => text,
     }
-}
-
-/// "_121 runs; sweeps 2026-11-20, 2026-11-29; median of each cell's newest sweep._"
-fn caption(pivots: &[Pivot], agg: Agg) -> String {
-    let runs: usize = pivots.iter().map(Pivot::run_count).max().unwrap_or(0);
-    let mut sweeps: Vec<&str> = pivots.iter().flat_map(|p| p.sweeps()).collect();
-    sweeps.sort_unstable();
-    sweeps.dedup();
-    let how = match agg {
-        Agg::Median => "median of each cell's newest sweep",
-        Agg::Mean => "mean of each cell's newest sweep",
-        Agg::Min => "minimum of each cell's newest sweep",
-        Agg::Max => "maximum of each cell's newest sweep",
-        Agg::Count => "runs in each cell's newest sweep",
-        Agg::Latest => "each cell's latest run",
-        Agg::All => "median over every sweep",
-    };
-    let s = if sweeps.len() == 1 { "sweep" } else { "sweeps" };
-    let r = if runs == 1 { "run" } else { "runs" };
-    format!("_{runs} {r}; {s} {}; {how}._", escape::markdown(&sweeps.join(", ")))
 }
 
 /// The column a name written in an argument (`ratio=`, `sort=`) means: its

@@ -81,12 +81,31 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
     };
     let value = cell.value;
     let mut text = if q.agg == Agg::Count { crate::metric::format_number(value) } else { fmt.format(value) };
+    // `digits=3` writes 3.2e-6 as `0.000`: a number the prose around it
+    // states in its own unit, so reckon cannot move it to another; refused.
+    if q.agg != Agg::Count && fmt.hides(value) {
+        return Err(hidden(&fmt, value, &pivot.metric));
+    }
     // The number rests on fewer runs than the region's selection holds:
     // said beside it, as a table says it under itself.
     if let Some(note) = inline {
         text = format!("{text} ({note})");
     }
     Ok(Rendered { content: text, files: vec![], trace: super::Trace::Value(super::sorted(&cell.runs)) })
+}
+
+/// The error for a value `digits=` would write as zero.
+fn hidden(fmt: &crate::query::NumberFormat, value: f64, metric: &crate::store::MetricInfo) -> RegionError {
+    let unit = metric.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+    RegionError::region(format!(
+        "digits={} writes {}{unit} of `{}` as {}: a nonzero value would read as zero; write digits={} or more, or \
+         leave digits= out",
+        fmt.precision.unwrap_or_default(),
+        crate::metric::format_number(value),
+        metric.name,
+        fmt.format(value),
+        crate::query::digits_to_show(value),
+    ))
 }
 
 fn describe(f: &Filter) -> String {
