@@ -149,3 +149,21 @@ fn digits_that_would_write_a_unitless_or_inline_value_as_zero_are_refused() {
     assert!(r.stderr.contains("write digits=4 or more"), "{r:?}");
     assert_eq!(s.read("value.md"), value);
 }
+
+/// MLPerf's reference results (corpus/mlperf) date themselves with a bare
+/// `"time": 1717228058`: it was a metric (lower is better) and the run was
+/// dated by the file's modification time, with a note that the log gives
+/// no time of its own.
+#[test]
+fn a_bare_time_of_epoch_seconds_is_the_runs_time_and_no_metric() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "");
+    s.fixture("corpus/mlperf/sdxl-reference-results.json", "logs/results.json");
+    let r = s.ok(&["ingest", "logs/results.json"]);
+    assert!(!r.stderr.contains("no time of its own"), "{r:?}");
+    let runs = s.ok(&["runs"]);
+    assert!(runs.stdout.contains("2024-06-01T07:47:38Z "), "{runs:?}");
+    let export = s.ok(&["export", "--format", "csv"]);
+    assert!(export.stdout.lines().skip(1).all(|l| !l.contains(",time,")), "{export:?}");
+    assert!(export.stdout.contains(",log,"), "{export:?}");
+}
