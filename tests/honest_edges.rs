@@ -150,7 +150,7 @@ fn digits_that_would_write_a_unitless_or_inline_value_as_zero_are_refused() {
     assert_eq!(s.read("value.md"), value);
 }
 
-/// MLPerf's reference results (corpus/mlperf) date themselves with a bare
+/// `MLPerf`'s reference results (corpus/mlperf) date themselves with a bare
 /// `"time": 1717228058`: it was a metric (lower is better) and the run was
 /// dated by the file's modification time, with a note that the log gives
 /// no time of its own.
@@ -166,4 +166,51 @@ fn a_bare_time_of_epoch_seconds_is_the_runs_time_and_no_metric() {
     let export = s.ok(&["export", "--format", "csv"]);
     assert!(export.stdout.lines().skip(1).all(|l| !l.contains(",time,")), "{export:?}");
     assert!(export.stdout.contains(",log,"), "{export:?}");
+}
+
+/// A vLLM run whose 100 requests all failed (corpus/vllm, benchmaq) logs
+/// `mean_ttft_ms: 0.0`; a table and a value wrote it as a 0.0 ms TTFT while
+/// claims on the same cell left it out as no measurement.
+fn all_failed_beside_a_good_run() -> Sandbox {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"model\"\n");
+    s.fixture("corpus/vllm/benchmaq-all-failed-connection-refused.json", "logs/failed.json");
+    s.fixture("corpus/vllm/benchmaq-vllm-bench-serve-e2el-percentiles.json", "logs/good.json");
+    s.ok(&["ingest", "logs/failed.json", "logs/good.json"]);
+    s
+}
+
+#[test]
+fn a_table_and_a_value_leave_out_a_failed_runs_zero_as_claims_do_and_say_so() {
+    let s = all_failed_beside_a_good_run();
+    s.write(
+        "plan.md",
+        "<!-- reckon:table metric=mean_ttft_ms rows=max_concurrency digits=1 highlight=best -->\n\
+         <!-- /reckon:table -->\n\n\
+         Lowest: <!-- reckon:value metric=mean_ttft_ms min_over=model digits=1 --><!-- /reckon:value --> ms.\n",
+    );
+    s.ok(&["update", "--write", "plan.md"]);
+    let doc = s.read("plan.md");
+    // glm47's 2277.5 ms stands; glm47-fp8's failed run is no 0.0.
+    assert!(doc.contains("| 100 | 2277.5 | - |"), "{doc}");
+    assert!(!doc.contains("0.0 |") && !doc.contains("-->0.0"), "{doc}");
+    assert!(
+        doc.contains(
+            "_1 of 1 runs at max_concurrency=100, /workspace/glm47-fp8 logged mean_ttft_ms 0, what a run whose \
+             requests all failed logs, no measurement (shown as -): left out, as claims leave it out._"
+        ),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("Lowest: <!-- reckon:value metric=mean_ttft_ms min_over=model digits=1 -->2277.5<!--"),
+        "{doc}"
+    );
+
+    let value = "FP8: <!-- reckon:value metric=mean_ttft_ms model=/workspace/glm47-fp8 --><!-- /reckon:value --> ms.\n";
+    s.write("v.md", value);
+    let r = s.run(&["update", "--write", "v.md"]);
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("v.md:1:"), "{r:?}");
+    assert!(r.stderr.contains("logged 0, what a run whose requests all failed logs: there is no measurement"), "{r:?}");
+    assert_eq!(s.read("v.md"), value);
 }

@@ -19,7 +19,7 @@ pub fn is_time_name(name: &str) -> bool {
     TIME_NAMES.contains(&folded.as_str()) || folded == BARE_TIME
 }
 
-/// A bare `time` (`"time": 1717228058`, MLPerf's reference results) is
+/// A bare `time` (`"time": 1717228058`, `MLPerf`'s reference results) is
 /// when the run happened only when it reads as one for sure: ISO 8601
 /// text, or epoch seconds since 2000 and not in the future. A number out
 /// of that window is a duration the log calls a time (nanoseconds of a

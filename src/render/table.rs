@@ -5,10 +5,12 @@
 mod notes;
 
 use super::best::Mark;
+use super::failed::Measured;
 use super::{region_filter, Context, RegionError, Rendered};
 use crate::doc::spec::{Given, Sort, TableMetrics, TableSpec};
 use crate::escape;
 use crate::query::{markdown_rows, Agg, Filter, Key, OlderSweeps, Pivot, Query, OLDER_SWEEP_MARK};
+use crate::store::MetricInfo;
 use crate::syntax::Literal;
 
 /// One table column: its name in the data (a value of the column param, a
@@ -158,20 +160,52 @@ fn one_metric(
     let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metric, e.to_string()))?;
     absent(ctx, spec, &p, &q)?;
     lacking(&p, spec, series)?;
+    let mut notes = notes;
     let columns = p
         .col_headers()
         .into_iter()
         .enumerate()
-        .map(|(ci, name)| Column {
-            header: name.clone(),
-            name,
-            values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
-            runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
-            sweeps: p.cells.iter().map(|r| r[ci].as_ref().and_then(|c| c.latest_sweep().map(str::to_string))).collect(),
-            ratio: None,
+        .map(|(ci, name)| {
+            let at = |r: usize| {
+                let mut parts: Vec<String> =
+                    p.row_params.iter().zip(&p.rows[r]).map(|(k, v)| format!("{k}={v}")).collect();
+                parts.push(name.clone());
+                parts.join(", ")
+            };
+            let cells: Vec<Option<Measured>> = (0..p.rows.len())
+                .map(|r| p.cells[r][ci].as_ref().map(|c| measured_said(c, agg, &p.metric, &at(r), &mut notes)))
+                .collect();
+            Column {
+                header: name.clone(),
+                name,
+                values: cells.iter().map(|m| m.as_ref().and_then(|m| m.value)).collect(),
+                runs: cells.iter().map(|m| m.as_ref().map(|m| m.runs.clone()).unwrap_or_default()).collect(),
+                sweeps: p
+                    .cells
+                    .iter()
+                    .map(|r| r[ci].as_ref().and_then(|c| c.latest_sweep().map(str::to_string)))
+                    .collect(),
+                ratio: None,
+            }
         })
         .collect();
     Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p], notes })
+}
+
+/// A cell over its measured runs ([`super::failed`]); what it left out
+/// is said under the table.
+fn measured_said(
+    cell: &crate::query::Cell,
+    agg: Agg,
+    metric: &MetricInfo,
+    at: &str,
+    notes: &mut Vec<String>,
+) -> Measured {
+    let m = super::failed::measured(cell, agg, metric);
+    if m.left_out > 0 {
+        notes.push(escape::markdown(&super::failed::said(&m, cell.values.len(), &metric.name, at)));
+    }
+    m
 }
 
 /// A table left empty by a filter value no run has (a typo, likely) would
@@ -252,11 +286,17 @@ fn several_metrics(
         .map(|p| {
             let unit = p.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
             let cell_at = |k: &Vec<Key>| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref());
+            let at = |k: &Vec<Key>| {
+                let parts: Vec<String> = p.row_params.iter().zip(k).map(|(n, v)| format!("{n}={v}")).collect();
+                parts.join(", ")
+            };
+            let cells: Vec<Option<Measured>> =
+                keys.iter().map(|k| cell_at(k).map(|c| measured_said(c, agg, &p.metric, &at(k), &mut notes))).collect();
             Column {
                 name: p.metric.name.clone(),
                 header: format!("{}{unit}", p.metric.name),
-                values: keys.iter().map(|k| cell_at(k).map(|c| c.value)).collect(),
-                runs: keys.iter().map(|k| cell_at(k).map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
+                values: cells.iter().map(|m| m.as_ref().and_then(|m| m.value)).collect(),
+                runs: cells.iter().map(|m| m.as_ref().map(|m| m.runs.clone()).unwrap_or_default()).collect(),
                 sweeps: keys.iter().map(|k| cell_at(k).and_then(|c| c.latest_sweep().map(str::to_string))).collect(),
                 ratio: None,
             }
