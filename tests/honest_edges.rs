@@ -75,3 +75,142 @@ fn a_value_says_the_invalid_runs_it_left_out_as_a_table_does() {
     s.ok(&["update", "--write", "v.md"]);
     assert!(s.read("v.md").contains("-->2838342370<!--"), "{}", s.read("v.md"));
 }
+
+/// nvbench's array-add sweep on an RTX 3080 (corpus/nvbench): GPU times of
+/// 3 µs to 2 ms, logged in seconds.
+fn nvbench_array_add() -> Sandbox {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"benchmark\"\n");
+    s.fixture("corpus/nvbench/array-add-rtx3080-two-noise-columns.csv", "logs/add.csv");
+    s.ok(&["ingest", "logs/add.csv"]);
+    s
+}
+
+/// `digits=3` wrote every GPU time under 0.5 ms as `0.000`, bold where
+/// best, with no unit anywhere: a table of zeros where the kernels took
+/// microseconds.
+#[test]
+fn digits_that_would_write_a_time_as_zero_move_the_table_to_a_unit_that_keeps_it_and_say_so() {
+    let s = nvbench_array_add();
+    s.write(
+        "plan.md",
+        "<!-- reckon:table metric=gpu_time rows=\"Axis Size\" digits=3 highlight=best caption=true -->\n\
+         <!-- /reckon:table -->\n\n\
+         <!-- reckon:table metrics=gpu_time,batch_gpu_time series=\"Coalesced (Different Array Sizes)\" \
+         rows=\"Axis Size\" digits=2 -->\n<!-- /reckon:table -->\n",
+    );
+    s.ok(&["update", "--write", "plan.md"]);
+    let doc = s.read("plan.md");
+    // 3.137e-6 s and 1.151572e-3 s, as the log has them.
+    assert!(doc.contains("| 2 | **3.137** | 3.303 |"), "{doc}");
+    assert!(doc.contains("| 8192 | **1151.572** | 2128.076 |"), "{doc}");
+    assert!(!doc.contains("0.000 |") && !doc.contains("0.000** |"), "{doc}");
+    assert!(doc.contains("_gpu_time in µs (logged in s; digits=3 would write some as 0.000)._"), "{doc}");
+    // Several metrics: each column headed with the unit it is shown in.
+    assert!(doc.contains("| Axis Size | gpu_time (µs) | batch_gpu_time (µs) |"), "{doc}");
+    assert!(doc.contains("| 2 | 3.14 | 1.71 |"), "{doc}");
+}
+
+#[test]
+fn a_caption_names_the_unit_its_numbers_are_in() {
+    let s = nvbench_array_add();
+    s.write(
+        "plan.md",
+        "<!-- reckon:table metric=gpu_time rows=\"Axis Size\" caption=true -->\n<!-- /reckon:table -->\n",
+    );
+    s.ok(&["update", "--write", "plan.md"]);
+    let doc = s.read("plan.md");
+    assert!(doc.contains("median of each cell's newest sweep; gpu_time in s._"), "{doc}");
+    // With no digits, the numbers keep their significant digits.
+    assert!(doc.contains("| 2 | 0.00000313736 | 0.00000330313 |"), "{doc}");
+}
+
+/// A fraction has no smaller unit to move to, and prose states an inline
+/// number's unit itself: both are refused, naming the value and the digits
+/// that would keep it, and the document is left as it was.
+#[test]
+fn digits_that_would_write_a_unitless_or_inline_value_as_zero_are_refused() {
+    let s = nvbench_array_add();
+    let table = "<!-- reckon:table metric=bandwidth_util rows=\"Axis Size\" digits=3 -->\n<!-- /reckon:table -->\n";
+    s.write("table.md", table);
+    let r = s.run(&["update", "--write", "table.md"]);
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("table.md:1:1"), "{r:?}");
+    assert!(r.stderr.contains("of `bandwidth_util` as 0.000: a nonzero value would read as zero"), "{r:?}");
+    assert!(r.stderr.contains("write digits=6 or more"), "{r:?}");
+    assert_eq!(s.read("table.md"), table);
+
+    let value = "Copy: <!-- reckon:value metric=gpu_time benchmark=\"Coalesced (Different Array Sizes)\" \
+                 max_over=\"Axis Size\" digits=2 --><!-- /reckon:value --> s.\n";
+    s.write("value.md", value);
+    let r = s.run(&["update", "--write", "value.md"]);
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("writes 0.00115157 s of `gpu_time` as 0.00"), "{r:?}");
+    assert!(r.stderr.contains("write digits=4 or more"), "{r:?}");
+    assert_eq!(s.read("value.md"), value);
+}
+
+/// `MLPerf`'s reference results (corpus/mlperf) date themselves with a bare
+/// `"time": 1717228058`: it was a metric (lower is better) and the run was
+/// dated by the file's modification time, with a note that the log gives
+/// no time of its own.
+#[test]
+fn a_bare_time_of_epoch_seconds_is_the_runs_time_and_no_metric() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "");
+    s.fixture("corpus/mlperf/sdxl-reference-results.json", "logs/results.json");
+    let r = s.ok(&["ingest", "logs/results.json"]);
+    assert!(!r.stderr.contains("no time of its own"), "{r:?}");
+    let runs = s.ok(&["runs"]);
+    assert!(runs.stdout.contains("2024-06-01T07:47:38Z "), "{runs:?}");
+    let export = s.ok(&["export", "--format", "csv"]);
+    assert!(export.stdout.lines().skip(1).all(|l| !l.contains(",time,")), "{export:?}");
+    assert!(export.stdout.contains(",log,"), "{export:?}");
+}
+
+/// A vLLM run whose 100 requests all failed (corpus/vllm, benchmaq) logs
+/// `mean_ttft_ms: 0.0`; a table and a value wrote it as a 0.0 ms TTFT while
+/// claims on the same cell left it out as no measurement.
+fn all_failed_beside_a_good_run() -> Sandbox {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"model\"\n");
+    s.fixture("corpus/vllm/benchmaq-all-failed-connection-refused.json", "logs/failed.json");
+    s.fixture("corpus/vllm/benchmaq-vllm-bench-serve-e2el-percentiles.json", "logs/good.json");
+    s.ok(&["ingest", "logs/failed.json", "logs/good.json"]);
+    s
+}
+
+#[test]
+fn a_table_and_a_value_leave_out_a_failed_runs_zero_as_claims_do_and_say_so() {
+    let s = all_failed_beside_a_good_run();
+    s.write(
+        "plan.md",
+        "<!-- reckon:table metric=mean_ttft_ms rows=max_concurrency digits=1 highlight=best -->\n\
+         <!-- /reckon:table -->\n\n\
+         Lowest: <!-- reckon:value metric=mean_ttft_ms min_over=model digits=1 --><!-- /reckon:value --> ms.\n",
+    );
+    s.ok(&["update", "--write", "plan.md"]);
+    let doc = s.read("plan.md");
+    // glm47's 2277.5 ms stands; glm47-fp8's failed run is no 0.0.
+    assert!(doc.contains("| 100 | 2277.5 | - |"), "{doc}");
+    assert!(!doc.contains("0.0 |") && !doc.contains("-->0.0"), "{doc}");
+    assert!(
+        doc.contains(
+            "_1 of 1 runs at max_concurrency=100, /workspace/glm47-fp8 logged mean_ttft_ms 0, what a run whose \
+             requests all failed logs, no measurement (shown as -): left out, as claims leave it out._"
+        ),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("Lowest: <!-- reckon:value metric=mean_ttft_ms min_over=model digits=1 -->2277.5<!--"),
+        "{doc}"
+    );
+
+    let value = "FP8: <!-- reckon:value metric=mean_ttft_ms model=/workspace/glm47-fp8 --><!-- /reckon:value --> ms.\n";
+    s.write("v.md", value);
+    let r = s.run(&["update", "--write", "v.md"]);
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("v.md:1:"), "{r:?}");
+    assert!(r.stderr.contains("logged 0, what a run whose requests all failed logs: there is no measurement"), "{r:?}");
+    assert_eq!(s.read("v.md"), value);
+}

@@ -129,12 +129,12 @@ fn notebook_story_across_the_two_sweeps() {
         "+| 30 | 689.4 | **759.3** | 341.0 |",
         "-| 1 | 93.1 | **96.0** |",
         "+| 1 | 92.7 | 86.8 | **96.4** |",
-        "-_22 runs; sweep 2026-11-20; median of each cell's newest sweep._",
+        "-_22 runs; sweep 2026-11-20; median of each cell's newest sweep; output_throughput in tok/s._",
         // C=2, 100, 150 and 200: topk1-v2 and baseline within noise of
         // each other, so both are marked as tied rather than one bolded.
         "+| 100 | **773.0** ≈ | **775.2** ≈ | 353.2 |",
-        "+_99 runs; sweep 2026-11-29; median of each cell's newest sweep._ _≈: tied for best, none of them \
-         ahead of the others beyond noise._",
+        "+_99 runs; sweep 2026-11-29; median of each cell's newest sweep; output_throughput in tok/s._ \
+         _≈: tied for best, none of them ahead of the others beyond noise._",
     ] {
         assert!(out.lines().any(|l| l == line), "missing `{line}` in\n{out}");
     }

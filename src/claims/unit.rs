@@ -43,11 +43,24 @@ impl ShownUnit {
     /// `None` when the stored unit reads them, or its dimension has no
     /// other unit to show them in.
     pub(crate) fn readable(stored: &str, values: impl IntoIterator<Item = f64>) -> Option<ShownUnit> {
+        let sizes: Vec<f64> = values.into_iter().map(f64::abs).filter(|v| v.is_finite() && *v > 0.0).collect();
+        if sizes.iter().all(|v| PLAIN.contains(v)) {
+            return None;
+        }
+        Self::fitting(stored, sizes)
+    }
+
+    /// The largest unit of the stored unit's dimension in which the
+    /// smallest nonzero of `values` (stored) is at least 1, else the
+    /// dimension's smallest unit; `None` when the stored unit has no
+    /// dimension with other units, or no value is nonzero. The stored unit
+    /// itself may be the answer.
+    pub(crate) fn fitting(stored: &str, values: impl IntoIterator<Item = f64>) -> Option<ShownUnit> {
         let (dim, _) = unit_scale(stored)?;
         let units = READABLE.iter().find(|(d, _)| *d == dim)?.1;
-        let sizes: Vec<f64> = values.into_iter().map(f64::abs).filter(|v| v.is_finite() && *v > 0.0).collect();
-        let smallest = sizes.iter().copied().fold(f64::INFINITY, f64::min);
-        if sizes.is_empty() || sizes.iter().all(|v| PLAIN.contains(v)) {
+        let smallest =
+            values.into_iter().map(f64::abs).filter(|v| v.is_finite() && *v > 0.0).fold(f64::INFINITY, f64::min);
+        if !smallest.is_finite() {
             return None;
         }
         let in_unit = |u: &'static str| Conversion::between(stored, u).map(|c| (u, c));
@@ -58,6 +71,11 @@ impl ShownUnit {
             .find(|(_, c)| c.apply(smallest) >= 1.0)
             .or_else(|| in_unit(units[0]))?;
         Some(ShownUnit { unit: chosen.0.to_string(), conversion: chosen.1 })
+    }
+
+    /// A stored value in this unit.
+    pub(crate) fn convert(&self, stored: f64) -> f64 {
+        self.conversion.apply(stored)
     }
 
     /// A stored value in this unit, as evidence shows numbers (`2.11 µs`).

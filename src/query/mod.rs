@@ -31,7 +31,7 @@ pub use cell::{median, Agg, Cell, Key};
 pub use dataset::{Dataset, Overrides};
 pub use export::{key_params, Export, ExportOptions, Row};
 pub use filter::{Filter, FilterError};
-pub use output::{markdown_rows, markdown_table, NumberFormat, MAX_DIGITS};
+pub use output::{digits_to_show, markdown_rows, markdown_table, NumberFormat, MAX_DIGITS};
 pub use pivot::{OlderSweeps, Pivot, Query, OLDER_SWEEP_MARK};
 pub use points::{Pooled, Varying};
 pub(crate) use runs::Records;

@@ -45,6 +45,28 @@ impl NumberFormat {
     }
 }
 
+impl NumberFormat {
+    /// Whether `v`, nonzero, is written as zero (`0.000` for 3.2e-6 with
+    /// three digits): a number that reads as none at all.
+    pub fn hides(&self, v: f64) -> bool {
+        v != 0.0 && v.is_finite() && self.format(v).chars().all(|c| matches!(c, '0' | '.' | '-'))
+    }
+}
+
+/// The fewest digits after the point that write `v` with two significant
+/// digits (3.2e-6: 7), at most [`MAX_DIGITS`].
+pub fn digits_to_show(v: f64) -> usize {
+    let magnitude = v.abs().log10().floor();
+    if magnitude.is_finite() && magnitude < 0.0 {
+        // A float of magnitude below 400 fits; `as` saturates anyway.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let places = (-magnitude) as usize + 1;
+        places.min(MAX_DIGITS)
+    } else {
+        1
+    }
+}
+
 /// Whether a table column is right-aligned.
 #[derive(Clone, Copy, PartialEq)]
 enum Align {

@@ -240,7 +240,7 @@ fn a_lead_within_noise_is_a_tie_and_the_one_behind_is_plain() {
     assert_eq!(
         rendered(&store, "metric=output_throughput rows=c highlight=best caption=true"),
         "| c | s0 | s1 | s2 |\n|---:|---:|---:|---:|\n| 1 | **100** ≈ | **101** ≈ | 50 |\n\n\
-         _9 runs; sweep 2026-11-29; median of each cell's newest sweep._ \
+         _9 runs; sweep 2026-11-29; median of each cell's newest sweep; output_throughput in tok/s._ \
          _≈: tied for best, none of them ahead of the others beyond noise._"
     );
 }

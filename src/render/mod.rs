@@ -4,6 +4,7 @@
 //! beside the document). Output is deterministic to the byte.
 
 mod best;
+mod failed;
 pub mod plot;
 pub mod sql;
 pub mod table;

@@ -2,11 +2,15 @@
 //! of one series (rows × metrics), with number format, row order, best-in-row
 //! highlight, ratio columns and an optional provenance caption.
 
+mod notes;
+
 use super::best::Mark;
+use super::failed::Measured;
 use super::{region_filter, Context, RegionError, Rendered};
 use crate::doc::spec::{Given, Sort, TableMetrics, TableSpec};
 use crate::escape;
 use crate::query::{markdown_rows, Agg, Filter, Key, OlderSweeps, Pivot, Query, OLDER_SWEEP_MARK};
+use crate::store::MetricInfo;
 use crate::syntax::Literal;
 
 /// One table column: its name in the data (a value of the column param, a
@@ -51,6 +55,8 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
     add_ratios(ctx, spec, &mut table)?;
     let highlight = spec.highlight.as_ref().is_some_and(|h| h.value);
     let order = row_order(ctx, spec, &table)?;
+    // Read after the order and the ratios, which take the stored values.
+    let scaled = notes::shown_units(spec, agg, &mut table)?;
     let Table { row_keys, columns, pivots, notes } = &table;
     // The claims' judge decides: `A beats others at P` for each cell.
     let marks = match (&spec.metrics, pivots.first()) {
@@ -100,36 +106,9 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
         content.push_str(&escape::markdown(&note));
         content.push_str("._\n");
     }
-    if spec.caption {
-        push_caption(&mut content, pivots, agg, marks.as_ref());
-    }
-    // Said under the table whether or not it has a caption: its numbers
-    // are not what a reader summing the logs would get.
-    for note in notes {
-        content.push('\n');
-        content.push('_');
-        content.push_str(note);
-        content.push_str("._\n");
-    }
+    notes::push_notes(&mut content, spec, scaled.as_deref(), (pivots, agg), marks.as_ref(), notes);
     let content = content.trim_end_matches('\n').to_string();
     Ok(Rendered { content, files: vec![], trace: super::Trace::Table(trace) })
-}
-
-/// The caption under a table, with what its ≈ marks mean when it has any.
-fn push_caption(content: &mut String, pivots: &[Pivot], agg: Agg, marks: Option<&super::best::Marks>) {
-    content.push('\n');
-    content.push_str(&caption(pivots, agg));
-    match marks {
-        Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) && m.ties_only => {
-            content.push_str(" _≈: tied for best, none of them ahead of the others beyond noise._");
-        }
-        Some(m) if m.cells.iter().flatten().any(|c| *c == Mark::Tie) => content.push_str(
-            " _≈: might be best, not shown ahead of every other series beyond noise (tied within noise, \
-             or a series has no runs there)._",
-        ),
-        _ => {}
-    }
-    content.push('\n');
 }
 
 /// The runs of each cell as written: rows in `order`, a row's keys with
@@ -181,20 +160,52 @@ fn one_metric(
     let p = ctx.dataset.evaluate(&q).map_err(|e| RegionError::at(metric, e.to_string()))?;
     absent(ctx, spec, &p, &q)?;
     lacking(&p, spec, series)?;
+    let mut notes = notes;
     let columns = p
         .col_headers()
         .into_iter()
         .enumerate()
-        .map(|(ci, name)| Column {
-            header: name.clone(),
-            name,
-            values: p.cells.iter().map(|r| r[ci].as_ref().map(|c| c.value)).collect(),
-            runs: p.cells.iter().map(|r| r[ci].as_ref().map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
-            sweeps: p.cells.iter().map(|r| r[ci].as_ref().and_then(|c| c.latest_sweep().map(str::to_string))).collect(),
-            ratio: None,
+        .map(|(ci, name)| {
+            let at = |r: usize| {
+                let mut parts: Vec<String> =
+                    p.row_params.iter().zip(&p.rows[r]).map(|(k, v)| format!("{k}={v}")).collect();
+                parts.push(name.clone());
+                parts.join(", ")
+            };
+            let cells: Vec<Option<Measured>> = (0..p.rows.len())
+                .map(|r| p.cells[r][ci].as_ref().map(|c| measured_said(c, agg, &p.metric, &at(r), &mut notes)))
+                .collect();
+            Column {
+                header: name.clone(),
+                name,
+                values: cells.iter().map(|m| m.as_ref().and_then(|m| m.value)).collect(),
+                runs: cells.iter().map(|m| m.as_ref().map(|m| m.runs.clone()).unwrap_or_default()).collect(),
+                sweeps: p
+                    .cells
+                    .iter()
+                    .map(|r| r[ci].as_ref().and_then(|c| c.latest_sweep().map(str::to_string)))
+                    .collect(),
+                ratio: None,
+            }
         })
         .collect();
     Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p], notes })
+}
+
+/// A cell over its measured runs ([`super::failed`]); what it left out
+/// is said under the table.
+fn measured_said(
+    cell: &crate::query::Cell,
+    agg: Agg,
+    metric: &MetricInfo,
+    at: &str,
+    notes: &mut Vec<String>,
+) -> Measured {
+    let m = super::failed::measured(cell, agg, metric);
+    if m.left_out > 0 {
+        notes.push(escape::markdown(&super::failed::said(&m, cell.values.len(), &metric.name, at)));
+    }
+    m
 }
 
 /// A table left empty by a filter value no run has (a typo, likely) would
@@ -275,11 +286,17 @@ fn several_metrics(
         .map(|p| {
             let unit = p.metric.unit.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
             let cell_at = |k: &Vec<Key>| p.rows.iter().position(|r| r == k).and_then(|i| p.cells[i][0].as_ref());
+            let at = |k: &Vec<Key>| {
+                let parts: Vec<String> = p.row_params.iter().zip(k).map(|(n, v)| format!("{n}={v}")).collect();
+                parts.join(", ")
+            };
+            let cells: Vec<Option<Measured>> =
+                keys.iter().map(|k| cell_at(k).map(|c| measured_said(c, agg, &p.metric, &at(k), &mut notes))).collect();
             Column {
                 name: p.metric.name.clone(),
                 header: format!("{}{unit}", p.metric.name),
-                values: keys.iter().map(|k| cell_at(k).map(|c| c.value)).collect(),
-                runs: keys.iter().map(|k| cell_at(k).map(|c| super::sorted(&c.runs)).unwrap_or_default()).collect(),
+                values: cells.iter().map(|m| m.as_ref().and_then(|m| m.value)).collect(),
+                runs: cells.iter().map(|m| m.as_ref().map(|m| m.runs.clone()).unwrap_or_default()).collect(),
                 sweeps: keys.iter().map(|k| cell_at(k).and_then(|c| c.latest_sweep().map(str::to_string))).collect(),
                 ratio: None,
             }
@@ -445,26 +462,6 @@ fn cell_text(
         Mark::Tie => format!("**{text}** ≈"),
         Mark::Plain => text,
     }
-}
-
-/// "_121 runs; sweeps 2026-11-20, 2026-11-29; median of each cell's newest sweep._"
-fn caption(pivots: &[Pivot], agg: Agg) -> String {
-    let runs: usize = pivots.iter().map(Pivot::run_count).max().unwrap_or(0);
-    let mut sweeps: Vec<&str> = pivots.iter().flat_map(|p| p.sweeps()).collect();
-    sweeps.sort_unstable();
-    sweeps.dedup();
-    let how = match agg {
-        Agg::Median => "median of each cell's newest sweep",
-        Agg::Mean => "mean of each cell's newest sweep",
-        Agg::Min => "minimum of each cell's newest sweep",
-        Agg::Max => "maximum of each cell's newest sweep",
-        Agg::Count => "runs in each cell's newest sweep",
-        Agg::Latest => "each cell's latest run",
-        Agg::All => "median over every sweep",
-    };
-    let s = if sweeps.len() == 1 { "sweep" } else { "sweeps" };
-    let r = if runs == 1 { "run" } else { "runs" };
-    format!("_{runs} {r}; {s} {}; {how}._", escape::markdown(&sweeps.join(", ")))
 }
 
 /// The column a name written in an argument (`ratio=`, `sort=`) means: its

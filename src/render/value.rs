@@ -2,6 +2,7 @@
 //! (`config=baseline max_concurrency=30`) select the runs; `max_over=` /
 //! `min_over=` take the best or worst cell over a param instead.
 
+use super::failed::Measured;
 use super::{region_filter, Context, RegionError, Rendered};
 use crate::doc::spec::{ValueSpec, VALUE_ARGS};
 use crate::query::{Agg, Filter, Query};
@@ -60,14 +61,7 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
     }
     // The cell written: the first of the highest (lowest) for
     // `max_over` (`min_over`), else the one cell.
-    let cells = pivot.iter().map(|(_, _, c)| c);
-    let cell = match over {
-        Some(over) => {
-            let max = over.max;
-            cells.reduce(|a, b| if (max && b.value > a.value) || (!max && b.value < a.value) { b } else { a })
-        }
-        None => pivot.iter().map(|(_, _, c)| c).next(),
-    };
+    let cell = chosen(&pivot, q.agg, over.map(|o| o.max));
     let Some(cell) = cell else {
         // A value no run has is likely a typo: said first, with the
         // nearest value runs have.
@@ -79,14 +73,70 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
             format!("no run matches this value ({metric} where {}){why}", describe(&q.filter)),
         ));
     };
-    let value = cell.value;
+    let (cell, measured) = cell;
+    let Some(value) = measured.value else { return Err(all_failed(spec, &q, cell)) };
+    let inline = match (inline, measured.left_out) {
+        (note, 0) => note,
+        (note, n) => {
+            let said = format!("{n} of {} runs logged 0, a failed run's, left out", cell.runs.len());
+            Some(note.map_or(said.clone(), |note| format!("{note}; {said}")))
+        }
+    };
     let mut text = if q.agg == Agg::Count { crate::metric::format_number(value) } else { fmt.format(value) };
+    // `digits=3` writes 3.2e-6 as `0.000`: a number the prose around it
+    // states in its own unit, so reckon cannot move it to another; refused.
+    if q.agg != Agg::Count && fmt.hides(value) {
+        return Err(hidden(&fmt, value, &pivot.metric));
+    }
     // The number rests on fewer runs than the region's selection holds:
     // said beside it, as a table says it under itself.
     if let Some(note) = inline {
         text = format!("{text} ({note})");
     }
-    Ok(Rendered { content: text, files: vec![], trace: super::Trace::Value(super::sorted(&cell.runs)) })
+    Ok(Rendered { content: text, files: vec![], trace: super::Trace::Value(measured.runs) })
+}
+
+/// The cell written, over its measured runs (a failed run's 0 is no
+/// lowest TTFT): with `max` (`max_over`, or `min_over` when false) the
+/// first of the highest (lowest), else the one cell.
+fn chosen(pivot: &crate::query::Pivot, agg: Agg, max: Option<bool>) -> Option<(&crate::query::Cell, Measured)> {
+    let mut cells = pivot.iter().map(|(_, _, c)| (c, super::failed::measured(c, agg, &pivot.metric)));
+    let Some(max) = max else { return cells.next() };
+    let higher = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => (max && b > a) || (!max && b < a),
+        (None, Some(_)) => true,
+        _ => false,
+    };
+    cells.reduce(|a, b| if higher(a.1.value, b.1.value) { b } else { a })
+}
+
+/// The error for a value every run of which logged a failed run's 0.
+fn all_failed(spec: &ValueSpec, q: &Query, cell: &crate::query::Cell) -> RegionError {
+    RegionError::at(
+        &spec.metric,
+        format!(
+            "every run of this value ({} where {}) logged 0, what a run whose requests all failed logs: there is \
+             no measurement to write ({} run(s): {})",
+            spec.metric.value,
+            describe(&q.filter),
+            cell.runs.len(),
+            super::sorted(&cell.runs).iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    )
+}
+
+/// The error for a value `digits=` would write as zero.
+fn hidden(fmt: &crate::query::NumberFormat, value: f64, metric: &crate::store::MetricInfo) -> RegionError {
+    let unit = metric.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+    RegionError::region(format!(
+        "digits={} writes {}{unit} of `{}` as {}: a nonzero value would read as zero; write digits={} or more, or \
+         leave digits= out",
+        fmt.precision.unwrap_or_default(),
+        crate::metric::format_number(value),
+        metric.name,
+        fmt.format(value),
+        crate::query::digits_to_show(value),
+    ))
 }
 
 fn describe(f: &Filter) -> String {

@@ -76,8 +76,8 @@ impl Flat {
             let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             if prefix.is_empty() && log_time::is_time_name(k) {
                 let time = match v {
-                    Json::String(s) => log_time::from_text(s),
-                    other => pyjson::as_f64(other).and_then(log_time::from_epoch),
+                    Json::String(s) => log_time::from_named_text(k, s),
+                    other => pyjson::as_f64(other).and_then(|v| log_time::from_named_epoch(k, v)),
                 };
                 if let Some(time) = time {
                     // The first time-like field is the run's time; another

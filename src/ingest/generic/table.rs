@@ -160,7 +160,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
     csv_rows(path, &mut csv, &mut |line, row| {
         last_line = line;
         for (i, c) in row.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
-            if times.get(i) == Some(&true) && log_time::from_text(c).is_none() {
+            if times.get(i) == Some(&true) && log_time::from_named_text(&headers[i], c).is_none() {
                 times[i] = false;
             }
             let Some(slot) = seen.get_mut(i) else { continue };
@@ -200,7 +200,7 @@ pub fn parse_csv_rewind(path: &Path, input: &mut dyn Rewind, opts: &GenericOptio
     let (mut csv, _) = csv_open(path, input)?;
     csv_rows(path, &mut csv, &mut |line, row| {
         let mut run = RawRun::new(line);
-        run.time = time_column.and_then(|i| row.get(i)).and_then(log_time::from_text);
+        run.time = time_column.and_then(|i| Some(log_time::from_named_text(&headers[i], row.get(i)?)).flatten());
         for (i, cell) in row.iter().enumerate() {
             let (Some(Some(role)), Some(name)) = (roles.get(i), headers.get(i)) else {
                 continue;
