@@ -125,6 +125,39 @@ pub(crate) fn stays_inside(root: &Path, path: &Path, shown: &Path) -> Result<()>
     }
 }
 
+/// `path` relative to `root`, exactly as `Path::strip_prefix` gives it.
+/// A path a walk built by joining names to `root` is cut by its bytes,
+/// without parsing either path into components (a scan of thousands of
+/// logs cut each path several times); any other path goes through
+/// `strip_prefix`.
+pub(crate) fn strip_root<'p>(root: &Path, path: &'p Path) -> Option<&'p Path> {
+    // Cut as text: a UTF-8 path split after an ASCII `/` stays UTF-8.
+    let (Some(r), Some(p)) = (root.to_str(), path.to_str()) else { return path.strip_prefix(root).ok() };
+    let rest = p.strip_prefix(r).and_then(|rest| rest.strip_prefix('/'));
+    // Where `strip_prefix` would trim more than the one separator (`//`,
+    // `./`, a trailing `/` or `/.`) or the root does not end in a plain
+    // name, the components decide.
+    let plain = |rest: &str| {
+        std::path::MAIN_SEPARATOR == '/'
+            && !r.is_empty()
+            && !r.ends_with('/')
+            && !r.ends_with("/.")
+            && !r.ends_with("/..")
+            && r != "."
+            && r != ".."
+            && !rest.is_empty()
+            && rest != "."
+            && !rest.starts_with('/')
+            && !rest.starts_with("./")
+            && !rest.ends_with('/')
+            && !rest.ends_with("/.")
+    };
+    match rest {
+        Some(rest) if plain(rest) => Some(Path::new(rest)),
+        _ => path.strip_prefix(root).ok(),
+    }
+}
+
 /// Whether `path`, with its `.` and `..` folded as written (no symlink
 /// looked at), lies inside `root`.
 pub(crate) fn lexically_inside(root: &Path, path: &Path) -> bool {
@@ -145,6 +178,22 @@ pub(crate) fn lexically_inside(root: &Path, path: &Path) -> bool {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_root_is_stripped_as_strip_prefix_strips_it() {
+        let roots = ["/p", "/p/", "/p/.", "p", "./p", "p/./q", "/", "", ".", "/p/..", "/p//q"];
+        let rests = ["a", "a/b.jsonl", "", ".", "./a", "a/", "a/.", "/a", "a//b", "a/./b", "../a", "..a", ".a/b"];
+        for root in roots {
+            for rest in rests {
+                for sep in ["/", "//", ""] {
+                    let path = format!("{root}{sep}{rest}");
+                    let (root, path) = (Path::new(root), Path::new(&path));
+                    assert_eq!(strip_root(root, path), path.strip_prefix(root).ok(), "{root:?} of {path:?}");
+                }
+            }
+        }
+        assert_eq!(strip_root(Path::new("/p/ab"), Path::new("/p/abc/d")), None);
+    }
 
     #[test]
     fn symlinks_out_of_the_folder_and_special_files_are_refused() {

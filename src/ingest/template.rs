@@ -104,7 +104,11 @@ impl PathTemplate {
     /// (UTF-8, `/`-separated); else `None`, and [`PathTemplate::captures`]
     /// reads it.
     pub(crate) fn capture_text<'p>(&self, root: &Path, path: &'p Path) -> Option<&'p str> {
-        let rel = if Path::new(&self.text).is_absolute() { path } else { path.strip_prefix(root).unwrap_or(path) };
+        let rel = if Path::new(&self.text).is_absolute() {
+            path
+        } else {
+            crate::fsguard::strip_root(root, path).unwrap_or(path)
+        };
         rel.to_str().filter(|_| std::path::MAIN_SEPARATOR == '/')
     }
 
@@ -121,14 +125,22 @@ impl PathTemplate {
     /// `root.join(stored)` finds, without reading the captures.
     pub(crate) fn matches_stored(&self, root: &Path, stored: &str) -> bool {
         let path = root.join(stored);
-        let rel = if Path::new(&self.text).is_absolute() { &path } else { path.strip_prefix(root).unwrap_or(&path) };
+        let rel = if Path::new(&self.text).is_absolute() {
+            &path
+        } else {
+            crate::fsguard::strip_root(root, &path).unwrap_or(&path)
+        };
         self.regex.is_match(&slashed(rel))
     }
 
     /// The labels captured from one path (relative to `root` when the
     /// template is relative), or `None` when the path does not fit.
     pub fn captures(&self, root: &Path, path: &Path) -> Option<BTreeMap<String, String>> {
-        let rel = if Path::new(&self.text).is_absolute() { path } else { path.strip_prefix(root).unwrap_or(path) };
+        let rel = if Path::new(&self.text).is_absolute() {
+            path
+        } else {
+            crate::fsguard::strip_root(root, path).unwrap_or(path)
+        };
         let text = slashed(rel);
         let caps = self.regex.captures(&text)?;
         Some(self.names.iter().enumerate().map(|(i, n)| (n.clone(), caps[i + 1].to_string())).collect())

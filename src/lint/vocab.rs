@@ -128,7 +128,7 @@ fn fractions(dataset: &Dataset, options: &Options) -> BTreeSet<String> {
                 let (mut any, mut all) = (false, true);
                 for (_, v) in vs.iter() {
                     any = true;
-                    all &= (0.0..=1.0).contains(v);
+                    all &= (0.0..=1.0).contains(&v);
                 }
                 any && all
             })

@@ -24,14 +24,12 @@ use crate::metric::Direction;
 use crate::store::{MetricInfo, RunRecord, Store};
 use crate::{Error, Result};
 
-/// One metric's values: position among [`Dataset::runs`] and value, in run
-/// order, NaN left out.
-pub(crate) type Values = Vec<(u32, f64)>;
+pub(crate) use super::values::{MetricValues, Values};
 
 struct MetricSlot {
     info: MetricInfo,
     /// The values of the runs loaded (cleared when more runs are read).
-    values: RefCell<Option<Rc<Values>>>,
+    values: RefCell<Option<Rc<MetricValues>>>,
 }
 
 /// What reckon.toml says about names, handed to a dataset as plain values
@@ -264,7 +262,7 @@ impl<'s> Dataset<'s> {
         let values = self.cached_values(metric)?;
         let mut seen = vec![false; self.sets.len()];
         for (at, _) in values.iter() {
-            if let Some(set) = runs.set.get(*at as usize) {
+            if let Some(set) = runs.set.get(at as usize) {
                 seen[*set as usize] = true;
             }
         }
@@ -480,7 +478,8 @@ impl<'s> Dataset<'s> {
         self.all_runs()?;
         let values = self.cached_values(metric)?;
         let runs = self.runs();
-        Ok((0..values.len()).map(move |k| (&runs[values[k].0 as usize], values[k].1)))
+        let pairs: Vec<(u32, f64)> = values.iter().collect();
+        Ok(pairs.into_iter().map(move |(at, v)| (&runs[at as usize], v)))
     }
 
     /// The distinct values a param takes across every run, as text, in no
@@ -503,7 +502,7 @@ impl<'s> Dataset<'s> {
     }
 
     /// A metric's values over the runs loaded.
-    pub(crate) fn cached_values(&self, metric: &str) -> Result<Rc<Values>> {
+    pub(crate) fn cached_values(&self, metric: &str) -> Result<Rc<MetricValues>> {
         let metric = self.metric_name(metric)?;
         let Some(slot) = self.metrics.get(metric) else {
             return Err(Error::usage(format!("unknown metric `{}`", crate::syntax::excerpt(metric))));
@@ -514,7 +513,7 @@ impl<'s> Dataset<'s> {
     /// [`Dataset::cached_values`] of a metric that may not exist (a
     /// standard error logged beside some metrics only): `None` for a name
     /// that is no metric, without the message naming every known one.
-    pub(crate) fn values_if_held(&self, metric: &str) -> Option<Rc<Values>> {
+    pub(crate) fn values_if_held(&self, metric: &str) -> Option<Rc<MetricValues>> {
         let Resolution::Found(found) = self.aliases.resolve(metric, |n| self.metrics.contains_key(n)) else {
             return None;
         };
@@ -522,7 +521,7 @@ impl<'s> Dataset<'s> {
         self.slot_values(name, slot).ok()
     }
 
-    fn slot_values(&self, metric: &str, slot: &MetricSlot) -> Result<Rc<Values>> {
+    fn slot_values(&self, metric: &str, slot: &MetricSlot) -> Result<Rc<MetricValues>> {
         if let Some(v) = slot.values.borrow().as_ref() {
             return Ok(Rc::clone(v));
         }
@@ -540,14 +539,20 @@ impl<'s> Dataset<'s> {
             ids.sort_unstable();
             ids
         });
-        let mut loaded: Values = Vec::new();
+        // A run has a metric once (the measurement's key): a value per run
+        // loaded, by position, in run order as read — no sort, and half the
+        // size of (position, value) pairs for a metric most runs have.
+        let mut by_run = vec![f64::NAN; runs.ids.len()];
+        let mut count = 0usize;
         self.store.for_each_metric_value(metric, ids.as_deref(), |id, v| {
             if let (Some(at), Some(v)) = (runs.position(id), v.filter(|v| !v.is_nan())) {
-                loaded.push((u32::try_from(at).unwrap_or(u32::MAX), v));
+                if by_run[at].is_nan() {
+                    count += 1;
+                }
+                by_run[at] = v;
             }
         })?;
-        // Run order is time order: `latest` and the superseding rely on it.
-        loaded.sort_unstable_by_key(|(i, _)| *i);
+        let loaded = MetricValues::new(by_run, count);
         let loaded = Rc::new(loaded);
         *slot.values.borrow_mut() = Some(Rc::clone(&loaded));
         Ok(loaded)

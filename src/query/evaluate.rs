@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::cell::{aggregate, key_of, Cell, Key};
 use super::column::{combination, combinations, Column, ColumnFields, ABSENT, MAX_COMBINATIONS};
-use super::dataset::{Dataset, Values};
+use super::dataset::{Dataset, MetricValues, Values};
 use super::filter::Filter;
 use super::pivot::{Pivot, Query};
 use crate::store::MetricInfo;
@@ -64,7 +64,7 @@ impl Dataset<'_> {
     /// combination of the values of the fields the filter names (the
     /// result of a run follows from those alone), or per run when there
     /// are too many combinations.
-    fn passing(&self, filter: &Filter, values: &Values) -> Vec<bool> {
+    fn passing(&self, filter: &Filter, values: &MetricValues) -> Vec<bool> {
         let filter_columns: Vec<(&str, Rc<Column>)> =
             filter.params().into_iter().map(|p| (p, self.column(p))).collect();
         let filter_cols = || filter_columns.iter().map(|(_, c)| c.as_ref());
@@ -72,7 +72,7 @@ impl Dataset<'_> {
         let mut memo: Option<Vec<u8>> = combinations(filter_cols()).map(|n| vec![0; n]);
         values
             .iter()
-            .map(|&(i, _)| {
+            .map(|(i, _)| {
                 let at = i as usize;
                 let fields = ColumnFields { at, columns: &filter_columns };
                 match memo.as_mut() {
@@ -91,7 +91,14 @@ impl Dataset<'_> {
 
     /// Puts each passing value into its cell's group, in one pass over the
     /// metric's values.
-    fn group(&self, q: &Query, values: &Values, group: &[&str], columns: &[Rc<Column>], keys: &Keys<'_>) -> Groups {
+    fn group(
+        &self,
+        q: &Query,
+        values: &MetricValues,
+        group: &[&str],
+        columns: &[Rc<Column>],
+        keys: &Keys<'_>,
+    ) -> Groups {
         let passes = self.passing(&q.filter, values);
         // A run's cell follows from the combination of its key indices: a
         // dense table when the combinations are few, else a map.
@@ -100,7 +107,7 @@ impl Dataset<'_> {
         let mut index: HashMap<Vec<u32>, usize> = HashMap::new();
         let mut out = Groups { cells: Vec::new(), matched: 0, excluded: BTreeMap::new() };
         let mut scratch: Vec<u32> = Vec::with_capacity(group.len());
-        for (&(i, v), pass) in values.iter().zip(passes) {
+        for ((i, v), pass) in values.iter().zip(passes) {
             if !pass {
                 continue;
             }
@@ -241,7 +248,7 @@ mod tests {
         let mut groups: BTreeMap<Vec<Key>, Values> = BTreeMap::new();
         let mut excluded: BTreeMap<String, usize> = BTreeMap::new();
         let mut matched = 0;
-        for &(i, v) in ds.cached_values(&q.metric).unwrap().iter() {
+        for (i, v) in ds.cached_values(&q.metric).unwrap().iter() {
             let run = &ds.runs()[i as usize];
             if !q.filter.matches(run) {
                 continue;

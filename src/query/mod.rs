@@ -26,6 +26,7 @@ mod points;
 mod provenance;
 mod runs;
 mod sets;
+mod values;
 
 pub use cell::{median, Agg, Cell, Key};
 pub use dataset::{Dataset, Overrides};

@@ -3,7 +3,9 @@
 //! command, or from its hash), or work for the parser with its run time.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -44,7 +46,7 @@ pub(super) enum Examined {
 /// path none of its files has is the only kind that can be gone, so only
 /// those are looked at again (a check with nothing changed looks at none).
 pub(super) struct Stored {
-    by_path: HashMap<String, Entry>,
+    by_path: FxHashMap<String, Entry>,
 }
 
 struct Entry {
@@ -54,17 +56,18 @@ struct Entry {
 }
 
 impl Stored {
-    /// The sources as the store reads them; a path stored more than once
-    /// has none (as `Store::stored_source` answers).
-    pub(super) fn new(read: Vec<(String, StoredSource)>) -> Stored {
-        let mut by_path: HashMap<String, Entry> = HashMap::with_capacity(read.len());
-        for (path, source) in read {
+    /// The sources as the store reads them, straight into the map; a path
+    /// stored more than once has none (as `Store::stored_source` answers).
+    pub(super) fn read(store: &crate::store::Store) -> Result<Stored> {
+        let by_path: std::cell::RefCell<FxHashMap<String, Entry>> = std::cell::RefCell::default();
+        store.stored_sources(&mut |n| by_path.borrow_mut().reserve(n), &mut |path, source| {
             by_path
+                .borrow_mut()
                 .entry(path)
                 .and_modify(|twice| twice.source = None)
                 .or_insert(Entry { source: Some(source), found: Cell::new(false) });
-        }
-        Stored { by_path }
+        })?;
+        Ok(Stored { by_path: by_path.into_inner() })
     }
 
     pub(super) fn is_empty(&self) -> bool {
@@ -109,7 +112,7 @@ impl Stored {
 pub(super) fn examine(root: &Path, mut job: Job, stored: &Stored, git: &GitView) -> Result<Examined> {
     let shown = display_path(root, &job.path);
     let meta = if let Some(meta) = job.meta.take() {
-        meta
+        *meta
     } else {
         // A path named as it is (a template's walk judged its own finds).
         crate::fsguard::stays_inside(root, &job.path, &shown)?;

@@ -29,8 +29,10 @@ pub struct Job {
     /// `YYYY-MM-DD` or `YYYY-MM`.
     pub sweep: Option<String>,
     /// The file's metadata as the expansion found it (a template's glob
-    /// reads it anyway), so that examining the file needs no second `stat`.
-    pub meta: Option<std::fs::Metadata>,
+    /// reads it anyway), so that examining the file needs no second `stat`;
+    /// boxed, so the list of a scan's files that nearly all settle stays
+    /// small.
+    pub meta: Option<Box<std::fs::Metadata>>,
     /// The expansion found that the store holds this file as it is now,
     /// with the labels and run time it would be given (`settle`): nothing
     /// else was built for it (`labels` is empty, `meta` gone).
@@ -187,6 +189,7 @@ pub(super) fn expand_templates(
                     let plan = settler.as_ref().and_then(|_| LabelPlan::new(&template, &req_labels, named.as_ref()));
                     let mut captures = template.capture_room();
                     let mut shared = SharedLabels::default();
+                    jobs.reserve(files.len());
                     for (path, meta) in files {
                         if let (Some(settler), Some(plan)) = (settler.as_deref_mut(), plan.as_ref()) {
                             if settler.settled(&template, &mut captures, plan, &path, &meta) {
@@ -194,8 +197,15 @@ pub(super) fn expand_templates(
                                 continue;
                             }
                         }
-                        let job =
-                            template_job(root, &template, path, Some(meta), &req_labels, named.as_ref(), req.format);
+                        let job = template_job(
+                            root,
+                            &template,
+                            path,
+                            Some(Box::new(meta)),
+                            &req_labels,
+                            named.as_ref(),
+                            req.format,
+                        );
                         jobs.push(job.map(|mut job| {
                             job.labels = shared.share(std::mem::take(&mut job.labels));
                             job
@@ -239,7 +249,7 @@ fn template_job(
     root: &Path,
     template: &PathTemplate,
     path: PathBuf,
-    meta: Option<std::fs::Metadata>,
+    meta: Option<Box<std::fs::Metadata>>,
     req_labels: &BTreeMap<String, Value>,
     named: Option<&String>,
     format: Option<Format>,

@@ -198,14 +198,14 @@ pub fn ingest(
     let (stored, walks) = if parsed.iter().any(Option::is_some) {
         std::thread::scope(|scope| {
             let walking = scope.spawn(|| expand::walk_templates(root, &parsed));
-            let stored = store.stored_sources();
+            let stored = Stored::read(store);
             (stored, walking.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         })
     } else {
-        (store.stored_sources(), expand::walk_templates(root, &parsed))
+        (Stored::read(store), expand::walk_templates(root, &parsed))
     };
     let stored = match stored {
-        Ok(stored) => Stored::new(stored),
+        Ok(stored) => stored,
         Err(e) => {
             report.files.push(FileReport { path: PathBuf::from(store.path()), outcome: FileOutcome::Failed(e) });
             return report;
@@ -220,7 +220,7 @@ pub fn ingest(
     // The stored paths the jobs have are not gone (a settled job's was
     // marked as it was settled).
     for job in jobs.iter().filter_map(|j| j.as_ref().ok()).filter(|j| !j.settled) {
-        stored.found(&job.path.strip_prefix(root).unwrap_or(&job.path).to_string_lossy());
+        stored.found(&crate::fsguard::strip_root(root, &job.path).unwrap_or(&job.path).to_string_lossy());
     }
     // First what is gone: its runs are removed before any file is written.
     let mut gone = gone_paths(&stored, root, requests, &templates, opts.forget.missing);
@@ -539,5 +539,5 @@ pub fn any_missing(store: &Store, root: &Path) -> Result<bool> {
 /// The path as stored and shown: relative to the project root when inside it,
 /// so the database is the same on every clone.
 pub fn display_path(root: &Path, path: &Path) -> PathBuf {
-    path.strip_prefix(root).map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+    crate::fsguard::strip_root(root, path).unwrap_or(path).to_path_buf()
 }

@@ -92,7 +92,7 @@ impl<'a> Settler<'a> {
         path: &Path,
         meta: &std::fs::Metadata,
     ) -> bool {
-        let shown = path.strip_prefix(self.root).unwrap_or(path);
+        let shown = crate::fsguard::strip_root(self.root, path).unwrap_or(path);
         let Some((stored, found)) = shown.to_str().and_then(|s| self.stored.get_with_mark(s)) else { return false };
         if !same_file(&stored.seen, &seen_of(meta)) {
             return false;

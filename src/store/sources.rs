@@ -15,13 +15,19 @@ impl Store {
         stored_source(&self.conn, path).at(&self.path)
     }
 
-    /// Every stored source with its path, read in one query: the "nothing
-    /// changed" test of a command compares each file's metadata with these
-    /// instead of asking the database per file. A path stored more than
-    /// once (by an older reckon) is there more than once; its caller reads
-    /// it as [`Store::stored_source`] answers for it, none.
-    pub fn stored_sources(&self) -> Result<Vec<(String, StoredSource)>> {
-        stored_sources(&self.conn).at(&self.path)
+    /// Every stored source with its path, read in one query and handed to
+    /// `each` row by row (none is held here): the "nothing changed" test of
+    /// a command compares each file's metadata with these instead of asking
+    /// the database per file. Returns how many there are, and calls `room`
+    /// with that number first. A path stored more than once (by an older
+    /// reckon) comes more than once; its caller reads it as
+    /// [`Store::stored_source`] answers for it, none.
+    pub fn stored_sources(
+        &self,
+        room: &mut dyn FnMut(usize),
+        each: &mut dyn FnMut(String, StoredSource),
+    ) -> Result<usize> {
+        stored_sources(&self.conn, room, each).at(&self.path)
     }
 
     /// Records that a stored source's file was looked at again and still
@@ -162,10 +168,22 @@ pub(super) fn stored_source(conn: &Connection, path: &str) -> rusqlite::Result<O
     Ok(first.map(|(_, s)| s))
 }
 
-fn stored_sources(conn: &Connection) -> rusqlite::Result<Vec<(String, StoredSource)>> {
+fn stored_sources(
+    conn: &Connection,
+    room: &mut dyn FnMut(usize),
+    each: &mut dyn FnMut(String, StoredSource),
+) -> rusqlite::Result<usize> {
+    let count: usize = conn.query_row("SELECT count(*) FROM source", [], |r| r.get(0))?;
+    room(count);
     let mut stmt = conn.prepare_cached(&format!("SELECT {STORED_COLUMNS} FROM source"))?;
-    let rows = stmt.query_map([], stored_source_row)?;
-    rows.collect()
+    let mut rows = stmt.query([])?;
+    let mut read = 0;
+    while let Some(row) = rows.next()? {
+        let (path, source) = stored_source_row(row)?;
+        each(path, source);
+        read += 1;
+    }
+    Ok(read)
 }
 
 /// The id of the source that is this very file — path, bytes, labels and

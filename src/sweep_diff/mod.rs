@@ -295,7 +295,7 @@ fn metric_runs<'a>(dataset: &Dataset, records: &'a Records, metric: &str, to: &s
     Ok(dataset
         .cached_values(metric)?
         .iter()
-        .filter_map(|&(at, value)| {
+        .filter_map(|(at, value)| {
             records.get(at).filter(|_| value.is_finite()).map(|run| (run, run.sweep == to, value))
         })
         .collect())

@@ -320,7 +320,7 @@ impl Judge<'_, '_> {
         let mut logged_by_run = Vec::with_capacity(cell.values.len());
         for (&run, &value) in cell.ids.iter().zip(&cell.values) {
             let at = u32::try_from(runs.position(run)?).ok()?;
-            let se = logged.binary_search_by_key(&at, |(i, _)| *i).ok().map(|k| logged[k].1)?;
+            let se = logged.get(at)?;
             logged_by_run.push((value, se));
         }
         let spread = match scale {
