@@ -260,12 +260,25 @@ impl Dataset<'_> {
     }
 }
 
+/// Params whose value names the program that ran or the machine it ran on
+/// (Google Benchmark's `executable` and `host_name`, a GPU's name): a
+/// series that differs from the subject in one of them is another program
+/// or machine. Any other param a subset of the series shares (a v2
+/// worker's `enable_spec_v2`) is what tells the configurations apart.
+fn names_program_or_machine(param: &str) -> bool {
+    let last = param.rsplit('.').next().unwrap_or(param).to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "executable" | "host_name" | "hostname" | "host" | "machine" | "node_name" | "device_name" | "gpu_name"
+    )
+}
+
 impl Dataset<'_> {
-    /// For `A beats others`: the opponents that ran in another setting than
-    /// the subject and the opponents like it — a param (not `series`, not a
-    /// point's, not a repeat marker) with one value in every series' runs,
-    /// which the subject shares with some opponents and these do not (another
-    /// `executable`, `host_name`): "`Mempool_Fill`, `Mempool_Alloc_Dealloc`
+    /// For `A beats others`: the opponents that ran as another program or
+    /// on another machine than the subject and the opponents like it — a
+    /// param naming one ([`names_program_or_machine`]; not `series`, not a
+    /// point's) with one value in every series' runs, which the subject
+    /// shares with some opponents and these do not: "`Mempool_Fill`, `Mempool_Alloc_Dealloc`
     /// ran with executable …/Mempool where baseline ran with kalman.exe".
     /// `None` when every opponent ran as the subject did, or each series in a
     /// setting of its own (a param that only restates the series' names).
@@ -286,9 +299,7 @@ impl Dataset<'_> {
         let single = |s: &SideSettings<'_>, p: &str| s.get(p).filter(|v| v.len() == 1).and_then(|v| v.first().cloned());
         let mut apart: BTreeMap<&str, Vec<(String, String)>> = BTreeMap::new();
         let mut said: Vec<(String, String)> = Vec::new();
-        for (param, _) in
-            own.iter().filter(|(p, v)| v.len() == 1 && !skip.contains(p) && !crate::run::is_repeat_marker(p))
-        {
+        for (param, _) in own.iter().filter(|(p, v)| v.len() == 1 && !skip.contains(p) && names_program_or_machine(p)) {
             let Some(mine) = single(&own, param) else { continue };
             let Some(values): Option<Vec<String>> = theirs.iter().map(|(_, s)| single(s, param)).collect() else {
                 continue;
