@@ -214,3 +214,45 @@ fn a_table_and_a_value_leave_out_a_failed_runs_zero_as_claims_do_and_say_so() {
     assert!(r.stderr.contains("logged 0, what a run whose requests all failed logs: there is no measurement"), "{r:?}");
     assert_eq!(s.read("v.md"), value);
 }
+
+/// Google Benchmark's Kalman filter repetitions and Kokkos' Mempool
+/// benchmarks (corpus/gbench): another executable on another host. `baseline
+/// beats others` counted Mempool's two benchmarks among baseline's
+/// opponents without a word.
+#[test]
+fn others_that_ran_as_another_program_are_named_beside_the_verdict() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"family\"\n");
+    s.fixture("corpus/gbench/kalman-100-repetitions-aggregates.json", "logs/kalman.json");
+    s.fixture("corpus/gbench/kokkos-mempool-user-counters-time-unit-s.json", "logs/mempool.json");
+    s.ok(&["ingest", "logs/kalman.json", "logs/mempool.json"]);
+    let got = judged(
+        &s,
+        &[
+            ("all", "baseline beats others on real_time"),
+            ("named", "baseline beats predict1x1x0, update1x1x0 on real_time"),
+        ],
+    );
+    let all = verdict_of(&got, "all");
+    assert_eq!(all.verdict, "holds", "{all:?}");
+    assert!(
+        all.summary.contains(
+            "`others` counts `Mempool_Alloc_Dealloc`, `Mempool_Fill`, which ran with executable /__w/kokkos/kokkos/"
+        ),
+        "{all:?}"
+    );
+    assert!(
+        all.summary.contains("where the subject ran with executable kalman.exe, host_name FRANCOIS-DESK"),
+        "{all:?}"
+    );
+    assert!(all.summary.contains("name the opponents to leave them out"), "{all:?}");
+    // Opponents named, or others all of one program: nothing to say.
+    let named = verdict_of(&got, "named");
+    assert!(!named.summary.contains("`others` counts"), "{named:?}");
+    let s2 = Sandbox::new();
+    s2.write("reckon.toml", "series = \"family\"\n");
+    s2.fixture("corpus/gbench/kalman-100-repetitions-aggregates.json", "logs/kalman.json");
+    s2.ok(&["ingest", "logs/kalman.json"]);
+    let alone = judged(&s2, &[("all", "baseline beats others on real_time")]);
+    assert!(!verdict_of(&alone, "all").summary.contains("`others` counts"), "{alone:?}");
+}

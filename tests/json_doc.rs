@@ -375,6 +375,18 @@ fn every_json_output_is_as_docs_json_md_says() {
     c.output(&sb, &["diff", "--format", "json"], "`SweepDiff`", AsListed);
     sb.write("h.md", "<!-- reckon:claim id=h\n     pgo beats O2 on time_s -->\nx\n<!-- /reckon:claim -->\n");
     c.output(&sb, &["claims", "--format", "json", "h.md"], "[`JudgedClaim`]", Alphabetical);
+    // `others` that ran as another program (Kokkos' Mempool beside the
+    // Kalman filter's benchmarks).
+    let sb = Sandbox::new();
+    sb.write("reckon.toml", "series = \"family\"\n");
+    sb.fixture("corpus/gbench/kalman-100-repetitions-aggregates.json", "logs/kalman.json");
+    sb.fixture("corpus/gbench/kokkos-mempool-user-counters-time-unit-s.json", "logs/mempool.json");
+    sb.ok(&["ingest", "logs/kalman.json", "logs/mempool.json"]);
+    sb.write(
+        "o.md",
+        "<!-- reckon:claim id=o\n     baseline beats others on real_time -->\nx\n<!-- /reckon:claim -->\n",
+    );
+    c.output(&sb, &["claims", "--format", "json", "o.md"], "[`JudgedClaim`]", Alphabetical);
     let sb = lint_without_an_alias();
     c.output(&sb, &["lint", "--all", "--format", "json", "eagle-fast-verify.md"], "`LintReport`", Alphabetical);
 

@@ -106,6 +106,11 @@ pub struct Evidence {
     /// the stored one (the values themselves stay stored).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shown_in: Option<super::ShownUnit>,
+    /// For `A beats others`: the opponents that ran in another setting
+    /// than the subject and its like (another executable or host); see
+    /// [`crate::query::Dataset::others_apart`]. Said, never weighed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub others_apart: Option<String>,
 }
 
 impl Evidence {
@@ -153,6 +158,7 @@ impl Evidence {
             across_sweeps: 0,
             undecided_by_holm: 0,
             shown_in: None,
+            others_apart: None,
         }
     }
 
@@ -256,6 +262,9 @@ impl Evidence {
                 "; the sides differ in a run setting: {} (the verdict does not take it into account)",
                 self.settings.join("; ")
             );
+        }
+        if let Some(apart) = &self.others_apart {
+            let _ = write!(s, "; {apart}");
         }
         for said in self.missing.iter().chain(&self.left_out) {
             let _ = write!(s, "; {said}");

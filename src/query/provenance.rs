@@ -259,3 +259,87 @@ impl Dataset<'_> {
             .collect()
     }
 }
+
+/// Params whose value names the program that ran or the machine it ran on
+/// (Google Benchmark's `executable` and `host_name`, a GPU's name): a
+/// series that differs from the subject in one of them is another program
+/// or machine. Any other param a subset of the series shares (a v2
+/// worker's `enable_spec_v2`) is what tells the configurations apart.
+fn names_program_or_machine(param: &str) -> bool {
+    let last = param.rsplit('.').next().unwrap_or(param).to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "executable" | "host_name" | "hostname" | "host" | "machine" | "node_name" | "device_name" | "gpu_name"
+    )
+}
+
+impl Dataset<'_> {
+    /// For `A beats others`: the opponents that ran as another program or
+    /// on another machine than the subject and the opponents like it — a
+    /// param naming one ([`names_program_or_machine`]; not `series`, not a
+    /// point's) with one value in every series' runs, which the subject
+    /// shares with some opponents and these do not: "`Mempool_Fill`, `Mempool_Alloc_Dealloc`
+    /// ran with executable …/Mempool where baseline ran with kalman.exe".
+    /// `None` when every opponent ran as the subject did, or each series in a
+    /// setting of its own (a param that only restates the series' names).
+    /// Said beside a verdict, never weighed in it.
+    pub fn others_apart(&self, subject: &[i64], opponents: &[(String, Vec<i64>)], skip: &[&str]) -> Option<String> {
+        let runs = self.loaded_runs();
+        let side = |ids: &[i64]| {
+            let mut values: SideSettings<'_> = BTreeMap::new();
+            for at in Self::positions(&runs, ids) {
+                for (name, value) in self.sets.get(runs.set[at] as usize).iter() {
+                    values.entry(name).or_default().insert(value.to_string());
+                }
+            }
+            values
+        };
+        let own = side(subject);
+        let theirs: Vec<(&str, SideSettings<'_>)> = opponents.iter().map(|(n, ids)| (n.as_str(), side(ids))).collect();
+        let single = |s: &SideSettings<'_>, p: &str| s.get(p).filter(|v| v.len() == 1).and_then(|v| v.first().cloned());
+        let mut apart: BTreeMap<&str, Vec<(String, String)>> = BTreeMap::new();
+        let mut said: Vec<(String, String)> = Vec::new();
+        for (param, _) in own.iter().filter(|(p, v)| v.len() == 1 && !skip.contains(p) && names_program_or_machine(p)) {
+            let Some(mine) = single(&own, param) else { continue };
+            let Some(values): Option<Vec<String>> = theirs.iter().map(|(_, s)| single(s, param)).collect() else {
+                continue;
+            };
+            let (like, unlike): (Vec<usize>, Vec<usize>) = (0..values.len()).partition(|i| values[*i] == mine);
+            if like.is_empty() || unlike.is_empty() {
+                continue;
+            }
+            said.push(((*param).to_string(), mine.clone()));
+            for i in unlike {
+                apart.entry(theirs[i].0).or_default().push(((*param).to_string(), values[i].clone()));
+            }
+        }
+        if apart.is_empty() {
+            return None;
+        }
+        let names: Vec<String> = apart.keys().map(|n| format!("`{n}`")).collect();
+        // The first three settings, enough to tell the program or machine.
+        let shown = |pairs: &[(String, String)]| {
+            let mut s: Vec<String> =
+                pairs.iter().take(3).map(|(p, v)| format!("{p} {}", crate::syntax::excerpt(v))).collect();
+            if pairs.len() > 3 {
+                s.push(format!("and {} more", pairs.len() - 3));
+            }
+            s.join(", ")
+        };
+        let first = apart.values().next().map(|p| shown(p)).unwrap_or_default();
+        let own_shown: Vec<(String, String)> = said
+            .into_iter()
+            .filter(|(p, _)| apart.values().next().is_some_and(|v| v.iter().any(|(q, _)| q == p)))
+            .collect();
+        let (listed, more) = if names.len() > 3 {
+            (names[..3].join(", "), format!(" and {} more", names.len() - 3))
+        } else {
+            (names.join(", "), String::new())
+        };
+        Some(format!(
+            "`others` counts {listed}{more}, which ran with {first} where the subject ran with {}: another program or \
+             machine, compared as the claim says; name the opponents to leave them out",
+            shown(&own_shown)
+        ))
+    }
+}

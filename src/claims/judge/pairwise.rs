@@ -86,7 +86,26 @@ impl Judge<'_, '_> {
         }
         let j = Self::fold(&points, q);
         let (missing, gaps) = Self::weigh_lacking(&j, missing, lacking);
-        Ok(self.settle(j, clause, &pivot, q, missing, gaps, &named))
+        let mut j = self.settle(j, clause, &pivot, q, missing, gaps, &named);
+        if p.b == Opponents::Others && j.verdict != crate::claims::Verdict::NoData {
+            j.evidence.others_apart = self.others_apart(&pivot, &a, &opponents);
+        }
+        Ok(j)
+    }
+
+    /// [`crate::query::Dataset::others_apart`] over the runs of each
+    /// series in the pivot.
+    fn others_apart(&self, pivot: &Pivot, a: &str, opponents: &[String]) -> Option<String> {
+        let runs_of = |name: &str| -> Vec<i64> {
+            let Some(col) = pivot.cols.iter().position(|c| c.first().is_some_and(|k| k.to_string() == name)) else {
+                return Vec::new();
+            };
+            pivot.cells.iter().filter_map(|row| row[col].as_ref()).flat_map(|c| c.runs.iter().copied()).collect()
+        };
+        let theirs: Vec<(String, Vec<i64>)> = opponents.iter().map(|b| (b.clone(), runs_of(b))).collect();
+        let mut skip: Vec<&str> = pivot.row_params.iter().map(String::as_str).collect();
+        skip.push(&self.settings.series);
+        self.dataset.others_apart(&runs_of(a), &theirs, &skip)
     }
 
     /// Series `a` at one pivot row against each opponent there: one
