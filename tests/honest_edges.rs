@@ -150,22 +150,29 @@ fn digits_that_would_write_a_unitless_or_inline_value_as_zero_are_refused() {
     assert_eq!(s.read("value.md"), value);
 }
 
-/// `MLPerf`'s reference results (corpus/mlperf) date themselves with a bare
-/// `"time": 1717228058`: it was a metric (lower is better) and the run was
-/// dated by the file's modification time, with a note that the log gives
-/// no time of its own.
+/// A bare `time` is the run's time only as ISO text, and only when no
+/// `timestamp` (or other time-like field) says otherwise; a number under it
+/// may be a duration (1.5e9 ns) and stays a metric, the same on every line.
 #[test]
-fn a_bare_time_of_epoch_seconds_is_the_runs_time_and_no_metric() {
+fn a_bare_time_is_a_time_only_as_iso_text_and_gives_way_to_a_timestamp() {
     let s = Sandbox::new();
     s.write("reckon.toml", "");
-    s.fixture("corpus/mlperf/sdxl-reference-results.json", "logs/results.json");
-    let r = s.ok(&["ingest", "logs/results.json"]);
-    assert!(!r.stderr.contains("no time of its own"), "{r:?}");
+    s.write(
+        "logs/r.jsonl",
+        "{\"config\": \"a\", \"time\": 1500000000, \"tput\": 1}\n{\"config\": \"b\", \"time\": 2300000000, \"tput\": 2}\n",
+    );
+    s.write("logs/t.jsonl", "{\"config\": \"c\", \"time\": \"2024-06-01T07:47:38Z\", \"tput\": 3}\n");
+    s.write(
+        "logs/u.jsonl",
+        "{\"config\": \"d\", \"time\": \"2024-06-01T07:47:38Z\", \"timestamp\": \"2025-01-02T03:04:05Z\", \"tput\": 4}\n",
+    );
+    s.ok(&["ingest", "logs/r.jsonl", "logs/t.jsonl", "logs/u.jsonl"]);
+    let export = s.ok(&["export", "--format", "csv"]);
+    let time_rows = export.stdout.lines().skip(1).filter(|l| l.contains(",time,")).count();
+    assert_eq!(time_rows, 2, "both durations stay metrics: {export:?}");
     let runs = s.ok(&["runs"]);
     assert!(runs.stdout.contains("2024-06-01T07:47:38Z "), "{runs:?}");
-    let export = s.ok(&["export", "--format", "csv"]);
-    assert!(export.stdout.lines().skip(1).all(|l| !l.contains(",time,")), "{export:?}");
-    assert!(export.stdout.contains(",log,"), "{export:?}");
+    assert!(runs.stdout.contains("2025-01-02T03:04:05Z "), "the timestamp wins: {runs:?}");
 }
 
 /// A vLLM run whose 100 requests all failed (corpus/vllm, benchmaq) logs
@@ -196,8 +203,8 @@ fn a_table_and_a_value_leave_out_a_failed_runs_zero_as_claims_do_and_say_so() {
     assert!(!doc.contains("0.0 |") && !doc.contains("-->0.0"), "{doc}");
     assert!(
         doc.contains(
-            "_1 of 1 runs at max_concurrency=100, /workspace/glm47-fp8 logged mean_ttft_ms 0, what a run whose \
-             requests all failed logs, no measurement (shown as -): left out, as claims leave it out._"
+            "_1 of 1 runs at max_concurrency=100, /workspace/glm47-fp8 completed no request, so their mean_ttft_ms \
+             measures none (shown as -): left out._"
         ),
         "{doc}"
     );
@@ -211,8 +218,26 @@ fn a_table_and_a_value_leave_out_a_failed_runs_zero_as_claims_do_and_say_so() {
     let r = s.run(&["update", "--write", "v.md"]);
     assert_ne!(r.code, 0, "{r:?}");
     assert!(r.stderr.contains("v.md:1:"), "{r:?}");
-    assert!(r.stderr.contains("logged 0, what a run whose requests all failed logs: there is no measurement"), "{r:?}");
+    assert!(r.stderr.contains("completed no request (`completed` 0): there is no measurement"), "{r:?}");
     assert_eq!(s.read("v.md"), value);
+}
+
+/// A real 0 — no queueing, no cache miss — in a log that counts no
+/// requests is a measurement: kept, and nothing said of failed requests.
+#[test]
+fn a_zero_of_a_log_without_requests_is_kept() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n");
+    s.write(
+        "logs/k.csv",
+        "config,size,queue_wait_ms,overhead_s\nbase,1,0,0\nbase,2,1.5,0.2\nfast,1,0.5,0\nfast,2,0,0.1\n",
+    );
+    s.ok(&["ingest", "logs/k.csv"]);
+    s.write("t.md", "<!-- reckon:table metric=queue_wait_ms rows=size -->\n<!-- /reckon:table -->\n");
+    s.ok(&["update", "--write", "t.md"]);
+    let doc = s.read("t.md");
+    assert!(doc.contains("| 1 | 0 | 0.5 |") && doc.contains("| 2 | 1.5 | 0 |"), "{doc}");
+    assert!(!doc.contains("no request"), "{doc}");
 }
 
 /// Google Benchmark's Kalman filter repetitions and Kokkos' Mempool

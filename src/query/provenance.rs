@@ -343,3 +343,25 @@ impl Dataset<'_> {
         ))
     }
 }
+
+/// Metrics in which a serving benchmark counts the requests that
+/// completed (vLLM's `completed`, guidellm's and `GenAI-Perf`'s successful
+/// requests): a run that logged 0 of them had every request fail.
+const COMPLETED: [&str; 4] = ["completed", "successful_requests", "completed_requests", "num_completed"];
+
+impl Dataset<'_> {
+    /// Whether each of `run_ids` says itself that all its requests failed:
+    /// it logged 0 under a completed-requests metric ([`COMPLETED`]). A run
+    /// that logs no such count is never said to have failed.
+    pub fn requests_all_failed(&self, run_ids: &[i64]) -> Vec<bool> {
+        let runs = self.loaded_runs();
+        let counts: Vec<_> = COMPLETED.iter().filter_map(|m| self.cached_values(m).ok()).collect();
+        run_ids
+            .iter()
+            .map(|id| {
+                let Some(at) = runs.position(*id).and_then(|at| u32::try_from(at).ok()) else { return false };
+                counts.iter().any(|values| values.get(at) == Some(0.0))
+            })
+            .collect()
+    }
+}

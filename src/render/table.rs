@@ -173,7 +173,9 @@ fn one_metric(
                 parts.join(", ")
             };
             let cells: Vec<Option<Measured>> = (0..p.rows.len())
-                .map(|r| p.cells[r][ci].as_ref().map(|c| measured_said(c, agg, &p.metric, &at(r), &mut notes)))
+                .map(|r| {
+                    p.cells[r][ci].as_ref().map(|c| measured_said(ctx.dataset, c, agg, &p.metric, &at(r), &mut notes))
+                })
                 .collect();
             Column {
                 header: name.clone(),
@@ -195,13 +197,14 @@ fn one_metric(
 /// A cell over its measured runs ([`super::failed`]); what it left out
 /// is said under the table.
 fn measured_said(
+    dataset: &crate::query::Dataset,
     cell: &crate::query::Cell,
     agg: Agg,
     metric: &MetricInfo,
     at: &str,
     notes: &mut Vec<String>,
 ) -> Measured {
-    let m = super::failed::measured(cell, agg, metric);
+    let m = super::failed::measured(dataset, cell, agg, metric);
     if m.left_out > 0 {
         notes.push(escape::markdown(&super::failed::said(&m, cell.values.len(), &metric.name, at)));
     }
@@ -290,8 +293,10 @@ fn several_metrics(
                 let parts: Vec<String> = p.row_params.iter().zip(k).map(|(n, v)| format!("{n}={v}")).collect();
                 parts.join(", ")
             };
-            let cells: Vec<Option<Measured>> =
-                keys.iter().map(|k| cell_at(k).map(|c| measured_said(c, agg, &p.metric, &at(k), &mut notes))).collect();
+            let cells: Vec<Option<Measured>> = keys
+                .iter()
+                .map(|k| cell_at(k).map(|c| measured_said(ctx.dataset, c, agg, &p.metric, &at(k), &mut notes)))
+                .collect();
             Column {
                 name: p.metric.name.clone(),
                 header: format!("{}{unit}", p.metric.name),
