@@ -159,12 +159,18 @@ fn a_bare_time_is_a_time_only_as_iso_text_and_gives_way_to_a_timestamp() {
     s.write("reckon.toml", "");
     s.write(
         "logs/r.jsonl",
-        "{\"config\": \"a\", \"time\": 1500000000, \"tput\": 1}\n{\"config\": \"b\", \"time\": 2300000000, \"tput\": 2}\n",
+        concat!(
+            "{\"config\": \"a\", \"time\": 1500000000, \"tput\": 1}\n",
+            "{\"config\": \"b\", \"time\": 2300000000, \"tput\": 2}\n"
+        ),
     );
     s.write("logs/t.jsonl", "{\"config\": \"c\", \"time\": \"2024-06-01T07:47:38Z\", \"tput\": 3}\n");
     s.write(
         "logs/u.jsonl",
-        "{\"config\": \"d\", \"time\": \"2024-06-01T07:47:38Z\", \"timestamp\": \"2025-01-02T03:04:05Z\", \"tput\": 4}\n",
+        concat!(
+            "{\"config\": \"d\", \"time\": \"2024-06-01T07:47:38Z\", ",
+            "\"timestamp\": \"2025-01-02T03:04:05Z\", \"tput\": 4}\n"
+        ),
     );
     s.ok(&["ingest", "logs/r.jsonl", "logs/t.jsonl", "logs/u.jsonl"]);
     let export = s.ok(&["export", "--format", "csv"]);
