@@ -10,6 +10,8 @@
 
 mod common;
 
+use std::fmt::Write as _;
+
 use common::claims::{judged, verdict_of};
 use common::Sandbox;
 
@@ -109,6 +111,18 @@ fn digits_that_would_write_a_time_as_zero_move_the_table_to_a_unit_that_keeps_it
     // Several metrics: each column headed with the unit it is shown in.
     assert!(doc.contains("| Axis Size | gpu_time (µs) | batch_gpu_time (µs) |"), "{doc}");
     assert!(doc.contains("| 2 | 3.14 | 1.71 |"), "{doc}");
+
+    // A ratio too small for its two digits keeps its significant ones.
+    s.write(
+        "ratio.md",
+        "<!-- reckon:table metrics=gpu_time,bandwidth_util series=\"Coalesced (Different Array Sizes)\" \
+         rows=\"Axis Size\" ratio=gpu_time/bandwidth_util digits=7 -->\n<!-- /reckon:table -->\n",
+    );
+    s.ok(&["update", "--write", "ratio.md"]);
+    let doc = s.read("ratio.md");
+    // 1.1516e-3 s over a utilisation of 0.92: 0.00125164.
+    assert!(doc.contains(" 0.00125164x |"), "{doc}");
+    assert!(!doc.contains(" 0.00x |"), "{doc}");
 }
 
 #[test]
@@ -268,7 +282,7 @@ fn others_that_ran_as_another_program_are_named_beside_the_verdict() {
     assert_eq!(all.verdict, "holds", "{all:?}");
     assert!(
         all.summary.contains(
-            "`others` counts `Mempool_Alloc_Dealloc`, `Mempool_Fill`, which ran with executable /__w/kokkos/kokkos/"
+            "`others` counts `Mempool_Alloc_Dealloc`, `Mempool_Fill` (ran with executable /__w/kokkos/kokkos/"
         ),
         "{all:?}"
     );
@@ -286,4 +300,49 @@ fn others_that_ran_as_another_program_are_named_beside_the_verdict() {
     s2.ok(&["ingest", "logs/kalman.json"]);
     let alone = judged(&s2, &[("all", "baseline beats others on real_time")]);
     assert!(!verdict_of(&alone, "all").summary.contains("`others` counts"), "{alone:?}");
+}
+
+/// Each odd opponent with its own settings, and a subject that is itself
+/// the odd one: said too (trial 10).
+#[test]
+fn others_apart_names_each_opponents_own_setting_and_a_subject_apart() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n");
+    let mut csv = String::from("config,executable,host_name,lat_ms\n");
+    for (config, exe, host, v) in [
+        ("base", "bench", "LAB-01", 10.0),
+        ("tuned", "bench", "LAB-01", 12.0),
+        ("remote", "bench", "LAB-02", 13.0),
+        ("simd", "bench-simd", "LAB-01", 14.0),
+    ] {
+        for k in 0..3 {
+            let _ = writeln!(csv, "{config},{exe},{host},{}", v + f64::from(k) * 0.01);
+        }
+    }
+    s.write("logs/r.csv", &csv);
+    s.ok(&["ingest", "logs/r.csv"]);
+    let got = judged(&s, &[("base", "base beats others on lat_ms"), ("simd", "simd beats tuned, remote on lat_ms")]);
+    let base = verdict_of(&got, "base");
+    assert!(
+        base.summary.contains(
+            "`others` counts `simd` (ran with executable bench-simd); `remote` (ran with host_name LAB-02) where the \
+             subject ran with executable bench, host_name LAB-01"
+        ),
+        "{base:?}"
+    );
+    let s2 = Sandbox::new();
+    s2.write("reckon.toml", "series = \"config\"\n");
+    let only: Vec<&str> = csv.lines().filter(|l| !l.starts_with("remote")).collect();
+    let only = only.join("\n") + "\n";
+    s2.write("logs/r.csv", &only);
+    s2.ok(&["ingest", "logs/r.csv"]);
+    let got = judged(&s2, &[("simd", "simd beats others on lat_ms")]);
+    let simd = verdict_of(&got, "simd");
+    assert!(
+        simd.summary.contains(
+            "the subject ran with executable bench-simd where every one of `others` ran with executable bench"
+        ),
+        "{simd:?}"
+    );
+    assert_eq!(verdict_of(&got, "simd").verdict, "contradicted", "{simd:?}");
 }
