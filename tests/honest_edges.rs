@@ -10,6 +10,8 @@
 
 mod common;
 
+use std::fmt::Write as _;
+
 use common::claims::{judged, verdict_of};
 use common::Sandbox;
 
@@ -109,6 +111,18 @@ fn digits_that_would_write_a_time_as_zero_move_the_table_to_a_unit_that_keeps_it
     // Several metrics: each column headed with the unit it is shown in.
     assert!(doc.contains("| Axis Size | gpu_time (µs) | batch_gpu_time (µs) |"), "{doc}");
     assert!(doc.contains("| 2 | 3.14 | 1.71 |"), "{doc}");
+
+    // A ratio too small for its two digits keeps its significant ones.
+    s.write(
+        "ratio.md",
+        "<!-- reckon:table metrics=gpu_time,bandwidth_util series=\"Coalesced (Different Array Sizes)\" \
+         rows=\"Axis Size\" ratio=gpu_time/bandwidth_util digits=7 -->\n<!-- /reckon:table -->\n",
+    );
+    s.ok(&["update", "--write", "ratio.md"]);
+    let doc = s.read("ratio.md");
+    // 1.1516e-3 s over a utilisation of 0.92: 0.00125164.
+    assert!(doc.contains(" 0.00125164x |"), "{doc}");
+    assert!(!doc.contains(" 0.00x |"), "{doc}");
 }
 
 #[test]
@@ -150,22 +164,35 @@ fn digits_that_would_write_a_unitless_or_inline_value_as_zero_are_refused() {
     assert_eq!(s.read("value.md"), value);
 }
 
-/// `MLPerf`'s reference results (corpus/mlperf) date themselves with a bare
-/// `"time": 1717228058`: it was a metric (lower is better) and the run was
-/// dated by the file's modification time, with a note that the log gives
-/// no time of its own.
+/// A bare `time` is the run's time only as ISO text, and only when no
+/// `timestamp` (or other time-like field) says otherwise; a number under it
+/// may be a duration (1.5e9 ns) and stays a metric, the same on every line.
 #[test]
-fn a_bare_time_of_epoch_seconds_is_the_runs_time_and_no_metric() {
+fn a_bare_time_is_a_time_only_as_iso_text_and_gives_way_to_a_timestamp() {
     let s = Sandbox::new();
     s.write("reckon.toml", "");
-    s.fixture("corpus/mlperf/sdxl-reference-results.json", "logs/results.json");
-    let r = s.ok(&["ingest", "logs/results.json"]);
-    assert!(!r.stderr.contains("no time of its own"), "{r:?}");
+    s.write(
+        "logs/r.jsonl",
+        concat!(
+            "{\"config\": \"a\", \"time\": 1500000000, \"tput\": 1}\n",
+            "{\"config\": \"b\", \"time\": 2300000000, \"tput\": 2}\n"
+        ),
+    );
+    s.write("logs/t.jsonl", "{\"config\": \"c\", \"time\": \"2024-06-01T07:47:38Z\", \"tput\": 3}\n");
+    s.write(
+        "logs/u.jsonl",
+        concat!(
+            "{\"config\": \"d\", \"time\": \"2024-06-01T07:47:38Z\", ",
+            "\"timestamp\": \"2025-01-02T03:04:05Z\", \"tput\": 4}\n"
+        ),
+    );
+    s.ok(&["ingest", "logs/r.jsonl", "logs/t.jsonl", "logs/u.jsonl"]);
+    let export = s.ok(&["export", "--format", "csv"]);
+    let time_rows = export.stdout.lines().skip(1).filter(|l| l.contains(",time,")).count();
+    assert_eq!(time_rows, 2, "both durations stay metrics: {export:?}");
     let runs = s.ok(&["runs"]);
     assert!(runs.stdout.contains("2024-06-01T07:47:38Z "), "{runs:?}");
-    let export = s.ok(&["export", "--format", "csv"]);
-    assert!(export.stdout.lines().skip(1).all(|l| !l.contains(",time,")), "{export:?}");
-    assert!(export.stdout.contains(",log,"), "{export:?}");
+    assert!(runs.stdout.contains("2025-01-02T03:04:05Z "), "the timestamp wins: {runs:?}");
 }
 
 /// A vLLM run whose 100 requests all failed (corpus/vllm, benchmaq) logs
@@ -196,8 +223,8 @@ fn a_table_and_a_value_leave_out_a_failed_runs_zero_as_claims_do_and_say_so() {
     assert!(!doc.contains("0.0 |") && !doc.contains("-->0.0"), "{doc}");
     assert!(
         doc.contains(
-            "_1 of 1 runs at max_concurrency=100, /workspace/glm47-fp8 logged mean_ttft_ms 0, what a run whose \
-             requests all failed logs, no measurement (shown as -): left out, as claims leave it out._"
+            "_1 of 1 runs at max_concurrency=100, /workspace/glm47-fp8 completed no request, so their mean_ttft_ms \
+             measures none (shown as -): left out._"
         ),
         "{doc}"
     );
@@ -211,8 +238,26 @@ fn a_table_and_a_value_leave_out_a_failed_runs_zero_as_claims_do_and_say_so() {
     let r = s.run(&["update", "--write", "v.md"]);
     assert_ne!(r.code, 0, "{r:?}");
     assert!(r.stderr.contains("v.md:1:"), "{r:?}");
-    assert!(r.stderr.contains("logged 0, what a run whose requests all failed logs: there is no measurement"), "{r:?}");
+    assert!(r.stderr.contains("completed no request (`completed` 0): there is no measurement"), "{r:?}");
     assert_eq!(s.read("v.md"), value);
+}
+
+/// A real 0 — no queueing, no cache miss — in a log that counts no
+/// requests is a measurement: kept, and nothing said of failed requests.
+#[test]
+fn a_zero_of_a_log_without_requests_is_kept() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n");
+    s.write(
+        "logs/k.csv",
+        "config,size,queue_wait_ms,overhead_s\nbase,1,0,0\nbase,2,1.5,0.2\nfast,1,0.5,0\nfast,2,0,0.1\n",
+    );
+    s.ok(&["ingest", "logs/k.csv"]);
+    s.write("t.md", "<!-- reckon:table metric=queue_wait_ms rows=size -->\n<!-- /reckon:table -->\n");
+    s.ok(&["update", "--write", "t.md"]);
+    let doc = s.read("t.md");
+    assert!(doc.contains("| 1 | 0 | 0.5 |") && doc.contains("| 2 | 1.5 | 0 |"), "{doc}");
+    assert!(!doc.contains("no request"), "{doc}");
 }
 
 /// Google Benchmark's Kalman filter repetitions and Kokkos' Mempool
@@ -237,7 +282,7 @@ fn others_that_ran_as_another_program_are_named_beside_the_verdict() {
     assert_eq!(all.verdict, "holds", "{all:?}");
     assert!(
         all.summary.contains(
-            "`others` counts `Mempool_Alloc_Dealloc`, `Mempool_Fill`, which ran with executable /__w/kokkos/kokkos/"
+            "`others` counts `Mempool_Alloc_Dealloc`, `Mempool_Fill` (ran with executable /__w/kokkos/kokkos/"
         ),
         "{all:?}"
     );
@@ -255,4 +300,49 @@ fn others_that_ran_as_another_program_are_named_beside_the_verdict() {
     s2.ok(&["ingest", "logs/kalman.json"]);
     let alone = judged(&s2, &[("all", "baseline beats others on real_time")]);
     assert!(!verdict_of(&alone, "all").summary.contains("`others` counts"), "{alone:?}");
+}
+
+/// Each odd opponent with its own settings, and a subject that is itself
+/// the odd one: said too (trial 10).
+#[test]
+fn others_apart_names_each_opponents_own_setting_and_a_subject_apart() {
+    let s = Sandbox::new();
+    s.write("reckon.toml", "series = \"config\"\n");
+    let mut csv = String::from("config,executable,host_name,lat_ms\n");
+    for (config, exe, host, v) in [
+        ("base", "bench", "LAB-01", 10.0),
+        ("tuned", "bench", "LAB-01", 12.0),
+        ("remote", "bench", "LAB-02", 13.0),
+        ("simd", "bench-simd", "LAB-01", 14.0),
+    ] {
+        for k in 0..3 {
+            let _ = writeln!(csv, "{config},{exe},{host},{}", v + f64::from(k) * 0.01);
+        }
+    }
+    s.write("logs/r.csv", &csv);
+    s.ok(&["ingest", "logs/r.csv"]);
+    let got = judged(&s, &[("base", "base beats others on lat_ms"), ("simd", "simd beats tuned, remote on lat_ms")]);
+    let base = verdict_of(&got, "base");
+    assert!(
+        base.summary.contains(
+            "`others` counts `simd` (ran with executable bench-simd); `remote` (ran with host_name LAB-02) where the \
+             subject ran with executable bench, host_name LAB-01"
+        ),
+        "{base:?}"
+    );
+    let s2 = Sandbox::new();
+    s2.write("reckon.toml", "series = \"config\"\n");
+    let only: Vec<&str> = csv.lines().filter(|l| !l.starts_with("remote")).collect();
+    let only = only.join("\n") + "\n";
+    s2.write("logs/r.csv", &only);
+    s2.ok(&["ingest", "logs/r.csv"]);
+    let got = judged(&s2, &[("simd", "simd beats others on lat_ms")]);
+    let simd = verdict_of(&got, "simd");
+    assert!(
+        simd.summary.contains(
+            "the subject ran with executable bench-simd where every one of `others` ran with executable bench"
+        ),
+        "{simd:?}"
+    );
+    assert_eq!(verdict_of(&got, "simd").verdict, "contradicted", "{simd:?}");
 }

@@ -299,12 +299,18 @@ impl Dataset<'_> {
         let single = |s: &SideSettings<'_>, p: &str| s.get(p).filter(|v| v.len() == 1).and_then(|v| v.first().cloned());
         let mut apart: BTreeMap<&str, Vec<(String, String)>> = BTreeMap::new();
         let mut said: Vec<(String, String)> = Vec::new();
+        let mut alone: Vec<(String, String, String)> = Vec::new();
         for (param, _) in own.iter().filter(|(p, v)| v.len() == 1 && !skip.contains(p) && names_program_or_machine(p)) {
             let Some(mine) = single(&own, param) else { continue };
             let Some(values): Option<Vec<String>> = theirs.iter().map(|(_, s)| single(s, param)).collect() else {
                 continue;
             };
             let (like, unlike): (Vec<usize>, Vec<usize>) = (0..values.len()).partition(|i| values[*i] == mine);
+            if like.is_empty() && unlike.len() > 1 && values.iter().all(|v| *v == values[0]) {
+                // The subject is the odd one: every opponent ran alike.
+                alone.push(((*param).to_string(), mine.clone(), values[0].clone()));
+                continue;
+            }
             if like.is_empty() || unlike.is_empty() {
                 continue;
             }
@@ -313,10 +319,6 @@ impl Dataset<'_> {
                 apart.entry(theirs[i].0).or_default().push(((*param).to_string(), values[i].clone()));
             }
         }
-        if apart.is_empty() {
-            return None;
-        }
-        let names: Vec<String> = apart.keys().map(|n| format!("`{n}`")).collect();
         // The first three settings, enough to tell the program or machine.
         let shown = |pairs: &[(String, String)]| {
             let mut s: Vec<String> =
@@ -326,20 +328,67 @@ impl Dataset<'_> {
             }
             s.join(", ")
         };
-        let first = apart.values().next().map(|p| shown(p)).unwrap_or_default();
-        let own_shown: Vec<(String, String)> = said
-            .into_iter()
-            .filter(|(p, _)| apart.values().next().is_some_and(|v| v.iter().any(|(q, _)| q == p)))
+        if apart.is_empty() {
+            if alone.is_empty() {
+                return None;
+            }
+            let mine: Vec<(String, String)> = alone.iter().map(|(p, m, _)| (p.clone(), m.clone())).collect();
+            let theirs: Vec<(String, String)> = alone.into_iter().map(|(p, _, t)| (p, t)).collect();
+            return Some(format!(
+                "the subject ran with {} where every one of `others` ran with {}: another program or machine, \
+                 compared as the claim says",
+                shown(&mine),
+                shown(&theirs)
+            ));
+        }
+        // Opponents that ran alike, said together: `remote` (host_name
+        // LAB-02), `simd` (executable simd.exe).
+        let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (name, pairs) in &apart {
+            groups.entry(shown(pairs)).or_default().push(format!("`{name}`"));
+        }
+        let mut listed: Vec<String> = groups
+            .iter()
+            .take(3)
+            .map(|(settings, names)| {
+                let names = if names.len() > 3 {
+                    format!("{} and {} more", names[..3].join(", "), names.len() - 3)
+                } else {
+                    names.join(", ")
+                };
+                format!("{names} (ran with {settings})")
+            })
             .collect();
-        let (listed, more) = if names.len() > 3 {
-            (names[..3].join(", "), format!(" and {} more", names.len() - 3))
-        } else {
-            (names.join(", "), String::new())
-        };
+        if groups.len() > 3 {
+            listed.push(format!("and {} more", groups.len() - 3));
+        }
         Some(format!(
-            "`others` counts {listed}{more}, which ran with {first} where the subject ran with {}: another program or \
-             machine, compared as the claim says; name the opponents to leave them out",
-            shown(&own_shown)
+            "`others` counts {} where the subject ran with {}: another program or machine, compared as the claim \
+             says; name the opponents to leave them out",
+            listed.join("; "),
+            shown(&said)
         ))
+    }
+}
+
+/// Metrics in which a serving benchmark counts the requests that
+/// completed (vLLM's `completed`, guidellm's and `GenAI-Perf`'s successful
+/// requests): a run that logged 0 of them had every request fail.
+const COMPLETED: [&str; 4] = ["completed", "successful_requests", "completed_requests", "num_completed"];
+
+impl Dataset<'_> {
+    /// Whether each of `run_ids` says itself that all its requests failed:
+    /// it logged 0 under a completed-requests metric ([`COMPLETED`]). A run
+    /// that logs no such count is never said to have failed.
+    pub fn requests_all_failed(&self, run_ids: &[i64]) -> Vec<bool> {
+        let runs = self.loaded_runs();
+        let counts: Vec<_> = COMPLETED.iter().filter_map(|m| self.cached_values(m).ok()).collect();
+        run_ids
+            .iter()
+            .map(|id| {
+                let Some(at) = runs.position(*id).and_then(|at| u32::try_from(at).ok()) else { return false };
+                counts.iter().any(|values| values.get(at) == Some(0.0))
+            })
+            .collect()
     }
 }

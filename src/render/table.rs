@@ -2,6 +2,7 @@
 //! of one series (rows × metrics), with number format, row order, best-in-row
 //! highlight, ratio columns and an optional provenance caption.
 
+mod cells;
 mod notes;
 
 use super::best::Mark;
@@ -9,8 +10,7 @@ use super::failed::Measured;
 use super::{region_filter, Context, RegionError, Rendered};
 use crate::doc::spec::{Given, Sort, TableMetrics, TableSpec};
 use crate::escape;
-use crate::query::{markdown_rows, Agg, Filter, Key, OlderSweeps, Pivot, Query, OLDER_SWEEP_MARK};
-use crate::store::MetricInfo;
+use crate::query::{markdown_rows, Agg, Filter, Key, OlderSweeps, Pivot, Query};
 use crate::syntax::Literal;
 
 /// One table column: its name in the data (a value of the column param, a
@@ -91,13 +91,13 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
                     format!("{}, {}", parts.join(", "), col.header)
                 };
                 let old_cell = if ci < compared { from_older.see(label, sweep) } else { from_older.is_older(sweep) };
-                cell_text(col, (ci, compared), r, (mark(ci), old_cell), &cells)
+                cells::cell_text(col, (ci, compared), r, (mark(ci), old_cell), &cells)
             }));
             line
         })
         .collect();
     labels.all_used()?;
-    let trace = traced_cells(&order, row_keys, columns);
+    let trace = cells::traced_cells(&order, row_keys, columns);
     let mut content = markdown_rows(&header, &right, &body);
     // Each cell takes its own newest sweep: a value older than the
     // table's newest is marked, and its sweep named under the table.
@@ -109,19 +109,6 @@ pub fn render(ctx: &Context, spec: &TableSpec) -> Result<Rendered, RegionError> 
     notes::push_notes(&mut content, spec, scaled.as_deref(), (pivots, agg), marks.as_ref(), notes);
     let content = content.trim_end_matches('\n').to_string();
     Ok(Rendered { content, files: vec![], trace: super::Trace::Table(trace) })
-}
-
-/// The runs of each cell as written: rows in `order`, a row's keys with
-/// none, an empty cell with none.
-fn traced_cells(order: &[usize], row_keys: &[Vec<Key>], columns: &[Column]) -> Vec<Vec<Vec<i64>>> {
-    order
-        .iter()
-        .map(|&r| {
-            let keys = row_keys[r].iter().map(|_| Vec::new());
-            keys.chain(columns.iter().map(|c| if c.values[r].is_some() { c.runs[r].clone() } else { Vec::new() }))
-                .collect()
-        })
-        .collect()
 }
 
 /// Each cell one point, as the marks' judge asks too (`query::points`).
@@ -173,7 +160,11 @@ fn one_metric(
                 parts.join(", ")
             };
             let cells: Vec<Option<Measured>> = (0..p.rows.len())
-                .map(|r| p.cells[r][ci].as_ref().map(|c| measured_said(c, agg, &p.metric, &at(r), &mut notes)))
+                .map(|r| {
+                    p.cells[r][ci]
+                        .as_ref()
+                        .map(|c| cells::measured_said(ctx.dataset, c, agg, &p.metric, &at(r), &mut notes))
+                })
                 .collect();
             Column {
                 header: name.clone(),
@@ -190,22 +181,6 @@ fn one_metric(
         })
         .collect();
     Ok(Table { row_keys: p.rows.clone(), columns, pivots: vec![p], notes })
-}
-
-/// A cell over its measured runs ([`super::failed`]); what it left out
-/// is said under the table.
-fn measured_said(
-    cell: &crate::query::Cell,
-    agg: Agg,
-    metric: &MetricInfo,
-    at: &str,
-    notes: &mut Vec<String>,
-) -> Measured {
-    let m = super::failed::measured(cell, agg, metric);
-    if m.left_out > 0 {
-        notes.push(escape::markdown(&super::failed::said(&m, cell.values.len(), &metric.name, at)));
-    }
-    m
 }
 
 /// A table left empty by a filter value no run has (a typo, likely) would
@@ -290,8 +265,10 @@ fn several_metrics(
                 let parts: Vec<String> = p.row_params.iter().zip(k).map(|(n, v)| format!("{n}={v}")).collect();
                 parts.join(", ")
             };
-            let cells: Vec<Option<Measured>> =
-                keys.iter().map(|k| cell_at(k).map(|c| measured_said(c, agg, &p.metric, &at(k), &mut notes))).collect();
+            let cells: Vec<Option<Measured>> = keys
+                .iter()
+                .map(|k| cell_at(k).map(|c| cells::measured_said(ctx.dataset, c, agg, &p.metric, &at(k), &mut notes)))
+                .collect();
             Column {
                 name: p.metric.name.clone(),
                 header: format!("{}{unit}", p.metric.name),
@@ -433,35 +410,6 @@ fn heading(labels: &mut Labels, c: &Column) -> String {
 fn older_sweeps(columns: &[Column], compared: usize) -> OlderSweeps {
     let newest = columns[..compared].iter().flat_map(|c| c.sweeps.iter().flatten()).max();
     OlderSweeps::new(newest.map(String::as_str))
-}
-
-/// One cell of row `r` in column `ci` (of which the first `compared` are
-/// values, the rest ratios): `-` when empty, a ratio column's value as
-/// `1.23x`, others with `number`; the best of its point in bold, `≈` after
-/// each of a tie; `†` after a value from an older sweep than the table's
-/// newest, or a ratio of one.
-fn cell_text(
-    col: &Column,
-    (ci, compared): (usize, usize),
-    r: usize,
-    (mark, older): (Mark, bool),
-    number: &dyn Fn(f64) -> String,
-) -> String {
-    let text = match col.values[r] {
-        None => "-".to_string(),
-        Some(v) if col.ratio.is_some() && ci >= compared => {
-            format!("{}x", crate::query::NumberFormat { precision: Some(2) }.format(v))
-        }
-        Some(v) => number(v),
-    };
-    let text = escape::markdown(&text);
-    let text = if older && col.values[r].is_some() { format!("{text}{OLDER_SWEEP_MARK}") } else { text };
-    match mark {
-        _ if col.values[r].is_none() || ci >= compared => text,
-        Mark::Best => format!("**{text}**"),
-        Mark::Tie => format!("**{text}** ≈"),
-        Mark::Plain => text,
-    }
 }
 
 /// The column a name written in an argument (`ratio=`, `sort=`) means: its

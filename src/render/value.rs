@@ -61,7 +61,7 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
     }
     // The cell written: the first of the highest (lowest) for
     // `max_over` (`min_over`), else the one cell.
-    let cell = chosen(&pivot, q.agg, over.map(|o| o.max));
+    let cell = chosen(ctx.dataset, &pivot, q.agg, over.map(|o| o.max));
     let Some(cell) = cell else {
         // A value no run has is likely a typo: said first, with the
         // nearest value runs have.
@@ -78,7 +78,7 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
     let inline = match (inline, measured.left_out) {
         (note, 0) => note,
         (note, n) => {
-            let said = format!("{n} of {} runs logged 0, a failed run's, left out", cell.runs.len());
+            let said = format!("{n} of {} runs completed no request, left out", cell.runs.len());
             Some(note.map_or(said.clone(), |note| format!("{note}; {said}")))
         }
     };
@@ -99,8 +99,13 @@ pub fn render(ctx: &Context, spec: &ValueSpec) -> Result<Rendered, RegionError> 
 /// The cell written, over its measured runs (a failed run's 0 is no
 /// lowest TTFT): with `max` (`max_over`, or `min_over` when false) the
 /// first of the highest (lowest), else the one cell.
-fn chosen(pivot: &crate::query::Pivot, agg: Agg, max: Option<bool>) -> Option<(&crate::query::Cell, Measured)> {
-    let mut cells = pivot.iter().map(|(_, _, c)| (c, super::failed::measured(c, agg, &pivot.metric)));
+fn chosen<'p>(
+    dataset: &crate::query::Dataset,
+    pivot: &'p crate::query::Pivot,
+    agg: Agg,
+    max: Option<bool>,
+) -> Option<(&'p crate::query::Cell, Measured)> {
+    let mut cells = pivot.iter().map(|(_, _, c)| (c, super::failed::measured(dataset, c, agg, &pivot.metric)));
     let Some(max) = max else { return cells.next() };
     let higher = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) => (max && b > a) || (!max && b < a),
@@ -115,8 +120,8 @@ fn all_failed(spec: &ValueSpec, q: &Query, cell: &crate::query::Cell) -> RegionE
     RegionError::at(
         &spec.metric,
         format!(
-            "every run of this value ({} where {}) logged 0, what a run whose requests all failed logs: there is \
-             no measurement to write ({} run(s): {})",
+            "every run of this value ({} where {}) completed no request (`completed` 0): there is no \
+             measurement to write ({} run(s): {})",
             spec.metric.value,
             describe(&q.filter),
             cell.runs.len(),

@@ -72,9 +72,19 @@ impl Flat {
     /// Flattens a JSON object's fields with dotted names, skipping `null`
     /// and noting arrays; strings holding `Infinity`/`NaN` read as numbers.
     fn add(&mut self, prefix: &str, obj: &serde_json::Map<String, Json>) {
+        // A bare `time` gives way to a `timestamp`, `date`, … beside it.
+        let named_time = prefix.is_empty()
+            && obj.iter().any(|(k, v)| {
+                log_time::is_time_name(k)
+                    && !log_time::is_bare_time(k)
+                    && match v {
+                        Json::String(s) => log_time::from_text(s).is_some(),
+                        other => pyjson::as_f64(other).and_then(log_time::from_epoch).is_some(),
+                    }
+            });
         for (k, v) in obj {
             let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-            if prefix.is_empty() && log_time::is_time_name(k) {
+            if prefix.is_empty() && log_time::is_time_name(k) && !(named_time && log_time::is_bare_time(k)) {
                 let time = match v {
                     Json::String(s) => log_time::from_named_text(k, s),
                     other => pyjson::as_f64(other).and_then(|v| log_time::from_named_epoch(k, v)),

@@ -19,8 +19,7 @@ pub(super) fn shown_units(spec: &TableSpec, agg: Agg, table: &mut Table) -> Resu
     if agg == Agg::Count {
         return Ok(None);
     }
-    let zeroed =
-        |v: f64| v != 0.0 && v.is_finite() && spec.format.format(v).chars().all(|c| matches!(c, '0' | '.' | '-'));
+    let zeroed = |v: f64| spec.format.hides(v);
     let compared = table.columns.iter().filter(|c| c.ratio.is_none()).count();
     // One metric: one unit for the whole table; several: one per column.
     let groups: Vec<(Vec<usize>, usize)> = match &spec.metrics {
