@@ -199,6 +199,17 @@ type SideSettings<'a> = BTreeMap<&'a str, BTreeSet<String>>;
 type BothSides = (BTreeSet<String>, BTreeSet<String>);
 
 impl Dataset<'_> {
+    /// Each param's values among the runs `ids`.
+    fn side_settings(&self, runs: &Runs, ids: &[i64]) -> SideSettings<'_> {
+        let mut values: SideSettings<'_> = BTreeMap::new();
+        for at in Self::positions(runs, ids) {
+            for (name, value) in self.sets.get(runs.set[at] as usize).iter() {
+                values.entry(name).or_default().insert(value.to_string());
+            }
+        }
+        values
+    }
+
     /// The run settings the two sides of a comparison differ in, as
     /// `host_name bench-02 vs bench-01`: params both sides' runs record —
     /// not `series`, not a repeat marker — whose values among `a`'s runs
@@ -209,15 +220,7 @@ impl Dataset<'_> {
     /// data cannot tell.
     pub fn settings_between(&self, a: &[i64], b: &[i64], series: &str) -> Vec<String> {
         let runs = self.loaded_runs();
-        let side = |ids: &[i64]| {
-            let mut values: SideSettings<'_> = BTreeMap::new();
-            for at in Self::positions(&runs, ids) {
-                for (name, value) in self.sets.get(runs.set[at] as usize).iter() {
-                    values.entry(name).or_default().insert(value.to_string());
-                }
-            }
-            values
-        };
+        let side = |ids: &[i64]| self.side_settings(&runs, ids);
         let (sa, sb) = (side(a), side(b));
         let (Some(series_a), Some(series_b)) = (sa.get(series), sb.get(series)) else { return Vec::new() };
         if series_a == series_b {
@@ -285,15 +288,7 @@ impl Dataset<'_> {
     /// Said beside a verdict, never weighed in it.
     pub fn others_apart(&self, subject: &[i64], opponents: &[(String, Vec<i64>)], skip: &[&str]) -> Option<String> {
         let runs = self.loaded_runs();
-        let side = |ids: &[i64]| {
-            let mut values: SideSettings<'_> = BTreeMap::new();
-            for at in Self::positions(&runs, ids) {
-                for (name, value) in self.sets.get(runs.set[at] as usize).iter() {
-                    values.entry(name).or_default().insert(value.to_string());
-                }
-            }
-            values
-        };
+        let side = |ids: &[i64]| self.side_settings(&runs, ids);
         let own = side(subject);
         let theirs: Vec<(&str, SideSettings<'_>)> = opponents.iter().map(|(n, ids)| (n.as_str(), side(ids))).collect();
         let single = |s: &SideSettings<'_>, p: &str| s.get(p).filter(|v| v.len() == 1).and_then(|v| v.first().cloned());
